@@ -1,0 +1,107 @@
+/// Number formatting the way a tracker shows it, identical on Linux and macOS.
+///
+/// The locale is pinned to en_US (`,` groups thousands, `.` is the decimal point), rounding is
+/// half-to-even on the shortest decimal form of the value (so 0.125 → "0.12" and 1.015 → "1.02",
+/// as people read those numbers), negative zero prints as zero, and NaN or ±Inf print "n/a".
+/// Nothing here reads `Locale.current` or `NumberFormatter`.
+public enum NumberFormat {
+    /// What every function returns for NaN and ±Inf.
+    public static let notAvailable = "n/a"
+
+    /// An amount of money: sign, currency prefix, grouping, `minimumFractionDigits` to
+    /// `maximumFractionDigits` digits after the point (trailing zeros past the minimum dropped).
+    ///
+    ///     currency(1234.56)                                   // "$1,234.56"
+    ///     currency(-1234.5)                                   // "-$1,234.50"
+    ///     currency(12.3456, maximumFractionDigits: 6)         // "$12.3456"
+    ///     currency(1234.56, vsCurrency: try VsCurrency("chf")) // "CHF 1,234.56"
+    ///
+    /// - Parameters:
+    ///   - value: the amount in `vsCurrency`.
+    ///   - minimumFractionDigits: at least this many digits after the point (0…18).
+    ///   - maximumFractionDigits: at most this many (minimum…18); the value is rounded to it.
+    ///   - vsCurrency: decides the prefix.
+    /// - Returns: the text, or "n/a" for a non-finite value. Out-of-range digit counts are clamped.
+    public static func currency(
+        _ value: Double,
+        minimumFractionDigits: Int = 2,
+        maximumFractionDigits: Int = 2,
+        vsCurrency: VsCurrency = .usd
+    ) -> String {
+        let minimum = min(max(minimumFractionDigits, 0), 18)
+        let maximum = min(max(maximumFractionDigits, minimum), 18)
+        guard let decimal = DecimalDigits(value) else { return notAvailable }
+        return signed(decimal.rounded(fractionDigits: maximum), prefix: vsCurrency.prefix, minimum: minimum, maximum: maximum)
+    }
+
+    /// A price: grouping, 2 to 6 digits after the point, or more where needed to show 4
+    /// significant digits; trailing zeros past 2 dropped; never exponent form.
+    ///
+    ///     price(57000.123)    // "$57,000.123"
+    ///     price(8.12e-06)     // "$0.00000812"
+    ///     price(2.096e-09)    // "$0.000000002096"
+    ///     price(0.000123456)  // "$0.0001235"
+    ///
+    /// - Parameters:
+    ///   - value: a price in `vsCurrency` (CoinGecko `current_price`, `high_24h`, …).
+    ///   - vsCurrency: decides the prefix.
+    /// - Returns: the text, or "n/a" for a non-finite value.
+    public static func price(_ value: Double, vsCurrency: VsCurrency = .usd) -> String {
+        guard let decimal = DecimalDigits(value) else { return notAvailable }
+        var fractionDigits = 6
+        if !decimal.isZero, decimal.pointPosition < 0 {
+            // 0.000123456: the first significant digit is the 4th after the point; show 3 more.
+            fractionDigits = max(6, -decimal.pointPosition + 4)
+        }
+        let rounded = decimal.rounded(fractionDigits: fractionDigits)
+        return signed(rounded, prefix: vsCurrency.prefix, minimum: 2, maximum: fractionDigits)
+    }
+
+    /// Two digits after the point, no grouping: 1.2345 → "1.23" (the app's `"%.2f"`).
+    ///
+    /// - Returns: the text, or "n/a" for a non-finite value.
+    public static func number(_ value: Double) -> String {
+        guard let decimal = DecimalDigits(value) else { return notAvailable }
+        return signed(decimal.rounded(fractionDigits: 2), prefix: "", minimum: 2, maximum: 2, grouping: false)
+    }
+
+    /// A percentage already in percent units: 1.2345 → "1.23%", -0.001 → "0.00%".
+    ///
+    /// - Returns: the text, or "n/a" for a non-finite value.
+    public static func percent(_ value: Double) -> String {
+        guard value.isFinite else { return notAvailable }
+        return number(value) + "%"
+    }
+
+    /// Sign, then the value in trillions "Tr" (≥1e12), billions "Bn" (≥1e9), millions "M" (≥1e6)
+    /// or thousands "K" (≥1e3) with two digits; a value that rounds up to the next unit moves up.
+    ///
+    ///     abbreviated(1234)        // "1.23K"
+    ///     abbreviated(1234567890)  // "1.23Bn"
+    ///     abbreviated(999999)      // "1.00M" (the app printed "1000.00K")
+    ///     abbreviated(12)          // "12.00"
+    ///
+    /// - Parameter prefix: printed after the sign and before the digits (a currency symbol).
+    /// - Returns: the text, or "n/a" for a non-finite value.
+    public static func abbreviated(_ value: Double, prefix: String = "") -> String {
+        guard let decimal = DecimalDigits(value) else { return notAvailable }
+        let units: [(power: Int, suffix: String)] = [(0, ""), (3, "K"), (6, "M"), (9, "Bn"), (12, "Tr")]
+        var unit = 0
+        while unit + 1 < units.count, decimal.integerDigitCount > units[unit + 1].power { unit += 1 }
+        var rounded = decimal.shifted(by: -units[unit].power).rounded(fractionDigits: 2)
+        while unit + 1 < units.count, rounded.integerDigitCount > 3 {
+            // 999.999K rounds to 1000.00K: say 1.00M instead.
+            unit += 1
+            rounded = decimal.shifted(by: -units[unit].power).rounded(fractionDigits: 2)
+        }
+        return signed(rounded, prefix: prefix, minimum: 2, maximum: 2, grouping: false) + units[unit].suffix
+    }
+
+    /// Sign (never for a value that rounded to zero), prefix, digits.
+    private static func signed(
+        _ decimal: DecimalDigits, prefix: String, minimum: Int, maximum: Int, grouping: Bool = true
+    ) -> String {
+        let digits = decimal.render(minimumFractionDigits: minimum, maximumFractionDigits: maximum, grouping: grouping)
+        return (decimal.isNegative && !decimal.isZero ? "-" : "") + prefix + digits
+    }
+}

@@ -1,0 +1,40 @@
+/// A CoinGecko quote currency (`vs_currency`): `usd`, `eur`, `btc`, …, lower-cased.
+///
+/// Valid codes are 1–16 ASCII letters or digits (CoinGecko's list includes `usd`, `bits`, `sats`,
+/// `link`, `xdr`). The code decides the symbol that formatting prints.
+public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
+    /// The lower-case code, as CoinGecko's `vs_currency` parameter and map keys spell it.
+    public let code: String
+
+    /// - Throws: `CoinfolioError` `.invalidArgument` when `code` is not 1–16 ASCII letters/digits.
+    public init(_ code: String) throws {
+        let lower = code.lowercased()
+        guard (1...16).contains(lower.utf8.count),
+              lower.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
+        else {
+            throw CoinfolioError.invalid("vs_currency must be 1 to 16 ASCII letters or digits, like \"usd\"")
+        }
+        self.code = lower
+    }
+
+    /// US dollars, the default everywhere.
+    public static let usd = VsCurrency(trusted: "usd")
+
+    init(trusted code: String) { self.code = code }
+
+    /// What stands before an amount: "$", "€", "£", "¥", "₿", "Ξ", or the upper-case code and a
+    /// space ("CHF ") for every other currency.
+    public var prefix: String {
+        switch code {
+        case "usd": return "$"
+        case "eur": return "€"
+        case "gbp": return "£"
+        case "jpy": return "¥"
+        case "btc": return "₿"
+        case "eth": return "Ξ"
+        default: return code.uppercased() + " "
+        }
+    }
+
+    public var description: String { code }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+extension Coin: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case id, symbol, name, image
+        case currentPrice = "current_price"
+        case marketCap = "market_cap"
+        case marketCapRank = "market_cap_rank"
+        case fullyDilutedValuation = "fully_diluted_valuation"
+        case totalVolume = "total_volume"
+        case high24h = "high_24h"
+        case low24h = "low_24h"
+        case priceChange24h = "price_change_24h"
+        case priceChangePercentage24h = "price_change_percentage_24h"
+        case marketCapChange24h = "market_cap_change_24h"
+        case marketCapChangePercentage24h = "market_cap_change_percentage_24h"
+        case circulatingSupply = "circulating_supply"
+        case totalSupply = "total_supply"
+        case maxSupply = "max_supply"
+        case ath
+        case athChangePercentage = "ath_change_percentage"
+        case athDate = "ath_date"
+        case atl
+        case atlChangePercentage = "atl_change_percentage"
+        case atlDate = "atl_date"
+        case roi
+        case lastUpdated = "last_updated"
+        case sparklineIn7d = "sparkline_in_7d"
+        case pcp1h = "price_change_percentage_1h_in_currency"
+        case pcp24h = "price_change_percentage_24h_in_currency"
+        case pcp7d = "price_change_percentage_7d_in_currency"
+        case pcp14d = "price_change_percentage_14d_in_currency"
+        case pcp30d = "price_change_percentage_30d_in_currency"
+        case pcp200d = "price_change_percentage_200d_in_currency"
+        case pcp1y = "price_change_percentage_1y_in_currency"
+    }
+
+    private enum SparklineKeys: String, CodingKey { case price }
+
+    /// Decodes one `/coins/markets` element tolerantly: `id`, `symbol`, `name` must be strings
+    /// (and `id` must pass the coin id rule); any other field that is missing, null or of the
+    /// wrong type reads as nil.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        symbol = try c.decode(String.self, forKey: .symbol)
+        name = try c.decode(String.self, forKey: .name)
+        try CoinID.validate(id)
+        image = c.lenient(String.self, .image)
+        currentPrice = c.lenient(Double.self, .currentPrice)
+        marketCap = c.lenient(Double.self, .marketCap)
+        marketCapRank = c.lenientInt(.marketCapRank)
+        fullyDilutedValuation = c.lenient(Double.self, .fullyDilutedValuation)
+        totalVolume = c.lenient(Double.self, .totalVolume)
+        high24h = c.lenient(Double.self, .high24h)
+        low24h = c.lenient(Double.self, .low24h)
+        priceChange24h = c.lenient(Double.self, .priceChange24h)
+        priceChangePercentage24h = c.lenient(Double.self, .priceChangePercentage24h)
+        marketCapChange24h = c.lenient(Double.self, .marketCapChange24h)
+        marketCapChangePercentage24h = c.lenient(Double.self, .marketCapChangePercentage24h)
+        circulatingSupply = c.lenient(Double.self, .circulatingSupply)
+        totalSupply = c.lenient(Double.self, .totalSupply)
+        maxSupply = c.lenient(Double.self, .maxSupply)
+        ath = c.lenient(Double.self, .ath)
+        athChangePercentage = c.lenient(Double.self, .athChangePercentage)
+        athDate = c.lenient(String.self, .athDate)
+        atl = c.lenient(Double.self, .atl)
+        atlChangePercentage = c.lenient(Double.self, .atlChangePercentage)
+        atlDate = c.lenient(String.self, .atlDate)
+        lastUpdated = c.lenient(String.self, .lastUpdated)
+        if let r = try? c.nestedContainer(keyedBy: ROIKeys.self, forKey: .roi) {
+            roi = ROI(times: r.lenient(Double.self, .times), currency: r.lenient(String.self, .currency),
+                      percentage: r.lenient(Double.self, .percentage))
+        }
+        if let s = try? c.nestedContainer(keyedBy: SparklineKeys.self, forKey: .sparklineIn7d),
+           let prices = s.lenient([Double?].self, .price) {
+            sparklineIn7d = prices.map { $0 ?? .nan }
+        }
+        var changes: [ChangeWindow: Double] = [:]
+        let windows: [(ChangeWindow, CodingKeys)] = [
+            (.h1, .pcp1h), (.h24, .pcp24h), (.d7, .pcp7d), (.d14, .pcp14d), (.d30, .pcp30d), (.d200, .pcp200d), (.y1, .pcp1y),
+        ]
+        for (window, key) in windows {
+            if let value = c.lenient(Double.self, key) { changes[window] = value }
+        }
+        priceChangePercentageInCurrency = changes
+    }
+
+    private enum ROIKeys: String, CodingKey { case times, currency, percentage }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key`, or nil when it is missing, null or of another type.
+    func lenient<T: Decodable>(_ type: T.Type, _ key: Key) -> T? {
+        (try? decodeIfPresent(type, forKey: key)) ?? nil
+    }
+
+    /// An integer sent as any JSON number (`1`, `1.0`, `1e0`); nil when missing, null, fractional
+    /// or out of range.
+    func lenientInt(_ key: Key) -> Int? {
+        guard let value = lenient(Double.self, key), value.isFinite, value == value.rounded(),
+              abs(value) < 9.0e15 else { return nil }
+        return Int(value)
+    }
+}

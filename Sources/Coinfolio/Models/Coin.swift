@@ -1,0 +1,110 @@
+import Foundation
+
+/// One coin's market row: an element of CoinGecko `GET /coins/markets`.
+///
+/// Only `id`, `symbol` and `name` are required; every other value is optional because CoinGecko
+/// sends null for real coins (`current_price` and `market_cap_rank` among them). Prices, caps and
+/// volumes are in the `vs_currency` of the request; percentages are in percent units (1.5 = 1.5 %).
+/// Coins are identified by `id` only: symbols are not unique (several `weth` on one page).
+public struct Coin: Hashable, Sendable, Identifiable {
+    /// CoinGecko's coin id (`bitcoin`, `1move token`, `boringdao-[old]`): the only identity.
+    public var id: String
+    /// Ticker symbol as CoinGecko sends it (lower case, not unique).
+    public var symbol: String
+    /// Display name (may hold any Unicode, may be empty).
+    public var name: String
+    /// Logo URL.
+    public var image: String?
+    /// `current_price`, in vs_currency.
+    public var currentPrice: Double?
+    /// `market_cap`, in vs_currency.
+    public var marketCap: Double?
+    /// `market_cap_rank`, 1 for the largest; nil for unranked coins.
+    public var marketCapRank: Int?
+    /// `fully_diluted_valuation`, in vs_currency.
+    public var fullyDilutedValuation: Double?
+    /// `total_volume` (24 h), in vs_currency.
+    public var totalVolume: Double?
+    /// `high_24h`, in vs_currency.
+    public var high24h: Double?
+    /// `low_24h`, in vs_currency.
+    public var low24h: Double?
+    /// `price_change_24h`, in vs_currency.
+    public var priceChange24h: Double?
+    /// `price_change_percentage_24h`, percent units.
+    public var priceChangePercentage24h: Double?
+    /// `market_cap_change_24h`, in vs_currency.
+    public var marketCapChange24h: Double?
+    /// `market_cap_change_percentage_24h`, percent units.
+    public var marketCapChangePercentage24h: Double?
+    /// `circulating_supply`, in coins.
+    public var circulatingSupply: Double?
+    /// `total_supply`, in coins (4.2e17 happens).
+    public var totalSupply: Double?
+    /// `max_supply`, in coins.
+    public var maxSupply: Double?
+    /// `ath` (all-time high), in vs_currency.
+    public var ath: Double?
+    /// `ath_change_percentage`, percent units.
+    public var athChangePercentage: Double?
+    /// `ath_date` as sent (ISO-8601, with or without milliseconds); see `date(_:)`.
+    public var athDate: String?
+    /// `atl` (all-time low), in vs_currency.
+    public var atl: Double?
+    /// `atl_change_percentage`, percent units.
+    public var atlChangePercentage: Double?
+    /// `atl_date` as sent (ISO-8601).
+    public var atlDate: String?
+    /// `roi`: return on investment since the ICO, when CoinGecko knows it.
+    public var roi: ROI?
+    /// `last_updated` as sent (ISO-8601).
+    public var lastUpdated: String?
+    /// `sparkline_in_7d.price`: the last 7 days of prices, oldest first, any length (0 to 170+
+    /// points); a null point is NaN. nil when the request had `sparkline=false`.
+    public var sparklineIn7d: [Double]?
+    /// `price_change_percentage_{1h,24h,7d,14d,30d,200d,1y}_in_currency`, percent units, by window.
+    public var priceChangePercentageInCurrency: [ChangeWindow: Double]
+
+    /// A window of `price_change_percentage_<window>_in_currency`.
+    public enum ChangeWindow: String, CaseIterable, Sendable, Hashable {
+        case h1 = "1h", h24 = "24h", d7 = "7d", d14 = "14d", d30 = "30d", d200 = "200d", y1 = "1y"
+
+        /// The CoinGecko key: `price_change_percentage_7d_in_currency`.
+        public var key: String { "price_change_percentage_\(rawValue)_in_currency" }
+    }
+
+    /// `roi` of `/coins/markets`: `{"times", "currency", "percentage"}`.
+    public struct ROI: Hashable, Sendable {
+        /// The multiple since the ICO.
+        public var times: Double?
+        /// The currency of the ICO price.
+        public var currency: String?
+        /// The return in percent units.
+        public var percentage: Double?
+
+        public init(times: Double? = nil, currency: String? = nil, percentage: Double? = nil) {
+            self.times = times
+            self.currency = currency
+            self.percentage = percentage
+        }
+    }
+
+    /// A coin with only the required fields; set the others as needed.
+    public init(id: String, symbol: String, name: String) {
+        self.id = id
+        self.symbol = symbol
+        self.name = name
+        self.priceChangePercentageInCurrency = [:]
+    }
+
+    /// Whether `current_price` is known (a finite number).
+    public var isPriceAvailable: Bool { currentPrice?.isFinite ?? false }
+
+    /// Parses one of the coin's ISO-8601 date strings (`ath_date`, `atl_date`, `last_updated`),
+    /// with or without fractional seconds: `2021-11-10T14:24:11.849Z`, `2021-03-13T20:49:26Z`.
+    public static func date(_ text: String?) -> Date? {
+        guard let text else { return nil }
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// Decodes raw CoinGecko response bodies into models, tolerantly.
+///
+/// Malformed JSON (including a body nested deeper than Foundation's parser allows) throws
+/// `.invalidArgument`; JSON of the wrong shape throws `.decode`. A UTF-8 byte order mark is
+/// accepted. The client turns `.invalidArgument` into `.decode` for bodies it received.
+public enum CoinGeckoBody {
+    /// Decodes a `GET /coins/markets` body (a JSON array of coins).
+    ///
+    /// One bad element (not an object, no string `id`/`symbol`/`name`, an id breaking the coin id
+    /// rule) is skipped and reported; an id seen twice keeps the later row and reports the earlier.
+    /// - Throws: `.invalidArgument` for malformed JSON, `.decode` when the body is not an array.
+    public static func markets(_ body: Data) throws -> MarketsPage {
+        let elements: [Lossy<Coin>]
+        do {
+            elements = try decoder.decode([Lossy<Coin>].self, from: withoutBOM(body))
+        } catch {
+            throw classify(error, expected: "a JSON array of coins (/coins/markets)", body: body)
+        }
+        var coins: [Coin] = []
+        coins.reserveCapacity(elements.count)
+        var skipped: [MarketsPage.Skipped] = []
+        var positionByID: [String: Int] = [:]
+        var sourceIndex: [Int] = []
+        for (index, element) in elements.enumerated() {
+            switch element.result {
+            case .success(let coin):
+                if let earlier = positionByID[coin.id] {
+                    skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
+                    coins[earlier] = coin
+                    sourceIndex[earlier] = index
+                } else {
+                    positionByID[coin.id] = coins.count
+                    coins.append(coin)
+                    sourceIndex.append(index)
+                }
+            case .failure(let reason):
+                skipped.append(.init(index: index, reason: reason.text))
+            }
+        }
+        skipped.sort { $0.index < $1.index }
+        return MarketsPage(coins: coins, skipped: skipped)
+    }
+
+    /// Decodes a `GET /global` body (`{"data": {…}}`; a bare data object is accepted too).
+    /// - Throws: `.invalidArgument` for malformed JSON, `.decode` when it is not such an object.
+    public static func global(_ body: Data) throws -> MarketData {
+        do {
+            let envelope = try decoder.decode(GlobalEnvelope.self, from: withoutBOM(body))
+            guard let data = envelope.data else {
+                throw CoinfolioError(.decode, "the /global body has no \"data\" object")
+            }
+            return data
+        } catch let error as CoinfolioError {
+            throw error
+        } catch {
+            throw classify(error, expected: "a JSON object {\"data\":{…}} (/global)", body: body)
+        }
+    }
+
+    /// Decodes a `GET /coins/{id}` body.
+    /// - Throws: `.invalidArgument` for malformed JSON, `.decode` when it is not an object with
+    ///   string `id`, `symbol` and `name`.
+    public static func coinDetail(_ body: Data) throws -> CoinDetail {
+        do {
+            return try decoder.decode(CoinDetail.self, from: withoutBOM(body))
+        } catch {
+            throw classify(error, expected: "a JSON object with id, symbol and name (/coins/{id})", body: body)
+        }
+    }
+
+    // MARK: - Internals
+
+    private static let decoder = JSONDecoder()
+
+    private struct GlobalEnvelope: Decodable {
+        var data: MarketData?
+        private enum CodingKeys: String, CodingKey { case data, totalMarketCap = "total_market_cap" }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if c.contains(.data) {
+                data = c.lenient(MarketData.self, .data)
+            } else if c.contains(.totalMarketCap) {
+                data = try MarketData(from: decoder)
+            }
+        }
+    }
+
+    /// Decodes one array element without letting its failure fail the array.
+    struct Lossy<Value: Decodable>: Decodable {
+        var result: Result<Value, Reason>
+        struct Reason: Error { var text: String }
+
+        init(from decoder: Decoder) throws {
+            do {
+                result = .success(try Value(from: decoder))
+            } catch let error as CoinfolioError {
+                result = .failure(Reason(text: error.message))
+            } catch {
+                result = .failure(Reason(text: describe(error)))
+            }
+        }
+    }
+
+    static func withoutBOM(_ body: Data) -> Data {
+        body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body
+    }
+
+    private static func classify(_ error: Error, expected: String, body: Data) -> CoinfolioError {
+        if let error = error as? CoinfolioError { return error }
+        if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            let underlying = context.underlyingError.map { ": \(String(describing: $0))" } ?? ""
+            return CoinfolioError(.invalidArgument, "malformed JSON\(underlying)".truncated(300),
+                                  details: ["reason": .string("malformed_json")])
+        }
+        return CoinfolioError(.decode, "expected \(expected): \(describe(error))".truncated(300))
+    }
+}
+
+/// A short description of a DecodingError for people: which key, what went wrong.
+func describe(_ error: Error) -> String {
+    func path(_ context: DecodingError.Context) -> String {
+        let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+        return keys.isEmpty ? "the top level" : keys.joined(separator: ".")
+    }
+    switch error {
+    case DecodingError.keyNotFound(let key, _): return "missing \(key.stringValue)"
+    case DecodingError.valueNotFound(_, let context): return "\(path(context)) is null"
+    case DecodingError.typeMismatch(let type, let context):
+        let name = type == String.self ? "a string" : (type is [Any].Type ? "an array" : "\(type)")
+        return "\(path(context)) is not \(name)"
+    case DecodingError.dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
+    default: return String(describing: error)
+    }
+}
+
+extension String {
+    func truncated(_ limit: Int) -> String {
+        utf8.count <= limit ? self : String(decoding: utf8.prefix(limit), as: UTF8.self) + "…"
+    }
+}

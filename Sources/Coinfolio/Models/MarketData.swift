@@ -1,0 +1,57 @@
+/// Global market figures: `data` of CoinGecko `GET /global`. Every field is optional.
+public struct MarketData: Hashable, Sendable {
+    /// `total_market_cap`: the whole market's capitalization by currency code (`usd`, `eur`, `btc`…).
+    public var totalMarketCap: [String: Double]?
+    /// `total_volume`: 24 h trading volume by currency code.
+    public var totalVolume: [String: Double]?
+    /// `market_cap_percentage`: share of the total market cap by coin symbol (`btc`, `eth`…),
+    /// percent units.
+    public var marketCapPercentage: [String: Double]?
+    /// `market_cap_change_percentage_24h_usd`, percent units.
+    public var marketCapChangePercentage24hUSD: Double?
+    /// `active_cryptocurrencies`.
+    public var activeCryptocurrencies: Int?
+    /// `markets`: the number of exchanges.
+    public var markets: Int?
+    /// `updated_at`, Unix seconds.
+    public var updatedAt: Int?
+
+    public init(
+        totalMarketCap: [String: Double]? = nil, totalVolume: [String: Double]? = nil,
+        marketCapPercentage: [String: Double]? = nil, marketCapChangePercentage24hUSD: Double? = nil,
+        activeCryptocurrencies: Int? = nil, markets: Int? = nil, updatedAt: Int? = nil
+    ) {
+        self.totalMarketCap = totalMarketCap
+        self.totalVolume = totalVolume
+        self.marketCapPercentage = marketCapPercentage
+        self.marketCapChangePercentage24hUSD = marketCapChangePercentage24hUSD
+        self.activeCryptocurrencies = activeCryptocurrencies
+        self.markets = markets
+        self.updatedAt = updatedAt
+    }
+}
+
+extension MarketData: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case totalMarketCap = "total_market_cap"
+        case totalVolume = "total_volume"
+        case marketCapPercentage = "market_cap_percentage"
+        case marketCapChangePercentage24hUSD = "market_cap_change_percentage_24h_usd"
+        case activeCryptocurrencies = "active_cryptocurrencies"
+        case markets
+        case updatedAt = "updated_at"
+    }
+
+    /// Decodes tolerantly: a missing, null or mistyped field reads as nil; a map keeps only its
+    /// numeric entries.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        totalMarketCap = c.lenient([String: Double?].self, .totalMarketCap)?.compactMapValues { $0 }
+        totalVolume = c.lenient([String: Double?].self, .totalVolume)?.compactMapValues { $0 }
+        marketCapPercentage = c.lenient([String: Double?].self, .marketCapPercentage)?.compactMapValues { $0 }
+        marketCapChangePercentage24hUSD = c.lenient(Double.self, .marketCapChangePercentage24hUSD)
+        activeCryptocurrencies = c.lenientInt(.activeCryptocurrencies)
+        markets = c.lenientInt(.markets)
+        updatedAt = c.lenientInt(.updatedAt)
+    }
+}

@@ -1,0 +1,20 @@
+/// A decoded `/coins/markets` body: the coins kept and the elements skipped.
+public struct MarketsPage: Hashable, Sendable {
+    /// An element that could not be used, and why.
+    public struct Skipped: Hashable, Sendable {
+        /// The element's position in the body's array, from 0.
+        public var index: Int
+        /// Why it was skipped ("not an object", "missing id", "duplicate id …").
+        public var reason: String
+    }
+
+    /// The coins, in body order, never the same id twice.
+    public var coins: [Coin]
+    /// The elements left out.
+    public var skipped: [Skipped]
+
+    public init(coins: [Coin], skipped: [Skipped] = []) {
+        self.coins = coins
+        self.skipped = skipped
+    }
+}

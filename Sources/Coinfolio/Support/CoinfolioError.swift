@@ -1,0 +1,88 @@
+/// The one error type of Coinfolio: a stable `code` (the C status), a human message, and details.
+///
+/// Every throwing API in Coinfolio throws `CoinfolioError`; the C ABI turns it into
+/// `{"status":N,"code":"…","message":"…","details":{…}}` unchanged.
+public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A stable status code, equal to the C ABI's `CF_*` constant. Codes are never reused.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// `CF_INVALID_ARGUMENT`: NULL, bad UTF-8, malformed JSON, a non-finite number, a bad id.
+        public static let invalidArgument = Code(rawValue: 1)
+        /// `CF_NOT_FOUND`: HTTP 404 or an unknown coin id.
+        public static let notFound = Code(rawValue: 2)
+        /// `CF_NETWORK`: connect, DNS or TLS failure, or a timeout.
+        public static let network = Code(rawValue: 3)
+        /// `CF_HTTP`: any other non-2xx answer; `details["http_status"]` holds the status.
+        public static let http = Code(rawValue: 4)
+        /// `CF_RATE_LIMITED`: HTTP 429; `details["retry_after_s"]` holds Retry-After when sent.
+        public static let rateLimited = Code(rawValue: 5)
+        /// `CF_UNAUTHORIZED`: 401/403 or CoinGecko error codes 10002, 10005, 10010, 10011.
+        public static let unauthorized = Code(rawValue: 6)
+        /// `CF_DECODE`: a 2xx body (or an input body) that is JSON but not the expected shape.
+        public static let decode = Code(rawValue: 7)
+        /// `CF_STORE`: SQLite failed; the message is SQLite's own.
+        public static let store = Code(rawValue: 8)
+        /// `CF_NO_DATA`: there is no market snapshot yet.
+        public static let noData = Code(rawValue: 9)
+        /// `CF_INTERNAL`: a defect in Coinfolio.
+        public static let internalError = Code(rawValue: 10)
+
+        /// The snake_case name used in error JSON (`"invalid_argument"`, …).
+        public var name: String {
+            switch rawValue {
+            case 0: return "ok"
+            case 1: return "invalid_argument"
+            case 2: return "not_found"
+            case 3: return "network"
+            case 4: return "http"
+            case 5: return "rate_limited"
+            case 6: return "unauthorized"
+            case 7: return "decode"
+            case 8: return "store"
+            case 9: return "no_data"
+            default: return "internal"
+            }
+        }
+
+        public var description: String { name }
+    }
+
+    /// A detail value: a number or a string.
+    public enum Detail: Equatable, Sendable {
+        case number(Double)
+        case string(String)
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// One sentence for a person; never contains an API key.
+    public var message: String
+    /// Machine-readable extras: `http_status`, `retry_after_s`, `sqlite_code`, `index`, …
+    public var details: [String: Detail]
+
+    public init(_ code: Code, _ message: String, details: [String: Detail] = [:]) {
+        self.code = code
+        self.message = message
+        self.details = details
+    }
+
+    public var description: String { "\(code.name): \(message)" }
+
+    /// Seconds CoinGecko asked us to wait (`Retry-After`), for `.rateLimited` errors.
+    public var retryAfter: Double? {
+        if case .number(let value)? = details["retry_after_s"] { return value }
+        return nil
+    }
+
+    /// The HTTP status of the answer, for `.http` (and most network-classified) errors.
+    public var httpStatus: Int? {
+        if case .number(let value)? = details["http_status"] { return Int(exactly: value) }
+        return nil
+    }
+
+    static func invalid(_ message: String) -> CoinfolioError {
+        CoinfolioError(.invalidArgument, message)
+    }
+}

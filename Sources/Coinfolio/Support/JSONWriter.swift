@@ -1,0 +1,101 @@
+/// Writes compact JSON text. Output of Coinfolio crosses the C boundary as JSON; this writer
+/// guarantees what the ABI promises: every key present, `null` for unknown values (and for NaN
+/// and ±Inf, which JSON cannot hold), shortest round-trip numbers, valid UTF-8 with escapes.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    /// One entry per open container: whether a value was already written in it.
+    private var hasValue: [Bool] = []
+    /// A key was just written: the next value follows its colon, with no comma.
+    private var afterKey = false
+
+    init(reserving capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Writes the comma that separates this value from the previous one, where one is due.
+    private mutating func separate() {
+        if afterKey { afterKey = false; return }
+        guard let last = hasValue.indices.last else { return }
+        if hasValue[last] { bytes.append(UInt8(ascii: ",")) } else { hasValue[last] = true }
+    }
+
+    mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); hasValue.append(false) }
+    mutating func endObject() { hasValue.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); hasValue.append(false) }
+    mutating func endArray() { hasValue.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    /// Writes `"key":`; the value written next belongs to it.
+    mutating func key(_ name: String) {
+        separate()
+        appendQuoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    private mutating func valuePrefix() { separate() }
+
+    mutating func null() { valuePrefix(); bytes.append(contentsOf: "null".utf8) }
+    mutating func bool(_ value: Bool) { valuePrefix(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+
+    mutating func string(_ value: String) { valuePrefix(); appendQuoted(value) }
+    mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
+
+    mutating func number(_ value: Double) {
+        guard value.isFinite else { null(); return }
+        valuePrefix()
+        if value == value.rounded(), abs(value) < 1e15 {
+            // Integral values print without ".0": 250 rather than 250.0.
+            bytes.append(contentsOf: String(Int64(value)).utf8)
+        } else {
+            bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+    mutating func number(_ value: Double?) { if let value { number(value) } else { null() } }
+    mutating func number(_ value: Int) { valuePrefix(); bytes.append(contentsOf: String(value).utf8) }
+    mutating func number(_ value: Int?) { if let value { number(value) } else { null() } }
+
+    /// Splices JSON text that is already valid (a cached fragment) as the next value.
+    mutating func raw(_ fragment: [UInt8]) { valuePrefix(); bytes.append(contentsOf: fragment) }
+
+    private mutating func appendQuoted(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20, 0x7F:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension CoinfolioError {
+    /// `{"status":N,"code":"…","message":"…","details":{…}}`, the ABI's error object.
+    public var json: String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("status"); w.number(Int(code.rawValue))
+        w.key("code"); w.string(code.name)
+        w.key("message"); w.string(message)
+        w.key("details"); w.beginObject()
+        for (name, value) in details.sorted(by: { $0.key < $1.key }) {
+            w.key(name)
+            switch value {
+            case .number(let n): w.number(n)
+            case .string(let s): w.string(s)
+            }
+        }
+        w.endObject()
+        w.endObject()
+        return w.string
+    }
+}

@@ -1,0 +1,38 @@
+// cf_format_*: NumberFormat of the core; NULL for invalid arguments.
+import Coinfolio
+
+private func currencyArgument(_ pointer: CString?) -> VsCurrency? {
+    guard pointer != nil else { return .usd }
+    guard let code = try? readString(pointer, "vs_currency") else { return nil }
+    return try? VsCurrency(code)
+}
+
+@_cdecl("cf_format_currency")
+public func cf_format_currency(_ value: Double, _ minimumFractionDigits: Int32, _ maximumFractionDigits: Int32, _ vsCurrency: CString?) -> UnsafeMutablePointer<CChar>? {
+    guard let currency = currencyArgument(vsCurrency),
+          (0...18).contains(minimumFractionDigits), (minimumFractionDigits...18).contains(maximumFractionDigits)
+    else { return nil }
+    return newCString(NumberFormat.currency(value, minimumFractionDigits: Int(minimumFractionDigits),
+                                            maximumFractionDigits: Int(maximumFractionDigits), vsCurrency: currency))
+}
+
+@_cdecl("cf_format_price")
+public func cf_format_price(_ value: Double, _ vsCurrency: CString?) -> UnsafeMutablePointer<CChar>? {
+    guard let currency = currencyArgument(vsCurrency) else { return nil }
+    return newCString(NumberFormat.price(value, vsCurrency: currency))
+}
+
+@_cdecl("cf_format_number")
+public func cf_format_number(_ value: Double) -> UnsafeMutablePointer<CChar>? {
+    newCString(NumberFormat.number(value))
+}
+
+@_cdecl("cf_format_percent")
+public func cf_format_percent(_ value: Double) -> UnsafeMutablePointer<CChar>? {
+    newCString(NumberFormat.percent(value))
+}
+
+@_cdecl("cf_format_abbreviated")
+public func cf_format_abbreviated(_ value: Double) -> UnsafeMutablePointer<CChar>? {
+    newCString(NumberFormat.abbreviated(value))
+}

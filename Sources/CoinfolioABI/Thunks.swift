@@ -1,0 +1,92 @@
+// The plumbing every @_cdecl thunk shares: reading C arguments, writing outputs and errors.
+// No business rule lives here (SPEC §1): a thunk converts arguments, calls the core, converts back.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Coinfolio
+import Foundation
+
+public typealias CString = UnsafePointer<CChar>
+public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+
+/// A copy of `text` in malloc'd memory, released by `cf_string_free`.
+func newCString(_ text: String) -> UnsafeMutablePointer<CChar>? {
+    strdup(text)
+}
+
+/// Reads a required UTF-8 string argument.
+func readString(_ pointer: CString?, _ name: String) throws -> String {
+    guard let pointer else { throw CoinfolioError(.invalidArgument, "\(name) is NULL") }
+    guard let text = String(validatingCString: pointer) else {
+        throw CoinfolioError(.invalidArgument, "\(name) is not valid UTF-8")
+    }
+    return text
+}
+
+/// Reads an optional UTF-8 string argument (NULL → nil).
+func readOptionalString(_ pointer: CString?, _ name: String) throws -> String? {
+    guard pointer != nil else { return nil }
+    return try readString(pointer, name)
+}
+
+/// Reads a JSON body argument as bytes, checking it is UTF-8.
+func readBody(_ pointer: CString?, _ name: String) throws -> Data {
+    Data(try readString(pointer, name).utf8)
+}
+
+/// Runs a thunk body: clears the outputs, maps a thrown error to its status and error JSON.
+func call(_ outError: OutString?, _ body: () throws -> Void) -> Int32 {
+    outError?.pointee = nil
+    do {
+        try body()
+        return 0
+    } catch let error as CoinfolioError {
+        outError?.pointee = newCString(error.json)
+        return error.code.rawValue
+    } catch {
+        let wrapped = CoinfolioError(.internalError, "unexpected error: \(error)")
+        outError?.pointee = newCString(wrapped.json)
+        return wrapped.code.rawValue
+    }
+}
+
+/// Runs a thunk body that produces JSON text for `out_json`, which is required.
+func call(_ outJSON: OutString?, _ outError: OutString?, _ body: () throws -> String) -> Int32 {
+    outJSON?.pointee = nil
+    return call(outError) {
+        guard let outJSON else { throw CoinfolioError(.invalidArgument, "out_json is NULL") }
+        let text = try body()
+        outJSON.pointee = newCString(text)
+    }
+}
+
+/// Opaque handles: a retained Swift object behind the C pointer.
+func retainHandle(_ object: AnyObject) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(object).toOpaque())
+}
+
+func handle<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type, _ name: String) throws -> T {
+    guard let pointer else { throw CoinfolioError(.invalidArgument, "\(name) is NULL") }
+    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+}
+
+func releaseHandle<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) {
+    guard let pointer else { return }
+    Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release()
+}
+
+/// `CF_ABI_VERSION` of include/coinfolio.h.
+@_cdecl("cf_abi_version")
+public func cf_abi_version() -> Int32 { 1 }
+
+private let versionString: UnsafeMutablePointer<CChar>? = strdup(Coinfolio.version)
+
+@_cdecl("cf_version")
+public func cf_version() -> CString? { UnsafePointer(versionString) }
+
+@_cdecl("cf_string_free")
+public func cf_string_free(_ string: UnsafeMutablePointer<CChar>?) {
+    free(string)
+}

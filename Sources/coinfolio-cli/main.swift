@@ -1,0 +1,2 @@
+import Coinfolio
+print("coinfolio-cli \(Coinfolio.version)")

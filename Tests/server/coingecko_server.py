@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""A loopback CoinGecko API v3 stand-in for Coinfolio's Swift, C and Python test suites.
+
+The contract is Tests/server/PROTOCOL.md; read that first. In short:
+
+    python3 Tests/server/coingecko_server.py [--port 0] [--fixtures DIR] [--exit-on-stdin-eof]
+
+binds 127.0.0.1, prints one line ``PORT=<n>``, then serves ``/api/v3/coins/markets``,
+``/api/v3/global`` and ``/api/v3/coins/{id}`` from the fixture folder, logs every request, and
+injects faults queued through the ``/__control/...`` routes. Python standard library only.
+
+With ``--exit-on-stdin-eof`` it also exits when its stdin reaches end of file, so a runner that
+starts it with a pipe as stdin never leaves it behind. Without the flag stdin is ignored (a
+server started with stdin=/dev/null must keep running).
+"""
+
+import argparse
+import collections
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote
+
+API = "/api/v3"
+MARKETS = API + "/coins/markets"
+COIN_PREFIX = API + "/coins/"
+DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "coingecko"
+
+
+def split_json_array(text):
+    """Return the raw text of each element of a JSON array, with the parsed element, or None.
+
+    Keeping each element's raw text means a filtered or sliced answer repeats the fixture's
+    numbers byte for byte (8.12e-06, 4.2e+17, 1e400) instead of Python's re-serialization.
+    """
+    decoder = json.JSONDecoder()
+    ws = " \t\r\n"
+    i = len(text) - len(text.lstrip(ws))
+    if not text.startswith("[", i):
+        return None
+    elements, i = [], i + 1
+    try:
+        while True:
+            while i < len(text) and text[i] in ws:
+                i += 1
+            if text.startswith("]", i) and not elements:
+                return elements
+            obj, end = decoder.raw_decode(text, i)
+            elements.append((obj, text[i:end]))
+            i = end
+            while i < len(text) and text[i] in ws:
+                i += 1
+            if text.startswith("]", i):
+                return elements
+            if not text.startswith(",", i):
+                return None
+            i += 1
+    except ValueError:
+        return None
+
+
+def int_param(query, name, default, low, high):
+    """An integer query parameter clamped to [low, high]; the default when absent or not a number."""
+    try:
+        return max(low, min(high, int(query.get(name, default))))
+    except ValueError:
+        return default
+
+
+class State:
+    """Fixtures, faults, route overrides and the request log, shared by all handler threads."""
+
+    def __init__(self, fixtures):
+        self.lock = threading.Lock()
+        self.markets = (fixtures / "markets.json").read_text(encoding="utf-8")
+        self.global_body = (fixtures / "global.json").read_text(encoding="utf-8")
+        self.details = json.loads((fixtures / "details.json").read_text(encoding="utf-8"))
+        self.reset()
+
+    def reset(self):
+        with self.lock:
+            self.faults = collections.defaultdict(collections.deque)  # path -> FIFO of faults
+            self.routes = {}  # path -> {"status": int|None, "body": str|None}
+            self.log = []
+
+    @staticmethod
+    def _keys(path):
+        # A fault or override registered for either the raw path or its percent-decoded form
+        # matches (so "/api/v3/coins/1move token" and "/api/v3/coins/1move%20token" both work).
+        return [path] if unquote(path) == path else [path, unquote(path)]
+
+    def take_fault(self, path):
+        """Pop (or, for times=-1, peek) the oldest fault queued for this request path."""
+        with self.lock:
+            for key in self._keys(path):
+                queue = self.faults.get(key)
+                if queue:
+                    fault = queue[0]
+                    if fault["times"] > 0:
+                        fault["times"] -= 1
+                        if fault["times"] == 0:
+                            queue.popleft()
+                    return fault
+        return None
+
+    def route_override(self, path):
+        with self.lock:
+            for key in self._keys(path):
+                if key in self.routes:
+                    return self.routes[key]
+        return None
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "coingecko-stand-in/1"
+    disable_nagle_algorithm = True  # headers and body are separate writes; avoid 40 ms stalls
+    state: State = None  # set in main()
+
+    def log_message(self, fmt, *args):  # keep stderr quiet
+        pass
+
+    # ---------------------------------------------------------------- request plumbing
+
+    def do_GET(self):
+        self.dispatch()
+
+    def do_POST(self):
+        self.dispatch()
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length > 0 else b""
+
+    def dispatch(self):
+        body = self.read_body()  # always drain, so keep-alive stays in sync
+        path, _, raw_query = self.path.partition("?")
+        if path.startswith("/__control/"):
+            return self.control(path, body)
+        query = dict(parse_qsl(raw_query, keep_blank_values=True))  # percent- and '+'-decoded
+        headers = {}
+        for name, value in self.headers.items():
+            name = name.lower()
+            headers[name] = headers[name] + ", " + value if name in headers else value
+        entry = {"method": self.command, "path": path, "query": query,
+                 "raw_query": raw_query, "headers": headers}
+        with self.state.lock:
+            self.state.log.append(entry)
+
+        fault = self.state.take_fault(path)
+        if fault and fault["close"]:
+            self.close_connection = True  # the server closes the socket; nothing is sent
+            return
+        status, payload = self.answer(path, query)
+        extra = {}
+        if fault:  # a fault's status and body default to the route's own (200 + fixture)
+            status = fault["status"] if fault["status"] is not None else status
+            payload = fault["body"] if fault["body"] is not None else payload
+            extra = fault["headers"]
+        self.send(status, payload, extra, fault)
+
+    def send(self, status, payload, extra_headers=None, fault=None):
+        data = payload.encode("utf-8") if isinstance(payload, str) else payload
+        headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
+        for name, value in (extra_headers or {}).items():  # fault headers win, case-insensitively
+            for old in [h for h in headers if h.lower() == name.lower()]:
+                del headers[old]
+            headers[name] = str(value)
+        try:
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            if fault and fault["delay_ms"] > 0:
+                self.wfile.flush()  # status line and headers go out now, the body later
+                time.sleep(fault["delay_ms"] / 1000)
+            if fault and fault["truncate"]:
+                self.wfile.write(data[: len(data) // 2])  # Content-Length still says the full size
+                self.wfile.flush()
+                self.close_connection = True
+                return
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionError):
+            self.close_connection = True  # the client gave up (e.g. its timeout fired)
+
+    def send_json(self, status, obj):
+        self.send(status, json.dumps(obj, ensure_ascii=False))
+
+    # ---------------------------------------------------------------- CoinGecko routes
+
+    def answer(self, path, query):
+        """The route's normal (status, body): fixture, route override, or a CoinGecko error."""
+        override = self.state.route_override(path)
+        if path == MARKETS:
+            if not query.get("vs_currency"):
+                return 422, '{"error":"Missing parameter vs_currency"}'
+            status, universe = 200, self.state.markets
+            if override:
+                status = override["status"] or 200
+                universe = override["body"] if override["body"] is not None else universe
+            return status, self.markets(universe, query)
+        if override:
+            normal = self.fixture(path)
+            return (override["status"] or normal[0],
+                    override["body"] if override["body"] is not None else normal[1])
+        return self.fixture(path)
+
+    def fixture(self, path):
+        if path == API + "/global":
+            return 200, self.state.global_body
+        if path.startswith(COIN_PREFIX) and "/" not in path[len(COIN_PREFIX):] \
+                and path != COIN_PREFIX:
+            coin_id = unquote(path[len(COIN_PREFIX):])  # decoded exactly once
+            if coin_id in self.state.details:
+                return 200, json.dumps(self.state.details[coin_id], ensure_ascii=False)
+            return 404, '{"error":"coin not found"}'
+        return 404, '{"error":"Not Found"}'
+
+    @staticmethod
+    def markets(universe, query):
+        """Filter the universe by ids, then slice by per_page/page; non-arrays pass unchanged."""
+        elements = split_json_array(universe)
+        if elements is None:
+            return universe
+        all_elements = elements
+        ids = {i.strip() for i in query.get("ids", "").split(",") if i.strip()}
+        if ids:
+            elements = [e for e in elements if isinstance(e[0], dict) and e[0].get("id") in ids]
+        per_page = int_param(query, "per_page", 100, 1, 250)
+        page = int_param(query, "page", 1, 1, 10**9)
+        chosen = elements[(page - 1) * per_page: page * per_page]
+        if len(chosen) == len(all_elements):
+            return universe  # nothing filtered out: the body exactly as stored
+        return "[" + ",".join(raw for _, raw in chosen) + "]"
+
+    # ---------------------------------------------------------------- control routes
+
+    def control(self, path, body):
+        state = self.state
+        if path == "/__control/log":
+            with state.lock:
+                return self.send_json(200, {"requests": list(state.log)})
+        if path == "/__control/reset":
+            state.reset()
+            return self.send_json(200, {"ok": True})
+        if path not in ("/__control/fault", "/__control/route"):
+            return self.send_json(404, {"error": "Not Found"})
+        try:
+            spec = json.loads(body or b"{}")
+            target = spec["path"]
+            times, delay_ms = int(spec.get("times", 1)), int(spec.get("delay_ms") or 0)
+            if not isinstance(target, str):
+                raise ValueError
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return self.send_json(400, {"error": "expected a JSON object with a string \"path\""})
+        payload = spec.get("body")
+        if payload is not None and not isinstance(payload, str):
+            payload = json.dumps(payload)  # convenience: a JSON value is sent as its text
+        if path == "/__control/route":
+            with state.lock:
+                state.routes[target] = {"status": spec.get("status"), "body": payload}
+            return self.send_json(200, {"ok": True})
+        if times != 0:  # times 0 would never answer anything; ignore it
+            fault = {"times": -1 if times < 0 else times, "status": spec.get("status"),
+                     "headers": spec.get("headers") or {}, "body": payload,
+                     "truncate": bool(spec.get("truncate")), "close": bool(spec.get("close")),
+                     "delay_ms": delay_ms}
+            with state.lock:
+                state.faults[target].append(fault)
+        return self.send_json(200, {"ok": True})
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # suites hammer the server from many threads at once
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)  # real bugs still show on stderr
+
+
+def watch_stdin():
+    """Exit the whole process once stdin reaches end of file (the runner went away)."""
+    try:
+        while os.read(0, 4096):
+            pass
+    except OSError:
+        pass
+    os._exit(0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Loopback CoinGecko API v3 stand-in")
+    parser.add_argument("--port", type=int, default=0, help="0 picks any free port")
+    parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
+    parser.add_argument("--exit-on-stdin-eof", action="store_true",
+                        help="exit when stdin reaches EOF (start with stdin as a pipe)")
+    args = parser.parse_args()
+
+    Handler.state = State(args.fixtures)
+    server = Server(("127.0.0.1", args.port), Handler)
+    print(f"PORT={server.server_address[1]}", flush=True)
+    if args.exit_on_stdin_eof:
+        threading.Thread(target=watch_stdin, daemon=True).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
