@@ -98,7 +98,7 @@ public enum CoinGeckoBody {
             } catch let error as CoinfolioError {
                 result = .failure(Reason(text: error.message))
             } catch {
-                result = .failure(Reason(text: describe(error)))
+                result = .failure(Reason(text: describe(error, droppingFirst: decoder.codingPath.count)))
             }
         }
     }
@@ -119,17 +119,26 @@ public enum CoinGeckoBody {
 }
 
 /// A short description of a DecodingError for people: which key, what went wrong.
-func describe(_ error: Error) -> String {
+/// - Parameter droppingFirst: leading path components to leave out (an element's own index).
+func describe(_ error: Error, droppingFirst: Int = 0) -> String {
     func path(_ context: DecodingError.Context) -> String {
-        let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-        return keys.isEmpty ? "the top level" : keys.joined(separator: ".")
+        let keys = context.codingPath.dropFirst(droppingFirst).map { $0.intValue.map(String.init) ?? $0.stringValue }
+        return keys.isEmpty ? (droppingFirst > 0 ? "the element" : "the top level") : keys.joined(separator: ".")
+    }
+    func kind(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("Dictionary") || name.hasPrefix("KeyedDecodingContainer") { return "an object" }
+        if name.hasPrefix("Array") || name.hasPrefix("UnkeyedDecodingContainer") { return "an array" }
+        if name == "String" { return "a string" }
+        if name == "Bool" { return "a boolean" }
+        if ["Double", "Float", "Int"].contains(name) { return "a number" }
+        return name
     }
     switch error {
     case DecodingError.keyNotFound(let key, _): return "missing \(key.stringValue)"
     case DecodingError.valueNotFound(_, let context): return "\(path(context)) is null"
     case DecodingError.typeMismatch(let type, let context):
-        let name = type == String.self ? "a string" : (type is [Any].Type ? "an array" : "\(type)")
-        return "\(path(context)) is not \(name)"
+        return "\(path(context)) is not \(kind(type))"
     case DecodingError.dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
     default: return String(describing: error)
     }

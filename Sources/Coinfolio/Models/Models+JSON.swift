@@ -1,10 +1,11 @@
 /// The JSON shapes Coinfolio writes (the ABI's output): CoinGecko's snake_case keys, every key
 /// present, null for unknown values.
 extension Coin {
-    func writeJSON(to w: inout JSONWriter, sparkline: Bool = true) {
+    /// - Parameter known: false for a held coin with no market row: symbol and name print null.
+    func writeJSON(to w: inout JSONWriter, sparkline: Bool = true, known: Bool = true) {
         w.key("id"); w.string(id)
-        w.key("symbol"); w.string(symbol)
-        w.key("name"); w.string(name)
+        w.key("symbol"); w.string(known ? symbol : nil)
+        w.key("name"); w.string(known ? name : nil)
         w.key("image"); w.string(image)
         w.key("current_price"); w.number(currentPrice)
         w.key("market_cap"); w.number(marketCap)

@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP GET over Foundation's URLSession, made synchronous for the C ABI and bounded by a
+/// deadline: the session's own timeouts plus a wait that cancels the task when it runs out.
+final class HTTPTransport: @unchecked Sendable {
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+    }
+
+    private let session: URLSession
+
+    init(timeout: Double) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
+        session = URLSession(configuration: configuration)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    /// - Throws: `.network` for connection failures and timeouts (never naming headers).
+    func get(_ url: URL, headers: [String: String], timeout: Double) throws -> Response {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        let task = session.dataTask(with: request) { data, response, error in
+            box.set(data: data, response: response, error: error)
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + timeout + 0.25) == .timedOut {
+            task.cancel()
+            _ = done.wait(timeout: .now() + 5)
+            throw CoinfolioError(.network, "no complete answer within \(Int(timeout * 1000)) ms (timed out)",
+                                 details: ["reason": .string("timeout")])
+        }
+        let (data, response, error) = box.get()
+        if let error { throw Self.networkError(error, timeout: timeout) }
+        guard let http = response as? HTTPURLResponse else {
+            throw CoinfolioError(.network, "the answer was not HTTP")
+        }
+        var headerFields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headerFields[name.lowercased()] = value }
+        }
+        return Response(status: http.statusCode, headers: headerFields, body: data ?? Data())
+    }
+
+    private static func networkError(_ error: Error, timeout: Double) -> CoinfolioError {
+        let reason: String
+        let message: String
+        if let urlError = error as? URLError {
+            switch urlError.code {
+            case .timedOut:
+                reason = "timeout"; message = "no complete answer within \(Int(timeout * 1000)) ms (timed out)"
+            case .cannotConnectToHost:
+                reason = "connection_refused"; message = "cannot connect to the host (connection refused)"
+            case .cannotFindHost, .dnsLookupFailed:
+                reason = "dns"; message = "cannot find the host (DNS lookup failed)"
+            case .networkConnectionLost:
+                reason = "connection_lost"; message = "the connection was lost before the answer was complete"
+            case .notConnectedToInternet:
+                reason = "offline"; message = "not connected to the internet"
+            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+                 .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+                reason = "tls"; message = "the TLS connection failed"
+            default:
+                reason = "url_error_\(urlError.code.rawValue)"; message = "the request failed: \(urlError.localizedDescription)"
+            }
+        } else {
+            reason = "other"; message = "the request failed: \(error.localizedDescription)"
+        }
+        return CoinfolioError(.network, message, details: ["reason": .string(reason)])
+    }
+
+    private final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data: Data?
+        private var response: URLResponse?
+        private var error: Error?
+
+        func set(data: Data?, response: URLResponse?, error: Error?) {
+            lock.lock(); defer { lock.unlock() }
+            self.data = data; self.response = response; self.error = error
+        }
+
+        func get() -> (Data?, URLResponse?, Error?) {
+            lock.lock(); defer { lock.unlock() }
+            return (data, response, error)
+        }
+    }
+}

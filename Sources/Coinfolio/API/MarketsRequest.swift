@@ -1,0 +1,78 @@
+/// The query of `GET /coins/markets`.
+///
+/// JSON form (every key optional): `{"vs_currency":"usd","ids":["bitcoin",…],"per_page":250,
+/// "page":1,"sparkline":true}`. The order is always `market_cap_desc` and
+/// `price_change_percentage=24h` is always asked, as the tracker needs them.
+public struct MarketsRequest: Hashable, Sendable {
+    /// Quote currency of prices, caps and volumes.
+    public var vsCurrency: VsCurrency
+    /// Only these coin ids (more than 250 are split into several requests); nil for the top list.
+    public var ids: [String]?
+    /// Coins per page, 1…250.
+    public var perPage: Int
+    /// Page number from 1.
+    public var page: Int
+    /// Whether to include `sparkline_in_7d`.
+    public var sparkline: Bool
+
+    /// The most ids or coins CoinGecko returns in one request.
+    public static let maximumPerPage = 250
+
+    /// - Throws: `.invalidArgument` for a bad id, per_page outside 1…250 or page below 1.
+    public init(vsCurrency: VsCurrency = .usd, ids: [String]? = nil, perPage: Int = 250, page: Int = 1, sparkline: Bool = true) throws {
+        guard (1...Self.maximumPerPage).contains(perPage) else { throw CoinfolioError.invalid("per_page must be from 1 to 250") }
+        guard page >= 1 else { throw CoinfolioError.invalid("page must be 1 or more") }
+        for id in ids ?? [] { try CoinID.validate(id) }
+        self.vsCurrency = vsCurrency
+        self.ids = ids
+        self.perPage = perPage
+        self.page = page
+        self.sparkline = sparkline
+    }
+
+    /// The query string, in CoinGecko's documented order.
+    func query(ids chunk: [String]?) -> [(String, String)] {
+        var items: [(String, String)] = [("vs_currency", vsCurrency.code)]
+        if let chunk { items.append(("ids", chunk.map(CoinID.percentEncoded).joined(separator: ","))) }
+        items += [
+            ("order", "market_cap_desc"), ("per_page", String(perPage)), ("page", String(page)),
+            ("sparkline", sparkline ? "true" : "false"), ("price_change_percentage", "24h"),
+        ]
+        return items
+    }
+}
+
+extension MarketsRequest: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case vsCurrency = "vs_currency", ids, perPage = "per_page", page, sparkline
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            vsCurrency: try c.decodeIfPresent(String.self, forKey: .vsCurrency).map { try VsCurrency($0) } ?? .usd,
+            ids: try c.decodeIfPresent([String].self, forKey: .ids),
+            perPage: try c.wholeNumber(.perPage, in: 1...250) ?? 250,
+            page: try c.wholeNumber(.page, in: 1...1_000_000) ?? 1,
+            sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true)
+    }
+
+    /// Reads the JSON form; NULL or empty text means the defaults.
+    /// - Throws: `.invalidArgument` for malformed JSON or a bad value.
+    public init(json: String?) throws {
+        self = try ConfigJSON.decode(MarketsRequest.self, from: json, default: { MarketsRequest.defaultRequest })
+    }
+
+    static let defaultRequest: MarketsRequest = {
+        // The defaults pass validation by construction.
+        (try? MarketsRequest()) ?? MarketsRequest(unchecked: ())
+    }()
+
+    private init(unchecked: Void) {
+        vsCurrency = .usd
+        ids = nil
+        perPage = 250
+        page = 1
+        sparkline = true
+    }
+}

@@ -1,0 +1,91 @@
+/// The orders a coin list can take. Every order ends with `id` ascending as the tie-break, and
+/// coins without the sorted value (unranked, unpriced) come last in both directions.
+public enum CoinSort: String, CaseIterable, Sendable {
+    /// `market_cap_rank` ascending (1 first).
+    case rank
+    /// `market_cap_rank` descending.
+    case rankReversed = "rank_reversed"
+    /// `current_price` descending (highest first).
+    case price
+    /// `current_price` ascending.
+    case priceReversed = "price_reversed"
+    /// Coin lists: as `rank`. Portfolio: `current_holdings_value` descending.
+    case holdings
+    /// Coin lists: as `rank_reversed`. Portfolio: `current_holdings_value` ascending.
+    case holdingsReversed = "holdings_reversed"
+
+    init(name: String) throws {
+        guard let sort = CoinSort(rawValue: name) else {
+            throw CoinfolioError.invalid("unknown sort \"\(name)\"; use one of \(CoinSort.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self = sort
+    }
+}
+
+/// A home-screen list query. JSON form: `{"search":"","sort":"rank","limit":null,"offset":0,
+/// "sparkline":true}`.
+public struct CoinQuery: Sendable, Decodable {
+    /// Case-insensitive substring of name, symbol or id; empty matches every coin.
+    public var search: String
+    /// The order.
+    public var sort: CoinSort
+    /// At most this many coins; nil for all.
+    public var limit: Int?
+    /// Skip this many matches first.
+    public var offset: Int
+    /// Whether coins carry `sparkline_in_7d` (leave it out when listing many coins).
+    public var sparkline: Bool
+
+    public init(search: String = "", sort: CoinSort = .rank, limit: Int? = nil, offset: Int = 0, sparkline: Bool = true) {
+        self.search = search
+        self.sort = sort
+        self.limit = limit.map { max($0, 0) }
+        self.offset = max(offset, 0)
+        self.sparkline = sparkline
+    }
+
+    private enum CodingKeys: String, CodingKey { case search, sort, limit, offset, sparkline }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            search: try c.decodeIfPresent(String.self, forKey: .search) ?? "",
+            sort: try c.decodeIfPresent(String.self, forKey: .sort).map { try CoinSort(name: $0) } ?? .rank,
+            limit: try c.wholeNumber(.limit, in: 0...Int(Int32.max)),
+            offset: try c.wholeNumber(.offset, in: 0...Int(Int32.max)) ?? 0,
+            sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true)
+    }
+
+    /// Reads the JSON form; NULL or empty text means the defaults.
+    /// - Throws: `.invalidArgument` for malformed JSON, an unknown sort, negative numbers, wrong types.
+    public init(json: String?) throws {
+        self = try ConfigJSON.decode(CoinQuery.self, from: json, default: { CoinQuery() })
+    }
+}
+
+/// A portfolio query. JSON form: `{"sort":"holdings","sparkline":true}`.
+public struct PortfolioQuery: Sendable, Decodable {
+    /// The order (`holdings`: by value, highest first).
+    public var sort: CoinSort
+    /// Whether coins carry `sparkline_in_7d`.
+    public var sparkline: Bool
+
+    public init(sort: CoinSort = .holdings, sparkline: Bool = true) {
+        self.sort = sort
+        self.sparkline = sparkline
+    }
+
+    private enum CodingKeys: String, CodingKey { case sort, sparkline }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            sort: try c.decodeIfPresent(String.self, forKey: .sort).map { try CoinSort(name: $0) } ?? .holdings,
+            sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true)
+    }
+
+    /// Reads the JSON form; NULL or empty text means the defaults.
+    public init(json: String?) throws {
+        self = try ConfigJSON.decode(PortfolioQuery.self, from: json, default: { PortfolioQuery() })
+    }
+}

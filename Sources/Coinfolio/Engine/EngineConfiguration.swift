@@ -1,0 +1,57 @@
+/// How a `PortfolioEngine` is set up.
+///
+/// JSON form (every key optional): `{"database": ":memory:" | path, "vs_currency": "usd",
+/// "coin_limit": 250, "detail_ttl_s": 600, "stale_after_s": 600, "api": {client config}}`.
+public struct EngineConfiguration: Sendable {
+    /// The SQLite file holding holdings and the saved snapshot; `":memory:"` for none on disk.
+    public var database: String
+    /// Quote currency of every price, value and statistic.
+    public var vsCurrency: VsCurrency
+    /// How many top coins (by market cap) a refresh downloads, 1…5000 (250 per request).
+    public var coinLimit: Int
+    /// How long a coin detail stays cached, in seconds.
+    public var detailTTL: Double
+    /// A snapshot older than this many seconds reports `stale`.
+    public var staleAfter: Double
+    /// The CoinGecko client's configuration.
+    public var api: ClientConfiguration
+
+    public init(
+        database: String = ":memory:", vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
+        detailTTL: Double = 600, staleAfter: Double = 600, api: ClientConfiguration = ClientConfiguration()
+    ) {
+        self.database = database
+        self.vsCurrency = vsCurrency
+        self.coinLimit = min(max(coinLimit, 1), 5000)
+        self.detailTTL = max(detailTTL, 0)
+        self.staleAfter = max(staleAfter, 0)
+        self.api = api
+    }
+}
+
+extension EngineConfiguration: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case database, vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL = "detail_ttl_s"
+        case staleAfter = "stale_after_s", api
+    }
+
+    /// Reads the JSON form; see the type's documentation.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let database = try c.decodeIfPresent(String.self, forKey: .database) ?? ":memory:"
+        guard !database.isEmpty else { throw CoinfolioError.invalid("database must be a path or \":memory:\"") }
+        self.init(
+            database: database,
+            vsCurrency: try c.decodeIfPresent(String.self, forKey: .vsCurrency).map { try VsCurrency($0) } ?? .usd,
+            coinLimit: try c.wholeNumber(.coinLimit, in: 1...5000) ?? 250,
+            detailTTL: try c.finiteNumber(.detailTTL, in: 0...31_536_000) ?? 600,
+            staleAfter: try c.finiteNumber(.staleAfter, in: 0...31_536_000) ?? 600,
+            api: try c.decodeIfPresent(ClientConfiguration.self, forKey: .api) ?? ClientConfiguration())
+    }
+
+    /// Reads the JSON form; NULL or empty text means all defaults.
+    /// - Throws: `.invalidArgument` for malformed JSON or a bad value.
+    public init(json: String?) throws {
+        self = try ConfigJSON.decode(EngineConfiguration.self, from: json, default: { EngineConfiguration() })
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// The market as last downloaded or loaded, indexed for queries. Immutable: a refresh builds a
+/// new one and swaps it in, so queries never wait for the network.
+final class MarketSnapshot: @unchecked Sendable {
+    let coins: [Coin]
+    let marketData: MarketData?
+    /// When the data was downloaded or loaded.
+    let asOf: Date
+    /// The last refresh after this snapshot failed.
+    let refreshFailed: Bool
+
+    let indexByID: [String: Int]
+    /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search.
+    private let haystacks: [[UInt8]]
+    private let orderLock = NSLock()
+    private var orders: [CoinSort: [Int]] = [:]
+
+    init(coins: [Coin], marketData: MarketData?, asOf: Date, refreshFailed: Bool = false) {
+        self.coins = coins
+        self.marketData = marketData
+        self.asOf = asOf
+        self.refreshFailed = refreshFailed
+        var index: [String: Int] = [:]
+        index.reserveCapacity(coins.count)
+        for (position, coin) in coins.enumerated() { index[coin.id] = position }
+        indexByID = index
+        haystacks = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
+    }
+
+    /// The same data, marked as left behind by a failed refresh.
+    func markedFailed() -> MarketSnapshot {
+        let copy = MarketSnapshot(coins: coins, marketData: marketData, asOf: asOf, refreshFailed: true)
+        return copy
+    }
+
+    func isStale(now: Date, staleAfter: Double) -> Bool {
+        refreshFailed || now.timeIntervalSince(asOf) > staleAfter
+    }
+
+    /// Coin positions in `sort` order (computed once per order, then reused).
+    func order(_ sort: CoinSort) -> [Int] {
+        orderLock.lock(); defer { orderLock.unlock() }
+        if let cached = orders[sort] { return cached }
+        let positions = Array(coins.indices)
+        let sorted = positions.sorted { Self.precedes(coins[$0], coins[$1], sort) }
+        orders[sort] = sorted
+        return sorted
+    }
+
+    /// Positions of the coins whose name, symbol or id contains `search` (case-insensitive),
+    /// in `sort` order.
+    func matches(_ search: String, sort: CoinSort) -> [Int] {
+        let ordered = order(sort)
+        let needle = Array(search.lowercased().utf8)
+        guard !needle.isEmpty else { return ordered }
+        return ordered.filter { Self.contains(haystacks[$0], needle) }
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        let count = needle.count
+        guard count <= haystack.count else { return false }
+        let first = needle[0]
+        return haystack.withUnsafeBufferPointer { h in
+            needle.withUnsafeBufferPointer { n in
+                var start = 0
+                let last = h.count - count
+                while start <= last {
+                    if h[start] == first {
+                        var matched = 1
+                        while matched < count, h[start + matched] == n[matched] { matched += 1 }
+                        if matched == count { return true }
+                    }
+                    start += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// The list order of §6: by the sorted value, missing values last, then id ascending.
+    static func precedes(_ a: Coin, _ b: Coin, _ sort: CoinSort) -> Bool {
+        switch sort {
+        case .rank, .holdings:
+            return ordered(a.marketCapRank.map(Double.init), b.marketCapRank.map(Double.init), ascending: true) ?? (a.id < b.id)
+        case .rankReversed, .holdingsReversed:
+            return ordered(a.marketCapRank.map(Double.init), b.marketCapRank.map(Double.init), ascending: false) ?? (a.id < b.id)
+        case .price:
+            return ordered(a.currentPrice, b.currentPrice, ascending: false) ?? (a.id < b.id)
+        case .priceReversed:
+            return ordered(a.currentPrice, b.currentPrice, ascending: true) ?? (a.id < b.id)
+        }
+    }
+
+    /// Compares two optional values (nil and NaN last); nil when they tie.
+    static func ordered(_ a: Double?, _ b: Double?, ascending: Bool) -> Bool? {
+        let x = a.flatMap { $0.isNaN ? nil : $0 }
+        let y = b.flatMap { $0.isNaN ? nil : $0 }
+        switch (x, y) {
+        case (nil, nil): return nil
+        case (nil, _): return false
+        case (_, nil): return true
+        case let (x?, y?):
+            if x == y { return nil }
+            return ascending ? x < y : x > y
+        }
+    }
+}

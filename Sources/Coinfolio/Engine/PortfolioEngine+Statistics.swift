@@ -1,0 +1,72 @@
+/// The home screen's statistics and the detail screen's lists (SPEC §6).
+extension PortfolioEngine {
+    /// Always four, in this order: "Market Cap" (`/global` `total_market_cap[vs_currency]`,
+    /// change `market_cap_change_percentage_24h_usd`), "24h Volume" (`total_volume[vs_currency]`),
+    /// "BTC Dominance" (`market_cap_percentage.btc`), "Portfolio Value" (Σ amount × price, change
+    /// over 24 h). Without `/global` data the first three read "n/a".
+    /// - Throws: `.noData` without a snapshot; `.store`.
+    public func statistics() throws -> [Statistic] {
+        guard let snapshot = currentSnapshot() else {
+            throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
+        }
+        let vs = configuration.vsCurrency
+        let data = snapshot.marketData
+        let portfolio = try portfolio(PortfolioQuery(sort: .holdings, sparkline: false))
+        return [
+            Statistic(title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
+                      percentageChange: data?.marketCapChangePercentage24hUSD),
+            Statistic(title: "24h Volume", value: abbreviatedMoney(data?.totalVolume?[vs.code], vs)),
+            Statistic(title: "BTC Dominance", value: data?.marketCapPercentage?["btc"].map(NumberFormat.percent) ?? NumberFormat.notAvailable),
+            Statistic(title: "Portfolio Value", value: NumberFormat.currency(portfolio.totalValue, vsCurrency: vs),
+                      percentageChange: Self.portfolioChange(portfolio.entries)),
+        ]
+    }
+
+    /// The portfolio's 24 h change in percent: each coin's value a day ago is
+    /// value / (1 + p/100) with p its `price_change_percentage_24h` (null → 0); the change is
+    /// (Σ now − Σ before) / Σ before × 100, nil when Σ before ≤ 0 or not finite (a coin at −100 %).
+    /// The app divided the change by the current value instead.
+    static func portfolioChange(_ entries: [PortfolioEntry]) -> Double? {
+        var now = 0.0
+        var before = 0.0
+        for entry in entries {
+            guard let value = entry.value else { continue }
+            let change = entry.coin?.priceChangePercentage24h.flatMap { $0.isFinite ? $0 : nil } ?? 0
+            now += value
+            before += value / (1 + change / 100)
+        }
+        guard before.isFinite, before > 0 else { return nil }
+        let percent = (now - before) / before * 100
+        return percent.isFinite ? percent : nil
+    }
+
+    /// The detail screen's two lists for `coin` (nil: not in the snapshot) and its detail.
+    func detailStatistics(coin: Coin?, detail: CoinDetail) -> (overview: [Statistic], additional: [Statistic]) {
+        let vs = configuration.vsCurrency
+        func price(_ value: Double?) -> String { value.map { NumberFormat.price($0, vsCurrency: vs) } ?? NumberFormat.notAvailable }
+        let blockTime = detail.blockTimeInMinutes.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        let overview = [
+            Statistic(title: "Current Price", value: price(coin?.currentPrice), percentageChange: coin?.priceChangePercentage24h),
+            Statistic(title: "Market Capitalization", value: abbreviatedMoney(coin?.marketCap, vs),
+                      percentageChange: coin?.marketCapChangePercentage24h),
+            Statistic(title: "Rank", value: coin?.marketCapRank.map(String.init) ?? NumberFormat.notAvailable),
+            Statistic(title: "Volume", value: abbreviatedMoney(coin?.totalVolume, vs)),
+        ]
+        let additional = [
+            Statistic(title: "24h High", value: price(coin?.high24h)),
+            Statistic(title: "24h Low", value: price(coin?.low24h)),
+            Statistic(title: "24h Price Change", value: price(coin?.priceChange24h), percentageChange: coin?.priceChangePercentage24h),
+            Statistic(title: "24h Market Cap Change", value: abbreviatedMoney(coin?.marketCapChange24h, vs),
+                      percentageChange: coin?.marketCapChangePercentage24h),
+            Statistic(title: "Block Time", value: blockTime.map { $0 == $0.rounded() ? String(Int($0)) : NumberFormat.number($0) } ?? NumberFormat.notAvailable),
+            Statistic(title: "Hashing Algorithm", value: detail.hashingAlgorithm.flatMap { $0.isEmpty ? nil : $0 } ?? NumberFormat.notAvailable),
+        ]
+        return (overview, additional)
+    }
+}
+
+/// "$2.58Tr", "-$1.20Bn", "CHF 3.10M"; "n/a" when unknown.
+func abbreviatedMoney(_ value: Double?, _ vs: VsCurrency) -> String {
+    guard let value else { return NumberFormat.notAvailable }
+    return NumberFormat.abbreviated(value, prefix: vs.prefix)
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// The view-model logic of a crypto tracker: the home list, the portfolio, the statistics and the
+/// lazily loaded coin detail, over a `PortfolioStore`, a `CoinGeckoClient` and a market snapshot
+/// saved in the store's file.
+///
+/// Queries answer from the snapshot in memory and never touch the network; `refresh()` and
+/// `coinDetail(id:)` do. A snapshot saved by an earlier engine on the same file answers at once,
+/// offline, with `asOf` and `isStale` telling its age. Any thread may call any method.
+///
+///     let engine = try PortfolioEngine(configuration: EngineConfiguration(database: "portfolio.sqlite"))
+///     try engine.setHolding(coinID: "bitcoin", amount: 0.5)
+///     try engine.refresh()
+///     try engine.statistics()   // Market Cap, 24h Volume, BTC Dominance, Portfolio Value
+public final class PortfolioEngine: @unchecked Sendable {
+    /// The configuration the engine was opened with.
+    public let configuration: EngineConfiguration
+    /// The holdings store (the engine's database file).
+    public let store: PortfolioStore
+    /// The CoinGecko client.
+    public let client: CoinGeckoClient
+
+    private let stateLock = NSLock()
+    private var snapshot: MarketSnapshot?
+    /// One refresh at a time; queries do not wait for it.
+    private let refreshLock = NSLock()
+    let details: DetailLoader
+
+    /// Opens the database (creating it), restores any saved snapshot of the same vs_currency, and
+    /// prepares the client. Makes no request.
+    /// - Throws: `.invalidArgument` for a bad configuration, `.store` when the database fails.
+    public init(configuration: EngineConfiguration = EngineConfiguration()) throws {
+        self.configuration = configuration
+        store = try PortfolioStore(path: configuration.database)
+        client = CoinGeckoClient(configuration: configuration.api)
+        details = DetailLoader(ttl: configuration.detailTTL)
+        snapshot = try? restoreSnapshot()
+    }
+
+    /// Closes the database. Later calls throw `.store`.
+    public func close() { store.close() }
+
+    // MARK: - Snapshot
+
+    /// Downloads a new snapshot: one `/coins/markets` request per 250 of `coinLimit` coins, one
+    /// `/global` request, and one `ids=` request for held coins missing from those pages (the app
+    /// dropped them). Never a detail request. The snapshot is saved in the database.
+    /// - Returns: the number of coins and the snapshot time.
+    /// - Throws: the client's `CoinfolioError` (network, HTTP, rate limit, key, decode) or
+    ///   `.store`; the previous snapshot is then kept and marked stale.
+    @discardableResult
+    public func refresh() throws -> RefreshSummary {
+        refreshLock.lock(); defer { refreshLock.unlock() }
+        do {
+            let vs = configuration.vsCurrency
+            let perPage = min(configuration.coinLimit, MarketsRequest.maximumPerPage)
+            let pages = (configuration.coinLimit + perPage - 1) / perPage
+            var coins: [Coin] = []
+            for page in 1...pages {
+                let batch = try client.markets(MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true))
+                coins += batch.coins
+                if batch.coins.count < perPage { break }
+            }
+            if coins.count > configuration.coinLimit { coins.removeLast(coins.count - configuration.coinLimit) }
+            let marketData = try client.global()
+            let listed = Set(coins.lazy.map(\.id))
+            let missing = try store.holdings().map(\.coinID).filter { !listed.contains($0) }
+            if !missing.isEmpty {
+                coins += try client.markets(MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)).coins
+            }
+            return try install(coins: coins, marketData: marketData)
+        } catch {
+            markRefreshFailed()
+            throw error
+        }
+    }
+
+    /// Replaces the snapshot with raw CoinGecko bodies instead of downloading them (hosts with
+    /// their own HTTP, saved files, offline tests). Same merge as `refresh()`: one row per id,
+    /// the later row kept.
+    /// - Parameters:
+    ///   - marketsBody: a `/coins/markets` body.
+    ///   - globalBody: a `/global` body, or nil to keep the previous market data.
+    /// - Throws: `.invalidArgument` (malformed JSON), `.decode` (not CoinGecko shapes), `.store`.
+    @discardableResult
+    public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
+        let page = try CoinGeckoBody.markets(marketsBody)
+        let marketData = try globalBody.map(CoinGeckoBody.global) ?? currentSnapshot()?.marketData
+        refreshLock.lock(); defer { refreshLock.unlock() }
+        return try install(coins: page.coins, marketData: marketData)
+    }
+
+    private func install(coins: [Coin], marketData: MarketData?) throws -> RefreshSummary {
+        var unique: [Coin] = []
+        unique.reserveCapacity(coins.count)
+        var position: [String: Int] = [:]
+        for coin in coins {
+            if let index = position[coin.id] { unique[index] = coin } else {
+                position[coin.id] = unique.count
+                unique.append(coin)
+            }
+        }
+        let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
+        try store.saveSnapshot(.init(
+            vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
+            markets: Self.marketsBody(unique), global: marketData.map(Self.globalBody)))
+        stateLock.lock()
+        snapshot = next
+        stateLock.unlock()
+        return RefreshSummary(coins: unique.count, asOf: next.asOf, isStale: false)
+    }
+
+    private func markRefreshFailed() {
+        stateLock.lock()
+        snapshot = snapshot?.markedFailed()
+        let hasSnapshot = snapshot != nil
+        stateLock.unlock()
+        if hasSnapshot { try? store.markRefreshFailed() }
+    }
+
+    func currentSnapshot() -> MarketSnapshot? {
+        stateLock.lock(); defer { stateLock.unlock() }
+        return snapshot
+    }
+
+    private func requireSnapshot() throws -> MarketSnapshot {
+        guard let snapshot = currentSnapshot() else {
+            throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
+        }
+        return snapshot
+    }
+
+    private func restoreSnapshot() throws -> MarketSnapshot? {
+        guard let saved = try store.loadSnapshot(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
+        let coins = try CoinGeckoBody.markets(Data(saved.markets)).coins
+        let marketData = try saved.global.map { try CoinGeckoBody.global(Data($0)) }
+        return MarketSnapshot(coins: coins, marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
+                              refreshFailed: saved.refreshFailed)
+    }
+
+    /// The snapshot is saved as CoinGecko-shaped bodies, so it is read back by the same decoder.
+    private static func marketsBody(_ coins: [Coin]) -> [UInt8] {
+        var w = JSONWriter(reserving: coins.count * 4096)
+        w.beginArray()
+        for coin in coins { w.beginObject(); coin.writeJSON(to: &w); w.endObject() }
+        w.endArray()
+        return w.bytes
+    }
+
+    private static func globalBody(_ data: MarketData) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject(); w.key("data"); w.beginObject(); data.writeJSON(to: &w); w.endObject(); w.endObject()
+        return w.bytes
+    }
+
+    // MARK: - Queries
+
+    /// The home list: search, sort and page the snapshot.
+    /// - Throws: `.noData` without a snapshot.
+    public func coins(_ query: CoinQuery = CoinQuery()) throws -> CoinListing {
+        let snapshot = try requireSnapshot()
+        let matches = snapshot.matches(query.search, sort: query.sort)
+        let start = min(query.offset, matches.count)
+        let end = query.limit.map { min(start + $0, matches.count) } ?? matches.count
+        return CoinListing(
+            coins: matches[start..<end].map { snapshot.coins[$0] }, total: matches.count, asOf: snapshot.asOf,
+            isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter), includesSparkline: query.sparkline)
+    }
+
+    /// Every held coin joined with the unfiltered snapshot (a search never changes it).
+    /// Works without a snapshot: every coin then has no price.
+    /// - Throws: `.store`.
+    public func portfolio(_ query: PortfolioQuery = PortfolioQuery()) throws -> Portfolio {
+        let snapshot = currentSnapshot()
+        var entries: [PortfolioEntry] = []
+        var total = 0.0
+        for holding in try store.holdings() {
+            var coin: Coin?
+            if let snapshot, let index = snapshot.indexByID[holding.coinID] { coin = snapshot.coins[index] }
+            let value = coin?.currentPrice.flatMap { price in price.isFinite ? holding.amount * price : nil }
+            if let value { total += value }
+            entries.append(PortfolioEntry(coinID: holding.coinID, coin: coin, amount: holding.amount, value: value))
+        }
+        entries.sort { Self.precedes($0, $1, query.sort) }
+        return Portfolio(
+            entries: entries, totalValue: total, asOf: snapshot?.asOf,
+            isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true,
+            includesSparkline: query.sparkline)
+    }
+
+    private static func precedes(_ a: PortfolioEntry, _ b: PortfolioEntry, _ sort: CoinSort) -> Bool {
+        switch sort {
+        case .holdings:
+            return MarketSnapshot.ordered(a.value, b.value, ascending: false) ?? (a.coinID < b.coinID)
+        case .holdingsReversed:
+            return MarketSnapshot.ordered(a.value, b.value, ascending: true) ?? (a.coinID < b.coinID)
+        default:
+            return MarketSnapshot.precedes(a.coin ?? Coin(id: a.coinID, symbol: "", name: ""),
+                                           b.coin ?? Coin(id: b.coinID, symbol: "", name: ""), sort)
+        }
+    }
+
+    /// Sets a holding through the store (rules of `PortfolioStore.setHolding`).
+    public func setHolding(coinID: String, amount: Double) throws {
+        try store.setHolding(coinID: coinID, amount: amount)
+    }
+
+    /// Counters since the engine was opened.
+    public func metrics() -> EngineMetrics {
+        EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits)
+    }
+}

@@ -1,0 +1,165 @@
+import CSQLite
+import Foundation
+
+/// SQLite's "transient" destructor: SQLite copies bound text before the call returns.
+private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// One connection to a SQLite file (Debian's libsqlite3). Not thread-safe by itself: its owner
+/// serializes calls (`PortfolioStore` holds a lock around every use).
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// How long one statement waits for another connection's lock before SQLite reports busy.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
+    /// How many times a busy statement is tried again after the busy timeout ran out.
+    static let busyRetries = 5
+
+    /// Opens (creating) the file. `":memory:"` gives a private in-memory database.
+    /// - Throws: `.store` with SQLite's message.
+    init(path: String) throws {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            throw CoinfolioError(.store, "cannot open database \"\(path)\": \(message)",
+                                 details: ["sqlite_code": .number(Double(rc))])
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
+    }
+
+    deinit { close() }
+
+    func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    private func db() throws -> OpaquePointer {
+        guard let handle else { throw CoinfolioError(.store, "the database is closed") }
+        return handle
+    }
+
+    func error(_ rc: Int32, _ context: String) -> CoinfolioError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+        return CoinfolioError(.store, "\(context): \(message)", details: ["sqlite_code": .number(Double(rc))])
+    }
+
+    /// Runs SQL without results (several statements allowed), retrying while the file is busy.
+    func execute(_ sql: String) throws {
+        let db = try db()
+        try retryingBusy {
+            sqlite3_exec(db, sql, nil, nil, nil)
+        } context: { "cannot run \"\(sql.prefix(40))\"" }
+    }
+
+    /// A cached prepared statement, reset and cleared for new bindings.
+    func statement(_ sql: String) throws -> Statement {
+        let db = try db()
+        if let cached = statements[sql] {
+            sqlite3_reset(cached)
+            sqlite3_clear_bindings(cached)
+            return Statement(handle: cached, connection: self)
+        }
+        var prepared: OpaquePointer?
+        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard rc == SQLITE_OK, let prepared else { throw error(rc, "cannot prepare \"\(sql.prefix(40))\"") }
+        statements[sql] = prepared
+        return Statement(handle: prepared, connection: self)
+    }
+
+    /// Calls `body` again while it answers SQLITE_BUSY (each call already waited the busy timeout).
+    func retryingBusy(_ body: () -> Int32, context: () -> String) throws {
+        var attempt = 0
+        while true {
+            let rc = body()
+            if rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW { return }
+            let primary = rc & 0xFF
+            if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED), attempt < Self.busyRetries {
+                attempt += 1
+                usleep(UInt32(10_000 * attempt))
+                continue
+            }
+            throw error(rc, context())
+        }
+    }
+
+    /// Runs `body` inside BEGIN IMMEDIATE … COMMIT; rolls back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if let handle, sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    /// A prepared statement borrowed from the connection's cache.
+    struct Statement {
+        let handle: OpaquePointer
+        let connection: SQLiteConnection
+
+        func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, SQLITE_TRANSIENT) }
+        func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+        func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
+        func bind(_ index: Int32, _ bytes: [UInt8]?) {
+            guard let bytes else { sqlite3_bind_null(handle, index); return }
+            bytes.withUnsafeBytes { raw in
+                _ = sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), SQLITE_TRANSIENT)
+            }
+        }
+
+        /// Steps a statement that returns no rows, retrying while busy.
+        func run(_ context: @autoclosure () -> String) throws {
+            try connection.retryingBusy({
+                let rc = sqlite3_step(handle)
+                if rc != SQLITE_DONE && rc != SQLITE_ROW { sqlite3_reset(handle) }
+                return rc
+            }, context: context)
+            sqlite3_reset(handle)
+        }
+
+        /// Steps once: true when a row is ready.
+        func next() throws -> Bool {
+            var result = false
+            try connection.retryingBusy({
+                let rc = sqlite3_step(handle)
+                result = rc == SQLITE_ROW
+                if rc != SQLITE_DONE && rc != SQLITE_ROW { sqlite3_reset(handle) }
+                return rc
+            }, context: { "cannot read" })
+            return result
+        }
+
+        /// Ends the statement's read (a statement left on a row holds a read transaction open).
+        func reset() { sqlite3_reset(handle) }
+
+        /// The first column of the first row as an integer, with the statement reset after.
+        func scalarInt() throws -> Int? {
+            defer { reset() }
+            return try next() ? int(0) : nil
+        }
+
+        func text(_ column: Int32) -> String? {
+            guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+            return String(cString: pointer)
+        }
+        func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+        func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+        func blob(_ column: Int32) -> [UInt8]? {
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer = sqlite3_column_blob(handle, column) else { return isNull(column) ? nil : [] }
+            return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// The store's schema, versioned by `PRAGMA user_version`. A later version appends a migration;
+/// an existing one never changes.
+enum Schema {
+    /// Migration `n` (1-based) takes a database from version n-1 to n.
+    static let migrations: [String] = [
+        // 1: holdings (the seed's PortfolioEntity: coinId, amount) and the engine's snapshot.
+        """
+        CREATE TABLE holding (
+            coin_id TEXT PRIMARY KEY NOT NULL,
+            amount REAL NOT NULL CHECK (amount > 0)
+        ) WITHOUT ROWID;
+        CREATE TABLE market_snapshot (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            vs_currency TEXT NOT NULL,
+            as_of REAL NOT NULL,
+            refresh_failed INTEGER NOT NULL DEFAULT 0,
+            markets BLOB NOT NULL,
+            global BLOB
+        );
+        """,
+    ]
+
+    static var currentVersion: Int { migrations.count }
+
+    /// Brings the database to `currentVersion` inside one write transaction, so that several
+    /// processes opening a new file at once create it exactly once.
+    /// - Throws: `.store` when SQLite fails or the file was written by a newer Coinfolio.
+    static func migrate(_ connection: SQLiteConnection) throws {
+        try connection.transaction {
+            let version = try connection.statement("PRAGMA user_version").scalarInt() ?? 0
+            guard version <= currentVersion else {
+                throw CoinfolioError(.store, "the database has schema version \(version); this Coinfolio knows up to \(currentVersion)")
+            }
+            for index in version..<currentVersion {
+                try connection.execute(migrations[index])
+            }
+            if version < currentVersion {
+                try connection.execute("PRAGMA user_version = \(currentVersion)")
+            }
+        }
+    }
+}

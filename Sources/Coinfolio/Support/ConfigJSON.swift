@@ -1,0 +1,43 @@
+import Foundation
+
+/// Reads the JSON objects hosts pass in (configs and queries): NULL or empty means "all
+/// defaults", unknown keys are ignored, and any problem is `.invalidArgument` with the key named.
+enum ConfigJSON {
+    private static let decoder = JSONDecoder()
+
+    static func decode<T: Decodable>(_ type: T.Type, from text: String?, default makeDefault: () -> T) throws -> T {
+        guard let text, !text.allSatisfy({ $0.isWhitespace }) else { return makeDefault() }
+        do {
+            return try decoder.decode(T.self, from: Data(text.utf8))
+        } catch let error as CoinfolioError {
+            throw error
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw CoinfolioError.invalid("malformed JSON: \(context.underlyingError.map { String(describing: $0) } ?? context.debugDescription)".truncated(300))
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw CoinfolioError.invalid("expected a JSON object")
+        } catch {
+            throw CoinfolioError.invalid(describe(error))
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A number that must be a whole number within `range`, or nil when absent or null.
+    /// - Throws: `.invalidArgument` naming the key.
+    func wholeNumber(_ key: Key, in range: ClosedRange<Int>) throws -> Int? {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard value.isFinite, value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+            throw CoinfolioError.invalid("\(key.stringValue) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(value)
+    }
+
+    /// A finite number within `range`, or nil when absent or null.
+    func finiteNumber(_ key: Key, in range: ClosedRange<Double>) throws -> Double? {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard value.isFinite, range.contains(value) else {
+            throw CoinfolioError.invalid("\(key.stringValue) must be a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}

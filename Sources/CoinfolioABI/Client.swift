@@ -1,0 +1,37 @@
+// cf_client_*: CoinGeckoClient of the core.
+import Coinfolio
+
+@_cdecl("cf_client_open")
+public func cf_client_open(_ configJSON: CString?, _ outClient: UnsafeMutablePointer<OpaquePointer?>?, _ outError: OutString?) -> Int32 {
+    outClient?.pointee = nil
+    return call(outError) {
+        guard let outClient else { throw CoinfolioError(.invalidArgument, "out_client is NULL") }
+        let configuration = try ClientConfiguration(json: readOptionalString(configJSON, "config_json"))
+        outClient.pointee = retainHandle(CoinGeckoClient(configuration: configuration))
+    }
+}
+
+@_cdecl("cf_client_close")
+public func cf_client_close(_ client: OpaquePointer?) {
+    releaseHandle(client, as: CoinGeckoClient.self)
+}
+
+@_cdecl("cf_client_markets")
+public func cf_client_markets(_ client: OpaquePointer?, _ requestJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) {
+        let client = try handle(client, as: CoinGeckoClient.self, "client")
+        return try client.markets(MarketsRequest(json: readOptionalString(requestJSON, "request_json"))).json
+    }
+}
+
+@_cdecl("cf_client_global")
+public func cf_client_global(_ client: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) { try handle(client, as: CoinGeckoClient.self, "client").global().json }
+}
+
+@_cdecl("cf_client_coin_detail")
+public func cf_client_coin_detail(_ client: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) {
+        try handle(client, as: CoinGeckoClient.self, "client").coinDetail(id: readString(coinID, "coin_id")).json
+    }
+}

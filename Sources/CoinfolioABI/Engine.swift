@@ -1,0 +1,75 @@
+// cf_engine_*: PortfolioEngine of the core.
+import Coinfolio
+import Foundation
+
+@_cdecl("cf_engine_open")
+public func cf_engine_open(_ configJSON: CString?, _ outEngine: UnsafeMutablePointer<OpaquePointer?>?, _ outError: OutString?) -> Int32 {
+    outEngine?.pointee = nil
+    return call(outError) {
+        guard let outEngine else { throw CoinfolioError(.invalidArgument, "out_engine is NULL") }
+        let configuration = try EngineConfiguration(json: readOptionalString(configJSON, "config_json"))
+        outEngine.pointee = retainHandle(try PortfolioEngine(configuration: configuration))
+    }
+}
+
+@_cdecl("cf_engine_close")
+public func cf_engine_close(_ engine: OpaquePointer?) {
+    guard let engine else { return }
+    (try? handle(engine, as: PortfolioEngine.self, "engine"))?.close()
+    releaseHandle(engine, as: PortfolioEngine.self)
+}
+
+@_cdecl("cf_engine_refresh")
+public func cf_engine_refresh(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").refresh().json }
+}
+
+@_cdecl("cf_engine_load")
+public func cf_engine_load(_ engine: OpaquePointer?, _ marketsBody: CString?, _ globalBody: CString?, _ outError: OutString?) -> Int32 {
+    call(outError) {
+        let engine = try handle(engine, as: PortfolioEngine.self, "engine")
+        let markets = try readBody(marketsBody, "markets_body")
+        let global = try readOptionalString(globalBody, "global_body").map { Data($0.utf8) }
+        try engine.load(marketsBody: markets, globalBody: global)
+    }
+}
+
+@_cdecl("cf_engine_coins")
+public func cf_engine_coins(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) {
+        let engine = try handle(engine, as: PortfolioEngine.self, "engine")
+        return try engine.coins(CoinQuery(json: readOptionalString(queryJSON, "query_json"))).json
+    }
+}
+
+@_cdecl("cf_engine_portfolio")
+public func cf_engine_portfolio(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) {
+        let engine = try handle(engine, as: PortfolioEngine.self, "engine")
+        return try engine.portfolio(PortfolioQuery(json: readOptionalString(queryJSON, "query_json"))).json
+    }
+}
+
+@_cdecl("cf_engine_statistics")
+public func cf_engine_statistics(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").statistics().json }
+}
+
+@_cdecl("cf_engine_set_holding")
+public func cf_engine_set_holding(_ engine: OpaquePointer?, _ coinID: CString?, _ amount: Double, _ outError: OutString?) -> Int32 {
+    call(outError) {
+        try handle(engine, as: PortfolioEngine.self, "engine").setHolding(coinID: readString(coinID, "coin_id"), amount: amount)
+    }
+}
+
+@_cdecl("cf_engine_coin_detail")
+public func cf_engine_coin_detail(_ engine: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) {
+        try handle(engine, as: PortfolioEngine.self, "engine").coinDetail(id: readString(coinID, "coin_id")).json
+    }
+}
+
+@_cdecl("cf_engine_metrics")
+public func cf_engine_metrics(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").metrics().json }
+}

@@ -1,0 +1,31 @@
+// cf_store_*: PortfolioStore of the core.
+import Coinfolio
+
+@_cdecl("cf_store_open")
+public func cf_store_open(_ path: CString?, _ outStore: UnsafeMutablePointer<OpaquePointer?>?, _ outError: OutString?) -> Int32 {
+    outStore?.pointee = nil
+    return call(outError) {
+        guard let outStore else { throw CoinfolioError(.invalidArgument, "out_store is NULL") }
+        let store = try PortfolioStore(path: readString(path, "path"))
+        outStore.pointee = retainHandle(store)
+    }
+}
+
+@_cdecl("cf_store_close")
+public func cf_store_close(_ store: OpaquePointer?) {
+    guard let store else { return }
+    (try? handle(store, as: PortfolioStore.self, "store"))?.close()
+    releaseHandle(store, as: PortfolioStore.self)
+}
+
+@_cdecl("cf_store_set_holding")
+public func cf_store_set_holding(_ store: OpaquePointer?, _ coinID: CString?, _ amount: Double, _ outError: OutString?) -> Int32 {
+    call(outError) {
+        try handle(store, as: PortfolioStore.self, "store").setHolding(coinID: readString(coinID, "coin_id"), amount: amount)
+    }
+}
+
+@_cdecl("cf_store_holdings")
+public func cf_store_holdings(_ store: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) { try handle(store, as: PortfolioStore.self, "store").holdings().json }
+}
