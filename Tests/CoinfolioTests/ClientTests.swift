@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+@testable import Coinfolio
+
+/// SPEC §5: the CoinGecko client over real HTTP to the loopback server.
+final class ClientTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+    }
+
+    private func client(_ change: (inout ClientConfiguration) throws -> Void = { _ in }) throws -> CoinGeckoClient {
+        CoinGeckoClient(configuration: try server.configuration(change))
+    }
+
+    func testMarketsSendsTheDefaultQuery() throws {
+        let page = try client().markets(try MarketsRequest())
+        XCTAssertEqual(page.coins.first?.id, "bitcoin")
+        let query = try XCTUnwrap(server.requests(to: "/api/v3/coins/markets").first?["query"] as? [String: String])
+        XCTAssertEqual(query, ["vs_currency": "usd", "order": "market_cap_desc", "per_page": "250", "page": "1",
+                               "sparkline": "true", "price_change_percentage": "24h"])
+    }
+
+    func testMoreThan250IDsAreSplitAndMerged() throws {
+        let ids = ["bitcoin", "ethereum"] + (0..<300).map { "unknown-\($0)" } + ["tether"]
+        let page = try client().markets(try MarketsRequest(ids: ids))
+        XCTAssertEqual(Set(page.coins.map(\.id)), ["bitcoin", "ethereum", "tether"])
+        let calls = try server.requests(to: "/api/v3/coins/markets")
+        XCTAssertEqual(calls.count, 2)
+        let counts = calls.compactMap { ($0["query"] as? [String: String])?["ids"]?.split(separator: ",").count }
+        XCTAssertEqual(counts, [250, 53])
+    }
+
+    func testKeyHeadersFollowThePlan() throws {
+        _ = try client().global()
+        _ = try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .demo, apiKey: "demo-key", timeout: 5) }.global()
+        _ = try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .pro, apiKey: "pro-key", timeout: 5) }.global()
+        let headers = try server.log().compactMap { $0["headers"] as? [String: String] }
+        XCTAssertEqual(headers.count, 3)
+        XCTAssertNil(headers[0]["x-cg-demo-api-key"]); XCTAssertNil(headers[0]["x-cg-pro-api-key"])
+        XCTAssertEqual(headers[1]["x-cg-demo-api-key"], "demo-key"); XCTAssertNil(headers[1]["x-cg-pro-api-key"])
+        XCTAssertEqual(headers[2]["x-cg-pro-api-key"], "pro-key"); XCTAssertNil(headers[2]["x-cg-demo-api-key"])
+    }
+
+    func testProPlanDefaultsToTheProHost() throws {
+        XCTAssertEqual(try ClientConfiguration(json: #"{"plan":"pro","api_key":"k"}"#).baseURL, "https://pro-api.coingecko.com/api/v3")
+        XCTAssertEqual(try ClientConfiguration(json: nil).baseURL, "https://api.coingecko.com/api/v3")
+    }
+
+    func testBadConfigurationsAreInvalidArguments() {
+        for json in [#"{"plan":"gold"}"#, #"{"timeout_ms":-1}"#, #"{"base_url":"not a url"}"#, #"{"base_url":"ftp://x"}"#,
+                     #"{"max_retries":-1}"#, #"{"plan":"demo"}"#, #"{"timeout_ms":"fast"}"#, "[]", "{"] {
+            assertThrows(.invalidArgument) { try ClientConfiguration(json: json) }
+        }
+    }
+
+    func testRetryAfterOneSecondIsWaitedThenSucceeds() throws {
+        try server.fault(["path": "/api/v3/global", "status": 429, "headers": ["Retry-After": "1"], "body": "{\"status\":{\"error_code\":429}}"])
+        let started = Date()
+        let data = try client { $0.maxRetries = 2 }.global()
+        XCTAssertEqual(data.marketCapPercentage?["btc"], 42.5)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.95)
+        XCTAssertEqual(try server.requests(to: "/api/v3/global").count, 2)
+    }
+
+    func testLongRetryAfterFailsAtOnceWithItsValue() throws {
+        let body = #"{"status":{"error_code":429,"error_message":"You've exceeded the Rate Limit."}}"#
+        try server.fault(["path": "/api/v3/global", "status": 429, "headers": ["Retry-After": "119"], "body": body])
+        let error = assertThrows(.rateLimited) { try client { $0.maxRetries = 2 }.global() }
+        XCTAssertEqual(error?.retryAfter, 119)
+        XCTAssertEqual(try server.requests(to: "/api/v3/global").count, 1)
+    }
+
+    func testServerErrorsWithHTMLAreRetriedThenReported() throws {
+        try server.fault(["path": "/api/v3/global", "times": 3, "status": 503, "headers": ["Content-Type": "text/html"],
+                          "body": "<html><body>Service Unavailable</body></html>"])
+        let error = assertThrows(.http) { try client { $0.maxRetries = 2 }.global() }
+        XCTAssertEqual(error?.httpStatus, 503)
+        XCTAssertEqual(try server.requests(to: "/api/v3/global").count, 3)
+    }
+
+    func testTruncatedBodyIsAnErrorNotData() throws {
+        try server.fault(["path": "/api/v3/coins/markets", "truncate": true])
+        let error = assertThrows(.network) { try client().markets(try MarketsRequest()) }
+        XCTAssertNotNil(error)
+    }
+
+    func testSlowBodyPastTheTimeoutIsANetworkError() throws {
+        try server.fault(["path": "/api/v3/global", "delay_ms": 3000])
+        let started = Date()
+        assertThrows(.network) { try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, timeout: 0.5, maxRetries: 0) }.global() }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5)
+    }
+
+    func testConnectionRefusedIsANetworkError() throws {
+        server.stop()
+        assertThrows(.network) { try client().global() }
+    }
+
+    func testRejectedKeyIsUnauthorizedAndNeverEchoed() throws {
+        try server.fault(["path": "/api/v3/global", "status": 401,
+                          "body": #"{"status":{"error_code":10002,"error_message":"API Key Missing or invalid: secret-key-123"}}"#])
+        let error = assertThrows(.unauthorized) {
+            try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .demo, apiKey: "secret-key-123", timeout: 5) }.global()
+        }
+        XCTAssertFalse(error?.json.contains("secret-key-123") ?? true)
+        let keyed = try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .demo, apiKey: "secret-key-123", timeout: 5) }
+        XCTAssertFalse(keyed.description.contains("secret-key-123"))
+    }
+
+    func testNestedErrorShapeAndWrongPlanCodes() throws {
+        try server.fault(["path": "/api/v3/global", "status": 400, "body": #"{"error":{"status":{"error_code":10011,"error_message":"wrong plan"}}}"#])
+        assertThrows(.unauthorized) { try client().global() }
+    }
+
+    func testNotFoundAndOddIDsReachTheirDetail() throws {
+        XCTAssertEqual(try client().coinDetail(id: "1move token").id, "1move token")
+        XCTAssertEqual(try client().coinDetail(id: "boringdao-[old]").id, "boringdao-[old]")
+        assertThrows(.notFound) { try client().coinDetail(id: "bitcoin?x=1") }
+        assertThrows(.notFound) { try client().coinDetail(id: "%2e%2e") }
+        let paths = try server.log().compactMap { $0["path"] as? String }
+        XCTAssertTrue(paths.contains("/api/v3/coins/bitcoin%3Fx%3D1"), "\(paths)")
+        XCTAssertFalse(paths.contains { $0.hasSuffix("/global") })
+    }
+
+    func testBadIDsAreRejectedBeforeAnyRequest() throws {
+        for id in ["..", "../global", "", ".", "a/b"] {
+            assertThrows(.invalidArgument) { try client().coinDetail(id: id) }
+        }
+        XCTAssertEqual(try server.log().count, 0)
+    }
+
+    func testA200ThatIsNotTheExpectedJSONIsADecodeError() throws {
+        try server.fault(["path": "/api/v3/global", "body": "<html>maintenance</html>"])
+        assertThrows(.decode) { try client().global() }
+        try server.fault(["path": "/api/v3/coins/markets", "body": "{\"unexpected\":true}"])
+        assertThrows(.decode) { try client().markets(try MarketsRequest()) }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+@testable import Coinfolio
+
+/// SPEC §4: a durable SQLite store of holdings.
+final class StoreTests: XCTestCase {
+    private func openStore(_ name: String = "portfolio.sqlite") throws -> (PortfolioStore, String) {
+        let path = try temporaryDirectory(self).appendingPathComponent(name).path
+        return (try PortfolioStore(path: path), path)
+    }
+
+    func testPositiveAmountInsertsThenUpdates() throws {
+        let (store, _) = try openStore()
+        try store.setHolding(coinID: "bitcoin", amount: 0.5)
+        try store.setHolding(coinID: "bitcoin", amount: 0.75)
+        XCTAssertEqual(try store.holdings(), [Holding(coinID: "bitcoin", amount: 0.75)])
+    }
+
+    func testZeroOrNegativeAmountDeletesAndNeverInserts() throws {
+        let (store, _) = try openStore()
+        try store.setHolding(coinID: "ethereum", amount: 0)
+        try store.setHolding(coinID: "dogecoin", amount: -3)
+        XCTAssertEqual(try store.holdings(), [])
+        try store.setHolding(coinID: "ethereum", amount: 2)
+        try store.setHolding(coinID: "ethereum", amount: -1)
+        XCTAssertEqual(try store.holdings(), [])
+    }
+
+    func testAmountsRoundTripExactly() throws {
+        let (store, path) = try openStore()
+        for (id, amount) in [("a", 0.1), ("b", 1e-8), ("c", 123456789.123456789), ("d", 5e-324)] {
+            try store.setHolding(coinID: id, amount: amount)
+        }
+        store.close()
+        let reopened = try PortfolioStore(path: path)
+        XCTAssertEqual(try reopened.holdings().map(\.amount), [0.1, 1e-8, 123456789.123456789, 5e-324])
+    }
+
+    func testHoldingsSurviveReopenSortedByCoinID() throws {
+        let (store, path) = try openStore()
+        try store.setHolding(coinID: "tether", amount: 10)
+        try store.setHolding(coinID: "bitcoin", amount: 1)
+        try store.setHolding(coinID: "1move token", amount: 3)
+        store.close()
+        XCTAssertEqual(try PortfolioStore(path: path).holdings().map(\.coinID), ["1move token", "bitcoin", "tether"])
+    }
+
+    func testRealIDsAndSQLLookingIDsAreStoredLiterally() throws {
+        let (store, _) = try openStore()
+        let ids = ["boringdao-[old]", "hive_dollar", "x'); DROP TABLE holding;--", "Robert\"; --"]
+        for id in ids { try store.setHolding(coinID: id, amount: 1) }
+        XCTAssertEqual(Set(try store.holdings().map(\.coinID)), Set(ids))
+    }
+
+    func testBadIDsAndAmountsWriteNothing() throws {
+        let (store, _) = try openStore()
+        for id in ["", ".", "..", "a/b", "bad\u{1}id", String(repeating: "x", count: 129)] {
+            assertThrows(.invalidArgument) { try store.setHolding(coinID: id, amount: 1) }
+        }
+        for amount in [Double.nan, .infinity, -.infinity] {
+            assertThrows(.invalidArgument) { try store.setHolding(coinID: "bitcoin", amount: amount) }
+        }
+        XCTAssertEqual(try store.holdings(), [])
+    }
+
+    func testUnopenablePathsAndNonDatabasesAreStoreErrors() throws {
+        let folder = try temporaryDirectory(self)
+        assertThrows(.store) { try PortfolioStore(path: folder.path) }
+        assertThrows(.store) { try PortfolioStore(path: folder.appendingPathComponent("missing/dir/x.sqlite").path) }
+        let text = folder.appendingPathComponent("notes.txt")
+        try Data(String(repeating: "not a database ", count: 100).utf8).write(to: text)
+        let error = assertThrows(.store) { try PortfolioStore(path: text.path) }
+        XCTAssertTrue(error?.message.contains("not a database") ?? false, error?.message ?? "")
+    }
+
+    func testMemoryStoresArePrivate() throws {
+        let first = try PortfolioStore(path: ":memory:")
+        try first.setHolding(coinID: "bitcoin", amount: 1)
+        XCTAssertEqual(try PortfolioStore(path: ":memory:").holdings(), [])
+    }
+
+    func testSeveralThreadsWritingOneFileLoseNothing() throws {
+        let (store, path) = try openStore()
+        let other = try PortfolioStore(path: path)
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            let target = worker % 2 == 0 ? store : other
+            for index in 0..<50 {
+                do { try target.setHolding(coinID: "coin-\(worker)-\(index)", amount: Double(index + 1)) } catch { XCTFail("\(error)") }
+            }
+        }
+        XCTAssertEqual(try store.holdings().count, 400)
+        XCTAssertEqual(try other.holdings().count, 400, "another connection sees every committed write")
+    }
+
+    func testAnotherConnectionsWriteIsSeenWithoutReopening() throws {
+        let (store, path) = try openStore()
+        try store.setHolding(coinID: "bitcoin", amount: 1)
+        XCTAssertEqual(try store.holdings().count, 1)
+        let other = try PortfolioStore(path: path)
+        try other.setHolding(coinID: "ethereum", amount: 2)
+        XCTAssertEqual(try store.holdings().map(\.coinID), ["bitcoin", "ethereum"])
+    }
+
+    func testNewerSchemaIsRefused() throws {
+        let (store, path) = try openStore()
+        store.close()
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA user_version = 99")
+        connection.close()
+        assertThrows(.store) { try PortfolioStore(path: path) }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import XCTest
+@testable import Coinfolio
+
+/// Paths of the repository, found from this file's location.
+enum Repository {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = root.appendingPathComponent("Tests/fixtures/coingecko")
+    /// The recorded CoinGecko corpus beside the checkout (`../shared/fixtures/coingecko`).
+    static let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/fixtures/coingecko")
+
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: fixtures.appendingPathComponent(name))
+    }
+
+    /// The body for one id of `details.json`.
+    static func detailBody(_ id: String) throws -> Data {
+        let all = try JSONSerialization.jsonObject(with: fixture("details.json")) as? [String: Any]
+        return try JSONSerialization.data(withJSONObject: XCTUnwrap(all?[id]))
+    }
+}
+
+/// A fresh temporary folder, removed at the end of the test.
+func temporaryDirectory(_ test: XCTestCase) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("coinfolio-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+    return url
+}
+
+/// Asserts that `body` throws a CoinfolioError with `code`, and returns it.
+@discardableResult
+func assertThrows<T>(_ code: CoinfolioError.Code, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T) -> CoinfolioError? {
+    do {
+        _ = try body()
+        XCTFail("expected \(code.name), nothing thrown", file: file, line: line)
+    } catch let error as CoinfolioError {
+        XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)
+        return error
+    } catch {
+        XCTFail("expected CoinfolioError \(code.name), got \(error)", file: file, line: line)
+    }
+    return nil
+}
+
+/// The loopback CoinGecko server of Tests/server (see PROTOCOL.md), one per test.
+final class TestServer {
+    let process = Process()
+    let port: Int
+    private let stdinPipe = Pipe()
+
+    var baseURL: String { "http://127.0.0.1:\(port)/api/v3" }
+
+    init() throws {
+        let stdout = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Repository.root.appendingPathComponent("Tests/server/coingecko_server.py").path,
+                             "--port", "0", "--fixtures", Repository.fixtures.path, "--exit-on-stdin-eof"]
+        process.standardOutput = stdout
+        process.standardInput = stdinPipe
+        try process.run()
+        var line = Data()
+        let handle = stdout.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let value = text.split(separator: "=").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            process.terminate()
+            throw CoinfolioError(.internalError, "test server did not print its port: \(text)")
+        }
+        port = value
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    @discardableResult
+    func control(_ path: String, _ body: [String: Any]? = nil) throws -> Any {
+        var request = URLRequest(url: try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/__control/\(path)")))
+        request.httpMethod = body == nil && path == "log" ? "GET" : "POST"
+        if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Data?
+        URLSession.shared.dataTask(with: request) { data, _, _ in result = data; done.signal() }.resume()
+        done.wait()
+        return try JSONSerialization.jsonObject(with: XCTUnwrap(result))
+    }
+
+    func fault(_ fields: [String: Any]) throws { try control("fault", fields) }
+    func route(_ fields: [String: Any]) throws { try control("route", fields) }
+
+    /// Logged requests: path, query (decoded), headers (lower-case names).
+    func log() throws -> [[String: Any]] {
+        let object = try control("log") as? [String: Any]
+        return object?["requests"] as? [[String: Any]] ?? []
+    }
+
+    func requests(to path: String) throws -> [[String: Any]] {
+        try log().filter { ($0["path"] as? String) == path }
+    }
+
+    func configuration(_ extra: (inout ClientConfiguration) throws -> Void = { _ in }) throws -> ClientConfiguration {
+        var configuration = try ClientConfiguration(baseURL: baseURL, timeout: 5, maxRetries: 0)
+        try extra(&configuration)
+        return configuration
+    }
+}
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
