@@ -210,3 +210,8 @@ public final class PortfolioEngine: @unchecked Sendable {
         EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits)
     }
 }
+
+extension PortfolioEngine {
+    /// When the current snapshot was taken; nil when there is none yet.
+    public var currentSnapshotAsOf: Date? { currentSnapshot()?.asOf }
+}

@@ -1,0 +1,97 @@
+import Coinfolio
+import Foundation
+
+/// The command line: a command, its operands, and the options every command shares.
+struct Options {
+    var command = "home"
+    var operands: [String] = []
+    var database: String
+    var baseURL: String?
+    var plan: String?
+    var apiKey: String?
+    var vsCurrency = "usd"
+    var json = false
+    var offline = false
+    var limit = 20
+
+    static let usage = """
+        usage: coinfolio-cli [options] <command> [arguments]
+
+        commands:
+          home                    refresh, then the market statistics and the top coins
+          portfolio               your holdings with amount, value, 24h change and the total
+          set COIN AMOUNT         hold AMOUNT of COIN (a CoinGecko id); 0 or less removes it
+          detail COIN             one coin: overview, additional details, description, links
+          search TEXT             coins whose name, symbol or id contains TEXT
+          load MARKETS.json [GLOBAL.json]
+                                  import saved /coins/markets and /global bodies as the snapshot
+          version                 print the version
+
+        options:
+          --db PATH               database (env COINFOLIO_DB; default $XDG_DATA_HOME/coinfolio/portfolio.sqlite
+                                  or ~/.local/share/coinfolio/portfolio.sqlite)
+          --base-url URL          CoinGecko API root (env COINFOLIO_BASE_URL)
+          --plan public|demo|pro  CoinGecko plan of the key
+          --api-key KEY           CoinGecko API key (env COINFOLIO_API_KEY)
+          --vs-currency CODE      quote currency (default usd)
+          --limit N               coins listed by home and search (default 20)
+          --offline               answer from the saved snapshot, without network
+          --json                  machine output (the library's JSON shapes)
+          -h, --help              this help
+        """
+
+    struct UsageError: Error { var message: String }
+
+    init(arguments: [String], environment: [String: String]) throws {
+        database = environment["COINFOLIO_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? Options.defaultDatabase(environment)
+        baseURL = environment["COINFOLIO_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        apiKey = environment["COINFOLIO_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        var positional: [String] = []
+        var index = 0
+        func value(_ name: String) throws -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError(message: "\(name) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--db": database = try value(argument)
+            case "--base-url": baseURL = try value(argument)
+            case "--plan": plan = try value(argument)
+            case "--api-key": apiKey = try value(argument)
+            case "--vs-currency": vsCurrency = try value(argument)
+            case "--limit":
+                let text = try value(argument)
+                guard let number = Int(text), number > 0 else { throw UsageError(message: "--limit needs a whole number above 0, not \"\(text)\"") }
+                limit = number
+            case "--json": json = true
+            case "--offline": offline = true
+            case "-h", "--help": positional = ["help"]; index = arguments.count; continue
+            case "--": positional += arguments[(index + 1)...]; index = arguments.count; continue
+            default:
+                if argument.hasPrefix("--") { throw UsageError(message: "unknown option \(argument)") }
+                positional.append(argument)
+            }
+            index += 1
+        }
+        if let first = positional.first {
+            command = first
+            operands = Array(positional.dropFirst())
+        }
+    }
+
+    static func defaultDatabase(_ environment: [String: String]) -> String {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share")
+        return base + "/coinfolio/portfolio.sqlite"
+    }
+
+    /// The engine configuration these options describe.
+    func engineConfiguration() throws -> EngineConfiguration {
+        let planValue = ClientConfiguration.Plan(rawValue: (plan ?? (apiKey == nil ? "public" : "demo")).lowercased())
+        guard let planValue else { throw UsageError(message: "--plan must be public, demo or pro") }
+        let api = try ClientConfiguration(baseURL: baseURL, plan: planValue, apiKey: planValue == .public ? nil : apiKey)
+        return EngineConfiguration(database: database, vsCurrency: try VsCurrency(vsCurrency), api: api)
+    }
+}

@@ -1,0 +1,61 @@
+import Coinfolio
+import Foundation
+
+/// Output for a person: colours on a terminal, none when piped or with NO_COLOR.
+struct Terminal {
+    let colors: Bool
+
+    init(environment: [String: String]) {
+        colors = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    func paint(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    func bold(_ text: String) -> String { paint(text, "1") }
+    func dim(_ text: String) -> String { paint(text, "2") }
+
+    /// "+1.23%" in green, "-4.56%" in red, "" when unknown.
+    func change(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "" }
+        let text = (value > 0 ? "+" : "") + NumberFormat.percent(value)
+        if text.hasPrefix("+") { return paint(text, "32") }
+        if text.hasPrefix("-") { return paint(text, "31") }
+        return text
+    }
+
+    /// A one-line chart of prices: ▁▂▃▄▅▆▇█, at most `width` characters.
+    static func sparkline(_ prices: [Double]?, width: Int = 24) -> String {
+        let points = (prices ?? []).filter(\.isFinite)
+        guard points.count > 1, let low = points.min(), let high = points.max() else { return "" }
+        let bars = Array("▁▂▃▄▅▆▇█")
+        let step = Double(points.count) / Double(min(width, points.count))
+        var line = ""
+        var position = 0.0
+        while Int(position) < points.count {
+            let value = points[Int(position)]
+            let level = high > low ? Int(((value - low) / (high - low) * Double(bars.count - 1)).rounded()) : 3
+            line.append(bars[min(max(level, 0), bars.count - 1)])
+            position += step
+        }
+        return line
+    }
+
+    /// Lays out rows in columns; `right` lists the columns aligned right.
+    static func table(_ header: [String], _ rows: [[String]], right: Set<Int>) -> String {
+        func width(_ text: String) -> Int {
+            // Escape sequences take no room on screen.
+            var count = 0, escaping = false
+            for character in text {
+                if character == "\u{1B}" { escaping = true } else if escaping { if character == "m" { escaping = false } } else { count += 1 }
+            }
+            return count
+        }
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { width($0[column]) }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { column in
+                let pad = String(repeating: " ", count: widths[column] - width(row[column]))
+                return right.contains(column) ? pad + row[column] : row[column] + pad
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+}
