@@ -135,6 +135,7 @@ func run() throws {
     case "detail":
         expectOperands(1...1, "COIN")
         let engine = try openEngine()
+        if engine.currentSnapshotAsOf == nil { refreshOrExplain(engine) }
         let screen = try engine.coinDetail(id: options.operands[0])
         if options.json { say(screen.json); return }
         say(terminal.bold("\(screen.detail.name) (\(screen.detail.symbol.uppercased()))"))

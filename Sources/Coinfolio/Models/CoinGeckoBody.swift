@@ -14,7 +14,7 @@ public enum CoinGeckoBody {
     public static func markets(_ body: Data) throws -> MarketsPage {
         let elements: [Lossy<Coin>]
         do {
-            elements = try decoder.decode([Lossy<Coin>].self, from: withoutBOM(body))
+            elements = try decoder.decode([Lossy<Coin>].self, from: prepared(body))
         } catch {
             throw classify(error, expected: "a JSON array of coins (/coins/markets)", body: body)
         }
@@ -47,7 +47,7 @@ public enum CoinGeckoBody {
     /// - Throws: `.invalidArgument` for malformed JSON, `.decode` when it is not such an object.
     public static func global(_ body: Data) throws -> MarketData {
         do {
-            let envelope = try decoder.decode(GlobalEnvelope.self, from: withoutBOM(body))
+            let envelope = try decoder.decode(GlobalEnvelope.self, from: prepared(body))
             guard let data = envelope.data else {
                 throw CoinfolioError(.decode, "the /global body has no \"data\" object")
             }
@@ -64,7 +64,7 @@ public enum CoinGeckoBody {
     ///   string `id`, `symbol` and `name`.
     public static func coinDetail(_ body: Data) throws -> CoinDetail {
         do {
-            return try decoder.decode(CoinDetail.self, from: withoutBOM(body))
+            return try decoder.decode(CoinDetail.self, from: prepared(body))
         } catch {
             throw classify(error, expected: "a JSON object with id, symbol and name (/coins/{id})", body: body)
         }
@@ -107,6 +107,13 @@ public enum CoinGeckoBody {
         body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body
     }
 
+    /// The body without its BOM, after the strict checks Foundation's parser does not make.
+    static func prepared(_ body: Data) throws -> Data {
+        let data = withoutBOM(body)
+        try data.withUnsafeBytes { try JSONSyntax.checkStrict($0) }
+        return data
+    }
+
     private static func classify(_ error: Error, expected: String, body: Data) -> CoinfolioError {
         if let error = error as? CoinfolioError { return error }
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
@@ -139,8 +146,8 @@ func describe(_ error: Error, droppingFirst: Int = 0) -> String {
     case DecodingError.valueNotFound(_, let context): return "\(path(context)) is null"
     case DecodingError.typeMismatch(let type, let context):
         return "\(path(context)) is not \(kind(type))"
-    case DecodingError.dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
-    default: return String(describing: error)
+    case DecodingError.dataCorrupted(let context): return "\(path(context)) holds invalid JSON"
+    default: return "invalid JSON"
     }
 }
 

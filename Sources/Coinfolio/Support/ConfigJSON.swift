@@ -8,7 +8,9 @@ enum ConfigJSON {
     static func decode<T: Decodable>(_ type: T.Type, from text: String?, default makeDefault: () -> T) throws -> T {
         guard let text, !text.allSatisfy({ $0.isWhitespace }) else { return makeDefault() }
         do {
-            return try decoder.decode(T.self, from: Data(text.utf8))
+            let data = Data(text.utf8)
+            try data.withUnsafeBytes { try JSONSyntax.checkStrict($0) }
+            return try decoder.decode(T.self, from: data)
         } catch let error as CoinfolioError {
             throw error
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {

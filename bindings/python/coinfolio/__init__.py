@@ -1,0 +1,83 @@
+"""Coinfolio: a crypto portfolio engine (libcoinfolio) driven through ctypes.
+
+>>> import coinfolio
+>>> coinfolio.format_currency(1234.56)
+'$1,234.56'
+
+The library is found through ``$COINFOLIO_LIBRARY`` (path of ``libcoinfolio.so``), else the
+repository's ``.build/{release,debug}``, else the system library path; its ABI version is
+checked at import.
+"""
+
+from __future__ import annotations
+
+from . import _ffi
+from .client import Client
+from .engine import Engine
+from .errors import (
+    CoinfolioError,
+    DecodeError,
+    HTTPError,
+    InternalError,
+    InvalidArgument,
+    NetworkError,
+    NoData,
+    NotFound,
+    RateLimited,
+    StoreError,
+    Unauthorized,
+)
+from .formatting import (
+    format_abbreviated,
+    format_currency,
+    format_number,
+    format_percent,
+    format_price,
+)
+from .models import decode_coin_detail, decode_global, decode_markets
+from .store import Store
+
+__all__ = [
+    "Client",
+    "Engine",
+    "Store",
+    "CoinfolioError",
+    "InvalidArgument",
+    "NotFound",
+    "NetworkError",
+    "HTTPError",
+    "RateLimited",
+    "Unauthorized",
+    "DecodeError",
+    "StoreError",
+    "NoData",
+    "InternalError",
+    "format_currency",
+    "format_price",
+    "format_number",
+    "format_percent",
+    "format_abbreviated",
+    "decode_markets",
+    "decode_global",
+    "decode_coin_detail",
+    "version",
+    "abi_version",
+    "ABI_VERSION",
+    "library_path",
+]
+
+#: The ABI version this binding was written for.
+ABI_VERSION: int = _ffi.ABI_VERSION
+#: The file the library was loaded from.
+library_path: str = _ffi.library_path
+
+
+def version() -> str:
+    """The library's version string, e.g. ``"0.1.0"``."""
+    raw = _ffi.lib.cf_version()
+    return raw.decode("utf-8") if raw is not None else ""
+
+
+def abi_version() -> int:
+    """The loaded library's ABI version (always equal to :data:`ABI_VERSION` after import)."""
+    return int(_ffi.lib.cf_abi_version())

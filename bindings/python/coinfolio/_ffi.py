@@ -1,0 +1,344 @@
+"""The one place where libcoinfolio is loaded and its C functions are declared.
+
+Every ``cf_*`` function of ``include/coinfolio.h`` is declared here exactly once, with its
+``argtypes`` and ``restype``. Functions that return a status get :func:`_check_status` as their
+``errcheck``, so a failing call raises the matching :class:`~coinfolio.errors.CoinfolioError`.
+Strings the library allocates are received as ``c_void_p``, read with ``string_at`` and released
+with ``cf_string_free`` in a ``finally`` block (a ``c_char_p`` restype would lose the pointer).
+
+The library is found, in this order, at:
+
+1. ``$COINFOLIO_LIBRARY`` (the path of ``libcoinfolio.so``);
+2. the repository's SwiftPM build folders relative to this package,
+   ``<repo>/.build/release/libcoinfolio.so`` and ``<repo>/.build/debug/libcoinfolio.so``
+   (the most recently built first);
+3. ``ctypes.util.find_library("coinfolio")`` (an installed library).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import json
+import os
+import sys
+from ctypes import POINTER, Structure, byref, c_char_p, c_double, c_int, c_void_p
+from pathlib import Path
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+
+from .errors import CoinfolioError, InvalidArgument, error_for_status
+
+#: The ABI version this binding is written against (``CF_ABI_VERSION`` of the header).
+ABI_VERSION = 1
+
+#: Status codes of ``include/coinfolio.h``.
+CF_OK = 0
+CF_INVALID_ARGUMENT = 1
+
+#: The environment variable naming the library file.
+LIBRARY_ENV = "COINFOLIO_LIBRARY"
+
+if sys.platform == "darwin":
+    _LIBRARY_FILE = "libcoinfolio.dylib"
+else:
+    _LIBRARY_FILE = "libcoinfolio.so"
+
+
+# --- Opaque handles -----------------------------------------------------------------------------
+
+
+class cf_store(Structure):
+    """Opaque ``cf_store``: the portfolio store (one SQLite file)."""
+
+
+class cf_client(Structure):
+    """Opaque ``cf_client``: a CoinGecko API v3 client."""
+
+
+class cf_engine(Structure):
+    """Opaque ``cf_engine``: store + client + market snapshot."""
+
+
+cf_store_p = POINTER(cf_store)
+cf_client_p = POINTER(cf_client)
+cf_engine_p = POINTER(cf_engine)
+#: ``char **``: an out-parameter receiving a library-owned string.
+c_string_out = POINTER(c_void_p)
+
+
+# --- Finding and loading the library ------------------------------------------------------------
+
+
+def _repo_root() -> Path:
+    # <repo>/bindings/python/coinfolio/_ffi.py (an installed copy has no repository around it)
+    parents = Path(__file__).resolve().parents
+    return parents[3] if len(parents) > 3 else parents[-1]
+
+
+def _candidates() -> List[Path]:
+    root = _repo_root()
+    found = [
+        path
+        for path in (
+            root / ".build" / "release" / _LIBRARY_FILE,
+            root / ".build" / "debug" / _LIBRARY_FILE,
+        )
+        if path.is_file()
+    ]
+    found.sort(key=lambda path: path.stat().st_mtime, reverse=True)
+    return found
+
+
+def _load() -> Tuple[ctypes.CDLL, str]:
+    explicit = os.environ.get(LIBRARY_ENV)
+    if explicit:
+        try:
+            return ctypes.CDLL(explicit), explicit
+        except OSError as exc:
+            raise ImportError(
+                f"coinfolio: cannot load {LIBRARY_ENV}={explicit!r}: {exc}"
+            ) from exc
+    tried: List[str] = []
+    for path in _candidates():
+        tried.append(str(path))
+        try:
+            return ctypes.CDLL(str(path)), str(path)
+        except OSError:
+            continue
+    installed = ctypes.util.find_library("coinfolio")
+    if installed:
+        tried.append(installed)
+        try:
+            return ctypes.CDLL(installed), installed
+        except OSError:
+            pass
+    root = _repo_root()
+    raise ImportError(
+        "coinfolio: libcoinfolio not found. Set "
+        f"{LIBRARY_ENV} to the path of {_LIBRARY_FILE}, or build it with "
+        f"`cd {root} && swift build --product coinfolio` "
+        f"(searched {root / '.build' / 'release'}, {root / '.build' / 'debug'} and the system "
+        f"library path{'; could not load: ' + ', '.join(tried) if tried else ''})."
+    )
+
+
+lib, library_path = _load()
+
+
+# --- Strings ------------------------------------------------------------------------------------
+
+
+def take_string(pointer: Optional[int]) -> Optional[str]:
+    """Reads a library-owned UTF-8 string and frees it with ``cf_string_free``.
+
+    Returns None for a NULL pointer.
+    """
+    if not pointer:
+        return None
+    try:
+        return ctypes.string_at(pointer).decode("utf-8")
+    finally:
+        lib.cf_string_free(pointer)
+
+
+def encode(value: Union[str, bytes, bytearray, memoryview], what: str) -> bytes:
+    """Encodes a string argument as UTF-8 for the library.
+
+    ``bytes`` pass unchanged (the library checks them). A ``str`` holding lone surrogates is
+    passed as the invalid UTF-8 it encodes to, so the library rejects it with InvalidArgument.
+    A NUL byte cannot cross a C string and raises InvalidArgument here.
+    """
+    if isinstance(value, str):
+        data = value.encode("utf-8", "surrogatepass")
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+    else:
+        raise TypeError(f"{what} must be str or bytes, not {type(value).__name__}")
+    if b"\x00" in data:
+        raise InvalidArgument(
+            CF_INVALID_ARGUMENT,
+            "invalid_argument",
+            f"{what} contains a NUL character",
+            {"argument": what},
+        )
+    return data
+
+
+def encode_json(payload: Any, what: str) -> bytes:
+    """Serializes a JSON object argument (NaN/Inf are rejected with InvalidArgument)."""
+    try:
+        text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except ValueError as exc:
+        raise InvalidArgument(
+            CF_INVALID_ARGUMENT, "invalid_argument", f"{what}: {exc}", {"argument": what}
+        ) from None
+    return encode(text, what)
+
+
+def to_double(value: float, what: str) -> float:
+    """Converts a number argument to a C double (TypeError for non-numbers)."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{what} must be a number, not {type(value).__name__}")
+    return float(value)
+
+
+def to_int32(value: int, what: str) -> int:
+    """Converts an int argument to a C int, rejecting values that would wrap."""
+    number = value.__index__()
+    if not -(2**31) <= number < 2**31:
+        raise InvalidArgument(
+            CF_INVALID_ARGUMENT,
+            "invalid_argument",
+            f"{what} is out of range: {number}",
+            {"argument": what},
+        )
+    return number
+
+
+# --- Error checking -----------------------------------------------------------------------------
+
+
+def _error_from(status: int, error_slot: Any) -> CoinfolioError:
+    pointer: Optional[int] = None
+    if isinstance(error_slot, ctypes._Pointer):  # type: ignore[attr-defined]
+        pointer = error_slot.contents.value if error_slot else None
+    text = take_string(pointer) if pointer else None
+    if text is None:
+        return error_for_status(status)
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        return error_for_status(status, message=text)
+    if not isinstance(payload, dict):
+        return error_for_status(status, message=text)
+    details = payload.get("details")
+    return error_for_status(
+        status,
+        payload.get("code") if isinstance(payload.get("code"), str) else None,
+        payload.get("message") if isinstance(payload.get("message"), str) else None,
+        details if isinstance(details, dict) else None,
+    )
+
+
+def _check_status(status: int, func: Any, args: Tuple[Any, ...]) -> int:
+    """errcheck of every status-returning function: raises the status's exception.
+
+    The last argument is always the ``char **out_error`` slot made by :func:`error_slot`.
+    """
+    if status == CF_OK:
+        slot = args[-1] if args else None
+        if isinstance(slot, ctypes._Pointer) and slot and slot.contents.value:  # type: ignore[attr-defined]
+            take_string(slot.contents.value)  # not expected on success; never leak it
+        return status
+    raise _error_from(status, args[-1] if args else None)
+
+
+def _check_string(pointer: Optional[int], func: Any, args: Tuple[Any, ...]) -> str:
+    """errcheck of the formatting functions: NULL means an invalid argument."""
+    text = take_string(pointer)
+    if text is None:
+        raise InvalidArgument(
+            CF_INVALID_ARGUMENT,
+            "invalid_argument",
+            f"{func.__name__}: invalid arguments {args!r}",
+            {"function": func.__name__},
+        )
+    return text
+
+
+def error_slot() -> "ctypes._Pointer[c_void_p]":  # type: ignore[name-defined]
+    """A fresh ``char **out_error`` argument (NULL-initialized)."""
+    return ctypes.pointer(c_void_p())
+
+
+def call_json(func: Callable[..., int], *args: Any) -> Any:
+    """Calls ``func(*args, &out_json, &out_error)`` and returns the parsed out_json."""
+    out = c_void_p()
+    try:
+        func(*args, byref(out), error_slot())
+        text = take_string(out.value)
+        out.value = None
+    finally:
+        if out.value:
+            lib.cf_string_free(out.value)
+    if text is None:
+        raise error_for_status(10, message=f"{getattr(func, '__name__', 'cf_*')} returned no JSON")
+    return json.loads(text)
+
+
+def call(func: Callable[..., int], *args: Any) -> None:
+    """Calls ``func(*args, &out_error)`` for its effect (raises on failure)."""
+    func(*args, error_slot())
+
+
+# --- Declarations: every function of include/coinfolio.h, once ----------------------------------
+
+_Decl = Tuple[str, Sequence[Any], Any, Optional[Callable[..., Any]]]
+
+_FUNCTIONS: Sequence[_Decl] = (
+    # Library
+    ("cf_abi_version", (), c_int, None),
+    ("cf_version", (), c_char_p, None),  # static storage: c_char_p is right here
+    ("cf_string_free", (c_void_p,), None, None),
+    # Formatting
+    ("cf_format_currency", (c_double, c_int, c_int, c_char_p), c_void_p, _check_string),
+    ("cf_format_price", (c_double, c_char_p), c_void_p, _check_string),
+    ("cf_format_number", (c_double,), c_void_p, _check_string),
+    ("cf_format_percent", (c_double,), c_void_p, _check_string),
+    ("cf_format_abbreviated", (c_double,), c_void_p, _check_string),
+    # Models
+    ("cf_decode_markets", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_decode_global", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_decode_coin_detail", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    # Store
+    ("cf_store_open", (c_char_p, POINTER(cf_store_p), c_string_out), c_int, _check_status),
+    ("cf_store_close", (cf_store_p,), None, None),
+    ("cf_store_set_holding", (cf_store_p, c_char_p, c_double, c_string_out), c_int, _check_status),
+    ("cf_store_holdings", (cf_store_p, c_string_out, c_string_out), c_int, _check_status),
+    # Client
+    ("cf_client_open", (c_char_p, POINTER(cf_client_p), c_string_out), c_int, _check_status),
+    ("cf_client_close", (cf_client_p,), None, None),
+    ("cf_client_markets", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_client_global", (cf_client_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_client_coin_detail", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    # Engine
+    ("cf_engine_open", (c_char_p, POINTER(cf_engine_p), c_string_out), c_int, _check_status),
+    ("cf_engine_close", (cf_engine_p,), None, None),
+    ("cf_engine_refresh", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_load", (cf_engine_p, c_char_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_coins", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_portfolio", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_statistics", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_set_holding", (cf_engine_p, c_char_p, c_double, c_string_out), c_int, _check_status),
+    ("cf_engine_coin_detail", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_metrics", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+)
+
+
+def _declare() -> None:
+    missing = []
+    for name, argtypes, restype, errcheck in _FUNCTIONS:
+        try:
+            func = getattr(lib, name)
+        except AttributeError:
+            missing.append(name)
+            continue
+        func.argtypes = list(argtypes)
+        func.restype = restype
+        if errcheck is not None:
+            func.errcheck = errcheck
+    if missing:
+        raise ImportError(
+            f"coinfolio: {library_path} does not export {', '.join(missing)} "
+            f"(set {LIBRARY_ENV} to a current build)"
+        )
+
+
+_declare()
+
+_loaded_abi = lib.cf_abi_version()
+if _loaded_abi != ABI_VERSION:
+    raise ImportError(
+        f"coinfolio: {library_path} has ABI version {_loaded_abi}, this binding needs "
+        f"{ABI_VERSION} (set {LIBRARY_ENV} to a matching build)"
+    )

@@ -1,0 +1,106 @@
+"""A CoinGecko API v3 client."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence, Union
+
+from . import _ffi
+from ._handle import Handle
+
+__all__ = ["Client"]
+
+
+def _config(**options: Any) -> Dict[str, Any]:
+    """Drops only the options that are None."""
+    return {key: value for key, value in options.items() if value is not None}
+
+
+class Client(Handle):
+    """A CoinGecko API v3 client (the ``api`` object of an engine config).
+
+    Args:
+        base_url: API root; default ``https://api.coingecko.com/api/v3`` (pro:
+            ``https://pro-api.coingecko.com/api/v3``).
+        plan: ``"public"`` (no key), ``"demo"`` (header ``x-cg-demo-api-key``) or ``"pro"``
+            (header ``x-cg-pro-api-key``).
+        api_key: the key; it never appears in errors or logs.
+        timeout_ms: per-attempt timeout in milliseconds (default 15000).
+        max_retries: retries on 429, 5xx and network failures (default 2).
+        max_retry_wait_s: the longest Retry-After honoured, in seconds (default 60); a longer
+            one raises RateLimited at once.
+
+    Every request method blocks on the network and may raise NetworkError, HTTPError
+    (``details["http_status"]``), RateLimited (``retry_after_s``), Unauthorized, NotFound or
+    DecodeError.
+
+    Raises (constructor):
+        InvalidArgument: unknown plan, bad URL, negative timeout or retries, a plan that needs a
+            key without one.
+    """
+
+    def __init__(
+        self,
+        base_url: Optional[str] = None,
+        plan: Optional[str] = None,
+        api_key: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+        max_retries: Optional[int] = None,
+        max_retry_wait_s: Optional[float] = None,
+    ) -> None:
+        config = _config(
+            base_url=base_url,
+            plan=plan,
+            api_key=api_key,
+            timeout_ms=timeout_ms,
+            max_retries=max_retries,
+            max_retry_wait_s=max_retry_wait_s,
+        )
+        encoded = _ffi.encode_json(config, "config")
+        out = _ffi.cf_client_p()
+        _ffi.lib.cf_client_open(encoded, _ffi.byref(out), _ffi.error_slot())
+        super().__init__(out, _ffi.lib.cf_client_close)
+
+    def markets(
+        self,
+        ids: Optional[Sequence[str]] = None,
+        vs_currency: Optional[str] = "usd",
+        per_page: Optional[int] = None,
+        page: Optional[int] = None,
+        sparkline: Optional[bool] = None,
+    ) -> Dict[str, Any]:
+        """``GET /coins/markets``: coins by market cap, or the given ``ids`` (more than 250 are
+        split into several requests and merged).
+
+        Returns ``{"coins": [coin, …], "skipped": [{"index", "reason"}, …]}`` (see
+        :func:`coinfolio.decode_markets`). Prices are in ``vs_currency``.
+        """
+        if isinstance(ids, str):
+            ids = [ids]
+        request = _config(
+            vs_currency=vs_currency,
+            ids=None if ids is None else list(ids),
+            per_page=per_page,
+            page=page,
+            sparkline=sparkline,
+        )
+        encoded = _ffi.encode_json(request, "request")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_client_markets, pointer, encoded)
+
+    def global_data(self) -> Dict[str, Any]:
+        """``GET /global``. Returns ``{"market_data": {…}}`` (see
+        :func:`coinfolio.decode_global`)."""
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_client_global, pointer)
+
+    def coin_detail(self, coin_id: Union[str, bytes]) -> Dict[str, Any]:
+        """``GET /coins/{id}`` without tickers, market, community or developer data.
+
+        The id is checked (InvalidArgument before any request for ``""``, ``"."``, ``".."``,
+        ``/``, control characters, over 128 bytes) and percent-encoded as one path segment.
+        Returns ``{"detail": {…}}`` (see :func:`coinfolio.decode_coin_detail`); NotFound for an
+        unknown id.
+        """
+        encoded = _ffi.encode(coin_id, "coin_id")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_client_coin_detail, pointer, encoded)

@@ -1,0 +1,154 @@
+"""The tracker engine: holdings, a market snapshot and the screens computed from them."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List, Mapping, Optional, Union
+
+from . import _ffi
+from ._handle import Handle
+from .client import _config
+from .models import Body
+
+__all__ = ["Engine"]
+
+
+class Engine(Handle):
+    """The view-model logic of a tracker over a store, a client and a saved market snapshot.
+
+    Args:
+        database: ``":memory:"`` or the path of the SQLite file (holdings and the last snapshot).
+        api: the client config (keys of :class:`coinfolio.Client`), passed as given.
+        vs_currency: the quote currency of prices and values (default ``"usd"``).
+        coin_limit: how many coins ``refresh()`` downloads (1…5000, default 250).
+        detail_ttl_s: seconds a coin detail stays cached (default 600).
+        stale_after_s: seconds after which the snapshot reports ``stale`` (default 600).
+
+    Opening never touches the network. Raises InvalidArgument (config) or StoreError.
+    """
+
+    def __init__(
+        self,
+        database: Optional[Union[str, "os.PathLike[str]"]] = None,
+        api: Optional[Mapping[str, Any]] = None,
+        vs_currency: Optional[str] = "usd",
+        coin_limit: Optional[int] = None,
+        detail_ttl_s: Optional[float] = None,
+        stale_after_s: Optional[float] = None,
+    ) -> None:
+        config = _config(
+            database=None if database is None else os.fspath(database),
+            api=None if api is None else dict(api),
+            vs_currency=vs_currency,
+            coin_limit=coin_limit,
+            detail_ttl_s=detail_ttl_s,
+            stale_after_s=stale_after_s,
+        )
+        encoded = _ffi.encode_json(config, "config")
+        out = _ffi.cf_engine_p()
+        _ffi.lib.cf_engine_open(encoded, _ffi.byref(out), _ffi.error_slot())
+        super().__init__(out, _ffi.lib.cf_engine_close)
+
+    def refresh(self) -> Dict[str, Any]:
+        """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
+        ``/global``, and one ``ids=`` request for held coins missing from those pages.
+
+        Returns ``{"coins": n, "as_of": "ISO-8601 UTC", "stale": False}``. On failure the previous
+        snapshot is kept (and marked stale) and the network error is raised. Blocks.
+        """
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_engine_refresh, pointer)
+
+    def load(self, markets_body: Body, global_body: Optional[Body] = None) -> None:
+        """Replaces the snapshot with raw CoinGecko bodies (``/coins/markets`` and, optionally,
+        ``/global``; without it the previous market data is kept). Never blocks.
+
+        Raises:
+            InvalidArgument: bad UTF-8 or malformed JSON.
+            DecodeError: not CoinGecko shapes.
+            StoreError: the snapshot could not be saved.
+        """
+        markets = _ffi.encode(markets_body, "markets_body")
+        global_ = None if global_body is None else _ffi.encode(global_body, "global_body")
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_engine_load, pointer, markets, global_)
+
+    def coins(
+        self,
+        search: Optional[str] = "",
+        sort: Optional[str] = "rank",
+        limit: Optional[int] = None,
+        offset: Optional[int] = 0,
+        sparkline: Optional[bool] = True,
+    ) -> Dict[str, Any]:
+        """Lists the snapshot's coins.
+
+        Args:
+            search: case-insensitive substring of name, symbol or id (``""`` = all).
+            sort: ``"rank"`` (unranked last), ``"rank_reversed"``, ``"price"`` (highest first),
+                ``"price_reversed"``, ``"holdings"``, ``"holdings_reversed"``; ties break on id.
+            limit, offset: paging (``limit=None``: all).
+            sparkline: include ``sparkline_in_7d``.
+
+        Returns ``{"coins": [coin…], "total": n (before paging), "as_of": "…", "stale": bool}``.
+
+        Raises:
+            InvalidArgument: unknown sort, negative limit/offset.
+            NoData: no snapshot yet.
+        """
+        query = _config(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
+        encoded = _ffi.encode_json(query, "query")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
+
+    def portfolio(self, sort: Optional[str] = "holdings") -> Dict[str, Any]:
+        """The held coins joined with the snapshot (the full snapshot, never a search).
+
+        Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
+        price, null without a price); a coin with no market row has ``price_available: False``
+        and is left out of ``total_value``. ``sort="holdings"`` is value descending.
+
+        Returns ``{"coins": [...], "total_value": x, "as_of": "…" | None, "stale": bool}``.
+        """
+        encoded = _ffi.encode_json(_config(sort=sort), "query")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
+
+    def statistics(self) -> List[Dict[str, Any]]:
+        """The home screen statistics, four in this order: "Market Cap", "24h Volume",
+        "BTC Dominance", "Portfolio Value"; each ``{"title", "value", "percentage_change"}``
+        (percent units or None).
+
+        Raises:
+            NoData: no snapshot yet.
+        """
+        with self._borrow() as pointer:
+            result = _ffi.call_json(_ffi.lib.cf_engine_statistics, pointer)
+        return list(result["statistics"])
+
+    def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
+        """Sets a holding through the engine's store (rules of :meth:`Store.set_holding`)."""
+        encoded = _ffi.encode(coin_id, "coin_id")
+        value = _ffi.to_double(amount, "amount")
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_engine_set_holding, pointer, encoded, value)
+
+    def coin_detail(self, coin_id: Union[str, bytes]) -> Dict[str, Any]:
+        """One coin's detail screen, fetched lazily (``GET /coins/{id}`` only when asked, cached
+        for detail_ttl_s, one shared request for concurrent callers). May block.
+
+        Returns ``{"coin": coin | None, "detail": {…}, "overview": [statistic…],
+        "additional": [statistic…]}``.
+
+        Raises:
+            InvalidArgument: a bad id; or a network status (see :class:`coinfolio.Client`).
+        """
+        encoded = _ffi.encode(coin_id, "coin_id")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_engine_coin_detail, pointer, encoded)
+
+    def metrics(self) -> Dict[str, Any]:
+        """Counters since open: ``{"http_requests": {"markets": n, "global": n, "detail": n},
+        "detail_cache_hits": n}`` (every HTTP attempt, retries included)."""
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)

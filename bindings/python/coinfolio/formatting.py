@@ -1,0 +1,70 @@
+"""Number formatting, pinned to en_US (SPEC §3). Every function returns a str and raises
+:class:`~coinfolio.errors.InvalidArgument` when the library rejects its arguments.
+NaN and ±Inf format as ``"n/a"``; negative zero prints as zero; rounding is half-to-even."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import _ffi
+
+__all__ = [
+    "format_currency",
+    "format_price",
+    "format_number",
+    "format_percent",
+    "format_abbreviated",
+]
+
+
+def _currency(vs_currency: Optional[str]) -> Optional[bytes]:
+    return None if vs_currency is None else _ffi.encode(vs_currency, "vs_currency")
+
+
+def format_currency(
+    value: float,
+    min_fraction_digits: int = 2,
+    max_fraction_digits: int = 2,
+    vs_currency: Optional[str] = "usd",
+) -> str:
+    """A currency amount with grouping and min…max fraction digits.
+
+    ``format_currency(1234.56)`` → ``"$1,234.56"``; ``format_currency(12.3456, 2, 6)`` →
+    ``"$12.3456"``; ``vs_currency="chf"`` → ``"CHF 1,234.56"``.
+
+    Raises:
+        InvalidArgument: a bad vs_currency (1–16 ASCII letters/digits), digits outside 0…18,
+            or min > max.
+    """
+    return _ffi.lib.cf_format_currency(
+        _ffi.to_double(value, "value"),
+        _ffi.to_int32(min_fraction_digits, "min_fraction_digits"),
+        _ffi.to_int32(max_fraction_digits, "max_fraction_digits"),
+        _currency(vs_currency),
+    )
+
+
+def format_price(value: float, vs_currency: Optional[str] = "usd") -> str:
+    """A price: 2–6 fraction digits, more when needed for 4 significant digits, never exponent
+    form. ``8.12e-06`` → ``"$0.00000812"``; ``57000.123`` → ``"$57,000.123"``.
+
+    Raises:
+        InvalidArgument: a bad vs_currency.
+    """
+    return _ffi.lib.cf_format_price(_ffi.to_double(value, "value"), _currency(vs_currency))
+
+
+def format_number(value: float) -> str:
+    """Two fraction digits, no grouping: ``1.2345`` → ``"1.23"``."""
+    return _ffi.lib.cf_format_number(_ffi.to_double(value, "value"))
+
+
+def format_percent(value: float) -> str:
+    """A value already in percent units: ``1.2345`` → ``"1.23%"``."""
+    return _ffi.lib.cf_format_percent(_ffi.to_double(value, "value"))
+
+
+def format_abbreviated(value: float) -> str:
+    """Sign, then Tr/Bn/M/K with two fraction digits: ``1234`` → ``"1.23K"``,
+    ``999999`` → ``"1.00M"``, ``12`` → ``"12.00"``."""
+    return _ffi.lib.cf_format_abbreviated(_ffi.to_double(value, "value"))

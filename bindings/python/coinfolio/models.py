@@ -1,0 +1,57 @@
+"""Decoders of raw CoinGecko response bodies into Coinfolio's normalized model JSON.
+
+Each takes the body as ``str`` or ``bytes`` (bytes are passed unchanged, so the library checks
+their UTF-8) and returns the parsed output object. They never block.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Union
+
+from . import _ffi
+
+__all__ = ["decode_markets", "decode_global", "decode_coin_detail"]
+
+Body = Union[str, bytes, bytearray, memoryview]
+
+
+def decode_markets(body: Body) -> Dict[str, Any]:
+    """Decodes a ``GET /coins/markets`` body (a JSON array).
+
+    Returns ``{"coins": [coin, …], "skipped": [{"index": i, "reason": "…"}, …]}``; a coin has
+    every key of the header's coin object (``current_price``, ``market_cap_rank``, …), null
+    when unknown. One bad element is skipped, never the whole list.
+
+    Raises:
+        InvalidArgument: bad UTF-8 or malformed JSON.
+        DecodeError: JSON that is not an array (e.g. a CoinGecko error object).
+    """
+    return _ffi.call_json(_ffi.lib.cf_decode_markets, _ffi.encode(body, "body"))
+
+
+def decode_global(body: Body) -> Dict[str, Any]:
+    """Decodes a ``GET /global`` body.
+
+    Returns ``{"market_data": {"total_market_cap": {cur: x}, "total_volume": {cur: x},
+    "market_cap_percentage": {coin: percent}, "market_cap_change_percentage_24h_usd": x,
+    "active_cryptocurrencies": n, "markets": n, "updated_at": unix_seconds}}`` (each may be null).
+
+    Raises:
+        InvalidArgument: bad UTF-8 or malformed JSON.
+        DecodeError: JSON that is not an object.
+    """
+    return _ffi.call_json(_ffi.lib.cf_decode_global, _ffi.encode(body, "body"))
+
+
+def decode_coin_detail(body: Body) -> Dict[str, Any]:
+    """Decodes a ``GET /coins/{id}`` body.
+
+    Returns ``{"detail": {"id", "symbol", "name", "block_time_in_minutes",
+    "hashing_algorithm", "description" (plain text), "homepage", "subreddit_url",
+    "genesis_date", "categories": [...]}}``.
+
+    Raises:
+        InvalidArgument: bad UTF-8 or malformed JSON.
+        DecodeError: not an object, or no id/symbol/name.
+    """
+    return _ffi.call_json(_ffi.lib.cf_decode_coin_detail, _ffi.encode(body, "body"))

@@ -1,0 +1,57 @@
+"""The portfolio store: the user's holdings in a durable SQLite file."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List, Union
+
+from . import _ffi
+from ._handle import Handle
+
+__all__ = ["Store"]
+
+PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+
+class Store(Handle):
+    """Holdings, one row per CoinGecko coin id, in a SQLite file (WAL, synchronous=FULL).
+
+    ``Store(":memory:")`` is a private in-memory store. Every write that returns is committed
+    and durable. Several threads and processes may write one file at once.
+
+    Raises (constructor):
+        InvalidArgument: a bad path (invalid UTF-8).
+        StoreError: the file cannot be opened, is not a database, or has a newer schema.
+    """
+
+    def __init__(self, path: PathArg) -> None:
+        encoded = _ffi.encode(os.fspath(path), "path")
+        out = _ffi.cf_store_p()
+        _ffi.lib.cf_store_open(encoded, _ffi.byref(out), _ffi.error_slot())
+        super().__init__(out, _ffi.lib.cf_store_close)
+
+    def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
+        """Sets the amount (units of the coin) held of ``coin_id``.
+
+        ``amount > 0`` inserts or updates; ``amount <= 0`` deletes the row (never inserts).
+
+        Raises:
+            InvalidArgument: a bad id (empty, over 128 bytes, control characters, ``/``, ``.``,
+                ``..``, bad UTF-8) or a NaN/±Inf amount; nothing is written.
+            StoreError: SQLite failed; nothing is written.
+        """
+        encoded = _ffi.encode(coin_id, "coin_id")
+        value = _ffi.to_double(amount, "amount")
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_store_set_holding, pointer, encoded, value)
+
+    def holdings(self) -> List[Dict[str, Any]]:
+        """All holdings, ``[{"coin_id": "bitcoin", "amount": 0.5}, …]``, sorted by coin_id
+        (bytewise).
+
+        Raises:
+            StoreError: SQLite failed.
+        """
+        with self._borrow() as pointer:
+            result = _ffi.call_json(_ffi.lib.cf_store_holdings, pointer)
+        return list(result["holdings"])

@@ -1,0 +1,140 @@
+"""Shared fixtures: the repository paths, the loopback CoinGecko server, helper processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+PACKAGE_ROOT = TESTS.parent  # bindings/python
+REPO = PACKAGE_ROOT.parent.parent
+SERVER_SCRIPT = REPO / "Tests" / "server" / "coingecko_server.py"
+FIXTURES = REPO / "Tests" / "fixtures" / "coingecko"
+SHARED_FIXTURES = REPO.parent / "shared" / "fixtures" / "coingecko"
+
+# The tests drive the package in this checkout, installed or not.
+if str(PACKAGE_ROOT) not in sys.path:
+    sys.path.insert(0, str(PACKAGE_ROOT))
+
+
+def child_env() -> Dict[str, str]:
+    """Environment for helper Python processes: they import this checkout's package and the
+    same library as the test process."""
+    import coinfolio
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    )
+    env["COINFOLIO_LIBRARY"] = coinfolio.library_path
+    return env
+
+
+@pytest.fixture
+def fixture_text() -> Any:
+    """Reads a committed fixture file of Tests/fixtures/coingecko as text."""
+
+    def read(name: str) -> str:
+        return (FIXTURES / name).read_text(encoding="utf-8")
+
+    return read
+
+
+class LoopbackServer:
+    """A running Tests/server/coingecko_server.py (see Tests/server/PROTOCOL.md)."""
+
+    def __init__(self, process: "subprocess.Popen[bytes]", port: int) -> None:
+        self.process = process
+        self.port = port
+        self.root = f"http://127.0.0.1:{port}"
+        self.base_url = f"{self.root}/api/v3"
+
+    def _control(self, route: str, payload: Optional[Dict[str, Any]] = None) -> Any:
+        data = None if payload is None else json.dumps(payload).encode("utf-8")
+        request = urllib.request.Request(
+            f"{self.root}/__control/{route}",
+            data=data,
+            method="GET" if route == "log" else "POST",
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read().decode("utf-8"))
+
+    def reset(self) -> None:
+        """Forgets faults, route overrides and the request log."""
+        self._control("reset")
+
+    def fault(self, **spec: Any) -> None:
+        """Queues a fault: path, times, status, headers, body, truncate, delay_ms, close."""
+        self._control("fault", spec)
+
+    def route(self, **spec: Any) -> None:
+        """Replaces a route's normal answer until reset: path, status, body."""
+        self._control("route", spec)
+
+    def log(self) -> List[Dict[str, Any]]:
+        """Every CoinGecko request so far, oldest first."""
+        return list(self._control("log")["requests"])
+
+    def requests_to(self, path: str) -> List[Dict[str, Any]]:
+        """The logged requests whose path equals ``path`` (``/api/v3`` prefix optional)."""
+        if not path.startswith("/api/v3"):
+            path = "/api/v3" + path
+        return [entry for entry in self.log() if entry["path"] == path]
+
+
+@pytest.fixture(scope="session")
+def _server_process() -> Iterator[LoopbackServer]:
+    if not SERVER_SCRIPT.is_file():
+        pytest.skip(f"the loopback server {SERVER_SCRIPT} is missing")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            str(SERVER_SCRIPT),
+            "--port",
+            "0",
+            "--fixtures",
+            str(FIXTURES),
+            "--exit-on-stdin-eof",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline().decode("ascii", "replace").strip()
+        if not line.startswith("PORT="):
+            raise RuntimeError(f"coingecko_server.py printed {line!r}, expected PORT=<n>")
+        yield LoopbackServer(process, int(line.split("=", 1)[1]))
+    finally:
+        if process.stdin is not None:
+            process.stdin.close()  # --exit-on-stdin-eof
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+@pytest.fixture
+def server(_server_process: LoopbackServer) -> Iterator[LoopbackServer]:
+    """The loopback CoinGecko server, reset before and after the test."""
+    _server_process.reset()
+    yield _server_process
+    _server_process.reset()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A fresh SQLite file path in the test's temporary folder (not created yet)."""
+    return tmp_path / "portfolio.sqlite"

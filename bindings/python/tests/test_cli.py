@@ -1,0 +1,105 @@
+"""coinfolio-cli end to end against the loopback CoinGecko server (issue: the main job)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _cli() -> Path:
+    explicit = os.environ.get("COINFOLIO_CLI")
+    if explicit:
+        return Path(explicit)
+    library = os.environ.get("COINFOLIO_LIBRARY")
+    folders = [Path(library).parent] if library else []
+    folders += [REPO / ".build" / "debug", REPO / ".build" / "release"]
+    for folder in folders:
+        if (folder / "coinfolio-cli").exists():
+            return folder / "coinfolio-cli"
+    pytest.skip("coinfolio-cli is not built: run `make` (or set COINFOLIO_CLI)")
+
+
+@pytest.fixture
+def cli(server, tmp_path):
+    """Runs coinfolio-cli with a fresh database, the loopback server and NO_COLOR."""
+    binary = _cli()
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
+    env.pop("COINFOLIO_API_KEY", None)
+
+    def run(*args: str, **overrides: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(binary), *args], env={**env, **overrides}, capture_output=True, text=True, timeout=60)
+
+    return run
+
+
+def test_home_prints_statistics_and_top_coins(cli):
+    result = cli("home", "--limit", "5")
+    assert result.returncode == 0, result.stderr
+    for expected in ("Market Cap: $2.58Tr +1.20%", "24h Volume: $342.00Bn", "BTC Dominance: 42.50%",
+                     "Portfolio Value: $0.00", "Bitcoin", "$57,000.123", "+2.15%"):
+        assert expected in result.stdout
+    assert "\x1b[" not in result.stdout, "NO_COLOR and a pipe print no colours"
+    assert any(ch in result.stdout for ch in "▁▂▃▄▅▆▇█"), "a sparkline of the 7-day prices"
+
+
+def test_set_then_portfolio_shows_value_and_total(cli):
+    assert cli("set", "bitcoin", "0.5").returncode == 0
+    assert cli("set", "ethereum", "2").returncode == 0
+    result = cli("portfolio")
+    assert result.returncode == 0, result.stderr
+    assert "$28,500.06" in result.stdout and "$7,857.10" in result.stdout
+    assert "Total: $36,357.16" in result.stdout
+    assert cli("set", "ethereum", "0").returncode == 0
+    assert "Ethereum" not in cli("portfolio").stdout
+
+
+def test_detail_search_and_json(cli):
+    detail = cli("detail", "bitcoin")
+    assert detail.returncode == 0, detail.stderr
+    for expected in ("Overview", "Current Price: $57,000.123", "Additional Details", "Hashing Algorithm: SHA-256",
+                     "Website: https://bitcoin.org"):
+        assert expected in detail.stdout
+    search = cli("search", "weth")
+    assert search.returncode == 0 and "Binance-Peg WETH" in search.stdout and "2 matches" in search.stdout
+    listing = json.loads(cli("search", "doge", "--json").stdout)
+    assert [c["id"] for c in listing["coins"]] == ["dogecoin", "baby-doge-coin"]
+
+
+def test_load_then_offline_answers_without_network(cli, tmp_path):
+    fixtures = REPO / "Tests" / "fixtures" / "coingecko"
+    loaded = cli("load", str(fixtures / "markets.json"), str(fixtures / "global.json"))
+    assert loaded.returncode == 0 and "loaded 12 coins" in loaded.stdout
+    offline = cli("home", "--offline", COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
+    assert offline.returncode == 0 and "Market Cap: $2.58Tr" in offline.stdout
+
+
+def test_network_down_shows_saved_snapshot_as_stale(cli):
+    assert cli("home").returncode == 0
+    down = cli("home", COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
+    assert down.returncode == 0
+    assert "refresh failed" in down.stderr and "stale as of" in down.stdout
+
+
+def test_network_down_without_data_says_how_to_get_it(cli):
+    result = cli("home", COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
+    assert result.returncode == 1
+    assert "no market data yet" in result.stderr and "load" in result.stderr
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (("set", "bitcoin", "lots"), 2, "amount must be a number"),
+    (("set", "no-such-coin", "1"), 1, "unknown coin"),
+    (("detail", "no-such-coin"), 1, "not found"),
+    (("--frobnicate",), 2, "unknown option"),
+    (("teleport",), 2, "unknown command"),
+    (("set", "a/b", "1"), 2, "coin id"),
+])
+def test_errors_are_one_line_and_nonzero(cli, args, code, message):
+    result = cli(*args)
+    assert result.returncode == code, result.stderr
+    assert message in result.stderr.splitlines()[0]
