@@ -1,0 +1,39 @@
+"""A small Coinfolio host in Python: hold some bitcoin, refresh, print the statistics and the
+portfolio.
+
+    COINFOLIO_BASE_URL  CoinGecko API root (default: the public API)
+    COINFOLIO_DB        database path (default: ":memory:")
+    COINFOLIO_LIBRARY   path of libcoinfolio.so (default: the repository's build folder)
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import coinfolio
+
+
+def main() -> int:
+    api = {"base_url": os.environ["COINFOLIO_BASE_URL"]} if os.environ.get("COINFOLIO_BASE_URL") else {}
+    try:
+        with coinfolio.Engine(database=os.environ.get("COINFOLIO_DB", ":memory:"), api=api) as engine:
+            engine.set_holding("bitcoin", 0.5)
+            engine.refresh()
+            for statistic in engine.statistics():
+                change = statistic["percentage_change"]
+                suffix = "" if change is None else f" ({'+' if change > 0 else ''}{coinfolio.format_percent(change)})"
+                print(f"{statistic['title']}: {statistic['value']}{suffix}")
+            portfolio = engine.portfolio()
+            for coin in portfolio["coins"]:
+                value = coin["current_holdings_value"]
+                shown = "no price" if value is None else coinfolio.format_currency(value)
+                print(f"  {coin['id']}: {coin['current_holdings']} = {shown}")
+            print(f"Total: {coinfolio.format_currency(portfolio['total_value'])}")
+    except coinfolio.CoinfolioError as error:
+        print(f"portfolio.py: {error.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""The example hosts run and print the statistics; the header and the library agree."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import coinfolio
+from conftest import PACKAGE_ROOT, REPO, child_env
+
+
+def test_python_example_prints_statistics_and_portfolio(server):
+    env = dict(child_env(), COINFOLIO_BASE_URL=server.base_url, COINFOLIO_DB=":memory:")
+    result = subprocess.run([sys.executable, str(PACKAGE_ROOT / "examples" / "portfolio.py")],
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "Market Cap: $2.58Tr (+1.20%)" in result.stdout
+    assert "Portfolio Value: $28,500.06" in result.stdout
+    assert "Total: $28,500.06" in result.stdout
+
+
+def test_c_example_prints_statistics_and_portfolio(server, tmp_path):
+    example = REPO / "bindings" / "c" / "build" / "example"
+    if not example.exists():
+        pytest.skip("bindings/c/build/example is not built: run `make`")
+    env = dict(os.environ, COINFOLIO_BASE_URL=server.base_url, COINFOLIO_DB=str(tmp_path / "example.sqlite"))
+    result = subprocess.run([str(example)], env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "Market Cap: $2.58Tr" in result.stdout
+    assert "$28,500.06" in result.stdout
+
+
+def test_header_declares_exactly_the_exported_symbols():
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("nm (binutils) is not installed")
+    exported = subprocess.run([nm, "-D", "--defined-only", coinfolio.library_path],
+                              capture_output=True, text=True, check=True).stdout
+    exported_names = {line.split()[-1] for line in exported.splitlines() if line.split() and line.split()[-1].startswith("cf_")}
+    header = (REPO / "include" / "coinfolio.h").read_text(encoding="utf-8")
+    declared = set(re.findall(r"\b(cf_[a-z0-9_]+)\s*\(", header))
+    assert exported_names == declared, f"only exported: {exported_names - declared}; only declared: {declared - exported_names}"
