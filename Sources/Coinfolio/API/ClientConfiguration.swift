@@ -114,7 +114,7 @@ extension ClientConfiguration: Decodable {
             maxRetryWait: try c.finiteNumber(.maxRetryWait, in: 0...86_400) ?? 60)
     }
 
-    /// Reads the JSON form; NULL or empty text means all defaults.
+    /// Reads the JSON form; nil means all defaults.
     /// - Throws: `.invalidArgument` for malformed JSON or a bad value.
     public init(json: String?) throws {
         self = try ConfigJSON.decode(ClientConfiguration.self, from: json, default: { ClientConfiguration() })

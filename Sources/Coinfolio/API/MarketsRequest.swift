@@ -57,7 +57,7 @@ extension MarketsRequest: Decodable {
             sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true)
     }
 
-    /// Reads the JSON form; NULL or empty text means the defaults.
+    /// Reads the JSON form; nil means the defaults.
     /// - Throws: `.invalidArgument` for malformed JSON or a bad value.
     public init(json: String?) throws {
         self = try ConfigJSON.decode(MarketsRequest.self, from: json, default: { MarketsRequest.defaultRequest })

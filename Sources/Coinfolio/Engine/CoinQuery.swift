@@ -56,7 +56,7 @@ public struct CoinQuery: Sendable, Decodable {
             sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true)
     }
 
-    /// Reads the JSON form; NULL or empty text means the defaults.
+    /// Reads the JSON form; nil means the defaults.
     /// - Throws: `.invalidArgument` for malformed JSON, an unknown sort, negative numbers, wrong types.
     public init(json: String?) throws {
         self = try ConfigJSON.decode(CoinQuery.self, from: json, default: { CoinQuery() })
@@ -84,7 +84,7 @@ public struct PortfolioQuery: Sendable, Decodable {
             sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true)
     }
 
-    /// Reads the JSON form; NULL or empty text means the defaults.
+    /// Reads the JSON form; nil means the defaults.
     public init(json: String?) throws {
         self = try ConfigJSON.decode(PortfolioQuery.self, from: json, default: { PortfolioQuery() })
     }

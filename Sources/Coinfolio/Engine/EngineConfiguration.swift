@@ -49,7 +49,7 @@ extension EngineConfiguration: Decodable {
             api: try c.decodeIfPresent(ClientConfiguration.self, forKey: .api) ?? ClientConfiguration())
     }
 
-    /// Reads the JSON form; NULL or empty text means all defaults.
+    /// Reads the JSON form; nil means all defaults.
     /// - Throws: `.invalidArgument` for malformed JSON or a bad value.
     public init(json: String?) throws {
         self = try ConfigJSON.decode(EngineConfiguration.self, from: json, default: { EngineConfiguration() })

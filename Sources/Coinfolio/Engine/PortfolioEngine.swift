@@ -87,10 +87,14 @@ public final class PortfolioEngine: @unchecked Sendable {
         let page = try CoinGeckoBody.markets(marketsBody)
         let marketData = try globalBody.map(CoinGeckoBody.global) ?? currentSnapshot()?.marketData
         refreshLock.lock(); defer { refreshLock.unlock() }
-        return try install(coins: page.coins, marketData: marketData)
+        // The body itself is saved: decoding it again applies the same merge, and re-encoding
+        // 250 coins with sparklines would cost more than the decode.
+        return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
     }
 
-    private func install(coins: [Coin], marketData: MarketData?) throws -> RefreshSummary {
+    /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to
+    /// `coins`; without one, the coins are encoded.
+    private func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
         var unique: [Coin] = []
         unique.reserveCapacity(coins.count)
         var position: [String: Int] = [:]
@@ -103,7 +107,7 @@ public final class PortfolioEngine: @unchecked Sendable {
         let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
         try store.saveSnapshot(.init(
             vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
-            markets: Self.marketsBody(unique), global: marketData.map(Self.globalBody)))
+            markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
         stateLock.lock()
         snapshot = next
         stateLock.unlock()
@@ -132,8 +136,8 @@ public final class PortfolioEngine: @unchecked Sendable {
 
     private func restoreSnapshot() throws -> MarketSnapshot? {
         guard let saved = try store.loadSnapshot(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
-        let coins = try CoinGeckoBody.markets(Data(saved.markets)).coins
-        let marketData = try saved.global.map { try CoinGeckoBody.global(Data($0)) }
+        let coins = try CoinGeckoBody.markets(saved.markets).coins
+        let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
         return MarketSnapshot(coins: coins, marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
                               refreshFailed: saved.refreshFailed)
     }

@@ -46,50 +46,83 @@ extension Coin: Decodable {
         symbol = try c.decode(String.self, forKey: .symbol)
         name = try c.decode(String.self, forKey: .name)
         try CoinID.validate(id)
-        image = c.lenient(String.self, .image)
-        currentPrice = c.lenient(Double.self, .currentPrice)
-        marketCap = c.lenient(Double.self, .marketCap)
+        image = c.lenientString(.image)
+        currentPrice = c.lenientDouble(.currentPrice)
+        marketCap = c.lenientDouble(.marketCap)
         marketCapRank = c.lenientInt(.marketCapRank)
-        fullyDilutedValuation = c.lenient(Double.self, .fullyDilutedValuation)
-        totalVolume = c.lenient(Double.self, .totalVolume)
-        high24h = c.lenient(Double.self, .high24h)
-        low24h = c.lenient(Double.self, .low24h)
-        priceChange24h = c.lenient(Double.self, .priceChange24h)
-        priceChangePercentage24h = c.lenient(Double.self, .priceChangePercentage24h)
-        marketCapChange24h = c.lenient(Double.self, .marketCapChange24h)
-        marketCapChangePercentage24h = c.lenient(Double.self, .marketCapChangePercentage24h)
-        circulatingSupply = c.lenient(Double.self, .circulatingSupply)
-        totalSupply = c.lenient(Double.self, .totalSupply)
-        maxSupply = c.lenient(Double.self, .maxSupply)
-        ath = c.lenient(Double.self, .ath)
-        athChangePercentage = c.lenient(Double.self, .athChangePercentage)
-        athDate = c.lenient(String.self, .athDate)
-        atl = c.lenient(Double.self, .atl)
-        atlChangePercentage = c.lenient(Double.self, .atlChangePercentage)
-        atlDate = c.lenient(String.self, .atlDate)
-        lastUpdated = c.lenient(String.self, .lastUpdated)
+        fullyDilutedValuation = c.lenientDouble(.fullyDilutedValuation)
+        totalVolume = c.lenientDouble(.totalVolume)
+        high24h = c.lenientDouble(.high24h)
+        low24h = c.lenientDouble(.low24h)
+        priceChange24h = c.lenientDouble(.priceChange24h)
+        priceChangePercentage24h = c.lenientDouble(.priceChangePercentage24h)
+        marketCapChange24h = c.lenientDouble(.marketCapChange24h)
+        marketCapChangePercentage24h = c.lenientDouble(.marketCapChangePercentage24h)
+        circulatingSupply = c.lenientDouble(.circulatingSupply)
+        totalSupply = c.lenientDouble(.totalSupply)
+        maxSupply = c.lenientDouble(.maxSupply)
+        ath = c.lenientDouble(.ath)
+        athChangePercentage = c.lenientDouble(.athChangePercentage)
+        athDate = c.lenientString(.athDate)
+        atl = c.lenientDouble(.atl)
+        atlChangePercentage = c.lenientDouble(.atlChangePercentage)
+        atlDate = c.lenientString(.atlDate)
+        lastUpdated = c.lenientString(.lastUpdated)
         if let r = try? c.nestedContainer(keyedBy: ROIKeys.self, forKey: .roi) {
-            roi = ROI(times: r.lenient(Double.self, .times), currency: r.lenient(String.self, .currency),
-                      percentage: r.lenient(Double.self, .percentage))
+            roi = ROI(times: r.lenientDouble(.times), currency: r.lenientString(.currency),
+                      percentage: r.lenientDouble(.percentage))
         }
         if let s = try? c.nestedContainer(keyedBy: SparklineKeys.self, forKey: .sparklineIn7d),
-           let prices = s.lenient([Double?].self, .price) {
-            sparklineIn7d = prices.map { $0 ?? .nan }
+           var points = try? s.nestedUnkeyedContainer(forKey: .price) {
+            sparklineIn7d = Self.prices(&points)
         }
         var changes: [ChangeWindow: Double] = [:]
         let windows: [(ChangeWindow, CodingKeys)] = [
             (.h1, .pcp1h), (.h24, .pcp24h), (.d7, .pcp7d), (.d14, .pcp14d), (.d30, .pcp30d), (.d200, .pcp200d), (.y1, .pcp1y),
         ]
         for (window, key) in windows {
-            if let value = c.lenient(Double.self, key) { changes[window] = value }
+            if let value = c.lenientDouble(key) { changes[window] = value }
         }
         priceChangePercentageInCurrency = changes
     }
 
     private enum ROIKeys: String, CodingKey { case times, currency, percentage }
+
+    /// Sparkline points one by one with concrete calls (a generic `[Double?]` decode costs several
+    /// times more); null and non-numbers become NaN.
+    private static func prices(_ points: inout UnkeyedDecodingContainer) -> [Double] {
+        var prices: [Double] = []
+        prices.reserveCapacity(points.count ?? 0)
+        while !points.isAtEnd {
+            if let value = try? points.decode(Double.self) {
+                prices.append(value)
+            } else if (try? points.decodeNil()) == true || (try? points.decode(Skip.self)) != nil {
+                prices.append(.nan)
+            } else {
+                break
+            }
+        }
+        return prices
+    }
+
+    /// Decodes any JSON value and keeps nothing: moves an unkeyed container past a bad element.
+    private struct Skip: Decodable {
+        init(from decoder: Decoder) throws {}
+    }
 }
 
 extension KeyedDecodingContainer {
+    /// The number at `key`, or nil when it is missing, null or not a number. (Concrete overloads
+    /// reach Foundation's fast paths; the generic `lenient` goes through generic metadata.)
+    func lenientDouble(_ key: Key) -> Double? {
+        (try? decodeIfPresent(Double.self, forKey: key)) ?? nil
+    }
+
+    /// The string at `key`, or nil when it is missing, null or not a string.
+    func lenientString(_ key: Key) -> String? {
+        (try? decodeIfPresent(String.self, forKey: key)) ?? nil
+    }
+
     /// The value at `key`, or nil when it is missing, null or of another type.
     func lenient<T: Decodable>(_ type: T.Type, _ key: Key) -> T? {
         (try? decodeIfPresent(type, forKey: key)) ?? nil
@@ -98,7 +131,7 @@ extension KeyedDecodingContainer {
     /// An integer sent as any JSON number (`1`, `1.0`, `1e0`); nil when missing, null, fractional
     /// or out of range.
     func lenientInt(_ key: Key) -> Int? {
-        guard let value = lenient(Double.self, key), value.isFinite, value == value.rounded(),
+        guard let value = lenientDouble(key), value.isFinite, value == value.rounded(),
               abs(value) < 9.0e15 else { return nil }
         return Int(value)
     }

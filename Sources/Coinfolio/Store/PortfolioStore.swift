@@ -123,8 +123,8 @@ public final class PortfolioStore: @unchecked Sendable {
         var vsCurrency: String
         var asOf: Double
         var refreshFailed: Bool
-        var markets: [UInt8]
-        var global: [UInt8]?
+        var markets: Data
+        var global: Data?
     }
 
     func saveSnapshot(_ snapshot: SavedSnapshot) throws {
@@ -158,7 +158,7 @@ public final class PortfolioStore: @unchecked Sendable {
             defer { statement.reset() }
             guard try statement.next() else { return nil }
             return SavedSnapshot(vsCurrency: statement.text(0) ?? "", asOf: statement.double(1),
-                                 refreshFailed: statement.int(2) != 0, markets: statement.blob(3) ?? [],
+                                 refreshFailed: statement.int(2) != 0, markets: statement.blob(3) ?? Data(),
                                  global: statement.blob(4))
         }
     }

@@ -111,10 +111,11 @@ final class SQLiteConnection {
         func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, SQLITE_TRANSIENT) }
         func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
         func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
-        func bind(_ index: Int32, _ bytes: [UInt8]?) {
+        /// Binds a blob; SQLite copies it before returning (it may be large: one copy only).
+        func bind(_ index: Int32, _ bytes: Data?) {
             guard let bytes else { sqlite3_bind_null(handle, index); return }
             bytes.withUnsafeBytes { raw in
-                _ = sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), SQLITE_TRANSIENT)
+                _ = sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(raw.count), SQLITE_TRANSIENT)
             }
         }
 
@@ -156,10 +157,10 @@ final class SQLiteConnection {
         func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-        func blob(_ column: Int32) -> [UInt8]? {
+        func blob(_ column: Int32) -> Data? {
             let count = Int(sqlite3_column_bytes(handle, column))
-            guard let pointer = sqlite3_column_blob(handle, column) else { return isNull(column) ? nil : [] }
-            return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+            guard let pointer = sqlite3_column_blob(handle, column) else { return isNull(column) ? nil : Data() }
+            return Data(bytes: pointer, count: count)
         }
     }
 }

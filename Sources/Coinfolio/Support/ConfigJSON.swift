@@ -1,12 +1,13 @@
 import Foundation
 
-/// Reads the JSON objects hosts pass in (configs and queries): NULL or empty means "all
-/// defaults", unknown keys are ignored, and any problem is `.invalidArgument` with the key named.
+/// Reads the JSON objects hosts pass in (configs and queries): nil (a NULL pointer) means "all
+/// defaults", unknown keys are ignored, and any problem — an empty string included — is
+/// `.invalidArgument` with the key named.
 enum ConfigJSON {
     private static let decoder = JSONDecoder()
 
     static func decode<T: Decodable>(_ type: T.Type, from text: String?, default makeDefault: () -> T) throws -> T {
-        guard let text, !text.allSatisfy({ $0.isWhitespace }) else { return makeDefault() }
+        guard let text else { return makeDefault() }
         do {
             let data = Data(text.utf8)
             try data.withUnsafeBytes { try JSONSyntax.checkStrict($0) }

@@ -19,20 +19,28 @@ enum JSONSyntax {
                                      details: ["reason": .string("malformed_json")])
             }
         }
-        var inString = false
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var pendingComma = -1
         while index < count {
-            let byte = bytes[index]
-            if inString {
-                if byte == UInt8(ascii: "\\") { index += 2; continue }
-                if byte == UInt8(ascii: "\"") { inString = false }
-            } else if !isSpace(byte) {
-                if pendingComma >= 0, byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                // Skip the string: to its closing quote, stepping over escapes.
+                index += 1
+                while index < count {
+                    let inner = base[index]
+                    if inner == UInt8(ascii: "\"") { break }
+                    index += inner == UInt8(ascii: "\\") ? 2 : 1
+                }
+                pendingComma = -1
+            } else if byte == UInt8(ascii: ",") {
+                pendingComma = index
+            } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                if pendingComma >= 0 {
                     throw CoinfolioError(.invalidArgument, "malformed JSON: trailing comma at offset \(pendingComma)",
                                          details: ["reason": .string("malformed_json")])
                 }
-                pendingComma = byte == UInt8(ascii: ",") ? index : -1
-                if byte == UInt8(ascii: "\"") { inString = true }
+            } else if !isSpace(byte) {
+                pendingComma = -1
             }
             index += 1
         }

@@ -1,0 +1,100 @@
+/*
+ * test_coinfolio.c — the C test suite of Coinfolio: the C ABI of include/coinfolio.h exercised
+ * from C, every JSON output parsed with jansson.
+ *
+ *     build/test_coinfolio <repository root> [test name substring…]
+ *
+ * Needs python3 for the loopback CoinGecko server (Tests/server/coingecko_server.py). The
+ * corpus tests read ../shared/fixtures/coingecko beside the repository when it exists.
+ */
+#include "test_support.h"
+#include "tests.h"
+
+#define TEST(name) {#name, name}
+
+static const tf_test tests[] = {
+    /* test_format.c */
+    TEST(test_library_version),
+    TEST(test_string_free_and_close_accept_null),
+    TEST(test_format_currency_two_decimals),
+    TEST(test_format_currency_two_to_six_decimals),
+    TEST(test_format_currency_symbols),
+    TEST(test_format_price),
+    TEST(test_format_number_and_percent),
+    TEST(test_format_abbreviated),
+    TEST(test_format_non_finite_is_na),
+    TEST(test_format_negative_zero_prints_zero),
+    TEST(test_format_invalid_arguments_return_null),
+    /* test_decode.c */
+    TEST(test_decode_markets_fixture_matches_raw_values),
+    TEST(test_decode_markets_keeps_unknown_price_as_null),
+    TEST(test_decode_markets_tiny_and_huge_numbers),
+    TEST(test_decode_markets_sparklines_of_any_length),
+    TEST(test_decode_markets_duplicate_symbols_are_distinct_coins),
+    TEST(test_decode_markets_skips_bad_elements),
+    TEST(test_decode_global_fixture),
+    TEST(test_decode_detail_fixture_plain_text),
+    TEST(test_corpus_markets_decode_and_match),
+    TEST(test_corpus_global_decode_and_match),
+    TEST(test_corpus_coin_detail_decode_and_match),
+    /* test_bad_input.c */
+    TEST(test_decode_rejects_null_and_malformed_input),
+    TEST(test_decode_rejects_wrong_shapes),
+    TEST(test_decode_survives_deep_nesting),
+    TEST(test_decode_huge_markets_body),
+    TEST(test_decode_lone_surrogate_is_clean),
+    TEST(test_store_rejects_null_arguments),
+    TEST(test_client_rejects_bad_arguments),
+    TEST(test_engine_open_rejects_bad_config),
+    TEST(test_engine_rejects_null_arguments),
+    TEST(test_engine_bad_input_changes_nothing),
+    /* test_store.c */
+    TEST(test_store_insert_update_delete),
+    TEST(test_store_zero_or_negative_amount_never_inserts),
+    TEST(test_store_rejects_bad_amounts_and_ids_writing_nothing),
+    TEST(test_store_sql_looking_ids_are_stored_literally),
+    TEST(test_store_amounts_round_trip_exactly),
+    TEST(test_store_persists_across_close_and_reopen),
+    TEST(test_store_holdings_sorted_by_coin_id),
+    TEST(test_store_directory_path_is_store_error),
+    TEST(test_store_file_that_is_not_a_database_is_store_error),
+    TEST(test_store_memory_database),
+    /* test_client.c */
+    TEST(test_client_markets_default_query),
+    TEST(test_client_markets_ids_and_options),
+    TEST(test_client_plan_keys_go_in_their_headers),
+    TEST(test_client_retries_429_after_retry_after),
+    TEST(test_client_long_retry_after_is_rate_limited_at_once),
+    TEST(test_client_503_html_retries_then_http_error),
+    TEST(test_client_server_error_then_success_is_retried),
+    TEST(test_client_client_error_is_not_retried),
+    TEST(test_client_slow_body_past_timeout_is_network_error),
+    TEST(test_client_connection_refused_is_network_error),
+    TEST(test_client_connection_closed_without_answer_is_network_error),
+    TEST(test_client_truncated_or_html_body_is_classified),
+    TEST(test_client_unauthorized_never_shows_the_key),
+    TEST(test_client_coin_detail_query_and_path_encoding),
+    /* test_engine.c */
+    TEST(test_engine_statistics_before_any_data_is_no_data),
+    TEST(test_engine_portfolio_value_example),
+    TEST(test_engine_empty_portfolio_is_zero_without_change),
+    TEST(test_engine_portfolio_works_without_snapshot),
+    TEST(test_engine_search_does_not_change_portfolio_value),
+    TEST(test_engine_coins_sorting_and_paging),
+    TEST(test_engine_coins_have_every_key),
+    TEST(test_engine_refresh_request_counts),
+    TEST(test_engine_refresh_tops_up_held_coin_outside_first_page),
+    TEST(test_engine_statistics_after_refresh),
+    TEST(test_engine_coin_detail_is_lazy_and_cached),
+    TEST(test_engine_coin_detail_missing_price_prints_na),
+    TEST(test_engine_concurrent_detail_requests_share_one),
+    TEST(test_engine_failed_refresh_keeps_snapshot),
+    TEST(test_engine_snapshot_survives_reopen_offline),
+    TEST(test_engine_and_client_open_with_null_config),
+    TEST(test_engine_metrics_count_every_attempt),
+    TEST(test_engine_vs_currency_eur),
+};
+
+int main(int argc, char **argv) {
+    return tf_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
+}

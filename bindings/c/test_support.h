@@ -1,0 +1,159 @@
+/*
+ * test_support.h — the tiny harness behind the C tests of Coinfolio.
+ *
+ * Each test is a function `void test_xxx(void)` listed in test_coinfolio.c. CHECK-style macros
+ * count passes and failures and print every failure with its file, line and test name. The
+ * runner prints a final line "N passed, N failed" and exits 1 when anything failed.
+ *
+ * Helpers cover what the tests need around the ABI: parsing every JSON output with jansson,
+ * validating error objects, reading fixture files, a temporary folder, and the loopback
+ * CoinGecko server (Tests/server/coingecko_server.py) with a raw-socket HTTP helper.
+ */
+#ifndef COINFOLIO_TEST_SUPPORT_H
+#define COINFOLIO_TEST_SUPPORT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "coinfolio.h"
+
+/* ------------------------------------------------------------------ counting checks */
+
+extern int tf_passed;
+extern int tf_failed;
+extern const char *tf_current_test;
+
+/* Records one check; prints a failure line. Returns cond (so callers can bail out early). */
+int tf_check(int cond, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+#define CHECK(cond) tf_check((cond) ? 1 : 0, __FILE__, __LINE__, "%s", #cond)
+
+/* Checks with the values printed on failure. */
+#define CHECK_INT(actual, expected)                                                            \
+    do {                                                                                       \
+        long long tf_a_ = (long long)(actual), tf_e_ = (long long)(expected);                 \
+        tf_check(tf_a_ == tf_e_, __FILE__, __LINE__, "%s == %s (actual %lld, expected %lld)", \
+                 #actual, #expected, tf_a_, tf_e_);                                            \
+    } while (0)
+
+#define CHECK_STR(actual, expected)                                                            \
+    tf_check_str((actual), (expected), __FILE__, __LINE__, #actual)
+int tf_check_str(const char *actual, const char *expected, const char *file, int line,
+                 const char *expr);
+
+#define CHECK_DOUBLE(actual, expected, tolerance)                                              \
+    tf_check_double((actual), (expected), (tolerance), __FILE__, __LINE__, #actual)
+int tf_check_double(double actual, double expected, double tolerance, const char *file,
+                    int line, const char *expr);
+
+/* A status check that prints the error JSON when the status is not the expected one. */
+#define CHECK_STATUS(status, expected, err)                                                    \
+    tf_check_status((status), (expected), &(err), __FILE__, __LINE__, #status)
+/* err_ptr is read after the call (argument evaluation order is unspecified in C). */
+int tf_check_status(int status, int expected, char *const *err_ptr, const char *file, int line,
+                    const char *expr);
+
+/* ------------------------------------------------------------------ JSON helpers */
+
+/* The "code" string of a status, e.g. "invalid_argument". */
+const char *status_code_name(int status);
+
+/* Parses a library output string (may be NULL: returns NULL and records a failure).
+ * Numbers that do not fit an integer are read as reals. Caller json_decref()s. */
+#define PARSE_JSON(text) tf_parse_json((text), __FILE__, __LINE__)
+json_t *tf_parse_json(const char *text, const char *file, int line);
+
+/* Checks that err is a valid error object for `status`: it parses, and has status (that
+ * number), code (its name), a non-empty message and a details object. Returns the parsed
+ * object (caller json_decref()s) or NULL. */
+#define CHECK_ERROR_JSON(err, status) tf_check_error_json((err), (status), __FILE__, __LINE__)
+json_t *tf_check_error_json(const char *err, int status, const char *file, int line);
+
+/* Fetches obj[key] as a double; NAN when absent, null or not a number. */
+double json_num(const json_t *obj, const char *key);
+/* obj[key] as a string, or NULL. */
+const char *json_str(const json_t *obj, const char *key);
+/* Parses text into a new JSON value (flags: reals for big integers, any top-level value);
+ * skips a UTF-8 byte order mark. NULL when it does not parse. */
+json_t *json_parse_raw(const char *text, size_t length);
+
+/* A non-NULL pointer that the library must overwrite with NULL on entry. */
+extern char tf_sentinel_storage;
+#define SENTINEL (&tf_sentinel_storage)
+/* cf_string_free() unless s is NULL or the sentinel. */
+void free_out(char *s);
+
+/* ------------------------------------------------------------------ files and folders */
+
+/* The repository root given on the command line (absolute). */
+extern char tf_repo_root[4096];
+/* A private temporary folder for this run (absolute). */
+extern char tf_temp_dir[4096];
+
+/* Reads a whole file into a NUL-terminated malloc()ed buffer; NULL if it cannot. */
+char *read_file(const char *path, size_t *out_length);
+/* snprintf into a static rotating buffer: handy for paths. */
+const char *fmt_path(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* A fresh file path inside tf_temp_dir (not created), unique per call. */
+const char *temp_path(const char *stem);
+
+/* ------------------------------------------------------------------ loopback server */
+
+/* The port of the loopback CoinGecko server, 0 when it is not running. */
+extern int tf_server_port;
+
+/* Starts/stops the server of Tests/server (the runner does this once). */
+int server_start(void);
+void server_stop(void);
+
+/* "http://127.0.0.1:<port>/api/v3" of the running server. */
+const char *server_base_url(void);
+
+/* Raw HTTP/1.1 over a socket to 127.0.0.1:port. Returns the status (or -1) and, when
+ * out_body is not NULL, a malloc()ed body. */
+int http_request(int port, const char *method, const char *path, const char *body,
+                 char **out_body);
+
+/* Control routes. Each returns 1 on success and records a failure otherwise. */
+int server_reset(void);
+int server_fault(json_t *spec); /* steals the reference */
+int server_route(json_t *spec); /* steals the reference */
+/* The request log ({"requests":[…]}); caller json_decref()s. */
+json_t *server_log(void);
+/* The number of logged requests whose path equals `path`. */
+int server_count(json_t *log, const char *path);
+
+/* A TCP port on 127.0.0.1 that nothing listens on (connection refused). */
+int refused_port(void);
+
+/* Returns 1 when the server is running; otherwise records a failure and returns 0. */
+#define REQUIRE_SERVER()                                                                       \
+    do {                                                                                       \
+        if (!tf_check(tf_server_port > 0, __FILE__, __LINE__,                                  \
+                      "the loopback CoinGecko server is running"))                             \
+            return;                                                                            \
+    } while (0)
+
+/* ------------------------------------------------------------------ runner */
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} tf_test;
+
+/* Runs the tests: argv[1] is the repository root, further arguments pick tests whose name
+ * contains them. Each test runs in a forked child (a crash or a hang in the library is reported
+ * as a failure of that test, and the next test still runs); set CF_TEST_NO_FORK=1 to run them
+ * in-process (for a debugger). Prints "N passed, N failed" last; returns the exit status. */
+int tf_main(int argc, char **argv, const tf_test *tests, size_t count);
+
+#endif /* COINFOLIO_TEST_SUPPORT_H */

@@ -1,0 +1,110 @@
+/* tests.h — every test function, and the helpers the test files share. */
+#ifndef COINFOLIO_TESTS_H
+#define COINFOLIO_TESTS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "coinfolio.h"
+
+/* compare.c: a decoded model against the raw body (both parsed by jansson). */
+int compare_coin(const json_t *raw, const json_t *decoded, const char *where);
+int check_markets_decoding(const char *body, size_t length, const char *label);
+int check_global_decoding(const char *body, size_t length, const char *label);
+int check_detail_decoding(const char *body, size_t length, const char *label);
+
+/* test_client.c: handles and server helpers for the network tests. */
+json_t *api_config(int max_retries, int timeout_ms); /* the "api" object for the server */
+cf_client *open_client(json_t *config);              /* steals config */
+cf_engine *open_engine(json_t *config);              /* steals config */
+int queue_fault(const char *path, int status, int times, json_t *headers, const char *body);
+json_t *logged_request(json_t *log, const char *path, int nth);
+
+/* test_format.c */
+void test_library_version(void);
+void test_string_free_and_close_accept_null(void);
+void test_format_currency_two_decimals(void);
+void test_format_currency_two_to_six_decimals(void);
+void test_format_currency_symbols(void);
+void test_format_price(void);
+void test_format_number_and_percent(void);
+void test_format_abbreviated(void);
+void test_format_non_finite_is_na(void);
+void test_format_negative_zero_prints_zero(void);
+void test_format_invalid_arguments_return_null(void);
+
+/* test_decode.c */
+void test_decode_markets_fixture_matches_raw_values(void);
+void test_decode_markets_keeps_unknown_price_as_null(void);
+void test_decode_markets_tiny_and_huge_numbers(void);
+void test_decode_markets_sparklines_of_any_length(void);
+void test_decode_markets_duplicate_symbols_are_distinct_coins(void);
+void test_decode_markets_skips_bad_elements(void);
+void test_decode_global_fixture(void);
+void test_decode_detail_fixture_plain_text(void);
+void test_corpus_markets_decode_and_match(void);
+void test_corpus_global_decode_and_match(void);
+void test_corpus_coin_detail_decode_and_match(void);
+
+/* test_bad_input.c */
+void test_decode_rejects_null_and_malformed_input(void);
+void test_decode_rejects_wrong_shapes(void);
+void test_decode_survives_deep_nesting(void);
+void test_decode_huge_markets_body(void);
+void test_decode_lone_surrogate_is_clean(void);
+void test_store_rejects_null_arguments(void);
+void test_client_rejects_bad_arguments(void);
+void test_engine_open_rejects_bad_config(void);
+void test_engine_rejects_null_arguments(void);
+void test_engine_bad_input_changes_nothing(void);
+
+/* test_store.c */
+void test_store_insert_update_delete(void);
+void test_store_zero_or_negative_amount_never_inserts(void);
+void test_store_rejects_bad_amounts_and_ids_writing_nothing(void);
+void test_store_sql_looking_ids_are_stored_literally(void);
+void test_store_amounts_round_trip_exactly(void);
+void test_store_persists_across_close_and_reopen(void);
+void test_store_holdings_sorted_by_coin_id(void);
+void test_store_directory_path_is_store_error(void);
+void test_store_file_that_is_not_a_database_is_store_error(void);
+void test_store_memory_database(void);
+
+/* test_client.c */
+void test_client_markets_default_query(void);
+void test_client_markets_ids_and_options(void);
+void test_client_plan_keys_go_in_their_headers(void);
+void test_client_retries_429_after_retry_after(void);
+void test_client_long_retry_after_is_rate_limited_at_once(void);
+void test_client_503_html_retries_then_http_error(void);
+void test_client_server_error_then_success_is_retried(void);
+void test_client_client_error_is_not_retried(void);
+void test_client_slow_body_past_timeout_is_network_error(void);
+void test_client_connection_refused_is_network_error(void);
+void test_client_connection_closed_without_answer_is_network_error(void);
+void test_client_truncated_or_html_body_is_classified(void);
+void test_client_unauthorized_never_shows_the_key(void);
+void test_client_coin_detail_query_and_path_encoding(void);
+
+/* test_engine.c */
+void test_engine_statistics_before_any_data_is_no_data(void);
+void test_engine_portfolio_value_example(void);
+void test_engine_empty_portfolio_is_zero_without_change(void);
+void test_engine_portfolio_works_without_snapshot(void);
+void test_engine_search_does_not_change_portfolio_value(void);
+void test_engine_coins_sorting_and_paging(void);
+void test_engine_coins_have_every_key(void);
+void test_engine_refresh_request_counts(void);
+void test_engine_refresh_tops_up_held_coin_outside_first_page(void);
+void test_engine_statistics_after_refresh(void);
+void test_engine_coin_detail_is_lazy_and_cached(void);
+void test_engine_coin_detail_missing_price_prints_na(void);
+void test_engine_concurrent_detail_requests_share_one(void);
+void test_engine_failed_refresh_keeps_snapshot(void);
+void test_engine_snapshot_survives_reopen_offline(void);
+void test_engine_and_client_open_with_null_config(void);
+void test_engine_metrics_count_every_attempt(void);
+void test_engine_vs_currency_eur(void);
+
+#endif /* COINFOLIO_TESTS_H */
