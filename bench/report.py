@@ -1,0 +1,104 @@
+"""Runs every benchmark and prints BENCHMARKS.md: the C figures (bench.c), the Python figures
+(through ctypes, against pure Python on the same data), and the machine they ran on."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(REPO / "bindings" / "python"))
+
+import coinfolio  # noqa: E402
+
+
+def median_seconds(body, rounds: int = 15, per_round: int = 1) -> float:
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(per_round):
+            body()
+        samples.append((time.perf_counter() - start) / per_round)
+    return statistics.median(samples)
+
+
+def pure_python_statistics(coins_by_id, holdings, global_data):
+    """The four statistics computed in Python from the same dicts (what a host would write)."""
+    data = global_data["data"]
+
+    def abbreviated(value):
+        for limit, suffix in ((1e12, "Tr"), (1e9, "Bn"), (1e6, "M"), (1e3, "K")):
+            if abs(value) >= limit:
+                return f"{value / limit:.2f}{suffix}"
+        return f"{value:.2f}"
+
+    now = before = 0.0
+    for coin_id, amount in holdings.items():
+        coin = coins_by_id.get(coin_id)
+        if coin is None or coin.get("current_price") is None:
+            continue
+        value = amount * coin["current_price"]
+        change = coin.get("price_change_percentage_24h") or 0.0
+        now += value
+        before += value / (1 + change / 100)
+    return [
+        {"title": "Market Cap", "value": "$" + abbreviated(data["total_market_cap"]["usd"]),
+         "percentage_change": data["market_cap_change_percentage_24h_usd"]},
+        {"title": "24h Volume", "value": "$" + abbreviated(data["total_volume"]["usd"]), "percentage_change": None},
+        {"title": "BTC Dominance", "value": f"{data['market_cap_percentage']['btc']:.2f}%", "percentage_change": None},
+        {"title": "Portfolio Value", "value": f"${now:,.2f}",
+         "percentage_change": (now - before) / before * 100 if before > 0 else None},
+    ]
+
+
+def python_rows(build: Path) -> list[str]:
+    rows = []
+    body = (build / "markets-250.json").read_bytes()
+    with coinfolio.Engine(database=":memory:") as engine:
+        anchor = median_seconds(lambda: json.loads(body))
+        ours = median_seconds(lambda: engine.load(body))
+        rows.append(f"| ingest from Python: `Engine.load` (250 coins) | {ours * 1e3:.3f} ms | `json.loads` | {anchor * 1e3:.3f} ms | "
+                    f"{ours / anchor:.2f}× | {len(body) / 1e6 / ours:.0f} MB/s ours, {len(body) / 1e6 / anchor:.0f} MB/s json |")
+    big = (build / "markets-15k.json").read_bytes()
+    global_body = (REPO / "Tests" / "fixtures" / "coingecko" / "global.json").read_bytes()
+    ids = (build / "holdings-1k.txt").read_text().split()
+    holdings = {coin_id: 1.0 + n / 7 for n, coin_id in enumerate(ids)}
+    coins_by_id = {coin["id"]: coin for coin in json.loads(big)}
+    global_data = json.loads(global_body)
+    with coinfolio.Engine(database=":memory:") as engine:
+        engine.load(big, global_body)
+        for coin_id, amount in holdings.items():
+            engine.set_holding(coin_id, amount)
+        ours = median_seconds(engine.statistics, rounds=21, per_round=20)
+        anchor = median_seconds(lambda: pure_python_statistics(coins_by_id, holdings, global_data), rounds=21, per_round=20)
+        rows.append(f"| abi: `Engine.statistics` from Python (1,000 holdings) | {ours * 1e3:.3f} ms | same statistics in pure Python on dicts | "
+                    f"{anchor * 1e3:.3f} ms | {ours / anchor:.2f}× | includes ctypes call and JSON parse |")
+    return rows
+
+
+def main() -> None:
+    build = Path(sys.argv[1]).resolve()
+    c_rows = subprocess.run([str(build / "bench"), "run", str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
+    memory = subprocess.run([str(build / "bench"), "memory", str(build / "markets-15k.json")], check=True,
+                            capture_output=True, text=True).stdout.splitlines()
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    print("# Benchmarks\n")
+    print(f"Measured by `make bench` on {time.strftime('%Y-%m-%d')}: {os.cpu_count()} cores ({cpu}), "
+          f"{platform.system()} {platform.release()}, release build. Input: {(build / 'source.txt').read_text().strip()}; "
+          "15,000 coins generated from it for queries and memory. Each figure is the median of repeated rounds; "
+          "the ratio is ours ÷ the anchor measured in the same run (below 1 is faster than the anchor).\n")
+    print("| benchmark | ours | anchor | anchor time | ratio | notes |")
+    print("|---|---|---|---|---|---|")
+    for line in c_rows + python_rows(build) + memory:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
