@@ -28,12 +28,12 @@ final class StoreTests: XCTestCase {
 
     func testAmountsRoundTripExactly() throws {
         let (store, path) = try openStore()
-        for (id, amount) in [("a", 0.1), ("b", 1e-8), ("c", 123456789.123456789), ("d", 5e-324)] {
+        for (id, amount) in [("a", 0.1), ("b", 1e-8), ("c", 123456789.123456789), ("d", Double.leastNonzeroMagnitude)] {
             try store.setHolding(coinID: id, amount: amount)
         }
         store.close()
         let reopened = try PortfolioStore(path: path)
-        XCTAssertEqual(try reopened.holdings().map(\.amount), [0.1, 1e-8, 123456789.123456789, 5e-324])
+        XCTAssertEqual(try reopened.holdings().map(\.amount), [0.1, 1e-8, 123456789.123456789, Double.leastNonzeroMagnitude])
     }
 
     func testHoldingsSurviveReopenSortedByCoinID() throws {

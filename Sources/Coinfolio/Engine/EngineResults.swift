@@ -33,15 +33,25 @@ public struct CoinListing: Sendable {
     public var isStale: Bool
     /// Whether `json` includes sparklines.
     public var includesSparkline: Bool
+    /// The coins' JSON members from the snapshot's cache, when the engine made this listing.
+    var encodedCoins: [[UInt8]]?
+
+    public init(coins: [Coin], total: Int, asOf: Date, isStale: Bool, includesSparkline: Bool) {
+        self.coins = coins
+        self.total = total
+        self.asOf = asOf
+        self.isStale = isStale
+        self.includesSparkline = includesSparkline
+    }
 
     /// `{"coins":[coin + "price_available"…],"total":n,"as_of":"…","stale":b}`
     public var json: String {
         var w = JSONWriter(reserving: coins.count * (includesSparkline ? 4096 : 900) + 96)
         w.beginObject()
         w.key("coins"); w.beginArray()
-        for coin in coins {
+        for (index, coin) in coins.enumerated() {
             w.beginObject()
-            coin.writeJSON(to: &w, sparkline: includesSparkline)
+            if let encodedCoins { w.members(encodedCoins[index]) } else { coin.writeJSON(to: &w, sparkline: includesSparkline) }
             w.key("price_available"); w.bool(coin.isPriceAvailable)
             w.endObject()
         }
@@ -64,6 +74,15 @@ public struct PortfolioEntry: Sendable {
     public var amount: Double
     /// `current_holdings_value` = amount × `current_price`, in vs_currency; nil without a price.
     public var value: Double?
+    /// The coin's JSON members from the snapshot's cache, when the engine made this entry.
+    var encodedCoin: [UInt8]?
+
+    public init(coinID: String, coin: Coin?, amount: Double, value: Double?) {
+        self.coinID = coinID
+        self.coin = coin
+        self.amount = amount
+        self.value = value
+    }
 
     /// Whether the coin has a price, so that its value counts.
     public var isPriceAvailable: Bool { value != nil }
@@ -91,7 +110,11 @@ public struct Portfolio: Sendable {
         w.key("coins"); w.beginArray()
         for entry in entries {
             w.beginObject()
-            (entry.coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(to: &w, sparkline: includesSparkline, known: entry.coin != nil)
+            if let encoded = entry.encodedCoin {
+                w.members(encoded)
+            } else {
+                (entry.coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(to: &w, sparkline: includesSparkline, known: entry.coin != nil)
+            }
             w.key("price_available"); w.bool(entry.isPriceAvailable)
             w.key("current_holdings"); w.number(entry.amount)
             w.key("current_holdings_value"); w.number(entry.value)

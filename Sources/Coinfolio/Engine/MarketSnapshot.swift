@@ -13,8 +13,11 @@ final class MarketSnapshot: @unchecked Sendable {
     let indexByID: [String: Int]
     /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search.
     private let haystacks: [[UInt8]]
-    private let orderLock = NSLock()
+    private let cacheLock = NSLock()
     private var orders: [CoinSort: [Int]] = [:]
+    /// Each coin's JSON members (without braces), with and without sparkline, written once on
+    /// first use: the snapshot never changes, so neither does its JSON.
+    private var encoded: [[UInt8]?]
 
     init(coins: [Coin], marketData: MarketData?, asOf: Date, refreshFailed: Bool = false) {
         self.coins = coins
@@ -26,6 +29,24 @@ final class MarketSnapshot: @unchecked Sendable {
         for (position, coin) in coins.enumerated() { index[coin.id] = position }
         indexByID = index
         haystacks = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
+        encoded = Array(repeating: nil, count: coins.count * 2)
+    }
+
+    /// The JSON members of the coin at `position` (see `Coin.writeJSON`), cached.
+    func encodedCoin(_ position: Int, sparkline: Bool) -> [UInt8] {
+        let slot = position * 2 + (sparkline ? 1 : 0)
+        cacheLock.lock()
+        if let cached = encoded[slot] { cacheLock.unlock(); return cached }
+        cacheLock.unlock()
+        var w = JSONWriter(reserving: sparkline ? 4096 : 900)
+        w.beginObject()
+        coins[position].writeJSON(to: &w, sparkline: sparkline)
+        w.endObject()
+        let members = Array(w.bytes.dropFirst().dropLast())
+        cacheLock.lock()
+        encoded[slot] = members
+        cacheLock.unlock()
+        return members
     }
 
     /// The same data, marked as left behind by a failed refresh.
@@ -40,11 +61,13 @@ final class MarketSnapshot: @unchecked Sendable {
 
     /// Coin positions in `sort` order (computed once per order, then reused).
     func order(_ sort: CoinSort) -> [Int] {
-        orderLock.lock(); defer { orderLock.unlock() }
-        if let cached = orders[sort] { return cached }
-        let positions = Array(coins.indices)
-        let sorted = positions.sorted { Self.precedes(coins[$0], coins[$1], sort) }
+        cacheLock.lock()
+        if let cached = orders[sort] { cacheLock.unlock(); return cached }
+        cacheLock.unlock()
+        let sorted = Array(coins.indices).sorted { Self.precedes(coins[$0], coins[$1], sort) }
+        cacheLock.lock()
         orders[sort] = sorted
+        cacheLock.unlock()
         return sorted
     }
 

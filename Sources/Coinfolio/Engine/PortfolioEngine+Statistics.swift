@@ -11,14 +11,21 @@ extension PortfolioEngine {
         }
         let vs = configuration.vsCurrency
         let data = snapshot.marketData
-        let portfolio = try portfolio(PortfolioQuery(sort: .holdings, sparkline: false))
+        var entries: [PortfolioEntry] = []
+        var total = 0.0
+        for holding in try store.holdings() {
+            guard let index = snapshot.indexByID[holding.coinID], let price = snapshot.coins[index].currentPrice, price.isFinite else { continue }
+            let value = holding.amount * price
+            total += value
+            entries.append(PortfolioEntry(coinID: holding.coinID, coin: snapshot.coins[index], amount: holding.amount, value: value))
+        }
         return [
             Statistic(title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
                       percentageChange: data?.marketCapChangePercentage24hUSD),
             Statistic(title: "24h Volume", value: abbreviatedMoney(data?.totalVolume?[vs.code], vs)),
             Statistic(title: "BTC Dominance", value: data?.marketCapPercentage?["btc"].map(NumberFormat.percent) ?? NumberFormat.notAvailable),
-            Statistic(title: "Portfolio Value", value: NumberFormat.currency(portfolio.totalValue, vsCurrency: vs),
-                      percentageChange: Self.portfolioChange(portfolio.entries)),
+            Statistic(title: "Portfolio Value", value: NumberFormat.currency(total, vsCurrency: vs),
+                      percentageChange: Self.portfolioChange(entries)),
         ]
     }
 

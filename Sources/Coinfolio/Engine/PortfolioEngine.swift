@@ -166,9 +166,12 @@ public final class PortfolioEngine: @unchecked Sendable {
         let matches = snapshot.matches(query.search, sort: query.sort)
         let start = min(query.offset, matches.count)
         let end = query.limit.map { min(start + $0, matches.count) } ?? matches.count
-        return CoinListing(
-            coins: matches[start..<end].map { snapshot.coins[$0] }, total: matches.count, asOf: snapshot.asOf,
+        let page = matches[start..<end]
+        var listing = CoinListing(
+            coins: page.map { snapshot.coins[$0] }, total: matches.count, asOf: snapshot.asOf,
             isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter), includesSparkline: query.sparkline)
+        listing.encodedCoins = page.map { snapshot.encodedCoin($0, sparkline: query.sparkline) }
+        return listing
     }
 
     /// Every held coin joined with the unfiltered snapshot (a search never changes it).
@@ -180,10 +183,16 @@ public final class PortfolioEngine: @unchecked Sendable {
         var total = 0.0
         for holding in try store.holdings() {
             var coin: Coin?
-            if let snapshot, let index = snapshot.indexByID[holding.coinID] { coin = snapshot.coins[index] }
+            var encoded: [UInt8]?
+            if let snapshot, let index = snapshot.indexByID[holding.coinID] {
+                coin = snapshot.coins[index]
+                encoded = snapshot.encodedCoin(index, sparkline: query.sparkline)
+            }
             let value = coin?.currentPrice.flatMap { price in price.isFinite ? holding.amount * price : nil }
             if let value { total += value }
-            entries.append(PortfolioEntry(coinID: holding.coinID, coin: coin, amount: holding.amount, value: value))
+            var entry = PortfolioEntry(coinID: holding.coinID, coin: coin, amount: holding.amount, value: value)
+            entry.encodedCoin = encoded
+            entries.append(entry)
         }
         entries.sort { Self.precedes($0, $1, query.sort) }
         return Portfolio(

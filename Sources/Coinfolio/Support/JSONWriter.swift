@@ -56,8 +56,13 @@ struct JSONWriter {
     mutating func number(_ value: Int) { valuePrefix(); bytes.append(contentsOf: String(value).utf8) }
     mutating func number(_ value: Int?) { if let value { number(value) } else { null() } }
 
-    /// Splices JSON text that is already valid (a cached fragment) as the next value.
-    mutating func raw(_ fragment: [UInt8]) { valuePrefix(); bytes.append(contentsOf: fragment) }
+    /// Splices already-written object members (`"a":1,"b":2`, a cached fragment) into the open
+    /// object.
+    mutating func members(_ fragment: [UInt8]) {
+        guard !fragment.isEmpty else { return }
+        separate()
+        bytes.append(contentsOf: fragment)
+    }
 
     private mutating func appendQuoted(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
