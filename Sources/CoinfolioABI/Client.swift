@@ -1,5 +1,5 @@
 // cf_client_*: CoinGeckoClient of the core.
-import Coinfolio
+@_spi(ABI) import Coinfolio
 
 @_cdecl("cf_client_open")
 public func cf_client_open(_ configJSON: CString?, _ outClient: UnsafeMutablePointer<OpaquePointer?>?, _ outError: OutString?) -> Int32 {
@@ -20,18 +20,18 @@ public func cf_client_close(_ client: OpaquePointer?) {
 public func cf_client_markets(_ client: OpaquePointer?, _ requestJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
         let client = try handle(client, as: CoinGeckoClient.self, "client")
-        return try client.markets(MarketsRequest(json: readOptionalString(requestJSON, "request_json"))).json
+        return try client.markets(MarketsRequest(json: readOptionalString(requestJSON, "request_json"))).jsonUTF8
     }
 }
 
 @_cdecl("cf_client_global")
 public func cf_client_global(_ client: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
-    call(outJSON, outError) { try handle(client, as: CoinGeckoClient.self, "client").global().json }
+    call(outJSON, outError) { try handle(client, as: CoinGeckoClient.self, "client").global().jsonUTF8 }
 }
 
 @_cdecl("cf_client_coin_detail")
 public func cf_client_coin_detail(_ client: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
-        try handle(client, as: CoinGeckoClient.self, "client").coinDetail(id: readString(coinID, "coin_id")).json
+        try handle(client, as: CoinGeckoClient.self, "client").coinDetail(id: readString(coinID, "coin_id")).jsonUTF8
     }
 }

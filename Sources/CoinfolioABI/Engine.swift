@@ -1,5 +1,5 @@
 // cf_engine_*: PortfolioEngine of the core.
-import Coinfolio
+@_spi(ABI) import Coinfolio
 import Foundation
 
 @_cdecl("cf_engine_open")
@@ -21,7 +21,7 @@ public func cf_engine_close(_ engine: OpaquePointer?) {
 
 @_cdecl("cf_engine_refresh")
 public func cf_engine_refresh(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
-    call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").refresh().json }
+    call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").refresh().jsonUTF8 }
 }
 
 @_cdecl("cf_engine_load")
@@ -38,7 +38,7 @@ public func cf_engine_load(_ engine: OpaquePointer?, _ marketsBody: CString?, _ 
 public func cf_engine_coins(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
-        return try engine.coins(CoinQuery(json: readOptionalString(queryJSON, "query_json"))).json
+        return try engine.coins(CoinQuery(json: readOptionalString(queryJSON, "query_json"))).jsonUTF8
     }
 }
 
@@ -46,13 +46,13 @@ public func cf_engine_coins(_ engine: OpaquePointer?, _ queryJSON: CString?, _ o
 public func cf_engine_portfolio(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
-        return try engine.portfolio(PortfolioQuery(json: readOptionalString(queryJSON, "query_json"))).json
+        return try engine.portfolio(PortfolioQuery(json: readOptionalString(queryJSON, "query_json"))).jsonUTF8
     }
 }
 
 @_cdecl("cf_engine_statistics")
 public func cf_engine_statistics(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
-    call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").statistics().json }
+    call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").statistics().jsonUTF8 }
 }
 
 @_cdecl("cf_engine_set_holding")
@@ -65,11 +65,11 @@ public func cf_engine_set_holding(_ engine: OpaquePointer?, _ coinID: CString?, 
 @_cdecl("cf_engine_coin_detail")
 public func cf_engine_coin_detail(_ engine: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
-        try handle(engine, as: PortfolioEngine.self, "engine").coinDetail(id: readString(coinID, "coin_id")).json
+        try handle(engine, as: PortfolioEngine.self, "engine").coinDetail(id: readString(coinID, "coin_id")).jsonUTF8
     }
 }
 
 @_cdecl("cf_engine_metrics")
 public func cf_engine_metrics(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
-    call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").metrics().json }
+    call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").metrics().jsonUTF8 }
 }

@@ -1,5 +1,5 @@
 // cf_format_*: NumberFormat of the core; NULL for invalid arguments.
-import Coinfolio
+@_spi(ABI) import Coinfolio
 
 private func currencyArgument(_ pointer: CString?) -> VsCurrency? {
     guard pointer != nil else { return .usd }

@@ -1,5 +1,5 @@
 // cf_store_*: PortfolioStore of the core.
-import Coinfolio
+@_spi(ABI) import Coinfolio
 
 @_cdecl("cf_store_open")
 public func cf_store_open(_ path: CString?, _ outStore: UnsafeMutablePointer<OpaquePointer?>?, _ outError: OutString?) -> Int32 {
@@ -27,5 +27,5 @@ public func cf_store_set_holding(_ store: OpaquePointer?, _ coinID: CString?, _ 
 
 @_cdecl("cf_store_holdings")
 public func cf_store_holdings(_ store: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
-    call(outJSON, outError) { try handle(store, as: PortfolioStore.self, "store").holdings().json }
+    call(outJSON, outError) { try handle(store, as: PortfolioStore.self, "store").holdings().jsonUTF8 }
 }

@@ -5,7 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Coinfolio
+@_spi(ABI) import Coinfolio
 import Foundation
 
 public typealias CString = UnsafePointer<CChar>
@@ -60,13 +60,24 @@ func call(_ outError: OutString?, _ body: () throws -> Void) -> Int32 {
     }
 }
 
-/// Runs a thunk body that produces JSON text for `out_json`, which is required.
-func call(_ outJSON: OutString?, _ outError: OutString?, _ body: () throws -> String) -> Int32 {
+/// A NUL-terminated copy of UTF-8 bytes in malloc'd memory, released by `cf_string_free`.
+func newCString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
+    guard let memory = malloc(bytes.count + 1)?.assumingMemoryBound(to: CChar.self) else { return nil }
+    bytes.withUnsafeBytes { raw in
+        if let base = raw.baseAddress { memcpy(memory, base, raw.count) }
+    }
+    memory[bytes.count] = 0
+    return memory
+}
+
+/// Runs a thunk body that produces JSON (UTF-8 bytes) for `out_json`, which is required.
+func call(_ outJSON: OutString?, _ outError: OutString?, _ body: () throws -> [UInt8]) -> Int32 {
     outJSON?.pointee = nil
     return call(outError) {
         guard let outJSON else { throw CoinfolioError(.invalidArgument, "out_json is NULL") }
-        let text = try body()
-        outJSON.pointee = newCString(text)
+        let bytes = try body()
+        guard let text = newCString(bytes) else { throw CoinfolioError(.internalError, "out of memory") }
+        outJSON.pointee = text
     }
 }
 

@@ -10,14 +10,17 @@ public struct RefreshSummary: Hashable, Sendable {
     public var isStale: Bool
 
     /// `{"coins":n,"as_of":"…","stale":false}`
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("coins"); w.number(coins)
         w.key("as_of"); w.string(isoTimestamp(asOf))
         w.key("stale"); w.bool(isStale)
         w.endObject()
-        return w.string
+        return w.bytes
     }
 }
 
@@ -45,7 +48,10 @@ public struct CoinListing: Sendable {
     }
 
     /// `{"coins":[coin + "price_available"…],"total":n,"as_of":"…","stale":b}`
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: coins.count * (includesSparkline ? 4096 : 900) + 96)
         w.beginObject()
         w.key("coins"); w.beginArray()
@@ -60,7 +66,7 @@ public struct CoinListing: Sendable {
         w.key("as_of"); w.string(isoTimestamp(asOf))
         w.key("stale"); w.bool(isStale)
         w.endObject()
-        return w.string
+        return w.bytes
     }
 }
 
@@ -104,7 +110,10 @@ public struct Portfolio: Sendable {
     /// `{"coins":[coin + "price_available","current_holdings","current_holdings_value"…],
     /// "total_value":x,"as_of":"…"|null,"stale":b}`; a coin with no market row has its id and
     /// null for every market key.
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: entries.count * (includesSparkline ? 4096 : 900) + 96)
         w.beginObject()
         w.key("coins"); w.beginArray()
@@ -125,7 +134,7 @@ public struct Portfolio: Sendable {
         w.key("as_of"); w.string(asOf.map(isoTimestamp))
         w.key("stale"); w.bool(isStale)
         w.endObject()
-        return w.string
+        return w.bytes
     }
 }
 
@@ -142,7 +151,10 @@ public struct CoinDetailScreen: Sendable {
     public var additional: [Statistic]
 
     /// `{"coin":coin|null,"detail":{…},"overview":[…],"additional":[…]}`
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: 8192)
         w.beginObject()
         w.key("coin")
@@ -155,16 +167,19 @@ public struct CoinDetailScreen: Sendable {
         w.key("overview"); overview.writeJSON(to: &w)
         w.key("additional"); additional.writeJSON(to: &w)
         w.endObject()
-        return w.string
+        return w.bytes
     }
 }
 
 extension Array where Element == Statistic {
     /// `{"statistics":[{"title","value","percentage_change"}…]}`
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject(); w.key("statistics"); writeJSON(to: &w); w.endObject()
-        return w.string
+        return w.bytes
     }
 }
 
@@ -176,7 +191,10 @@ public struct EngineMetrics: Hashable, Sendable {
     public var detailCacheHits: Int
 
     /// `{"http_requests":{"markets":n,"global":n,"detail":n},"detail_cache_hits":n}`
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("http_requests"); w.beginObject()
@@ -184,7 +202,7 @@ public struct EngineMetrics: Hashable, Sendable {
         w.endObject()
         w.key("detail_cache_hits"); w.number(detailCacheHits)
         w.endObject()
-        return w.string
+        return w.bytes
     }
 }
 

@@ -56,7 +56,10 @@ extension Coin {
 
 extension MarketsPage {
     /// `{"coins":[…],"skipped":[{"index":i,"reason":"…"}]}`
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: coins.count * 1024 + 64)
         w.beginObject()
         w.key("coins"); w.beginArray()
@@ -73,7 +76,7 @@ extension MarketsPage {
         }
         w.endArray()
         w.endObject()
-        return w.string
+        return w.bytes
     }
 }
 
@@ -95,10 +98,13 @@ extension MarketData {
     }
 
     /// `{"market_data":{…}}`
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject(); w.key("market_data"); w.beginObject(); writeJSON(to: &w); w.endObject(); w.endObject()
-        return w.string
+        return w.bytes
     }
 }
 
@@ -119,10 +125,13 @@ extension CoinDetail {
     }
 
     /// `{"detail":{…}}`
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject(); w.key("detail"); w.beginObject(); writeJSON(to: &w); w.endObject(); w.endObject()
-        return w.string
+        return w.bytes
     }
 }
 

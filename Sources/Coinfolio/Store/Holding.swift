@@ -13,7 +13,10 @@ public struct Holding: Hashable, Sendable {
 
 extension Array where Element == Holding {
     /// `{"holdings":[{"coin_id":"bitcoin","amount":0.5}…]}`
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: count * 48 + 16)
         w.beginObject()
         w.key("holdings"); w.beginArray()
@@ -25,6 +28,6 @@ extension Array where Element == Holding {
         }
         w.endArray()
         w.endObject()
-        return w.string
+        return w.bytes
     }
 }

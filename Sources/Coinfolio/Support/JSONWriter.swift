@@ -85,7 +85,10 @@ struct JSONWriter {
 
 extension CoinfolioError {
     /// `{"status":N,"code":"…","message":"…","details":{…}}`, the ABI's error object.
-    public var json: String {
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("status"); w.number(Int(code.rawValue))
@@ -101,6 +104,6 @@ extension CoinfolioError {
         }
         w.endObject()
         w.endObject()
-        return w.string
+        return w.bytes
     }
 }
