@@ -1,6 +1,7 @@
 // cf_client_*: CoinGeckoClient of the core.
 @_spi(ABI) import Coinfolio
 
+/// `cf_client_open` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_client_open")
 public func cf_client_open(_ configJSON: CString?, _ outClient: UnsafeMutablePointer<OpaquePointer?>?, _ outError: OutString?) -> Int32 {
     outClient?.pointee = nil
@@ -11,11 +12,13 @@ public func cf_client_open(_ configJSON: CString?, _ outClient: UnsafeMutablePoi
     }
 }
 
+/// `cf_client_close` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_client_close")
 public func cf_client_close(_ client: OpaquePointer?) {
     releaseHandle(client, as: CoinGeckoClient.self)
 }
 
+/// `cf_client_markets` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_client_markets")
 public func cf_client_markets(_ client: OpaquePointer?, _ requestJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
@@ -24,11 +27,13 @@ public func cf_client_markets(_ client: OpaquePointer?, _ requestJSON: CString?,
     }
 }
 
+/// `cf_client_global` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_client_global")
 public func cf_client_global(_ client: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) { try handle(client, as: CoinGeckoClient.self, "client").global().jsonUTF8 }
 }
 
+/// `cf_client_coin_detail` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_client_coin_detail")
 public func cf_client_coin_detail(_ client: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {

@@ -2,6 +2,7 @@
 @_spi(ABI) import Coinfolio
 import Foundation
 
+/// `cf_engine_open` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_open")
 public func cf_engine_open(_ configJSON: CString?, _ outEngine: UnsafeMutablePointer<OpaquePointer?>?, _ outError: OutString?) -> Int32 {
     outEngine?.pointee = nil
@@ -12,6 +13,7 @@ public func cf_engine_open(_ configJSON: CString?, _ outEngine: UnsafeMutablePoi
     }
 }
 
+/// `cf_engine_close` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_close")
 public func cf_engine_close(_ engine: OpaquePointer?) {
     guard let engine else { return }
@@ -19,11 +21,13 @@ public func cf_engine_close(_ engine: OpaquePointer?) {
     releaseHandle(engine, as: PortfolioEngine.self)
 }
 
+/// `cf_engine_refresh` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_refresh")
 public func cf_engine_refresh(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").refresh().jsonUTF8 }
 }
 
+/// `cf_engine_load` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_load")
 public func cf_engine_load(_ engine: OpaquePointer?, _ marketsBody: CString?, _ globalBody: CString?, _ outError: OutString?) -> Int32 {
     call(outError) {
@@ -34,6 +38,7 @@ public func cf_engine_load(_ engine: OpaquePointer?, _ marketsBody: CString?, _ 
     }
 }
 
+/// `cf_engine_coins` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_coins")
 public func cf_engine_coins(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
@@ -42,6 +47,7 @@ public func cf_engine_coins(_ engine: OpaquePointer?, _ queryJSON: CString?, _ o
     }
 }
 
+/// `cf_engine_portfolio` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_portfolio")
 public func cf_engine_portfolio(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
@@ -50,11 +56,13 @@ public func cf_engine_portfolio(_ engine: OpaquePointer?, _ queryJSON: CString?,
     }
 }
 
+/// `cf_engine_statistics` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_statistics")
 public func cf_engine_statistics(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").statistics().jsonUTF8 }
 }
 
+/// `cf_engine_set_holding` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_set_holding")
 public func cf_engine_set_holding(_ engine: OpaquePointer?, _ coinID: CString?, _ amount: Double, _ outError: OutString?) -> Int32 {
     call(outError) {
@@ -62,6 +70,7 @@ public func cf_engine_set_holding(_ engine: OpaquePointer?, _ coinID: CString?, 
     }
 }
 
+/// `cf_engine_coin_detail` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_coin_detail")
 public func cf_engine_coin_detail(_ engine: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
@@ -69,6 +78,7 @@ public func cf_engine_coin_detail(_ engine: OpaquePointer?, _ coinID: CString?, 
     }
 }
 
+/// `cf_engine_metrics` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_metrics")
 public func cf_engine_metrics(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").metrics().jsonUTF8 }

@@ -1,6 +1,7 @@
 // cf_store_*: PortfolioStore of the core.
 @_spi(ABI) import Coinfolio
 
+/// `cf_store_open` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_store_open")
 public func cf_store_open(_ path: CString?, _ outStore: UnsafeMutablePointer<OpaquePointer?>?, _ outError: OutString?) -> Int32 {
     outStore?.pointee = nil
@@ -11,6 +12,7 @@ public func cf_store_open(_ path: CString?, _ outStore: UnsafeMutablePointer<Opa
     }
 }
 
+/// `cf_store_close` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_store_close")
 public func cf_store_close(_ store: OpaquePointer?) {
     guard let store else { return }
@@ -18,6 +20,7 @@ public func cf_store_close(_ store: OpaquePointer?) {
     releaseHandle(store, as: PortfolioStore.self)
 }
 
+/// `cf_store_set_holding` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_store_set_holding")
 public func cf_store_set_holding(_ store: OpaquePointer?, _ coinID: CString?, _ amount: Double, _ outError: OutString?) -> Int32 {
     call(outError) {
@@ -25,6 +28,7 @@ public func cf_store_set_holding(_ store: OpaquePointer?, _ coinID: CString?, _ 
     }
 }
 
+/// `cf_store_holdings` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_store_holdings")
 public func cf_store_holdings(_ store: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) { try handle(store, as: PortfolioStore.self, "store").holdings().jsonUTF8 }

@@ -1,14 +1,17 @@
-// The plumbing every @_cdecl thunk shares: reading C arguments, writing outputs and errors.
-// No business rule lives here (SPEC §1): a thunk converts arguments, calls the core, converts back.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @_spi(ABI) import Coinfolio
 import Foundation
 
+// The plumbing every @_cdecl thunk shares: reading C arguments, writing outputs and errors.
+// No business rule lives here (SPEC §1): a thunk converts arguments, calls the core, converts back.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A borrowed C string argument (`const char *`).
 public typealias CString = UnsafePointer<CChar>
+/// A `char **` output argument.
 public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 
 /// A copy of `text` in malloc'd memory, released by `cf_string_free`.
@@ -97,14 +100,17 @@ func releaseHandle<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) {
 }
 
 /// `CF_ABI_VERSION` of include/coinfolio.h.
+/// `cf_abi_version` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_abi_version")
 public func cf_abi_version() -> Int32 { 1 }
 
 private let versionString: UnsafeMutablePointer<CChar>? = strdup(Coinfolio.version)
 
+/// `cf_version` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_version")
 public func cf_version() -> CString? { UnsafePointer(versionString) }
 
+/// `cf_string_free` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_string_free")
 public func cf_string_free(_ string: UnsafeMutablePointer<CChar>?) {
     free(string)

@@ -63,7 +63,9 @@ struct Options {
             case "--vs-currency": vsCurrency = try value(argument)
             case "--limit":
                 let text = try value(argument)
-                guard let number = Int(text), number > 0 else { throw UsageError(message: "--limit needs a whole number above 0, not \"\(text)\"") }
+                guard let number = Int(text), number > 0 else {
+                    throw UsageError(message: "--limit needs a whole number above 0, not \"\(text)\"")
+                }
                 limit = number
             case "--json": json = true
             case "--offline": offline = true
@@ -82,7 +84,8 @@ struct Options {
     }
 
     static func defaultDatabase(_ environment: [String: String]) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share")
         return base + "/coinfolio/portfolio.sqlite"
     }

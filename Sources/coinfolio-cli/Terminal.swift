@@ -45,7 +45,13 @@ struct Terminal {
             // Escape sequences take no room on screen.
             var count = 0, escaping = false
             for character in text {
-                if character == "\u{1B}" { escaping = true } else if escaping { if character == "m" { escaping = false } } else { count += 1 }
+                if character == "\u{1B}" {
+                    escaping = true
+                } else if escaping {
+                    if character == "m" { escaping = false }
+                } else {
+                    count += 1
+                }
             }
             return count
         }

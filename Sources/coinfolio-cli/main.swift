@@ -48,7 +48,8 @@ func refreshOrExplain(_ engine: PortfolioEngine) {
     }
 }
 
-let noDataHelp = "no market data yet: run `coinfolio-cli home` with network access, or `coinfolio-cli load MARKETS.json [GLOBAL.json]` with saved CoinGecko bodies"
+let noDataHelp =
+    "no market data yet: run `coinfolio-cli home` with network access, or `coinfolio-cli load MARKETS.json [GLOBAL.json]` with saved CoinGecko bodies"
 
 func ageLine(asOf: Date?, stale: Bool) -> String {
     guard let asOf else { return terminal.dim("no market data yet") }
@@ -60,16 +61,20 @@ func vs() -> VsCurrency { (try? VsCurrency(options.vsCurrency)) ?? .usd }
 
 func coinRows(_ coins: [Coin]) -> String {
     let rows = coins.map { coin -> [String] in
-        [coin.marketCapRank.map(String.init) ?? "-", coin.symbol.uppercased(), coin.name,
-         coin.currentPrice.map { NumberFormat.price($0, vsCurrency: vs()) } ?? NumberFormat.notAvailable,
-         terminal.change(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d)]
+        [
+            coin.marketCapRank.map(String.init) ?? "-", coin.symbol.uppercased(), coin.name,
+            coin.currentPrice.map { NumberFormat.price($0, vsCurrency: vs()) } ?? NumberFormat.notAvailable,
+            terminal.change(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d),
+        ]
     }
     return Terminal.table(["#", "SYMBOL", "NAME", "PRICE", "24H", "7D"], rows, right: [0, 3, 4])
 }
 
 func statisticsBlock(_ statistics: [Statistic]) -> String {
-    statistics.map { "\(terminal.bold($0.title)): \($0.value) \(terminal.change($0.percentageChange))".trimmingCharacters(in: .whitespaces) }
-        .joined(separator: "\n")
+    statistics.map {
+        "\(terminal.bold($0.title)): \($0.value) \(terminal.change($0.percentageChange))".trimmingCharacters(in: .whitespaces)
+    }
+    .joined(separator: "\n")
 }
 
 func run() throws {
@@ -106,9 +111,11 @@ func run() throws {
             return
         }
         let rows = portfolio.entries.map { entry -> [String] in
-            [entry.coin?.symbol.uppercased() ?? "?", entry.coin?.name ?? entry.coinID, amountText(entry.amount),
-             entry.value.map { NumberFormat.currency($0, vsCurrency: vs()) } ?? "no price",
-             terminal.change(entry.coin?.priceChangePercentage24h)]
+            [
+                entry.coin?.symbol.uppercased() ?? "?", entry.coin?.name ?? entry.coinID, amountText(entry.amount),
+                entry.value.map { NumberFormat.currency($0, vsCurrency: vs()) } ?? "no price",
+                terminal.change(entry.coin?.priceChangePercentage24h),
+            ]
         }
         say(Terminal.table(["SYMBOL", "NAME", "AMOUNT", "VALUE", "24H"], rows, right: [2, 3, 4]))
         say("\(terminal.bold("Total")): \(NumberFormat.currency(portfolio.totalValue, vsCurrency: vs()))")
@@ -182,7 +189,8 @@ func run() throws {
 
 /// An amount as typed: 0.5, 2, 1e-08 → "0.00000001".
 func amountText(_ amount: Double) -> String {
-    NumberFormat.currency(amount, minimumFractionDigits: 0, maximumFractionDigits: 12, vsCurrency: .usd).replacingOccurrences(of: "$", with: "")
+    NumberFormat.currency(amount, minimumFractionDigits: 0, maximumFractionDigits: 12, vsCurrency: .usd).replacingOccurrences(
+        of: "$", with: "")
 }
 
 func read(_ path: String) throws -> Data {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Coinfolio
 
 /// SPEC §5: the CoinGecko client over real HTTP to the loopback server.
@@ -23,8 +24,12 @@ final class ClientTests: XCTestCase {
         let page = try client().markets(try MarketsRequest())
         XCTAssertEqual(page.coins.first?.id, "bitcoin")
         let query = try XCTUnwrap(server.requests(to: "/api/v3/coins/markets").first?["query"] as? [String: String])
-        XCTAssertEqual(query, ["vs_currency": "usd", "order": "market_cap_desc", "per_page": "250", "page": "1",
-                               "sparkline": "true", "price_change_percentage": "24h"])
+        XCTAssertEqual(
+            query,
+            [
+                "vs_currency": "usd", "order": "market_cap_desc", "per_page": "250", "page": "1",
+                "sparkline": "true", "price_change_percentage": "24h",
+            ])
     }
 
     func testMoreThan250IDsAreSplitAndMerged() throws {
@@ -54,14 +59,18 @@ final class ClientTests: XCTestCase {
     }
 
     func testBadConfigurationsAreInvalidArguments() {
-        for json in [#"{"plan":"gold"}"#, #"{"timeout_ms":-1}"#, #"{"base_url":"not a url"}"#, #"{"base_url":"ftp://x"}"#,
-                     #"{"max_retries":-1}"#, #"{"plan":"demo"}"#, #"{"timeout_ms":"fast"}"#, "[]", "{"] {
+        for json in [
+            #"{"plan":"gold"}"#, #"{"timeout_ms":-1}"#, #"{"base_url":"not a url"}"#, #"{"base_url":"ftp://x"}"#,
+            #"{"max_retries":-1}"#, #"{"plan":"demo"}"#, #"{"timeout_ms":"fast"}"#, "[]", "{",
+        ] {
             assertThrows(.invalidArgument) { try ClientConfiguration(json: json) }
         }
     }
 
     func testRetryAfterOneSecondIsWaitedThenSucceeds() throws {
-        try server.fault(["path": "/api/v3/global", "status": 429, "headers": ["Retry-After": "1"], "body": "{\"status\":{\"error_code\":429}}"])
+        try server.fault([
+            "path": "/api/v3/global", "status": 429, "headers": ["Retry-After": "1"], "body": "{\"status\":{\"error_code\":429}}",
+        ])
         let started = Date()
         let data = try client { $0.maxRetries = 2 }.global()
         XCTAssertEqual(data.marketCapPercentage?["btc"], 42.5)
@@ -78,8 +87,10 @@ final class ClientTests: XCTestCase {
     }
 
     func testServerErrorsWithHTMLAreRetriedThenReported() throws {
-        try server.fault(["path": "/api/v3/global", "times": 3, "status": 503, "headers": ["Content-Type": "text/html"],
-                          "body": "<html><body>Service Unavailable</body></html>"])
+        try server.fault([
+            "path": "/api/v3/global", "times": 3, "status": 503, "headers": ["Content-Type": "text/html"],
+            "body": "<html><body>Service Unavailable</body></html>",
+        ])
         let error = assertThrows(.http) { try client { $0.maxRetries = 2 }.global() }
         XCTAssertEqual(error?.httpStatus, 503)
         XCTAssertEqual(try server.requests(to: "/api/v3/global").count, 3)
@@ -94,7 +105,9 @@ final class ClientTests: XCTestCase {
     func testSlowBodyPastTheTimeoutIsANetworkError() throws {
         try server.fault(["path": "/api/v3/global", "delay_ms": 3000])
         let started = Date()
-        assertThrows(.network) { try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, timeout: 0.5, maxRetries: 0) }.global() }
+        assertThrows(.network) {
+            try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, timeout: 0.5, maxRetries: 0) }.global()
+        }
         XCTAssertLessThan(Date().timeIntervalSince(started), 2.5)
     }
 
@@ -104,18 +117,25 @@ final class ClientTests: XCTestCase {
     }
 
     func testRejectedKeyIsUnauthorizedAndNeverEchoed() throws {
-        try server.fault(["path": "/api/v3/global", "status": 401,
-                          "body": #"{"status":{"error_code":10002,"error_message":"API Key Missing or invalid: secret-key-123"}}"#])
+        try server.fault([
+            "path": "/api/v3/global", "status": 401,
+            "body": #"{"status":{"error_code":10002,"error_message":"API Key Missing or invalid: secret-key-123"}}"#,
+        ])
         let error = assertThrows(.unauthorized) {
-            try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .demo, apiKey: "secret-key-123", timeout: 5) }.global()
+            try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .demo, apiKey: "secret-key-123", timeout: 5) }
+                .global()
         }
         XCTAssertFalse(error?.json.contains("secret-key-123") ?? true)
-        let keyed = try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .demo, apiKey: "secret-key-123", timeout: 5) }
+        let keyed = try client {
+            $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .demo, apiKey: "secret-key-123", timeout: 5)
+        }
         XCTAssertFalse(keyed.description.contains("secret-key-123"))
     }
 
     func testNestedErrorShapeAndWrongPlanCodes() throws {
-        try server.fault(["path": "/api/v3/global", "status": 400, "body": #"{"error":{"status":{"error_code":10011,"error_message":"wrong plan"}}}"#])
+        try server.fault([
+            "path": "/api/v3/global", "status": 400, "body": #"{"error":{"status":{"error_code":10011,"error_message":"wrong plan"}}}"#,
+        ])
         assertThrows(.unauthorized) { try client().global() }
     }
 

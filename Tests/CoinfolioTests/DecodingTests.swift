@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Coinfolio
 
 /// SPEC §2: tolerant, per-element decoding, keyed by id.
@@ -49,7 +50,8 @@ final class DecodingTests: XCTestCase {
     }
 
     func testExponentNumbersAndIntegralRanks() throws {
-        let body = #"[{"id":"a","symbol":"a","name":"A","current_price":1.186E-9,"market_cap_rank":3.0,"total_supply":4.2e+17,"high_24h":"oops"}]"#
+        let body =
+            #"[{"id":"a","symbol":"a","name":"A","current_price":1.186E-9,"market_cap_rank":3.0,"total_supply":4.2e+17,"high_24h":"oops"}]"#
         let coin = try XCTUnwrap(CoinGeckoBody.markets(Data(body.utf8)).coins.first)
         XCTAssertEqual(coin.currentPrice, 1.186e-9)
         XCTAssertEqual(coin.marketCapRank, 3)
@@ -81,7 +83,10 @@ final class DecodingTests: XCTestCase {
     }
 
     func testCoinIDRule() {
-        for good in ["bitcoin", "1move token", "boringdao-[old]", "hive_dollar", "x'); DROP TABLE holding;--", "%2e%2e", String(repeating: "a", count: 128)] {
+        for good in [
+            "bitcoin", "1move token", "boringdao-[old]", "hive_dollar", "x'); DROP TABLE holding;--", "%2e%2e",
+            String(repeating: "a", count: 128),
+        ] {
             XCTAssertTrue(CoinID.isValid(good), good)
         }
         for bad in ["", ".", "..", "a/b", "../global", "tab\there", "\u{7f}", String(repeating: "a", count: 129)] {
@@ -101,10 +106,12 @@ final class DecodingTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: folder.path) else {
             throw XCTSkip("recorded corpus not found at \(Repository.corpus.path) (shared/ beside the checkout)")
         }
-        let numericKeys = ["current_price", "market_cap", "fully_diluted_valuation", "total_volume", "high_24h", "low_24h",
-                           "price_change_24h", "price_change_percentage_24h", "market_cap_change_24h",
-                           "market_cap_change_percentage_24h", "circulating_supply", "total_supply", "max_supply", "ath",
-                           "ath_change_percentage", "atl", "atl_change_percentage"]
+        let numericKeys = [
+            "current_price", "market_cap", "fully_diluted_valuation", "total_volume", "high_24h", "low_24h",
+            "price_change_24h", "price_change_percentage_24h", "market_cap_change_24h",
+            "market_cap_change_percentage_24h", "circulating_supply", "total_supply", "max_supply", "ath",
+            "ath_change_percentage", "atl", "atl_change_percentage",
+        ]
         var files = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".json") {
             files += 1
@@ -134,8 +141,10 @@ final class DecodingTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(files, 0)
-        for (folderName, decode) in [("global", { (d: Data) in _ = try CoinGeckoBody.global(d) }),
-                                     ("coins-id", { (d: Data) in _ = try CoinGeckoBody.coinDetail(d) })] {
+        for (folderName, decode) in [
+            ("global", { (d: Data) in _ = try CoinGeckoBody.global(d) }),
+            ("coins-id", { (d: Data) in _ = try CoinGeckoBody.coinDetail(d) }),
+        ] {
             let other = Repository.corpus.appendingPathComponent(folderName)
             for name in try FileManager.default.contentsOfDirectory(atPath: other.path) where name.hasSuffix(".json") {
                 XCTAssertNoThrow(try decode(Data(contentsOf: other.appendingPathComponent(name))), "\(folderName)/\(name)")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Coinfolio
 
 /// SPEC §6: the tracker's view-model logic, on fixtures and over the loopback server.
@@ -14,19 +15,23 @@ final class EngineTests: XCTestCase {
     private func engine(database: String = ":memory:", coinLimit: Int = 250, maxRetries: Int = 0) throws -> PortfolioEngine {
         let server = try self.server ?? TestServer()
         self.server = server
-        return try PortfolioEngine(configuration: EngineConfiguration(
-            database: database, coinLimit: coinLimit, api: try ClientConfiguration(baseURL: server.baseURL, timeout: 5, maxRetries: maxRetries)))
+        return try PortfolioEngine(
+            configuration: EngineConfiguration(
+                database: database, coinLimit: coinLimit,
+                api: try ClientConfiguration(baseURL: server.baseURL, timeout: 5, maxRetries: maxRetries)))
     }
 
     /// An engine that never reaches a server: loads bodies only.
     private func offlineEngine(database: String = ":memory:") throws -> PortfolioEngine {
-        try PortfolioEngine(configuration: EngineConfiguration(
-            database: database, api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
+        try PortfolioEngine(
+            configuration: EngineConfiguration(
+                database: database, api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
     }
 
     private func coin(_ id: String, price: Double?, change: Double?, rank: Int? = nil) -> String {
         func n(_ value: Double?) -> String { value.map { "\($0)" } ?? "null" }
-        return #"{"id":"\#(id)","symbol":"\#(id.prefix(3))","name":"\#(id.capitalized)","current_price":\#(n(price)),"price_change_percentage_24h":\#(n(change)),"market_cap_rank":\#(rank.map(String.init) ?? "null")}"#
+        return
+            #"{"id":"\#(id)","symbol":"\#(id.prefix(3))","name":"\#(id.capitalized)","current_price":\#(n(price)),"price_change_percentage_24h":\#(n(change)),"market_cap_rank":\#(rank.map(String.init) ?? "null")}"#
     }
 
     func testRefreshMakesOneMarketsAndOneGlobalRequestAndNoDetail() throws {
@@ -60,7 +65,9 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(engine.metrics().httpRequests[.detail], nil)
         let screen = try engine.coinDetail(id: "bitcoin")
         XCTAssertEqual(screen.overview.map(\.title), ["Current Price", "Market Capitalization", "Rank", "Volume"])
-        XCTAssertEqual(screen.additional.map(\.title), ["24h High", "24h Low", "24h Price Change", "24h Market Cap Change", "Block Time", "Hashing Algorithm"])
+        XCTAssertEqual(
+            screen.additional.map(\.title),
+            ["24h High", "24h Low", "24h Price Change", "24h Market Cap Change", "Block Time", "Hashing Algorithm"])
         XCTAssertEqual(screen.overview[0].value, "$57,000.123")
         XCTAssertEqual(screen.overview[2].value, "1")
         XCTAssertEqual(screen.additional[4].value, "10")
@@ -80,8 +87,10 @@ final class EngineTests: XCTestCase {
 
     func testConcurrentAsksForOneDetailShareOneRequest() throws {
         let engine = try engine()
-        try server?.fault(["path": "/api/v3/coins/bitcoin", "delay_ms": 300, "status": 200,
-                           "body": String(decoding: try Repository.detailBody("bitcoin"), as: UTF8.self)])
+        try server?.fault([
+            "path": "/api/v3/coins/bitcoin", "delay_ms": 300, "status": 200,
+            "body": String(decoding: try Repository.detailBody("bitcoin"), as: UTF8.self),
+        ])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             do { _ = try engine.coinDetail(id: "bitcoin") } catch { XCTFail("\(error)") }
         }
@@ -91,8 +100,9 @@ final class EngineTests: XCTestCase {
 
     func testPortfolioChangeUsesPreviousValue() throws {
         let engine = try offlineEngine()
-        try engine.load(marketsBody: Data("[\(coin("alpha", price: 50, change: -50, rank: 1)),\(coin("beta", price: 110, change: 10, rank: 2))]".utf8),
-                        globalBody: try Repository.fixture("global.json"))
+        try engine.load(
+            marketsBody: Data("[\(coin("alpha", price: 50, change: -50, rank: 1)),\(coin("beta", price: 110, change: 10, rank: 2))]".utf8),
+            globalBody: try Repository.fixture("global.json"))
         try engine.setHolding(coinID: "alpha", amount: 1)
         try engine.setHolding(coinID: "beta", amount: 1)
         let value = try XCTUnwrap(engine.statistics().last)
@@ -153,7 +163,8 @@ final class EngineTests: XCTestCase {
 
     func testSortsBreakTiesOnIDAndPutUnrankedLast() throws {
         let engine = try offlineEngine()
-        let body = "[\(coin("b", price: 2, change: 0, rank: nil)),\(coin("a", price: 2, change: 0, rank: nil)),\(coin("c", price: 1, change: 0, rank: 2)),\(coin("d", price: 3, change: 0, rank: 1)),\(coin("e", price: nil, change: nil, rank: 3))]"
+        let body =
+            "[\(coin("b", price: 2, change: 0, rank: nil)),\(coin("a", price: 2, change: 0, rank: nil)),\(coin("c", price: 1, change: 0, rank: 2)),\(coin("d", price: 3, change: 0, rank: 1)),\(coin("e", price: nil, change: nil, rank: 3))]"
         try engine.load(marketsBody: Data(body.utf8), globalBody: nil)
         func ids(_ sort: CoinSort) throws -> [String] { try engine.coins(CoinQuery(sort: sort)).coins.map(\.id) }
         XCTAssertEqual(try ids(.rank), ["d", "c", "e", "a", "b"])
@@ -173,11 +184,12 @@ final class EngineTests: XCTestCase {
     func testPortfolioSortsByValue() throws {
         let engine = try offlineEngine()
         try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)
-        try engine.setHolding(coinID: "bitcoin", amount: 0.001)   // $57
-        try engine.setHolding(coinID: "tether", amount: 100)      // $100.02
-        try engine.setHolding(coinID: "compound-usdt", amount: 5) // no price
+        try engine.setHolding(coinID: "bitcoin", amount: 0.001)  // $57
+        try engine.setHolding(coinID: "tether", amount: 100)  // $100.02
+        try engine.setHolding(coinID: "compound-usdt", amount: 5)  // no price
         XCTAssertEqual(try engine.portfolio(PortfolioQuery(sort: .holdings)).entries.map(\.coinID), ["tether", "bitcoin", "compound-usdt"])
-        XCTAssertEqual(try engine.portfolio(PortfolioQuery(sort: .holdingsReversed)).entries.map(\.coinID), ["bitcoin", "tether", "compound-usdt"])
+        XCTAssertEqual(
+            try engine.portfolio(PortfolioQuery(sort: .holdingsReversed)).entries.map(\.coinID), ["bitcoin", "tether", "compound-usdt"])
         XCTAssertEqual(try engine.portfolio().totalValue, 0.001 * 57000.123 + 100 * 1.0002, accuracy: 1e-9)
     }
 
@@ -207,8 +219,10 @@ final class EngineTests: XCTestCase {
     func testFaultsKeepTheLastGoodData() throws {
         let engine = try engine()
         try engine.refresh()
-        for fault: [String: Any] in [["status": 429, "headers": ["Retry-After": "500"]], ["status": 502, "body": "<html>bad gateway</html>"],
-                                     ["truncate": true], ["body": "<html>not json</html>"]] {
+        for fault: [String: Any] in [
+            ["status": 429, "headers": ["Retry-After": "500"]], ["status": 502, "body": "<html>bad gateway</html>"],
+            ["truncate": true], ["body": "<html>not json</html>"],
+        ] {
             var fields = fault
             fields["path"] = "/api/v3/global"
             try server?.fault(fields)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Coinfolio
 
 /// SPEC §3: every example of the table, on Linux exactly as on macOS.

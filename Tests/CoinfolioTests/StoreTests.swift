@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Coinfolio
 
 /// SPEC §4: a durable SQLite store of holdings.

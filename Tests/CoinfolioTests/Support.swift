@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Coinfolio
 
 /// Paths of the repository, found from this file's location.
@@ -30,7 +31,9 @@ func temporaryDirectory(_ test: XCTestCase) throws -> URL {
 
 /// Asserts that `body` throws a CoinfolioError with `code`, and returns it.
 @discardableResult
-func assertThrows<T>(_ code: CoinfolioError.Code, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T) -> CoinfolioError? {
+func assertThrows<T>(_ code: CoinfolioError.Code, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T)
+    -> CoinfolioError?
+{
     do {
         _ = try body()
         XCTFail("expected \(code.name), nothing thrown", file: file, line: line)
@@ -54,8 +57,10 @@ final class TestServer {
     init() throws {
         let stdout = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.root.appendingPathComponent("Tests/server/coingecko_server.py").path,
-                             "--port", "0", "--fixtures", Repository.fixtures.path, "--exit-on-stdin-eof"]
+        process.arguments = [
+            "python3", Repository.root.appendingPathComponent("Tests/server/coingecko_server.py").path,
+            "--port", "0", "--fixtures", Repository.fixtures.path, "--exit-on-stdin-eof",
+        ]
         process.standardOutput = stdout
         process.standardInput = stdinPipe
         try process.run()
@@ -90,7 +95,9 @@ final class TestServer {
         if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Data?
-        URLSession.shared.dataTask(with: request) { data, _, _ in result = data; done.signal() }.resume()
+        URLSession.shared.dataTask(with: request) { data, _, _ in
+            result = data; done.signal()
+        }.resume()
         done.wait()
         return try JSONSerialization.jsonObject(with: XCTUnwrap(result))
     }
@@ -116,5 +123,5 @@ final class TestServer {
 }
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif

@@ -55,7 +55,7 @@ public struct ClientConfiguration: Sendable, CustomStringConvertible {
         var root = baseURL.flatMap { $0.isEmpty ? nil : $0 } ?? plan.defaultBaseURL
         while root.hasSuffix("/") { root.removeLast() }
         guard let url = URL(string: root), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil, url.query == nil, url.fragment == nil
+            url.host != nil, url.query == nil, url.fragment == nil
         else {
             throw CoinfolioError.invalid("base_url must be an absolute http or https URL without query")
         }
@@ -109,7 +109,8 @@ extension ClientConfiguration: Decodable {
         }
         let timeoutMS = try c.finiteNumber(.timeoutMS, in: 1...3_600_000) ?? 15_000
         try self.init(
-            baseURL: try c.decodeIfPresent(String.self, forKey: .baseURL), plan: plan, apiKey: try c.decodeIfPresent(String.self, forKey: .apiKey),
+            baseURL: try c.decodeIfPresent(String.self, forKey: .baseURL), plan: plan,
+            apiKey: try c.decodeIfPresent(String.self, forKey: .apiKey),
             timeout: timeoutMS / 1000, maxRetries: try c.wholeNumber(.maxRetries, in: 0...10) ?? 2,
             maxRetryWait: try c.finiteNumber(.maxRetryWait, in: 0...86_400) ?? 60)
     }

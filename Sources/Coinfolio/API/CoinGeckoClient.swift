@@ -20,11 +20,13 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
     /// Error codes CoinGecko uses for a missing, invalid or wrong-plan key.
     static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011]
 
+    /// A client for `configuration`. Makes no request until a method is called.
     public init(configuration: ClientConfiguration = ClientConfiguration()) {
         self.configuration = configuration
         self.transport = HTTPTransport(timeout: configuration.timeout)
     }
 
+    /// The configuration with the API key redacted.
     public var description: String { "CoinGeckoClient(\(configuration))" }
 
     /// HTTP attempts made so far, by endpoint (retries included).
@@ -56,7 +58,9 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
             start += chunk.count
             let page = try fetch(.markets, path: "/coins/markets", query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
             for coin in page.coins {
-                if let index = position[coin.id] { merged.coins[index] = coin } else {
+                if let index = position[coin.id] {
+                    merged.coins[index] = coin
+                } else {
                     position[coin.id] = merged.coins.count
                     merged.coins.append(coin)
                 }
@@ -207,8 +211,8 @@ struct APIErrorBody {
 
     init?(_ body: Data) {
         guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
-              first == UInt8(ascii: "{"),
-              let object = try? JSONSerialization.jsonObject(with: CoinGeckoBody.withoutBOM(body)) as? [String: Any]
+            first == UInt8(ascii: "{"),
+            let object = try? JSONSerialization.jsonObject(with: CoinGeckoBody.withoutBOM(body)) as? [String: Any]
         else { return nil }
         func read(status: [String: Any]) {
             if let code = status["error_code"] as? NSNumber { errorCode = code.intValue }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One HTTP GET over Foundation's URLSession, made synchronous for the C ABI and bounded by a
@@ -42,8 +43,9 @@ final class HTTPTransport: @unchecked Sendable {
         if done.wait(timeout: .now() + timeout + 0.25) == .timedOut {
             task.cancel()
             _ = done.wait(timeout: .now() + 5)
-            throw CoinfolioError(.network, "no complete answer within \(Int(timeout * 1000)) ms (timed out)",
-                                 details: ["reason": .string("timeout")])
+            throw CoinfolioError(
+                .network, "no complete answer within \(Int(timeout * 1000)) ms (timed out)",
+                details: ["reason": .string("timeout")])
         }
         let (data, response, error) = box.get()
         if let error { throw Self.networkError(error, timeout: timeout) }
@@ -73,7 +75,7 @@ final class HTTPTransport: @unchecked Sendable {
             case .notConnectedToInternet:
                 reason = "offline"; message = "not connected to the internet"
             case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-                 .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+                .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
                 reason = "tls"; message = "the TLS connection failed"
             default:
                 reason = "url_error_\(urlError.code.rawValue)"; message = "the request failed: \(urlError.localizedDescription)"

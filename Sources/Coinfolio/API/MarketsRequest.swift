@@ -47,6 +47,8 @@ extension MarketsRequest: Decodable {
         case vsCurrency = "vs_currency", ids, perPage = "per_page", page, sparkline
     }
 
+    /// Reads the JSON form; see the type's documentation.
+    /// - Throws: `.invalidArgument` for a bad value or type.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(

@@ -16,7 +16,8 @@ public enum CoinSort: String, CaseIterable, Sendable {
 
     init(name: String) throws {
         guard let sort = CoinSort(rawValue: name) else {
-            throw CoinfolioError.invalid("unknown sort \"\(name)\"; use one of \(CoinSort.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw CoinfolioError.invalid(
+                "unknown sort \"\(name)\"; use one of \(CoinSort.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         self = sort
     }
@@ -36,6 +37,7 @@ public struct CoinQuery: Sendable, Decodable {
     /// Whether coins carry `sparkline_in_7d` (leave it out when listing many coins).
     public var sparkline: Bool
 
+    /// A query; negative limit or offset count as 0.
     public init(search: String = "", sort: CoinSort = .rank, limit: Int? = nil, offset: Int = 0, sparkline: Bool = true) {
         self.search = search
         self.sort = sort
@@ -46,6 +48,8 @@ public struct CoinQuery: Sendable, Decodable {
 
     private enum CodingKeys: String, CodingKey { case search, sort, limit, offset, sparkline }
 
+    /// Reads the JSON form; see the type's documentation.
+    /// - Throws: `.invalidArgument` for an unknown sort, a negative or fractional number, a wrong type.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -70,6 +74,7 @@ public struct PortfolioQuery: Sendable, Decodable {
     /// Whether coins carry `sparkline_in_7d`.
     public var sparkline: Bool
 
+    /// A portfolio query.
     public init(sort: CoinSort = .holdings, sparkline: Bool = true) {
         self.sort = sort
         self.sparkline = sparkline
@@ -77,6 +82,8 @@ public struct PortfolioQuery: Sendable, Decodable {
 
     private enum CodingKeys: String, CodingKey { case sort, sparkline }
 
+    /// Reads the JSON form; see the type's documentation.
+    /// - Throws: `.invalidArgument` for an unknown sort, a negative or fractional number, a wrong type.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(

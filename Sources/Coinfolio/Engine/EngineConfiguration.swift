@@ -16,6 +16,7 @@ public struct EngineConfiguration: Sendable {
     /// The CoinGecko client's configuration.
     public var api: ClientConfiguration
 
+    /// A configuration; out-of-range numbers are clamped (the JSON form rejects them instead).
     public init(
         database: String = ":memory:", vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
         detailTTL: Double = 600, staleAfter: Double = 600, api: ClientConfiguration = ClientConfiguration()

@@ -39,6 +39,7 @@ public struct CoinListing: Sendable {
     /// The coins' JSON members from the snapshot's cache, when the engine made this listing.
     var encodedCoins: [[UInt8]]?
 
+    /// A listing of `coins` out of `total` matches.
     public init(coins: [Coin], total: Int, asOf: Date, isStale: Bool, includesSparkline: Bool) {
         self.coins = coins
         self.total = total
@@ -83,6 +84,7 @@ public struct PortfolioEntry: Sendable {
     /// The coin's JSON members from the snapshot's cache, when the engine made this entry.
     var encodedCoin: [UInt8]?
 
+    /// An entry; `value` in vs_currency, nil without a price.
     public init(coinID: String, coin: Coin?, amount: Double, value: Double?) {
         self.coinID = coinID
         self.coin = coin
@@ -122,7 +124,8 @@ public struct Portfolio: Sendable {
             if let encoded = entry.encodedCoin {
                 w.members(encoded)
             } else {
-                (entry.coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(to: &w, sparkline: includesSparkline, known: entry.coin != nil)
+                (entry.coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(
+                    to: &w, sparkline: includesSparkline, known: entry.coin != nil)
             }
             w.key("price_available"); w.bool(entry.isPriceAvailable)
             w.key("current_holdings"); w.number(entry.amount)

@@ -14,18 +14,23 @@ extension PortfolioEngine {
         var entries: [PortfolioEntry] = []
         var total = 0.0
         for holding in try store.holdings() {
-            guard let index = snapshot.indexByID[holding.coinID], let price = snapshot.coins[index].currentPrice, price.isFinite else { continue }
+            guard let index = snapshot.indexByID[holding.coinID], let price = snapshot.coins[index].currentPrice, price.isFinite else {
+                continue
+            }
             let value = holding.amount * price
             total += value
             entries.append(PortfolioEntry(coinID: holding.coinID, coin: snapshot.coins[index], amount: holding.amount, value: value))
         }
         return [
-            Statistic(title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
-                      percentageChange: data?.marketCapChangePercentage24hUSD),
+            Statistic(
+                title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
+                percentageChange: data?.marketCapChangePercentage24hUSD),
             Statistic(title: "24h Volume", value: abbreviatedMoney(data?.totalVolume?[vs.code], vs)),
-            Statistic(title: "BTC Dominance", value: data?.marketCapPercentage?["btc"].map(NumberFormat.percent) ?? NumberFormat.notAvailable),
-            Statistic(title: "Portfolio Value", value: NumberFormat.currency(total, vsCurrency: vs),
-                      percentageChange: Self.portfolioChange(entries)),
+            Statistic(
+                title: "BTC Dominance", value: data?.marketCapPercentage?["btc"].map(NumberFormat.percent) ?? NumberFormat.notAvailable),
+            Statistic(
+                title: "Portfolio Value", value: NumberFormat.currency(total, vsCurrency: vs),
+                percentageChange: Self.portfolioChange(entries)),
         ]
     }
 
@@ -54,8 +59,9 @@ extension PortfolioEngine {
         let blockTime = detail.blockTimeInMinutes.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         let overview = [
             Statistic(title: "Current Price", value: price(coin?.currentPrice), percentageChange: coin?.priceChangePercentage24h),
-            Statistic(title: "Market Capitalization", value: abbreviatedMoney(coin?.marketCap, vs),
-                      percentageChange: coin?.marketCapChangePercentage24h),
+            Statistic(
+                title: "Market Capitalization", value: abbreviatedMoney(coin?.marketCap, vs),
+                percentageChange: coin?.marketCapChangePercentage24h),
             Statistic(title: "Rank", value: coin?.marketCapRank.map(String.init) ?? NumberFormat.notAvailable),
             Statistic(title: "Volume", value: abbreviatedMoney(coin?.totalVolume, vs)),
         ]
@@ -63,10 +69,14 @@ extension PortfolioEngine {
             Statistic(title: "24h High", value: price(coin?.high24h)),
             Statistic(title: "24h Low", value: price(coin?.low24h)),
             Statistic(title: "24h Price Change", value: price(coin?.priceChange24h), percentageChange: coin?.priceChangePercentage24h),
-            Statistic(title: "24h Market Cap Change", value: abbreviatedMoney(coin?.marketCapChange24h, vs),
-                      percentageChange: coin?.marketCapChangePercentage24h),
-            Statistic(title: "Block Time", value: blockTime.map { $0 == $0.rounded() ? String(Int($0)) : NumberFormat.number($0) } ?? NumberFormat.notAvailable),
-            Statistic(title: "Hashing Algorithm", value: detail.hashingAlgorithm.flatMap { $0.isEmpty ? nil : $0 } ?? NumberFormat.notAvailable),
+            Statistic(
+                title: "24h Market Cap Change", value: abbreviatedMoney(coin?.marketCapChange24h, vs),
+                percentageChange: coin?.marketCapChangePercentage24h),
+            Statistic(
+                title: "Block Time",
+                value: blockTime.map { $0 == $0.rounded() ? String(Int($0)) : NumberFormat.number($0) } ?? NumberFormat.notAvailable),
+            Statistic(
+                title: "Hashing Algorithm", value: detail.hashingAlgorithm.flatMap { $0.isEmpty ? nil : $0 } ?? NumberFormat.notAvailable),
         ]
         return (overview, additional)
     }

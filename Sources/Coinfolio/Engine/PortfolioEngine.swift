@@ -99,15 +99,18 @@ public final class PortfolioEngine: @unchecked Sendable {
         unique.reserveCapacity(coins.count)
         var position: [String: Int] = [:]
         for coin in coins {
-            if let index = position[coin.id] { unique[index] = coin } else {
+            if let index = position[coin.id] {
+                unique[index] = coin
+            } else {
                 position[coin.id] = unique.count
                 unique.append(coin)
             }
         }
         let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
-        try store.saveSnapshot(.init(
-            vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
-            markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
+        try store.saveSnapshot(
+            .init(
+                vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
+                markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
         stateLock.lock()
         snapshot = next
         stateLock.unlock()
@@ -138,8 +141,9 @@ public final class PortfolioEngine: @unchecked Sendable {
         guard let saved = try store.loadSnapshot(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
         let coins = try CoinGeckoBody.markets(saved.markets).coins
         let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
-        return MarketSnapshot(coins: coins, marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
-                              refreshFailed: saved.refreshFailed)
+        return MarketSnapshot(
+            coins: coins, marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
+            refreshFailed: saved.refreshFailed)
     }
 
     /// The snapshot is saved as CoinGecko-shaped bodies, so it is read back by the same decoder.
@@ -208,8 +212,9 @@ public final class PortfolioEngine: @unchecked Sendable {
         case .holdingsReversed:
             return MarketSnapshot.ordered(a.value, b.value, ascending: true) ?? (a.coinID < b.coinID)
         default:
-            return MarketSnapshot.precedes(a.coin ?? Coin(id: a.coinID, symbol: "", name: ""),
-                                           b.coin ?? Coin(id: b.coinID, symbol: "", name: ""), sort)
+            return MarketSnapshot.precedes(
+                a.coin ?? Coin(id: a.coinID, symbol: "", name: ""),
+                b.coin ?? Coin(id: b.coinID, symbol: "", name: ""), sort)
         }
     }
 

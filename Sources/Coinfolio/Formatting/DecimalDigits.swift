@@ -35,7 +35,11 @@ struct DecimalDigits: Equatable {
                 var sign = 1
                 var magnitude = 0
                 while let next = iterator.next() {
-                    if next == UInt8(ascii: "-") { sign = -1 } else if next == UInt8(ascii: "+") { continue } else {
+                    if next == UInt8(ascii: "-") {
+                        sign = -1
+                    } else if next == UInt8(ascii: "+") {
+                        continue
+                    } else {
                         magnitude = magnitude * 10 + Int(next &- UInt8(ascii: "0"))
                     }
                 }

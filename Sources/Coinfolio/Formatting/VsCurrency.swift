@@ -10,7 +10,7 @@ public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
     public init(_ code: String) throws {
         let lower = code.lowercased()
         guard (1...16).contains(lower.utf8.count),
-              lower.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
+            lower.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
         else {
             throw CoinfolioError.invalid("vs_currency must be 1 to 16 ASCII letters or digits, like \"usd\"")
         }
@@ -36,5 +36,6 @@ public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The lower-case code.
     public var description: String { code }
 }

@@ -69,11 +69,13 @@ extension Coin: Decodable {
         atlDate = c.lenientString(.atlDate)
         lastUpdated = c.lenientString(.lastUpdated)
         if let r = try? c.nestedContainer(keyedBy: ROIKeys.self, forKey: .roi) {
-            roi = ROI(times: r.lenientDouble(.times), currency: r.lenientString(.currency),
-                      percentage: r.lenientDouble(.percentage))
+            roi = ROI(
+                times: r.lenientDouble(.times), currency: r.lenientString(.currency),
+                percentage: r.lenientDouble(.percentage))
         }
         if let s = try? c.nestedContainer(keyedBy: SparklineKeys.self, forKey: .sparklineIn7d),
-           var points = try? s.nestedUnkeyedContainer(forKey: .price) {
+            var points = try? s.nestedUnkeyedContainer(forKey: .price)
+        {
             sparklineIn7d = Self.prices(&points)
         }
         var changes: [ChangeWindow: Double] = [:]
@@ -132,7 +134,8 @@ extension KeyedDecodingContainer {
     /// or out of range.
     func lenientInt(_ key: Key) -> Int? {
         guard let value = lenientDouble(key), value.isFinite, value == value.rounded(),
-              abs(value) < 9.0e15 else { return nil }
+            abs(value) < 9.0e15
+        else { return nil }
         return Int(value)
     }
 }

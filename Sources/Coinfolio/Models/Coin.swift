@@ -82,6 +82,7 @@ public struct Coin: Hashable, Sendable, Identifiable {
         /// The return in percent units.
         public var percentage: Double?
 
+        /// An ROI; `percentage` in percent units.
         public init(times: Double? = nil, currency: String? = nil, percentage: Double? = nil) {
             self.times = times
             self.currency = currency

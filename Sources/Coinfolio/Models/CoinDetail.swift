@@ -22,6 +22,7 @@ public struct CoinDetail: Hashable, Sendable {
     /// `categories`, in CoinGecko's order, nulls left out.
     public var categories: [String]
 
+    /// A detail with only the required fields; set the others as needed.
     public init(id: String, symbol: String, name: String) {
         self.id = id
         self.symbol = symbol
@@ -55,7 +56,8 @@ extension CoinDetail: Decodable {
         genesisDate = c.lenient(String.self, .genesisDate)
         categories = (c.lenient([String?].self, .categories) ?? []).compactMap { $0 }
         if let d = try? c.nestedContainer(keyedBy: DescriptionKeys.self, forKey: .description),
-           let english = d.lenient(String.self, .en) {
+            let english = d.lenient(String.self, .en)
+        {
             description = HTMLText.plainText(english)
         }
         if let l = try? c.nestedContainer(keyedBy: LinkKeys.self, forKey: .links) {

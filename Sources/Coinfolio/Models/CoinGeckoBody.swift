@@ -118,8 +118,9 @@ public enum CoinGeckoBody {
         if let error = error as? CoinfolioError { return error }
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
             let underlying = context.underlyingError.map { ": \(String(describing: $0))" } ?? ""
-            return CoinfolioError(.invalidArgument, "malformed JSON\(underlying)".truncated(300),
-                                  details: ["reason": .string("malformed_json")])
+            return CoinfolioError(
+                .invalidArgument, "malformed JSON\(underlying)".truncated(300),
+                details: ["reason": .string("malformed_json")])
         }
         return CoinfolioError(.decode, "expected \(expected): \(describe(error))".truncated(300))
     }

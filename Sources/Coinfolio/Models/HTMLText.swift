@@ -19,7 +19,8 @@ enum HTMLText {
                 if tag.hasPrefix("br") || tag == "/p" { out.append("\n") }
                 index = html.index(after: close)
             } else if character == "&", let semicolon = html[index...].prefix(12).firstIndex(of: ";"),
-                      let decoded = entity(html[html.index(after: index)..<semicolon]) {
+                let decoded = entity(html[html.index(after: index)..<semicolon])
+            {
                 out.append(decoded)
                 index = html.index(after: semicolon)
             } else if character == "\r\n" || character == "\r" {

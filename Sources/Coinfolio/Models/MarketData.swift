@@ -16,6 +16,7 @@ public struct MarketData: Hashable, Sendable {
     /// `updated_at`, Unix seconds.
     public var updatedAt: Int?
 
+    /// Market data with the given figures (all optional).
     public init(
         totalMarketCap: [String: Double]? = nil, totalVolume: [String: Double]? = nil,
         marketCapPercentage: [String: Double]? = nil, marketCapChangePercentage24hUSD: Double? = nil,

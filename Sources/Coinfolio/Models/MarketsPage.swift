@@ -13,6 +13,7 @@ public struct MarketsPage: Hashable, Sendable {
     /// The elements left out.
     public var skipped: [Skipped]
 
+    /// A page of coins (ids unique) and the skipped elements.
     public init(coins: [Coin], skipped: [Skipped] = []) {
         self.coins = coins
         self.skipped = skipped

@@ -7,6 +7,7 @@ public struct Statistic: Hashable, Sendable {
     /// The 24 h change in percent units, or nil when not applicable or unknown.
     public var percentageChange: Double?
 
+    /// A statistic; `percentageChange` in percent units, nil when not applicable.
     public init(title: String, value: String, percentageChange: Double? = nil) {
         self.title = title
         self.value = value

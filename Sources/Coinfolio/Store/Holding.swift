@@ -5,6 +5,7 @@ public struct Holding: Hashable, Sendable {
     /// Units of the coin held (> 0).
     public var amount: Double
 
+    /// A holding of `amount` units of the coin `coinID`.
     public init(coinID: String, amount: Double) {
         self.coinID = coinID
         self.amount = amount

@@ -129,7 +129,8 @@ public final class PortfolioStore: @unchecked Sendable {
 
     func saveSnapshot(_ snapshot: SavedSnapshot) throws {
         try locked {
-            let statement = try connection.statement("""
+            let statement = try connection.statement(
+                """
                 INSERT INTO market_snapshot (id, vs_currency, as_of, refresh_failed, markets, global)
                 VALUES (1, ?1, ?2, ?3, ?4, ?5)
                 ON CONFLICT (id) DO UPDATE SET vs_currency = excluded.vs_currency, as_of = excluded.as_of,
@@ -157,9 +158,10 @@ public final class PortfolioStore: @unchecked Sendable {
                 "SELECT vs_currency, as_of, refresh_failed, markets, global FROM market_snapshot WHERE id = 1")
             defer { statement.reset() }
             guard try statement.next() else { return nil }
-            return SavedSnapshot(vsCurrency: statement.text(0) ?? "", asOf: statement.double(1),
-                                 refreshFailed: statement.int(2) != 0, markets: statement.blob(3) ?? Data(),
-                                 global: statement.blob(4))
+            return SavedSnapshot(
+                vsCurrency: statement.text(0) ?? "", asOf: statement.double(1),
+                refreshFailed: statement.int(2) != 0, markets: statement.blob(3) ?? Data(),
+                global: statement.blob(4))
         }
     }
 

@@ -24,8 +24,9 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_close_v2(db)
-            throw CoinfolioError(.store, "cannot open database \"\(path)\": \(message)",
-                                 details: ["sqlite_code": .number(Double(rc))])
+            throw CoinfolioError(
+                .store, "cannot open database \"\(path)\": \(message)",
+                details: ["sqlite_code": .number(Double(rc))])
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
@@ -56,7 +57,9 @@ final class SQLiteConnection {
         let db = try db()
         try retryingBusy {
             sqlite3_exec(db, sql, nil, nil, nil)
-        } context: { "cannot run \"\(sql.prefix(40))\"" }
+        } context: {
+            "cannot run \"\(sql.prefix(40))\""
+        }
     }
 
     /// A cached prepared statement, reset and cleared for new bindings.
@@ -115,29 +118,32 @@ final class SQLiteConnection {
         func bind(_ index: Int32, _ bytes: Data?) {
             guard let bytes else { sqlite3_bind_null(handle, index); return }
             bytes.withUnsafeBytes { raw in
-                _ = sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(raw.count), SQLITE_TRANSIENT)
+                _ = sqlite3_bind_blob64(
+                    handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(raw.count), SQLITE_TRANSIENT)
             }
         }
 
         /// Steps a statement that returns no rows, retrying while busy.
         func run(_ context: @autoclosure () -> String) throws {
-            try connection.retryingBusy({
-                let rc = sqlite3_step(handle)
-                if rc != SQLITE_DONE && rc != SQLITE_ROW { sqlite3_reset(handle) }
-                return rc
-            }, context: context)
+            try connection.retryingBusy(
+                {
+                    let rc = sqlite3_step(handle)
+                    if rc != SQLITE_DONE && rc != SQLITE_ROW { sqlite3_reset(handle) }
+                    return rc
+                }, context: context)
             sqlite3_reset(handle)
         }
 
         /// Steps once: true when a row is ready.
         func next() throws -> Bool {
             var result = false
-            try connection.retryingBusy({
-                let rc = sqlite3_step(handle)
-                result = rc == SQLITE_ROW
-                if rc != SQLITE_DONE && rc != SQLITE_ROW { sqlite3_reset(handle) }
-                return rc
-            }, context: { "cannot read" })
+            try connection.retryingBusy(
+                {
+                    let rc = sqlite3_step(handle)
+                    result = rc == SQLITE_ROW
+                    if rc != SQLITE_DONE && rc != SQLITE_ROW { sqlite3_reset(handle) }
+                    return rc
+                }, context: { "cannot read" })
             return result
         }
 

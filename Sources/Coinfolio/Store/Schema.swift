@@ -17,7 +17,7 @@ enum Schema {
             markets BLOB NOT NULL,
             global BLOB
         );
-        """,
+        """
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -5,7 +5,9 @@
 public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A stable status code, equal to the C ABI's `CF_*` constant. Codes are never reused.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The C status number.
         public let rawValue: Int32
+        /// A code from its C status number.
         public init(rawValue: Int32) { self.rawValue = rawValue }
 
         /// `CF_INVALID_ARGUMENT`: NULL, bad UTF-8, malformed JSON, a non-finite number, a bad id.
@@ -46,6 +48,7 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
             }
         }
 
+        /// The snake_case name.
         public var description: String { name }
     }
 
@@ -62,12 +65,14 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Machine-readable extras: `http_status`, `retry_after_s`, `sqlite_code`, `index`, …
     public var details: [String: Detail]
 
+    /// An error of `code` with a message for people and machine-readable details.
     public init(_ code: Code, _ message: String, details: [String: Detail] = [:]) {
         self.code = code
         self.message = message
         self.details = details
     }
 
+    /// "code: message".
     public var description: String { "\(code.name): \(message)" }
 
     /// Seconds CoinGecko asked us to wait (`Retry-After`), for `.rateLimited` errors.

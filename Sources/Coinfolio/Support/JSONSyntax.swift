@@ -12,11 +12,12 @@ enum JSONSyntax {
         if index < count {
             switch bytes[index] {
             case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 break
             default:
-                throw CoinfolioError(.invalidArgument, "malformed JSON: unexpected byte at offset \(index)",
-                                     details: ["reason": .string("malformed_json")])
+                throw CoinfolioError(
+                    .invalidArgument, "malformed JSON: unexpected byte at offset \(index)",
+                    details: ["reason": .string("malformed_json")])
             }
         }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
@@ -36,8 +37,9 @@ enum JSONSyntax {
                 pendingComma = index
             } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
                 if pendingComma >= 0 {
-                    throw CoinfolioError(.invalidArgument, "malformed JSON: trailing comma at offset \(pendingComma)",
-                                         details: ["reason": .string("malformed_json")])
+                    throw CoinfolioError(
+                        .invalidArgument, "malformed JSON: trailing comma at offset \(pendingComma)",
+                        details: ["reason": .string("malformed_json")])
                 }
             } else if !isSpace(byte) {
                 pendingComma = -1
