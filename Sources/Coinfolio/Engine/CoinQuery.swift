@@ -14,6 +14,30 @@ public enum CoinSort: String, CaseIterable, Sendable {
     /// Coin lists: as `rank_reversed`. Portfolio: `current_holdings_value` ascending.
     case holdingsReversed = "holdings_reversed"
 
+    /// Whether the sorted value grows down a coin list (a portfolio sorts `holdings` by value,
+    /// highest first, instead).
+    var ascending: Bool {
+        switch self {
+        case .rank, .holdings, .priceReversed: return true
+        case .rankReversed, .holdingsReversed, .price: return false
+        }
+    }
+
+    /// The value a coin list sorts by (`holdings` lists sort by rank).
+    func listKey(_ coin: Coin) -> Double? {
+        switch self {
+        case .rank, .rankReversed, .holdings, .holdingsReversed: return coin.marketCapRank.map(Double.init)
+        case .price, .priceReversed: return coin.currentPrice
+        }
+    }
+
+    /// Positions of `keys` sorted by key (nil and NaN last in both directions), then by id.
+    static func order(keys: [Double?], ids: [String], ascending: Bool) -> [Int] {
+        keys.indices.sorted { a, b in
+            MarketSnapshot.ordered(keys[a], keys[b], ascending: ascending) ?? (ids[a] < ids[b])
+        }
+    }
+
     init(name: String) throws {
         guard let sort = CoinSort(rawValue: name) else {
             throw CoinfolioError.invalid(

@@ -53,7 +53,7 @@ public struct CoinListing: Sendable {
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
-        var w = JSONWriter(reserving: coins.count * (includesSparkline ? 4096 : 900) + 96)
+        var w = JSONWriter(reserving: (encodedCoins?.reduce(0) { $0 + $1.count } ?? coins.count * 4096) + coins.count * 32 + 96)
         w.beginObject()
         w.key("coins"); w.beginArray()
         for (index, coin) in coins.enumerated() {
@@ -116,7 +116,7 @@ public struct Portfolio: Sendable {
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
-        var w = JSONWriter(reserving: entries.count * (includesSparkline ? 4096 : 900) + 96)
+        var w = JSONWriter(reserving: entries.reduce(0) { $0 + ($1.encodedCoin?.count ?? 4096) + 128 } + 96)
         w.beginObject()
         w.key("coins"); w.beginArray()
         for entry in entries {

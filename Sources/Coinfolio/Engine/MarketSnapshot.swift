@@ -64,7 +64,7 @@ final class MarketSnapshot: @unchecked Sendable {
         cacheLock.lock()
         if let cached = orders[sort] { cacheLock.unlock(); return cached }
         cacheLock.unlock()
-        let sorted = Array(coins.indices).sorted { Self.precedes(coins[$0], coins[$1], sort) }
+        let sorted = CoinSort.order(keys: coins.map(sort.listKey), ids: coins.map(\.id), ascending: sort.ascending)
         cacheLock.lock()
         orders[sort] = sorted
         cacheLock.unlock()
@@ -98,20 +98,6 @@ final class MarketSnapshot: @unchecked Sendable {
                 }
                 return false
             }
-        }
-    }
-
-    /// The list order of §6: by the sorted value, missing values last, then id ascending.
-    static func precedes(_ a: Coin, _ b: Coin, _ sort: CoinSort) -> Bool {
-        switch sort {
-        case .rank, .holdings:
-            return ordered(a.marketCapRank.map(Double.init), b.marketCapRank.map(Double.init), ascending: true) ?? (a.id < b.id)
-        case .rankReversed, .holdingsReversed:
-            return ordered(a.marketCapRank.map(Double.init), b.marketCapRank.map(Double.init), ascending: false) ?? (a.id < b.id)
-        case .price:
-            return ordered(a.currentPrice, b.currentPrice, ascending: false) ?? (a.id < b.id)
-        case .priceReversed:
-            return ordered(a.currentPrice, b.currentPrice, ascending: true) ?? (a.id < b.id)
         }
     }
 

@@ -198,24 +198,25 @@ public final class PortfolioEngine: @unchecked Sendable {
             entry.encodedCoin = encoded
             entries.append(entry)
         }
-        entries.sort { Self.precedes($0, $1, query.sort) }
+        // Sort on small keys, then move each entry once (entries are large to copy around).
+        let keys = entries.map { entry -> Double? in
+            switch query.sort {
+            case .holdings, .holdingsReversed: return entry.value
+            default: return entry.coin.flatMap(query.sort.listKey)
+            }
+        }
+        let ascending: Bool
+        switch query.sort {
+        case .holdings: ascending = false
+        case .holdingsReversed: ascending = true
+        default: ascending = query.sort.ascending
+        }
+        let order = CoinSort.order(keys: keys, ids: entries.map(\.coinID), ascending: ascending)
+        entries = order.map { entries[$0] }
         return Portfolio(
             entries: entries, totalValue: total, asOf: snapshot?.asOf,
             isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true,
             includesSparkline: query.sparkline)
-    }
-
-    private static func precedes(_ a: PortfolioEntry, _ b: PortfolioEntry, _ sort: CoinSort) -> Bool {
-        switch sort {
-        case .holdings:
-            return MarketSnapshot.ordered(a.value, b.value, ascending: false) ?? (a.coinID < b.coinID)
-        case .holdingsReversed:
-            return MarketSnapshot.ordered(a.value, b.value, ascending: true) ?? (a.coinID < b.coinID)
-        default:
-            return MarketSnapshot.precedes(
-                a.coin ?? Coin(id: a.coinID, symbol: "", name: ""),
-                b.coin ?? Coin(id: b.coinID, symbol: "", name: ""), sort)
-        }
     }
 
     /// Sets a holding through the store (rules of `PortfolioStore.setHolding`).
