@@ -237,7 +237,8 @@ int cf_engine_load(cf_engine *engine, const char *markets_body, const char *glob
  * CF_NO_DATA. Never blocks. */
 int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, char **out_error);
 
-/* Lists held coins joined with the snapshot. query_json (may be NULL): {"sort":"holdings"}
+/* Lists held coins joined with the snapshot. query_json (may be NULL):
+ * {"sort":"holdings","sparkline":true}
  * ("holdings": value descending, "holdings_reversed": ascending, others as cf_engine_coins).
  * A held coin with no market row is listed with "price_available": false and left out of
  * total_value. out_json: {"coins":[…],"total_value":x,"as_of":"…"|null,"stale":b}.

@@ -139,9 +139,14 @@ public final class PortfolioStore: @unchecked Sendable {
             statement.bind(1, snapshot.vsCurrency)
             statement.bind(2, snapshot.asOf)
             statement.bind(3, snapshot.refreshFailed ? 1 : 0)
-            statement.bind(4, snapshot.markets)
-            statement.bind(5, snapshot.global)
-            try statement.run("cannot save the market snapshot")
+            // The bodies can be tens of megabytes: SQLite reads them in place, no copy.
+            try snapshot.markets.withUnsafeBytes { (markets: UnsafeRawBufferPointer) in
+                try (snapshot.global ?? Data()).withUnsafeBytes { (global: UnsafeRawBufferPointer) in
+                    statement.bind(4, borrowing: markets)
+                    statement.bind(5, borrowing: snapshot.global == nil ? nil : global)
+                    try statement.run("cannot save the market snapshot")
+                }
+            }
         }
     }
 

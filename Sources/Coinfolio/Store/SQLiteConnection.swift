@@ -114,13 +114,16 @@ final class SQLiteConnection {
         func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, SQLITE_TRANSIENT) }
         func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
         func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
-        /// Binds a blob; SQLite copies it before returning (it may be large: one copy only).
-        func bind(_ index: Int32, _ bytes: Data?) {
-            guard let bytes else { sqlite3_bind_null(handle, index); return }
-            bytes.withUnsafeBytes { raw in
-                _ = sqlite3_bind_blob64(
-                    handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(raw.count), SQLITE_TRANSIENT)
+        /// Binds a blob without copying it (SQLITE_STATIC): `bytes` must stay valid until the
+        /// statement has run, so bind and run inside the buffer's `withUnsafeBytes`.
+        func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?) {
+            guard let bytes else {
+                sqlite3_bind_null(handle, index)
+                return
             }
+            // A zero-length blob still needs a non-NULL pointer, or SQLite stores NULL.
+            let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+            sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(bytes.count), nil)
         }
 
         /// Steps a statement that returns no rows, retrying while busy.

@@ -101,16 +101,17 @@ class Engine(Handle):
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
 
-    def portfolio(self, sort: Optional[str] = "holdings") -> Dict[str, Any]:
+    def portfolio(self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = None) -> Dict[str, Any]:
         """The held coins joined with the snapshot (the full snapshot, never a search).
 
         Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
         price, null without a price); a coin with no market row has ``price_available: False``
-        and is left out of ``total_value``. ``sort="holdings"`` is value descending.
+        and is left out of ``total_value``. ``sort="holdings"`` is value descending;
+        ``sparkline=False`` leaves the 7-day prices out.
 
         Returns ``{"coins": [...], "total_value": x, "as_of": "…" | None, "stale": bool}``.
         """
-        encoded = _ffi.encode_json(_config(sort=sort), "query")
+        encoded = _ffi.encode_json(_config(sort=sort, sparkline=sparkline), "query")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
 
