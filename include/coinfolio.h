@@ -19,8 +19,12 @@
  *   configured vs_currency; percentages are in percent units (1.5 means 1.5 %); durations in
  *   seconds unless the name says otherwise.
  * - Handles (cf_store, cf_client, cf_engine) may be used from any thread; each serializes
- *   internally. *_close(NULL) is a no-op. Functions that may use the network say so; they block,
- *   bounded by the configured timeouts and retries.
+ *   internally. *_close(NULL) is a no-op. As with sqlite3_close, a handle must not be used once
+ *   *_close has been called, and *_close must not race with other calls on the same handle: the
+ *   host ends its own calls before it closes. Functions that may use the network say so; they
+ *   block, bounded by the configured timeouts and retries.
+ * - Besides the statuses each function lists, every fallible function returns
+ *   CF_INVALID_ARGUMENT for a NULL handle or output pointer, and CF_INTERNAL for a defect.
  * - No input can crash the host process: bad input returns CF_INVALID_ARGUMENT with a message.
  */
 #ifndef COINFOLIO_H
@@ -218,7 +222,8 @@ void cf_engine_close(cf_engine *engine);
 /* Downloads a new snapshot: one /coins/markets request per 250 coins of coin_limit, one /global
  * request, and one ids= request for held coins missing from those pages; never a detail request.
  * out_json: {"coins":n,"as_of":"…","stale":false}. On failure the previous snapshot is kept and
- * marked stale. Blocks on the network. Returns CF_OK or a network status (see Client). */
+ * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client) or
+ * CF_STORE (the snapshot could not be saved). */
 int cf_engine_refresh(cf_engine *engine, char **out_json, char **out_error);
 
 /* Replaces the snapshot with raw CoinGecko bodies instead of fetching: markets_body from

@@ -6,7 +6,7 @@ struct Terminal {
     let colors: Bool
 
     init(environment: [String: String]) {
-        colors = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        colors = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     func paint(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
@@ -61,7 +61,16 @@ struct Terminal {
             row.indices.map { column in
                 let pad = String(repeating: " ", count: widths[column] - width(row[column]))
                 return right.contains(column) ? pad + row[column] : row[column] + pad
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ").trailingSpacesRemoved
         }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The text without the spaces that padding left at its end.
+    var trailingSpacesRemoved: String {
+        var text = Substring(self)
+        while text.last == " " { text.removeLast() }
+        return String(text)
     }
 }

@@ -16,11 +16,14 @@ let options: Options
 do {
     options = try Options(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
 } catch let error as Options.UsageError {
-    fail("\(error.message)\n\(Options.usage)", code: 2)
+    fail("\(error.message) (see coinfolio-cli --help)", code: 2)
 }
 
 if options.command == "help" { say(Options.usage); exit(0) }
-if options.command == "version" { say("coinfolio-cli \(Coinfolio.version)"); exit(0) }
+if options.command == "version" {
+    say(options.json ? #"{"version":"\#(Coinfolio.version)"}"# : "coinfolio-cli \(Coinfolio.version)")
+    exit(0)
+}
 
 func expectOperands(_ count: ClosedRange<Int>, _ shape: String) {
     guard count.contains(options.operands.count) else { fail("usage: coinfolio-cli \(options.command) \(shape)", code: 2) }
@@ -124,13 +127,18 @@ func run() throws {
     case "set":
         expectOperands(2...2, "COIN AMOUNT")
         let id = options.operands[0]
-        guard let amount = Double(options.operands[1]), amount.isFinite else {
+        guard let amount = decimalNumber(options.operands[1]), amount.isFinite else {
             fail("amount must be a number, not \"\(options.operands[1])\"", code: 2)
         }
         let engine = try openEngine()
         if amount > 0, !options.offline, (try? engine.coins(CoinQuery(search: id)))?.coins.contains(where: { $0.id == id }) != true {
             // Not in the saved list: ask CoinGecko whether the id exists before storing a typo.
-            let found = try engine.client.markets(MarketsRequest(vsCurrency: vs(), ids: [id], sparkline: false))
+            let found: MarketsPage
+            do {
+                found = try engine.client.markets(MarketsRequest(vsCurrency: vs(), ids: [id], sparkline: false))
+            } catch let error as CoinfolioError where error.code != .invalidArgument {
+                fail("cannot check that \"\(id)\" is a CoinGecko coin id: \(error.message) (use --offline to store it unchecked)", code: 1)
+            }
             guard found.coins.contains(where: { $0.id == id }) else {
                 fail("unknown coin \"\(id)\": use its CoinGecko id (for example bitcoin, not btc)", code: 1)
             }
@@ -178,13 +186,30 @@ func run() throws {
         expectOperands(1...2, "MARKETS.json [GLOBAL.json]")
         let markets = try read(options.operands[0])
         let global = try options.operands.count > 1 ? read(options.operands[1]) : nil
-        let summary = try openEngine().load(marketsBody: markets, globalBody: global)
+        let summary: RefreshSummary
+        do {
+            summary = try openEngine().load(marketsBody: markets, globalBody: global)
+        } catch let error as CoinfolioError where error.code == .invalidArgument || error.code == .decode {
+            // Name the file rather than "markets body" / "global body".
+            let file = error.message.hasPrefix("global body") ? options.operands.last ?? "" : options.operands[0]
+            let reason =
+                error.message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? error.message
+            fail("\(file): \(reason)", code: 1)
+        }
         if options.json { say(summary.json); return }
         say("loaded \(summary.coins) coins")
 
     default:
         fail("unknown command \"\(options.command)\"\n\(Options.usage)", code: 2)
     }
+}
+
+/// A decimal number as people type it (`0.5`, `1e-9`, `-5`); nil for anything else, including
+/// the hexadecimal and "nan"/"inf" forms `Double(_:)` would accept.
+func decimalNumber(_ text: String) -> Double? {
+    let pattern = #/[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?/#
+    guard text.wholeMatch(of: pattern) != nil else { return nil }
+    return Double(text)
 }
 
 /// An amount as typed: 0.5, 2, 1e-08 → "0.00000001".

@@ -162,4 +162,31 @@ final class ClientTests: XCTestCase {
         try server.fault(["path": "/api/v3/coins/markets", "body": "{\"unexpected\":true}"])
         assertThrows(.decode) { try client().markets(try MarketsRequest()) }
     }
+
+    func testSubSecondTimeoutsAllowHealthyAnswersAndKeepClassification() throws {
+        let fast = try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, timeout: 0.5, maxRetries: 0) }
+        for _ in 0..<10 { XCTAssertEqual(try fast.global().marketCapPercentage?["btc"], 42.5) }
+        try server.fault(["path": "/api/v3/global", "status": 500, "body": "oops"])
+        assertThrows(.http) { try fast.global() }
+    }
+
+    func testKeyIsRedactedBeforeLongMessagesAreCut() throws {
+        let key = "CG-SuperSecretKey-0123456789"
+        let padding = String(repeating: "x", count: 185)
+        try server.fault([
+            "path": "/api/v3/global", "status": 401,
+            "body": #"{"status":{"error_code":10010,"error_message":"\#(padding) key \#(key)"}}"#,
+        ])
+        let error = assertThrows(.unauthorized) {
+            try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .pro, apiKey: key, timeout: 5, maxRetries: 0) }
+                .global()
+        }
+        XCTAssertFalse(error?.json.contains("CG-Super") ?? true, error?.message ?? "")
+        try server.fault(["path": "/api/v3/global", "status": 500, "body": #"{"error":"echo \#(key.lowercased())"}"#])
+        let lower = assertThrows(.http) {
+            try client { $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .pro, apiKey: key, timeout: 5, maxRetries: 0) }
+                .global()
+        }
+        XCTAssertFalse(lower?.message.lowercased().contains(key.lowercased()) ?? true)
+    }
 }

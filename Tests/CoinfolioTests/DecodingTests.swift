@@ -79,6 +79,12 @@ final class DecodingTests: XCTestCase {
         assertThrows(.decode) { try CoinGeckoBody.global(Data("[]".utf8)) }
         assertThrows(.decode) { try CoinGeckoBody.coinDetail(Data("{\"id\":\"x\"}".utf8)) }
         assertThrows(.invalidArgument) { try CoinGeckoBody.markets(Data(String(repeating: "[", count: 100_000).utf8)) }
+        let deep = assertThrows(.invalidArgument) {
+            try CoinGeckoBody.markets(Data((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8))
+        }
+        XCTAssertTrue(deep?.message.contains("nested deeper than 512") ?? false)
+        assertThrows(.invalidArgument) { try CoinGeckoBody.markets(Data("[1,]".utf8)) }
+        assertThrows(.invalidArgument) { try CoinGeckoBody.global(Data(#"{"data":{"markets":1,}}"#.utf8)) }
         assertThrows(.invalidArgument) { try CoinGeckoBody.global(Data(String(repeating: "{\"a\":", count: 100_000).utf8)) }
     }
 

@@ -115,13 +115,15 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
                 return try decode(response.body)
             } catch let error as CoinfolioError {
                 // A 2xx error object ({"status":{"error_code":10002}}) is an API error, not data.
-                if let apiError = Self.classify(status: response.status, headers: response.headers, body: response.body) {
+                if let apiError = Self.classify(
+                    status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)
+                {
                     throw apiError
                 }
                 throw CoinfolioError(.decode, "the answer is not the expected CoinGecko JSON: \(error.message)")
             }
         }
-        throw Self.classify(status: response.status, headers: response.headers, body: response.body)
+        throw Self.classify(status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)
             ?? CoinfolioError(.http, "HTTP \(response.status)", details: ["http_status": .number(Double(response.status))])
     }
 
@@ -143,11 +145,13 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
     }
 
     /// Classifies a non-2xx answer (or a 2xx CoinGecko error object). nil: a plain HTTP error.
-    static func classify(status: Int, headers: [String: String], body: Data) -> CoinfolioError? {
+    /// CoinGecko's own message is quoted with `apiKey` redacted first (any letter case), then cut
+    /// to 200 bytes, so no part of the key can survive.
+    static func classify(status: Int, headers: [String: String], body: Data, apiKey: String? = nil) -> CoinfolioError? {
         let api = APIErrorBody(body)
         var details: [String: CoinfolioError.Detail] = ["http_status": .number(Double(status))]
         if let code = api?.errorCode { details["error_code"] = .number(Double(code)) }
-        let said = api?.message.map { ": \($0.truncated(200))" } ?? ""
+        let said = api?.message.map { ": \(redacting(apiKey, in: $0).truncated(200))" } ?? ""
 
         if status == 429 || api?.errorCode == 429 {
             var message = "CoinGecko rate limit reached (HTTP 429)\(said)"
@@ -194,12 +198,16 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
         do {
             return try body()
         } catch var error as CoinfolioError {
-            if let key = configuration.apiKey, error.message.contains(key) {
-                error.message = error.message.replacingOccurrences(of: key, with: "[redacted]")
-            }
+            error.message = redacting(configuration.apiKey, in: error.message)
             throw error
         }
     }
+}
+
+/// `text` with every occurrence of `key` (in any letter case) replaced by "[redacted]".
+func redacting(_ key: String?, in text: String) -> String {
+    guard let key, !key.isEmpty else { return text }
+    return text.replacingOccurrences(of: key, with: "[redacted]", options: .caseInsensitive)
 }
 
 /// CoinGecko's error bodies: `{"status":{"error_code":N,"error_message":"…"}}`,

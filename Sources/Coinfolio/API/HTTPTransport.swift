@@ -13,24 +13,42 @@ final class HTTPTransport: @unchecked Sendable {
         var body: Data
     }
 
-    private let session: URLSession
+    private let timeout: Double
+    private let sessionLock = NSLock()
+    private var lazySession: URLSession?
 
     init(timeout: Double) {
+        self.timeout = timeout
+    }
+
+    deinit { lazySession?.invalidateAndCancel() }
+
+    /// The session, made on first use: creating a URLSessionConfiguration makes
+    /// swift-corelibs-foundation set up its shared cookie storage (a folder under
+    /// $XDG_DATA_HOME), which a client that never sends a request should not do.
+    private var session: URLSession {
+        sessionLock.lock()
+        defer { sessionLock.unlock() }
+        if let lazySession { return lazySession }
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        // Foundation on Linux counts these in whole seconds (0.5 s would time out at once), so
+        // they are a coarse backstop; the exact per-attempt deadline is the wait in `get`.
+        let backstop = max(1, timeout.rounded(.up)) + 1
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-        session = URLSession(configuration: configuration)
+        let made = URLSession(configuration: configuration)
+        lazySession = made
+        return made
     }
-
-    deinit { session.invalidateAndCancel() }
 
     /// - Throws: `.network` for connection failures and timeouts (never naming headers).
     func get(_ url: URL, headers: [String: String], timeout: Double) throws -> Response {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, timeout.rounded(.up)) + 1)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
 
         let done = DispatchSemaphore(value: 0)
@@ -40,7 +58,7 @@ final class HTTPTransport: @unchecked Sendable {
             done.signal()
         }
         task.resume()
-        if done.wait(timeout: .now() + timeout + 0.25) == .timedOut {
+        if done.wait(timeout: .now() + timeout) == .timedOut {
             task.cancel()
             _ = done.wait(timeout: .now() + 5)
             throw CoinfolioError(
@@ -70,13 +88,16 @@ final class HTTPTransport: @unchecked Sendable {
                 reason = "connection_refused"; message = "cannot connect to the host (connection refused)"
             case .cannotFindHost, .dnsLookupFailed:
                 reason = "dns"; message = "cannot find the host (DNS lookup failed)"
-            case .networkConnectionLost:
-                reason = "connection_lost"; message = "the connection was lost before the answer was complete"
+            case .networkConnectionLost, .badServerResponse:
+                reason = "connection_lost"; message = "the connection closed before a complete answer"
             case .notConnectedToInternet:
                 reason = "offline"; message = "not connected to the internet"
             case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
                 .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
                 reason = "tls"; message = "the TLS connection failed"
+            case .unknown where urlError.localizedDescription.contains("transfer closed"):
+                // libcurl's "transfer closed with N bytes remaining": a body cut short.
+                reason = "truncated"; message = "the answer ended before its declared length (truncated body)"
             default:
                 reason = "url_error_\(urlError.code.rawValue)"; message = "the request failed: \(urlError.localizedDescription)"
             }

@@ -84,12 +84,22 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// - Throws: `.invalidArgument` (malformed JSON), `.decode` (not CoinGecko shapes), `.store`.
     @discardableResult
     public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
-        let page = try CoinGeckoBody.markets(marketsBody)
-        let marketData = try globalBody.map(CoinGeckoBody.global) ?? currentSnapshot()?.marketData
+        let page = try naming("markets body") { try CoinGeckoBody.markets(marketsBody) }
+        let marketData = try naming("global body") { try globalBody.map(CoinGeckoBody.global) } ?? currentSnapshot()?.marketData
         refreshLock.lock(); defer { refreshLock.unlock() }
         // The body itself is saved: decoding it again applies the same merge, and re-encoding
         // 250 coins with sparklines would cost more than the decode.
         return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
+    }
+
+    /// Runs `body`, saying which input an error is about ("markets body: malformed JSON").
+    private func naming<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as CoinfolioError {
+            error.message = "\(what): \(error.message)"
+            throw error
+        }
     }
 
     /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to

@@ -15,8 +15,7 @@ enum ConfigJSON {
         } catch let error as CoinfolioError {
             throw error
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw CoinfolioError.invalid(
-                "malformed JSON: \(context.underlyingError.map { String(describing: $0) } ?? context.debugDescription)".truncated(300))
+            throw CoinfolioError.invalid(malformedJSONMessage(context))
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             throw CoinfolioError.invalid("expected a JSON object")
         } catch {

@@ -1,9 +1,13 @@
 /// Checks Foundation's JSON parser leaves to chance. On Linux it accepts a trailing comma
-/// (`[1,]`, `{"a":1,}`) and a second byte order mark, neither of which RFC 8259 allows; Coinfolio
-/// promises `.invalidArgument` for malformed JSON, so these are rejected before parsing.
+/// (`[1,]`, `{"a":1,}`) and a second byte order mark, neither of which RFC 8259 allows, and it
+/// refuses nesting deeper than 512 levels with only "not valid JSON". Coinfolio promises
+/// `.invalidArgument` with a clear message for malformed JSON, so these are found first.
 enum JSONSyntax {
     /// - Throws: `.invalidArgument` naming the offset of the first trailing comma, or of a
     ///   document that does not start with a JSON value.
+    /// The deepest nesting Foundation's parser accepts.
+    static let maximumDepth = 512
+
     static func checkStrict(_ bytes: UnsafeRawBufferPointer) throws {
         var index = 0
         let count = bytes.count
@@ -22,6 +26,7 @@ enum JSONSyntax {
         }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var pendingComma = -1
+        var depth = 0
         while index < count {
             let byte = base[index]
             if byte == UInt8(ascii: "\"") {
@@ -35,7 +40,16 @@ enum JSONSyntax {
                 pendingComma = -1
             } else if byte == UInt8(ascii: ",") {
                 pendingComma = index
+            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                depth += 1
+                pendingComma = -1
+                if depth > maximumDepth {
+                    throw CoinfolioError(
+                        .invalidArgument, "malformed JSON: nested deeper than \(maximumDepth) levels at offset \(index)",
+                        details: ["reason": .string("too_deep")])
+                }
             } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                depth -= 1
                 if pendingComma >= 0 {
                     throw CoinfolioError(
                         .invalidArgument, "malformed JSON: trailing comma at offset \(pendingComma)",

@@ -176,8 +176,9 @@ def encode_json(payload: Any, what: str) -> bytes:
 
 
 def to_double(value: float, what: str) -> float:
-    """Converts a number argument to a C double (TypeError for non-numbers)."""
-    if isinstance(value, (str, bytes)):
+    """Converts a number argument to a C double; anything but an int or a float (a bool, None, a
+    string) raises TypeError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{what} must be a number, not {type(value).__name__}")
     return float(value)
 

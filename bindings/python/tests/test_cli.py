@@ -98,8 +98,20 @@ def test_network_down_without_data_says_how_to_get_it(cli):
     (("--frobnicate",), 2, "unknown option"),
     (("teleport",), 2, "unknown command"),
     (("set", "a/b", "1"), 2, "coin id"),
+    (("set", "bitcoin", "0x10"), 2, "amount must be a number"),
+    (("set", "bitcoin", "nan"), 2, "amount must be a number"),
+    (("load", "/etc/hostname"), 1, "/etc/hostname: malformed JSON"),
 ])
 def test_errors_are_one_line_and_nonzero(cli, args, code, message):
     result = cli(*args)
     assert result.returncode == code, result.stderr
     assert message in result.stderr.splitlines()[0]
+
+
+def test_an_offline_engine_creates_no_folder_of_its_own(cli, tmp_path):
+    data_home = tmp_path / "xdg"
+    data_home.mkdir()
+    database = tmp_path / "offline.sqlite"
+    result = cli("--offline", "--db", str(database), "portfolio", XDG_DATA_HOME=str(data_home))
+    assert result.returncode == 0, result.stderr
+    assert list(data_home.iterdir()) == [], "no request was made, so Foundation's cookie folder must not appear"
