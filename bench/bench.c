@@ -65,7 +65,7 @@ static int compare_doubles(const void *a, const void *b) {
     } while (0)
 
 static void row(const char *name, double ours, const char *anchor_name, double anchor, const char *note) {
-    printf("| %s | %.3f ms | %s | %.3f ms | %.2f× | %s |\n", name, ours * 1e3, anchor_name, anchor * 1e3, ours / anchor, note);
+    printf("| %s | %.3f ms | %s | %.3f ms | %.3g× | %s |\n", name, ours * 1e3, anchor_name, anchor * 1e3, ours / anchor, note);
 }
 
 /* ---- ingest ------------------------------------------------------------------------------- */

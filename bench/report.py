@@ -98,6 +98,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for line in c_rows + python_rows(build) + memory:
         print(line)
+    print()
+    print((BENCH / "NOTES.md").read_text().rstrip())
 
 
 if __name__ == "__main__":
