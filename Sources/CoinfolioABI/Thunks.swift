@@ -34,17 +34,11 @@ func readOptionalString(_ pointer: CString?, _ name: String) throws -> String? {
     return try readString(pointer, name)
 }
 
-/// Reads a JSON body argument as bytes, checking it is UTF-8. The bytes are borrowed, not copied:
-/// the caller's buffer lives for the whole call.
+/// Reads a JSON body argument as bytes, borrowed rather than copied: the caller's buffer lives
+/// for the whole call. The core checks the bytes are UTF-8 and JSON.
 func readBody(_ pointer: CString?, _ name: String) throws -> Data {
     guard let pointer else { throw CoinfolioError(.invalidArgument, "\(name) is NULL") }
-    let count = strlen(pointer)
-    let bytes = UnsafeRawBufferPointer(start: pointer, count: count)
-    // Bodies are nearly all ASCII: check that fast, and validate fully only when needed.
-    if bytes.contains(where: { $0 >= 0x80 }), String(validatingCString: pointer) == nil {
-        throw CoinfolioError(.invalidArgument, "\(name) is not valid UTF-8")
-    }
-    return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: pointer), count: count, deallocator: .none)
+    return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: pointer), count: strlen(pointer), deallocator: .none)
 }
 
 /// Runs a thunk body: clears the outputs, maps a thrown error to its status and error JSON.

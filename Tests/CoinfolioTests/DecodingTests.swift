@@ -74,6 +74,8 @@ final class DecodingTests: XCTestCase {
 
     func testBadBodiesGiveClearErrors() {
         assertThrows(.invalidArgument) { try CoinGeckoBody.markets(Data()) }
+        assertThrows(.invalidArgument) { try CoinGeckoBody.markets(Data([0xFF, 0xFE])) }
+        assertThrows(.invalidArgument) { try CoinGeckoBody.markets(Data([0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D])) }
         assertThrows(.invalidArgument) { try CoinGeckoBody.markets(Data("[{\"id\":".utf8)) }
         assertThrows(.decode) { try CoinGeckoBody.markets(Data("{}".utf8)) }
         assertThrows(.decode) { try CoinGeckoBody.global(Data("[]".utf8)) }

@@ -110,7 +110,10 @@ public enum CoinGeckoBody {
     /// The body without its BOM, after the strict checks Foundation's parser does not make.
     static func prepared(_ body: Data) throws -> Data {
         let data = withoutBOM(body)
-        try data.withUnsafeBytes { try JSONSyntax.checkStrict($0) }
+        try data.withUnsafeBytes { bytes in
+            try JSONSyntax.checkUTF8(bytes)
+            try JSONSyntax.checkStrict(bytes)
+        }
         return data
     }
 

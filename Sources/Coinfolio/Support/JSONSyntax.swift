@@ -5,6 +5,15 @@
 enum JSONSyntax {
     /// - Throws: `.invalidArgument` naming the offset of the first trailing comma, or of a
     ///   document that does not start with a JSON value.
+    /// - Throws: `.invalidArgument` when the bytes are not UTF-8 (Foundation would otherwise guess
+    ///   UTF-16 from a leading `FF FE`). Nearly every body is ASCII: that is checked first, fast.
+    static func checkUTF8(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return }
+        guard String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil else {
+            throw CoinfolioError(.invalidArgument, "the body is not valid UTF-8", details: ["reason": .string("bad_utf8")])
+        }
+    }
+
     /// The deepest nesting Foundation's parser accepts.
     static let maximumDepth = 512
 
