@@ -19,7 +19,7 @@ extension PortfolioEngine {
             }
             let value = holding.amount * price
             total += value
-            entries.append(PortfolioEntry(coinID: holding.coinID, coin: snapshot.coins[index], amount: holding.amount, value: value))
+            entries.append(PortfolioEntry(coinID: holding.coinID, row: (snapshot, index), amount: holding.amount, value: value))
         }
         return [
             Statistic(
@@ -43,7 +43,7 @@ extension PortfolioEngine {
         var before = 0.0
         for entry in entries {
             guard let value = entry.value else { continue }
-            let change = entry.coin?.priceChangePercentage24h.flatMap { $0.isFinite ? $0 : nil } ?? 0
+            let change = entry.priceChangePercentage24h.flatMap { $0.isFinite ? $0 : nil } ?? 0
             now += value
             before += value / (1 + change / 100)
         }

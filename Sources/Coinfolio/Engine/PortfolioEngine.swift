@@ -196,23 +196,20 @@ public final class PortfolioEngine: @unchecked Sendable {
         var entries: [PortfolioEntry] = []
         var total = 0.0
         for holding in try store.holdings() {
-            var coin: Coin?
-            var encoded: [UInt8]?
-            if let snapshot, let index = snapshot.indexByID[holding.coinID] {
-                coin = snapshot.coins[index]
-                encoded = snapshot.encodedCoin(index, sparkline: query.sparkline)
+            var row: (snapshot: MarketSnapshot, position: Int)?
+            var value: Double?
+            if let snapshot, let position = snapshot.indexByID[holding.coinID] {
+                row = (snapshot, position)
+                if let price = snapshot.coins[position].currentPrice, price.isFinite { value = holding.amount * price }
             }
-            let value = coin?.currentPrice.flatMap { price in price.isFinite ? holding.amount * price : nil }
             if let value { total += value }
-            var entry = PortfolioEntry(coinID: holding.coinID, coin: coin, amount: holding.amount, value: value)
-            entry.encodedCoin = encoded
-            entries.append(entry)
+            entries.append(PortfolioEntry(coinID: holding.coinID, row: row, amount: holding.amount, value: value))
         }
-        // Sort on small keys, then move each entry once (entries are large to copy around).
+        // Sort on small keys, then move each entry once.
         let keys = entries.map { entry -> Double? in
             switch query.sort {
             case .holdings, .holdingsReversed: return entry.value
-            default: return entry.coin.flatMap(query.sort.listKey)
+            default: return entry.row.flatMap { query.sort.listKey($0.snapshot.coins[$0.position]) }
             }
         }
         let ascending: Bool
