@@ -23,14 +23,13 @@ enum Schema {
     static var currentVersion: Int { migrations.count }
 
     /// Brings the database to `currentVersion` inside one write transaction, so that several
-    /// processes opening a new file at once create it exactly once.
+    /// processes opening a new file at once create it exactly once. A database already at the
+    /// current version is only read (no write lock, and a read-only file still opens).
     /// - Throws: `.store` when SQLite fails or the file was written by a newer Coinfolio.
     static func migrate(_ connection: SQLiteConnection) throws {
+        if try checkedVersion(connection) == currentVersion { return }
         try connection.transaction {
-            let version = try connection.statement("PRAGMA user_version").scalarInt() ?? 0
-            guard version <= currentVersion else {
-                throw CoinfolioError(.store, "the database has schema version \(version); this Coinfolio knows up to \(currentVersion)")
-            }
+            let version = try checkedVersion(connection)
             for index in version..<currentVersion {
                 try connection.execute(migrations[index])
             }
@@ -38,5 +37,13 @@ enum Schema {
                 try connection.execute("PRAGMA user_version = \(currentVersion)")
             }
         }
+    }
+
+    private static func checkedVersion(_ connection: SQLiteConnection) throws -> Int {
+        let version = try connection.statement("PRAGMA user_version").scalarInt() ?? 0
+        guard version <= currentVersion else {
+            throw CoinfolioError(.store, "the database has schema version \(version); this Coinfolio knows up to \(currentVersion)")
+        }
+        return version
     }
 }
