@@ -126,7 +126,7 @@ int cf_decode_markets(const char *body, char **out_json, char **out_error);
  * "market_cap_percentage":{coin:percent},"market_cap_change_percentage_24h_usd":x,
  * "active_cryptocurrencies":n,"markets":n,"updated_at":unix_seconds}} (each may be null).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, bad UTF-8, malformed JSON) or CF_DECODE (not an
- * object). */
+ * object, or an object with neither "data" nor "total_market_cap"). */
 int cf_decode_global(const char *body, char **out_json, char **out_error);
 
 /* Decodes a GET /coins/{id} body.
@@ -147,8 +147,8 @@ int cf_decode_coin_detail(const char *body, char **out_json, char **out_error);
 
 /* Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
  * *out_store receives the handle; close it with cf_store_close.
- * Returns CF_OK, CF_INVALID_ARGUMENT (NULL or bad UTF-8 path) or CF_STORE (cannot open, not a
- * database, newer schema than this library knows). Touches the disk; never the network. */
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path) or CF_STORE (cannot open,
+ * not a database, newer schema than this library knows). Touches the disk; never the network. */
 int cf_store_open(const char *path, cf_store **out_store, char **out_error);
 
 /* Closes the store. NULL is a no-op. */
@@ -165,19 +165,20 @@ int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, ch
 int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
 
 /* ---------------------------------------------------------------------------------------------
- * Client: CoinGecko API v3 over HTTPS. config_json (every key optional):
+ * Client: CoinGecko API v3 over HTTPS (plain http only without a key, or to a loopback test
+ * server). Redirects are not followed. config_json (every key optional):
  *   {"base_url": "https://api.coingecko.com/api/v3" (plan pro: https://pro-api.coingecko.com/api/v3),
  *    "plan": "public" | "demo" | "pro",  "api_key": "…" (sent as x-cg-demo-api-key or
- *    x-cg-pro-api-key; never in errors or logs), "timeout_ms": 15000 (per attempt),
- *    "max_retries": 2 (on 429, 5xx and network failures), "max_retry_wait_s": 60 (a longer
- *    Retry-After returns CF_RATE_LIMITED at once)}
+ *    x-cg-pro-api-key; never in errors or logs), "timeout_ms": 15000 (per attempt, 1…3600000),
+ *    "max_retries": 2 (0…10; on 429, 5xx and network failures), "max_retry_wait_s": 60
+ *    (0…86400; a longer Retry-After returns CF_RATE_LIMITED at once)}
  * Network calls may return CF_NETWORK, CF_HTTP (details.http_status), CF_RATE_LIMITED
  * (details.retry_after_s), CF_UNAUTHORIZED, CF_NOT_FOUND or CF_DECODE.
  * ------------------------------------------------------------------------------------------- */
 
 /* Opens a client. config_json may be NULL (all defaults).
- * Returns CF_OK or CF_INVALID_ARGUMENT (malformed JSON, unknown plan, bad URL, negative
- * timeout or retries, a plan that needs a key without one). Never blocks. */
+ * Returns CF_OK or CF_INVALID_ARGUMENT (malformed JSON, unknown plan, bad URL, a number outside
+ * its range, demo or pro without a key, a key with a non-loopback http URL). Never blocks. */
 int cf_client_open(const char *config_json, cf_client **out_client, char **out_error);
 
 /* Closes the client. NULL is a no-op. */
@@ -185,7 +186,8 @@ void cf_client_close(cf_client *client);
 
 /* GET /coins/markets. request_json (may be NULL; every key optional):
  *   {"vs_currency":"usd","ids":["bitcoin",…] (more than 250 are split into several calls and
- *    merged),"per_page":250 (1…250),"page":1,"sparkline":true}
+ *    merged; with ids every id is asked for and per_page/page are ignored),
+ *    "per_page":250 (1…250),"page":1,"sparkline":true}
  * out_json has the shape of cf_decode_markets. Blocks on the network. */
 int cf_client_markets(cf_client *client, const char *request_json, char **out_json,
                       char **out_error);
@@ -236,7 +238,8 @@ int cf_engine_load(cf_engine *engine, const char *markets_body, const char *glob
 /* Lists coins. query_json (may be NULL): {"search":"" (case-insensitive substring of name,
  * symbol or id), "sort":"rank" | "rank_reversed" | "price" | "price_reversed" | "holdings" |
  * "holdings_reversed", "limit":null (all), "offset":0, "sparkline":true}.
- * Ties break on id. Unranked coins sort after ranked ones for "rank".
+ * Coins without the sorted value (unranked, unpriced) come last in both directions; ties break
+ * on id.
  * out_json: {"coins":[…],"total":n (matches before limit/offset),"as_of":"…","stale":b}.
  * Returns CF_OK, CF_INVALID_ARGUMENT (unknown sort, negative limit/offset, wrong types) or
  * CF_NO_DATA. Never blocks. */
@@ -257,7 +260,8 @@ int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_js
  *   market_cap_change_percentage_24h_usd), "24h Volume", "BTC Dominance", "Portfolio Value"
  *   (percentage_change: the portfolio's 24h change, null when not computable).
  * out_json: {"statistics":[{"title":"…","value":"…","percentage_change":x|null}…]}.
- * Returns CF_OK, CF_INVALID_ARGUMENT or CF_NO_DATA (no snapshot). Never blocks. */
+ * Returns CF_OK, CF_INVALID_ARGUMENT, CF_NO_DATA (no snapshot) or CF_STORE (reading the
+ * holdings failed). Never blocks. */
 int cf_engine_statistics(cf_engine *engine, char **out_json, char **out_error);
 
 /* Sets a holding through the engine's store (rules of cf_store_set_holding).

@@ -33,7 +33,7 @@ public func cf_engine_load(_ engine: OpaquePointer?, _ marketsBody: CString?, _ 
     call(outError) {
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
         let markets = try readBody(marketsBody, "markets_body")
-        let global = try readOptionalString(globalBody, "global_body").map { Data($0.utf8) }
+        let global = try globalBody.map { try readBody($0, "global_body") }
         try engine.load(marketsBody: markets, globalBody: global)
     }
 }

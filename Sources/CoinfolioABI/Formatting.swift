@@ -13,7 +13,7 @@ public func cf_format_currency(_ value: Double, _ minimumFractionDigits: Int32, 
     -> UnsafeMutablePointer<CChar>?
 {
     guard let currency = currencyArgument(vsCurrency),
-        (0...18).contains(minimumFractionDigits), (minimumFractionDigits...18).contains(maximumFractionDigits)
+        NumberFormat.areValidFractionDigits(minimum: Int(minimumFractionDigits), maximum: Int(maximumFractionDigits))
     else { return nil }
     return newCString(
         NumberFormat.currency(

@@ -32,7 +32,9 @@ struct Terminal {
         var position = 0.0
         while Int(position) < points.count {
             let value = points[Int(position)]
-            let level = high > low ? Int(((value - low) / (high - low) * Double(bars.count - 1)).rounded()) : 3
+            // Halves first, so that ±1.7e308 cannot overflow the range to infinity.
+            let ratio = (value / 2 - low / 2) / (high / 2 - low / 2)
+            let level = ratio.isFinite ? Int((ratio * Double(bars.count - 1)).rounded()) : 3
             line.append(bars[min(max(level, 0), bars.count - 1)])
             position += step
         }

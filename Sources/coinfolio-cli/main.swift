@@ -95,7 +95,7 @@ func run() throws {
             fail(noDataHelp, code: 1)
         }
         if options.json {
-            say(#"{"statistics":\#(statistics.json.dropFirst(14).dropLast()),"coins":\#(listing.json)}"#)
+            say(#"{"statistics":\#(statistics.jsonArray),"coins":\#(listing.json)}"#)
             return
         }
         say(statisticsBlock(statistics))
@@ -144,7 +144,7 @@ func run() throws {
             }
         }
         try engine.setHolding(coinID: id, amount: amount)
-        if options.json { say(#"{"coin_id":"\#(id)","amount":\#(amount > 0 ? "\(amount)" : "0")}"#); return }
+        if options.json { say([Holding(coinID: id, amount: max(amount, 0))].json); return }
         say(amount > 0 ? "holding \(options.operands[1]) \(id)" : "removed \(id)")
 
     case "detail":
@@ -186,15 +186,16 @@ func run() throws {
         expectOperands(1...2, "MARKETS.json [GLOBAL.json]")
         let markets = try read(options.operands[0])
         let global = try options.operands.count > 1 ? read(options.operands[1]) : nil
+        let engine = try openEngine()
         let summary: RefreshSummary
         do {
-            summary = try openEngine().load(marketsBody: markets, globalBody: global)
-        } catch let error as CoinfolioError where error.code == .invalidArgument || error.code == .decode {
-            // Name the file rather than "markets body" / "global body".
-            let file = error.message.hasPrefix("global body") ? options.operands.last ?? "" : options.operands[0]
-            let reason =
-                error.message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? error.message
-            fail("\(file): \(reason)", code: 1)
+            summary = try engine.load(marketsBody: markets, globalBody: global)
+        } catch var error as CoinfolioError where error.details["input"] != nil {
+            // Name the file rather than the engine's "markets body" / "global body".
+            let isGlobal = error.details["input"] == .string("global_body")
+            let file = isGlobal ? options.operands[1] : options.operands[0]
+            if let colon = error.message.range(of: ": ") { error.message = String(error.message[colon.upperBound...]) }
+            fail("\(file): \(error.message)", code: 1)
         }
         if options.json { say(summary.json); return }
         say("loaded \(summary.coins) coins")

@@ -189,4 +189,31 @@ final class ClientTests: XCTestCase {
         }
         XCTAssertFalse(lower?.message.lowercased().contains(key.lowercased()) ?? true)
     }
+
+    func testRedirectsAreNotFollowedSoTheKeyStaysHome() throws {
+        try server.fault([
+            "path": "/api/v3/global", "status": 302, "headers": ["Location": "http://localhost:\(server.port)/elsewhere"], "body": "",
+        ])
+        let error = assertThrows(.http) {
+            try client {
+                $0 = try ClientConfiguration(baseURL: self.server.baseURL, plan: .pro, apiKey: "k-123", timeout: 5, maxRetries: 0)
+            }.global()
+        }
+        XCTAssertEqual(error?.httpStatus, 302)
+        XCTAssertEqual(try server.log().compactMap { $0["path"] as? String }, ["/api/v3/global"])
+    }
+
+    func testAKeyIsNeverSentOverPlainHTTPToAnotherHost() {
+        assertThrows(.invalidArgument) { try ClientConfiguration(baseURL: "http://api.example.com/api/v3", plan: .demo, apiKey: "k") }
+        XCTAssertNoThrow(try ClientConfiguration(baseURL: "http://127.0.0.1:8/api/v3", plan: .demo, apiKey: "k"))
+        XCTAssertNoThrow(try ClientConfiguration(baseURL: "https://api.example.com/api/v3", plan: .demo, apiKey: "k"))
+    }
+
+    func testIDRequestsAskForEveryIDWhateverPerPageSays() throws {
+        let page = try client().markets(try MarketsRequest(ids: ["bitcoin", "ethereum", "tether"], perPage: 1, page: 3))
+        XCTAssertEqual(Set(page.coins.map(\.id)), ["bitcoin", "ethereum", "tether"])
+        let query = try XCTUnwrap(server.requests(to: "/api/v3/coins/markets").first?["query"] as? [String: String])
+        XCTAssertEqual(query["per_page"], "250")
+        XCTAssertEqual(query["page"], "1")
+    }
 }

@@ -165,4 +165,17 @@ final class DecodingTests: XCTestCase {
         guard let number = value as? NSNumber else { return nil }
         return Double(number.description)
     }
+
+    func testOneBadEntryOfAGlobalMapDropsOnlyThatEntry() throws {
+        let data = try CoinGeckoBody.global(Data(#"{"data":{"total_market_cap":{"usd":1e12,"eur":"x","gbp":null}}}"#.utf8))
+        XCTAssertEqual(data.totalMarketCap, ["usd": 1e12])
+    }
+
+    func testDescriptionsFullOfAngleBracketsDecodeInLinearTime() throws {
+        // Quadratic tag search took 16 s for 40,000 "<"; this must finish at once.
+        let description = String(repeating: "<", count: 200_000)
+        let body = #"{"id":"x","symbol":"x","name":"X","description":{"en":"a<b>c\#(description)"}}"#
+        let detail = try CoinGeckoBody.coinDetail(Data(body.utf8))
+        XCTAssertEqual(detail.description?.utf8.count, 2 + 200_000)
+    }
 }

@@ -242,4 +242,12 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(try engine.coins().total, 12)
         XCTAssertEqual(try engine.portfolio().entries.count, 0)
     }
+
+    func testAHugeBlockTimeIsFormattedNotATrap() throws {
+        let engine = try engine()
+        try server?.route(["path": "/api/v3/coins/bitcoin", "status": 200,
+                           "body": #"{"id":"bitcoin","symbol":"btc","name":"Bitcoin","block_time_in_minutes":1e300,"hashing_algorithm":"SHA-256"}"#])
+        let screen = try engine.coinDetail(id: "bitcoin")
+        XCTAssertTrue(screen.additional.first { $0.title == "Block Time" }?.value.hasPrefix("1000000") ?? false)
+    }
 }

@@ -110,4 +110,15 @@ final class StoreTests: XCTestCase {
         connection.close()
         assertThrows(.store) { try PortfolioStore(path: path) }
     }
+
+    func testIDsAreComparedByBytesLikeSQLite() throws {
+        let (store, path) = try openStore()
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        try store.setHolding(coinID: composed, amount: 1)
+        XCTAssertEqual(try store.holdings().count, 1)
+        try store.setHolding(coinID: decomposed, amount: 2)
+        XCTAssertEqual(try store.holdings().map(\.amount).sorted(), [1, 2])
+        XCTAssertEqual(try PortfolioStore(path: path).holdings().count, 2)
+    }
 }

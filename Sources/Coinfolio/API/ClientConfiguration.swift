@@ -47,7 +47,8 @@ public struct ClientConfiguration: Sendable, CustomStringConvertible {
     public var maxRetryWait: Double
 
     /// - Throws: `.invalidArgument` for a demo or pro plan without a key, a timeout ≤ 0, negative
-    ///   retries or wait, or a base URL that is not absolute http(s).
+    ///   retries or wait, or a base URL that is not absolute http(s), or a key with a plain-http
+    ///   URL that is not loopback (the key would cross the network in clear text).
     public init(
         baseURL: String?, plan: Plan = .public, apiKey: String? = nil, timeout: Double = 15,
         maxRetries: Int = 2, maxRetryWait: Double = 60
@@ -59,10 +60,17 @@ public struct ClientConfiguration: Sendable, CustomStringConvertible {
         else {
             throw CoinfolioError.invalid("base_url must be an absolute http or https URL without query")
         }
-        guard timeout.isFinite, timeout > 0 else { throw CoinfolioError.invalid("timeout_ms must be greater than 0") }
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
+            throw CoinfolioError.invalid("timeout_ms must be from 1 to 3600000")
+        }
         guard maxRetries >= 0, maxRetries <= 10 else { throw CoinfolioError.invalid("max_retries must be from 0 to 10") }
-        guard maxRetryWait.isFinite, maxRetryWait >= 0 else { throw CoinfolioError.invalid("max_retry_wait_s must be 0 or more") }
+        guard maxRetryWait.isFinite, maxRetryWait >= 0, maxRetryWait <= 86_400 else {
+            throw CoinfolioError.invalid("max_retry_wait_s must be from 0 to 86400")
+        }
         let key = apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        if key != nil, scheme == "http", !Self.isLoopback(url.host ?? "") {
+            throw CoinfolioError.invalid("an api_key is only sent over https (or to a loopback test server)")
+        }
         if plan != .public, key == nil { throw CoinfolioError.invalid("plan \(plan.rawValue) needs an api_key") }
         if let key, key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw CoinfolioError.invalid("api_key may not contain control characters")
@@ -83,6 +91,11 @@ public struct ClientConfiguration: Sendable, CustomStringConvertible {
         timeout = 15
         maxRetries = 2
         maxRetryWait = 60
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
     }
 
     /// Describes the configuration with the key redacted.

@@ -53,6 +53,7 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
         var merged = MarketsPage(coins: [])
         var position: [String: Int] = [:]
         var start = 0
+        var elementsBefore = 0
         while start < unique.count {
             let chunk = Array(unique[start..<min(start + MarketsRequest.maximumPerPage, unique.count)])
             start += chunk.count
@@ -65,7 +66,9 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
                     merged.coins.append(coin)
                 }
             }
-            merged.skipped += page.skipped
+            // Skipped indexes count from the first element of the first answer.
+            merged.skipped += page.skipped.map { MarketsPage.Skipped(index: $0.index + elementsBefore, reason: $0.reason) }
+            elementsBefore += page.elementCount
         }
         return merged
     }

@@ -40,7 +40,7 @@ final class HTTPTransport: @unchecked Sendable {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-        let made = URLSession(configuration: configuration)
+        let made = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
         lazySession = made
         return made
     }
@@ -105,6 +105,17 @@ final class HTTPTransport: @unchecked Sendable {
             reason = "other"; message = "the request failed: \(error.localizedDescription)"
         }
         return CoinfolioError(.network, message, details: ["reason": .string(reason)])
+    }
+
+    /// Follows no redirect: CoinGecko's API answers in place, and following one would send the
+    /// key header to wherever a 3xx points. The 3xx itself is then classified as an HTTP error.
+    private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
     }
 
     private final class ResultBox: @unchecked Sendable {

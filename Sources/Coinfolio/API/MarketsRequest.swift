@@ -8,9 +8,9 @@ public struct MarketsRequest: Hashable, Sendable {
     public var vsCurrency: VsCurrency
     /// Only these coin ids (more than 250 are split into several requests); nil for the top list.
     public var ids: [String]?
-    /// Coins per page, 1…250.
+    /// Coins per page, 1…250 (ignored with `ids`: every id is asked for).
     public var perPage: Int
-    /// Page number from 1.
+    /// Page number from 1 (ignored with `ids`).
     public var page: Int
     /// Whether to include `sparkline_in_7d`.
     public var sparkline: Bool
@@ -31,9 +31,13 @@ public struct MarketsRequest: Hashable, Sendable {
     }
 
     /// The query string, in CoinGecko's documented order.
+    /// With ids, each request asks for all of its (at most 250) ids: `per_page=250&page=1`,
+    /// whatever `perPage` and `page` say, so that no id is cut off.
     func query(ids chunk: [String]?) -> [(String, String)] {
         var items: [(String, String)] = [("vs_currency", vsCurrency.code)]
         if let chunk { items.append(("ids", chunk.map(CoinID.percentEncoded).joined(separator: ","))) }
+        let perPage = chunk == nil ? self.perPage : Self.maximumPerPage
+        let page = chunk == nil ? self.page : 1
         items += [
             ("order", "market_cap_desc"), ("per_page", String(perPage)), ("page", String(page)),
             ("sparkline", sparkline ? "true" : "false"), ("price_change_percentage", "24h"),
@@ -62,15 +66,11 @@ extension MarketsRequest: Decodable {
     /// Reads the JSON form; nil means the defaults.
     /// - Throws: `.invalidArgument` for malformed JSON or a bad value.
     public init(json: String?) throws {
-        self = try ConfigJSON.decode(MarketsRequest.self, from: json, default: { MarketsRequest.defaultRequest })
+        self = try ConfigJSON.decode(MarketsRequest.self, from: json, default: { MarketsRequest(defaults: ()) })
     }
 
-    static let defaultRequest: MarketsRequest = {
-        // The defaults pass validation by construction.
-        (try? MarketsRequest()) ?? MarketsRequest(unchecked: ())
-    }()
-
-    private init(unchecked: Void) {
+    /// The defaults of the JSON form (valid by construction, so no validation).
+    private init(defaults: Void) {
         vsCurrency = .usd
         ids = nil
         perPage = 250

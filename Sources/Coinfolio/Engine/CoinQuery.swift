@@ -116,6 +116,7 @@ public struct PortfolioQuery: Sendable, Decodable {
     }
 
     /// Reads the JSON form; nil means the defaults.
+    /// - Throws: `.invalidArgument` for malformed JSON, an unknown sort, wrong types.
     public init(json: String?) throws {
         self = try ConfigJSON.decode(PortfolioQuery.self, from: json, default: { PortfolioQuery() })
     }

@@ -43,7 +43,12 @@ final class DetailLoader: @unchecked Sendable {
 
         let result = Result { try fetch(id) }
         lock.lock()
-        if case .success(let detail) = result, ttl > 0 { cache[id] = (detail, Date()) }
+        if case .success(let detail) = result, ttl > 0 {
+            let now = Date()
+            // Forget expired details as new ones arrive, so the cache holds only live ones.
+            cache = cache.filter { now.timeIntervalSince($0.value.fetchedAt) < ttl }
+            cache[id] = (detail, now)
+        }
         inFlight[id] = nil
         lock.unlock()
         flight.result = result

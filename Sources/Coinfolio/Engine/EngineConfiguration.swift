@@ -24,8 +24,8 @@ public struct EngineConfiguration: Sendable {
         self.database = database
         self.vsCurrency = vsCurrency
         self.coinLimit = min(max(coinLimit, 1), 5000)
-        self.detailTTL = max(detailTTL, 0)
-        self.staleAfter = max(staleAfter, 0)
+        self.detailTTL = detailTTL.isFinite ? max(detailTTL, 0) : 600
+        self.staleAfter = staleAfter.isFinite ? max(staleAfter, 0) : 600
         self.api = api
     }
 }

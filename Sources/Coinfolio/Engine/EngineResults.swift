@@ -27,7 +27,9 @@ public struct RefreshSummary: Hashable, Sendable {
 /// A page of the home list.
 public struct CoinListing: Sendable {
     /// The coins of the page, in the query's order.
-    public var coins: [Coin]
+    public var coins: [Coin] {
+        didSet { encodedCoins = nil }  // the cached JSON is of the coins as the engine listed them
+    }
     /// How many coins matched the search, before limit and offset.
     public var total: Int
     /// When the snapshot was taken.
@@ -76,13 +78,7 @@ public struct PortfolioEntry: Sendable {
     /// The coin id held.
     public var coinID: String
     /// The snapshot's market row, nil when the coin is not in it (delisted, or no snapshot yet).
-    public var coin: Coin? {
-        get { row.map { $0.snapshot.coins[$0.position] } ?? ownCoin?.coin }
-        set {
-            row = nil
-            ownCoin = newValue.map(CoinBox.init)
-        }
-    }
+    public var coin: Coin? { row.map { $0.snapshot.coins[$0.position] } ?? ownCoin?.coin }
     /// `current_holdings`: units held.
     public var amount: Double
     /// `current_holdings_value` = amount × `current_price`, in vs_currency; nil without a price.
@@ -91,7 +87,7 @@ public struct PortfolioEntry: Sendable {
     /// Where the engine found the coin: entries point into the snapshot rather than copying a
     /// `Coin` (30-odd fields), so building and sorting 1,000 of them stays cheap.
     var row: (snapshot: MarketSnapshot, position: Int)?
-    private var ownCoin: CoinBox?
+    private let ownCoin: CoinBox?
 
     private final class CoinBox: Sendable {
         let coin: Coin
@@ -103,7 +99,7 @@ public struct PortfolioEntry: Sendable {
         self.coinID = coinID
         self.amount = amount
         self.value = value
-        self.coin = coin
+        self.ownCoin = coin.map(CoinBox.init)
     }
 
     init(coinID: String, row: (snapshot: MarketSnapshot, position: Int)?, amount: Double, value: Double?) {
@@ -111,6 +107,7 @@ public struct PortfolioEntry: Sendable {
         self.row = row
         self.amount = amount
         self.value = value
+        self.ownCoin = nil
     }
 
     /// Whether the coin has a price, so that its value counts.
@@ -206,10 +203,20 @@ extension Array where Element == Statistic {
     /// `{"statistics":[{"title","value","percentage_change"}…]}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
+    /// `[{"title","value","percentage_change"}…]`: the array alone, to place in a larger object.
+    public var jsonArray: String {
+        var w = JSONWriter()
+        writeJSON(to: &w)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
-        w.beginObject(); w.key("statistics"); writeJSON(to: &w); w.endObject()
+        w.beginObject()
+        w.key("statistics")
+        writeJSON(to: &w)
+        w.endObject()
         return w.bytes
     }
 }

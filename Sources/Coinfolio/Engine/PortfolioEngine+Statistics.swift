@@ -11,16 +11,7 @@ extension PortfolioEngine {
         }
         let vs = configuration.vsCurrency
         let data = snapshot.marketData
-        var entries: [PortfolioEntry] = []
-        var total = 0.0
-        for holding in try store.holdings() {
-            guard let index = snapshot.indexByID[holding.coinID], let price = snapshot.coins[index].currentPrice, price.isFinite else {
-                continue
-            }
-            let value = holding.amount * price
-            total += value
-            entries.append(PortfolioEntry(coinID: holding.coinID, row: (snapshot, index), amount: holding.amount, value: value))
-        }
+        let (entries, total) = try joinedHoldings(snapshot)
         return [
             Statistic(
                 title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
@@ -74,7 +65,7 @@ extension PortfolioEngine {
                 percentageChange: coin?.marketCapChangePercentage24h),
             Statistic(
                 title: "Block Time",
-                value: blockTime.map { $0 == $0.rounded() ? String(Int($0)) : NumberFormat.number($0) } ?? NumberFormat.notAvailable),
+                value: blockTime.map { Int(exactly: $0).map(String.init) ?? NumberFormat.number($0) } ?? NumberFormat.notAvailable),
             Statistic(
                 title: "Hashing Algorithm", value: detail.hashingAlgorithm.flatMap { $0.isEmpty ? nil : $0 } ?? NumberFormat.notAvailable),
         ]

@@ -34,6 +34,8 @@ public final class PortfolioEngine: @unchecked Sendable {
         store = try PortfolioStore(path: configuration.database)
         client = CoinGeckoClient(configuration: configuration.api)
         details = DetailLoader(ttl: configuration.detailTTL)
+        // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
+        // load replaces it.
         snapshot = try? restoreSnapshot()
     }
 
@@ -59,7 +61,8 @@ public final class PortfolioEngine: @unchecked Sendable {
             for page in 1...pages {
                 let batch = try client.markets(MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true))
                 coins += batch.coins
-                if batch.coins.count < perPage { break }
+                // A short page is the last; skipped elements still count toward its length.
+                if batch.elementCount < perPage { break }
             }
             if coins.count > configuration.coinLimit { coins.removeLast(coins.count - configuration.coinLimit) }
             let marketData = try client.global()
@@ -84,20 +87,24 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// - Throws: `.invalidArgument` (malformed JSON), `.decode` (not CoinGecko shapes), `.store`.
     @discardableResult
     public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
-        let page = try naming("markets body") { try CoinGeckoBody.markets(marketsBody) }
-        let marketData = try naming("global body") { try globalBody.map(CoinGeckoBody.global) } ?? currentSnapshot()?.marketData
-        refreshLock.lock(); defer { refreshLock.unlock() }
+        let page = try naming("markets_body") { try CoinGeckoBody.markets(marketsBody) }
+        let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
+        refreshLock.lock()
+        defer { refreshLock.unlock() }
+        let marketData = newMarketData ?? currentSnapshot()?.marketData
         // The body itself is saved: decoding it again applies the same merge, and re-encoding
         // 250 coins with sparklines would cost more than the decode.
         return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
     }
 
-    /// Runs `body`, saying which input an error is about ("markets body: malformed JSON").
-    private func naming<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    /// Runs `body`, saying which input an error is about: in the message ("markets body:
+    /// malformed JSON") and in `details["input"]` ("markets_body").
+    private func naming<T>(_ input: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch var error as CoinfolioError {
-            error.message = "\(what): \(error.message)"
+            error.message = "\(input.replacingOccurrences(of: "_", with: " ")): \(error.message)"
+            error.details["input"] = .string(input)
             throw error
         }
     }
@@ -132,7 +139,7 @@ public final class PortfolioEngine: @unchecked Sendable {
         snapshot = snapshot?.markedFailed()
         let hasSnapshot = snapshot != nil
         stateLock.unlock()
-        if hasSnapshot { try? store.markRefreshFailed() }
+        if hasSnapshot { try? store.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
     }
 
     func currentSnapshot() -> MarketSnapshot? {
@@ -173,13 +180,17 @@ public final class PortfolioEngine: @unchecked Sendable {
 
     // MARK: - Queries
 
-    /// The home list: search, sort and page the snapshot.
+    /// The home list: search, sort and page the snapshot. Never touches the network.
+    /// - Parameter query: search text, order, page (`limit`, `offset`) and whether coins carry
+    ///   their sparkline.
+    /// - Returns: the page of coins (prices in vs_currency), how many matched in all, and the
+    ///   snapshot's time and staleness; `json` gives `{"coins","total","as_of","stale"}`.
     /// - Throws: `.noData` without a snapshot.
     public func coins(_ query: CoinQuery = CoinQuery()) throws -> CoinListing {
         let snapshot = try requireSnapshot()
         let matches = snapshot.matches(query.search, sort: query.sort)
         let start = min(query.offset, matches.count)
-        let end = query.limit.map { min(start + $0, matches.count) } ?? matches.count
+        let end = query.limit.map { start + min($0, matches.count - start) } ?? matches.count
         let page = matches[start..<end]
         var listing = CoinListing(
             coins: page.map { snapshot.coins[$0] }, total: matches.count, asOf: snapshot.asOf,
@@ -189,22 +200,15 @@ public final class PortfolioEngine: @unchecked Sendable {
     }
 
     /// Every held coin joined with the unfiltered snapshot (a search never changes it).
-    /// Works without a snapshot: every coin then has no price.
-    /// - Throws: `.store`.
+    /// Works without a snapshot: every coin then has no price. Never touches the network.
+    /// - Parameter query: the order (`holdings`: value, highest first) and sparkline choice.
+    /// - Returns: one entry per holding (units, value in vs_currency or nil without a price), the
+    ///   total of the priced ones, the snapshot's time and staleness; `json` gives
+    ///   `{"coins","total_value","as_of","stale"}`.
+    /// - Throws: `.store` when the holdings cannot be read.
     public func portfolio(_ query: PortfolioQuery = PortfolioQuery()) throws -> Portfolio {
         let snapshot = currentSnapshot()
-        var entries: [PortfolioEntry] = []
-        var total = 0.0
-        for holding in try store.holdings() {
-            var row: (snapshot: MarketSnapshot, position: Int)?
-            var value: Double?
-            if let snapshot, let position = snapshot.indexByID[holding.coinID] {
-                row = (snapshot, position)
-                if let price = snapshot.coins[position].currentPrice, price.isFinite { value = holding.amount * price }
-            }
-            if let value { total += value }
-            entries.append(PortfolioEntry(coinID: holding.coinID, row: row, amount: holding.amount, value: value))
-        }
+        var (entries, total) = try joinedHoldings(snapshot)
         // Sort on small keys, then move each entry once.
         let keys = entries.map { entry -> Double? in
             switch query.sort {
@@ -226,7 +230,32 @@ public final class PortfolioEngine: @unchecked Sendable {
             includesSparkline: query.sparkline)
     }
 
-    /// Sets a holding through the store (rules of `PortfolioStore.setHolding`).
+    /// Every holding joined with `snapshot` (in coin id order), and Σ value of the priced ones.
+    /// A value is amount × `current_price`; nil when the coin has no row or no price, or when the
+    /// product is not finite (it then counts as unpriced rather than making the total infinite).
+    func joinedHoldings(_ snapshot: MarketSnapshot?) throws -> (entries: [PortfolioEntry], total: Double) {
+        var entries: [PortfolioEntry] = []
+        var total = 0.0
+        for holding in try store.holdings() {
+            var row: (snapshot: MarketSnapshot, position: Int)?
+            var value: Double?
+            if let snapshot, let position = snapshot.indexByID[holding.coinID] {
+                row = (snapshot, position)
+                if let price = snapshot.coins[position].currentPrice {
+                    let product = holding.amount * price
+                    if product.isFinite { value = product }
+                }
+            }
+            if let value { total += value }
+            entries.append(PortfolioEntry(coinID: holding.coinID, row: row, amount: holding.amount, value: value))
+        }
+        return (entries, total)
+    }
+
+    /// Sets a holding through the store (rules of `PortfolioStore.setHolding`): amount in units
+    /// of the coin; > 0 inserts or updates, ≤ 0 deletes.
+    /// - Throws: `.invalidArgument` for a bad id or a non-finite amount (nothing written);
+    ///   `.store` with SQLite's message.
     public func setHolding(coinID: String, amount: Double) throws {
         try store.setHolding(coinID: coinID, amount: amount)
     }

@@ -8,6 +8,12 @@ public enum NumberFormat {
     /// What every function returns for NaN and ±Inf.
     public static let notAvailable = "n/a"
 
+    /// The fraction digit counts `currency` accepts as given: 0 ≤ minimum ≤ maximum ≤ 18. (The
+    /// C ABI returns NULL outside them; `currency` itself clamps.)
+    public static func areValidFractionDigits(minimum: Int, maximum: Int) -> Bool {
+        0 <= minimum && minimum <= maximum && maximum <= 18
+    }
+
     /// An amount of money: sign, currency prefix, grouping, `minimumFractionDigits` to
     /// `maximumFractionDigits` digits after the point (trailing zeros past the minimum dropped).
     ///

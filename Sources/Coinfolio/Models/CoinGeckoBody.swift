@@ -40,7 +40,7 @@ public enum CoinGeckoBody {
             }
         }
         skipped.sort { $0.index < $1.index }
-        return MarketsPage(coins: coins, skipped: skipped)
+        return MarketsPage(coins: coins, skipped: skipped, elementCount: elements.count)
     }
 
     /// Decodes a `GET /global` body (`{"data": {…}}`; a bare data object is accepted too).

@@ -12,12 +12,19 @@ enum HTMLText {
         var out = ""
         out.reserveCapacity(html.utf8.count)
         var index = html.startIndex
+        // Once a "<" has no ">" after it, no later one has either: stop searching (keeps the pass
+        // linear for text full of "<").
+        var tagsPossible = true
         while index < html.endIndex {
             let character = html[index]
-            if character == "<", let close = html[index...].firstIndex(of: ">") {
+            if character == "<", tagsPossible, let close = html[index...].firstIndex(of: ">") {
                 let tag = html[html.index(after: index)..<close].lowercased()
                 if tag.hasPrefix("br") || tag == "/p" { out.append("\n") }
                 index = html.index(after: close)
+            } else if character == "<", tagsPossible {
+                tagsPossible = false
+                out.append(character)
+                index = html.index(after: index)
             } else if character == "&", let semicolon = html[index...].prefix(12).firstIndex(of: ";"),
                 let decoded = entity(html[html.index(after: index)..<semicolon])
             {

@@ -47,12 +47,29 @@ extension MarketData: Decodable {
     /// numeric entries.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        totalMarketCap = c.lenient([String: Double?].self, .totalMarketCap)?.compactMapValues { $0 }
-        totalVolume = c.lenient([String: Double?].self, .totalVolume)?.compactMapValues { $0 }
-        marketCapPercentage = c.lenient([String: Double?].self, .marketCapPercentage)?.compactMapValues { $0 }
+        totalMarketCap = Self.numbers(c, .totalMarketCap)
+        totalVolume = Self.numbers(c, .totalVolume)
+        marketCapPercentage = Self.numbers(c, .marketCapPercentage)
         marketCapChangePercentage24hUSD = c.lenient(Double.self, .marketCapChangePercentage24hUSD)
         activeCryptocurrencies = c.lenientInt(.activeCryptocurrencies)
         markets = c.lenientInt(.markets)
         updatedAt = c.lenientInt(.updatedAt)
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// A map of numbers, entry by entry: a null or non-number entry is left out, not the map.
+    private static func numbers(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> [String: Double]? {
+        guard let map = try? c.nestedContainer(keyedBy: AnyKey.self, forKey: key) else { return nil }
+        var values: [String: Double] = [:]
+        for entry in map.allKeys {
+            if let value = map.lenientDouble(entry) { values[entry.stringValue] = value }
+        }
+        return values
     }
 }

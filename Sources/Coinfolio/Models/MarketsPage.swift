@@ -6,16 +6,25 @@ public struct MarketsPage: Hashable, Sendable {
         public var index: Int
         /// Why it was skipped ("not an object", "missing id", "duplicate id …").
         public var reason: String
+
+        /// An element left out at `index` for `reason`.
+        public init(index: Int, reason: String) {
+            self.index = index
+            self.reason = reason
+        }
     }
 
     /// The coins, in body order, never the same id twice.
     public var coins: [Coin]
     /// The elements left out.
     public var skipped: [Skipped]
+    /// How many elements the body's array held (coins kept, skipped, and duplicates replaced).
+    public var elementCount: Int
 
     /// A page of coins (ids unique) and the skipped elements.
-    public init(coins: [Coin], skipped: [Skipped] = []) {
+    public init(coins: [Coin], skipped: [Skipped] = [], elementCount: Int? = nil) {
         self.coins = coins
         self.skipped = skipped
+        self.elementCount = elementCount ?? coins.count + skipped.count
     }
 }

@@ -78,7 +78,8 @@ public final class PortfolioStore: @unchecked Sendable {
             let mid = (low + high) / 2
             if holdings[mid].coinID.utf8.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
         }
-        let found = low < holdings.count && holdings[low].coinID == coinID
+        // Bytewise, as SQLite compares: Swift's == would call NFC and NFD spellings equal.
+        let found = low < holdings.count && holdings[low].coinID.utf8.elementsEqual(key)
         switch (found, amount > 0) {
         case (true, true): holdings[low].amount = amount
         case (true, false): holdings.remove(at: low)
@@ -150,9 +151,10 @@ public final class PortfolioStore: @unchecked Sendable {
         }
     }
 
-    func markRefreshFailed() throws {
+    func markRefreshFailed(vsCurrency: String) throws {
         try locked {
-            let statement = try connection.statement("UPDATE market_snapshot SET refresh_failed = 1 WHERE id = 1")
+            let statement = try connection.statement("UPDATE market_snapshot SET refresh_failed = 1 WHERE id = 1 AND vs_currency = ?1")
+            statement.bind(1, vsCurrency)
             try statement.run("cannot mark the snapshot stale")
         }
     }

@@ -12,8 +12,6 @@ struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    var string: String { String(decoding: bytes, as: UTF8.self) }
-
     /// Writes the comma that separates this value from the previous one, where one is due.
     private mutating func separate() {
         if afterKey { afterKey = false; return }
@@ -34,17 +32,15 @@ struct JSONWriter {
         afterKey = true
     }
 
-    private mutating func valuePrefix() { separate() }
+    mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
-    mutating func null() { valuePrefix(); bytes.append(contentsOf: "null".utf8) }
-    mutating func bool(_ value: Bool) { valuePrefix(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
-
-    mutating func string(_ value: String) { valuePrefix(); appendQuoted(value) }
+    mutating func string(_ value: String) { separate(); appendQuoted(value) }
     mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
 
     mutating func number(_ value: Double) {
         guard value.isFinite else { null(); return }
-        valuePrefix()
+        separate()
         if value == value.rounded(), abs(value) < 1e15 {
             // Integral values print without ".0": 250 rather than 250.0.
             bytes.append(contentsOf: String(Int64(value)).utf8)
@@ -53,7 +49,7 @@ struct JSONWriter {
         }
     }
     mutating func number(_ value: Double?) { if let value { number(value) } else { null() } }
-    mutating func number(_ value: Int) { valuePrefix(); bytes.append(contentsOf: String(value).utf8) }
+    mutating func number(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8) }
     mutating func number(_ value: Int?) { if let value { number(value) } else { null() } }
 
     /// Splices already-written object members (`"a":1,"b":2`, a cached fragment) into the open
