@@ -23,11 +23,14 @@ class Client(Handle):
             ``https://pro-api.coingecko.com/api/v3``).
         plan: ``"public"`` (no key), ``"demo"`` (header ``x-cg-demo-api-key``) or ``"pro"``
             (header ``x-cg-pro-api-key``).
-        api_key: the key; it never appears in errors or logs.
-        timeout_ms: per-attempt timeout in milliseconds (default 15000).
-        max_retries: retries on 429, 5xx and network failures (default 2).
-        max_retry_wait_s: the longest Retry-After honoured, in seconds (default 60); a longer
-            one raises RateLimited at once.
+        api_key: the key; it never appears in errors or logs. Required by demo and pro; sent
+            only over https (or to a loopback test server).
+        timeout_ms: per-attempt timeout in milliseconds, 1…3600000 (default 15000).
+        max_retries: retries on 429, 5xx and network failures, 0…10 (default 2).
+        max_retry_wait_s: the longest Retry-After honoured, in seconds, 0…86400 (default 60);
+            a longer one raises RateLimited at once.
+
+    Raises InvalidArgument for a value outside those ranges, an unknown plan or a bad URL.
 
     Every request method blocks on the network and may raise NetworkError, HTTPError
     (``details["http_status"]``), RateLimited (``retry_after_s``), Unauthorized, NotFound or
