@@ -143,6 +143,7 @@ int cf_decode_coin_detail(const char *body, char **out_json, char **out_error);
  * may write one file at once; lock waits are absorbed (busy timeout and retries).
  *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
+ * Ids are stored and compared byte for byte.
  * ------------------------------------------------------------------------------------------- */
 
 /* Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
@@ -209,7 +210,8 @@ int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_jso
  *
  * Coins in engine output are coin objects (see Models) plus "price_available" (current_price is
  * known); portfolio coins add "current_holdings" (units) and "current_holdings_value"
- * (current_holdings × current_price, null when the price is unknown).
+ * (current_holdings × current_price, null when the price is unknown or the product overflows a
+ * double; such a coin is left out of totals).
  * "as_of" is the ISO-8601 UTC time of the snapshot; "stale" is true when the last refresh failed
  * or the snapshot is older than stale_after_s.
  * ------------------------------------------------------------------------------------------- */
@@ -278,7 +280,9 @@ int cf_engine_coin_detail(cf_engine *engine, const char *coin_id, char **out_jso
                           char **out_error);
 
 /* Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n}
- * (every HTTP attempt, retries included),"detail_cache_hits":n}. Never blocks. */
+ * (every HTTP attempt, retries included),"detail_cache_hits":n (detail answers that made no
+ * request of their own: served from the cache, or shared with a caller already fetching)}.
+ * Never blocks. */
 int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 
 #ifdef __cplusplus

@@ -22,6 +22,18 @@ struct Terminal {
         return text
     }
 
+    /// Text from market data made safe for a terminal: control characters (an ESC or BEL in a
+    /// coin's name could recolour or clear the screen) become "�"; line breaks are kept only
+    /// where `multiline` says so.
+    static func printable(_ text: String, multiline: Bool = false) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    if multiline, scalar == "\n" { return scalar }
+                    return scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "\u{FFFD}" : scalar
+                }))
+    }
+
     /// A one-line chart of prices: ▁▂▃▄▅▆▇█, at most `width` characters.
     static func sparkline(_ prices: [Double]?, width: Int = 24) -> String {
         let points = (prices ?? []).filter(\.isFinite)

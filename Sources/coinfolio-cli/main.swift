@@ -65,7 +65,7 @@ func vs() -> VsCurrency { (try? VsCurrency(options.vsCurrency)) ?? .usd }
 func coinRows(_ coins: [Coin]) -> String {
     let rows = coins.map { coin -> [String] in
         [
-            coin.marketCapRank.map(String.init) ?? "-", coin.symbol.uppercased(), coin.name,
+            coin.marketCapRank.map(String.init) ?? "-", Terminal.printable(coin.symbol.uppercased()), Terminal.printable(coin.name),
             coin.currentPrice.map { NumberFormat.price($0, vsCurrency: vs()) } ?? NumberFormat.notAvailable,
             terminal.change(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d),
         ]
@@ -115,7 +115,8 @@ func run() throws {
         }
         let rows = portfolio.entries.map { entry -> [String] in
             [
-                entry.coin?.symbol.uppercased() ?? "?", entry.coin?.name ?? entry.coinID, amountText(entry.amount),
+                Terminal.printable(entry.coin?.symbol.uppercased() ?? "?"), Terminal.printable(entry.coin?.name ?? entry.coinID),
+                amountText(entry.amount),
                 entry.value.map { NumberFormat.currency($0, vsCurrency: vs()) } ?? "no price",
                 terminal.change(entry.coin?.priceChangePercentage24h),
             ]
@@ -149,11 +150,14 @@ func run() throws {
 
     case "detail":
         expectOperands(1...1, "COIN")
+        if options.offline {
+            fail("detail needs the network: the description comes from CoinGecko's /coins/{id} (drop --offline)", code: 1)
+        }
         let engine = try openEngine()
         if engine.currentSnapshotAsOf == nil { refreshOrExplain(engine) }
         let screen = try engine.coinDetail(id: options.operands[0])
         if options.json { say(screen.json); return }
-        say(terminal.bold("\(screen.detail.name) (\(screen.detail.symbol.uppercased()))"))
+        say(terminal.bold(Terminal.printable("\(screen.detail.name) (\(screen.detail.symbol.uppercased()))")))
         say("")
         say(terminal.bold("Overview"))
         say(statisticsBlock(screen.overview))
@@ -162,10 +166,10 @@ func run() throws {
         say(statisticsBlock(screen.additional))
         if let description = screen.detail.description, !description.isEmpty {
             say("")
-            say(description)
+            say(Terminal.printable(description, multiline: true))
         }
-        if let homepage = screen.detail.homepage { say("\nWebsite: \(homepage)") }
-        if let reddit = screen.detail.subredditURL { say("Reddit: \(reddit)") }
+        if let homepage = screen.detail.homepage { say("\nWebsite: \(Terminal.printable(homepage))") }
+        if let reddit = screen.detail.subredditURL { say("Reddit: \(Terminal.printable(reddit))") }
 
     case "search":
         expectOperands(1...1, "TEXT")
@@ -201,7 +205,7 @@ func run() throws {
         say("loaded \(summary.coins) coins")
 
     default:
-        fail("unknown command \"\(options.command)\"\n\(Options.usage)", code: 2)
+        fail("unknown command \"\(options.command)\" (see coinfolio-cli --help)", code: 2)
     }
 }
 

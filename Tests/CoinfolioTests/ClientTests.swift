@@ -216,4 +216,23 @@ final class ClientTests: XCTestCase {
         XCTAssertEqual(query["per_page"], "250")
         XCTAssertEqual(query["page"], "1")
     }
+
+    func testPiecesOfTheKeyAreRedactedToo() {
+        let key = "SECRETKEY123456789abcdef"
+        for echoed in [
+            String(key.dropLast()), String(key.dropFirst()), String(key.prefix(12)), "SECRETKEY%3123456789abcdef", key.lowercased(),
+        ] {
+            let redacted = redacting(key, in: "refused: \(echoed), try again")
+            XCTAssertEqual(redacted, "refused: [redacted], try again", echoed)
+        }
+        XCTAssertEqual(redacting(key, in: "API Key Missing or invalid"), "API Key Missing or invalid")
+    }
+
+    func testLongIDListsAreSplitBeforeURLsGetTooLong() throws {
+        let ids = (0..<120).map { "\($0)-" + String(repeating: "é", count: 40) }
+        _ = try client().markets(try MarketsRequest(ids: ids))
+        let lengths = try server.requests(to: "/api/v3/coins/markets").compactMap { ($0["raw_query"] as? String)?.utf8.count }
+        XCTAssertGreaterThan(lengths.count, 1)
+        XCTAssertTrue(lengths.allSatisfy { $0 < 8_000 }, "\(lengths)")
+    }
 }

@@ -178,4 +178,9 @@ final class DecodingTests: XCTestCase {
         let detail = try CoinGeckoBody.coinDetail(Data(body.utf8))
         XCTAssertEqual(detail.description?.utf8.count, 2 + 200_000)
     }
+
+    func testRanksOfZeroOrBelowMeanUnranked() throws {
+        let body = #"[{"id":"a","symbol":"a","name":"A","market_cap_rank":0},{"id":"b","symbol":"b","name":"B","market_cap_rank":-5}]"#
+        XCTAssertEqual(try CoinGeckoBody.markets(Data(body.utf8)).coins.map(\.marketCapRank), [nil, nil])
+    }
 }

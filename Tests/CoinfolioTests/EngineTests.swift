@@ -245,8 +245,10 @@ final class EngineTests: XCTestCase {
 
     func testAHugeBlockTimeIsFormattedNotATrap() throws {
         let engine = try engine()
-        try server?.route(["path": "/api/v3/coins/bitcoin", "status": 200,
-                           "body": #"{"id":"bitcoin","symbol":"btc","name":"Bitcoin","block_time_in_minutes":1e300,"hashing_algorithm":"SHA-256"}"#])
+        try server?.route([
+            "path": "/api/v3/coins/bitcoin", "status": 200,
+            "body": #"{"id":"bitcoin","symbol":"btc","name":"Bitcoin","block_time_in_minutes":1e300,"hashing_algorithm":"SHA-256"}"#,
+        ])
         let screen = try engine.coinDetail(id: "bitcoin")
         XCTAssertTrue(screen.additional.first { $0.title == "Block Time" }?.value.hasPrefix("1000000") ?? false)
     }

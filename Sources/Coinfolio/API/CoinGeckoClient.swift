@@ -17,6 +17,9 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
     private let counterLock = NSLock()
     private var counts: [Endpoint: Int] = [:]
 
+    /// The longest `ids=` value sent in one request, in bytes (URLs stay under 8 KB).
+    static let maximumIDsLength = 6_000
+
     /// Error codes CoinGecko uses for a missing, invalid or wrong-plan key.
     static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011]
 
@@ -39,7 +42,8 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
 
     /// `GET /coins/markets`: market rows for the top list or for given ids.
     ///
-    /// More than 250 ids are asked in several requests and merged (one row per id).
+    /// More than 250 ids (or more than about 6 KB of them, percent-encoded) are asked in several
+    /// requests and merged (one row per id).
     /// An empty `ids` list makes no request and returns no coins.
     /// - Returns: the coins, and the elements skipped as undecodable.
     /// - Throws: `CoinfolioError` as classified in the type's documentation.
@@ -55,8 +59,18 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
         var start = 0
         var elementsBefore = 0
         while start < unique.count {
-            let chunk = Array(unique[start..<min(start + MarketsRequest.maximumPerPage, unique.count)])
-            start += chunk.count
+            // At most 250 ids, and at most about 6 KB of them once encoded: servers refuse long
+            // URLs (414) well before 250 ids of 128 bytes.
+            var end = start
+            var length = 0
+            while end < unique.count, end - start < MarketsRequest.maximumPerPage {
+                let encoded = CoinID.percentEncoded(unique[end]).utf8.count + 1
+                if end > start, length + encoded > Self.maximumIDsLength { break }
+                length += encoded
+                end += 1
+            }
+            let chunk = Array(unique[start..<end])
+            start = end
             let page = try fetch(.markets, path: "/coins/markets", query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
             for coin in page.coins {
                 if let index = position[coin.id] {
@@ -208,9 +222,33 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
 }
 
 /// `text` with every occurrence of `key` (in any letter case) replaced by "[redacted]".
+/// `text` with the key, and any word that is a piece of it, replaced by "[redacted]".
+///
+/// A word is a run of letters, digits, `-`, `_`, `.` and `%`; it is a piece of the key when,
+/// percent-decoded and ignoring case, it is at least 6 characters long and the key contains it
+/// (or it contains the key). So a key echoed whole, cut short, cut at the front, or
+/// percent-encoded never survives.
 func redacting(_ key: String?, in text: String) -> String {
     guard let key, !key.isEmpty else { return text }
-    return text.replacingOccurrences(of: key, with: "[redacted]", options: .caseInsensitive)
+    let lowerKey = key.lowercased()
+    var out = ""
+    var word = ""
+    func flush() {
+        let decoded = (word.removingPercentEncoding ?? word).lowercased()
+        let isPiece = decoded.count >= min(6, lowerKey.count) && (lowerKey.contains(decoded) || decoded.contains(lowerKey))
+        out += isPiece && !word.isEmpty ? "[redacted]" : word
+        word = ""
+    }
+    for character in text {
+        if character.isLetter || character.isNumber || "-_.%".contains(character) {
+            word.append(character)
+        } else {
+            flush()
+            out.append(character)
+        }
+    }
+    flush()
+    return out
 }
 
 /// CoinGecko's error bodies: `{"status":{"error_code":N,"error_message":"…"}}`,

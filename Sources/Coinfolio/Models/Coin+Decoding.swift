@@ -49,7 +49,7 @@ extension Coin: Decodable {
         image = c.lenientString(.image)
         currentPrice = c.lenientDouble(.currentPrice)
         marketCap = c.lenientDouble(.marketCap)
-        marketCapRank = c.lenientInt(.marketCapRank)
+        marketCapRank = c.lenientInt(.marketCapRank).flatMap { $0 > 0 ? $0 : nil }  // 0 or below: unranked
         fullyDilutedValuation = c.lenientDouble(.fullyDilutedValuation)
         totalVolume = c.lenientDouble(.totalVolume)
         high24h = c.lenientDouble(.high24h)

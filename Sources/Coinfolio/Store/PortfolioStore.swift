@@ -26,6 +26,7 @@ public final class PortfolioStore: @unchecked Sendable {
     ///   not a database, or has a newer schema.
     public init(path: String) throws {
         guard !path.isEmpty else { throw CoinfolioError.invalid("database path is empty") }
+        guard !path.utf8.contains(0) else { throw CoinfolioError.invalid("database path contains a NUL character") }
         self.path = path
         connection = try SQLiteConnection(path: path)
         do {

@@ -180,7 +180,12 @@ def to_double(value: float, what: str) -> float:
     string) raises TypeError."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{what} must be a number, not {type(value).__name__}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        raise InvalidArgument(
+            CF_INVALID_ARGUMENT, "invalid_argument", f"{what} is too large for a double", {"argument": what}
+        ) from None
 
 
 def to_int32(value: int, what: str) -> int:

@@ -56,6 +56,15 @@ class CoinfolioError(Exception):
     def __str__(self) -> str:
         return f"[{self.code}] {self.message}"
 
+    @property
+    def http_status(self) -> Optional[int]:
+        """The HTTP status of the answer behind a network-side error (``details["http_status"]``),
+        or None: set on HTTPError and, when an answer came, RateLimited, Unauthorized, NotFound."""
+        value = self.details.get("http_status")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return int(value)
+
     def __repr__(self) -> str:
         return (
             f"{type(self).__name__}(status={self.status!r}, code={self.code!r}, "
@@ -90,11 +99,6 @@ class HTTPError(CoinfolioError):
     STATUS = 4
     CODE = "http"
 
-    @property
-    def http_status(self) -> Optional[int]:
-        """The HTTP status code of the answer, when known."""
-        value = self.details.get("http_status")
-        return int(value) if isinstance(value, (int, float)) else None
 
 
 class RateLimited(CoinfolioError):

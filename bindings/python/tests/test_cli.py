@@ -101,6 +101,8 @@ def test_network_down_without_data_says_how_to_get_it(cli):
     (("set", "bitcoin", "0x10"), 2, "amount must be a number"),
     (("set", "bitcoin", "nan"), 2, "amount must be a number"),
     (("load", "/etc/hostname"), 1, "/etc/hostname: malformed JSON"),
+    (("--offline", "detail", "bitcoin"), 1, "detail needs the network"),
+    (("--json", "bogus"), 2, "unknown command"),
 ])
 def test_errors_are_one_line_and_nonzero(cli, args, code, message):
     result = cli(*args)
@@ -115,3 +117,13 @@ def test_an_offline_engine_creates_no_folder_of_its_own(cli, tmp_path):
     result = cli("--offline", "--db", str(database), "portfolio", XDG_DATA_HOME=str(data_home))
     assert result.returncode == 0, result.stderr
     assert list(data_home.iterdir()) == [], "no request was made, so Foundation's cookie folder must not appear"
+
+
+def test_control_characters_in_market_data_never_reach_the_terminal(cli, tmp_path):
+    body = tmp_path / "evil.json"
+    body.write_text('[{"id":"evil","symbol":"\\u0007\\u001b[31m","name":"\\u001b[2J evil","current_price":1,"market_cap_rank":1}]')
+    assert cli("load", str(body)).returncode == 0
+    result = cli("--offline", "home")
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "evil" in result.stdout
