@@ -180,6 +180,16 @@ static const char *const example_markets =
     "{\"id\":\"bbb\",\"symbol\":\"b\",\"name\":\"Beta\",\"current_price\":110,"
     "\"market_cap_rank\":1,\"price_change_percentage_24h\":10}]";
 
+/* An in-memory engine with example_markets loaded, or NULL (the failure is already counted). */
+static cf_engine *example_engine(void) {
+    cf_engine *engine = memory_engine();
+    if (engine != NULL && load(engine, example_markets, NULL) != CF_OK) {
+        cf_engine_close(engine);
+        engine = NULL;
+    }
+    return engine;
+}
+
 /* ------------------------------------------------------------------ tests over raw bodies */
 
 void test_engine_statistics_before_any_data_is_no_data(void) {
@@ -201,14 +211,10 @@ void test_engine_statistics_before_any_data_is_no_data(void) {
 void test_engine_portfolio_value_example(void) {
     static const char *const titles[] = {"Market Cap", "24h Volume", "BTC Dominance",
                                          "Portfolio Value"};
-    cf_engine *engine = memory_engine();
+    cf_engine *engine = example_engine();
     json_t *stats, *value, *p, *list;
     if (engine == NULL)
         return;
-    if (load(engine, example_markets, NULL) != CF_OK) {
-        cf_engine_close(engine);
-        return;
-    }
     set_holding(engine, "aaa", 1);
     set_holding(engine, "bbb", 1);
     set_holding(engine, "ccc", 3); /* held, but no market row */
@@ -283,14 +289,10 @@ void test_engine_portfolio_works_without_snapshot(void) {
 }
 
 void test_engine_search_does_not_change_portfolio_value(void) {
-    cf_engine *engine = memory_engine();
+    cf_engine *engine = example_engine();
     json_t *before, *after, *found, *stats;
     if (engine == NULL)
         return;
-    if (load(engine, example_markets, NULL) != CF_OK) {
-        cf_engine_close(engine);
-        return;
-    }
     set_holding(engine, "aaa", 1);
     set_holding(engine, "bbb", 1);
     before = portfolio(engine, NULL);
