@@ -51,8 +51,17 @@ func refreshOrExplain(_ engine: PortfolioEngine) {
     }
 }
 
-let noDataHelp =
-    "no market data yet: run `coinfolio-cli home` with network access, or `coinfolio-cli load MARKETS.json [GLOBAL.json]` with saved CoinGecko bodies"
+/// What to say when there is no snapshot in the chosen currency: names it and how to get data.
+func noDataHelp() -> String {
+    let code = vs().code
+    let flag = code == "usd" ? "" : "--vs-currency \(code) "
+    return "no \(code) market data yet: run `coinfolio-cli \(flag)home` with network access, or `coinfolio-cli \(flag)load MARKETS.json [GLOBAL.json]` with saved CoinGecko bodies"
+}
+
+/// "(1 holding without a price)", "(2 holdings without a price)"; empty when all are priced.
+func unpricedNote(_ count: Int) -> String {
+    count == 0 ? "" : " (\(count) holding\(count == 1 ? "" : "s") without a price)"
+}
 
 func ageLine(asOf: Date?, stale: Bool) -> String {
     guard let asOf else { return terminal.dim("no market data yet") }
@@ -92,7 +101,7 @@ func run() throws {
             statistics = try engine.statistics()
             listing = try engine.coins(CoinQuery(limit: options.limit, sparkline: true))
         } catch let error as CoinfolioError where error.code == .noData {
-            fail(noDataHelp, code: 1)
+            fail(noDataHelp(), code: 1)
         }
         if options.json {
             say(#"{"statistics":\#(statistics.jsonArray),"coins":\#(listing.json)}"#)
@@ -108,7 +117,13 @@ func run() throws {
         let engine = try openEngine()
         refreshOrExplain(engine)
         let portfolio = try engine.portfolio()
-        if options.json { say(portfolio.json); return }
+        // Holdings but no market data in this currency: no value can be shown.
+        let showsNothing = !portfolio.entries.isEmpty && portfolio.asOf == nil
+        if options.json {
+            say(portfolio.json)
+            if showsNothing { fail(noDataHelp(), code: 1) }
+            return
+        }
         if portfolio.entries.isEmpty {
             say("no holdings yet: coinfolio-cli set COIN AMOUNT (for example: set bitcoin 0.5)")
             return
@@ -122,7 +137,9 @@ func run() throws {
             ]
         }
         say(Terminal.table(["SYMBOL", "NAME", "AMOUNT", "VALUE", "24H"], rows, right: [2, 3, 4]))
-        say("\(terminal.bold("Total")): \(NumberFormat.currency(portfolio.totalValue, vsCurrency: vs()))")
+        let total = portfolio.totalValue.map { NumberFormat.currency($0, vsCurrency: vs()) } ?? NumberFormat.notAvailable
+        say("\(terminal.bold("Total")): \(total)\(portfolio.totalValue == nil ? "" : unpricedNote(portfolio.unpricedHoldings))")
+        if showsNothing { fail(noDataHelp(), code: 1) }
         say(ageLine(asOf: portfolio.asOf, stale: portfolio.isStale))
 
     case "set":
@@ -150,26 +167,19 @@ func run() throws {
 
     case "detail":
         expectOperands(1...1, "COIN")
-        if options.offline {
-            fail("detail needs the network: the description comes from CoinGecko's /coins/{id} (drop --offline)", code: 1)
-        }
+        let id = options.operands[0]
         let engine = try openEngine()
-        if engine.currentSnapshotAsOf == nil { refreshOrExplain(engine) }
-        let screen = try engine.coinDetail(id: options.operands[0])
-        if options.json { say(screen.json); return }
-        say(terminal.bold(Terminal.printable("\(screen.detail.name) (\(screen.detail.symbol.uppercased()))")))
-        say("")
-        say(terminal.bold("Overview"))
-        say(statisticsBlock(screen.overview))
-        say("")
-        say(terminal.bold("Additional Details"))
-        say(statisticsBlock(screen.additional))
-        if let description = screen.detail.description, !description.isEmpty {
-            say("")
-            say(Terminal.printable(description, multiline: true))
+        if options.offline {
+            try offlineDetail(engine, id: id)
+            return
         }
-        if let homepage = screen.detail.homepage { say("\nWebsite: \(Terminal.printable(homepage))") }
-        if let reddit = screen.detail.subredditURL { say("Reddit: \(Terminal.printable(reddit))") }
+        if engine.currentSnapshotAsOf == nil { refreshOrExplain(engine) }
+        let screen = try engine.coinDetail(id: id)
+        if options.json { say(screen.json); return }
+        printDetail(screen)
+        if screen.isStale, let asOf = screen.asOf {
+            say(terminal.paint("detail saved \(asOf.formatted(Date.ISO8601FormatStyle())); its refresh failed", "33"))
+        }
 
     case "search":
         expectOperands(1...1, "TEXT")
@@ -179,7 +189,7 @@ func run() throws {
         do {
             listing = try engine.coins(CoinQuery(search: options.operands[0], limit: options.limit, sparkline: !options.json))
         } catch let error as CoinfolioError where error.code == .noData {
-            fail(noDataHelp, code: 1)
+            fail(noDataHelp(), code: 1)
         }
         if options.json { say(listing.json); return }
         if listing.coins.isEmpty { say("no coin matches \"\(options.operands[0])\""); return }
@@ -207,6 +217,64 @@ func run() throws {
     default:
         fail("unknown command \"\(options.command)\" (see coinfolio-cli --help)", code: 2)
     }
+}
+
+func printDetail(_ screen: CoinDetailScreen) {
+    say(terminal.bold(Terminal.printable("\(screen.detail.name) (\(screen.detail.symbol.uppercased()))")))
+    printStatistics(overview: screen.overview, additional: screen.additional)
+    if let description = screen.detail.description, !description.isEmpty {
+        say("")
+        say(Terminal.printable(description, multiline: true))
+    }
+    if let homepage = screen.detail.homepage { say("\nWebsite: \(Terminal.printable(homepage))") }
+    if let reddit = screen.detail.subredditURL { say("Reddit: \(Terminal.printable(reddit))") }
+}
+
+func printStatistics(overview: [Statistic], additional: [Statistic]) {
+    say("")
+    say(terminal.bold("Overview"))
+    say(statisticsBlock(overview))
+    say("")
+    say(terminal.bold("Additional Details"))
+    say(statisticsBlock(additional))
+}
+
+/// `detail --offline`: whatever the database holds (the snapshot's market row, a saved detail),
+/// and what is missing with the command that gets it. Exit 1 when it holds neither.
+func offlineDetail(_ engine: PortfolioEngine, id: String) throws {
+    let code = vs().code
+    let flag = code == "usd" ? "" : "--vs-currency \(code) "
+    let saved = try engine.savedCoinDetail(id: id)
+    var statistics: CoinStatistics?
+    var missingRow: String?
+    do {
+        statistics = try engine.coinStatistics(id: id)
+    } catch let error as CoinfolioError where error.code == .noData || error.code == .notFound {
+        missingRow =
+            error.code == .noData
+            ? "no \(code) market data yet (run `coinfolio-cli \(flag)home` with network access)"
+            : "\(id) is not in the saved \(code) market data"
+    }
+    let missingDetail = "no saved description of \(id) (run `coinfolio-cli \(flag)detail \(id)` with network access)"
+    if saved == nil, statistics == nil {
+        fail("nothing saved for \(id): \(missingRow ?? "") and \(missingDetail)", code: 1)
+    }
+    if options.json {
+        if let saved { say(saved.json) } else if let statistics { say(statistics.json) }
+        return
+    }
+    if let saved {
+        printDetail(saved)
+        if saved.isStale, let asOf = saved.asOf {
+            say(terminal.dim("detail saved \(asOf.formatted(Date.ISO8601FormatStyle())); older than the detail TTL"))
+        }
+    } else if let statistics {
+        say(terminal.bold(Terminal.printable("\(statistics.coin.name) (\(statistics.coin.symbol.uppercased()))")))
+        printStatistics(overview: statistics.overview, additional: statistics.additional)
+        say("")
+        say(terminal.dim(missingDetail))
+    }
+    if let missingRow { say(terminal.dim(missingRow + "; the market figures read n/a")) }
 }
 
 /// A decimal number as people type it (`0.5`, `1e-9`, `-5`); nil for anything else, including

@@ -4,12 +4,15 @@ import Foundation
 public struct RefreshSummary: Hashable, Sendable {
     /// Coins in the new snapshot.
     public var coins: Int
-    /// When the snapshot was taken.
+    /// The data's own time: the newest `last_updated` among the coins, or `/global`'s
+    /// `updated_at` when newer (the fetch time when neither is known).
     public var asOf: Date
-    /// Always false right after a successful refresh.
+    /// When the data was fetched (refresh) or loaded (load).
+    public var fetchedAt: Date
+    /// Judged from `asOf`: false after a refresh of live data, true at once for a loaded old body.
     public var isStale: Bool
 
-    /// `{"coins":n,"as_of":"…","stale":false}`
+    /// `{"coins":n,"as_of":"…","fetched_at":"…","stale":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -18,6 +21,7 @@ public struct RefreshSummary: Hashable, Sendable {
         w.beginObject()
         w.key("coins"); w.number(coins)
         w.key("as_of"); w.string(isoTimestamp(asOf))
+        w.key("fetched_at"); w.string(isoTimestamp(fetchedAt))
         w.key("stale"); w.bool(isStale)
         w.endObject()
         return w.bytes
@@ -32,9 +36,11 @@ public struct CoinListing: Sendable {
     }
     /// How many coins matched the search, before limit and offset.
     public var total: Int
-    /// When the snapshot was taken.
+    /// The data's own time (newest `last_updated`, or `/global` `updated_at` when newer).
     public var asOf: Date
-    /// The snapshot is older than `stale_after_s` or its last refresh failed.
+    /// When the snapshot was fetched or loaded; nil when unknown.
+    public var fetchedAt: Date?
+    /// The data (`asOf`) is older than `stale_after_s`, or the last refresh failed.
     public var isStale: Bool
     /// Whether `json` includes sparklines.
     public var includesSparkline: Bool
@@ -50,7 +56,7 @@ public struct CoinListing: Sendable {
         self.includesSparkline = includesSparkline
     }
 
-    /// `{"coins":[coin + "price_available"…],"total":n,"as_of":"…","stale":b}`
+    /// `{"coins":[coin + "price_available"…],"total":n,"as_of":"…","fetched_at":"…"|null,"stale":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -67,6 +73,7 @@ public struct CoinListing: Sendable {
         w.endArray()
         w.key("total"); w.number(total)
         w.key("as_of"); w.string(isoTimestamp(asOf))
+        w.key("fetched_at"); w.string(fetchedAt.map(isoTimestamp))
         w.key("stale"); w.bool(isStale)
         w.endObject()
         return w.bytes
@@ -124,18 +131,24 @@ public struct PortfolioEntry: Sendable {
 public struct Portfolio: Sendable {
     /// Every held coin, in the query's order.
     public var entries: [PortfolioEntry]
-    /// Σ `current_holdings_value` of the coins that have a price, in vs_currency.
-    public var totalValue: Double
-    /// When the snapshot was taken; nil without one.
+    /// Σ `current_holdings_value` of the coins that have a price, in vs_currency; nil when there
+    /// are holdings and none has a price (unknown, never 0); 0 with no holdings.
+    public var totalValue: Double?
+    /// How many holdings have no price (no market row, or no `current_price`), so that
+    /// `totalValue` leaves them out.
+    public var unpricedHoldings: Int = 0
+    /// The data's own time (newest `last_updated`); nil without a snapshot.
     public var asOf: Date?
-    /// The snapshot is old or its last refresh failed (true without a snapshot).
+    /// When the snapshot was fetched or loaded; nil without one.
+    public var fetchedAt: Date?
+    /// The data is old or its last refresh failed (true without a snapshot).
     public var isStale: Bool
     /// Whether `json` includes sparklines.
     public var includesSparkline: Bool
 
     /// `{"coins":[coin + "price_available","current_holdings","current_holdings_value"…],
-    /// "total_value":x,"as_of":"…"|null,"stale":b}`; a coin with no market row has its id and
-    /// null for every market key.
+    /// "total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,"fetched_at":"…"|null,"stale":b}`;
+    /// a coin with no market row has its id and null for every market key.
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -159,7 +172,9 @@ public struct Portfolio: Sendable {
         }
         w.endArray()
         w.key("total_value"); w.number(totalValue)
+        w.key("unpriced_holdings"); w.number(unpricedHoldings)
         w.key("as_of"); w.string(asOf.map(isoTimestamp))
+        w.key("fetched_at"); w.string(fetchedAt.map(isoTimestamp))
         w.key("stale"); w.bool(isStale)
         w.endObject()
         return w.bytes
@@ -177,8 +192,13 @@ public struct CoinDetailScreen: Sendable {
     /// "24h High", "24h Low", "24h Price Change", "24h Market Cap Change", "Block Time",
     /// "Hashing Algorithm".
     public var additional: [Statistic]
+    /// When the detail was fetched from CoinGecko (it is saved in the database with this time).
+    public var asOf: Date?
+    /// The detail is older than `detail_ttl_s`: a refresh of it failed (or was not tried,
+    /// offline) and the saved one is shown.
+    public var isStale: Bool = false
 
-    /// `{"coin":coin|null,"detail":{…},"overview":[…],"additional":[…]}`
+    /// `{"coin":coin|null,"detail":{…},"overview":[…],"additional":[…],"as_of":"…","stale":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -192,6 +212,35 @@ public struct CoinDetailScreen: Sendable {
             w.null()
         }
         w.key("detail"); w.beginObject(); detail.writeJSON(to: &w); w.endObject()
+        w.key("overview"); overview.writeJSON(to: &w)
+        w.key("additional"); additional.writeJSON(to: &w)
+        w.key("as_of"); w.string(asOf.map(isoTimestamp))
+        w.key("stale"); w.bool(isStale)
+        w.endObject()
+        return w.bytes
+    }
+}
+
+/// One coin's statistics from the saved snapshot alone (no request): the detail screen without
+/// the description.
+public struct CoinStatistics: Sendable {
+    /// The snapshot's market row.
+    public var coin: Coin
+    /// "Current Price", "Market Capitalization", "Rank", "Volume".
+    public var overview: [Statistic]
+    /// "24h High", "24h Low", "24h Price Change", "24h Market Cap Change", "Block Time",
+    /// "Hashing Algorithm" (the last two from a saved detail when there is one, else "n/a").
+    public var additional: [Statistic]
+
+    /// `{"coin":{…},"overview":[…],"additional":[…]}`
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        var w = JSONWriter(reserving: 4096)
+        w.beginObject()
+        w.key("coin")
+        w.beginObject(); coin.writeJSON(to: &w); w.key("price_available"); w.bool(coin.isPriceAvailable); w.endObject()
         w.key("overview"); overview.writeJSON(to: &w)
         w.key("additional"); additional.writeJSON(to: &w)
         w.endObject()

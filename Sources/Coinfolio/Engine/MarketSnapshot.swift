@@ -3,33 +3,84 @@ import Foundation
 /// The market as last downloaded or loaded, indexed for queries. Immutable: a refresh builds a
 /// new one and swaps it in, so queries never wait for the network.
 final class MarketSnapshot: @unchecked Sendable {
+    /// The coins. A snapshot restored from the database leaves `sparklineIn7d` nil here and reads
+    /// each sparkline from the file when asked (`sparkline(at:)`, `coin(at:sparkline:)`).
     let coins: [Coin]
     let marketData: MarketData?
-    /// When the data was downloaded or loaded.
+    /// The data's own time: the newest `last_updated` among the coins, or `/global`'s
+    /// `updated_at` when newer; the fetch time when neither is known.
     let asOf: Date
+    /// When the data was downloaded or loaded.
+    let fetchedAt: Date
     /// The last refresh after this snapshot failed.
     let refreshFailed: Bool
 
     let indexByID: [String: Int]
-    /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search.
-    private let haystacks: [[UInt8]]
+    private let storedSparklines: StoredSparklines?
     private let cacheLock = NSLock()
+    /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search; built on
+    /// the first search (opening an engine should not pay for it).
+    private var haystacks: [[UInt8]]?
     private var orders: [CoinSort: [Int]] = [:]
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
     private var encoded: [[UInt8]?]
 
-    init(coins: [Coin], marketData: MarketData?, asOf: Date, refreshFailed: Bool = false) {
+    /// Sparklines left in the database: the saved snapshot's id and which coins have one.
+    final class StoredSparklines: @unchecked Sendable {
+        let store: PortfolioStore
+        let snapshotID: Int
+        let hasSparkline: [Bool]
+
+        init(store: PortfolioStore, snapshotID: Int, hasSparkline: [Bool]) {
+            self.store = store
+            self.snapshotID = snapshotID
+            self.hasSparkline = hasSparkline
+        }
+    }
+
+    init(
+        coins: [Coin], marketData: MarketData?, asOf: Date, fetchedAt: Date, refreshFailed: Bool = false,
+        storedSparklines: StoredSparklines? = nil
+    ) {
         self.coins = coins
         self.marketData = marketData
         self.asOf = asOf
+        self.fetchedAt = fetchedAt
         self.refreshFailed = refreshFailed
+        self.storedSparklines = storedSparklines
         var index: [String: Int] = [:]
         index.reserveCapacity(coins.count)
         for (position, coin) in coins.enumerated() { index[coin.id] = position }
         indexByID = index
-        haystacks = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
         encoded = Array(repeating: nil, count: coins.count * 2)
+    }
+
+    /// The data's own time (SPEC §10 "Offline truth"): the newest `last_updated` among `coins`,
+    /// or `/global`'s `updated_at` when newer; nil when neither is known.
+    static func dataTime(coins: [Coin], marketData: MarketData?) -> Date? {
+        var newest: Double?
+        for coin in coins {
+            guard let text = coin.lastUpdated, let time = ISOTime.seconds(text) else { continue }
+            if newest.map({ time > $0 }) ?? true { newest = time }
+        }
+        if let updated = marketData?.updatedAt.map(Double.init), newest.map({ updated > $0 }) ?? true { newest = updated }
+        return newest.map { Date(timeIntervalSince1970: $0) }
+    }
+
+    /// The sparkline of the coin at `position`: in memory, or read from the database for a
+    /// restored snapshot; nil when the coin has none (or the saved snapshot was replaced since).
+    func sparkline(at position: Int) -> [Double]? {
+        if let points = coins[position].sparklineIn7d { return points }
+        guard let stored = storedSparklines, stored.hasSparkline[position] else { return nil }
+        return try? stored.store.sparkline(snapshotID: stored.snapshotID, position: position)
+    }
+
+    /// The coin at `position`, with its sparkline filled in when `sparkline` is true.
+    func coin(at position: Int, sparkline: Bool) -> Coin {
+        var coin = coins[position]
+        if sparkline, coin.sparklineIn7d == nil { coin.sparklineIn7d = self.sparkline(at: position) }
+        return coin
     }
 
     /// The JSON members of the coin at `position` (see `Coin.writeJSON`), cached.
@@ -40,7 +91,7 @@ final class MarketSnapshot: @unchecked Sendable {
         cacheLock.unlock()
         var w = JSONWriter(reserving: sparkline ? 4096 : 900)
         w.beginObject()
-        coins[position].writeJSON(to: &w, sparkline: sparkline)
+        coin(at: position, sparkline: sparkline).writeJSON(to: &w, sparkline: sparkline)
         w.endObject()
         let members = Array(w.bytes.dropFirst().dropLast())
         cacheLock.lock()
@@ -51,10 +102,12 @@ final class MarketSnapshot: @unchecked Sendable {
 
     /// The same data, marked as left behind by a failed refresh.
     func markedFailed() -> MarketSnapshot {
-        let copy = MarketSnapshot(coins: coins, marketData: marketData, asOf: asOf, refreshFailed: true)
-        return copy
+        MarketSnapshot(
+            coins: coins, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, refreshFailed: true,
+            storedSparklines: storedSparklines)
     }
 
+    /// Judged from the data's own time, not the fetch time: a loaded old body is stale at once.
     func isStale(now: Date, staleAfter: Double) -> Bool {
         refreshFailed || now.timeIntervalSince(asOf) > staleAfter
     }
@@ -77,7 +130,17 @@ final class MarketSnapshot: @unchecked Sendable {
         let ordered = order(sort)
         let needle = Array(search.lowercased().utf8)
         guard !needle.isEmpty else { return ordered }
+        let haystacks = searchTexts()
         return ordered.filter { Self.contains(haystacks[$0], needle) }
+    }
+
+    private func searchTexts() -> [[UInt8]] {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if let haystacks { return haystacks }
+        let built = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
+        haystacks = built
+        return built
     }
 
     private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

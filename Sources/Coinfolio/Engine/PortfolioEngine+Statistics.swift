@@ -3,15 +3,14 @@ extension PortfolioEngine {
     /// Always four, in this order: "Market Cap" (`/global` `total_market_cap[vs_currency]`,
     /// change `market_cap_change_percentage_24h_usd`), "24h Volume" (`total_volume[vs_currency]`),
     /// "BTC Dominance" (`market_cap_percentage.btc`), "Portfolio Value" (Σ amount × price, change
-    /// over 24 h). Without `/global` data the first three read "n/a".
+    /// over 24 h; "n/a" when there are holdings and none has a price). Without `/global` data the
+    /// first three read "n/a".
     /// - Throws: `.noData` without a snapshot; `.store`.
     public func statistics() throws -> [Statistic] {
-        guard let snapshot = currentSnapshot() else {
-            throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
-        }
+        let snapshot = try requireSnapshot()
         let vs = configuration.vsCurrency
         let data = snapshot.marketData
-        let (entries, total) = try joinedHoldings(snapshot)
+        let (entries, total, _) = try joinedHoldings(snapshot)
         return [
             Statistic(
                 title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
@@ -20,7 +19,7 @@ extension PortfolioEngine {
             Statistic(
                 title: "BTC Dominance", value: data?.marketCapPercentage?["btc"].map(NumberFormat.percent) ?? NumberFormat.notAvailable),
             Statistic(
-                title: "Portfolio Value", value: NumberFormat.currency(total, vsCurrency: vs),
+                title: "Portfolio Value", value: total.map { NumberFormat.currency($0, vsCurrency: vs) } ?? NumberFormat.notAvailable,
                 percentageChange: Self.portfolioChange(entries)),
         ]
     }

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Queries answer from the snapshot in memory and never touch the network; `refresh()` and
 /// `coinDetail(id:)` do. A snapshot saved by an earlier engine on the same file answers at once,
-/// offline, with `asOf` and `isStale` telling its age. Any thread may call any method.
+/// offline, with `asOf` (the data's own time), `fetchedAt` and `isStale` telling its age. The file
+/// keeps one snapshot per `vs_currency`: an engine opened with another currency keeps the others.
+/// Any thread may call any method.
 ///
 ///     let engine = try PortfolioEngine(configuration: EngineConfiguration(database: "portfolio.sqlite"))
 ///     try engine.setHolding(coinID: "bitcoin", amount: 0.5)
@@ -26,14 +28,15 @@ public final class PortfolioEngine: @unchecked Sendable {
     private let refreshLock = NSLock()
     let details: DetailLoader
 
-    /// Opens the database (creating it), restores any saved snapshot of the same vs_currency, and
-    /// prepares the client. Makes no request.
+    /// Opens the database (creating it), restores the saved snapshot of the configured
+    /// vs_currency from its compact stored form (no JSON parse; sparklines stay in the file until
+    /// a query shows them), and prepares the client. Makes no request.
     /// - Throws: `.invalidArgument` for a bad configuration, `.store` when the database fails.
     public init(configuration: EngineConfiguration = EngineConfiguration()) throws {
         self.configuration = configuration
         store = try PortfolioStore(path: configuration.database)
         client = CoinGeckoClient(configuration: configuration.api)
-        details = DetailLoader(ttl: configuration.detailTTL)
+        details = DetailLoader(ttl: configuration.detailTTL, store: store)
         // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
         // load replaces it.
         snapshot = try? restoreSnapshot()
@@ -47,7 +50,7 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// Downloads a new snapshot: one `/coins/markets` request per 250 of `coinLimit` coins, one
     /// `/global` request, and one `ids=` request for held coins missing from those pages (the app
     /// dropped them). Never a detail request. The snapshot is saved in the database.
-    /// - Returns: the number of coins and the snapshot time.
+    /// - Returns: the number of coins, the data's own time (`as_of`), the fetch time and staleness.
     /// - Throws: the client's `CoinfolioError` (network, HTTP, rate limit, key, decode) or
     ///   `.store`; the previous snapshot is then kept and marked stale.
     @discardableResult
@@ -84,6 +87,8 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// - Parameters:
     ///   - marketsBody: a `/coins/markets` body.
     ///   - globalBody: a `/global` body, or nil to keep the previous market data.
+    /// - Returns: the number of coins, the data's own time (the newest `last_updated`, so a loaded
+    ///   old body is stale at once), the load time as `fetchedAt`, and staleness.
     /// - Throws: `.invalidArgument` (malformed JSON), `.decode` (not CoinGecko shapes), `.store`.
     @discardableResult
     public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
@@ -92,9 +97,7 @@ public final class PortfolioEngine: @unchecked Sendable {
         refreshLock.lock()
         defer { refreshLock.unlock() }
         let marketData = newMarketData ?? currentSnapshot()?.marketData
-        // The body itself is saved: decoding it again applies the same merge, and re-encoding
-        // 250 coins with sparklines would cost more than the decode.
-        return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
+        return try install(coins: page.coins, marketData: marketData)
     }
 
     /// Runs `body`, saying which input an error is about: in the message ("markets body:
@@ -109,9 +112,8 @@ public final class PortfolioEngine: @unchecked Sendable {
         }
     }
 
-    /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to
-    /// `coins`; without one, the coins are encoded.
-    private func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
+    /// Swaps in a new snapshot and saves it (compact form, per vs_currency).
+    private func install(coins: [Coin], marketData: MarketData?) throws -> RefreshSummary {
         var unique: [Coin] = []
         unique.reserveCapacity(coins.count)
         var position: [String: Int] = [:]
@@ -123,15 +125,18 @@ public final class PortfolioEngine: @unchecked Sendable {
                 unique.append(coin)
             }
         }
-        let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
+        let fetchedAt = Date()
+        let asOf = MarketSnapshot.dataTime(coins: unique, marketData: marketData) ?? fetchedAt
+        let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt)
         try store.saveSnapshot(
-            .init(
-                vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
-                markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
+            vsCurrency: configuration.vsCurrency.code, coins: unique, asOf: asOf.timeIntervalSince1970,
+            fetchedAt: fetchedAt.timeIntervalSince1970, global: marketData.map { Data(Self.globalBody($0)) })
         stateLock.lock()
         snapshot = next
         stateLock.unlock()
-        return RefreshSummary(coins: unique.count, asOf: next.asOf, isStale: false)
+        return RefreshSummary(
+            coins: unique.count, asOf: asOf, fetchedAt: fetchedAt,
+            isStale: next.isStale(now: fetchedAt, staleAfter: configuration.staleAfter))
     }
 
     private func markRefreshFailed() {
@@ -147,29 +152,45 @@ public final class PortfolioEngine: @unchecked Sendable {
         return snapshot
     }
 
-    private func requireSnapshot() throws -> MarketSnapshot {
-        guard let snapshot = currentSnapshot() else {
-            throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
-        }
+    func requireSnapshot() throws -> MarketSnapshot {
+        guard let snapshot = currentSnapshot() else { throw noDataError() }
         return snapshot
     }
 
-    private func restoreSnapshot() throws -> MarketSnapshot? {
-        guard let saved = try store.loadSnapshot(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
-        let coins = try CoinGeckoBody.markets(saved.markets).coins
-        let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
-        return MarketSnapshot(
-            coins: coins, marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
-            refreshFailed: saved.refreshFailed)
+    /// `.noData` naming the engine's currency (and the ones that do have a snapshot).
+    func noDataError() -> CoinfolioError {
+        let vs = configuration.vsCurrency.code
+        let others = ((try? store.snapshotCurrencies()) ?? []).filter { $0 != vs }
+        var message = "no \(vs) market data yet: refresh, or load saved CoinGecko bodies, with vs_currency \(vs)"
+        if !others.isEmpty { message += " (saved: \(others.joined(separator: ", ")))" }
+        return CoinfolioError(.noData, message, details: ["vs_currency": .string(vs)])
     }
 
-    /// The snapshot is saved as CoinGecko-shaped bodies, so it is read back by the same decoder.
-    private static func marketsBody(_ coins: [Coin]) -> [UInt8] {
-        var w = JSONWriter(reserving: coins.count * 4096)
-        w.beginArray()
-        for coin in coins { w.beginObject(); coin.writeJSON(to: &w); w.endObject() }
-        w.endArray()
-        return w.bytes
+    private func restoreSnapshot() throws -> MarketSnapshot? {
+        let vs = configuration.vsCurrency.code
+        guard let saved = try store.loadSnapshot(vsCurrency: vs) else { return nil }
+        let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
+        switch saved.content {
+        case .compact(let decoded):
+            return MarketSnapshot(
+                coins: decoded.coins, marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
+                fetchedAt: Date(timeIntervalSince1970: saved.fetchedAt), refreshFailed: saved.refreshFailed,
+                storedSparklines: .init(store: store, snapshotID: saved.id, hasSparkline: decoded.hasSparkline))
+        case .marketsBody(let body):
+            // Saved by schema 1 as a CoinGecko body: decode it once, learn the data's own time,
+            // and save it again in the compact form (best effort: a read-only file still opens).
+            let coins = try CoinGeckoBody.markets(body).coins
+            let fetchedAt = Date(timeIntervalSince1970: saved.fetchedAt)
+            let asOf = MarketSnapshot.dataTime(coins: coins, marketData: marketData) ?? fetchedAt
+            if (try? store.saveSnapshot(
+                vsCurrency: vs, coins: coins, asOf: asOf.timeIntervalSince1970, fetchedAt: saved.fetchedAt, global: saved.global))
+                != nil, saved.refreshFailed
+            {
+                try? store.markRefreshFailed(vsCurrency: vs)
+            }
+            return MarketSnapshot(
+                coins: coins, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, refreshFailed: saved.refreshFailed)
+        }
     }
 
     private static func globalBody(_ data: MarketData) -> [UInt8] {
@@ -184,8 +205,9 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// - Parameter query: search text, order, page (`limit`, `offset`) and whether coins carry
     ///   their sparkline.
     /// - Returns: the page of coins (prices in vs_currency), how many matched in all, and the
-    ///   snapshot's time and staleness; `json` gives `{"coins","total","as_of","stale"}`.
-    /// - Throws: `.noData` without a snapshot.
+    ///   data's own time, fetch time and staleness; `json` gives
+    ///   `{"coins","total","as_of","fetched_at","stale"}`.
+    /// - Throws: `.noData` without a snapshot in the engine's vs_currency.
     public func coins(_ query: CoinQuery = CoinQuery()) throws -> CoinListing {
         let snapshot = try requireSnapshot()
         let matches = snapshot.matches(query.search, sort: query.sort)
@@ -193,8 +215,9 @@ public final class PortfolioEngine: @unchecked Sendable {
         let end = query.limit.map { start + min($0, matches.count - start) } ?? matches.count
         let page = matches[start..<end]
         var listing = CoinListing(
-            coins: page.map { snapshot.coins[$0] }, total: matches.count, asOf: snapshot.asOf,
+            coins: page.map { snapshot.coin(at: $0, sparkline: query.sparkline) }, total: matches.count, asOf: snapshot.asOf,
             isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter), includesSparkline: query.sparkline)
+        listing.fetchedAt = snapshot.fetchedAt
         listing.encodedCoins = page.map { snapshot.encodedCoin($0, sparkline: query.sparkline) }
         return listing
     }
@@ -203,12 +226,14 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// Works without a snapshot: every coin then has no price. Never touches the network.
     /// - Parameter query: the order (`holdings`: value, highest first) and sparkline choice.
     /// - Returns: one entry per holding (units, value in vs_currency or nil without a price), the
-    ///   total of the priced ones, the snapshot's time and staleness; `json` gives
-    ///   `{"coins","total_value","as_of","stale"}`.
+    ///   total of the priced ones (nil when holdings exist and none is priced — unknown, never
+    ///   0), how many holdings the total leaves out (`unpricedHoldings`), the data's own time,
+    ///   fetch time and staleness; `json` gives
+    ///   `{"coins","total_value","unpriced_holdings","as_of","fetched_at","stale"}`.
     /// - Throws: `.store` when the holdings cannot be read.
     public func portfolio(_ query: PortfolioQuery = PortfolioQuery()) throws -> Portfolio {
         let snapshot = currentSnapshot()
-        var (entries, total) = try joinedHoldings(snapshot)
+        var (entries, total, unpriced) = try joinedHoldings(snapshot)
         // Sort on small keys, then move each entry once.
         let keys = entries.map { entry -> Double? in
             switch query.sort {
@@ -224,18 +249,23 @@ public final class PortfolioEngine: @unchecked Sendable {
         }
         let order = CoinSort.order(keys: keys, ids: entries.map(\.coinID), ascending: ascending)
         entries = order.map { entries[$0] }
-        return Portfolio(
+        var portfolio = Portfolio(
             entries: entries, totalValue: total, asOf: snapshot?.asOf,
             isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true,
             includesSparkline: query.sparkline)
+        portfolio.unpricedHoldings = unpriced
+        portfolio.fetchedAt = snapshot?.fetchedAt
+        return portfolio
     }
 
-    /// Every holding joined with `snapshot` (in coin id order), and Σ value of the priced ones.
+    /// Every holding joined with `snapshot` (in coin id order), Σ value of the priced ones (nil
+    /// when there are holdings and none is priced), and how many are unpriced.
     /// A value is amount × `current_price`; nil when the coin has no row or no price, or when the
     /// product is not finite (it then counts as unpriced rather than making the total infinite).
-    func joinedHoldings(_ snapshot: MarketSnapshot?) throws -> (entries: [PortfolioEntry], total: Double) {
+    func joinedHoldings(_ snapshot: MarketSnapshot?) throws -> (entries: [PortfolioEntry], total: Double?, unpriced: Int) {
         var entries: [PortfolioEntry] = []
         var total = 0.0
+        var unpriced = 0
         for holding in try store.holdings() {
             var row: (snapshot: MarketSnapshot, position: Int)?
             var value: Double?
@@ -246,10 +276,11 @@ public final class PortfolioEngine: @unchecked Sendable {
                     if product.isFinite { value = product }
                 }
             }
-            if let value { total += value }
+            if let value { total += value } else { unpriced += 1 }
             entries.append(PortfolioEntry(coinID: holding.coinID, row: row, amount: holding.amount, value: value))
         }
-        return (entries, total)
+        let known = entries.isEmpty || unpriced < entries.count
+        return (entries, known ? total : nil, unpriced)
     }
 
     /// Sets a holding through the store (rules of `PortfolioStore.setHolding`): amount in units
@@ -260,6 +291,15 @@ public final class PortfolioEngine: @unchecked Sendable {
         try store.setHolding(coinID: coinID, amount: amount)
     }
 
+    /// Sets several holdings in one durable transaction, all or nothing (rules of
+    /// `PortfolioStore.setHoldings`): amounts in units of each coin; > 0 inserts or updates,
+    /// ≤ 0 deletes.
+    /// - Throws: `.invalidArgument` for the first bad id, non-finite amount or repeated id, with
+    ///   `details["index"]`; `.store` with SQLite's message. Nothing is written on any error.
+    public func setHoldings(_ holdings: [Holding]) throws {
+        try store.setHoldings(holdings)
+    }
+
     /// Counters since the engine was opened.
     public func metrics() -> EngineMetrics {
         EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits)
@@ -267,6 +307,7 @@ public final class PortfolioEngine: @unchecked Sendable {
 }
 
 extension PortfolioEngine {
-    /// When the current snapshot was taken; nil when there is none yet.
+    /// The current snapshot's data time (`as_of`); nil when there is none yet in the engine's
+    /// vs_currency.
     public var currentSnapshotAsOf: Date? { currentSnapshot()?.asOf }
 }

@@ -32,3 +32,25 @@ extension Array where Element == Holding {
         return w.bytes
     }
 }
+
+extension Array where Element == Holding {
+    /// Reads the batch-write input `{"holdings":[{"coin_id":"bitcoin","amount":0.5}…]}` (the
+    /// shape `json` writes); unknown keys are ignored. Amounts are units of the coin; whether
+    /// ids and amounts are acceptable is `PortfolioStore.setHoldings`'s to judge.
+    /// - Throws: `.invalidArgument` for malformed JSON, a missing `holdings` array, or an entry
+    ///   without a string `coin_id` and a number `amount`.
+    public init(json: String) throws {
+        let input = try ConfigJSON.decode(HoldingsInput?.self, from: json, default: { nil })
+        guard let input else { throw CoinfolioError.invalid("expected {\"holdings\":[…]}") }
+        self = input.holdings.map { Holding(coinID: $0.coin_id, amount: $0.amount) }
+    }
+}
+
+/// The JSON form of a batch of holdings.
+private struct HoldingsInput: Decodable {
+    struct Entry: Decodable {
+        var coin_id: String
+        var amount: Double
+    }
+    var holdings: [Entry]
+}

@@ -14,10 +14,10 @@ public final class PortfolioStore: @unchecked Sendable {
     /// The path the store was opened with (`":memory:"` for a private in-memory store).
     public let path: String
     private let lock = NSLock()
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     /// The holdings as last read or written, and SQLite's `data_version` when they were read:
     /// another connection's commit changes it, and only then is the table read again.
-    private var cache: [Holding]?
+    private var cache: HoldingsCache?
     private var cacheDataVersion = 0
 
     /// Opens the store, creating the file and its schema on first use and migrating older ones.
@@ -55,39 +55,56 @@ public final class PortfolioStore: @unchecked Sendable {
     public func setHolding(coinID: String, amount: Double) throws {
         try Self.validate(coinID: coinID, amount: amount)
         try locked {
-            if amount > 0 {
-                let statement = try connection.statement(
-                    "INSERT INTO holding (coin_id, amount) VALUES (?1, ?2) ON CONFLICT (coin_id) DO UPDATE SET amount = excluded.amount")
-                statement.bind(1, coinID)
-                statement.bind(2, amount)
-                try statement.run("cannot save holding")
-            } else {
-                let statement = try connection.statement("DELETE FROM holding WHERE coin_id = ?1")
-                statement.bind(1, coinID)
-                try statement.run("cannot delete holding")
-            }
-            updateCache(coinID: coinID, amount: amount)
+            try write(coinID: coinID, amount: amount)
+            cache?.set(coinID: coinID, amount: amount)
         }
     }
 
-    /// Applies our own committed write to the cache (bytewise order, as SQLite's BINARY collation).
-    private func updateCache(coinID: String, amount: Double) {
-        guard var holdings = cache else { return }
-        let key = Array(coinID.utf8)
-        var low = 0, high = holdings.count
-        while low < high {
-            let mid = (low + high) / 2
-            if holdings[mid].coinID.utf8.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
+    /// Sets several holdings in one durable transaction: all are written or none.
+    ///
+    /// - Parameter holdings: (coin id, units) pairs with `setHolding`'s rules: > 0 inserts or
+    ///   updates, ≤ 0 deletes. An id may appear once.
+    /// - Throws: `.invalidArgument` for the first bad id, non-finite amount or repeated id, with
+    ///   `details["index"]` (its position) and `details["coin_id"]`; nothing is written.
+    ///   `.store` with SQLite's message; nothing is written.
+    public func setHoldings(_ holdings: [Holding]) throws {
+        var seen = Set<HoldingsCache.Key>()
+        seen.reserveCapacity(holdings.count)
+        for (index, holding) in holdings.enumerated() {
+            do {
+                try Self.validate(coinID: holding.coinID, amount: holding.amount)
+                guard seen.insert(HoldingsCache.Key(holding.coinID)).inserted else {
+                    throw CoinfolioError.invalid("coin id \"\(holding.coinID)\" appears twice")
+                }
+            } catch var error as CoinfolioError {
+                error.message = "holdings[\(index)]: \(error.message)"
+                error.details["index"] = .number(Double(index))
+                error.details["coin_id"] = .string(holding.coinID)
+                throw error
+            }
         }
-        // Bytewise, as SQLite compares: Swift's == would call NFC and NFD spellings equal.
-        let found = low < holdings.count && holdings[low].coinID.utf8.elementsEqual(key)
-        switch (found, amount > 0) {
-        case (true, true): holdings[low].amount = amount
-        case (true, false): holdings.remove(at: low)
-        case (false, true): holdings.insert(Holding(coinID: coinID, amount: amount), at: low)
-        case (false, false): break
+        guard !holdings.isEmpty else { return }
+        try locked {
+            try connection.transaction {
+                for holding in holdings { try write(coinID: holding.coinID, amount: holding.amount) }
+            }
+            for holding in holdings { cache?.set(coinID: holding.coinID, amount: holding.amount) }
         }
-        cache = holdings
+    }
+
+    /// One upsert or delete (the caller holds the lock).
+    private func write(coinID: String, amount: Double) throws {
+        if amount > 0 {
+            let statement = try connection.statement(
+                "INSERT INTO holding (coin_id, amount) VALUES (?1, ?2) ON CONFLICT (coin_id) DO UPDATE SET amount = excluded.amount")
+            statement.bind(1, coinID)
+            statement.bind(2, amount)
+            try statement.run("cannot save holding")
+        } else {
+            let statement = try connection.statement("DELETE FROM holding WHERE coin_id = ?1")
+            statement.bind(1, coinID)
+            try statement.run("cannot delete holding")
+        }
     }
 
     private func dataVersion() throws -> Int {
@@ -102,13 +119,18 @@ public final class PortfolioStore: @unchecked Sendable {
     public func holdings() throws -> [Holding] {
         try locked {
             let version = try dataVersion()
-            if let cache, version == cacheDataVersion { return cache }
+            if var cached = cache, version == cacheDataVersion {
+                cache = nil  // keep the cache uniquely referenced while it sorts, so nothing is copied
+                let sorted = cached.sorted()
+                cache = cached
+                return sorted
+            }
             let statement = try connection.statement("SELECT coin_id, amount FROM holding ORDER BY coin_id")
             var result: [Holding] = []
             while try statement.next() {
                 result.append(Holding(coinID: statement.text(0) ?? "", amount: statement.double(1)))
             }
-            cache = result
+            cache = HoldingsCache(sorted: result)
             cacheDataVersion = version
             return result
         }
@@ -119,61 +141,7 @@ public final class PortfolioStore: @unchecked Sendable {
         guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
     }
 
-    // MARK: - The engine's market snapshot, kept in the same file
-
-    struct SavedSnapshot {
-        var vsCurrency: String
-        var asOf: Double
-        var refreshFailed: Bool
-        var markets: Data
-        var global: Data?
-    }
-
-    func saveSnapshot(_ snapshot: SavedSnapshot) throws {
-        try locked {
-            let statement = try connection.statement(
-                """
-                INSERT INTO market_snapshot (id, vs_currency, as_of, refresh_failed, markets, global)
-                VALUES (1, ?1, ?2, ?3, ?4, ?5)
-                ON CONFLICT (id) DO UPDATE SET vs_currency = excluded.vs_currency, as_of = excluded.as_of,
-                    refresh_failed = excluded.refresh_failed, markets = excluded.markets, global = excluded.global
-                """)
-            statement.bind(1, snapshot.vsCurrency)
-            statement.bind(2, snapshot.asOf)
-            statement.bind(3, snapshot.refreshFailed ? 1 : 0)
-            // The bodies can be tens of megabytes: SQLite reads them in place, no copy.
-            try snapshot.markets.withUnsafeBytes { (markets: UnsafeRawBufferPointer) in
-                try (snapshot.global ?? Data()).withUnsafeBytes { (global: UnsafeRawBufferPointer) in
-                    statement.bind(4, borrowing: markets)
-                    statement.bind(5, borrowing: snapshot.global == nil ? nil : global)
-                    try statement.run("cannot save the market snapshot")
-                }
-            }
-        }
-    }
-
-    func markRefreshFailed(vsCurrency: String) throws {
-        try locked {
-            let statement = try connection.statement("UPDATE market_snapshot SET refresh_failed = 1 WHERE id = 1 AND vs_currency = ?1")
-            statement.bind(1, vsCurrency)
-            try statement.run("cannot mark the snapshot stale")
-        }
-    }
-
-    func loadSnapshot() throws -> SavedSnapshot? {
-        try locked {
-            let statement = try connection.statement(
-                "SELECT vs_currency, as_of, refresh_failed, markets, global FROM market_snapshot WHERE id = 1")
-            defer { statement.reset() }
-            guard try statement.next() else { return nil }
-            return SavedSnapshot(
-                vsCurrency: statement.text(0) ?? "", asOf: statement.double(1),
-                refreshFailed: statement.int(2) != 0, markets: statement.blob(3) ?? Data(),
-                global: statement.blob(4))
-        }
-    }
-
-    private func locked<T>(_ body: () throws -> T) throws -> T {
+    func locked<T>(_ body: () throws -> T) throws -> T {
         lock.lock(); defer { lock.unlock() }
         return try body()
     }

@@ -93,6 +93,12 @@ final class SQLiteConnection {
         }
     }
 
+    /// The rowid of the last row this connection inserted.
+    var lastInsertRowID: Int {
+        guard let handle else { return 0 }
+        return Int(sqlite3_last_insert_rowid(handle))
+    }
+
     /// Runs `body` inside BEGIN IMMEDIATE … COMMIT; rolls back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
@@ -166,6 +172,15 @@ final class SQLiteConnection {
         func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+        /// Reads a blob column in place (no copy): `body` gets SQLite's own buffer, valid only
+        /// during the call; nil for NULL.
+        func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer?) throws -> T) rethrows -> T {
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer = sqlite3_column_blob(handle, column) else {
+                return try body(isNull(column) ? nil : UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+            return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+        }
         func blob(_ column: Int32) -> Data? {
             let count = Int(sqlite3_column_bytes(handle, column))
             guard let pointer = sqlite3_column_blob(handle, column) else { return isNull(column) ? nil : Data() }

@@ -17,7 +17,38 @@ enum Schema {
             markets BLOB NOT NULL,
             global BLOB
         );
+        """,
+        // 2: one snapshot per vs_currency in a compact form that opens without re-decoding
+        // (`SnapshotCodec`), its sparklines as packed doubles one row per coin (read only when a
+        // query shows them), the data's own time (`as_of`) apart from the fetch time, and coin
+        // details saved with their fetch time. A schema-1 snapshot keeps its CoinGecko body
+        // (format 0) until the engine next opens it and rewrites it compactly.
         """
+        CREATE TABLE snapshot (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            vs_currency TEXT NOT NULL UNIQUE,
+            as_of REAL NOT NULL,
+            fetched_at REAL NOT NULL,
+            refresh_failed INTEGER NOT NULL DEFAULT 0,
+            format INTEGER NOT NULL,
+            coins BLOB NOT NULL,
+            global BLOB
+        );
+        CREATE TABLE snapshot_sparkline (
+            snapshot_id INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            points BLOB NOT NULL,
+            PRIMARY KEY (snapshot_id, position)
+        );
+        CREATE TABLE coin_detail (
+            coin_id TEXT PRIMARY KEY NOT NULL,
+            fetched_at REAL NOT NULL,
+            detail BLOB NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO snapshot (vs_currency, as_of, fetched_at, refresh_failed, format, coins, global)
+            SELECT vs_currency, as_of, as_of, refresh_failed, 0, markets, global FROM market_snapshot;
+        DROP TABLE market_snapshot;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

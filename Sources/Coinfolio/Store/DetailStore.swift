@@ -1,0 +1,71 @@
+import Foundation
+
+/// Coin details (`GET /coins/{id}`) saved in the holdings file with their fetch time, so that a
+/// detail outlives the process and answers offline. The engine's TTL decides whether a saved
+/// detail is fresh; saving never expires anything.
+extension PortfolioStore {
+    /// A saved detail and when it was fetched.
+    struct SavedDetail {
+        var detail: CoinDetail
+        var fetchedAt: Date
+    }
+
+    /// Saves (replaces) the detail of `detail.id`, fetched at `fetchedAt`.
+    func saveDetail(_ detail: CoinDetail, fetchedAt: Date) throws {
+        var w = JSONWriter(reserving: 1024 + (detail.description?.utf8.count ?? 0))
+        w.beginObject(); detail.writeJSON(to: &w); w.endObject()
+        let bytes = w.bytes
+        try locked {
+            let statement = try connection.statement(
+                """
+                INSERT INTO coin_detail (coin_id, fetched_at, detail) VALUES (?1, ?2, ?3)
+                ON CONFLICT (coin_id) DO UPDATE SET fetched_at = excluded.fetched_at, detail = excluded.detail
+                """)
+            try bytes.withUnsafeBytes { raw in
+                statement.bind(1, detail.id)
+                statement.bind(2, fetchedAt.timeIntervalSince1970)
+                statement.bind(3, borrowing: raw)
+                try statement.run("cannot save the coin detail")
+            }
+        }
+    }
+
+    /// The saved detail of `coinID`, nil when none was saved (or its saved form no longer reads).
+    func loadDetail(coinID: String) throws -> SavedDetail? {
+        let row: (Double, Data)? = try locked {
+            let statement = try connection.statement("SELECT fetched_at, detail FROM coin_detail WHERE coin_id = ?1")
+            statement.bind(1, coinID)
+            defer { statement.reset() }
+            guard try statement.next() else { return nil }
+            return (statement.double(0), statement.blob(1) ?? Data())
+        }
+        guard let (fetchedAt, json) = row, let stored = try? JSONDecoder().decode(StoredDetail.self, from: json) else { return nil }
+        return SavedDetail(detail: stored.detail, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+    }
+
+    /// The saved form: `CoinDetail.writeJSON`'s keys (plain text, already cleaned of HTML).
+    private struct StoredDetail: Decodable {
+        var id: String
+        var symbol: String
+        var name: String
+        var block_time_in_minutes: Double?
+        var hashing_algorithm: String?
+        var description: String?
+        var homepage: String?
+        var subreddit_url: String?
+        var genesis_date: String?
+        var categories: [String]?
+
+        var detail: CoinDetail {
+            var detail = CoinDetail(id: id, symbol: symbol, name: name)
+            detail.blockTimeInMinutes = block_time_in_minutes
+            detail.hashingAlgorithm = hashing_algorithm
+            detail.description = description
+            detail.homepage = homepage
+            detail.subredditURL = subreddit_url
+            detail.genesisDate = genesis_date
+            detail.categories = categories ?? []
+            return detail
+        }
+    }
+}

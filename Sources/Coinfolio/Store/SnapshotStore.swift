@@ -1,0 +1,137 @@
+import Foundation
+
+/// The engine's market snapshots, kept in the holdings file: one per `vs_currency` (switching
+/// currency keeps the others), each in the compact form of `SnapshotCodec` with its sparklines
+/// one row per coin, read only when asked.
+extension PortfolioStore {
+    /// A snapshot as saved. Times are Unix seconds.
+    struct SavedSnapshot {
+        /// The row's id: a new one on every save, never reused, so sparkline rows of a replaced
+        /// snapshot can never be mistaken for the new one's.
+        var id: Int
+        var vsCurrency: String
+        /// The data's own time: the newest `last_updated` or `/global` `updated_at`.
+        var asOf: Double
+        /// When the data was fetched or loaded.
+        var fetchedAt: Double
+        var refreshFailed: Bool
+        var content: Content
+        var global: Data?
+
+        enum Content {
+            /// Compact coins (sparklines left in their own rows).
+            case compact(SnapshotCodec.Decoded)
+            /// A `/coins/markets` body saved by schema 1, sparklines inline.
+            case marketsBody(Data)
+        }
+    }
+
+    /// Replaces the snapshot of `vsCurrency` (one transaction): the coins in compact form, each
+    /// sparkline as a row of packed doubles.
+    /// - Returns: the new snapshot's id.
+    @discardableResult
+    func saveSnapshot(
+        vsCurrency: String, coins: [Coin], asOf: Double, fetchedAt: Double, global: Data?
+    ) throws -> Int {
+        let compact = SnapshotCodec.encode(coins)
+        return try locked {
+            try connection.transaction {
+                let old = try connection.statement("SELECT id FROM snapshot WHERE vs_currency = ?1")
+                old.bind(1, vsCurrency)
+                if let oldID = try old.scalarInt() {
+                    let sparklines = try connection.statement("DELETE FROM snapshot_sparkline WHERE snapshot_id = ?1")
+                    sparklines.bind(1, oldID)
+                    try sparklines.run("cannot replace the saved sparklines")
+                    let row = try connection.statement("DELETE FROM snapshot WHERE id = ?1")
+                    row.bind(1, oldID)
+                    try row.run("cannot replace the saved snapshot")
+                }
+                let insert = try connection.statement(
+                    """
+                    INSERT INTO snapshot (vs_currency, as_of, fetched_at, refresh_failed, format, coins, global)
+                    VALUES (?1, ?2, ?3, 0, 1, ?4, ?5)
+                    """)
+                insert.bind(1, vsCurrency)
+                insert.bind(2, asOf)
+                insert.bind(3, fetchedAt)
+                // The blobs can be megabytes: SQLite reads them in place, no copy.
+                try compact.withUnsafeBytes { (coins: UnsafeRawBufferPointer) in
+                    try (global ?? Data()).withUnsafeBytes { (globalBytes: UnsafeRawBufferPointer) in
+                        insert.bind(4, borrowing: coins)
+                        insert.bind(5, borrowing: global == nil ? nil : globalBytes)
+                        try insert.run("cannot save the market snapshot")
+                    }
+                }
+                let id = connection.lastInsertRowID
+                let sparkline = try connection.statement(
+                    "INSERT INTO snapshot_sparkline (snapshot_id, position, points) VALUES (?1, ?2, ?3)")
+                for (position, coin) in coins.enumerated() {
+                    guard let points = coin.sparklineIn7d else { continue }
+                    let packed = SnapshotCodec.packSparkline(points)
+                    try packed.withUnsafeBytes { bytes in
+                        sparkline.bind(1, id)
+                        sparkline.bind(2, position)
+                        sparkline.bind(3, borrowing: bytes)
+                        try sparkline.run("cannot save a sparkline")
+                    }
+                }
+                return id
+            }
+        }
+    }
+
+    /// Marks the saved snapshot of `vsCurrency` as left behind by a failed refresh.
+    func markRefreshFailed(vsCurrency: String) throws {
+        try locked {
+            let statement = try connection.statement("UPDATE snapshot SET refresh_failed = 1 WHERE vs_currency = ?1")
+            statement.bind(1, vsCurrency)
+            try statement.run("cannot mark the snapshot stale")
+        }
+    }
+
+    /// The saved snapshot of `vsCurrency`, nil when there is none. The compact coins are decoded
+    /// straight from SQLite's buffer.
+    /// - Throws: `.store` when SQLite fails or the saved form is damaged.
+    func loadSnapshot(vsCurrency: String) throws -> SavedSnapshot? {
+        try locked {
+            let statement = try connection.statement(
+                "SELECT id, as_of, fetched_at, refresh_failed, format, coins, global FROM snapshot WHERE vs_currency = ?1")
+            statement.bind(1, vsCurrency)
+            defer { statement.reset() }
+            guard try statement.next() else { return nil }
+            let content: SavedSnapshot.Content
+            switch statement.int(4) {
+            case 0: content = .marketsBody(statement.blob(5) ?? Data())
+            case 1: content = .compact(try statement.withBlob(5) { try SnapshotCodec.decode($0 ?? UnsafeRawBufferPointer(start: nil, count: 0)) })
+            default: throw SnapshotCodec.corrupt
+            }
+            return SavedSnapshot(
+                id: statement.int(0), vsCurrency: vsCurrency, asOf: statement.double(1), fetchedAt: statement.double(2),
+                refreshFailed: statement.int(3) != 0, content: content, global: statement.blob(6))
+        }
+    }
+
+    /// The quote currencies that have a saved snapshot, sorted.
+    func snapshotCurrencies() throws -> [String] {
+        try locked {
+            let statement = try connection.statement("SELECT vs_currency FROM snapshot ORDER BY vs_currency")
+            var result: [String] = []
+            while try statement.next() { result.append(statement.text(0) ?? "") }
+            return result
+        }
+    }
+
+    /// The sparkline of the coin at `position` of snapshot `snapshotID`; nil when it has none or
+    /// the snapshot was replaced since.
+    func sparkline(snapshotID: Int, position: Int) throws -> [Double]? {
+        try locked {
+            let statement = try connection.statement(
+                "SELECT points FROM snapshot_sparkline WHERE snapshot_id = ?1 AND position = ?2")
+            statement.bind(1, snapshotID)
+            statement.bind(2, position)
+            defer { statement.reset() }
+            guard try statement.next() else { return nil }
+            return statement.withBlob(0) { $0.map(SnapshotCodec.unpackSparkline) }
+        }
+    }
+}
