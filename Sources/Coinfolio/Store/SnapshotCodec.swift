@@ -72,8 +72,17 @@ enum SnapshotCodec {
             } else {
                 _ = try (r.optionalDouble(), r.optionalString(), r.optionalDouble())
             }
-            for window in Coin.ChangeWindow.allCases {
-                if let value = try r.optionalDouble() { coin.priceChangePercentageInCurrency[window] = value }
+            // Most coins carry one or two windows: size the dictionary once, no regrowth.
+            let windows = try (
+                r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(),
+                r.optionalDouble(), r.optionalDouble()
+            )
+            let values = [windows.0, windows.1, windows.2, windows.3, windows.4, windows.5, windows.6]
+            let known = values.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+            if known > 0 {
+                var byWindow = [Coin.ChangeWindow: Double](minimumCapacity: known)
+                for (window, value) in zip(Coin.ChangeWindow.allCases, values) where value != nil { byWindow[window] = value }
+                coin.priceChangePercentageInCurrency = byWindow
             }
             hasSparkline.append(r.flag())
             coins.append(coin)
