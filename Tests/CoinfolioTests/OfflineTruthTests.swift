@@ -109,6 +109,17 @@ final class OfflineTruthTests: XCTestCase {
         XCTAssertEqual(try PortfolioStore(path: path).snapshotCurrencies(), ["jpy", "usd"])
     }
 
+    func testARefreshInAnotherCurrencyKeepsTheFirstOnesSnapshot() throws {
+        let path = try databasePath()
+        try engine(database: path).load(marketsBody: try markets(), globalBody: nil)
+        let jpy = try engine(database: path, vs: .init("jpy"), online: true)
+        XCTAssertEqual(try jpy.refresh().coins, 12)
+        let query = try XCTUnwrap(server?.requests(to: "/api/v3/coins/markets").last?["query"] as? [String: String])
+        XCTAssertEqual(query["vs_currency"], "jpy")
+        XCTAssertEqual(try engine(database: path).coins().total, 12, "usd kept")
+        XCTAssertEqual(try PortfolioStore(path: path).snapshotCurrencies(), ["jpy", "usd"])
+    }
+
     // MARK: - Honest totals
 
     func testATotalOverHoldingsNoneOfWhichIsPricedIsNullNeverZero() throws {

@@ -187,3 +187,15 @@ def test_offline_detail_shows_what_it_has_and_says_what_is_missing(cli):
     assert "no saved description" not in saved.stdout
     missing = cli("--offline", "detail", "dogecoin-classic")
     assert missing.returncode == 1 and "nothing saved for dogecoin-classic" in missing.stderr
+
+
+def test_the_issue_total_example_reads_literally(cli, tmp_path):
+    markets = tmp_path / "markets.json"
+    markets.write_text('[{"id":"usd-coin","symbol":"usdc","name":"USDC","current_price":1,'
+                       '"last_updated":"2025-04-01T00:00:00Z"}]')
+    assert cli("load", str(markets)).returncode == 0
+    assert cli("--offline", "set", "usd-coin", "8811.33").returncode == 0
+    assert cli("--offline", "set", "delisted-coin", "3").returncode == 0
+    result = cli("--offline", "portfolio")
+    assert "Total: $8,811.33 (1 holding without a price)" in result.stdout
+    assert "stale as of 2025-04-01T00:00:00Z" in result.stdout
