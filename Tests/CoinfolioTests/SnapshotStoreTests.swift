@@ -185,6 +185,24 @@ final class SnapshotStoreTests: XCTestCase {
         XCTAssertEqual(
             try [Holding](json: #"{"holdings":[{"coin_id":"bitcoin","amount":0.5,"note":"ignored"}],"extra":1}"#),
             [Holding(coinID: "bitcoin", amount: 0.5)])
+        // The one-pass reader of the plain form and the full decoder agree.
+        let expected = [Holding(coinID: "bitcoin", amount: 0.5), Holding(coinID: "1move token", amount: 1.5e-8)]
+        for text in [
+            #"{"holdings":[{"coin_id":"bitcoin","amount":0.5},{"coin_id":"1move token","amount":1.5e-8}]}"#,
+            " {\n \"holdings\" : [ { \"amount\" : 5E-1 , \"coin_id\" : \"bitcoin\" } ,\t{\"coin_id\":\"1move token\",\"amount\":0.000000015} ] } \n",
+            #"{"holdings":[{"coin_id":"bit\u0063oin","amount":0.5},{"coin_id":"1move token","amount":1.5e-8}]}"#,
+        ] {
+            XCTAssertEqual(try [Holding](json: text), expected, text)
+        }
+        XCTAssertEqual(try [Holding](json: #"{"holdings":[]}"#), [])
+        XCTAssertEqual(try [Holding](json: #"{"holdings":[{"coin_id":"b","amount":-0}]}"#).first?.amount.sign, .minus)
+        for text in [#"{"holdings":[{"coin_id":"b","amount":01}]}"#, #"{"holdings":[{"coin_id":"b","amount":1.}]}"#,
+            #"{"holdings":[{"coin_id":"b","amount":.5}]}"#, #"{"holdings":[{"coin_id":"b","amount":1}],}"#,
+            #"{"holdings":[{"coin_id":"b","amount":1},]}"#, #"{"holdings":[{"coin_id":"b","amount":1}]} x"#,
+            "{\"holdings\":[{\"coin_id\":\"a\u{1}b\",\"amount\":1}]}"]
+        {
+            assertThrows(.invalidArgument) { try [Holding](json: text) }
+        }
     }
 
     // MARK: - The holdings cache

@@ -40,6 +40,11 @@ extension Array where Element == Holding {
     /// - Throws: `.invalidArgument` for malformed JSON, a missing `holdings` array, or an entry
     ///   without a string `coin_id` and a number `amount`.
     public init(json: String) throws {
+        var text = json
+        if let fast = text.withUTF8({ HoldingsFastPath.parse($0) }) {
+            self = fast
+            return
+        }
         let input = try ConfigJSON.decode(HoldingsInput?.self, from: json, default: { nil })
         guard let input else { throw CoinfolioError.invalid("expected {\"holdings\":[…]}") }
         self = input.holdings.map { Holding(coinID: $0.coin_id, amount: $0.amount) }
@@ -53,4 +58,93 @@ private struct HoldingsInput: Decodable {
         var amount: Double
     }
     var holdings: [Entry]
+}
+
+/// The batch input in its plain form — `{"holdings":[{"coin_id":"…","amount":n},…]}`, ids
+/// without escapes, keys in either order, any JSON whitespace — read in one pass without
+/// Foundation (whose decoder cost more than the SQLite transaction of 1,000 holdings). Anything
+/// else returns nil and goes through the full decoder, which also reports what is wrong; what
+/// this accepts is a strict subset of JSON, so both paths agree on every input.
+private enum HoldingsFastPath {
+    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> [Holding]? {
+        var i = 0
+        let n = b.count
+        func space() { while i < n, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 } }
+        func take(_ byte: UInt8) -> Bool {
+            space()
+            guard i < n, b[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        /// A string without escapes or control characters, as its byte range.
+        func plainString() -> Range<Int>? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = i
+            while i < n, b[i] != UInt8(ascii: "\"") {
+                if b[i] == UInt8(ascii: "\\") || b[i] < 0x20 { return nil }
+                i += 1
+            }
+            guard i < n else { return nil }
+            i += 1
+            return start..<i - 1
+        }
+        func key(_ range: Range<Int>, is name: StaticString) -> Bool {
+            range.count == name.utf8CodeUnitCount
+                && name.withUTF8Buffer { expected in zip(b[range], expected).allSatisfy { $0 == $1 } }
+        }
+        /// A JSON number (RFC 8259 grammar) as a Double.
+        func number() -> Double? {
+            space()
+            let start = i
+            func digits() -> Int {
+                let first = i
+                while i < n, (0x30...0x39).contains(b[i]) { i += 1 }
+                return i - first
+            }
+            if i < n, b[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < n else { return nil }
+            if b[i] == UInt8(ascii: "0") { i += 1 } else if digits() == 0 { return nil }
+            if i < n, b[i] == UInt8(ascii: ".") {
+                i += 1
+                guard digits() > 0 else { return nil }
+            }
+            if i < n, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+                i += 1
+                if i < n, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+                guard digits() > 0 else { return nil }
+            }
+            return Double(String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self))
+        }
+
+        guard take(UInt8(ascii: "{")), let top = plainString(), key(top, is: "holdings"), take(UInt8(ascii: ":")),
+            take(UInt8(ascii: "["))
+        else { return nil }
+        var result: [Holding] = []
+        if !take(UInt8(ascii: "]")) {
+            repeat {
+                guard take(UInt8(ascii: "{")) else { return nil }
+                var id: Range<Int>?
+                var amount: Double?
+                for _ in 0..<2 {
+                    guard let name = plainString(), take(UInt8(ascii: ":")) else { return nil }
+                    if key(name, is: "coin_id"), id == nil {
+                        guard let value = plainString() else { return nil }
+                        id = value
+                    } else if key(name, is: "amount"), amount == nil {
+                        guard let value = number() else { return nil }
+                        amount = value
+                    } else {
+                        return nil
+                    }
+                    if amount == nil || id == nil { guard take(UInt8(ascii: ",")) else { return nil } }
+                }
+                guard let id, let amount, take(UInt8(ascii: "}")) else { return nil }
+                result.append(Holding(coinID: String(decoding: UnsafeBufferPointer(rebasing: b[id]), as: UTF8.self), amount: amount))
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "]")) else { return nil }
+        }
+        guard take(UInt8(ascii: "}")) else { return nil }
+        space()
+        return i == n ? result : nil
+    }
 }
