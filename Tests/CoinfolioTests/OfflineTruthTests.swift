@@ -102,7 +102,8 @@ final class OfflineTruthTests: XCTestCase {
         let error = assertThrows(.noData) { try jpy.coins() }
         XCTAssertEqual(error?.details["vs_currency"], .string("jpy"))
         XCTAssertTrue(error?.message.contains("jpy") ?? false)
-        try jpy.load(marketsBody: Data(#"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":14800000}]"#.utf8), globalBody: nil)
+        try jpy.load(
+            marketsBody: Data(#"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":14800000}]"#.utf8), globalBody: nil)
         XCTAssertEqual(try engine(database: path).coins().coins.first?.currentPrice, 57000.123, "usd is still there")
         XCTAssertEqual(try engine(database: path, vs: .init("jpy")).coins().coins.first?.currentPrice, 14_800_000)
         XCTAssertEqual(try engine(database: path).coins().total, 12)

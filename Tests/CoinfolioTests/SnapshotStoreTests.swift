@@ -74,7 +74,9 @@ final class SnapshotStoreTests: XCTestCase {
         let first = try offlineEngine(path)
         try first.load(marketsBody: try Repository.fixture("markets.json"), globalBody: try Repository.fixture("global.json"))
         try first.setHolding(coinID: "bitcoin", amount: 0.5)
-        let loaded = (try first.coins().json, try first.coins(CoinQuery(sparkline: false)).json, try first.portfolio().json, try first.statistics())
+        let loaded = (
+            try first.coins().json, try first.coins(CoinQuery(sparkline: false)).json, try first.portfolio().json, try first.statistics()
+        )
         first.close()
         let second = try offlineEngine(path)
         XCTAssertEqual(try second.coins().json, loaded.0, "every field and every sparkline point, bit for bit")
@@ -150,9 +152,14 @@ final class SnapshotStoreTests: XCTestCase {
         let path = try temporaryPath()
         let store = try PortfolioStore(path: path)
         try store.setHolding(coinID: "dogecoin", amount: 100)
-        try store.setHoldings(try [Holding](json: #"{"holdings":[{"coin_id":"bitcoin","amount":0.5},{"coin_id":"ethereum","amount":2.25},{"coin_id":"dogecoin","amount":0}]}"#))
+        try store.setHoldings(
+            try [Holding](
+                json:
+                    #"{"holdings":[{"coin_id":"bitcoin","amount":0.5},{"coin_id":"ethereum","amount":2.25},{"coin_id":"dogecoin","amount":0}]}"#
+            ))
         XCTAssertEqual(try store.holdings(), [Holding(coinID: "bitcoin", amount: 0.5), Holding(coinID: "ethereum", amount: 2.25)])
-        XCTAssertEqual(try PortfolioStore(path: path).holdings(), [Holding(coinID: "bitcoin", amount: 0.5), Holding(coinID: "ethereum", amount: 2.25)])
+        XCTAssertEqual(
+            try PortfolioStore(path: path).holdings(), [Holding(coinID: "bitcoin", amount: 0.5), Holding(coinID: "ethereum", amount: 2.25)])
         try store.setHoldings([])
         XCTAssertEqual(try store.holdings().count, 2)
     }
@@ -161,7 +168,9 @@ final class SnapshotStoreTests: XCTestCase {
         let store = try PortfolioStore(path: try temporaryPath())
         try store.setHolding(coinID: "bitcoin", amount: 1)
         let badID = assertThrows(.invalidArgument) {
-            try store.setHoldings([Holding(coinID: "ethereum", amount: 2), Holding(coinID: "tether", amount: 3), Holding(coinID: "a/b", amount: 1)])
+            try store.setHoldings([
+                Holding(coinID: "ethereum", amount: 2), Holding(coinID: "tether", amount: 3), Holding(coinID: "a/b", amount: 1),
+            ])
         }
         XCTAssertEqual(badID?.details["index"], .number(2))
         XCTAssertEqual(badID?.details["coin_id"], .string("a/b"))
@@ -177,9 +186,10 @@ final class SnapshotStoreTests: XCTestCase {
     }
 
     func testBatchJSONIsReadStrictly() {
-        for text in ["", "[", "[]", "{}", #"{"holdings":{}}"#, #"{"holdings":[{"coin_id":"bitcoin"}]}"#,
-            #"{"holdings":[{"coin_id":1,"amount":1}]}"#, #"{"holdings":[{"coin_id":"bitcoin","amount":"1"}]}"#]
-        {
+        for text in [
+            "", "[", "[]", "{}", #"{"holdings":{}}"#, #"{"holdings":[{"coin_id":"bitcoin"}]}"#,
+            #"{"holdings":[{"coin_id":1,"amount":1}]}"#, #"{"holdings":[{"coin_id":"bitcoin","amount":"1"}]}"#,
+        ] {
             assertThrows(.invalidArgument) { try [Holding](json: text) }
         }
         XCTAssertEqual(
@@ -196,11 +206,12 @@ final class SnapshotStoreTests: XCTestCase {
         }
         XCTAssertEqual(try [Holding](json: #"{"holdings":[]}"#), [])
         XCTAssertEqual(try [Holding](json: #"{"holdings":[{"coin_id":"b","amount":-0}]}"#).first?.amount.sign, .minus)
-        for text in [#"{"holdings":[{"coin_id":"b","amount":01}]}"#, #"{"holdings":[{"coin_id":"b","amount":1.}]}"#,
+        for text in [
+            #"{"holdings":[{"coin_id":"b","amount":01}]}"#, #"{"holdings":[{"coin_id":"b","amount":1.}]}"#,
             #"{"holdings":[{"coin_id":"b","amount":.5}]}"#, #"{"holdings":[{"coin_id":"b","amount":1}],}"#,
             #"{"holdings":[{"coin_id":"b","amount":1},]}"#, #"{"holdings":[{"coin_id":"b","amount":1}]} x"#,
-            "{\"holdings\":[{\"coin_id\":\"a\u{1}b\",\"amount\":1}]}"]
-        {
+            "{\"holdings\":[{\"coin_id\":\"a\u{1}b\",\"amount\":1}]}",
+        ] {
             assertThrows(.invalidArgument) { try [Holding](json: text) }
         }
     }

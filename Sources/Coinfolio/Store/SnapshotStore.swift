@@ -102,7 +102,9 @@ extension PortfolioStore {
             let content: SavedSnapshot.Content
             switch statement.int(4) {
             case 0: content = .marketsBody(statement.blob(5) ?? Data())
-            case 1: content = .compact(try statement.withBlob(5) { try SnapshotCodec.decode($0 ?? UnsafeRawBufferPointer(start: nil, count: 0)) })
+            case 1:
+                content = .compact(
+                    try statement.withBlob(5) { try SnapshotCodec.decode($0 ?? UnsafeRawBufferPointer(start: nil, count: 0)) })
             default: throw SnapshotCodec.corrupt
             }
             return SavedSnapshot(
