@@ -164,9 +164,3 @@ func describe(_ error: Error, droppingFirst: Int = 0) -> String {
     default: return "invalid JSON"
     }
 }
-
-extension String {
-    func truncated(_ limit: Int) -> String {
-        utf8.count <= limit ? self : String(decoding: utf8.prefix(limit), as: UTF8.self) + "…"
-    }
-}
