@@ -124,7 +124,7 @@ public final class PortfolioEngine: @unchecked Sendable {
             }
         }
         let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
-        try store.saveSnapshot(
+        try store.snapshots.save(
             .init(
                 vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
                 markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
@@ -139,7 +139,7 @@ public final class PortfolioEngine: @unchecked Sendable {
         snapshot = snapshot?.markedFailed()
         let hasSnapshot = snapshot != nil
         stateLock.unlock()
-        if hasSnapshot { try? store.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
+        if hasSnapshot { try? store.snapshots.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
     }
 
     func currentSnapshot() -> MarketSnapshot? {
@@ -155,7 +155,7 @@ public final class PortfolioEngine: @unchecked Sendable {
     }
 
     private func restoreSnapshot() throws -> MarketSnapshot? {
-        guard let saved = try store.loadSnapshot(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
+        guard let saved = try store.snapshots.load(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
         let coins = try CoinGeckoBody.markets(saved.markets).coins
         let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
         return MarketSnapshot(
