@@ -216,13 +216,7 @@ public final class PortfolioEngine: @unchecked Sendable {
             default: return entry.row.flatMap { query.sort.listKey($0.snapshot.coins[$0.position]) }
             }
         }
-        let ascending: Bool
-        switch query.sort {
-        case .holdings: ascending = false
-        case .holdingsReversed: ascending = true
-        default: ascending = query.sort.ascending
-        }
-        let order = CoinSort.order(keys: keys, ids: entries.map(\.coinID), ascending: ascending)
+        let order = CoinSort.order(keys: keys, ids: entries.map(\.coinID), ascending: query.sort.portfolioAscending)
         entries = order.map { entries[$0] }
         return Portfolio(
             entries: entries, totalValue: total, asOf: snapshot?.asOf,
