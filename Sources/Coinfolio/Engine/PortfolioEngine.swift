@@ -254,6 +254,17 @@ public final class PortfolioEngine: @unchecked Sendable {
         try store.setHolding(coinID: coinID, amount: amount)
     }
 
+    /// Whether `id` is a CoinGecko coin id. True at once when the snapshot lists it; otherwise
+    /// asks CoinGecko: one `GET /coins/markets?ids=<id>` request (vs_currency of the
+    /// configuration, no sparkline), true when the answer has a row with exactly this id.
+    /// - Throws: `.invalidArgument` for an id breaking the `CoinID` rule (no request made);
+    ///   otherwise the client's `CoinfolioError` (network, HTTP, rate limit, key, decode).
+    public func coinExists(id: String) throws -> Bool {
+        if currentSnapshot()?.indexByID[id] != nil { return true }
+        let found = try client.markets(MarketsRequest(vsCurrency: configuration.vsCurrency, ids: [id], sparkline: false))
+        return found.coins.contains { $0.id == id }
+    }
+
     /// Counters since the engine was opened.
     public func metrics() -> EngineMetrics {
         EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits)
