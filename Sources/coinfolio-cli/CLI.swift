@@ -84,8 +84,9 @@ func decimalNumber(_ text: String) -> Double? {
 
 /// An amount as typed: 0.5, 2, 1e-08 → "0.00000001".
 func amountText(_ amount: Double) -> String {
+    // Formatted as dollars, then without the dollar's prefix (which the currency table owns).
     NumberFormat.currency(amount, minimumFractionDigits: 0, maximumFractionDigits: 12, vsCurrency: .usd).replacingOccurrences(
-        of: "$", with: "")
+        of: VsCurrency.usd.prefix, with: "")
 }
 
 /// The bytes of the file at `path`; exits with status 1 when it cannot be read.

@@ -54,7 +54,7 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
         var seen = Set<String>()
         for id in ids where seen.insert(id).inserted { unique.append(id) }
         var merged = MarketsPage(coins: [])
-        var position: [String: Int] = [:]
+        var rows = LaterRowWins<Coin>()
         var start = 0
         var elementsBefore = 0
         while start < unique.count {
@@ -71,18 +71,12 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
             let chunk = Array(unique[start..<end])
             start = end
             let page = try fetch(.markets, path: "/coins/markets", query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
-            for coin in page.coins {
-                if let index = position[coin.id] {
-                    merged.coins[index] = coin
-                } else {
-                    position[coin.id] = merged.coins.count
-                    merged.coins.append(coin)
-                }
-            }
+            for coin in page.coins { rows.add(coin) }
             // Skipped indexes count from the first element of the first answer.
             merged.skipped += page.skipped.map { MarketsPage.Skipped(index: $0.index + elementsBefore, reason: $0.reason) }
             elementsBefore += page.elementCount
         }
+        merged.coins = rows.rows
         return merged
     }
 

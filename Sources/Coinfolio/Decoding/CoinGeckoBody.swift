@@ -18,21 +18,16 @@ public enum CoinGeckoBody {
         } catch {
             throw classify(error, expected: "a JSON array of coins (/coins/markets)", body: body)
         }
-        var coins: [Coin] = []
-        coins.reserveCapacity(elements.count)
+        var merged = LaterRowWins<Coin>(reservingCapacity: elements.count)
         var skipped: [MarketsPage.Skipped] = []
-        var positionByID: [String: Int] = [:]
         var sourceIndex: [Int] = []
         for (index, element) in elements.enumerated() {
             switch element.result {
             case .success(let coin):
-                if let earlier = positionByID[coin.id] {
+                if let earlier = merged.add(coin) {
                     skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
-                    coins[earlier] = coin
                     sourceIndex[earlier] = index
                 } else {
-                    positionByID[coin.id] = coins.count
-                    coins.append(coin)
                     sourceIndex.append(index)
                 }
             case .failure(let reason):
@@ -40,7 +35,7 @@ public enum CoinGeckoBody {
             }
         }
         skipped.sort { $0.index < $1.index }
-        return MarketsPage(coins: coins, skipped: skipped, elementCount: elements.count)
+        return MarketsPage(coins: merged.rows, skipped: skipped, elementCount: elements.count)
     }
 
     /// Decodes a `GET /global` body (`{"data": {…}}`; a bare data object is accepted too).

@@ -112,17 +112,9 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to
     /// `coins`; without one, the coins are encoded.
     private func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
-        var unique: [Coin] = []
-        unique.reserveCapacity(coins.count)
-        var position: [String: Int] = [:]
-        for coin in coins {
-            if let index = position[coin.id] {
-                unique[index] = coin
-            } else {
-                position[coin.id] = unique.count
-                unique.append(coin)
-            }
-        }
+        var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
+        for coin in coins { merged.add(coin) }
+        let unique = merged.rows
         let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
         try store.snapshots.save(
             .init(
