@@ -3,9 +3,7 @@ import Foundation
 /// A page of the home list.
 public struct CoinListing: Sendable {
     /// The coins of the page, in the query's order.
-    public var coins: [Coin] {
-        didSet { encodedCoins = nil }  // the cached JSON is of the coins as the engine listed them
-    }
+    public var coins: [Coin]
     /// How many coins matched the search, before limit and offset.
     public var total: Int
     /// When the snapshot was taken.
@@ -14,8 +12,6 @@ public struct CoinListing: Sendable {
     public var isStale: Bool
     /// Whether `json` includes sparklines.
     public var includesSparkline: Bool
-    /// The coins' JSON members from the snapshot's cache, when the engine made this listing.
-    var encodedCoins: [[UInt8]]?
 
     /// A listing of `coins` out of `total` matches.
     public init(coins: [Coin], total: Int, asOf: Date, isStale: Bool, includesSparkline: Bool) {
@@ -31,13 +27,27 @@ public struct CoinListing: Sendable {
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
-        var w = JSONWriter(reserving: (encodedCoins?.reduce(0) { $0 + $1.count } ?? coins.count * 4096) + coins.count * 32 + 96)
+        Self.writeJSON(
+            count: coins.count, reserving: coins.count * 4096 + coins.count * 32 + 96, total: total, asOf: asOf,
+            isStale: isStale
+        ) { index, w in
+            coins[index].writeJSON(to: &w, sparkline: includesSparkline)
+            return coins[index].isPriceAvailable
+        }
+    }
+
+    /// Writes `json` for `count` coins; `coin(i, &w)` writes the members of the i-th coin and
+    /// says whether it has a price. The engine's SPI passes the snapshot's cached members.
+    static func writeJSON(
+        count: Int, reserving: Int, total: Int, asOf: Date, isStale: Bool, coin: (Int, inout JSONWriter) -> Bool
+    ) -> [UInt8] {
+        var w = JSONWriter(reserving: reserving)
         w.beginObject()
         w.key("coins"); w.beginArray()
-        for (index, coin) in coins.enumerated() {
+        for index in 0..<count {
             w.beginObject()
-            if let encodedCoins { w.members(encodedCoins[index]) } else { coin.writeJSON(to: &w, sparkline: includesSparkline) }
-            w.key("price_available"); w.bool(coin.isPriceAvailable)
+            let priceAvailable = coin(index, &w)
+            w.key("price_available"); w.bool(priceAvailable)
             w.endObject()
         }
         w.endArray()

@@ -20,21 +20,33 @@ public struct Portfolio: Sendable {
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
-        var w = JSONWriter(reserving: entries.count * (includesSparkline ? 4500 : 1500) + 96)
+        Self.writeJSON(
+            count: entries.count, reserving: entries.count * (includesSparkline ? 4500 : 1500) + 96, totalValue: totalValue,
+            asOf: asOf, isStale: isStale
+        ) { index, w in
+            let entry = entries[index]
+            (entry.coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(
+                to: &w, sparkline: includesSparkline, known: entry.coin != nil)
+            return (entry.isPriceAvailable, entry.amount, entry.value)
+        }
+    }
+
+    /// Writes `json` for `count` entries; `entry(i, &w)` writes the i-th coin's members and
+    /// gives its price availability, amount and value. The engine's SPI passes the snapshot's
+    /// cached members.
+    static func writeJSON(
+        count: Int, reserving: Int, totalValue: Double, asOf: Date?, isStale: Bool,
+        entry: (Int, inout JSONWriter) -> (priceAvailable: Bool, amount: Double, value: Double?)
+    ) -> [UInt8] {
+        var w = JSONWriter(reserving: reserving)
         w.beginObject()
         w.key("coins"); w.beginArray()
-        for entry in entries {
+        for index in 0..<count {
             w.beginObject()
-            if let row = entry.row {
-                w.members(row.snapshot.encodedCoin(row.position, sparkline: includesSparkline))
-            } else {
-                let coin = entry.coin
-                (coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(
-                    to: &w, sparkline: includesSparkline, known: coin != nil)
-            }
-            w.key("price_available"); w.bool(entry.isPriceAvailable)
-            w.key("current_holdings"); w.number(entry.amount)
-            w.key("current_holdings_value"); w.number(entry.value)
+            let (priceAvailable, amount, value) = entry(index, &w)
+            w.key("price_available"); w.bool(priceAvailable)
+            w.key("current_holdings"); w.number(amount)
+            w.key("current_holdings_value"); w.number(value)
             w.endObject()
         }
         w.endArray()
