@@ -114,24 +114,15 @@ public enum CoinGeckoBody {
 
     private static func classify(_ error: Error, expected: String, body: Data) -> CoinfolioError {
         if let error = error as? CoinfolioError { return error }
+        // Foundation says only "not valid JSON" (no structured reason); the reasons a person can
+        // act on (bad UTF-8, a trailing comma, nesting too deep) were found by `prepared` first,
+        // each with its own `details["reason"]`.
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
             return CoinfolioError(
-                .invalidArgument, malformedJSONMessage(context), details: ["reason": .string("malformed_json")])
+                .invalidArgument, "malformed JSON", details: ["reason": .string("malformed_json")])
         }
         return CoinfolioError(.decode, "expected \(expected): \(describe(error))".truncated(300))
     }
-}
-
-/// "malformed JSON", with the parser's reason when it is one a person can act on.
-func malformedJSONMessage(_ context: DecodingError.Context) -> String {
-    let underlying = context.underlyingError.map { String(describing: $0) } ?? ""
-    if underlying.contains("nested") || underlying.contains("Nested") || underlying.contains("depth") {
-        return "malformed JSON: nested deeper than the parser allows (512 levels)"
-    }
-    if underlying.contains("number") || underlying.contains("Number") {
-        return "malformed JSON: a number is out of range or badly written"
-    }
-    return "malformed JSON"
 }
 
 /// A short description of a DecodingError for people: which key, what went wrong.

@@ -102,10 +102,8 @@ public final class PortfolioEngine: @unchecked Sendable {
     private func naming<T>(_ input: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch var error as CoinfolioError {
-            error.message = "\(input.replacingOccurrences(of: "_", with: " ")): \(error.message)"
-            error.details["input"] = .string(input)
-            throw error
+        } catch let error as CoinfolioError {
+            throw error.about(input: input)
         }
     }
 

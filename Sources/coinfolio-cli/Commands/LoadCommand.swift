@@ -14,12 +14,11 @@ struct LoadCommand: Command {
         let summary: RefreshSummary
         do {
             summary = try engine.load(marketsBody: markets, globalBody: global)
-        } catch var error as CoinfolioError where error.details["input"] != nil {
+        } catch let error as CoinfolioError where error.details["input"] != nil {
             // Name the file rather than the engine's "markets body" / "global body".
             let isGlobal = error.details["input"] == .string("global_body")
             let file = isGlobal ? operands[1] : operands[0]
-            if let colon = error.message.range(of: ": ") { error.message = String(error.message[colon.upperBound...]) }
-            fail("\(file): \(error.message)", code: 1)
+            fail("\(file): \(error.messageWithoutInput)", code: 1)
         }
         if cli.options.json { say(summary.json); return }
         say("loaded \(summary.coins) coins")
