@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A CoinGecko API v3 client over Foundation's URLSession (FoundationNetworking on Linux).
 ///
@@ -10,13 +11,12 @@ import Foundation
 /// (details `http_status`); connection failures and timeouts → `.network`; a 2xx body that is not
 /// the expected JSON → `.decode`. The API key never appears in an error or a description.
 /// Safe to use from several threads.
-public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible {
+public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// The configuration the client was opened with.
     public let configuration: ClientConfiguration
     private let transport: HTTPTransport
     private let retryPolicy: RetryPolicy
-    private let counterLock = NSLock()
-    private var counts: [Endpoint: Int] = [:]
+    private let counts = Mutex<[Endpoint: Int]>([:])
 
     /// The longest `ids=` value sent in one request, in bytes (URLs stay under 8 KB).
     static let maximumIDsLength = 6_000
@@ -33,8 +33,7 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
 
     /// HTTP attempts made so far, by endpoint (retries included).
     public var requestCounts: [Endpoint: Int] {
-        counterLock.lock(); defer { counterLock.unlock() }
-        return counts
+        counts.withLock { $0 }
     }
 
     // MARK: - Endpoints
@@ -138,7 +137,6 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
     }
 
     private func count(_ endpoint: Endpoint) {
-        counterLock.lock(); defer { counterLock.unlock() }
-        counts[endpoint, default: 0] += 1
+        counts.withLock { $0[endpoint, default: 0] += 1 }
     }
 }

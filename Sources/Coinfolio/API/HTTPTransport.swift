@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -6,7 +7,7 @@ import Foundation
 
 /// One HTTP GET over Foundation's URLSession, made synchronous for the C ABI and bounded by a
 /// deadline: the session's own timeouts plus a wait that cancels the task when it runs out.
-final class HTTPTransport: @unchecked Sendable {
+final class HTTPTransport: Sendable {
     struct Response {
         var status: Int
         var headers: [String: String]
@@ -14,35 +15,34 @@ final class HTTPTransport: @unchecked Sendable {
     }
 
     private let timeout: Double
-    private let sessionLock = NSLock()
-    private var lazySession: URLSession?
+    private let lazySession = Mutex<URLSession?>(nil)
 
     init(timeout: Double) {
         self.timeout = timeout
     }
 
-    deinit { lazySession?.invalidateAndCancel() }
+    deinit { lazySession.withLock { $0?.invalidateAndCancel() } }
 
     /// The session, made on first use: creating a URLSessionConfiguration makes
     /// swift-corelibs-foundation set up its shared cookie storage (a folder under
     /// $XDG_DATA_HOME), which a client that never sends a request should not do.
     private var session: URLSession {
-        sessionLock.lock()
-        defer { sessionLock.unlock() }
-        if let lazySession { return lazySession }
-        let configuration = URLSessionConfiguration.ephemeral
-        // Foundation on Linux counts these in whole seconds (0.5 s would time out at once), so
-        // they are a coarse backstop; the exact per-attempt deadline is the wait in `get`.
-        let backstop = max(1, timeout.rounded(.up)) + 1
-        configuration.timeoutIntervalForRequest = backstop
-        configuration.timeoutIntervalForResource = backstop
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-        let made = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
-        lazySession = made
-        return made
+        lazySession.withLock { lazySession in
+            if let lazySession { return lazySession }
+            let configuration = URLSessionConfiguration.ephemeral
+            // Foundation on Linux counts these in whole seconds (0.5 s would time out at once), so
+            // they are a coarse backstop; the exact per-attempt deadline is the wait in `get`.
+            let backstop = max(1, timeout.rounded(.up)) + 1
+            configuration.timeoutIntervalForRequest = backstop
+            configuration.timeoutIntervalForResource = backstop
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.urlCache = nil
+            configuration.httpCookieStorage = nil
+            configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
+            let made = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+            lazySession = made
+            return made
+        }
     }
 
     /// - Throws: `.network` for connection failures and timeouts (never naming headers).
@@ -124,20 +124,16 @@ final class HTTPTransport: @unchecked Sendable {
         }
     }
 
-    private final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data: Data?
-        private var response: URLResponse?
-        private var error: Error?
+    /// The completion handler's arguments, handed from URLSession's queue to the waiting caller.
+    private final class ResultBox: Sendable {
+        private let value = Mutex<(data: Data?, response: URLResponse?, error: (any Error)?)>((nil, nil, nil))
 
-        func set(data: Data?, response: URLResponse?, error: Error?) {
-            lock.lock(); defer { lock.unlock() }
-            self.data = data; self.response = response; self.error = error
+        func set(data: Data?, response: URLResponse?, error: (any Error)?) {
+            value.withLock { $0 = (data, response, error) }
         }
 
-        func get() -> (Data?, URLResponse?, Error?) {
-            lock.lock(); defer { lock.unlock() }
-            return (data, response, error)
+        func get() -> (Data?, URLResponse?, (any Error)?) {
+            value.withLock { ($0.data, $0.response, $0.error) }
         }
     }
 }

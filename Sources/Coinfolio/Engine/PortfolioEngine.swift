@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The view-model logic of a crypto tracker: the home list, the portfolio, the statistics and the
 /// lazily loaded coin detail, over a `PortfolioStore`, a `CoinGeckoClient` and a market snapshot
@@ -12,7 +13,7 @@ import Foundation
 ///     try engine.setHolding(coinID: "bitcoin", amount: 0.5)
 ///     try engine.refresh()
 ///     try engine.statistics()   // Market Cap, 24h Volume, BTC Dominance, Portfolio Value
-public final class PortfolioEngine: @unchecked Sendable {
+public final class PortfolioEngine: Sendable {
     /// The configuration the engine was opened with.
     public let configuration: EngineConfiguration
     /// The holdings store (the engine's database file).
@@ -20,10 +21,10 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// The CoinGecko client.
     public let client: CoinGeckoClient
 
-    private let stateLock = NSLock()
-    private var snapshot: MarketSnapshot?
+    /// The current snapshot; swapped whole, so queries never wait for a refresh.
+    private let snapshot: Mutex<MarketSnapshot?>
     /// One refresh at a time; queries do not wait for it.
-    private let refreshLock = NSLock()
+    private let refreshLock = Mutex(())
     let details: DetailLoader
 
     /// Opens the database (creating it), restores any saved snapshot of the same vs_currency, and
@@ -36,7 +37,8 @@ public final class PortfolioEngine: @unchecked Sendable {
         details = DetailLoader(ttl: configuration.detailTTL)
         // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
         // load replaces it.
-        snapshot = try? restoreSnapshot()
+        snapshot = Mutex(nil)
+        snapshot.withLock { $0 = try? restoreSnapshot() }
     }
 
     /// Closes the database. Later calls throw `.store`.
@@ -52,7 +54,11 @@ public final class PortfolioEngine: @unchecked Sendable {
     ///   `.store`; the previous snapshot is then kept and marked stale.
     @discardableResult
     public func refresh() throws -> RefreshSummary {
-        refreshLock.lock(); defer { refreshLock.unlock() }
+        try refreshLock.withLock { _ in try refreshHoldingLock() }
+    }
+
+    /// `refresh()`'s work, run holding `refreshLock`.
+    private func refreshHoldingLock() throws -> RefreshSummary {
         do {
             let vs = configuration.vsCurrency
             let perPage = min(configuration.coinLimit, MarketsRequest.maximumPerPage)
@@ -89,12 +95,12 @@ public final class PortfolioEngine: @unchecked Sendable {
     public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
         let page = try naming("markets_body") { try CoinGeckoBody.markets(marketsBody) }
         let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
-        refreshLock.lock()
-        defer { refreshLock.unlock() }
-        let marketData = newMarketData ?? currentSnapshot()?.marketData
-        // The body itself is saved: decoding it again applies the same merge, and re-encoding
-        // 250 coins with sparklines would cost more than the decode.
-        return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
+        return try refreshLock.withLock { _ in
+            let marketData = newMarketData ?? currentSnapshot()?.marketData
+            // The body itself is saved: decoding it again applies the same merge, and re-encoding
+            // 250 coins with sparklines would cost more than the decode.
+            return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
+        }
     }
 
     /// Runs `body`, saying which input an error is about: in the message ("markets body:
@@ -118,23 +124,20 @@ public final class PortfolioEngine: @unchecked Sendable {
             .init(
                 vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
                 markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
-        stateLock.lock()
-        snapshot = next
-        stateLock.unlock()
+        snapshot.withLock { $0 = next }
         return RefreshSummary(coins: unique.count, asOf: next.asOf, isStale: false)
     }
 
     private func markRefreshFailed() {
-        stateLock.lock()
-        snapshot = snapshot?.markedFailed()
-        let hasSnapshot = snapshot != nil
-        stateLock.unlock()
+        let hasSnapshot = snapshot.withLock { current in
+            current = current?.markedFailed()
+            return current != nil
+        }
         if hasSnapshot { try? store.snapshots.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
     }
 
     func currentSnapshot() -> MarketSnapshot? {
-        stateLock.lock(); defer { stateLock.unlock() }
-        return snapshot
+        snapshot.withLock { $0 }
     }
 
     private func requireSnapshot() throws -> MarketSnapshot {
