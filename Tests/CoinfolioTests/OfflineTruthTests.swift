@@ -107,7 +107,7 @@ final class OfflineTruthTests: XCTestCase {
         XCTAssertEqual(try engine(database: path).coins().coins.first?.currentPrice, 57000.123, "usd is still there")
         XCTAssertEqual(try engine(database: path, vs: .init("jpy")).coins().coins.first?.currentPrice, 14_800_000)
         XCTAssertEqual(try engine(database: path).coins().total, 12)
-        XCTAssertEqual(try PortfolioStore(path: path).snapshotCurrencies(), ["jpy", "usd"])
+        XCTAssertEqual(try PortfolioStore(path: path).snapshots.currencies(), ["jpy", "usd"])
     }
 
     func testARefreshInAnotherCurrencyKeepsTheFirstOnesSnapshot() throws {
@@ -118,7 +118,7 @@ final class OfflineTruthTests: XCTestCase {
         let query = try XCTUnwrap(server?.requests(to: "/api/v3/coins/markets").last?["query"] as? [String: String])
         XCTAssertEqual(query["vs_currency"], "jpy")
         XCTAssertEqual(try engine(database: path).coins().total, 12, "usd kept")
-        XCTAssertEqual(try PortfolioStore(path: path).snapshotCurrencies(), ["jpy", "usd"])
+        XCTAssertEqual(try PortfolioStore(path: path).snapshots.currencies(), ["jpy", "usd"])
     }
 
     // MARK: - Honest totals

@@ -1,51 +1,54 @@
 import Foundation
+import Synchronization
 
 /// The seed's lazy detail loading: `GET /coins/{id}` only when a host opens one coin; callers
 /// asking for the same id at once share one request. Each fetched detail is saved in the
 /// database with its fetch time, so it outlives the process: a saved detail younger than `ttl`
 /// seconds answers without a request, and an older one answers (marked stale) when its refresh
 /// fails.
-final class DetailLoader: @unchecked Sendable {
+final class DetailLoader: Sendable {
     private let ttl: Double
-    private let store: PortfolioStore
-    private let lock = NSLock()
-    private var cache: [String: Loaded] = [:]
-    private var inFlight: [String: Flight] = [:]
-    private var hits = 0
+    private let store: DetailStore
+    private struct State {
+        var cache: [String: Loaded] = [:]
+        var inFlight: [String: Flight] = [:]
+        var hits = 0
+    }
+    private let state = Mutex(State())
 
     /// A detail, when it was fetched, and whether it is past its TTL.
-    struct Loaded {
+    struct Loaded: Sendable {
         var detail: CoinDetail
         var fetchedAt: Date
         var isStale = false
     }
 
-    init(ttl: Double, store: PortfolioStore) {
+    init(ttl: Double, store: DetailStore) {
         self.ttl = ttl
         self.store = store
     }
 
-    var cacheHits: Int {
-        lock.lock(); defer { lock.unlock() }
-        return hits
-    }
+    var cacheHits: Int { state.withLock { $0.hits } }
 
     /// One request shared by every caller that arrives while it runs.
-    private final class Flight: @unchecked Sendable {
+    private final class Flight: Sendable {
         let done = DispatchGroup()
-        var result: Result<Loaded, Error> = .failure(CoinfolioError(.internalError, "detail request did not finish"))
+        let result = Mutex<Result<Loaded, any Error>>(.failure(CoinfolioError(.internalError, "detail request did not finish")))
         init() { done.enter() }
+    }
+
+    private enum Lookup {
+        case cached(Loaded)
+        case joining(Flight)
+        case leading(Flight)
     }
 
     private func isFresh(_ loaded: Loaded, now: Date) -> Bool { now.timeIntervalSince(loaded.fetchedAt) < ttl }
 
     /// The saved detail of `id` (memory first, then the database), fresh or not; no request.
     func saved(id: String) -> Loaded? {
-        lock.lock()
-        let cached = cache[id]
-        lock.unlock()
-        if let cached { return cached }
-        guard let saved = try? store.loadDetail(coinID: id) else { return nil }
+        if let cached = state.withLock({ $0.cache[id] }) { return cached }
+        guard let saved = try? store.load(coinID: id) else { return nil }
         return Loaded(detail: saved.detail, fetchedAt: saved.fetchedAt)
     }
 
@@ -54,32 +57,40 @@ final class DetailLoader: @unchecked Sendable {
     /// returned with `isStale` set.
     func detail(id: String, fetch: (String) throws -> CoinDetail) throws -> Loaded {
         let now = Date()
-        lock.lock()
-        if let cached = cache[id], isFresh(cached, now: now) {
-            hits += 1
-            lock.unlock()
-            return cached
+        let lookup = state.withLock { state -> Lookup in
+            if let cached = state.cache[id], isFresh(cached, now: now) {
+                state.hits += 1
+                return .cached(cached)
+            }
+            if let flight = state.inFlight[id] {
+                state.hits += 1
+                return .joining(flight)
+            }
+            let flight = Flight()
+            state.inFlight[id] = flight
+            return .leading(flight)
         }
-        if let flight = inFlight[id] {
-            hits += 1
-            lock.unlock()
-            flight.done.wait()
-            return try flight.result.get()
+        let flight: Flight
+        switch lookup {
+        case .cached(let loaded):
+            return loaded
+        case .joining(let running):
+            running.done.wait()
+            return try running.result.withLock { $0 }.get()
+        case .leading(let own):
+            flight = own
         }
-        let flight = Flight()
-        inFlight[id] = flight
-        lock.unlock()
 
         var saved: Loaded?
-        if let stored = try? store.loadDetail(coinID: id) { saved = Loaded(detail: stored.detail, fetchedAt: stored.fetchedAt) }
-        let result: Result<Loaded, Error>
+        if let stored = try? store.load(coinID: id) { saved = Loaded(detail: stored.detail, fetchedAt: stored.fetchedAt) }
+        let result: Result<Loaded, any Error>
         if let saved, isFresh(saved, now: now) {
             result = .success(saved)
         } else {
             do {
                 let detail = try fetch(id)
                 let fetchedAt = Date()
-                try? store.saveDetail(detail, fetchedAt: fetchedAt)
+                try? store.save(detail, fetchedAt: fetchedAt)
                 result = .success(Loaded(detail: detail, fetchedAt: fetchedAt))
             } catch let error as CoinfolioError where error.code == .invalidArgument || error.code == .notFound {
                 result = .failure(error)
@@ -92,17 +103,17 @@ final class DetailLoader: @unchecked Sendable {
                 }
             }
         }
-        lock.lock()
-        if case .success(let loaded) = result, !loaded.isStale {
-            cache[id] = loaded
-            // A fresh saved detail answered without a request of its own.
-            if loaded.fetchedAt == saved?.fetchedAt { hits += 1 }
+        state.withLock { state in
+            if case .success(let loaded) = result, !loaded.isStale {
+                // A fresh saved detail answered without a request of its own.
+                if loaded.fetchedAt == saved?.fetchedAt { state.hits += 1 }
+                // Forget expired details as new ones arrive, so memory holds only live ones.
+                state.cache = state.cache.filter { isFresh($0.value, now: now) }
+                state.cache[id] = loaded
+            }
+            state.inFlight[id] = nil
         }
-        // Forget expired details as new ones arrive, so memory holds only live ones.
-        cache = cache.filter { isFresh($0.value, now: now) || $0.key == id }
-        inFlight[id] = nil
-        lock.unlock()
-        flight.result = result
+        flight.result.withLock { $0 = result }
         flight.done.leave()
         return try result.get()
     }

@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 
 /// The market as last downloaded or loaded, indexed for queries. Immutable: a refresh builds a
 /// new one and swaps it in, so queries never wait for the network.
-final class MarketSnapshot: @unchecked Sendable {
+final class MarketSnapshot: Sendable {
     /// The coins. A snapshot restored from the database leaves `sparklineIn7d` nil here and reads
     /// each sparkline from the file when asked (`sparkline(at:)`, `coin(at:sparkline:)`).
     let coins: [Coin]
@@ -17,26 +18,20 @@ final class MarketSnapshot: @unchecked Sendable {
 
     let indexByID: [String: Int]
     private let storedSparklines: StoredSparklines?
-    private let cacheLock = NSLock()
     /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search; built on
     /// the first search (opening an engine should not pay for it).
-    private var haystacks: [[UInt8]]?
-    private var orders: [CoinSort: [Int]] = [:]
+    private let haystacks = Mutex<[[UInt8]]?>(nil)
+    /// Coin positions by order, computed once per order.
+    private let orders = Mutex<[CoinSort: [Int]]>([:])
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
-    private var encoded: [[UInt8]?]
+    private let encoded: Mutex<[[UInt8]?]>
 
     /// Sparklines left in the database: the saved snapshot's id and which coins have one.
-    final class StoredSparklines: @unchecked Sendable {
-        let store: PortfolioStore
+    struct StoredSparklines: Sendable {
+        let store: SnapshotStore
         let snapshotID: Int
         let hasSparkline: [Bool]
-
-        init(store: PortfolioStore, snapshotID: Int, hasSparkline: [Bool]) {
-            self.store = store
-            self.snapshotID = snapshotID
-            self.hasSparkline = hasSparkline
-        }
     }
 
     init(
@@ -53,7 +48,7 @@ final class MarketSnapshot: @unchecked Sendable {
         index.reserveCapacity(coins.count)
         for (position, coin) in coins.enumerated() { index[coin.id] = position }
         indexByID = index
-        encoded = Array(repeating: nil, count: coins.count * 2)
+        encoded = Mutex(Array(repeating: nil, count: coins.count * 2))
     }
 
     /// The data's own time (SPEC §10 "Offline truth"): the newest `last_updated` among `coins`,
@@ -86,17 +81,13 @@ final class MarketSnapshot: @unchecked Sendable {
     /// The JSON members of the coin at `position` (see `Coin.writeJSON`), cached.
     func encodedCoin(_ position: Int, sparkline: Bool) -> [UInt8] {
         let slot = position * 2 + (sparkline ? 1 : 0)
-        cacheLock.lock()
-        if let cached = encoded[slot] { cacheLock.unlock(); return cached }
-        cacheLock.unlock()
+        if let cached = encoded.withLock({ $0[slot] }) { return cached }
         var w = JSONWriter(reserving: sparkline ? 4096 : 900)
         w.beginObject()
         coin(at: position, sparkline: sparkline).writeJSON(to: &w, sparkline: sparkline)
         w.endObject()
         let members = Array(w.bytes.dropFirst().dropLast())
-        cacheLock.lock()
-        encoded[slot] = members
-        cacheLock.unlock()
+        encoded.withLock { $0[slot] = members }
         return members
     }
 
@@ -114,13 +105,9 @@ final class MarketSnapshot: @unchecked Sendable {
 
     /// Coin positions in `sort` order (computed once per order, then reused).
     func order(_ sort: CoinSort) -> [Int] {
-        cacheLock.lock()
-        if let cached = orders[sort] { cacheLock.unlock(); return cached }
-        cacheLock.unlock()
+        if let cached = orders.withLock({ $0[sort] }) { return cached }
         let sorted = CoinSort.order(keys: coins.map(sort.listKey), ids: coins.map(\.id), ascending: sort.ascending)
-        cacheLock.lock()
-        orders[sort] = sorted
-        cacheLock.unlock()
+        orders.withLock { $0[sort] = sorted }
         return sorted
     }
 
@@ -135,11 +122,9 @@ final class MarketSnapshot: @unchecked Sendable {
     }
 
     private func searchTexts() -> [[UInt8]] {
-        cacheLock.lock()
-        defer { cacheLock.unlock() }
-        if let haystacks { return haystacks }
+        if let built = haystacks.withLock({ $0 }) { return built }
         let built = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
-        haystacks = built
+        haystacks.withLock { $0 = built }
         return built
     }
 
@@ -161,20 +146,6 @@ final class MarketSnapshot: @unchecked Sendable {
                 }
                 return false
             }
-        }
-    }
-
-    /// Compares two optional values (nil and NaN last); nil when they tie.
-    static func ordered(_ a: Double?, _ b: Double?, ascending: Bool) -> Bool? {
-        let x = a.flatMap { $0.isNaN ? nil : $0 }
-        let y = b.flatMap { $0.isNaN ? nil : $0 }
-        switch (x, y) {
-        case (nil, nil): return nil
-        case (nil, _): return false
-        case (_, nil): return true
-        case let (x?, y?):
-            if x == y { return nil }
-            return ascending ? x < y : x > y
         }
     }
 }

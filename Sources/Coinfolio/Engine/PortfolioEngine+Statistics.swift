@@ -5,12 +5,12 @@ extension PortfolioEngine {
     /// "BTC Dominance" (`market_cap_percentage.btc`), "Portfolio Value" (Σ amount × price, change
     /// over 24 h; "n/a" when there are holdings and none has a price). Without `/global` data the
     /// first three read "n/a".
-    /// - Throws: `.noData` without a snapshot; `.store`.
+    /// - Throws: `.noData` without a snapshot in the engine's vs_currency; `.store`.
     public func statistics() throws -> [Statistic] {
         let snapshot = try requireSnapshot()
         let vs = configuration.vsCurrency
         let data = snapshot.marketData
-        let (entries, total, _) = try joinedHoldings(snapshot)
+        let (held, total) = try joinedHoldings(snapshot)
         return [
             Statistic(
                 title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
@@ -20,7 +20,7 @@ extension PortfolioEngine {
                 title: "BTC Dominance", value: data?.marketCapPercentage?["btc"].map(NumberFormat.percent) ?? NumberFormat.notAvailable),
             Statistic(
                 title: "Portfolio Value", value: total.map { NumberFormat.currency($0, vsCurrency: vs) } ?? NumberFormat.notAvailable,
-                percentageChange: Self.portfolioChange(entries)),
+                percentageChange: Self.portfolioChange(held, in: snapshot)),
         ]
     }
 
@@ -28,12 +28,12 @@ extension PortfolioEngine {
     /// value / (1 + p/100) with p its `price_change_percentage_24h` (null → 0); the change is
     /// (Σ now − Σ before) / Σ before × 100, nil when Σ before ≤ 0 or not finite (a coin at −100 %).
     /// The app divided the change by the current value instead.
-    static func portfolioChange(_ entries: [PortfolioEntry]) -> Double? {
+    static func portfolioChange(_ held: [HeldCoin], in snapshot: MarketSnapshot) -> Double? {
         var now = 0.0
         var before = 0.0
-        for entry in entries {
-            guard let value = entry.value else { continue }
-            let change = entry.priceChangePercentage24h.flatMap { $0.isFinite ? $0 : nil } ?? 0
+        for entry in held {
+            guard let value = entry.value, let position = entry.position else { continue }
+            let change = snapshot.coins[position].priceChangePercentage24h.flatMap { $0.isFinite ? $0 : nil } ?? 0
             now += value
             before += value / (1 + change / 100)
         }

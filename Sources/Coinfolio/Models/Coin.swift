@@ -70,7 +70,7 @@ public struct Coin: Hashable, Sendable, Identifiable {
         case h1 = "1h", h24 = "24h", d7 = "7d", d14 = "14d", d30 = "30d", d200 = "200d", y1 = "1y"
 
         /// The CoinGecko key: `price_change_percentage_7d_in_currency`.
-        public var key: String { "price_change_percentage_\(rawValue)_in_currency" }
+        public var key: String { jsonKey.rawValue }
 
         /// Hashes the case, not its raw string: every coin keeps a dictionary of these, and
         /// hashing "200d" as text cost a fifth of opening a saved 15,000-coin snapshot.

@@ -2,20 +2,27 @@ import Foundation
 
 /// Coin details (`GET /coins/{id}`) saved in the holdings file with their fetch time, so that a
 /// detail outlives the process and answers offline. The engine's TTL decides whether a saved
-/// detail is fresh; saving never expires anything.
-extension PortfolioStore {
+/// detail is fresh; saving never expires anything. Shares the `StoreConnection` of the
+/// `PortfolioStore` it belongs to.
+final class DetailStore: Sendable {
+    private let connection: StoreConnection
+
+    init(connection: StoreConnection) {
+        self.connection = connection
+    }
+
     /// A saved detail and when it was fetched.
-    struct SavedDetail {
+    struct Saved: Sendable {
         var detail: CoinDetail
         var fetchedAt: Date
     }
 
     /// Saves (replaces) the detail of `detail.id`, fetched at `fetchedAt`.
-    func saveDetail(_ detail: CoinDetail, fetchedAt: Date) throws {
+    func save(_ detail: CoinDetail, fetchedAt: Date) throws {
         var w = JSONWriter(reserving: 1024 + (detail.description?.utf8.count ?? 0))
         w.beginObject(); detail.writeJSON(to: &w); w.endObject()
         let bytes = w.bytes
-        try locked {
+        try connection.locked { connection in
             let statement = try connection.statement(
                 """
                 INSERT INTO coin_detail (coin_id, fetched_at, detail) VALUES (?1, ?2, ?3)
@@ -31,8 +38,8 @@ extension PortfolioStore {
     }
 
     /// The saved detail of `coinID`, nil when none was saved (or its saved form no longer reads).
-    func loadDetail(coinID: String) throws -> SavedDetail? {
-        let row: (Double, Data)? = try locked {
+    func load(coinID: String) throws -> Saved? {
+        let row: (Double, Data)? = try connection.locked { connection in
             let statement = try connection.statement("SELECT fetched_at, detail FROM coin_detail WHERE coin_id = ?1")
             statement.bind(1, coinID)
             defer { statement.reset() }
@@ -40,7 +47,7 @@ extension PortfolioStore {
             return (statement.double(0), statement.blob(1) ?? Data())
         }
         guard let (fetchedAt, json) = row, let stored = try? JSONDecoder().decode(StoredDetail.self, from: json) else { return nil }
-        return SavedDetail(detail: stored.detail, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+        return Saved(detail: stored.detail, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
     }
 
     /// The saved form: `CoinDetail.writeJSON`'s keys (plain text, already cleaned of HTML).

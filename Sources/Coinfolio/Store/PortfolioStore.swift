@@ -1,48 +1,43 @@
 import Foundation
+import Synchronization
 
 /// The user's holdings in a SQLite file: one row per CoinGecko coin id.
 ///
 /// Every write that returns is committed and durable (WAL journal, `synchronous=FULL`). Several
 /// threads may share one store (calls are serialized), and several processes may write one file
 /// at once: lock waits are absorbed by SQLite's busy timeout and retries. Reads never re-read
-/// more than they return.
+/// more than they return, and a write updates the in-memory copy in O(1).
 ///
 ///     let store = try PortfolioStore(path: "portfolio.sqlite")
 ///     try store.setHolding(coinID: "bitcoin", amount: 0.5)
 ///     try store.holdings()   // [Holding(coinID: "bitcoin", amount: 0.5)]
-public final class PortfolioStore: @unchecked Sendable {
+public final class PortfolioStore: Sendable {
     /// The path the store was opened with (`":memory:"` for a private in-memory store).
     public let path: String
-    private let lock = NSLock()
-    let connection: SQLiteConnection
+    private let file: StoreConnection
+    /// The engine's market snapshots (one per vs_currency), in the same file.
+    let snapshots: SnapshotStore
+    /// Coin details saved with their fetch time, in the same file.
+    let details: DetailStore
     /// The holdings as last read or written, and SQLite's `data_version` when they were read:
     /// another connection's commit changes it, and only then is the table read again.
-    private var cache: HoldingsCache?
-    private var cacheDataVersion = 0
+    /// Used only while holding the connection's lock; its own lock makes that checkable.
+    private let cache = Mutex<(holdings: HoldingsCache?, dataVersion: Int)>((nil, 0))
 
     /// Opens the store, creating the file and its schema on first use and migrating older ones.
     /// - Parameter path: a file path, or `":memory:"`.
     /// - Throws: `.invalidArgument` for an empty path; `.store` when the file cannot be opened, is
     ///   not a database, or has a newer schema.
     public init(path: String) throws {
-        guard !path.isEmpty else { throw CoinfolioError.invalid("database path is empty") }
-        guard !path.utf8.contains(0) else { throw CoinfolioError.invalid("database path contains a NUL character") }
+        file = try StoreConnection(path: path)
         self.path = path
-        connection = try SQLiteConnection(path: path)
-        do {
-            try connection.execute("PRAGMA journal_mode = WAL")
-            try connection.execute("PRAGMA synchronous = FULL")
-            try Schema.migrate(connection)
-        } catch {
-            connection.close()
-            throw error
-        }
+        snapshots = SnapshotStore(connection: file)
+        details = DetailStore(connection: file)
     }
 
     /// Closes the file. Later calls throw `.store`. Safe to call twice.
     public func close() {
-        lock.lock(); defer { lock.unlock() }
-        connection.close()
+        file.close()
     }
 
     /// Sets how much of a coin is held.
@@ -54,9 +49,9 @@ public final class PortfolioStore: @unchecked Sendable {
     ///   `.store` with SQLite's message (nothing written).
     public func setHolding(coinID: String, amount: Double) throws {
         try Self.validate(coinID: coinID, amount: amount)
-        try locked {
-            try write(coinID: coinID, amount: amount)
-            cache?.set(coinID: coinID, amount: amount)
+        try file.locked { connection in
+            try Self.write(connection, coinID: coinID, amount: amount)
+            cache.withLock { $0.holdings?.set(coinID: coinID, amount: amount) }
         }
     }
 
@@ -84,16 +79,18 @@ public final class PortfolioStore: @unchecked Sendable {
             }
         }
         guard !holdings.isEmpty else { return }
-        try locked {
+        try file.locked { connection in
             try connection.transaction {
-                for holding in holdings { try write(coinID: holding.coinID, amount: holding.amount) }
+                for holding in holdings { try Self.write(connection, coinID: holding.coinID, amount: holding.amount) }
             }
-            for holding in holdings { cache?.set(coinID: holding.coinID, amount: holding.amount) }
+            cache.withLock { cached in
+                for holding in holdings { cached.holdings?.set(coinID: holding.coinID, amount: holding.amount) }
+            }
         }
     }
 
-    /// One upsert or delete (the caller holds the lock).
-    private func write(coinID: String, amount: Double) throws {
+    /// One upsert or delete (the caller holds the connection's lock).
+    private static func write(_ connection: SQLiteConnection, coinID: String, amount: Double) throws {
         if amount > 0 {
             let statement = try connection.statement(
                 "INSERT INTO holding (coin_id, amount) VALUES (?1, ?2) ON CONFLICT (coin_id) DO UPDATE SET amount = excluded.amount")
@@ -107,7 +104,7 @@ public final class PortfolioStore: @unchecked Sendable {
         }
     }
 
-    private func dataVersion() throws -> Int {
+    private func dataVersion(_ connection: SQLiteConnection) throws -> Int {
         try connection.statement("PRAGMA data_version").scalarInt() ?? 0
     }
 
@@ -117,21 +114,19 @@ public final class PortfolioStore: @unchecked Sendable {
     /// The rows are read from the file only when another connection (thread or process) has
     /// committed since the last read; this store's own writes update them in place.
     public func holdings() throws -> [Holding] {
-        try locked {
-            let version = try dataVersion()
-            if var cached = cache, version == cacheDataVersion {
-                cache = nil  // keep the cache uniquely referenced while it sorts, so nothing is copied
-                let sorted = cached.sorted()
-                cache = cached
-                return sorted
+        try file.locked { connection in
+            let version = try dataVersion(connection)
+            let cached: [Holding]? = cache.withLock { cached in
+                guard version == cached.dataVersion else { return nil }
+                return cached.holdings?.sorted()
             }
+            if let cached { return cached }
             let statement = try connection.statement("SELECT coin_id, amount FROM holding ORDER BY coin_id")
             var result: [Holding] = []
             while try statement.next() {
                 result.append(Holding(coinID: statement.text(0) ?? "", amount: statement.double(1)))
             }
-            cache = HoldingsCache(sorted: result)
-            cacheDataVersion = version
+            cache.withLock { $0 = (HoldingsCache(sorted: result), version) }
             return result
         }
     }
@@ -139,10 +134,5 @@ public final class PortfolioStore: @unchecked Sendable {
     static func validate(coinID: String, amount: Double) throws {
         try CoinID.validate(coinID)
         guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
-    }
-
-    func locked<T>(_ body: () throws -> T) throws -> T {
-        lock.lock(); defer { lock.unlock() }
-        return try body()
     }
 }

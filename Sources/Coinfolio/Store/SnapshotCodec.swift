@@ -12,7 +12,7 @@ enum SnapshotCodec {
     static let magic: UInt32 = 0x3153_4643  // "CFS1"
 
     /// The coins without their sparklines, and for each coin whether it has a sparkline.
-    struct Decoded {
+    struct Decoded: Sendable {
         var coins: [Coin]
         var hasSparkline: [Bool]
     }

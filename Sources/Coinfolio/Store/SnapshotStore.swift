@@ -2,10 +2,17 @@ import Foundation
 
 /// The engine's market snapshots, kept in the holdings file: one per `vs_currency` (switching
 /// currency keeps the others), each in the compact form of `SnapshotCodec` with its sparklines
-/// one row per coin, read only when asked.
-extension PortfolioStore {
+/// one row per coin, read only when asked. Shares the `StoreConnection` of the
+/// `PortfolioStore` it belongs to.
+final class SnapshotStore: Sendable {
+    private let connection: StoreConnection
+
+    init(connection: StoreConnection) {
+        self.connection = connection
+    }
+
     /// A snapshot as saved. Times are Unix seconds.
-    struct SavedSnapshot {
+    struct Saved: Sendable {
         /// The row's id: a new one on every save, never reused, so sparkline rows of a replaced
         /// snapshot can never be mistaken for the new one's.
         var id: Int
@@ -18,7 +25,7 @@ extension PortfolioStore {
         var content: Content
         var global: Data?
 
-        enum Content {
+        enum Content: Sendable {
             /// Compact coins (sparklines left in their own rows).
             case compact(SnapshotCodec.Decoded)
             /// A `/coins/markets` body saved by schema 1, sparklines inline.
@@ -30,11 +37,11 @@ extension PortfolioStore {
     /// sparkline as a row of packed doubles.
     /// - Returns: the new snapshot's id.
     @discardableResult
-    func saveSnapshot(
+    func save(
         vsCurrency: String, coins: [Coin], asOf: Double, fetchedAt: Double, global: Data?
     ) throws -> Int {
         let compact = SnapshotCodec.encode(coins)
-        return try locked {
+        return try connection.locked { connection in
             try connection.transaction {
                 let old = try connection.statement("SELECT id FROM snapshot WHERE vs_currency = ?1")
                 old.bind(1, vsCurrency)
@@ -82,7 +89,7 @@ extension PortfolioStore {
 
     /// Marks the saved snapshot of `vsCurrency` as left behind by a failed refresh.
     func markRefreshFailed(vsCurrency: String) throws {
-        try locked {
+        try connection.locked { connection in
             let statement = try connection.statement("UPDATE snapshot SET refresh_failed = 1 WHERE vs_currency = ?1")
             statement.bind(1, vsCurrency)
             try statement.run("cannot mark the snapshot stale")
@@ -92,14 +99,14 @@ extension PortfolioStore {
     /// The saved snapshot of `vsCurrency`, nil when there is none. The compact coins are decoded
     /// straight from SQLite's buffer.
     /// - Throws: `.store` when SQLite fails or the saved form is damaged.
-    func loadSnapshot(vsCurrency: String) throws -> SavedSnapshot? {
-        try locked {
+    func load(vsCurrency: String) throws -> Saved? {
+        try connection.locked { connection in
             let statement = try connection.statement(
                 "SELECT id, as_of, fetched_at, refresh_failed, format, coins, global FROM snapshot WHERE vs_currency = ?1")
             statement.bind(1, vsCurrency)
             defer { statement.reset() }
             guard try statement.next() else { return nil }
-            let content: SavedSnapshot.Content
+            let content: Saved.Content
             switch statement.int(4) {
             case 0: content = .marketsBody(statement.blob(5) ?? Data())
             case 1:
@@ -107,15 +114,15 @@ extension PortfolioStore {
                     try statement.withBlob(5) { try SnapshotCodec.decode($0 ?? UnsafeRawBufferPointer(start: nil, count: 0)) })
             default: throw SnapshotCodec.corrupt
             }
-            return SavedSnapshot(
+            return Saved(
                 id: statement.int(0), vsCurrency: vsCurrency, asOf: statement.double(1), fetchedAt: statement.double(2),
                 refreshFailed: statement.int(3) != 0, content: content, global: statement.blob(6))
         }
     }
 
     /// The quote currencies that have a saved snapshot, sorted.
-    func snapshotCurrencies() throws -> [String] {
-        try locked {
+    func currencies() throws -> [String] {
+        try connection.locked { connection in
             let statement = try connection.statement("SELECT vs_currency FROM snapshot ORDER BY vs_currency")
             var result: [String] = []
             while try statement.next() { result.append(statement.text(0) ?? "") }
@@ -126,7 +133,7 @@ extension PortfolioStore {
     /// The sparkline of the coin at `position` of snapshot `snapshotID`; nil when it has none or
     /// the snapshot was replaced since.
     func sparkline(snapshotID: Int, position: Int) throws -> [Double]? {
-        try locked {
+        try connection.locked { connection in
             let statement = try connection.statement(
                 "SELECT points FROM snapshot_sparkline WHERE snapshot_id = ?1 AND position = ?2")
             statement.bind(1, snapshotID)
