@@ -81,7 +81,9 @@ public func cf_engine_set_holdings(_ engine: OpaquePointer?, _ holdingsJSON: CSt
 
 /// `cf_engine_coin_statistics` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_coin_statistics")
-public func cf_engine_coin_statistics(_ engine: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+public func cf_engine_coin_statistics(
+    _ engine: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?
+) -> Int32 {
     call(outJSON, outError) {
         try handle(engine, as: PortfolioEngine.self, "engine").coinStatistics(id: readString(coinID, "coin_id")).jsonUTF8
     }

@@ -232,8 +232,8 @@ public final class PortfolioEngine: Sendable {
         var portfolio = Portfolio(
             entries: held.map { entry in
                 PortfolioEntry(
-                    coinID: entry.coinID, coin: entry.position.flatMap { snapshot?.coin(at: $0, sparkline: query.sparkline) }, amount: entry.amount,
-                    value: entry.value)
+                    coinID: entry.coinID, coin: entry.position.flatMap { snapshot?.coin(at: $0, sparkline: query.sparkline) },
+                    amount: entry.amount, value: entry.value)
             },
             totalValue: total, asOf: snapshot?.asOf,
             isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true,
