@@ -47,7 +47,7 @@ extern "C" {
 #define CF_UNAUTHORIZED     6  /* "unauthorized": 401/403, API error codes 10002/10005/10010/10011 */
 #define CF_DECODE           7  /* "decode": a 2xx body that is not the expected CoinGecko JSON */
 #define CF_STORE            8  /* "store": SQLite failed; the message is SQLite's own */
-#define CF_NO_DATA          9  /* "no_data": no market snapshot yet (refresh or load first) */
+#define CF_NO_DATA          9  /* "no_data": no market snapshot in the engine's vs_currency yet (refresh or load first) */
 #define CF_INTERNAL         10 /* "internal": a bug in Coinfolio; please report it */
 
 typedef struct cf_store cf_store;   /* the portfolio store: one SQLite file */
@@ -283,10 +283,11 @@ int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_js
 /* The home screen statistics, always four, in this order:
  *   "Market Cap" (total_market_cap[vs_currency], percentage_change
  *   market_cap_change_percentage_24h_usd), "24h Volume", "BTC Dominance", "Portfolio Value"
- *   (percentage_change: the portfolio's 24h change, null when not computable).
+ *   (percentage_change: the portfolio's 24h change, null when not computable; the value is "n/a"
+ *   when there are holdings and none has a price).
  * out_json: {"statistics":[{"title":"…","value":"…","percentage_change":x|null}…]}.
- * Returns CF_OK, CF_INVALID_ARGUMENT, CF_NO_DATA (no snapshot) or CF_STORE (reading the
- * holdings failed). Never blocks. */
+ * Returns CF_OK, CF_INVALID_ARGUMENT, CF_NO_DATA (no snapshot in the engine's vs_currency) or
+ * CF_STORE (reading the holdings failed). Never blocks. */
 int cf_engine_statistics(cf_engine *engine, char **out_json, char **out_error);
 
 /* Sets a holding through the engine's store (rules of cf_store_set_holding).
