@@ -109,12 +109,14 @@ static void prepare(const char *database, const char *markets_path, const char *
     free(ids);
 }
 
-/* ---- open --------------------------------------------------------------------------------- */
+/* ---- open ------------------------------------------------------------------------------- */
 /* Engine open on the saved snapshot (what every CLI command does) against decoding the same
- * coins' JSON body with jansson (what opening cost when the snapshot was saved as a body). */
+ * coins' JSON body with jansson (what opening cost when the snapshot was saved as a body).
+ * CPU time is the figure (this machine's two cores are shared, so wall time waits for others);
+ * wall time is in the note. */
 static void bench_open(const char *database, const char *markets_path) {
     enum { ROUNDS = 15 };
-    double ours[ROUNDS], anchor[ROUNDS], ours_cpu[ROUNDS];
+    double ours[ROUNDS], anchor[ROUNDS], ours_wall[ROUNDS];
     size_t size;
     char *body = read_file(markets_path, &size), *error = NULL, note[256];
     struct stat info;
@@ -124,39 +126,49 @@ static void bench_open(const char *database, const char *markets_path) {
         cf_engine *engine = NULL;
         json_t *decoded;
         check(cf_engine_open(engine_config(database), &engine, &error), error, "cf_engine_open");
-        ours[r] = wall_s() - start;
-        ours_cpu[r] = cpu_s() - start_cpu;
+        ours_wall[r] = wall_s() - start;
+        ours[r] = cpu_s() - start_cpu;
         cf_engine_close(engine);
-        start = wall_s();
+        start_cpu = cpu_s();
         decoded = json_loadb(body, size, 0, NULL);
-        anchor[r] = wall_s() - start;
+        anchor[r] = cpu_s() - start_cpu;
         json_decref(decoded);
     }
     stat(database, &info);
-    snprintf(note, sizeof note, "target ≤ 20 ms; CPU %.1f ms; database %.1f MB (sparklines included), JSON body %.1f MB",
-             median(ours_cpu, ROUNDS) * 1e3, info.st_size / 1e6, size / 1e6);
+    snprintf(note, sizeof note, "target ≤ 20 ms; CPU time; wall %.1f ms; database %.1f MB (sparklines included), JSON body %.1f MB",
+             median(ours_wall, ROUNDS) * 1e3, info.st_size / 1e6, size / 1e6);
     row("snapshot: engine open, 15,000-coin saved snapshot", median(ours, ROUNDS), "ms",
         "jansson `json_loadb` of the same coins' body", median(anchor, ROUNDS), note);
     free(body);
 }
 
+/* The peak resident set of this process image in kB (VmHWM). Not getrusage's ru_maxrss: after
+ * fork + exec that keeps the parent's peak (here the Python report, hundreds of MB). */
+static long peak_rss_kb(void) {
+    char line[256];
+    long kb = -1;
+    FILE *status = fopen("/proc/self/status", "r");
+    if (!status) return -1;
+    while (fgets(line, sizeof line, status))
+        if (strncmp(line, "VmHWM:", 6) == 0) kb = strtol(line + 6, NULL, 10);
+    fclose(status);
+    return kb;
+}
+
 /* Peak RSS growth of opening the engine once (run in a fresh process). */
 static void bench_open_rss(const char *database) {
-    struct rusage usage;
     struct stat info;
     long before, after;
     char *error = NULL, *out = NULL;
     cf_engine *engine = NULL;
-    getrusage(RUSAGE_SELF, &usage);
-    before = usage.ru_maxrss;
+    before = peak_rss_kb();
     check(cf_engine_open(engine_config(database), &engine, &error), error, "cf_engine_open");
     check(cf_engine_coins(engine, "{\"limit\":20}", &out, &error), error, "cf_engine_coins");
     cf_string_free(out);
-    getrusage(RUSAGE_SELF, &usage);
-    after = usage.ru_maxrss;
+    after = peak_rss_kb();
     stat(database, &info);
     printf("| snapshot: peak RSS growth of engine open + first page (15,000 coins) | %.1f MB | saved snapshot on disk | %.1f MB | "
-           "%.2f× | target ≤ 1.2×; RSS %.1f → %.1f MB |\n",
+           "%.2f× | target ≤ 1.2×; VmHWM %.1f → %.1f MB |\n",
            (after - before) / 1024.0, info.st_size / 1e6, (after - before) * 1024.0 / info.st_size, before / 1024.0,
            after / 1024.0);
     cf_engine_close(engine);
