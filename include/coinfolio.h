@@ -279,6 +279,24 @@ int cf_engine_set_holding(cf_engine *engine, const char *coin_id, double amount,
 int cf_engine_coin_detail(cf_engine *engine, const char *coin_id, char **out_json,
                           char **out_error);
 
+/* Receives progress of long work. progress_json is
+ * {"phase":"markets"|"global"|"ids"|"import"|"chart","done":n,"total":n|null}: done of total units
+ * of the phase are finished (markets: pages of /coins/markets; global: 1 request; ids: held coins
+ * missing from the pages; import: CSV rows; chart: charts). Each phase reports done 0 when it
+ * starts, then after each unit; total is null when not known in advance and, when a phase ends
+ * early (fewer coins than coin_limit), its last report has total equal to done.
+ * progress_json is borrowed for the duration of the call; user is the pointer given to
+ * cf_engine_set_progress. Called on the thread that made the engine call, before that call
+ * returns. It may call the engine's queries but must not call cf_engine_refresh, cf_engine_load
+ * or cf_engine_close on the same handle. */
+typedef void (*cf_progress_fn)(const char *progress_json, void *user);
+
+/* Sets the function that cf_engine_refresh (and the import and chart calls) report progress to,
+ * replacing any earlier one; fn NULL turns reporting off. user is passed back to fn untouched and
+ * is owned by the host, which keeps it valid until reporting is turned off or the engine is
+ * closed. Returns CF_OK or CF_INVALID_ARGUMENT (NULL engine). Never blocks. */
+int cf_engine_set_progress(cf_engine *engine, cf_progress_fn fn, void *user, char **out_error);
+
 /* Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n}
  * (every HTTP attempt, retries included),"detail_cache_hits":n (detail answers that made no
  * request of their own: served from the cache, or shared with a caller already fetching)}.

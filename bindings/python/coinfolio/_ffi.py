@@ -64,6 +64,8 @@ cf_client_p = POINTER(cf_client)
 cf_engine_p = POINTER(cf_engine)
 #: ``char **``: an out-parameter receiving a library-owned string.
 c_string_out = POINTER(c_void_p)
+#: ``cf_progress_fn``: ``void (*)(const char *progress_json, void *user)``.
+cf_progress_fn = ctypes.CFUNCTYPE(None, c_char_p, c_void_p)
 
 
 # --- Finding and loading the library ------------------------------------------------------------
@@ -318,6 +320,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_set_holding", (cf_engine_p, c_char_p, c_double, c_string_out), c_int, _check_status),
     ("cf_engine_coin_detail", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_metrics", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_set_progress", (cf_engine_p, cf_progress_fn, c_void_p, c_string_out), c_int, _check_status),
 )
 
 
