@@ -16,6 +16,7 @@ PREFIX    ?= /usr/local
 CONFIG    ?= debug
 SWIFT     ?= swift
 PYTHON    ?= python3
+DOCC      ?= $(shell command -v docc 2>/dev/null || echo "$$(dirname "$$(command -v swift)")/docc")
 BUILD_DIR  = .build/$(CONFIG)
 LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
@@ -82,8 +83,21 @@ test-wheel:
 test-consumer:
 	Tests/packaging/test_consumer.sh
 
+# docs/c: Doxygen from the header (Doxyfile); the header's reference page is also the index.
+# docs/swift: docc over the public symbol graph of the Coinfolio module. Warnings are errors.
+SYMBOL_GRAPHS = .build/coinfolio-symbolgraph
 docs:
-	Tests/packaging/docs.sh
+	rm -rf docs/c docs/swift $(SYMBOL_GRAPHS)
+	mkdir -p docs $(SYMBOL_GRAPHS)
+	doxygen Doxyfile
+	cp docs/c/coinfolio_8h.html docs/c/index.html
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
+	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio.symbols.json \
+	   "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio@*.symbols.json $(SYMBOL_GRAPHS)/
+	$(DOCC) convert --additional-symbol-graph-dir $(SYMBOL_GRAPHS) --fallback-display-name Coinfolio \
+	    --fallback-bundle-identifier org.coinfolio.Coinfolio --transform-for-static-hosting \
+	    --warnings-as-errors --output-path docs/swift
+	@test -s docs/c/index.html && test -s docs/swift/index.html && echo "docs: docs/c/index.html docs/swift/index.html"
 
 test-packaging: check-header test-install test-wheel test-consumer docs
 
