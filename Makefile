@@ -67,12 +67,13 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/lib 2>/dev/null
 
 # The header compiles as C99 and as C++ with every warning an error.
+HEADER_CXX  ?= $(shell command -v clang++ || command -v c++)
 HEADER_FLAGS = -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only
 check-header:
 	printf '#include "coinfolio.h"\nint main(void) { return cf_abi_version() == CF_ABI_VERSION ? 0 : 1; }\n' \
 	    | $(CC) -std=c99 $(HEADER_FLAGS) -x c -
 	printf '#include "coinfolio.h"\nint main() { return cf_abi_version() == CF_ABI_VERSION ? 0 : 1; }\n' \
-	    | $(CXX) -std=c++11 $(HEADER_FLAGS) -x c++ -
+	    | $(HEADER_CXX) -std=c++11 $(HEADER_FLAGS) -x c++ -
 
 test-install:
 	Tests/packaging/test_install.sh

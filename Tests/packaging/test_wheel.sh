@@ -1,7 +1,7 @@
 #!/bin/sh
-# The Python package, as a user installs it: `pip install ./bindings/python` into a fresh virtual
-# environment builds libcoinfolio (release; an existing release build is reused) and ships it
-# inside the package. Then, from a folder outside the repository and with no COINFOLIO_LIBRARY,
+# The Python package, as a user installs it: `python -m build --wheel` (the backend that
+# `pip install ./bindings/python` runs too) builds libcoinfolio (release; an existing release
+# build is reused) and ships it inside the wheel, which is installed into a fresh venv. Then, from a folder outside the repository and with no COINFOLIO_LIBRARY,
 # `import coinfolio` loads the bundled library and the example runs against the loopback server;
 # py.typed is installed; COINFOLIO_LIBRARY still overrides.
 set -eu
@@ -10,10 +10,21 @@ python=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+"$python" -m build --wheel --outdir "$tmp/dist" "$repo/bindings/python" > "$tmp/build.log" 2>&1 || {
+    cat "$tmp/build.log" >&2
+    exit 1
+}
+rm -rf "$repo/bindings/python/build"  # setuptools' staging folder, not ours to keep
+wheel=$(ls "$tmp"/dist/coinfolio-*.whl)
+"$python" - "$wheel" <<'PY'
+import sys, zipfile
+names = set(zipfile.ZipFile(sys.argv[1]).namelist())
+missing = {"coinfolio/libcoinfolio.so", "coinfolio/py.typed"} - names
+sys.exit(f"test_wheel: {sys.argv[1]} lacks {sorted(missing)}" if missing else 0)
+PY
 "$python" -m venv "$tmp/venv"
 venv_python=$tmp/venv/bin/python
-"$venv_python" -m pip install --quiet --disable-pip-version-check "$repo/bindings/python"
-rm -rf "$repo/bindings/python/build"  # setuptools' staging folder, not ours to keep
+"$venv_python" -m pip install --quiet --disable-pip-version-check "$wheel"
 
 mkdir "$tmp/elsewhere"
 cd "$tmp/elsewhere"
