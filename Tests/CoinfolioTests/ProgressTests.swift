@@ -23,7 +23,9 @@ final class ProgressTests: XCTestCase {
 
     private func universe(_ count: Int) -> String {
         "["
-            + (1...count).map { #"{"id":"coin-\#($0)","symbol":"c\#($0)","name":"Coin \#($0)","current_price":1.0,"market_cap_rank":\#($0)}"# }
+            + (1...count).map {
+                #"{"id":"coin-\#($0)","symbol":"c\#($0)","name":"Coin \#($0)","current_price":1.0,"market_cap_rank":\#($0)}"#
+            }
             .joined(separator: ",") + "]"
     }
 
