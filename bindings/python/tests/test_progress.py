@@ -115,3 +115,17 @@ def test_set_progress_rejects_a_non_callable_and_a_closed_engine() -> None:
     engine.close()
     with pytest.raises(InvalidArgument):
         engine.set_progress(None)
+
+
+def test_the_callback_outlives_the_callers_reference(server) -> None:
+    import gc
+
+    reports: List[Dict[str, Any]] = []
+    with coinfolio.Engine(api={"base_url": server.base_url}) as engine:
+        engine.set_progress(lambda progress: reports.append(progress))
+        gc.collect()
+        engine.refresh()
+        engine.set_progress(None)  # the earlier callback stays alive for a refresh still using it
+        gc.collect()
+        engine.refresh()
+    assert [report["phase"] for report in reports] == ["markets", "markets", "global", "global"]
