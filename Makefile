@@ -111,4 +111,4 @@ lint:
 clean:
 	$(SWIFT) package clean
 	$(MAKE) -C bindings/c clean
-	rm -rf bench/build
+	rm -rf bench/build docs .build/coinfolio-symbolgraph bindings/python/build Examples/swift-consumer/.build
