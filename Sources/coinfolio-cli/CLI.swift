@@ -26,6 +26,7 @@ struct CLI {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         let engine = try PortfolioEngine(configuration: configuration)
+        if ProgressBar.isEnabled { engine.setProgressHandler { ProgressBar.draw($0) } }
         opened.keep(engine)
         return engine
     }
@@ -37,6 +38,7 @@ struct CLI {
     func refreshOrExplain(_ engine: PortfolioEngine) {
         guard !options.offline else { return }
         do {
+            defer { if ProgressBar.isEnabled { ProgressBar.clear() } }  // before any message
             try engine.refresh()
         } catch let error as CoinfolioError {
             FileHandle.standardError.write(Data("coinfolio-cli: refresh failed: \(error.message)\n".utf8))

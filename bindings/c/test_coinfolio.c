@@ -103,6 +103,10 @@ static const tf_test tests[] = {
     TEST(test_store_set_holdings_all_or_nothing),
     TEST(test_engine_set_holdings_in_one_call),
     TEST(test_store_schema_v1_database_opens_with_holdings_and_snapshot),
+    /* test_progress.c */
+    TEST(test_progress_five_page_refresh_reports_every_page),
+    TEST(test_progress_null_function_turns_it_off),
+    TEST(test_progress_null_engine_is_invalid_argument),
 };
 
 int main(int argc, char **argv) {

@@ -117,5 +117,9 @@ void test_offline_saved_detail_and_stale_fallback(void);
 void test_store_set_holdings_all_or_nothing(void);
 void test_engine_set_holdings_in_one_call(void);
 void test_store_schema_v1_database_opens_with_holdings_and_snapshot(void);
+/* test_progress.c */
+void test_progress_five_page_refresh_reports_every_page(void);
+void test_progress_null_function_turns_it_off(void);
+void test_progress_null_engine_is_invalid_argument(void);
 
 #endif /* COINFOLIO_TESTS_H */
