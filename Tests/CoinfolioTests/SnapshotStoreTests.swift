@@ -109,9 +109,19 @@ final class SnapshotStoreTests: XCTestCase {
                 XCTAssertEqual((error as? CoinfolioError)?.code, .store)
             }
         }
-        let points: [Double] = [1.5, -0.0, .nan, 8.12e-06, 4.2e17]
-        let unpacked = SnapshotCodec.packSparkline(points).withUnsafeBytes { SnapshotCodec.unpackSparkline($0) }
-        XCTAssertEqual(unpacked.map(\.bitPattern), points.map(\.bitPattern))
+        let points: [Double] = [1.5, -0.0, .nan, 8.12e-06, 4.2e17, 57000.123, 1.186e-09, 0.1 + 0.2, 250]
+        let json = SnapshotCodec.sparklineJSON(points)
+        XCTAssertEqual(
+            String(decoding: json, as: UTF8.self),
+            "[1.5,-0.0,null,8.12e-06,4.2e+17,57000.123,1.186e-09,0.30000000000000004,250.0]")
+        let read = try XCTUnwrap(json.withUnsafeBufferPointer { SnapshotCodec.sparklinePoints($0) })
+        XCTAssertEqual(read.map(\.bitPattern), points.map(\.bitPattern), "every point bit for bit, a missing one NaN")
+        for text in ["[ 1 , null ,2e3 ]", "[]", " [] "] {
+            XCTAssertNotNil(Array(text.utf8).withUnsafeBufferPointer { SnapshotCodec.sparklinePoints($0) }, text)
+        }
+        for text in ["", "[", "[1,]", "[,1]", "[01]", "[1] x", "[nul]", "[\"1\"]", "{}", "[NaN]"] {
+            XCTAssertNil(Array(text.utf8).withUnsafeBufferPointer { SnapshotCodec.sparklinePoints($0) }, text)
+        }
     }
 
     func testADamagedSavedSnapshotIsDroppedNotFatal() throws {

@@ -92,28 +92,9 @@ private enum HoldingsFastPath {
             range.count == name.utf8CodeUnitCount
                 && name.withUTF8Buffer { expected in zip(b[range], expected).allSatisfy { $0 == $1 } }
         }
-        /// A JSON number (RFC 8259 grammar) as a Double.
         func number() -> Double? {
             space()
-            let start = i
-            func digits() -> Int {
-                let first = i
-                while i < n, (0x30...0x39).contains(b[i]) { i += 1 }
-                return i - first
-            }
-            if i < n, b[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < n else { return nil }
-            if b[i] == UInt8(ascii: "0") { i += 1 } else if digits() == 0 { return nil }
-            if i < n, b[i] == UInt8(ascii: ".") {
-                i += 1
-                guard digits() > 0 else { return nil }
-            }
-            if i < n, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
-                i += 1
-                if i < n, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
-                guard digits() > 0 else { return nil }
-            }
-            return Double(String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self))
+            return JSONNumber.read(b, at: &i)
         }
 
         guard take(UInt8(ascii: "{")), let top = plainString(), key(top, is: "holdings"), take(UInt8(ascii: ":")),

@@ -4,8 +4,8 @@
 /// u64 presence mask, the three required strings (`id`, `symbol`, `name`), then each optional
 /// field in a fixed order, written only when its mask bit is set (strings as u32 length + UTF-8,
 /// numbers as IEEE-754 doubles, the rank as an i64). Sparklines are not in this blob: they are
-/// stored one row per coin as packed doubles (`packSparkline`) and read only when a query shows
-/// them; the record keeps one mask bit saying whether the coin has one.
+/// stored one row per coin as the JSON text of their price array (`sparklineJSON`) and read only
+/// when a query shows them; the record keeps one mask bit saying whether the coin has one.
 ///
 /// Reading is bounds-checked: a truncated or foreign blob throws `.store`, never traps.
 enum SnapshotCodec {
@@ -90,23 +90,65 @@ enum SnapshotCodec {
         return Decoded(coins: coins, hasSparkline: hasSparkline)
     }
 
-    /// A sparkline as packed little-endian doubles (a null point is NaN and stays NaN).
-    static func packSparkline(_ points: [Double]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(points.count * 8)
-        for point in points { withUnsafeBytes(of: point.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+    /// A sparkline as the JSON text of its price array (`[56795.9281,56736.39,null]`): the form
+    /// CoinGecko sends, so that a decoder that keeps sparklines undecoded can save its bytes as
+    /// they are and read them back lazily. Each number is written in its shortest round-trip
+    /// form (a missing point, NaN, as `null`; −0 keeps its sign).
+    static func sparklineJSON(_ points: [Double]) -> [UInt8] {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(points.count * 12 + 2)
+        for (index, point) in points.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if point.isFinite {
+                bytes.append(contentsOf: point.description.utf8)
+            } else {
+                bytes.append(contentsOf: "null".utf8)
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
         return bytes
     }
 
-    static func unpackSparkline(_ bytes: UnsafeRawBufferPointer) -> [Double] {
-        let count = bytes.count / 8
-        return [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for index in 0..<count {
-                let bits = bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
-                buffer[index] = Double(bitPattern: UInt64(littleEndian: bits))
+    /// The points of a saved sparkline (`sparklineJSON`'s form; any JSON array of numbers and
+    /// nulls, whitespace allowed); nil when the bytes are not one.
+    static func sparklinePoints(_ json: UnsafeBufferPointer<UInt8>) -> [Double]? {
+        var i = 0
+        let n = json.count
+        func space() { while i < n, json[i] == 0x20 || json[i] == 0x0A || json[i] == 0x0D || json[i] == 0x09 { i += 1 } }
+        space()
+        guard i < n, json[i] == UInt8(ascii: "[") else { return nil }
+        i += 1
+        space()
+        var points: [Double] = []
+        points.reserveCapacity(n / 8)
+        if i < n, json[i] == UInt8(ascii: "]") {
+            i += 1
+        } else {
+            while true {
+                space()
+                if n - i >= 4, json[i] == UInt8(ascii: "n"), json[i + 1] == UInt8(ascii: "u"), json[i + 2] == UInt8(ascii: "l"),
+                    json[i + 3] == UInt8(ascii: "l")
+                {
+                    points.append(.nan)
+                    i += 4
+                } else {
+                    guard let value = JSONNumber.read(json, at: &i) else { return nil }
+                    points.append(value)
+                }
+                space()
+                guard i < n else { return nil }
+                if json[i] == UInt8(ascii: ",") {
+                    i += 1
+                } else if json[i] == UInt8(ascii: "]") {
+                    i += 1
+                    break
+                } else {
+                    return nil
+                }
             }
-            initialized = count
         }
+        space()
+        return i == n ? points : nil
     }
 
     static let corrupt = CoinfolioError(.store, "the saved snapshot is damaged or of an unknown format")

@@ -2,7 +2,7 @@ import Foundation
 
 /// The engine's market snapshots, kept in the holdings file: one per `vs_currency` (switching
 /// currency keeps the others), each in the compact form of `SnapshotCodec` with its sparklines
-/// one row per coin, read only when asked. Shares the `StoreConnection` of the
+/// one row per coin (the JSON text of the price array), read only when asked. Shares the `StoreConnection` of the
 /// `PortfolioStore` it belongs to.
 final class SnapshotStore: Sendable {
     private let connection: StoreConnection
@@ -34,7 +34,7 @@ final class SnapshotStore: Sendable {
     }
 
     /// Replaces the snapshot of `vsCurrency` (one transaction): the coins in compact form, each
-    /// sparkline as a row of packed doubles.
+    /// sparkline as a row holding the JSON text of its price array.
     /// - Returns: the new snapshot's id.
     @discardableResult
     func save(
@@ -74,8 +74,8 @@ final class SnapshotStore: Sendable {
                     "INSERT INTO snapshot_sparkline (snapshot_id, position, points) VALUES (?1, ?2, ?3)")
                 for (position, coin) in coins.enumerated() {
                     guard let points = coin.sparklineIn7d else { continue }
-                    let packed = SnapshotCodec.packSparkline(points)
-                    try packed.withUnsafeBytes { bytes in
+                    let text = SnapshotCodec.sparklineJSON(points)
+                    try text.withUnsafeBytes { bytes in
                         sparkline.bind(1, id)
                         sparkline.bind(2, position)
                         sparkline.bind(3, borrowing: bytes)
@@ -140,7 +140,9 @@ final class SnapshotStore: Sendable {
             statement.bind(2, position)
             defer { statement.reset() }
             guard try statement.next() else { return nil }
-            return statement.withBlob(0) { $0.map(SnapshotCodec.unpackSparkline) }
+            return statement.withBlob(0) { bytes in
+                bytes.flatMap { SnapshotCodec.sparklinePoints($0.bindMemory(to: UInt8.self)) }
+            }
         }
     }
 }
