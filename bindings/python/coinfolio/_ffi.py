@@ -167,6 +167,15 @@ def encode(value: Union[str, bytes, bytearray, memoryview], what: str) -> bytes:
     return data
 
 
+def options(**given: Any) -> Dict[str, Any]:
+    """The JSON object of a config or query: the options given, without those that are None.
+
+    None leaves the key out, so the library's default applies (the JSON forms of
+    include/coinfolio.h give them); every ``Optional`` option of the binding means that.
+    """
+    return {key: value for key, value in given.items() if value is not None}
+
+
 def encode_json(payload: Any, what: str) -> bytes:
     """Serializes a JSON object argument (NaN/Inf are rejected with InvalidArgument)."""
     try:
