@@ -35,7 +35,8 @@ final class HeaderTests: XCTestCase {
             )
         }
         let swift = CoinfolioError.Code.names.map { "\($0.key.rawValue) \($0.value)" }
-        XCTAssertEqual(swift, declared.map { "\($0.status) \($0.name)" }, "CoinfolioError.Code.names, in status order, is the header's CF_* list")
+        XCTAssertEqual(
+            swift, declared.map { "\($0.status) \($0.name)" }, "CoinfolioError.Code.names, in status order, is the header's CF_* list")
     }
 
     func testNamedStatusesAreTheHeaders() throws {
