@@ -8,7 +8,6 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
 from . import _ffi
 from ._handle import Handle
-from .client import _config
 from .models import Body
 
 __all__ = ["Engine"]
@@ -34,6 +33,9 @@ class Engine(Handle):
     ``vs_currency="jpy"`` on a file with a usd snapshot has no data (``NoData``) until a jpy
     refresh or load, and the usd one stays for the next usd engine.
 
+    None leaves an option to the library, which applies the default given above (``database``
+    None is ``":memory:"``, ``api`` None the public plan's defaults).
+
     Opening never touches the network. Raises InvalidArgument (config) or StoreError.
     """
 
@@ -46,7 +48,7 @@ class Engine(Handle):
         detail_ttl_s: Optional[float] = None,
         stale_after_s: Optional[float] = None,
     ) -> None:
-        config = _config(
+        config = _ffi.options(
             database=None if database is None else os.fspath(database),
             api=None if api is None else dict(api),
             vs_currency=vs_currency,
@@ -104,6 +106,10 @@ class Engine(Handle):
             limit, offset: paging (``limit=None``: all).
             sparkline: include ``sparkline_in_7d``.
 
+        None for any of them leaves it to the library's default, which is the default shown:
+        ``search=None`` lists all, ``sort=None`` is ``"rank"``, ``offset=None`` is 0 and
+        ``sparkline=None`` is True.
+
         Returns ``{"coins": [coin…], "total": n (before paging), "as_of": "…", "fetched_at": "…",
         "stale": bool}``.
 
@@ -111,7 +117,7 @@ class Engine(Handle):
             InvalidArgument: unknown sort, negative limit/offset.
             NoData: no snapshot in this engine's vs_currency yet (``details["vs_currency"]``).
         """
-        query = _config(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
+        query = _ffi.options(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
         encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
@@ -124,12 +130,13 @@ class Engine(Handle):
         and is left out of ``total_value``; ``unpriced_holdings`` counts those left out.
         ``total_value`` is None (unknown, never 0) when there are holdings and none has a price,
         and 0 with no holdings. ``sort="holdings"`` is value descending; ``sparkline=False``
-        leaves the 7-day prices out.
+        leaves the 7-day prices out. None leaves either to the library's default:
+        ``sort=None`` is ``"holdings"``, ``sparkline=None`` is True.
 
         Returns ``{"coins": [...], "total_value": x | None, "unpriced_holdings": n,
         "as_of": "…" | None, "fetched_at": "…" | None, "stale": bool}``.
         """
-        encoded = _ffi.encode_json(_config(sort=sort, sparkline=sparkline), "query")
+        encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline), "query")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
 
