@@ -21,7 +21,11 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
     static let maximumIDsLength = 6_000
 
     /// Error codes CoinGecko uses for a missing, invalid or wrong-plan key.
-    static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011]
+    static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011, 10012]
+
+    /// CoinGecko's error code for a time range beyond the plan's (more than 365 days of history
+    /// on the public and demo plans).
+    static let timeRangeErrorCode = 10012
 
     /// A client for `configuration`. Makes no request until a method is called.
     public init(configuration: ClientConfiguration = ClientConfiguration()) {
@@ -56,21 +60,8 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
         for id in ids where seen.insert(id).inserted { unique.append(id) }
         var merged = MarketsPage(coins: [])
         var position: [String: Int] = [:]
-        var start = 0
         var elementsBefore = 0
-        while start < unique.count {
-            // At most 250 ids, and at most about 6 KB of them once encoded: servers refuse long
-            // URLs (414) well before 250 ids of 128 bytes.
-            var end = start
-            var length = 0
-            while end < unique.count, end - start < MarketsRequest.maximumPerPage {
-                let encoded = CoinID.percentEncoded(unique[end]).utf8.count + 1
-                if end > start, length + encoded > Self.maximumIDsLength { break }
-                length += encoded
-                end += 1
-            }
-            let chunk = Array(unique[start..<end])
-            start = end
+        for chunk in Self.idChunks(unique) {
             let page = try fetch(.markets, path: "/coins/markets", query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
             for coin in page.coins {
                 if let index = position[coin.id] {
@@ -103,9 +94,30 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
         return try fetch(.detail, path: "/coins/" + CoinID.percentEncoded(id), query: query, decode: CoinGeckoBody.coinDetail)
     }
 
+    /// `ids` cut into the pieces one request may carry: at most 250 ids, and at most about 6 KB
+    /// of them once percent-encoded (servers refuse long URLs, 414, well before 250 ids of 128
+    /// bytes). Every id lands in exactly one piece, in order.
+    static func idChunks(_ ids: [String]) -> [[String]] {
+        var chunks: [[String]] = []
+        var start = 0
+        while start < ids.count {
+            var end = start
+            var length = 0
+            while end < ids.count, end - start < MarketsRequest.maximumPerPage {
+                let encoded = CoinID.percentEncoded(ids[end]).utf8.count + 1
+                if end > start, length + encoded > Self.maximumIDsLength { break }
+                length += encoded
+                end += 1
+            }
+            chunks.append(Array(ids[start..<end]))
+            start = end
+        }
+        return chunks
+    }
+
     // MARK: - Requests, classification, retries
 
-    private func fetch<T>(_ endpoint: Endpoint, path: String, query: [(String, String)], decode: (Data) throws -> T) throws -> T {
+    func fetch<T>(_ endpoint: Endpoint, path: String, query: [(String, String)], decode: (Data) throws -> T) throws -> T {
         var text = configuration.baseURL + path
         if !query.isEmpty { text += "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
         guard let url = URL(string: text) else { throw CoinfolioError.invalid("cannot build a URL for \(path)") }
@@ -179,7 +191,11 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
             return CoinfolioError(.rateLimited, message, details: details)
         }
         if let code = api?.errorCode, unauthorizedErrorCodes.contains(code) {
-            return CoinfolioError(.unauthorized, "CoinGecko refused the API key (error \(code))\(said)", details: details)
+            let reason =
+                code == timeRangeErrorCode
+                ? "CoinGecko refused the time range (error 10012): public and demo plans allow at most \(ChartDays.planLimit) days of history"
+                : "CoinGecko refused the API key (error \(code))"
+            return CoinfolioError(.unauthorized, "\(reason)\(said)", details: details)
         }
         switch status {
         case 200..<300:

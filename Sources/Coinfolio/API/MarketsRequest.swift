@@ -1,8 +1,8 @@
 /// The query of `GET /coins/markets`.
 ///
 /// JSON form (every key optional): `{"vs_currency":"usd","ids":["bitcoin",…],"per_page":250,
-/// "page":1,"sparkline":true}`. The order is always `market_cap_desc` and
-/// `price_change_percentage=24h` is always asked, as the tracker needs them.
+/// "page":1,"sparkline":true}`. The order is always `market_cap_desc`; `price_change_percentage`
+/// is `priceChangePercentage` (24h unless the engine's configuration asks for more).
 public struct MarketsRequest: Hashable, Sendable {
     /// Quote currency of prices, caps and volumes.
     public var vsCurrency: VsCurrency
@@ -14,6 +14,8 @@ public struct MarketsRequest: Hashable, Sendable {
     public var page: Int
     /// Whether to include `sparkline_in_7d`.
     public var sparkline: Bool
+    /// The `price_change_percentage` windows asked for (default 24h only).
+    public var priceChangePercentage: [Coin.ChangeWindow] = [.h24]
 
     /// The most ids or coins CoinGecko returns in one request.
     public static let maximumPerPage = 250
@@ -40,7 +42,8 @@ public struct MarketsRequest: Hashable, Sendable {
         let page = chunk == nil ? self.page : 1
         items += [
             ("order", "market_cap_desc"), ("per_page", String(perPage)), ("page", String(page)),
-            ("sparkline", sparkline ? "true" : "false"), ("price_change_percentage", "24h"),
+            ("sparkline", sparkline ? "true" : "false"),
+            ("price_change_percentage", (priceChangePercentage.isEmpty ? [.h24] : priceChangePercentage).map(\.rawValue).joined(separator: ",")),
         ]
         return items
     }

@@ -23,8 +23,9 @@ public final class PortfolioEngine: @unchecked Sendable {
     private let stateLock = NSLock()
     private var snapshot: MarketSnapshot?
     /// One refresh at a time; queries do not wait for it.
-    private let refreshLock = NSLock()
+    let refreshLock = NSLock()
     let details: DetailLoader
+    let charts: ChartLoader
 
     /// Opens the database (creating it), restores any saved snapshot of the same vs_currency, and
     /// prepares the client. Makes no request.
@@ -34,6 +35,7 @@ public final class PortfolioEngine: @unchecked Sendable {
         store = try PortfolioStore(path: configuration.database)
         client = CoinGeckoClient(configuration: configuration.api)
         details = DetailLoader(ttl: configuration.detailTTL)
+        charts = ChartLoader(ttl: configuration.chartTTL)
         // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
         // load replaces it.
         snapshot = try? restoreSnapshot()
@@ -59,7 +61,9 @@ public final class PortfolioEngine: @unchecked Sendable {
             let pages = (configuration.coinLimit + perPage - 1) / perPage
             var coins: [Coin] = []
             for page in 1...pages {
-                let batch = try client.markets(MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true))
+                var request = try MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true)
+                request.priceChangePercentage = configuration.priceChangePercentage
+                let batch = try client.markets(request)
                 coins += batch.coins
                 // A short page is the last; skipped elements still count toward its length.
                 if batch.elementCount < perPage { break }
@@ -69,7 +73,9 @@ public final class PortfolioEngine: @unchecked Sendable {
             let listed = Set(coins.lazy.map(\.id))
             let missing = try store.holdings().map(\.coinID).filter { !listed.contains($0) }
             if !missing.isEmpty {
-                coins += try client.markets(MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)).coins
+                var request = try MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)
+                request.priceChangePercentage = configuration.priceChangePercentage
+                coins += try client.markets(request).coins
             }
             return try install(coins: coins, marketData: marketData)
         } catch {
@@ -111,7 +117,7 @@ public final class PortfolioEngine: @unchecked Sendable {
 
     /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to
     /// `coins`; without one, the coins are encoded.
-    private func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
+    func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
         var unique: [Coin] = []
         unique.reserveCapacity(coins.count)
         var position: [String: Int] = [:]
@@ -134,7 +140,7 @@ public final class PortfolioEngine: @unchecked Sendable {
         return RefreshSummary(coins: unique.count, asOf: next.asOf, isStale: false)
     }
 
-    private func markRefreshFailed() {
+    func markRefreshFailed() {
         stateLock.lock()
         snapshot = snapshot?.markedFailed()
         let hasSnapshot = snapshot != nil
@@ -262,7 +268,7 @@ public final class PortfolioEngine: @unchecked Sendable {
 
     /// Counters since the engine was opened.
     public func metrics() -> EngineMetrics {
-        EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits)
+        EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits, chartCacheHits: charts.cacheHits)
     }
 }
 
