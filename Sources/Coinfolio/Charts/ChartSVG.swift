@@ -164,13 +164,14 @@ public enum ChartSVG {
         out.appendEscaped(ChartTime.date(milliseconds: end, withTime: withTime))
         out.append("</text>\n")
 
-        // The line: one subpath per run of values between gaps; a lone value is a dot.
+        // The line: one subpath per run of values between gaps.
         let colour = last >= first ? risingColour : fallingColour
         out.append("<path fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"")
         let span = end - start
         // Halves first, so that values near ±Double.greatestFiniteMagnitude cannot overflow.
         let range = high / 2 - low / 2
         var drawing = false
+        var dots: [(x: Double, y: Double)] = []
         for index in series.values.indices {
             let v = series.values[index]
             guard v.isFinite else { drawing = false; continue }
@@ -182,10 +183,19 @@ public enum ChartSVG {
             out.byte(UInt8(ascii: ","))
             out.coordinate(y)
             let nextIsGap = index + 1 >= series.values.count || !series.values[index + 1].isFinite
-            if !drawing && nextIsGap { out.append("h0") }
+            if !drawing && nextIsGap { dots.append((x, y)) }
             drawing = true
         }
-        out.append("\"/>\n</svg>\n")
+        out.append("\"/>\n")
+        // A value alone between gaps draws no segment: it is a dot of the line's width.
+        for dot in dots {
+            out.append("<circle cx=\"")
+            out.coordinate(dot.x)
+            out.append("\" cy=\"")
+            out.coordinate(dot.y)
+            out.append("\" r=\"1.5\" fill=\"\(colour)\"/>\n")
+        }
+        out.append("</svg>\n")
         return out.string
     }
 }

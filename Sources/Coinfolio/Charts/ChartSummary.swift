@@ -36,7 +36,7 @@ public struct ChartSummary: Hashable, Sendable {
         if let first, let last {
             let difference = last - first
             change = difference.isFinite ? difference : nil
-            let percent = difference / first * 100
+            let percent = difference * 100 / first
             percentageChange = first != 0 && percent.isFinite ? percent : nil
         }
     }

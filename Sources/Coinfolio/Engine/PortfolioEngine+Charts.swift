@@ -116,7 +116,9 @@ extension PortfolioEngine {
         guard priced > 0 else {
             return RefreshSummary(coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
         }
-        return try install(coins: coins, marketData: snapshot.marketData)
+        var summary = try install(coins: coins, marketData: snapshot.marketData)
+        summary.coins = priced
+        return summary
     }
 }
 
