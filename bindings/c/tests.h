@@ -107,4 +107,16 @@ void test_engine_and_client_open_with_null_config(void);
 void test_engine_metrics_count_every_attempt(void);
 void test_engine_vs_currency_eur(void);
 
+/* test_charts.c */
+void test_decode_market_chart_keeps_null_points_as_gaps(void);
+void test_client_market_chart_query_and_plan_limit(void);
+void test_client_simple_price_splits_and_reads_empty_objects(void);
+void test_engine_chart_summary_and_clamp(void);
+void test_engine_chart_empty_series_has_null_summary(void);
+void test_engine_portfolio_history_aligns_sparklines(void);
+void test_engine_refresh_prices_is_one_request(void);
+void test_chart_svg_rising_is_green_with_breaks_and_labels(void);
+void test_chart_svg_falling_is_red_and_empty_says_no_data(void);
+void test_chart_svg_rejects_bad_input(void);
+
 #endif /* COINFOLIO_TESTS_H */
