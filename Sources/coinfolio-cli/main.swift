@@ -107,6 +107,7 @@ func run() throws {
         expectOperands(0...0, "")
         let engine = try openEngine()
         refreshOrExplain(engine)
+        if options.history { try ChartCommands.history(engine, options: options, terminal: terminal); return }
         let portfolio = try engine.portfolio()
         if options.json { say(portfolio.json); return }
         if portfolio.entries.isEmpty {
@@ -170,6 +171,14 @@ func run() throws {
         }
         if let homepage = screen.detail.homepage { say("\nWebsite: \(Terminal.printable(homepage))") }
         if let reddit = screen.detail.subredditURL { say("Reddit: \(Terminal.printable(reddit))") }
+
+    case "chart":
+        expectOperands(1...1, "COIN [--days N] [--svg FILE]")
+        if options.offline {
+            fail("chart needs the network: prices over time come from CoinGecko's /coins/{id}/market_chart (drop --offline)", code: 1)
+        }
+        let engine = try openEngine()
+        try ChartCommands.chart(engine, coinID: options.operands[0], options: options, terminal: terminal)
 
     case "search":
         expectOperands(1...1, "TEXT")
