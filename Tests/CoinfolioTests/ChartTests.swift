@@ -383,3 +383,18 @@ final class ChartTests: XCTestCase {
         XCTAssertGreaterThan(rendered.count(ChartSVG.risingColour), 100)
     }
 }
+
+extension ChartTests {
+    func testChartJSONIsReadStrictly() throws {
+        // portfolio_history points carry a third member; other keys are skipped but checked.
+        let history = #"{"vs_currency":"e\u0075r","extra":{"a":[1,2,{"b":"\"x\""}],"c":-1.5e-3},"points":[[1000,1,true],[2000,null,false],[3000,2,true]]}"#
+        XCTAssertTrue(try ChartSVG.render(json: history).contains("€2.00"))
+        for bad in [
+            #"{"points":[[1,2]],}"#, #"{"points":[[1,2]]} x"#, #"{"points":[[1,1e400]]}"#, #"{"points":[[1,2],]}"#,
+            #"{"points":[["1",2]]}"#, #"{"points":[[1]]}"#, #"{"points":{}}"#, #"{"extra":[1,2,],"points":[]}"#, #"{"extra":tru,"points":[]}"#,
+            #"{"vs_currency":5,"points":[]}"#, #"{"vs_currency":"us d","points":[]}"#, "[]", "", "{", #"{"points":[[-,2]]}"#,
+        ] {
+            assertThrows(.invalidArgument) { try ChartSVG.render(json: bad) }
+        }
+    }
+}

@@ -34,40 +34,12 @@ public enum ChartSVG {
     /// ignored.
     /// - Throws: `.invalidArgument` for malformed JSON or points that are not `[number, number|null, …]`.
     public static func render(json: String, options: ChartSVGOptions = ChartSVGOptions()) throws -> String {
-        let object = try ConfigJSON.object(json)
-        var vs = VsCurrency.usd
-        if let code = object["vs_currency"], !(code is NSNull) {
-            guard let text = code as? String else { throw CoinfolioError.invalid("vs_currency must be a string") }
-            vs = try VsCurrency(text)
-        }
-        guard let raw = object["points"] as? [Any] else {
+        let chart = try ChartJSONReader.read(json)
+        guard chart.hasPoints else {
             throw CoinfolioError.invalid("chart_json needs \"points\": an array of [t_ms, value|null] (a chart or portfolio_history answer)")
         }
-        var times: [Double] = []
-        var values: [Double] = []
-        times.reserveCapacity(raw.count)
-        values.reserveCapacity(raw.count)
-        for (index, element) in raw.enumerated() {
-            guard let pair = element as? [Any], pair.count >= 2, let time = number(pair[0]) else {
-                throw CoinfolioError(.invalidArgument, "points[\(index)] is not [t_ms, value|null]", details: ["index": .number(Double(index))])
-            }
-            var value = Double.nan
-            if !(pair[1] is NSNull) {
-                guard let v = number(pair[1]) else {
-                    throw CoinfolioError(.invalidArgument, "points[\(index)] has a value that is not a number or null", details: ["index": .number(Double(index))])
-                }
-                value = v
-            }
-            times.append(time)
-            values.append(value)
-        }
-        return render(Series(times: times, values: values), vsCurrency: vs, options: options)
-    }
-
-    private static func number(_ value: Any) -> Double? {
-        if let number = value as? NSNumber, !ConfigJSON.isBoolean(number), number.doubleValue.isFinite { return number.doubleValue }
-        if let number = value as? Double, number.isFinite { return number }
-        return nil
+        let vs = try chart.vsCurrency.map { try VsCurrency($0) } ?? .usd
+        return render(Series(times: chart.times, values: chart.values), vsCurrency: vs, options: options)
     }
 
     private struct Palette {
