@@ -415,3 +415,52 @@ void test_chart_svg_rejects_bad_input(void) {
     CHECK_STATUS(cf_chart_svg(RISING, NULL, NULL, &err), CF_INVALID_ARGUMENT, err);
     free_out(err);
 }
+
+void test_chart_functions_reject_null_arguments(void) {
+    char *out = SENTINEL, *err = SENTINEL;
+    CHECK_STATUS(cf_decode_market_chart("{}", NULL, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK_STATUS(cf_client_market_chart(NULL, "bitcoin", NULL, &out, &err), CF_INVALID_ARGUMENT, err);
+    CHECK(out == NULL);
+    free_out(err);
+    CHECK_STATUS(cf_client_simple_price(NULL, "{\"ids\":[]}", &out, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK_STATUS(cf_engine_chart(NULL, "bitcoin", NULL, &out, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK_STATUS(cf_engine_portfolio_history(NULL, NULL, &out, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK_STATUS(cf_engine_refresh_prices(NULL, &out, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK(out == NULL);
+
+    cf_client *client = open_client(json_pack("{s:s}", "base_url", "http://127.0.0.1:9/api/v3"));
+    const char *requests[] = {NULL, "", "{}", "{\"ids\":\"bitcoin\"}", "{\"ids\":[1]}", "{\"ids\":[\"a/b\"]}",
+                              "{\"ids\":[],\"vs_currency\":\"us d\"}"};
+    for (size_t i = 0; i < sizeof requests / sizeof requests[0]; i++) {
+        out = SENTINEL;
+        CHECK_STATUS(cf_client_simple_price(client, requests[i], &out, &err), CF_INVALID_ARGUMENT, err);
+        CHECK(out == NULL);
+        free_out(err);
+    }
+    const char *chart_requests[] = {"{\"days\":0}", "{\"days\":\"all\"}", "{\"interval\":\"hourly\"}", "{\"days\":1.5}", "[", "{\"days\":true}"};
+    for (size_t i = 0; i < sizeof chart_requests / sizeof chart_requests[0]; i++) {
+        CHECK_STATUS(cf_client_market_chart(client, "bitcoin", chart_requests[i], &out, &err), CF_INVALID_ARGUMENT, err);
+        free_out(err);
+    }
+    CHECK_STATUS(cf_client_market_chart(client, "..", NULL, &out, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    cf_client_close(client);
+
+    cf_engine *engine = open_engine(json_pack("{s:s}", "database", ":memory:"));
+    CHECK_STATUS(cf_engine_portfolio_history(engine, "{\"portfolio\":5}", &out, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK_STATUS(cf_engine_portfolio_history(engine, "{\"portfolio\":\"savings\"}", &out, &err), CF_NOT_FOUND, err);
+    free_out(err);
+    if (CHECK_STATUS(cf_engine_portfolio_history(engine, NULL, &out, &err), CF_OK, err)) {
+        json_t *history = PARSE_JSON(out);
+        CHECK_INT(json_array_size(json_object_get(history, "points")), 0);
+        json_decref(history);
+        free_out(out);
+    }
+    cf_engine_close(engine);
+}

@@ -118,5 +118,6 @@ void test_engine_refresh_prices_is_one_request(void);
 void test_chart_svg_rising_is_green_with_breaks_and_labels(void);
 void test_chart_svg_falling_is_red_and_empty_says_no_data(void);
 void test_chart_svg_rejects_bad_input(void);
+void test_chart_functions_reject_null_arguments(void);
 
 #endif /* COINFOLIO_TESTS_H */
