@@ -398,3 +398,16 @@ extension ChartTests {
         }
     }
 }
+
+extension ChartTests {
+    func testANullMarketCapInsideA2000PointSeriesStaysAGap() throws {
+        let points = (0..<2000).map { i in "[\(1_700_000_000_000 + i * 300_000),\(i == 1234 ? "null" : String(1e9 + Double(i)))]" }
+        let body = #"{"prices":[\#(points.joined(separator: ","))],"market_caps":[\#(points.joined(separator: ","))],"total_volumes":[]}"#
+        let chart = try CoinGeckoBody.marketChart(Data(body.utf8))
+        XCTAssertEqual(chart.marketCaps.count, 2000)
+        XCTAssertNil(chart.marketCaps[1234].value)
+        XCTAssertEqual(chart.marketCaps[1233].value, 1e9 + 1233)
+        XCTAssertEqual(chart.marketCaps.filter { $0.value == nil }.count, 1)
+        XCTAssertTrue(chart.warnings.isEmpty)
+    }
+}

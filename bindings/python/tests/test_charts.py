@@ -262,3 +262,11 @@ def test_portfolio_week_svg_renders(server: LoopbackServer, fixture_text: Any, t
     report = render(svg, tmp_path)
     assert report["texts"][-2:] == ["2024-12-12", "2024-12-19"]
     assert report["colours"][GREEN]["count"] > 100
+
+
+def test_a_null_market_cap_inside_a_2000_point_series_stays_a_gap() -> None:
+    points = [[1700000000000 + i * 300000, None if i == 1234 else 1e9 + i] for i in range(2000)]
+    chart = coinfolio.decode_market_chart(json.dumps({"prices": points, "market_caps": points, "total_volumes": []}))
+    assert len(chart["market_caps"]) == 2000
+    assert chart["market_caps"][1234] == [1700000000000 + 1234 * 300000, None]
+    assert sum(1 for _, v in chart["market_caps"] if v is None) == 1
