@@ -119,5 +119,9 @@ void test_chart_svg_rising_is_green_with_breaks_and_labels(void);
 void test_chart_svg_falling_is_red_and_empty_says_no_data(void);
 void test_chart_svg_rejects_bad_input(void);
 void test_chart_functions_reject_null_arguments(void);
+/* test_progress.c */
+void test_progress_five_page_refresh_reports_every_page(void);
+void test_progress_null_function_turns_it_off(void);
+void test_progress_null_engine_is_invalid_argument(void);
 
 #endif /* COINFOLIO_TESTS_H */

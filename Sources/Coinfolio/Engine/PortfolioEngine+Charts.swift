@@ -30,7 +30,11 @@ extension PortfolioEngine {
         let vs = configuration.vsCurrency
         let key = ChartLoader.Key(id: coinID, days: days, interval: options.interval)
         let chart = try charts.chart(key) { key in
-            try client.marketChart(id: key.id, MarketChartRequest(vsCurrency: vs, days: key.days, interval: key.interval))
+            // Only a download reports progress; a cached or shared answer makes no request.
+            progress.report(.chart, done: 0, total: 1)
+            let chart = try client.marketChart(id: key.id, MarketChartRequest(vsCurrency: vs, days: key.days, interval: key.interval))
+            progress.report(.chart, done: 1, total: 1)
+            return chart
         }
         return PriceChart(coinID: coinID, vsCurrency: vs, days: days, interval: options.interval, clamped: clamped, points: chart.prices)
     }
@@ -50,15 +54,15 @@ extension PortfolioEngine {
         guard options.portfolio == "main" else {
             throw CoinfolioError(.notFound, "no portfolio named \"\(options.portfolio)\"", details: ["portfolio": .string(options.portfolio)])
         }
-        let snapshot = currentSnapshot()
-        let (entries, _) = try joinedHoldings(snapshot)
+        guard let snapshot = currentSnapshot() else { return PortfolioHistory(vsCurrency: configuration.vsCurrency, points: []) }
+        let (held, _) = try joinedHoldings(snapshot)
         var series: [(amount: Double, prices: [Double])] = []
         var endTime = -Double.infinity
-        for entry in entries where entry.value != nil {
-            guard let row = entry.row else { continue }
-            let coin = row.snapshot.coins[row.position]
-            series.append((entry.amount, coin.sparklineIn7d ?? []))
-            let end = coin.lastUpdated.flatMap(ChartTime.milliseconds(iso:)) ?? row.snapshot.asOf.timeIntervalSince1970 * 1000
+        for coin in held where coin.value != nil {
+            guard let position = coin.position else { continue }
+            let row = snapshot.coins[position]
+            series.append((coin.amount, row.sparklineIn7d ?? []))
+            let end = row.lastUpdated.flatMap(ChartTime.milliseconds(iso:)) ?? snapshot.asOf.timeIntervalSince1970 * 1000
             endTime = max(endTime, end)
         }
         let length = series.map(\.prices.count).max() ?? 0
@@ -97,7 +101,11 @@ extension PortfolioEngine {
     ///   snapshot is then unchanged); `.store`.
     @discardableResult
     public func refreshPrices() throws -> RefreshSummary {
-        refreshLock.lock(); defer { refreshLock.unlock() }
+        try refreshLock.withLock { _ in try refreshPricesHoldingLock() }
+    }
+
+    /// `refreshPrices()`'s work, run holding `refreshLock`.
+    private func refreshPricesHoldingLock() throws -> RefreshSummary {
         guard let snapshot = currentSnapshot() else {
             throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
         }

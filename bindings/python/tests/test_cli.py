@@ -188,3 +188,39 @@ def test_portfolio_history_charts_the_week(cli, tmp_path):
     assert "Last   $28,600.0815" in result.stdout.splitlines()
     assert "146 of 170 hours miss the price of some coin" in result.stdout
     assert svg.read_text(encoding="utf-8").startswith("<?xml")
+def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
+    import pty
+
+    binary = _cli()
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
+    controller, terminal = pty.openpty()
+    try:
+        result = subprocess.run([str(binary), "home", "--limit", "1"], env=env, stdout=subprocess.PIPE,
+                                stderr=terminal, timeout=60)
+        os.close(terminal)
+        terminal = -1
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # EIO: the terminal's other end is closed
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        if terminal >= 0:
+            os.close(terminal)
+        os.close(controller)
+    assert result.returncode == 0
+    text = drawn.decode("utf-8")
+    assert "markets  [####################] 1/1" in text
+    assert "global   [####################] 1/1" in text
+    assert text.endswith("\r\x1b[K"), "the bar is cleared before the output"
+    assert b"markets" not in result.stdout
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(cli):
+    result = cli("home", "--limit", "1")
+    assert result.returncode == 0
+    assert result.stderr == ""
