@@ -15,7 +15,9 @@ public func cf_engine_chart(
 
 /// `cf_engine_portfolio_history` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_portfolio_history")
-public func cf_engine_portfolio_history(_ engine: OpaquePointer?, _ optionsJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+public func cf_engine_portfolio_history(_ engine: OpaquePointer?, _ optionsJSON: CString?, _ outJSON: OutString?, _ outError: OutString?)
+    -> Int32
+{
     call(outJSON, outError) {
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
         return try engine.portfolioHistory(PortfolioHistoryOptions(json: readOptionalString(optionsJSON, "options_json"))).jsonUTF8

@@ -55,7 +55,9 @@ public func cf_client_market_chart(
 
 /// `cf_client_simple_price` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_client_simple_price")
-public func cf_client_simple_price(_ client: OpaquePointer?, _ requestJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+public func cf_client_simple_price(_ client: OpaquePointer?, _ requestJSON: CString?, _ outJSON: OutString?, _ outError: OutString?)
+    -> Int32
+{
     call(outJSON, outError) {
         let client = try handle(client, as: CoinGeckoClient.self, "client")
         return try client.simplePrice(SimplePriceRequest(json: readString(requestJSON, "request_json"))).jsonUTF8

@@ -53,7 +53,8 @@ extension CLI {
         guard let first = summary.first, let last = summary.last else { return }
         func price(_ value: Double?) -> String { value.map { NumberFormat.price($0, vsCurrency: vsCurrency) } ?? NumberFormat.notAvailable }
         func at(_ time: Double?) -> String { time.map { " at " + LineChart.date($0, withTime: true) } ?? "" }
-        let change = summary.change.map { ($0 < 0 ? "-" : "+") + NumberFormat.price(abs($0), vsCurrency: vsCurrency) } ?? NumberFormat.notAvailable
+        let change =
+            summary.change.map { ($0 < 0 ? "-" : "+") + NumberFormat.price(abs($0), vsCurrency: vsCurrency) } ?? NumberFormat.notAvailable
         say("First  \(price(first))")
         say("Last   \(price(last))")
         say("Change \(change) \(terminal.change(summary.percentageChange))".trailingSpacesRemoved)

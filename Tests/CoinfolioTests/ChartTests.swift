@@ -34,14 +34,21 @@ final class ChartTests: XCTestCase {
 
     func testNullPointsStayGapsAndEmptySeriesAreValid() throws {
         let chart = try CoinGeckoBody.marketChart(
-            Data(#"{"prices":[[1000,1.5],[2000,null],[3000,"2.25"],[4000,true],["x",1],[5000]],"market_caps":[[1000,null]],"total_volumes":[]}"#.utf8))
+            Data(
+                #"{"prices":[[1000,1.5],[2000,null],[3000,"2.25"],[4000,true],["x",1],[5000]],"market_caps":[[1000,null]],"total_volumes":[]}"#
+                    .utf8))
         XCTAssertEqual(
             chart.prices,
-            [.init(time: 1000, value: 1.5), .init(time: 2000, value: nil), .init(time: 3000, value: 2.25), .init(time: 4000, value: nil), .init(time: 5000, value: nil)])
+            [
+                .init(time: 1000, value: 1.5), .init(time: 2000, value: nil), .init(time: 3000, value: 2.25), .init(time: 4000, value: nil),
+                .init(time: 5000, value: nil),
+            ])
         XCTAssertEqual(chart.marketCaps, [.init(time: 1000, value: nil)])
         XCTAssertEqual(chart.totalVolumes, [])
         XCTAssertEqual(chart.warnings.map(\.index), [3, 4])
-        XCTAssertTrue(chart.json.hasPrefix(#"{"prices":[[1000,1.5],[2000,null],[3000,2.25],[4000,null],[5000,null]],"market_caps":[[1000,null]],"total_volumes":[]"#))
+        XCTAssertTrue(
+            chart.json.hasPrefix(
+                #"{"prices":[[1000,1.5],[2000,null],[3000,2.25],[4000,null],[5000,null]],"market_caps":[[1000,null]],"total_volumes":[]"#))
         let empty = try CoinGeckoBody.marketChart(Data(#"{"prices":[],"market_caps":[],"total_volumes":[]}"#.utf8))
         XCTAssertEqual(empty, MarketChart())
     }
@@ -57,7 +64,8 @@ final class ChartTests: XCTestCase {
         XCTAssertEqual(prices.prices, ["bitcoin": SimplePrice(), "ethereum": SimplePrice()])
         XCTAssertEqual(
             prices.json,
-            #"{"prices":{"bitcoin":{"price":null,"change_24h":null,"last_updated_at":null},"ethereum":{"price":null,"change_24h":null,"last_updated_at":null}}}"#)
+            #"{"prices":{"bitcoin":{"price":null,"change_24h":null,"last_updated_at":null},"ethereum":{"price":null,"change_24h":null,"last_updated_at":null}}}"#
+        )
     }
 
     func testRecordedChartsAndPricesDecode() throws {
@@ -65,7 +73,8 @@ final class ChartTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: folder.path) else {
             throw XCTSkip("recorded CoinGecko corpus not found at \(folder.path) (../shared/fixtures/coingecko beside the checkout)")
         }
-        let charts = try FileManager.default.contentsOfDirectory(at: folder.appendingPathComponent("market-chart"), includingPropertiesForKeys: nil)
+        let charts = try FileManager.default.contentsOfDirectory(
+            at: folder.appendingPathComponent("market-chart"), includingPropertiesForKeys: nil)
         XCTAssertFalse(charts.isEmpty)
         for url in charts {
             let body = try Data(contentsOf: url)
@@ -75,20 +84,24 @@ final class ChartTests: XCTestCase {
             XCTAssertEqual(chart.marketCaps.count, raw["market_caps"]?.count, url.lastPathComponent)
             XCTAssertTrue(chart.warnings.isEmpty, url.lastPathComponent)
             // The SVG of every recorded chart renders.
-            let rendered = try RenderedSVG.render(PriceChart(coinID: "bitcoin", vsCurrency: .usd, days: .days(30), points: chart.prices).svg(), in: self)
+            let rendered = try RenderedSVG.render(
+                PriceChart(coinID: "bitcoin", vsCurrency: .usd, days: .days(30), points: chart.prices).svg(), in: self)
             XCTAssertGreaterThan(rendered.count(ChartSVG.risingColour) + rendered.count(ChartSVG.fallingColour), 100, url.lastPathComponent)
         }
         let empty = try CoinGeckoBody.simplePrice(
-            Data(contentsOf: folder.appendingPathComponent("simple-price/ruby-vcr-btc-vs-invalid-currency-empty-object.json")), vsCurrency: try VsCurrency("ethereum"))
+            Data(contentsOf: folder.appendingPathComponent("simple-price/ruby-vcr-btc-vs-invalid-currency-empty-object.json")),
+            vsCurrency: try VsCurrency("ethereum"))
         XCTAssertEqual(empty.prices["bitcoin"], SimplePrice())
-        let usd = try CoinGeckoBody.simplePrice(Data(contentsOf: folder.appendingPathComponent("simple-price/ruby-vcr-btc-usd.json")), vsCurrency: .usd)
+        let usd = try CoinGeckoBody.simplePrice(
+            Data(contentsOf: folder.appendingPathComponent("simple-price/ruby-vcr-btc-usd.json")), vsCurrency: .usd)
         XCTAssertEqual(usd.prices["bitcoin"]?.price, 49326)
     }
 
     // MARK: - Client
 
     func testMarketChartSendsItsQuery() throws {
-        let chart = try client().marketChart(id: "bitcoin", MarketChartRequest(vsCurrency: try VsCurrency("eur"), days: .days(90), interval: .daily))
+        let chart = try client().marketChart(
+            id: "bitcoin", MarketChartRequest(vsCurrency: try VsCurrency("eur"), days: .days(90), interval: .daily))
         XCTAssertEqual(chart.prices.count, 6)
         XCTAssertNil(chart.prices[2].value)
         XCTAssertNil(chart.marketCaps[1].value)
@@ -142,9 +155,13 @@ final class ChartTests: XCTestCase {
         XCTAssertEqual(s.change, 3500.75)
         XCTAssertEqual(try XCTUnwrap(s.percentageChange), 3.50075, accuracy: 1e-12)
         XCTAssertTrue(
-            chart.json.hasPrefix(#"{"coin_id":"bitcoin","vs_currency":"usd","days":7,"interval":null,"clamped":false,"points":[[1734000000000,100000],[1734003600000,101000.5],[1734007200000,null],"#))
+            chart.json.hasPrefix(
+                #"{"coin_id":"bitcoin","vs_currency":"usd","days":7,"interval":null,"clamped":false,"points":[[1734000000000,100000],[1734003600000,101000.5],[1734007200000,null],"#
+            ))
         XCTAssertTrue(
-            chart.json.hasSuffix(#""summary":{"first":100000,"last":103500.75,"min":99500.25,"max":103500.75,"min_at":1734010800000,"max_at":1734018000000,"change":3500.75,"percentage_change":3.50075}}"#),
+            chart.json.hasSuffix(
+                #""summary":{"first":100000,"last":103500.75,"min":99500.25,"max":103500.75,"min_at":1734010800000,"max_at":1734018000000,"change":3500.75,"percentage_change":3.50075}}"#
+            ),
             chart.json)
     }
 
@@ -153,7 +170,9 @@ final class ChartTests: XCTestCase {
         XCTAssertEqual(chart.points, [])
         XCTAssertEqual(chart.summary, ChartSummary(points: []))
         XCTAssertTrue(
-            chart.json.hasSuffix(#""points":[],"summary":{"first":null,"last":null,"min":null,"max":null,"min_at":null,"max_at":null,"change":null,"percentage_change":null}}"#))
+            chart.json.hasSuffix(
+                #""points":[],"summary":{"first":null,"last":null,"min":null,"max":null,"min_at":null,"max_at":null,"change":null,"percentage_change":null}}"#
+            ))
     }
 
     func testDaysBeyondThePlanAreClampedAndMaxShares365() throws {
@@ -240,7 +259,9 @@ final class ChartTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(history.points[146].value), 28544.2667, accuracy: 1e-9)
         XCTAssertEqual(try XCTUnwrap(history.summary.min), 27819.0772, accuracy: 1e-9)
         XCTAssertEqual(try XCTUnwrap(history.summary.max), 28748.24825, accuracy: 1e-9)
-        XCTAssertTrue(history.json.hasPrefix(#"{"vs_currency":"usd","points":[[1733996695946,28397.96405,true],"#), history.json.prefix(80).description)
+        XCTAssertTrue(
+            history.json.hasPrefix(#"{"vs_currency":"usd","points":[[1733996695946,28397.96405,true],"#),
+            history.json.prefix(80).description)
         XCTAssertEqual(try server?.log().count, 0)
     }
 
@@ -304,8 +325,12 @@ final class ChartTests: XCTestCase {
 
     private let rising = PriceChart(
         coinID: "bitcoin", vsCurrency: .usd, days: .days(1),
-        points: [.init(time: 1_734_000_000_000, value: 100000), .init(time: 1_734_003_600_000, value: 101000.5), .init(time: 1_734_007_200_000, value: nil),
-            .init(time: 1_734_010_800_000, value: 99500.25), .init(time: 1_734_014_400_000, value: 102000), .init(time: 1_734_018_000_000, value: 103500.75)])
+        points: [
+            .init(time: 1_734_000_000_000, value: 100000), .init(time: 1_734_003_600_000, value: 101000.5),
+            .init(time: 1_734_007_200_000, value: nil),
+            .init(time: 1_734_010_800_000, value: 99500.25), .init(time: 1_734_014_400_000, value: 102000),
+            .init(time: 1_734_018_000_000, value: 103500.75),
+        ])
 
     func testRisingChartIsGreenWithPriceAndDateLabels() throws {
         let svg = rising.svg(try ChartSVGOptions(width: 640, height: 320, title: "Bitcoin"))
@@ -387,11 +412,13 @@ final class ChartTests: XCTestCase {
 extension ChartTests {
     func testChartJSONIsReadStrictly() throws {
         // portfolio_history points carry a third member; other keys are skipped but checked.
-        let history = #"{"vs_currency":"e\u0075r","extra":{"a":[1,2,{"b":"\"x\""}],"c":-1.5e-3},"points":[[1000,1,true],[2000,null,false],[3000,2,true]]}"#
+        let history =
+            #"{"vs_currency":"e\u0075r","extra":{"a":[1,2,{"b":"\"x\""}],"c":-1.5e-3},"points":[[1000,1,true],[2000,null,false],[3000,2,true]]}"#
         XCTAssertTrue(try ChartSVG.render(json: history).contains("€2.00"))
         for bad in [
             #"{"points":[[1,2]],}"#, #"{"points":[[1,2]]} x"#, #"{"points":[[1,1e400]]}"#, #"{"points":[[1,2],]}"#,
-            #"{"points":[["1",2]]}"#, #"{"points":[[1]]}"#, #"{"points":{}}"#, #"{"extra":[1,2,],"points":[]}"#, #"{"extra":tru,"points":[]}"#,
+            #"{"points":[["1",2]]}"#, #"{"points":[[1]]}"#, #"{"points":{}}"#, #"{"extra":[1,2,],"points":[]}"#,
+            #"{"extra":tru,"points":[]}"#,
             #"{"vs_currency":5,"points":[]}"#, #"{"vs_currency":"us d","points":[]}"#, "[]", "", "{", #"{"points":[[-,2]]}"#,
         ] {
             assertThrows(.invalidArgument) { try ChartSVG.render(json: bad) }

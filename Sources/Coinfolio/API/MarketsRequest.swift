@@ -43,7 +43,10 @@ public struct MarketsRequest: Hashable, Sendable {
         items += [
             ("order", "market_cap_desc"), ("per_page", String(perPage)), ("page", String(page)),
             ("sparkline", sparkline ? "true" : "false"),
-            ("price_change_percentage", (priceChangePercentage.isEmpty ? [.h24] : priceChangePercentage).map(\.rawValue).joined(separator: ",")),
+            (
+                "price_change_percentage",
+                (priceChangePercentage.isEmpty ? [.h24] : priceChangePercentage).map(\.rawValue).joined(separator: ",")
+            ),
         ]
         return items
     }

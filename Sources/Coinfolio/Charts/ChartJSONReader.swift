@@ -93,7 +93,8 @@ struct ChartJSONReader {
 
     private mutating func points(into chart: inout Chart) throws {
         guard peek() == UInt8(ascii: "[") else {
-            throw CoinfolioError.invalid("chart_json needs \"points\": an array of [t_ms, value|null] (a chart or portfolio_history answer)")
+            throw CoinfolioError.invalid(
+                "chart_json needs \"points\": an array of [t_ms, value|null] (a chart or portfolio_history answer)")
         }
         index += 1
         chart.hasPoints = true
@@ -103,7 +104,8 @@ struct ChartJSONReader {
         var position = 0
         while true {
             func bad() -> CoinfolioError {
-                CoinfolioError(.invalidArgument, "points[\(position)] is not [t_ms, value|null]", details: ["index": .number(Double(position))])
+                CoinfolioError(
+                    .invalidArgument, "points[\(position)] is not [t_ms, value|null]", details: ["index": .number(Double(position))])
             }
             guard peek() == UInt8(ascii: "[") else { throw bad() }
             index += 1

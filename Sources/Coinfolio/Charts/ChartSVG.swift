@@ -36,7 +36,8 @@ public enum ChartSVG {
     public static func render(json: String, options: ChartSVGOptions = ChartSVGOptions()) throws -> String {
         let chart = try ChartJSONReader.read(json)
         guard chart.hasPoints else {
-            throw CoinfolioError.invalid("chart_json needs \"points\": an array of [t_ms, value|null] (a chart or portfolio_history answer)")
+            throw CoinfolioError.invalid(
+                "chart_json needs \"points\": an array of [t_ms, value|null] (a chart or portfolio_history answer)")
         }
         let vs = try chart.vsCurrency.map { try VsCurrency($0) } ?? .usd
         return render(Series(times: chart.times, values: chart.values), vsCurrency: vs, options: options)
@@ -59,7 +60,9 @@ public enum ChartSVG {
         let fontSize = min(12.0, max(7.0, height / 12))
         var out = SVGBuffer(capacity: series.times.count * 16 + 2048)
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(options.width)\" height=\"\(options.height)\" viewBox=\"0 0 \(options.width) \(options.height)\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"\(Int(fontSize))\">\n")
+        out.append(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(options.width)\" height=\"\(options.height)\" viewBox=\"0 0 \(options.width) \(options.height)\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"\(Int(fontSize))\">\n"
+        )
         out.append("<rect x=\"0\" y=\"0\" width=\"\(options.width)\" height=\"\(options.height)\" fill=\"\(palette.background)\"/>\n")
         var top = 6.0 + fontSize / 2
         if let title = options.title, !title.isEmpty {
@@ -85,7 +88,9 @@ public enum ChartSVG {
             if v > high { high = v }
         }
         guard low <= high else {
-            out.append("<text x=\"\(Int(width / 2))\" y=\"\(Int((height + top) / 2))\" fill=\"\(palette.text)\" text-anchor=\"middle\">No data</text>\n</svg>\n")
+            out.append(
+                "<text x=\"\(Int(width / 2))\" y=\"\(Int((height + top) / 2))\" fill=\"\(palette.text)\" text-anchor=\"middle\">No data</text>\n</svg>\n"
+            )
             return out.string
         }
 

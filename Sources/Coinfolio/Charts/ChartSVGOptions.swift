@@ -50,7 +50,8 @@ public struct ChartSVGOptions: Hashable, Sendable {
         let object = try ConfigJSON.object(json)
         func size(_ key: String) throws -> Int {
             guard let value = object[key], !(value is NSNull) else { return key == "width" ? 640 : 320 }
-            guard let number = value as? Double, number == number.rounded(), Double(Self.sizeRange.lowerBound)...Double(Self.sizeRange.upperBound) ~= number
+            guard let number = value as? Double, number == number.rounded(),
+                Double(Self.sizeRange.lowerBound)...Double(Self.sizeRange.upperBound) ~= number
             else { throw CoinfolioError.invalid("\(key) must be a whole number from 64 to 4096 pixels") }
             return Int(number)
         }

@@ -48,7 +48,8 @@ enum ChartTime {
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         let (year, month, day) = civilFromDays(days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
-        var text = "\(year < 0 ? "-" : "")\(String(repeating: "0", count: max(0, 4 - String(abs(year)).count)))\(abs(year))-\(two(month))-\(two(day))"
+        var text =
+            "\(year < 0 ? "-" : "")\(String(repeating: "0", count: max(0, 4 - String(abs(year)).count)))\(abs(year))-\(two(month))-\(two(day))"
         if withTime {
             let inDay = seconds - days * 86_400
             text += " \(two(inDay / 3600)):\(two(inDay % 3600 / 60))"

@@ -52,7 +52,8 @@ extension PortfolioEngine {
     ///   cannot be read.
     public func portfolioHistory(_ options: PortfolioHistoryOptions = PortfolioHistoryOptions()) throws -> PortfolioHistory {
         guard options.portfolio == "main" else {
-            throw CoinfolioError(.notFound, "no portfolio named \"\(options.portfolio)\"", details: ["portfolio": .string(options.portfolio)])
+            throw CoinfolioError(
+                .notFound, "no portfolio named \"\(options.portfolio)\"", details: ["portfolio": .string(options.portfolio)])
         }
         guard let snapshot = currentSnapshot() else { return PortfolioHistory(vsCurrency: configuration.vsCurrency, points: []) }
         let (held, _) = try joinedHoldings(snapshot)
@@ -84,7 +85,9 @@ extension PortfolioEngine {
         points.reserveCapacity(length)
         for index in 0..<length {
             let time = endTime - Double(length - 1 - index) * 3_600_000
-            points.append(.init(time: time, value: any[index] && values[index].isFinite ? values[index] : nil, partial: counted[index] < series.count))
+            points.append(
+                .init(time: time, value: any[index] && values[index].isFinite ? values[index] : nil, partial: counted[index] < series.count)
+            )
         }
         return PortfolioHistory(vsCurrency: configuration.vsCurrency, points: points)
     }
@@ -111,7 +114,8 @@ extension PortfolioEngine {
         }
         let held = try store.holdings().map(\.coinID).filter { snapshot.indexByID[$0] != nil }
         guard !held.isEmpty else {
-            return RefreshSummary(coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
+            return RefreshSummary(
+                coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
         }
         let answer = try client.simplePrice(SimplePriceRequest(ids: held, vsCurrency: configuration.vsCurrency))
         var coins = snapshot.coins
@@ -122,7 +126,8 @@ extension PortfolioEngine {
             priced += 1
         }
         guard priced > 0 else {
-            return RefreshSummary(coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
+            return RefreshSummary(
+                coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
         }
         var summary = try install(coins: coins, marketData: snapshot.marketData)
         summary.coins = priced
