@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import Coinfolio
@@ -436,5 +437,18 @@ extension ChartTests {
         XCTAssertEqual(chart.marketCaps[1233].value, 1e9 + 1233)
         XCTAssertEqual(chart.marketCaps.filter { $0.value == nil }.count, 1)
         XCTAssertTrue(chart.warnings.isEmpty)
+    }
+}
+
+extension ChartTests {
+    func testChartDownloadsReportProgressAndCachedAnswersDoNot() throws {
+        let engine = try engine()
+        let reports = Mutex<[WorkProgress]>([])
+        engine.setProgressHandler { report in reports.withLock { $0.append(report) } }
+        _ = try engine.chart(coinID: "bitcoin")
+        _ = try engine.chart(coinID: "bitcoin")  // cached: no request, no report
+        XCTAssertEqual(
+            reports.withLock { $0 }, [WorkProgress(phase: .chart, done: 0, total: 1), WorkProgress(phase: .chart, done: 1, total: 1)])
+        XCTAssertEqual(reports.withLock { $0 }.first?.json, #"{"phase":"chart","done":0,"total":1}"#)
     }
 }

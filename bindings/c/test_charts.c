@@ -464,3 +464,28 @@ void test_chart_functions_reject_null_arguments(void) {
     }
     cf_engine_close(engine);
 }
+
+static void count_chart_reports(const char *progress_json, void *user) {
+    json_t *report = json_loads(progress_json, 0, NULL);
+    const char *phase = json_string_value(json_object_get(report, "phase"));
+    if (phase && strcmp(phase, "chart") == 0)
+        (*(int *)user)++;
+    json_decref(report);
+}
+
+void test_engine_chart_download_reports_progress(void) {
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = chart_engine();
+    int reports = 0;
+    char *out = NULL, *err = NULL;
+    CHECK_STATUS(cf_engine_set_progress(engine, count_chart_reports, &reports, &err), CF_OK, err);
+    CHECK_STATUS(cf_engine_chart(engine, "bitcoin", NULL, &out, &err), CF_OK, err);
+    free_out(out);
+    CHECK_INT(reports, 2); /* done 0 of 1, then 1 of 1 */
+    out = NULL;
+    CHECK_STATUS(cf_engine_chart(engine, "bitcoin", NULL, &out, &err), CF_OK, err);
+    free_out(out);
+    CHECK_INT(reports, 2); /* cached: no request, no report */
+    cf_engine_close(engine);
+}

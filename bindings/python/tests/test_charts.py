@@ -270,3 +270,12 @@ def test_a_null_market_cap_inside_a_2000_point_series_stays_a_gap() -> None:
     assert len(chart["market_caps"]) == 2000
     assert chart["market_caps"][1234] == [1700000000000 + 1234 * 300000, None]
     assert sum(1 for _, v in chart["market_caps"] if v is None) == 1
+
+
+def test_chart_downloads_report_progress(server: LoopbackServer) -> None:
+    reports = []
+    with engine(server) as e:
+        e.set_progress(reports.append)
+        e.chart("bitcoin")
+        e.chart("bitcoin")  # cached: no request, no report
+    assert reports == [{"phase": "chart", "done": 0, "total": 1}, {"phase": "chart", "done": 1, "total": 1}]
