@@ -406,7 +406,7 @@ int cf_engine_refresh_prices(cf_engine *engine, char **out_json, char **out_erro
 
 /** Draws the JSON answer of cf_engine_chart or cf_engine_portfolio_history (any object with
  * "points":[[t_ms,v|null,…]…] sorted by time, and "vs_currency", default usd) as a standalone
- * SVG document: the line green (#16c784) when the last value >= the first, red (#ea3943)
+ * SVG document: the line green (RGB 16c784) when the last value >= the first, red (RGB ea3943)
  * otherwise; gaps as breaks in the line; the max, middle and min on the left as prices in the
  * chart's currency (cf_format_price); the first and last dates (UTC) below; a series with no
  * value says "No data". Every text is XML-escaped.
