@@ -167,6 +167,8 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * may write one file at once; lock waits are absorbed (busy timeout and retries).
  *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
+ * A held id also has no ',' (held ids are sent comma-joined to /simple/price; no CoinGecko id
+ * has one): cf_store_set_holding refuses it with CF_INVALID_ARGUMENT, details.reason "comma".
  * Ids are stored and compared byte for byte.
  */
 /** @{ */

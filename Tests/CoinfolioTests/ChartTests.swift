@@ -452,3 +452,12 @@ extension ChartTests {
         XCTAssertEqual(reports.withLock { $0 }.first?.json, #"{"phase":"chart","done":0,"total":1}"#)
     }
 }
+
+extension ChartTests {
+    func testAnIDWithACommaIsRefusedAsAHolding() throws {
+        let engine = try engine()
+        let error = assertThrows(.invalidArgument) { try engine.setHolding(coinID: "bitcoin,ethereum", amount: 1) }
+        XCTAssertEqual(error?.details["reason"], .string("comma"))
+        XCTAssertEqual(try engine.store.holdings(), [])
+    }
+}

@@ -489,3 +489,22 @@ void test_engine_chart_download_reports_progress(void) {
     CHECK_INT(reports, 2); /* cached: no request, no report */
     cf_engine_close(engine);
 }
+
+void test_store_refuses_an_id_with_a_comma(void) {
+    cf_store *store = NULL;
+    char *err = NULL, *out = NULL;
+    if (!CHECK_STATUS(cf_store_open(":memory:", &store, &err), CF_OK, err))
+        return;
+    CHECK_STATUS(cf_store_set_holding(store, "bitcoin,ethereum", 1, &err), CF_INVALID_ARGUMENT, err);
+    json_t *error = CHECK_ERROR_JSON(err, CF_INVALID_ARGUMENT);
+    CHECK_STR(json_str(json_object_get(error, "details"), "reason"), "comma");
+    json_decref(error);
+    free_out(err);
+    if (CHECK_STATUS(cf_store_holdings(store, &out, &err), CF_OK, err)) {
+        json_t *holdings = PARSE_JSON(out);
+        CHECK_INT(json_array_size(json_object_get(holdings, "holdings")), 0);
+        json_decref(holdings);
+    }
+    free_out(out);
+    cf_store_close(store);
+}

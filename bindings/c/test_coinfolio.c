@@ -87,6 +87,7 @@ static const tf_test tests[] = {
     TEST(test_chart_svg_rejects_bad_input),
     TEST(test_chart_functions_reject_null_arguments),
     TEST(test_engine_chart_download_reports_progress),
+    TEST(test_store_refuses_an_id_with_a_comma),
     /* test_engine.c */
     TEST(test_engine_statistics_before_any_data_is_no_data),
     TEST(test_engine_portfolio_value_example),

@@ -120,6 +120,7 @@ void test_chart_svg_falling_is_red_and_empty_says_no_data(void);
 void test_chart_svg_rejects_bad_input(void);
 void test_chart_functions_reject_null_arguments(void);
 void test_engine_chart_download_reports_progress(void);
+void test_store_refuses_an_id_with_a_comma(void);
 /* test_progress.c */
 void test_progress_five_page_refresh_reports_every_page(void);
 void test_progress_null_function_turns_it_off(void);

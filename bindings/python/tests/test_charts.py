@@ -279,3 +279,11 @@ def test_chart_downloads_report_progress(server: LoopbackServer) -> None:
         e.chart("bitcoin")
         e.chart("bitcoin")  # cached: no request, no report
     assert reports == [{"phase": "chart", "done": 0, "total": 1}, {"phase": "chart", "done": 1, "total": 1}]
+
+
+def test_an_id_with_a_comma_is_refused_as_a_holding(db_path: Path) -> None:
+    with coinfolio.Store(str(db_path)) as store:
+        with pytest.raises(InvalidArgument) as caught:
+            store.set_holding("bitcoin,ethereum", 1)
+        assert caught.value.details["reason"] == "comma"
+        assert store.holdings() == []
