@@ -461,3 +461,25 @@ extension ChartTests {
         XCTAssertEqual(try engine.store.holdings(), [])
     }
 }
+
+extension ChartTests {
+    func testMarketChartBodiesAreReadStrictlyAndTolerantly() throws {
+        let chart = try CoinGeckoBody.marketChart(
+            Data(
+                "\u{FEFF}{\"id\":\"x\",\"prices\":[[1,\"1e2\"],[2,{\"a\":[1]}],[],7,[3,4,\"extra\"]],\"market_caps\":null,\"other\":[[[]]]}"
+                    .utf8))
+        XCTAssertEqual(chart.prices, [.init(time: 1, value: 100), .init(time: 2, value: nil), .init(time: 3, value: 4)])
+        XCTAssertEqual(chart.warnings.map(\.index), [1, 2, 3])
+        XCTAssertEqual(chart.marketCaps, [])
+        for bad in [
+            #"{"prices":[[1,2]]"#, #"{"prices":[[1,2]]}}"#, #"{"prices":[[1,2.]]}"#, #"{"prices":[[01,2]]}"#, #"{"a":"\x"}"#,
+            "{\"a\":\"\u{1}\"}",
+        ] {
+            assertThrows(.invalidArgument) { try CoinGeckoBody.marketChart(Data(bad.utf8)) }
+        }
+        assertThrows(.invalidArgument) { try CoinGeckoBody.marketChart(Data(String(repeating: "[", count: 600).utf8)) }
+        assertThrows(.invalidArgument) { try CoinGeckoBody.marketChart(Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])) }
+        assertThrows(.decode) { try CoinGeckoBody.marketChart(Data(#"{"prices":"none"}"#.utf8)) }
+        assertThrows(.invalidArgument) { try CoinGeckoBody.marketChart(Data(#"{"prices":"none",}"#.utf8)) }
+    }
+}

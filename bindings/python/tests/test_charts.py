@@ -71,7 +71,9 @@ def test_recorded_charts_decode() -> None:
     for path in sorted(folder.iterdir()):
         raw = json.loads(path.read_text(encoding="utf-8"))
         chart = coinfolio.decode_market_chart(path.read_bytes())
-        assert len(chart["prices"]) == len(raw["prices"]), path.name
+        assert chart["prices"] == raw["prices"], path.name  # every number bit-equal to the raw JSON
+        assert chart["market_caps"] == raw["market_caps"], path.name
+        assert chart["total_volumes"] == raw["total_volumes"], path.name
         assert chart["warnings"] == [], path.name
 
 

@@ -1,12 +1,13 @@
 import Foundation
 
-/// Reads the one shape `cf_chart_svg` draws — an object with `"points":[[t, v|null, …]…]` and
-/// `"vs_currency":"…"` — straight from the bytes, in one pass: a year of hourly points (300 KB)
-/// would cost Foundation's `JSONSerialization` far more than drawing them. Every other member is
-/// skipped but still checked, so malformed JSON anywhere is refused.
+/// Reads time series straight from the bytes, in one pass: the chart JSON `cf_chart_svg` draws
+/// (`"points":[[t, v|null, …]…]` and `"vs_currency"`), and `/coins/{id}/market_chart` bodies
+/// (`marketChart()`). A year of hourly points is about 1 MB, which Foundation's
+/// `JSONSerialization` reads about ten times slower than this. Members other than the series are
+/// skipped but still checked, so malformed JSON anywhere is refused (`.invalidArgument`).
 struct ChartJSONReader {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
 
     /// What was read: times, values (NaN for null), and the currency code when present.
     struct Chart {
@@ -27,25 +28,25 @@ struct ChartJSONReader {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    private func malformed(_ what: String = "malformed JSON") -> CoinfolioError {
+    func malformed(_ what: String = "malformed JSON") -> CoinfolioError {
         CoinfolioError(.invalidArgument, "\(what) at offset \(index)", details: ["reason": .string("malformed_json")])
     }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
             index += 1
         }
     }
 
-    private mutating func expect(_ byte: UInt8) throws {
+    mutating func expect(_ byte: UInt8) throws {
         skipSpace()
         guard index < bytes.count, bytes[index] == byte else { throw malformed() }
         index += 1
     }
 
-    private mutating func peek() -> UInt8? {
+    mutating func peek() -> UInt8? {
         skipSpace()
         return index < bytes.count ? bytes[index] : nil
     }
@@ -139,7 +140,7 @@ struct ChartJSONReader {
 
     /// A JSON number (RFC 8259 grammar; ±infinity beyond a Double's range), or nil when the next
     /// value is not a number.
-    private mutating func numberOrNil() throws -> Double? {
+    mutating func numberOrNil() throws -> Double? {
         skipSpace()
         let start = index
         func digits() -> Int {
@@ -177,12 +178,21 @@ struct ChartJSONReader {
             }
             return negative ? -value : value
         }
-        // Out of a Double's range (1e400) reads as infinity; callers refuse it.
-        guard let value = Double(String(decoding: slice, as: UTF8.self)) else { throw malformed() }
-        return value
+        // Out of a Double's range (1e400) reads as infinity; callers refuse it. strtod on a stack
+        // copy: a String per number would cost more than the rest of the reading.
+        guard slice.count < 64 else {
+            guard let value = Double(String(decoding: slice, as: UTF8.self)) else { throw malformed() }
+            return value
+        }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            for (offset, byte) in slice.enumerated() { buffer[offset] = CChar(bitPattern: byte) }
+            buffer[slice.count] = 0
+            guard let base = buffer.baseAddress else { return .nan }
+            return strtod(base, nil)
+        }
     }
 
-    private mutating func literal(_ word: StaticString) throws {
+    mutating func literal(_ word: StaticString) throws {
         skipSpace()
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw malformed() }
@@ -191,7 +201,7 @@ struct ChartJSONReader {
     }
 
     /// A JSON string, unescaped; the bytes must be UTF-8.
-    private mutating func string() throws -> String {
+    mutating func string() throws -> String {
         guard peek() == UInt8(ascii: "\"") else { throw malformed() }
         index += 1
         var out: [UInt8] = []
@@ -257,7 +267,7 @@ struct ChartJSONReader {
     }
 
     /// Skips one value of any kind, checking its syntax; nesting is bounded.
-    private mutating func skipValue(depth: Int = 0) throws {
+    mutating func skipValue(depth: Int = 0) throws {
         guard depth < JSONSyntax.maximumDepth else { throw malformed("nested too deep") }
         guard let first = peek() else { throw malformed() }
         switch first {
@@ -289,6 +299,142 @@ struct ChartJSONReader {
         case UInt8(ascii: "n"): try literal("null")
         default:
             guard try numberOrNil() != nil else { throw malformed() }
+        }
+    }
+}
+
+extension ChartJSONReader {
+    /// A value where a point's time or price stands: a number, a string, null, or anything else.
+    private enum Scalar {
+        case number(Double)
+        case string(String)
+        case null
+        case other
+
+        /// A finite number, or a string whose whole content is a JSON number (SPEC §10).
+        var number: Double? {
+            switch self {
+            case .number(let value): return value.isFinite ? value : nil
+            case .string(let text):
+                guard CoinGeckoBody.isJSONNumber(text), let value = Double(text), value.isFinite else { return nil }
+                return value
+            case .null, .other: return nil
+            }
+        }
+    }
+
+    private mutating func scalar() throws -> Scalar {
+        guard let first = peek() else { throw malformed() }
+        switch first {
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard let value = try numberOrNil() else { throw malformed() }
+            return .number(value)
+        default:
+            try skipValue()
+            return .other
+        }
+    }
+
+    /// A `/coins/{id}/market_chart` body (the rules of `CoinGeckoBody.marketChart`).
+    /// - Throws: `.invalidArgument` for malformed JSON anywhere; `.decode` when the JSON is well
+    ///   formed but not an object, or a series is not an array.
+    mutating func marketChart() throws -> MarketChart {
+        var chart = MarketChart()
+        var shapeError: CoinfolioError?
+        guard peek() == UInt8(ascii: "{") else {
+            if peek() == nil { throw malformed() }
+            try skipValue()
+            skipSpace()
+            guard index == bytes.count else { throw malformed() }
+            throw CoinfolioError(.decode, "expected a JSON object {\"prices\":[…]} (/coins/{id}/market_chart)")
+        }
+        index += 1
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            while true {
+                let key = try string()
+                try expect(UInt8(ascii: ":"))
+                switch key {
+                case "prices", "market_caps", "total_volumes":
+                    var points: [ChartPoint] = []
+                    if peek() == UInt8(ascii: "[") {
+                        try series(key, into: &points, warnings: &chart.warnings)
+                    } else if peek() == UInt8(ascii: "n") {
+                        try literal("null")
+                    } else {
+                        try skipValue()
+                        shapeError =
+                            shapeError
+                            ?? CoinfolioError(.decode, "\(key) is not an array of [time, value] points (/coins/{id}/market_chart)")
+                    }
+                    switch key {
+                    case "prices": chart.prices = points
+                    case "market_caps": chart.marketCaps = points
+                    default: chart.totalVolumes = points
+                    }
+                default:
+                    try skipValue()
+                }
+                guard let next = peek() else { throw malformed() }
+                index += 1
+                if next == UInt8(ascii: "}") { break }
+                guard next == UInt8(ascii: ",") else { throw malformed() }
+            }
+        }
+        skipSpace()
+        guard index == bytes.count else { throw malformed("text after the JSON object") }
+        if let shapeError { throw shapeError }
+        return chart
+    }
+
+    /// The points of one series; what cannot be placed is left out, what is not a number is a
+    /// gap, and each is reported.
+    private mutating func series(_ key: String, into points: inout [ChartPoint], warnings: inout [MarketChart.Warning]) throws {
+        index += 1  // "["
+        if peek() == UInt8(ascii: "]") { index += 1; return }
+        var position = 0
+        while true {
+            if peek() == UInt8(ascii: "[") {
+                index += 1
+                if peek() == UInt8(ascii: "]") {
+                    index += 1
+                    warnings.append(.init(series: key, index: position, reason: "not a [time, value] point: left out"))
+                } else {
+                    let time = try scalar().number
+                    var value: Double?
+                    var valueIsBad = false
+                    if peek() == UInt8(ascii: ",") {
+                        index += 1
+                        let second = try scalar()
+                        value = second.number
+                        if case .null = second {} else if value == nil { valueIsBad = true }
+                        while peek() == UInt8(ascii: ",") {
+                            index += 1
+                            try skipValue()
+                        }
+                    }
+                    try expect(UInt8(ascii: "]"))
+                    if let time {
+                        points.append(ChartPoint(time: time, value: value))
+                        if valueIsBad {
+                            warnings.append(.init(series: key, index: position, reason: "the value is not a number: read as a gap"))
+                        }
+                    } else {
+                        warnings.append(.init(series: key, index: position, reason: "not a [time, value] point: left out"))
+                    }
+                }
+            } else {
+                try skipValue()
+                warnings.append(.init(series: key, index: position, reason: "not a [time, value] point: left out"))
+            }
+            position += 1
+            guard let next = peek() else { throw malformed() }
+            index += 1
+            if next == UInt8(ascii: "]") { return }
+            guard next == UInt8(ascii: ",") else { throw malformed() }
         }
     }
 }
