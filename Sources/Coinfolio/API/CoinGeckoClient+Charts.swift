@@ -12,9 +12,7 @@ extension CoinGeckoClient {
     ///   the type's documentation.
     public func marketChart(id: String, _ request: MarketChartRequest = MarketChartRequest()) throws -> MarketChart {
         try CoinID.validate(id)
-        return try fetch(
-            .marketChart, path: "/coins/" + CoinID.percentEncoded(id) + "/market_chart", query: request.query,
-            decode: CoinGeckoBody.marketChart)
+        return try fetch(.marketChart, path: ["coins", id, "market_chart"], query: request.query, decode: CoinGeckoBody.marketChart)
     }
 
     /// `GET /simple/price?ids=…&vs_currencies=…&include_24hr_change=true&include_last_updated_at=true`:
@@ -32,10 +30,10 @@ extension CoinGeckoClient {
         var merged = SimplePrices()
         for chunk in Self.idChunks(unique) {
             let query = [
-                ("ids", chunk.map(CoinID.percentEncoded).joined(separator: ",")), ("vs_currencies", request.vsCurrency.code),
-                ("include_24hr_change", "true"), ("include_last_updated_at", "true"),
+                RequestURL.QueryItem("ids", list: chunk), RequestURL.QueryItem("vs_currencies", request.vsCurrency.code),
+                RequestURL.QueryItem("include_24hr_change", true), RequestURL.QueryItem("include_last_updated_at", true),
             ]
-            let answer = try fetch(.simplePrice, path: "/simple/price", query: query) {
+            let answer = try fetch(.simplePrice, path: ["simple", "price"], query: query) {
                 try CoinGeckoBody.simplePrice($0, vsCurrency: request.vsCurrency, ids: chunk)
             }
             merged.prices.merge(answer.prices) { _, new in new }

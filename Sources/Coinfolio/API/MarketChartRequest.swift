@@ -31,9 +31,9 @@ public struct MarketChartRequest: Hashable, Sendable {
         if let value = object["vs_currency"], !(value is String) { throw CoinfolioError.invalid("vs_currency must be a string") }
     }
 
-    var query: [(String, String)] {
-        var items: [(String, String)] = [("vs_currency", vsCurrency.code), ("days", days.description)]
-        if let interval { items.append(("interval", interval.rawValue)) }
+    var query: [RequestURL.QueryItem] {
+        var items = [RequestURL.QueryItem("vs_currency", vsCurrency.code), RequestURL.QueryItem("days", days.description)]
+        if let interval { items.append(RequestURL.QueryItem("interval", interval.rawValue)) }
         return items
     }
 }

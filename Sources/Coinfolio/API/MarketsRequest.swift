@@ -1,8 +1,8 @@
 /// The query of `GET /coins/markets`.
 ///
 /// JSON form (every key optional): `{"vs_currency":"usd","ids":["bitcoin",…],"per_page":250,
-/// "page":1,"sparkline":true}`. The order is always `market_cap_desc`; `price_change_percentage`
-/// is `priceChangePercentage` (24h unless the engine's configuration asks for more).
+/// "page":1,"sparkline":true}`. The order is always `market_cap_desc` and
+/// `price_change_percentage=24h` is always asked, as the tracker needs them.
 public struct MarketsRequest: Hashable, Sendable {
     /// Quote currency of prices, caps and volumes.
     public var vsCurrency: VsCurrency
@@ -32,21 +32,19 @@ public struct MarketsRequest: Hashable, Sendable {
         self.sparkline = sparkline
     }
 
-    /// The query string, in CoinGecko's documented order.
+    /// The query, in CoinGecko's documented order.
     /// With ids, each request asks for all of its (at most 250) ids: `per_page=250&page=1`,
     /// whatever `perPage` and `page` say, so that no id is cut off.
-    func query(ids chunk: [String]?) -> [(String, String)] {
-        var items: [(String, String)] = [("vs_currency", vsCurrency.code)]
-        if let chunk { items.append(("ids", chunk.map(CoinID.percentEncoded).joined(separator: ","))) }
-        let perPage = chunk == nil ? self.perPage : Self.maximumPerPage
-        let page = chunk == nil ? self.page : 1
+    func query(ids chunk: [String]?) -> [RequestURL.QueryItem] {
+        var items = [RequestURL.QueryItem("vs_currency", vsCurrency.code)]
+        if let chunk { items.append(RequestURL.QueryItem("ids", list: chunk)) }
         items += [
-            ("order", "market_cap_desc"), ("per_page", String(perPage)), ("page", String(page)),
-            ("sparkline", sparkline ? "true" : "false"),
-            (
-                "price_change_percentage",
-                (priceChangePercentage.isEmpty ? [.h24] : priceChangePercentage).map(\.rawValue).joined(separator: ",")
-            ),
+            RequestURL.QueryItem("order", "market_cap_desc"),
+            RequestURL.QueryItem("per_page", chunk == nil ? perPage : Self.maximumPerPage),
+            RequestURL.QueryItem("page", chunk == nil ? page : 1),
+            RequestURL.QueryItem("sparkline", sparkline),
+            RequestURL.QueryItem(
+                "price_change_percentage", list: (priceChangePercentage.isEmpty ? [.h24] : priceChangePercentage).map(\.rawValue)),
         ]
         return items
     }
