@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Union
 
 from . import _ffi
-from .client import _config
 
 __all__ = ["chart_svg"]
 
@@ -26,9 +25,9 @@ def chart_svg(
     with no value says "No data". Every text (the title too) is XML-escaped.
 
     Args:
-        width, height: pixels, 64…4096 (default 640 × 320).
+        width, height: pixels, 64…4096 (None: 640 × 320).
         title: drawn above the chart; None for none.
-        theme: ``"light"`` (default) or ``"dark"``.
+        theme: ``"light"`` or ``"dark"`` (None: light).
 
     Raises:
         InvalidArgument: malformed chart JSON (no ``points`` array, a point that is not
@@ -38,5 +37,5 @@ def chart_svg(
         encoded_chart = _ffi.encode(chart, "chart")
     else:
         encoded_chart = _ffi.encode_json(dict(chart), "chart")
-    options = _ffi.encode_json(_config(width=width, height=height, title=title, theme=theme), "options")
+    options = _ffi.encode_json(_ffi.options(width=width, height=height, title=title, theme=theme), "options")
     return _ffi.call_text(_ffi.lib.cf_chart_svg, encoded_chart, options)

@@ -176,8 +176,9 @@ class Engine(Handle):
     def chart(self, coin_id: Union[str, bytes], days: Union[int, str, None] = None, interval: Optional[str] = None) -> Dict[str, Any]:
         """One coin's price chart (``GET /coins/{id}/market_chart`` in the engine's vs_currency),
         cached per (coin, days, interval) for chart_ttl_s; concurrent callers share one request.
-        ``days`` is 1…36500 or ``"max"`` (default 7); on the public and demo plans more than 365 is
-        asked as 365 and the answer says ``"clamped": True``. May block.
+        ``days`` is 1…36500 or ``"max"`` (None: 7); on the public and demo plans more than 365 is
+        asked as 365 and the answer says ``"clamped": True``. ``interval`` is ``"daily"`` or None
+        (CoinGecko's automatic granularity). May block.
 
         Returns ``{"coin_id", "vs_currency", "days": n | "max", "interval", "clamped",
         "points": [[t_ms, price | None], …] (sorted by time; None is a gap), "summary": {"first",
@@ -188,13 +189,13 @@ class Engine(Handle):
             InvalidArgument: a bad id or option; NotFound: an unknown coin; or a network error.
         """
         encoded_id = _ffi.encode(coin_id, "coin_id")
-        encoded = _ffi.encode_json(_config(days=days, interval=interval), "options")
+        encoded = _ffi.encode_json(_ffi.options(days=days, interval=interval), "options")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_chart, pointer, encoded_id, encoded)
 
     def portfolio_history(self, portfolio: Optional[str] = None) -> Dict[str, Any]:
         """The portfolio's value over the snapshot's last 7 days, from each priced holding's
-        sparkline × its current amount; no request. Hourly points, sparklines aligned at their
+        sparkline × its current amount; no request. ``portfolio`` None means ``"main"``. Hourly points, sparklines aligned at their
         end, the last at the latest ``last_updated``.
 
         Returns ``{"vs_currency", "points": [[t_ms, value | None, partial], …], "summary": {…}}``;
@@ -203,7 +204,7 @@ class Engine(Handle):
         Raises:
             NotFound: no such portfolio; StoreError.
         """
-        encoded = _ffi.encode_json(_config(portfolio=portfolio), "options")
+        encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio), "options")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_portfolio_history, pointer, encoded)
 
