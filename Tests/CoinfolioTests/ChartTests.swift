@@ -362,11 +362,11 @@ final class ChartTests: XCTestCase {
     func testFallingChartIsRedInTheDarkTheme() throws {
         let falling = PriceChart(
             coinID: "ethereum", vsCurrency: try VsCurrency("eur"), days: .days(30),
-            points: [.init(time: 1_734_000_000_000, value: 4000), .init(time: 1_734_259_200_000, value: 3800.25)])
+            points: [.init(time: 1_734_000_000_000, value: 4000), .init(time: 1_734_259_200_000, value: 3800.5)])
         let svg = falling.svg(try ChartSVGOptions(width: 300, height: 120, theme: .dark))
         XCTAssertTrue(svg.contains("#111418"))
         let rendered = try RenderedSVG.render(svg, in: self)
-        XCTAssertEqual(rendered.texts, ["€4,000.00", "€3,900.125", "€3,800.25", "2024-12-12", "2024-12-15"])
+        XCTAssertEqual(rendered.texts, ["€4,000.00", "€3,900.25", "€3,800.50", "2024-12-12", "2024-12-15"])
         XCTAssertGreaterThan(rendered.count(ChartSVG.fallingColour), 50)
         XCTAssertEqual(rendered.count(ChartSVG.risingColour), 0)
     }

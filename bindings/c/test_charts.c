@@ -374,13 +374,13 @@ void test_chart_svg_rising_is_green_with_breaks_and_labels(void) {
 }
 
 void test_chart_svg_falling_is_red_and_empty_says_no_data(void) {
-    char *svg = chart_svg("{\"vs_currency\":\"eur\",\"points\":[[1734000000000,4000],[1734259200000,3800.25]]}",
+    char *svg = chart_svg("{\"vs_currency\":\"eur\",\"points\":[[1734000000000,4000],[1734259200000,3800.5]]}",
                           "{\"width\":300,\"height\":120,\"theme\":\"dark\"}");
     json_t *report = svg ? render_svg(svg) : NULL;
     if (report) {
         CHECK(colour_count(report, RED) > 50);
         CHECK_INT(colour_count(report, GREEN), 0);
-        CHECK_STR(json_string_value(json_array_get(json_object_get(report, "texts"), 1)), "€3,900.125");
+        CHECK_STR(json_string_value(json_array_get(json_object_get(report, "texts"), 1)), "€3,900.25");
     }
     json_decref(report);
     free_out(svg);

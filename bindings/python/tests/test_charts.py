@@ -227,10 +227,10 @@ def test_gaps_break_the_line(tmp_path: Path) -> None:
 
 
 def test_falling_chart_is_red_in_the_dark_theme(tmp_path: Path) -> None:
-    chart = {"vs_currency": "eur", "points": [[1734000000000, 4000], [1734259200000, 3800.25]]}
+    chart = {"vs_currency": "eur", "points": [[1734000000000, 4000], [1734259200000, 3800.5]]}
     svg = coinfolio.chart_svg(chart, width=300, height=120, theme="dark")
     report = render(svg, tmp_path)
-    assert report["texts"] == ["€4,000.00", "€3,900.125", "€3,800.25", "2024-12-12", "2024-12-15"]
+    assert report["texts"] == ["€4,000.00", "€3,900.25", "€3,800.50", "2024-12-12", "2024-12-15"]
     assert report["colours"][RED]["count"] > 50 and report["colours"][GREEN]["count"] == 0
 
 
