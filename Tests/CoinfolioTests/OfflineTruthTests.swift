@@ -121,6 +121,26 @@ final class OfflineTruthTests: XCTestCase {
         XCTAssertEqual(try PortfolioStore(path: path).snapshots.currencies(), ["jpy", "usd"])
     }
 
+    func testARestoredSnapshotKeepsItsSparklinesThroughHistoryAndPriceUpdates() throws {
+        let path = try databasePath()
+        let first = try engine(database: path)
+        try first.load(marketsBody: try markets(), globalBody: nil)
+        try first.setHolding(coinID: "bitcoin", amount: 0.5)
+        let history = try first.portfolioHistory().points.count
+        first.close()
+        let restored = try engine(database: path, online: true)
+        XCTAssertEqual(try restored.portfolioHistory().points.count, history, "sparklines read from the file")
+        XCTAssertEqual(history, 170)
+        XCTAssertEqual(try restored.refreshPrices().coins, 1)
+        XCTAssertEqual(try restored.coins(CoinQuery(search: "bitcoin")).coins.first?.currentPrice, 58000.5)
+        XCTAssertEqual(try restored.coins(CoinQuery(search: "bitcoin")).coins.first?.sparklineIn7d?.count, 170)
+        restored.close()
+        let again = try engine(database: path)
+        XCTAssertEqual(try again.coins(CoinQuery(search: "bitcoin")).coins.first?.sparklineIn7d?.count, 170, "kept in the file")
+        XCTAssertEqual(try again.coins(CoinQuery(search: "ethereum")).coins.first?.sparklineIn7d?.count, 168)
+        XCTAssertEqual(try again.coins(CoinQuery(search: "bitcoin")).coins.first?.currentPrice, 58000.5)
+    }
+
     // MARK: - Honest totals
 
     func testATotalOverHoldingsNoneOfWhichIsPricedIsNullNeverZero() throws {

@@ -17,7 +17,7 @@ final class MarketSnapshot: Sendable {
     let refreshFailed: Bool
 
     let indexByID: [String: Int]
-    private let storedSparklines: StoredSparklines?
+    let storedSparklines: StoredSparklines?
     /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search; built on
     /// the first search (opening an engine should not pay for it).
     private let haystacks = Mutex<[[UInt8]]?>(nil)

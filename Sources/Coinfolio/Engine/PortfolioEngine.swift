@@ -26,8 +26,11 @@ public final class PortfolioEngine: Sendable {
     /// The current snapshot; swapped whole, so queries never wait for a refresh.
     private let snapshot: Mutex<MarketSnapshot?>
     /// One refresh at a time; queries do not wait for it.
-    private let refreshLock = Mutex(())
+    /// One refresh (or price update) at a time; queries do not wait for it.
+    let refreshLock = Mutex(())
     let details: DetailLoader
+    /// Market charts, cached per (id, days, interval); see `chart(coinID:_:)`.
+    let charts: ChartLoader
     /// Where long work reports its progress (see `setProgressHandler(_:)`).
     let progress = ProgressReporter()
 
@@ -40,6 +43,7 @@ public final class PortfolioEngine: Sendable {
         store = try PortfolioStore(path: configuration.database)
         client = CoinGeckoClient(configuration: configuration.api)
         details = DetailLoader(ttl: configuration.detailTTL, store: store.details)
+        charts = ChartLoader(ttl: configuration.chartTTL)
         // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
         // load replaces it.
         snapshot = Mutex(nil)
@@ -71,7 +75,9 @@ public final class PortfolioEngine: Sendable {
             var coins: [Coin] = []
             progress.report(.markets, done: 0, total: pages)
             for page in 1...pages {
-                let batch = try client.markets(MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true))
+                var request = try MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true)
+                request.priceChangePercentage = configuration.priceChangePercentage
+                let batch = try client.markets(request)
                 coins += batch.coins
                 // A short page is the last; skipped elements still count toward its length.
                 let isLast = batch.elementCount < perPage || page == pages
@@ -86,7 +92,9 @@ public final class PortfolioEngine: Sendable {
             let missing = try store.holdings().map(\.coinID).filter { !listed.contains($0) }
             if !missing.isEmpty {
                 progress.report(.ids, done: 0, total: missing.count)
-                coins += try client.markets(MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)).coins
+                var request = try MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)
+                request.priceChangePercentage = configuration.priceChangePercentage
+                coins += try client.markets(request).coins
                 progress.report(.ids, done: missing.count, total: missing.count)
             }
             return try install(coins: coins, marketData: marketData)
@@ -137,24 +145,30 @@ public final class PortfolioEngine: Sendable {
         }
     }
 
-    /// Swaps in a new snapshot and saves it (compact form, per vs_currency).
-    private func install(coins: [Coin], marketData: MarketData?) throws -> RefreshSummary {
+    /// Swaps in a new snapshot and saves it (compact form, per vs_currency). `carrying` is the
+    /// snapshot `coins` were taken from position for position (a price update): coins whose
+    /// sparkline is still in the file keep it there, copied row for row, never parsed.
+    func install(coins: [Coin], marketData: MarketData?, carrying previous: MarketSnapshot? = nil) throws -> RefreshSummary {
         var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
         for coin in coins { merged.add(coin) }
         let unique = merged.rows
         let fetchedAt = Date()
         let asOf = MarketSnapshot.dataTime(coins: unique, marketData: marketData) ?? fetchedAt
-        let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt)
-        try store.snapshots.save(
+        let kept = previous?.storedSparklines.flatMap { unique.count == coins.count ? $0 : nil }
+        let id = try store.snapshots.save(
             vsCurrency: configuration.vsCurrency.code, coins: unique, asOf: asOf.timeIntervalSince1970,
-            fetchedAt: fetchedAt.timeIntervalSince1970, global: marketData.map { Data(Self.globalBody($0)) })
+            fetchedAt: fetchedAt.timeIntervalSince1970, global: marketData.map { Data(Self.globalBody($0)) },
+            copyingSparklinesOf: kept.map { ($0.snapshotID, $0.hasSparkline) })
+        let next = MarketSnapshot(
+            coins: unique, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt,
+            storedSparklines: kept.map { .init(store: store.snapshots, snapshotID: id, hasSparkline: $0.hasSparkline) })
         snapshot.withLock { $0 = next }
         return RefreshSummary(
             coins: unique.count, asOf: asOf, fetchedAt: fetchedAt,
             isStale: next.isStale(now: fetchedAt, staleAfter: configuration.staleAfter))
     }
 
-    private func markRefreshFailed() {
+    func markRefreshFailed() {
         let hasSnapshot = snapshot.withLock { current in
             current = current?.markedFailed()
             return current != nil
@@ -338,7 +352,7 @@ public final class PortfolioEngine: Sendable {
 
     /// Counters since the engine was opened.
     public func metrics() -> EngineMetrics {
-        EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits)
+        EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits, chartCacheHits: charts.cacheHits)
     }
 }
 

@@ -17,12 +17,14 @@ enum SnapshotCodec {
         var hasSparkline: [Bool]
     }
 
-    static func encode(_ coins: [Coin]) -> [UInt8] {
+    /// - Parameter storedSparklines: for coins whose sparkline is not in memory, whether one is
+    ///   kept in the file (a price update carries a restored snapshot's rows over).
+    static func encode(_ coins: [Coin], storedSparklines: [Bool]? = nil) -> [UInt8] {
         var w = Writer()
         w.bytes.reserveCapacity(coins.count * 360 + 8)
         w.u32(magic)
         w.u32(UInt32(truncatingIfNeeded: coins.count))
-        for coin in coins {
+        for (position, coin) in coins.enumerated() {
             w.beginRecord()
             w.string(coin.id); w.string(coin.symbol); w.string(coin.name)
             w.optional(coin.image); w.optional(coin.athDate); w.optional(coin.atlDate); w.optional(coin.lastUpdated)
@@ -36,7 +38,7 @@ enum SnapshotCodec {
             w.flag(coin.roi != nil)
             w.optional(coin.roi?.times); w.optional(coin.roi?.currency); w.optional(coin.roi?.percentage)
             for window in Coin.ChangeWindow.allCases { w.optional(coin.priceChangePercentageInCurrency[window]) }
-            w.flag(coin.sparklineIn7d != nil)
+            w.flag(coin.sparklineIn7d != nil || storedSparklines?[position] == true)
             w.endRecord()
         }
         return w.bytes

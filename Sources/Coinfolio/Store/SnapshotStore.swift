@@ -35,20 +35,23 @@ final class SnapshotStore: Sendable {
 
     /// Replaces the snapshot of `vsCurrency` (one transaction): the coins in compact form, each
     /// sparkline as a row holding the JSON text of its price array.
+    /// - Parameter copyingSparklinesOf: a saved snapshot whose coins are `coins`, position for
+    ///   position (a price update), and which of its coins have a sparkline row: those rows are
+    ///   copied inside SQLite for the coins whose sparkline is not in memory.
     /// - Returns: the new snapshot's id.
     @discardableResult
     func save(
-        vsCurrency: String, coins: [Coin], asOf: Double, fetchedAt: Double, global: Data?
+        vsCurrency: String, coins: [Coin], asOf: Double, fetchedAt: Double, global: Data?,
+        copyingSparklinesOf carried: (snapshotID: Int, hasSparkline: [Bool])? = nil
     ) throws -> Int {
-        let compact = SnapshotCodec.encode(coins)
+        let source = carried?.snapshotID
+        let compact = SnapshotCodec.encode(coins, storedSparklines: carried?.hasSparkline)
         return try connection.locked { connection in
             try connection.transaction {
                 let old = try connection.statement("SELECT id FROM snapshot WHERE vs_currency = ?1")
                 old.bind(1, vsCurrency)
-                if let oldID = try old.scalarInt() {
-                    let sparklines = try connection.statement("DELETE FROM snapshot_sparkline WHERE snapshot_id = ?1")
-                    sparklines.bind(1, oldID)
-                    try sparklines.run("cannot replace the saved sparklines")
+                let oldID = try old.scalarInt()
+                if let oldID {
                     let row = try connection.statement("DELETE FROM snapshot WHERE id = ?1")
                     row.bind(1, oldID)
                     try row.run("cannot replace the saved snapshot")
@@ -70,8 +73,21 @@ final class SnapshotStore: Sendable {
                     }
                 }
                 let id = connection.lastInsertRowID
+                if let source {
+                    let copy = try connection.statement(
+                        "INSERT INTO snapshot_sparkline (snapshot_id, position, points) SELECT ?1, position, points FROM snapshot_sparkline WHERE snapshot_id = ?2"
+                    )
+                    copy.bind(1, id)
+                    copy.bind(2, source)
+                    try copy.run("cannot keep the saved sparklines")
+                }
+                for replaced in Set([oldID, source].compactMap { $0 }) {
+                    let sparklines = try connection.statement("DELETE FROM snapshot_sparkline WHERE snapshot_id = ?1")
+                    sparklines.bind(1, replaced)
+                    try sparklines.run("cannot replace the saved sparklines")
+                }
                 let sparkline = try connection.statement(
-                    "INSERT INTO snapshot_sparkline (snapshot_id, position, points) VALUES (?1, ?2, ?3)")
+                    "INSERT OR REPLACE INTO snapshot_sparkline (snapshot_id, position, points) VALUES (?1, ?2, ?3)")
                 for (position, coin) in coins.enumerated() {
                     guard let points = coin.sparklineIn7d else { continue }
                     let text = SnapshotCodec.sparklineJSON(points)
