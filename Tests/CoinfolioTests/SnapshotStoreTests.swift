@@ -96,6 +96,19 @@ final class SnapshotStoreTests: XCTestCase {
         XCTAssertEqual(try engine.coins(CoinQuery(search: "bitcoin")).coins.first?.sparklineIn7d?.count, 170)
     }
 
+    func testASparklineSavedAsJSONTextReadsBackToo() throws {
+        let path = try temporaryPath()
+        try offlineEngine(path).load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("UPDATE snapshot_sparkline SET points = CAST('[1.5, null,2e3]' AS BLOB) WHERE position = 0")
+        connection.close()
+        let points = try XCTUnwrap(try offlineEngine(path).coins(CoinQuery(limit: 1)).coins.first?.sparklineIn7d)
+        XCTAssertEqual(points.count, 3)
+        XCTAssertEqual(points[0], 1.5)
+        XCTAssertTrue(points[1].isNaN)
+        XCTAssertEqual(points[2], 2000)
+    }
+
     func testTheCompactFormKeepsEveryFieldAndRefusesDamage() throws {
         let page = try CoinGeckoBody.markets(try Repository.fixture("markets.json"))
         let bytes = SnapshotCodec.encode(page.coins)
@@ -116,6 +129,11 @@ final class SnapshotStoreTests: XCTestCase {
             "[1.5,-0.0,null,8.12e-06,4.2e+17,57000.123,1.186e-09,0.30000000000000004,250.0]")
         let read = try XCTUnwrap(json.withUnsafeBufferPointer { SnapshotCodec.sparklinePoints($0) })
         XCTAssertEqual(read.map(\.bitPattern), points.map(\.bitPattern), "every point bit for bit, a missing one NaN")
+        let packed = SnapshotCodec.packedSparkline(points)
+        XCTAssertEqual(packed.first, UInt8(ascii: "D"))
+        let unpacked = try XCTUnwrap(packed.withUnsafeBufferPointer { SnapshotCodec.sparklinePoints($0) })
+        XCTAssertEqual(unpacked.map(\.bitPattern), points.map(\.bitPattern))
+        XCTAssertNil(Array(packed.dropLast()).withUnsafeBufferPointer { SnapshotCodec.sparklinePoints($0) })
         for text in ["[ 1 , null ,2e3 ]", "[]", " [] "] {
             XCTAssertNotNil(Array(text.utf8).withUnsafeBufferPointer { SnapshotCodec.sparklinePoints($0) }, text)
         }

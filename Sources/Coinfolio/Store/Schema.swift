@@ -33,8 +33,8 @@ enum Schema {
             version: 2,
             summary: """
                 one snapshot per vs_currency in a compact form that opens without re-decoding \
-                (SnapshotCodec), its sparklines one row per coin as the JSON text of the price array (read \
-                only when a query shows them), the data's own time (as_of) apart from the fetch time, and coin details saved \
+                (SnapshotCodec), its sparklines one row per coin (packed doubles or the JSON text of the price \
+                array; read only when a query shows them), the data's own time (as_of) apart from the fetch time, and coin details saved \
                 with their fetch time; a schema-1 snapshot keeps its CoinGecko body (format 0) until an \
                 engine next opens it and rewrites it compactly
                 """,

@@ -4,8 +4,11 @@
 /// u64 presence mask, the three required strings (`id`, `symbol`, `name`), then each optional
 /// field in a fixed order, written only when its mask bit is set (strings as u32 length + UTF-8,
 /// numbers as IEEE-754 doubles, the rank as an i64). Sparklines are not in this blob: they are
-/// stored one row per coin as the JSON text of their price array (`sparklineJSON`) and read only
-/// when a query shows them; the record keeps one mask bit saying whether the coin has one.
+/// stored one row per coin and read only when a query shows them (the record keeps one mask bit
+/// saying whether the coin has one), in either of two forms `sparklinePoints` tells apart by
+/// their first byte: `D` and the points as little-endian doubles (`packedSparkline`, for points
+/// held as values), or the JSON text of the price array as CoinGecko sent it (`[`…, for a
+/// decoder that keeps sparklines undecoded and can save their bytes without parsing them).
 ///
 /// Reading is bounds-checked: a truncated or foreign blob throws `.store`, never traps.
 enum SnapshotCodec {
@@ -92,6 +95,15 @@ enum SnapshotCodec {
         return Decoded(coins: coins, hasSparkline: hasSparkline)
     }
 
+    /// A sparkline as `D` and its points as little-endian doubles (a missing point is NaN and
+    /// stays NaN; every point bit for bit).
+    static func packedSparkline(_ points: [Double]) -> [UInt8] {
+        var bytes: [UInt8] = [UInt8(ascii: "D")]
+        bytes.reserveCapacity(points.count * 8 + 1)
+        for point in points { withUnsafeBytes(of: point.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        return bytes
+    }
+
     /// A sparkline as the JSON text of its price array (`[56795.9281,56736.39,null]`): the form
     /// CoinGecko sends, so that a decoder that keeps sparklines undecoded can save its bytes as
     /// they are and read them back lazily. Each number is written in its shortest round-trip
@@ -111,9 +123,17 @@ enum SnapshotCodec {
         return bytes
     }
 
-    /// The points of a saved sparkline (`sparklineJSON`'s form; any JSON array of numbers and
-    /// nulls, whitespace allowed); nil when the bytes are not one.
+    /// The points of a saved sparkline: `packedSparkline`'s form, or a JSON array of numbers and
+    /// nulls (`sparklineJSON`'s form, whitespace allowed); nil when the bytes are neither.
     static func sparklinePoints(_ json: UnsafeBufferPointer<UInt8>) -> [Double]? {
+        if json.first == UInt8(ascii: "D") {
+            guard (json.count - 1) % 8 == 0 else { return nil }
+            let count = (json.count - 1) / 8
+            let raw = UnsafeRawBufferPointer(json)
+            return (0..<count).map { index in
+                Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1 + index * 8, as: UInt64.self)))
+            }
+        }
         var i = 0
         let n = json.count
         func space() { while i < n, json[i] == 0x20 || json[i] == 0x0A || json[i] == 0x0D || json[i] == 0x09 { i += 1 } }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The engine's market snapshots, kept in the holdings file: one per `vs_currency` (switching
 /// currency keeps the others), each in the compact form of `SnapshotCodec` with its sparklines
-/// one row per coin (the JSON text of the price array), read only when asked. Shares the `StoreConnection` of the
+/// one row per coin (packed doubles, or the JSON text of the price array), read only when asked. Shares the `StoreConnection` of the
 /// `PortfolioStore` it belongs to.
 final class SnapshotStore: Sendable {
     private let connection: StoreConnection
@@ -34,7 +34,7 @@ final class SnapshotStore: Sendable {
     }
 
     /// Replaces the snapshot of `vsCurrency` (one transaction): the coins in compact form, each
-    /// sparkline as a row holding the JSON text of its price array.
+    /// sparkline as a row of its points (`SnapshotCodec.packedSparkline`).
     /// - Parameter copyingSparklinesOf: a saved snapshot whose coins are `coins`, position for
     ///   position (a price update), and which of its coins have a sparkline row: those rows are
     ///   copied inside SQLite for the coins whose sparkline is not in memory.
@@ -90,7 +90,7 @@ final class SnapshotStore: Sendable {
                     "INSERT OR REPLACE INTO snapshot_sparkline (snapshot_id, position, points) VALUES (?1, ?2, ?3)")
                 for (position, coin) in coins.enumerated() {
                     guard let points = coin.sparklineIn7d else { continue }
-                    let text = SnapshotCodec.sparklineJSON(points)
+                    let text = SnapshotCodec.packedSparkline(points)
                     try text.withUnsafeBytes { bytes in
                         sparkline.bind(1, id)
                         sparkline.bind(2, position)
