@@ -70,21 +70,43 @@ void cf_string_free(char *s);
 /* ---------------------------------------------------------------------------------------------
  * Formatting. Locale pinned to en_US, rounding half-to-even on the shortest decimal form of the
  * value, no negative zero, "n/a" for NaN and ±Inf. vs_currency is a CoinGecko quote currency code
- * (case-insensitive; 1–16 ASCII letters or digits): usd "$", eur "€", gbp "£", jpy "¥", btc "₿",
- * eth "Ξ", any other as its upper-case code and a space ("CHF 1,234.56"). NULL means "usd".
+ * (case-insensitive; 1–16 ASCII letters or digits). NULL means "usd".
  * Each returns a new string (free with cf_string_free), or NULL for invalid arguments
  * (a bad vs_currency, fraction digits outside 0…18 or min > max). Never blocks.
+ *
+ * One currency table (Sources/Coinfolio/Formatting/CurrencyTable.swift) decides, per vs_currency:
+ * - the prefix: usd "$", eur "€", gbp "£", jpy "¥", btc "₿", eth "Ξ"; any other currency its
+ *   upper-case code and a space ("CHF 1,234.56", "KWD 1.235", "SATS 12,345");
+ * - the kind and fraction digits:
+ *   fiat: its ISO 4217 minor unit — 0 for jpy, krw, vnd, clp, isk and the other 0-digit codes,
+ *     3 for bhd, kwd, iqd, jod, lyd, omr, tnd, 2 for the rest (and for unknown codes);
+ *     sats counts as a 0-digit fiat, bits as a 2-digit one;
+ *   crypto (btc, eth, ltc, bch, bnb, eos, xrp, xlm, link, dot, yfi, sol) and metal (xau, xag):
+ *     2 to 8 digits, trailing zeros past 2 dropped, and below 0.0001 as many as 4 significant
+ *     digits need — a value that is not zero never prints as zero.
+ * Every money value in engine output (statistics, detail lists) follows cf_format_value or
+ * cf_format_price; none is printed with a fixed two digits.
  * ------------------------------------------------------------------------------------------- */
 
 /* Currency with grouping and between min and max fraction digits (trailing zeros past min are
- * dropped): (1234.56, 2, 2, "usd") → "$1,234.56"; (-1234.5, 2, 2, "usd") → "-$1,234.50";
- * (12.3456, 2, 6, "usd") → "$12.3456". */
+ * dropped), whatever the currency's own minor unit: (1234.56, 2, 2, "usd") → "$1,234.56";
+ * (-1234.5, 2, 2, "usd") → "-$1,234.50"; (12.3456, 2, 6, "usd") → "$12.3456";
+ * (1234.56, 2, 2, "jpy") → "¥1,234.56". */
 char *cf_format_currency(double value, int min_fraction_digits, int max_fraction_digits,
                          const char *vs_currency);
 
-/* A price: grouping, 2 to 6 fraction digits, or more where needed to show 4 significant digits;
- * trailing zeros past 2 dropped; never exponent form. 8.12e-06 → "$0.00000812",
- * 0.000123456 → "$0.0001235", 57000.123 → "$57,000.123". */
+/* A money value (a total, a holding's value) in the currency's own precision (see above):
+ * (123400, "jpy") → "¥123,400"; (148064.07, "jpy") → "¥148,064"; (1.2346, "kwd") → "KWD 1.235";
+ * (1234.5, "usd") → "$1,234.50"; (2.5e-05, "btc") → "₿0.000025"; (0.5, "btc") → "₿0.50";
+ * (1.23456789, "btc") → "₿1.23456789"; (3.3e-10, "btc") → "₿0.00000000033". */
+char *cf_format_value(double value, const char *vs_currency);
+
+/* A price: grouping, never exponent form, fraction digits by the currency's kind:
+ * 2-digit fiat: 2 to 6, or more where needed to show 4 significant digits, trailing zeros past 2
+ * dropped: 8.12e-06 → "$0.00000812", 0.000123456 → "$0.0001235", 57000.123 → "$57,000.123";
+ * other fiat: its minor unit, more only where needed to show 4 significant digits:
+ * (32.034, "jpy") → "¥32.03", (14800000, "jpy") → "¥14,800,000", (12345, "sats") → "SATS 12,345";
+ * crypto and metal: as cf_format_value. */
 char *cf_format_price(double value, const char *vs_currency);
 
 /* Two fraction digits, no grouping: 1.2345 → "1.23". */

@@ -73,11 +73,18 @@ func coinRows(_ coins: [Coin]) -> String {
     return Terminal.table(["#", "SYMBOL", "NAME", "PRICE", "24H", "7D"], rows, right: [0, 3, 4])
 }
 
-func statisticsBlock(_ statistics: [Statistic]) -> String {
+/// "Title: value +1.23%", one line each; `notes` adds text after a statistic's change.
+func statisticsBlock(_ statistics: [Statistic], notes: [String: String] = [:]) -> String {
     statistics.map {
-        "\(terminal.bold($0.title)): \($0.value) \(terminal.change($0.percentageChange))".trimmingCharacters(in: .whitespaces)
+        "\(terminal.bold($0.title)): \($0.value) \(terminal.change($0.percentageChange)) \(notes[$0.title] ?? "")"
+            .trimmingCharacters(in: .whitespaces)
     }
     .joined(separator: "\n")
+}
+
+/// "(1 of 2 coins)" when the portfolio's 24 h change leaves some priced coins out; "" otherwise.
+func coverageNote(_ change: PortfolioChange) -> String {
+    change.isPartial ? "(\(change.coinsWithChange) of \(change.pricedCoins) coins)" : ""
 }
 
 func run() throws {
@@ -98,7 +105,8 @@ func run() throws {
             say(#"{"statistics":\#(statistics.jsonArray),"coins":\#(listing.json)}"#)
             return
         }
-        say(statisticsBlock(statistics))
+        let change = try engine.portfolioChange()
+        say(statisticsBlock(statistics, notes: ["Portfolio Value": coverageNote(change)]))
         say("")
         say(coinRows(listing.coins))
         say(ageLine(asOf: listing.asOf, stale: listing.isStale))
@@ -117,12 +125,14 @@ func run() throws {
             [
                 Terminal.printable(entry.coin?.symbol.uppercased() ?? "?"), Terminal.printable(entry.coin?.name ?? entry.coinID),
                 amountText(entry.amount),
-                entry.value.map { NumberFormat.currency($0, vsCurrency: vs()) } ?? "no price",
+                entry.value.map { NumberFormat.value($0, vsCurrency: vs()) } ?? "no price",
                 terminal.change(entry.coin?.priceChangePercentage24h),
             ]
         }
         say(Terminal.table(["SYMBOL", "NAME", "AMOUNT", "VALUE", "24H"], rows, right: [2, 3, 4]))
-        say("\(terminal.bold("Total")): \(NumberFormat.currency(portfolio.totalValue, vsCurrency: vs()))")
+        let change = try engine.portfolioChange()
+        let total = "\(terminal.bold("Total")): \(NumberFormat.value(portfolio.totalValue, vsCurrency: vs()))"
+        say("\(total) \(terminal.change(change.percentage)) \(coverageNote(change))".trailingSpacesRemoved)
         say(ageLine(asOf: portfolio.asOf, stale: portfolio.isStale))
 
     case "set":

@@ -22,19 +22,12 @@ public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
 
     init(trusted code: String) { self.code = code }
 
-    /// What stands before an amount: "$", "€", "£", "¥", "₿", "Ξ", or the upper-case code and a
-    /// space ("CHF ") for every other currency.
-    public var prefix: String {
-        switch code {
-        case "usd": return "$"
-        case "eur": return "€"
-        case "gbp": return "£"
-        case "jpy": return "¥"
-        case "btc": return "₿"
-        case "eth": return "Ξ"
-        default: return code.uppercased() + " "
-        }
-    }
+    /// What stands before an amount, from `CurrencyTable`: "$", "€", "£", "¥", "₿", "Ξ", or the
+    /// upper-case code and a space ("CHF ", "KWD ", "SATS ") for every other currency.
+    public var prefix: String { CurrencyTable.entry(code).prefix }
+
+    /// How amounts in this currency are written (minor unit, or crypto/metal), from `CurrencyTable`.
+    public var kind: CurrencyTable.Kind { CurrencyTable.entry(code).kind }
 
     /// The lower-case code.
     public var description: String { code }

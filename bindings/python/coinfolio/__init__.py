@@ -33,6 +33,7 @@ from .formatting import (
     format_number,
     format_percent,
     format_price,
+    format_value,
 )
 from .models import decode_coin_detail, decode_global, decode_markets
 from .store import Store
@@ -54,6 +55,7 @@ __all__ = [
     "InternalError",
     "format_currency",
     "format_price",
+    "format_value",
     "format_number",
     "format_percent",
     "format_abbreviated",
