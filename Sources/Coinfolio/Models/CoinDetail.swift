@@ -51,7 +51,7 @@ extension CoinDetail: Decodable {
         id = try c.decode(String.self, forKey: .id)
         symbol = try c.decode(String.self, forKey: .symbol)
         name = try c.decode(String.self, forKey: .name)
-        blockTimeInMinutes = c.lenient(Double.self, .blockTimeInMinutes)
+        blockTimeInMinutes = c.lenientDouble(.blockTimeInMinutes)
         hashingAlgorithm = c.lenient(String.self, .hashingAlgorithm)
         genesisDate = c.lenient(String.self, .genesisDate)
         categories = (c.lenient([String?].self, .categories) ?? []).compactMap { $0 }

@@ -50,7 +50,7 @@ extension MarketData: Decodable {
         totalMarketCap = Self.numbers(c, .totalMarketCap)
         totalVolume = Self.numbers(c, .totalVolume)
         marketCapPercentage = Self.numbers(c, .marketCapPercentage)
-        marketCapChangePercentage24hUSD = c.lenient(Double.self, .marketCapChangePercentage24hUSD)
+        marketCapChangePercentage24hUSD = c.lenientDouble(.marketCapChangePercentage24hUSD)
         activeCryptocurrencies = c.lenientInt(.activeCryptocurrencies)
         markets = c.lenientInt(.markets)
         updatedAt = c.lenientInt(.updatedAt)

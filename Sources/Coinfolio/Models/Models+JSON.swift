@@ -55,7 +55,8 @@ extension Coin {
 }
 
 extension MarketsPage {
-    /// `{"coins":[…],"skipped":[{"index":i,"reason":"…"}]}`
+    /// `{"coins":[…],"skipped":[{"index":i,"reason":"…"}],
+    /// "warnings":[{"index":i,"id":"…","field":"…","reason":"…"}]}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -75,6 +76,7 @@ extension MarketsPage {
             w.endObject()
         }
         w.endArray()
+        w.key("warnings"); warnings.writeJSON(to: &w)
         w.endObject()
         return w.bytes
     }
@@ -150,6 +152,22 @@ extension Array where Element == Statistic {
     func writeJSON(to w: inout JSONWriter) {
         w.beginArray()
         for statistic in self { statistic.writeJSON(to: &w) }
+        w.endArray()
+    }
+}
+
+extension Array where Element == DecodeWarning {
+    /// `[{"index":i,"id":"…","field":"…","reason":"…"}…]`
+    func writeJSON(to w: inout JSONWriter) {
+        w.beginArray()
+        for warning in self {
+            w.beginObject()
+            w.key("index"); w.number(warning.index)
+            w.key("id"); w.string(warning.id)
+            w.key("field"); w.string(warning.field)
+            w.key("reason"); w.string(warning.reason)
+            w.endObject()
+        }
         w.endArray()
     }
 }
