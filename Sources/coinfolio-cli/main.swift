@@ -141,6 +141,8 @@ func run() throws {
         guard let amount = decimalNumber(options.operands[1]), amount.isFinite else {
             fail("amount must be a number, not \"\(options.operands[1])\"", code: 2)
         }
+        // "Bitcoin", " bitcoin": refused before any request (removing one is the store's call).
+        if amount > 0 { try CoinID.validateHolding(id) }
         let engine = try openEngine()
         if amount > 0, !options.offline, (try? engine.coins(CoinQuery(search: id)))?.coins.contains(where: { $0.id == id }) != true {
             // Not in the saved list: ask CoinGecko whether the id exists before storing a typo.

@@ -18,9 +18,18 @@ Body = Union[str, bytes, bytearray, memoryview]
 def decode_markets(body: Body) -> Dict[str, Any]:
     """Decodes a ``GET /coins/markets`` body (a JSON array).
 
-    Returns ``{"coins": [coin, …], "skipped": [{"index": i, "reason": "…"}, …]}``; a coin has
+    Returns ``{"coins": [coin, …], "skipped": [{"index": i, "reason": "…"}, …],
+    "warnings": [{"index": i, "id": "…", "field": "…", "reason": "…"}, …]}``; a coin has
     every key of the header's coin object (``current_price``, ``market_cap_rank``, …), null
-    when unknown. One bad element is skipped, never the whole list.
+    when unknown. One bad element is skipped, never the whole list; only a row without a
+    usable ``id`` is skipped (a missing ``symbol`` or ``name`` reads as ``""``).
+
+    A number sent as a string that is entirely a JSON number (``"0.0421"``, ``"-1.5"``,
+    ``"4.2e17"``) reads as that number. Each field read as null (or ``""``) because of its type
+    is listed in ``warnings``: ``field`` is the CoinGecko key (``"current_price"``,
+    ``"roi.times"``, ``"sparkline_in_7d.price[3]"``) and ``reason`` one of ``"not a number"``
+    (``"12abc"``, ``""``, ``"NaN"``, ``true``, …), ``"not a whole number"``, ``"not a string"``,
+    ``"missing"`` (symbol/name), ``"not an object"``, ``"not an array"``.
 
     Raises:
         InvalidArgument: bad UTF-8 or malformed JSON.
