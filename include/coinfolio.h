@@ -121,8 +121,11 @@ char *cf_format_abbreviated(double value);
 
 /* ---------------------------------------------------------------------------------------------
  * Models: a raw CoinGecko response body in, normalized model JSON out. Decoding is tolerant:
- * only id, symbol and name are required of a coin; every other field may be null or missing and
- * a field of the wrong type reads as null. Never blocks.
+ * only id is required of a coin (a string that passes the id rule of Store); symbol and name
+ * read as "" when missing or not strings; every other field may be null or missing. A number
+ * sent as a JSON string whose whole content is a JSON number ("0.0421", "-1.5", "4.2e17") reads
+ * as that number; any other string ("12abc", "", " 1", "NaN", "Infinity", "0x10") and any other
+ * wrong type reads as null. Never blocks.
  *
  * A coin object has CoinGecko's /coins/markets keys, each present, null when unknown:
  *   id, symbol, name, image, current_price, market_cap, market_cap_rank, fully_diluted_valuation,
@@ -136,9 +139,16 @@ char *cf_format_abbreviated(double value);
  * ------------------------------------------------------------------------------------------- */
 
 /* Decodes a GET /coins/markets body (a JSON array).
- * out_json: {"coins":[coin…],"skipped":[{"index":i,"reason":"…"}]}. One bad element is skipped
- * and reported, never the whole list; an id seen twice keeps the later row (the earlier one is
- * reported in skipped).
+ * out_json: {"coins":[coin…],"skipped":[{"index":i,"reason":"…"}],
+ *            "warnings":[{"index":i,"id":"…","field":"…","reason":"…"}]}.
+ * One bad element (not an object, no usable id) is skipped and reported, never the whole list;
+ * an id seen twice keeps the later row (the earlier one is reported in skipped).
+ * warnings lists each field of a kept coin read as null (or "") because of its type: index is
+ * the element's position in the body, id its coin id, field the CoinGecko key as a path
+ * ("current_price", "roi.times", "sparkline_in_7d.price[3]"), reason one of "not a number",
+ * "not a whole number" (market_cap_rank), "not a string", "missing" (symbol or name absent or
+ * null), "not an object" (roi, sparkline_in_7d), "not an array" (sparkline_in_7d.price).
+ * Missing or null optional fields are not warnings.
  * Returns CF_OK; CF_INVALID_ARGUMENT for NULL, bad UTF-8 or malformed JSON; CF_DECODE when the
  * body is JSON but not an array (for example a CoinGecko error object). */
 int cf_decode_markets(const char *body, char **out_json, char **out_error);
@@ -165,7 +175,8 @@ int cf_decode_coin_detail(const char *body, char **out_json, char **out_error);
  * may write one file at once; lock waits are absorbed (busy timeout and retries).
  *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
- * Ids are stored and compared byte for byte.
+ * A holding's id also has no upper-case letters and no surrounding white space (no real
+ * CoinGecko id has either). Ids are stored and compared byte for byte.
  * ------------------------------------------------------------------------------------------- */
 
 /* Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
@@ -180,7 +191,10 @@ void cf_store_close(cf_store *store);
 /* Sets the amount (units of the coin) held of coin_id. amount > 0 inserts or updates;
  * amount <= 0 deletes the row (never inserts).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or id, bad id, NaN or ±Inf amount: nothing is
- * written) or CF_STORE (SQLite's message; nothing is written). */
+ * written; for an id with upper-case letters or surrounding spaces, "Bitcoin" or " bitcoin",
+ * details.suggestion holds the corrected id, "bitcoin") or CF_STORE (SQLite's message; nothing
+ * is written). A row such an id left behind by an older version can still be deleted
+ * (amount <= 0). */
 int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, char **out_error);
 
 /* out_json: {"holdings":[{"coin_id":"bitcoin","amount":0.5}…]} sorted by coin_id (bytewise).
@@ -249,18 +263,24 @@ void cf_engine_close(cf_engine *engine);
  * request, and one ids= request for held coins missing from those pages; never a detail request.
  * out_json: {"coins":n,"as_of":"…","stale":false}. On failure the previous snapshot is kept and
  * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client) or
- * CF_STORE (the snapshot could not be saved). */
+ * CF_STORE (the snapshot could not be saved). An empty first /coins/markets page ([] or every
+ * row skipped, as CoinGecko sends during incidents) returns CF_DECODE, message "CoinGecko
+ * returned no coins", details.reason "no_coins", and keeps the previous snapshot exactly as it
+ * was ("stale" unchanged); an empty later page just ends the paging. */
 int cf_engine_refresh(cf_engine *engine, char **out_json, char **out_error);
 
 /* Replaces the snapshot with raw CoinGecko bodies instead of fetching: markets_body from
  * /coins/markets, global_body from /global (may be NULL: the previous market data is kept).
- * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or markets body, bad UTF-8, malformed JSON),
- * CF_DECODE (not CoinGecko shapes) or CF_STORE. Never blocks on the network. */
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or markets body, bad UTF-8, malformed JSON; or
+ * a markets body with no coin — [], [null,null], every row skipped — with details.reason
+ * "no_coins": nothing is replaced), CF_DECODE (not CoinGecko shapes) or CF_STORE. Never blocks
+ * on the network. */
 int cf_engine_load(cf_engine *engine, const char *markets_body, const char *global_body,
                    char **out_error);
 
-/* Lists coins. query_json (may be NULL): {"search":"" (case-insensitive substring of name,
- * symbol or id), "sort":"rank" | "rank_reversed" | "price" | "price_reversed" | "holdings" |
+/* Lists coins. query_json (may be NULL): {"search":"" (substring of name, symbol or id,
+ * compared NFKC-normalized, case-folded and diacritic-insensitive: "pokemon", "POKÉMON" and a
+ * decomposed "poke\u0301mon" find "Pokémon Token"; "strasse" finds "Straße"), "sort":"rank" | "rank_reversed" | "price" | "price_reversed" | "holdings" |
  * "holdings_reversed", "limit":null (all), "offset":0, "sparkline":true}.
  * Coins without the sorted value (unranked, unpriced) come last in both directions; ties break
  * on id.
@@ -282,8 +302,16 @@ int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_js
 /* The home screen statistics, always four, in this order:
  *   "Market Cap" (total_market_cap[vs_currency], percentage_change
  *   market_cap_change_percentage_24h_usd), "24h Volume", "BTC Dominance", "Portfolio Value"
- *   (percentage_change: the portfolio's 24h change, null when not computable).
- * out_json: {"statistics":[{"title":"…","value":"…","percentage_change":x|null}…]}.
+ *   (value: Σ current_holdings_value as cf_format_value prints it, "¥148,064", "₿0.000025").
+ * out_json: {"statistics":[{"title":"…","value":"…","percentage_change":x|null}…]};
+ * "Portfolio Value" adds "coverage". Its percentage_change is the 24h change over the holdings
+ * whose change is known: a holding's value 24h ago is amount × (current_price −
+ * price_change_24h) when price_change_24h is known, else value / (1 + p/100) with p =
+ * price_change_percentage_24h when known and > −100, else unknown; unknown ones are left out of
+ * both sums, never counted as 0 %. coverage (0…1) is the share of the current value whose change
+ * is known (when every priced holding is worth 0, the share of priced holdings); the change is
+ * null when coverage is 0. Example: 1 of A at 1 (change unknown), 1 of B at 1 after −50 % →
+ * percentage_change −50, coverage 0.5.
  * Returns CF_OK, CF_INVALID_ARGUMENT, CF_NO_DATA (no snapshot) or CF_STORE (reading the
  * holdings failed). Never blocks. */
 int cf_engine_statistics(cf_engine *engine, char **out_json, char **out_error);

@@ -50,7 +50,8 @@ public enum CoinSort: String, CaseIterable, Sendable {
 /// A home-screen list query. JSON form: `{"search":"","sort":"rank","limit":null,"offset":0,
 /// "sparkline":true}`.
 public struct CoinQuery: Sendable, Decodable {
-    /// Case-insensitive substring of name, symbol or id; empty matches every coin.
+    /// Substring of name, symbol or id, compared in `SearchText.fold` form (NFKC, case-folded,
+    /// diacritic-insensitive: "strasse" finds "Straße"); empty matches every coin.
     public var search: String
     /// The order.
     public var sort: CoinSort
