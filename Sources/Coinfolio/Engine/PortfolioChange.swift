@@ -32,13 +32,15 @@ public struct PortfolioChange: Hashable, Sendable {
     /// without a known change): the CLI then says "(1 of 2 coins)".
     public var isPartial: Bool { percentage != nil && coinsWithChange < pricedCoins }
 
-    /// The value of `amount` units 24 h ago; nil when unknown. `value` is amount × price now.
-    static func previousValue(amount: Double, value: Double, coin: Coin) -> Double? {
-        if let change = coin.priceChange24h, change.isFinite, let price = coin.currentPrice {
+    /// The value of `amount` units 24 h ago; nil when unknown. `value` is amount × price now;
+    /// `price`, `change` and `percent` are the row's `current_price`, `price_change_24h` and
+    /// `price_change_percentage_24h`.
+    static func previousValue(amount: Double, value: Double, price: Double?, change: Double?, percent: Double?) -> Double? {
+        if let change, change.isFinite, let price {
             let before = amount * (price - change)
             return before.isFinite ? before : nil
         }
-        if let percent = coin.priceChangePercentage24h, percent.isFinite, percent > -100 {
+        if let percent, percent.isFinite, percent > -100 {
             let before = value / (1 + percent / 100)
             return before.isFinite ? before : nil
         }
@@ -53,7 +55,21 @@ public struct PortfolioChange: Hashable, Sendable {
             guard let value = entry.value else { continue }
             priced += 1
             total += value
-            guard let coin = entry.coin, let previous = Self.previousValue(amount: entry.amount, value: value, coin: coin) else { continue }
+            // Read in place: copying 1,000 `Coin`s would cost more than the whole sum.
+            let previous: Double?
+            if let row = entry.row {
+                let coins = row.snapshot.coins
+                previous = Self.previousValue(
+                    amount: entry.amount, value: value, price: coins[row.position].currentPrice,
+                    change: coins[row.position].priceChange24h, percent: coins[row.position].priceChangePercentage24h)
+            } else if let coin = entry.coin {
+                previous = Self.previousValue(
+                    amount: entry.amount, value: value, price: coin.currentPrice, change: coin.priceChange24h,
+                    percent: coin.priceChangePercentage24h)
+            } else {
+                previous = nil
+            }
+            guard let previous else { continue }
             known += 1
             now += value
             before += previous
