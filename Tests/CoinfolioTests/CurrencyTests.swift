@@ -98,7 +98,8 @@ final class CurrencyTests: XCTestCase {
     func testCurrencyKeepsHonouringTheDigitsItIsGiven() throws {
         XCTAssertEqual(NumberFormat.currency(1234.56, vsCurrency: try vs("jpy")), "¥1,234.56")
         XCTAssertEqual(NumberFormat.currency(2.5e-05, vsCurrency: try vs("btc")), "₿0.00")
-        XCTAssertEqual(NumberFormat.currency(1.2346, minimumFractionDigits: 0, maximumFractionDigits: 0, vsCurrency: try vs("kwd")), "KWD 1")
+        XCTAssertEqual(
+            NumberFormat.currency(1.2346, minimumFractionDigits: 0, maximumFractionDigits: 0, vsCurrency: try vs("kwd")), "KWD 1")
     }
 
     func testTheTableListsTheSpecCurrencies() throws {

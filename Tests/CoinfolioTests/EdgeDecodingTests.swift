@@ -19,7 +19,8 @@ final class EdgeDecodingTests: XCTestCase {
         XCTAssertEqual(try page(row(#""total_supply":"4.2e17""#)).coins.first?.totalSupply, 4.2e17)
         XCTAssertEqual(try page(row(#""market_cap":"1E+3""#)).coins.first?.marketCap, 1000)
         XCTAssertEqual(try page(row(#""market_cap_rank":"5""#)).coins.first?.marketCapRank, 5)
-        XCTAssertEqual(try page(row(#""price_change_percentage_7d_in_currency":"2.5""#)).coins.first?.priceChangePercentageInCurrency[.d7], 2.5)
+        XCTAssertEqual(
+            try page(row(#""price_change_percentage_7d_in_currency":"2.5""#)).coins.first?.priceChangePercentageInCurrency[.d7], 2.5)
         XCTAssertEqual(try page(row(#""roi":{"times":"1.5","currency":"usd","percentage":"150"}"#)).coins.first?.roi?.times, 1.5)
         XCTAssertEqual(try page(row(#""sparkline_in_7d":{"price":[1,"2.5",null]}"#)).coins.first?.sparklineIn7d?.prefix(2), [1, 2.5])
     }
@@ -50,7 +51,8 @@ final class EdgeDecodingTests: XCTestCase {
     }
 
     func testNestedFieldsAreReportedWithTheirPath() throws {
-        let decoded = try page(row(#""roi":{"times":"abc","currency":1,"percentage":null},"sparkline_in_7d":{"price":[1,"x",{},null,"3"]}"#))
+        let decoded = try page(
+            row(#""roi":{"times":"abc","currency":1,"percentage":null},"sparkline_in_7d":{"price":[1,"x",{},null,"3"]}"#))
         XCTAssertEqual(
             decoded.warnings.map(\.field), ["roi.times", "roi.currency", "sparkline_in_7d.price[1]", "sparkline_in_7d.price[2]"])
         let prices = try XCTUnwrap(decoded.coins.first?.sparklineIn7d)
@@ -68,7 +70,8 @@ final class EdgeDecodingTests: XCTestCase {
 
     func testWarningsJSONShape() throws {
         let json = try page(#"[{"id":"a","symbol":"a","name":"A"},{"id":"coin-b","symbol":"b","name":"B","current_price":"12abc"}]"#).json
-        XCTAssertTrue(json.hasSuffix(#""skipped":[],"warnings":[{"index":1,"id":"coin-b","field":"current_price","reason":"not a number"}]}"#), json)
+        XCTAssertTrue(
+            json.hasSuffix(#""skipped":[],"warnings":[{"index":1,"id":"coin-b","field":"current_price","reason":"not a number"}]}"#), json)
     }
 
     func testARowNeedsOnlyItsID() throws {
@@ -104,7 +107,9 @@ final class EdgeDecodingTests: XCTestCase {
 
     func testNumberStringsInGlobalAndDetail() throws {
         let global = try CoinGeckoBody.global(
-            Data(#"{"data":{"total_market_cap":{"usd":"2.5e12","eur":"x"},"market_cap_change_percentage_24h_usd":"1.5","markets":"900"}}"#.utf8))
+            Data(
+                #"{"data":{"total_market_cap":{"usd":"2.5e12","eur":"x"},"market_cap_change_percentage_24h_usd":"1.5","markets":"900"}}"#
+                    .utf8))
         XCTAssertEqual(global.totalMarketCap, ["usd": 2.5e12])
         XCTAssertEqual(global.marketCapChangePercentage24hUSD, 1.5)
         XCTAssertEqual(global.markets, 900)
@@ -154,7 +159,8 @@ final class EdgeDecodingTests: XCTestCase {
     }
 
     func testDetailDescriptionUsesTheRule() throws {
-        let body = #"{"id":"a","symbol":"a","name":"A","description":{"en":"Fees are < 0.1% and > 0 for <a href=\"https://example.org\">holders</a>."}}"#
+        let body =
+            #"{"id":"a","symbol":"a","name":"A","description":{"en":"Fees are < 0.1% and > 0 for <a href=\"https://example.org\">holders</a>."}}"#
         XCTAssertEqual(try CoinGeckoBody.coinDetail(Data(body.utf8)).description, "Fees are < 0.1% and > 0 for holders.")
     }
 }

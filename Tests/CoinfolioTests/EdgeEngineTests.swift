@@ -60,7 +60,9 @@ final class EdgeEngineTests: XCTestCase {
         let engine = try offlineEngine(vs: "jpy")
         let coin = try XCTUnwrap(
             CoinGeckoBody.markets(
-                Data(#"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":14800000,"high_24h":32.034,"market_cap_change_24h":512.4}]"#.utf8)
+                Data(
+                    #"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":14800000,"high_24h":32.034,"market_cap_change_24h":512.4}]"#
+                        .utf8)
             ).coins.first)
         let lists = engine.detailStatistics(coin: coin, detail: CoinDetail(id: "bitcoin", symbol: "btc", name: "Bitcoin"))
         XCTAssertEqual(lists.overview[0].value, "¥14,800,000")

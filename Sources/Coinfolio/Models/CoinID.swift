@@ -31,7 +31,8 @@ public enum CoinID {
         try validate(id)
         if let suggestion = holdingSuggestion(id) {
             var error = CoinfolioError.invalid(
-                "coin id \"\(id)\" has upper-case letters or surrounding spaces, which no CoinGecko id has; did you mean \"\(suggestion)\"?")
+                "coin id \"\(id)\" has upper-case letters or surrounding spaces, which no CoinGecko id has; did you mean \"\(suggestion)\"?"
+            )
             error.details["suggestion"] = .string(suggestion)
             throw error
         }
