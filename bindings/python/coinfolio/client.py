@@ -74,8 +74,10 @@ class Client(Handle):
         """``GET /coins/markets``: coins by market cap, or the given ``ids`` (more than 250 are
         split into several requests and merged).
 
-        Returns ``{"coins": [coin, …], "skipped": [{"index", "reason"}, …]}`` (see
-        :func:`coinfolio.decode_markets`). Prices are in ``vs_currency``.
+        Returns ``{"coins": [coin, …], "skipped": [{"index", "reason"}, …], "warnings":
+        [{"index", "id", "field", "reason"}, …]}`` (see :func:`coinfolio.decode_markets`;
+        indexes count from the first element of the first answer). Prices are in
+        ``vs_currency``.
         """
         if isinstance(ids, str):
             ids = [ids]

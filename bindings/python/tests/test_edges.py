@@ -164,6 +164,20 @@ def test_price_sent_as_string_is_counted_in_the_portfolio() -> None:
         assert portfolio["total_value"] == pytest.approx(4.21)
 
 
+def test_client_markets_read_number_strings_and_report_warnings(server) -> None:
+    body = json.dumps(
+        [
+            {"id": "coin-a", "symbol": "a", "name": "A", "current_price": "0.0421"},
+            {"id": "coin-b", "symbol": "b", "name": "B", "current_price": "12abc"},
+        ]
+    )
+    server.route(path="/api/v3/coins/markets", body=body)
+    with coinfolio.Client(base_url=server.base_url, max_retries=0) as client:
+        for answer in (client.markets(), client.markets(ids=["coin-a", "coin-b"])):
+            assert [c["current_price"] for c in answer["coins"]] == [0.0421, None]
+            assert answer["warnings"] == [{"index": 1, "id": "coin-b", "field": "current_price", "reason": "not a number"}]
+
+
 def test_row_needs_only_its_id() -> None:
     decoded = coinfolio.decode_markets('[{"id":"coin-a","current_price":50}]')
     assert [(c["id"], c["symbol"], c["name"], c["current_price"]) for c in decoded["coins"]] == [("coin-a", "", "", 50)]
