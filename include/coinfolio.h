@@ -148,7 +148,8 @@ char *cf_format_abbreviated(double value);
  * ("current_price", "roi.times", "sparkline_in_7d.price[3]"), reason one of "not a number",
  * "not a whole number" (market_cap_rank), "not a string", "missing" (symbol or name absent or
  * null), "not an object" (roi, sparkline_in_7d), "not an array" (sparkline_in_7d.price).
- * Missing or null optional fields are not warnings.
+ * Missing or null optional fields are not warnings. cf_decode_global and cf_decode_coin_detail
+ * (and the client and engine outputs of the same shapes) carry the same list.
  * Returns CF_OK; CF_INVALID_ARGUMENT for NULL, bad UTF-8 or malformed JSON; CF_DECODE when the
  * body is JSON but not an array (for example a CoinGecko error object). */
 int cf_decode_markets(const char *body, char **out_json, char **out_error);
@@ -156,7 +157,9 @@ int cf_decode_markets(const char *body, char **out_json, char **out_error);
 /* Decodes a GET /global body ({"data":{…}}).
  * out_json: {"market_data":{"total_market_cap":{currency:x},"total_volume":{currency:x},
  * "market_cap_percentage":{coin:percent},"market_cap_change_percentage_24h_usd":x,
- * "active_cryptocurrencies":n,"markets":n,"updated_at":unix_seconds}} (each may be null).
+ * "active_cryptocurrencies":n,"markets":n,"updated_at":unix_seconds} (each may be null),
+ * "warnings":[…]}: as for cf_decode_markets, with index and id null and field a path
+ * ("total_market_cap.eur", "markets").
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, bad UTF-8, malformed JSON) or CF_DECODE (not an
  * object, or an object with neither "data" nor "total_market_cap"). */
 int cf_decode_global(const char *body, char **out_json, char **out_error);
@@ -164,7 +167,9 @@ int cf_decode_global(const char *body, char **out_json, char **out_error);
 /* Decodes a GET /coins/{id} body.
  * out_json: {"detail":{"id","symbol","name","block_time_in_minutes","hashing_algorithm",
  * "description" (description.en as plain text: tags removed, entities decoded),
- * "homepage" (first non-empty links.homepage), "subreddit_url","genesis_date","categories":[…]}}.
+ * "homepage" (first non-empty links.homepage), "subreddit_url","genesis_date","categories":[…]},
+ * "warnings":[…]}: as for cf_decode_markets, with index null, id the coin's, and field a path
+ * ("block_time_in_minutes", "description.en", "categories[1]").
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, bad UTF-8, malformed JSON) or CF_DECODE (not an
  * object, or no id/symbol/name). */
 int cf_decode_coin_detail(const char *body, char **out_json, char **out_error);

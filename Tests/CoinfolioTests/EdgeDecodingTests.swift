@@ -117,6 +117,46 @@ final class EdgeDecodingTests: XCTestCase {
         XCTAssertEqual(detail.blockTimeInMinutes, 10)
     }
 
+    func testGlobalAndDetailWarnings() throws {
+        let global = try CoinGeckoBody.global(
+            Data(#"{"data":{"total_market_cap":{"usd":1,"eur":"x","btc":true},"total_volume":[],"markets":1.5,"updated_at":"17"}}"#.utf8))
+        XCTAssertEqual(global.updatedAt, 17)
+        XCTAssertEqual(
+            global.warnings.map { [$0.field, $0.reason] },
+            [
+                ["total_market_cap.btc", "not a number"], ["total_market_cap.eur", "not a number"],
+                ["total_volume", "not an object"], ["markets", "not a whole number"],
+            ])
+        XCTAssertTrue(global.warnings.allSatisfy { $0.index == nil && $0.id == nil })
+        XCTAssertTrue(
+            global.json.hasSuffix(
+                #""warnings":[{"index":null,"id":null,"field":"total_market_cap.btc","reason":"not a number"},"#
+                    + #"{"index":null,"id":null,"field":"total_market_cap.eur","reason":"not a number"},"#
+                    + #"{"index":null,"id":null,"field":"total_volume","reason":"not an object"},"#
+                    + #"{"index":null,"id":null,"field":"markets","reason":"not a whole number"}]}"#), global.json)
+
+        let detail = try CoinGeckoBody.coinDetail(
+            Data(
+                #"{"id":"a","symbol":"a","name":"A","block_time_in_minutes":"ten","hashing_algorithm":5,"categories":["x",1,null,"y"],"description":{"en":[]},"links":{"subreddit_url":7}}"#
+                    .utf8))
+        XCTAssertEqual(detail.categories, ["x", "y"])
+        XCTAssertEqual(
+            detail.warnings,
+            [
+                DecodeWarning(index: nil, id: "a", field: "block_time_in_minutes", reason: "not a number"),
+                DecodeWarning(index: nil, id: "a", field: "hashing_algorithm", reason: "not a string"),
+                DecodeWarning(index: nil, id: "a", field: "categories[1]", reason: "not a string"),
+                DecodeWarning(index: nil, id: "a", field: "description.en", reason: "not a string"),
+                DecodeWarning(index: nil, id: "a", field: "links.subreddit_url", reason: "not a string"),
+            ])
+        XCTAssertTrue(
+            detail.json.contains(#"},"warnings":[{"index":null,"id":"a","field":"block_time_in_minutes","reason":"not a number"},"#))
+        XCTAssertEqual(
+            try CoinGeckoBody.coinDetail(Data(#"{"id":"a","symbol":"a","name":"A","categories":"x"}"#.utf8)).warnings.map(\.field),
+            ["categories"])
+        XCTAssertEqual(try CoinGeckoBody.global(Repository.fixture("global.json")).warnings, [])
+    }
+
     // MARK: - HTML to text
 
     private func plain(_ html: String) -> String { HTMLText.plainText(html) }

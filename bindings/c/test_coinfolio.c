@@ -100,6 +100,7 @@ static const tf_test tests[] = {
     TEST(test_edges_unknown_change_is_left_out_with_coverage),
     TEST(test_edges_coin_at_zero_after_minus_100_percent),
     TEST(test_edges_numbers_sent_as_strings),
+    TEST(test_edges_global_and_detail_warnings),
     TEST(test_edges_row_needs_only_its_id),
     TEST(test_edges_html_description_keeps_bare_brackets),
     TEST(test_edges_load_of_no_coin_replaces_nothing),

@@ -227,6 +227,46 @@ void test_edges_numbers_sent_as_strings(void) {
     }
 }
 
+void test_edges_global_and_detail_warnings(void) {
+    char *out = SENTINEL, *err = SENTINEL;
+    if (CHECK_STATUS(cf_decode_global("{\"data\":{\"total_market_cap\":{\"usd\":\"2.5e12\","
+                                      "\"eur\":\"x\"}}}",
+                                      &out, &err),
+                     CF_OK, err)) {
+        json_t *decoded = PARSE_JSON(out), *warning;
+        CHECK_DOUBLE(json_num(json_object_get(json_object_get(decoded, "market_data"),
+                                              "total_market_cap"),
+                              "usd"),
+                     2.5e12, 0);
+        CHECK_INT(json_array_size(json_object_get(decoded, "warnings")), 1);
+        warning = json_array_get(json_object_get(decoded, "warnings"), 0);
+        CHECK(json_is_null(json_object_get(warning, "index")));
+        CHECK(json_is_null(json_object_get(warning, "id")));
+        CHECK_STR(json_str(warning, "field"), "total_market_cap.eur");
+        CHECK_STR(json_str(warning, "reason"), "not a number");
+        json_decref(decoded);
+    }
+    free_out(out);
+    free_out(err);
+    out = SENTINEL;
+    err = SENTINEL;
+    if (CHECK_STATUS(cf_decode_coin_detail("{\"id\":\"a\",\"symbol\":\"a\",\"name\":\"A\","
+                                           "\"block_time_in_minutes\":\"10\",\"hashing_algorithm\":5}",
+                                           &out, &err),
+                     CF_OK, err)) {
+        json_t *decoded = PARSE_JSON(out), *warning;
+        CHECK_DOUBLE(json_num(json_object_get(decoded, "detail"), "block_time_in_minutes"), 10, 0);
+        CHECK_INT(json_array_size(json_object_get(decoded, "warnings")), 1);
+        warning = json_array_get(json_object_get(decoded, "warnings"), 0);
+        CHECK_STR(json_str(warning, "id"), "a");
+        CHECK_STR(json_str(warning, "field"), "hashing_algorithm");
+        CHECK_STR(json_str(warning, "reason"), "not a string");
+        json_decref(decoded);
+    }
+    free_out(out);
+    free_out(err);
+}
+
 void test_edges_row_needs_only_its_id(void) {
     json_t *decoded = decode_markets("[{\"id\":\"coin-a\",\"current_price\":50}]");
     json_t *coin = json_array_get(json_object_get(decoded, "coins"), 0);

@@ -114,6 +114,7 @@ void test_edges_engine_values_in_the_currencys_precision(void);
 void test_edges_unknown_change_is_left_out_with_coverage(void);
 void test_edges_coin_at_zero_after_minus_100_percent(void);
 void test_edges_numbers_sent_as_strings(void);
+void test_edges_global_and_detail_warnings(void);
 void test_edges_row_needs_only_its_id(void);
 void test_edges_html_description_keeps_bare_brackets(void);
 void test_edges_load_of_no_coin_replaces_nothing(void);

@@ -43,7 +43,9 @@ def decode_global(body: Body) -> Dict[str, Any]:
 
     Returns ``{"market_data": {"total_market_cap": {cur: x}, "total_volume": {cur: x},
     "market_cap_percentage": {coin: percent}, "market_cap_change_percentage_24h_usd": x,
-    "active_cryptocurrencies": n, "markets": n, "updated_at": unix_seconds}}`` (each may be null).
+    "active_cryptocurrencies": n, "markets": n, "updated_at": unix_seconds}, "warnings": [...]}``
+    (each may be null; number strings read as numbers; ``warnings`` as in :func:`decode_markets`,
+    with ``index`` and ``id`` None and ``field`` a path such as ``"total_market_cap.eur"``).
 
     Raises:
         InvalidArgument: bad UTF-8 or malformed JSON.
@@ -57,7 +59,9 @@ def decode_coin_detail(body: Body) -> Dict[str, Any]:
 
     Returns ``{"detail": {"id", "symbol", "name", "block_time_in_minutes",
     "hashing_algorithm", "description" (plain text), "homepage", "subreddit_url",
-    "genesis_date", "categories": [...]}}``.
+    "genesis_date", "categories": [...]}, "warnings": [...]}`` (``warnings`` as in
+    :func:`decode_markets`, with ``index`` None and ``field`` a path such as
+    ``"description.en"`` or ``"categories[1]"``).
 
     Raises:
         InvalidArgument: bad UTF-8 or malformed JSON.

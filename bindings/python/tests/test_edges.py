@@ -178,6 +178,16 @@ def test_client_markets_read_number_strings_and_report_warnings(server) -> None:
             assert answer["warnings"] == [{"index": 1, "id": "coin-b", "field": "current_price", "reason": "not a number"}]
 
 
+def test_global_and_detail_warnings() -> None:
+    data = coinfolio.decode_global('{"data":{"total_market_cap":{"usd":"2.5e12","eur":"x"},"markets":"900"}}')
+    assert data["market_data"]["total_market_cap"] == {"usd": 2.5e12}
+    assert data["market_data"]["markets"] == 900
+    assert data["warnings"] == [{"index": None, "id": None, "field": "total_market_cap.eur", "reason": "not a number"}]
+    detail = coinfolio.decode_coin_detail('{"id":"a","symbol":"a","name":"A","block_time_in_minutes":"ten"}')
+    assert detail["detail"]["block_time_in_minutes"] is None
+    assert detail["warnings"] == [{"index": None, "id": "a", "field": "block_time_in_minutes", "reason": "not a number"}]
+
+
 def test_row_needs_only_its_id() -> None:
     decoded = coinfolio.decode_markets('[{"id":"coin-a","current_price":50}]')
     assert [(c["id"], c["symbol"], c["name"], c["current_price"]) for c in decoded["coins"]] == [("coin-a", "", "", 50)]
