@@ -107,6 +107,11 @@ void test_engine_and_client_open_with_null_config(void);
 void test_engine_metrics_count_every_attempt(void);
 void test_engine_vs_currency_eur(void);
 
+/* test_progress.c */
+void test_progress_five_page_refresh_reports_every_page(void);
+void test_progress_null_function_turns_it_off(void);
+void test_progress_null_engine_is_invalid_argument(void);
+
 /* test_edges.c */
 void test_edges_format_value_per_currency(void);
 void test_edges_format_price_per_currency(void);

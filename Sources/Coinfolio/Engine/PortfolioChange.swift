@@ -47,29 +47,20 @@ public struct PortfolioChange: Hashable, Sendable {
         return nil
     }
 
-    /// The change over `entries` (their `value` is nil when unpriced).
-    init(entries: [PortfolioEntry]) {
+    /// The change over `held` (their `value` is nil when unpriced), reading the market rows of
+    /// `snapshot` in place: copying 1,000 `Coin`s would cost more than the whole sum.
+    init(held: [HeldCoin], in snapshot: MarketSnapshot?) {
         var now = 0.0, before = 0.0, total = 0.0
         var known = 0, priced = 0
-        for entry in entries {
+        for entry in held {
             guard let value = entry.value else { continue }
             priced += 1
             total += value
-            // Read in place: copying 1,000 `Coin`s would cost more than the whole sum.
-            let previous: Double?
-            if let row = entry.row {
-                let coins = row.snapshot.coins
-                previous = Self.previousValue(
-                    amount: entry.amount, value: value, price: coins[row.position].currentPrice,
-                    change: coins[row.position].priceChange24h, percent: coins[row.position].priceChangePercentage24h)
-            } else if let coin = entry.coin {
-                previous = Self.previousValue(
-                    amount: entry.amount, value: value, price: coin.currentPrice, change: coin.priceChange24h,
-                    percent: coin.priceChangePercentage24h)
-            } else {
-                previous = nil
-            }
-            guard let previous else { continue }
+            guard let snapshot, let position = entry.position,
+                let previous = Self.previousValue(
+                    amount: entry.amount, value: value, price: snapshot.coins[position].currentPrice,
+                    change: snapshot.coins[position].priceChange24h, percent: snapshot.coins[position].priceChangePercentage24h)
+            else { continue }
             known += 1
             now += value
             before += previous

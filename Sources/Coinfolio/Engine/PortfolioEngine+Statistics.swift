@@ -12,8 +12,8 @@ extension PortfolioEngine {
         }
         let vs = configuration.vsCurrency
         let data = snapshot.marketData
-        let (entries, total) = try joinedHoldings(snapshot)
-        let change = PortfolioChange(entries: entries)
+        let (held, total) = try joinedHoldings(snapshot)
+        let change = PortfolioChange(held: held, in: snapshot)
         return [
             Statistic(
                 title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
@@ -32,7 +32,8 @@ extension PortfolioEngine {
     /// Works without a snapshot (nothing is priced: coverage 0, no percentage).
     /// - Throws: `.store` when the holdings cannot be read.
     public func portfolioChange() throws -> PortfolioChange {
-        PortfolioChange(entries: try joinedHoldings(currentSnapshot()).entries)
+        let snapshot = currentSnapshot()
+        return PortfolioChange(held: try joinedHoldings(snapshot).held, in: snapshot)
     }
 
     /// The detail screen's two lists for `coin` (nil: not in the snapshot) and its detail.

@@ -2,6 +2,9 @@
 ///
 /// Valid codes are 1–16 ASCII letters or digits (CoinGecko's list includes `usd`, `bits`, `sats`,
 /// `link`, `xdr`). The code decides the symbol that formatting prints.
+///
+/// Every per-currency fact (prefix, minor unit, crypto/metal kind; SPEC §10) is read from
+/// `CurrencyTable`, the one currency table, never spelled elsewhere.
 public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
     /// The lower-case code, as CoinGecko's `vs_currency` parameter and map keys spell it.
     public let code: String
