@@ -25,6 +25,26 @@ final class EdgeDecodingTests: XCTestCase {
         XCTAssertEqual(try page(row(#""sparkline_in_7d":{"price":[1,"2.5",null]}"#)).coins.first?.sparklineIn7d?.prefix(2), [1, 2.5])
     }
 
+    func testEveryNumberFieldReadsNumberStringsAndReportsOthers() throws {
+        let keys = [
+            "current_price", "market_cap", "fully_diluted_valuation", "total_volume", "high_24h", "low_24h", "price_change_24h",
+            "price_change_percentage_24h", "market_cap_change_24h", "market_cap_change_percentage_24h", "circulating_supply",
+            "total_supply", "max_supply", "ath", "ath_change_percentage", "atl", "atl_change_percentage",
+            "price_change_percentage_1h_in_currency", "price_change_percentage_24h_in_currency",
+            "price_change_percentage_7d_in_currency", "price_change_percentage_14d_in_currency",
+            "price_change_percentage_30d_in_currency", "price_change_percentage_200d_in_currency",
+            "price_change_percentage_1y_in_currency",
+        ]
+        for key in keys {
+            let good = try page(row(#""\#(key)":"1.5""#))
+            XCTAssertEqual(good.warnings, [], key)
+            XCTAssertTrue(good.json.contains(#""\#(key)":1.5"#), key)
+            let bad = try page(row(#""\#(key)":"1.5x""#))
+            XCTAssertEqual(bad.warnings, [DecodeWarning(index: 0, id: "coin-a", field: key, reason: "not a number")], key)
+            XCTAssertTrue(bad.json.contains(#""\#(key)":null"#), key)
+        }
+    }
+
     func testAnyOtherStringIsNullAndReported() throws {
         for text in ["12abc", "", " 1", "1 ", "NaN", "Infinity", "-Infinity", "0x10", "+1", "1.", ".5", "01", "1e", "1e400", "١"] {
             let decoded = try page(row(#""current_price":"\#(text)""#))
