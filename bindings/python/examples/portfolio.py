@@ -26,9 +26,9 @@ def main() -> int:
             portfolio = engine.portfolio()
             for coin in portfolio["coins"]:
                 value = coin["current_holdings_value"]
-                shown = "no price" if value is None else coinfolio.format_currency(value)
+                shown = "no price" if value is None else coinfolio.format_value(value)
                 print(f"  {coin['id']}: {coin['current_holdings']} = {shown}")
-            print(f"Total: {coinfolio.format_currency(portfolio['total_value'])}")
+            print(f"Total: {coinfolio.format_value(portfolio['total_value'])}")
     except coinfolio.CoinfolioError as error:
         print(f"portfolio.py: {error.message}", file=sys.stderr)
         return 1
