@@ -52,7 +52,8 @@ struct CLI {
     func coinRows(_ coins: [Coin]) -> String {
         let rows = coins.map { coin -> [String] in
             [
-                coin.marketCapRank.map(String.init) ?? "-", Terminal.printable(coin.symbol.uppercased()), Terminal.printable(coin.name),
+                coin.marketCapRank.map(String.init) ?? "-", Terminal.printable(coin.symbol.uppercased()),
+                Terminal.printable(coin.name.isEmpty ? coin.id : coin.name),  // a row needs only its id
                 coin.currentPrice.map { NumberFormat.price($0, vsCurrency: vs()) } ?? NumberFormat.notAvailable,
                 terminal.change(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d),
             ]
