@@ -18,7 +18,8 @@ struct PortfolioCommand: Command {
         let terminal = cli.terminal
         let rows = portfolio.entries.map { entry -> [String] in
             [
-                Terminal.printable(entry.coin?.symbol.uppercased() ?? "?"), Terminal.printable(entry.coin.map { $0.name.isEmpty ? $0.id : $0.name } ?? entry.coinID),
+                Terminal.printable(entry.coin?.symbol.uppercased() ?? "?"),
+                Terminal.printable(entry.coin.map { $0.name.isEmpty ? $0.id : $0.name } ?? entry.coinID),
                 amountText(entry.amount),
                 entry.value.map { NumberFormat.value($0, vsCurrency: cli.vs()) } ?? "no price",
                 terminal.change(entry.coin?.priceChangePercentage24h),
