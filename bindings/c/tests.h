@@ -112,6 +112,10 @@ void test_progress_five_page_refresh_reports_every_page(void);
 void test_progress_null_function_turns_it_off(void);
 void test_progress_null_engine_is_invalid_argument(void);
 
+/* test_header.c */
+void test_status_names_are_the_headers(void);
+void test_abi_version_is_the_headers(void);
+
 /* test_edges.c */
 void test_edges_format_value_per_currency(void);
 void test_edges_format_price_per_currency(void);

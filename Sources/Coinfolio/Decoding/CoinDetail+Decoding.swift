@@ -34,8 +34,8 @@ extension CoinDetail: Decodable {
         if let l = c.object(.links, keyedBy: LinkKeys.self, &notes) {
             var inner = FieldWarnings(prefix: "links.")
             homepage = (l.lenient([String?].self, .homepage) ?? []).lazy
-                .compactMap { $0?.trimmingSpaces }.first { !$0.isEmpty }
-            if let reddit = l.text(.subredditURL, &inner)?.trimmingSpaces, !reddit.isEmpty {
+                .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
+            if let reddit = l.text(.subredditURL, &inner)?.trimmingCharacters(in: .whitespacesAndNewlines), !reddit.isEmpty {
                 subredditURL = reddit
             }
             notes.append(contentsOf: inner)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns CoinGecko's HTML descriptions (`description.en`) into plain text.
 enum HTMLText {
     private static let namedEntities: [Substring: String] = [
@@ -42,7 +44,7 @@ enum HTMLText {
                 index += 1
             }
         }
-        return String(out).trimmingSpaces
+        return String(out).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Whether `scalar`, right after a `<`, makes it a tag: an ASCII letter, `/`, `!` or `?`.

@@ -42,7 +42,8 @@ def format_currency(
     """A currency amount with grouping and min…max fraction digits.
 
     ``format_currency(1234.56)`` → ``"$1,234.56"``; ``format_currency(12.3456, 2, 6)`` →
-    ``"$12.3456"``; ``vs_currency="chf"`` → ``"CHF 1,234.56"``.
+    ``"$12.3456"``; ``vs_currency="chf"`` → ``"CHF 1,234.56"``; ``vs_currency=None`` is
+    ``"usd"`` (NULL, the library's default).
 
     Raises:
         InvalidArgument: a bad vs_currency (1–16 ASCII letters/digits), digits outside 0…18,
@@ -79,6 +80,7 @@ def format_price(value: float, vs_currency: Optional[str] = "usd") -> str:
     ``"$57,000.123"``. Other fiat: its minor unit, more only for 4 significant digits:
     ``format_price(32.034, "jpy")`` → ``"¥32.03"``; ``format_price(14800000, "jpy")`` →
     ``"¥14,800,000"``. Crypto and metal quotes: as :func:`format_value`.
+    ``vs_currency=None`` is ``"usd"`` (NULL, the library's default).
 
     Raises:
         InvalidArgument: a bad vs_currency.
