@@ -12,6 +12,7 @@ checked at import.
 from __future__ import annotations
 
 from . import _ffi
+from .charts import chart_svg
 from .client import Client
 from .engine import Engine
 from .errors import (
@@ -35,7 +36,7 @@ from .formatting import (
     format_price,
     format_value,
 )
-from .models import decode_coin_detail, decode_global, decode_markets
+from .models import decode_coin_detail, decode_global, decode_market_chart, decode_markets
 from .store import Store
 
 __all__ = [
@@ -62,6 +63,8 @@ __all__ = [
     "decode_markets",
     "decode_global",
     "decode_coin_detail",
+    "decode_market_chart",
+    "chart_svg",
     "version",
     "abi_version",
     "ABI_VERSION",
