@@ -18,8 +18,8 @@ final class MarketSnapshot: Sendable {
 
     let indexByID: [String: Int]
     let storedSparklines: StoredSparklines?
-    /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search; built on
-    /// the first search (opening an engine should not pay for it).
+    /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring
+    /// search; built on the first search (opening an engine should not pay for it).
     private let haystacks = Mutex<[[UInt8]]?>(nil)
     /// Coin positions by order, computed once per order.
     private let orders = Mutex<[CoinSort: [Int]]>([:])
@@ -111,11 +111,11 @@ final class MarketSnapshot: Sendable {
         return sorted
     }
 
-    /// Positions of the coins whose name, symbol or id contains `search` (case-insensitive),
-    /// in `sort` order.
+    /// Positions of the coins whose name, symbol or id contains `search` (compared in
+    /// `SearchText.fold` form: NFKC, case-folded, diacritic-insensitive), in `sort` order.
     func matches(_ search: String, sort: CoinSort) -> [Int] {
         let ordered = order(sort)
-        let needle = Array(search.lowercased().utf8)
+        let needle = SearchText.fold(search)
         guard !needle.isEmpty else { return ordered }
         let haystacks = searchTexts()
         return ordered.filter { Self.contains(haystacks[$0], needle) }
@@ -123,7 +123,7 @@ final class MarketSnapshot: Sendable {
 
     private func searchTexts() -> [[UInt8]] {
         if let built = haystacks.withLock({ $0 }) { return built }
-        let built = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
+        let built = coins.map { SearchText.fold("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)") }
         haystacks.withLock { $0 = built }
         return built
     }
