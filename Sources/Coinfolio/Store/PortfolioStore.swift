@@ -89,7 +89,14 @@ public final class PortfolioStore: Sendable {
         guard !holdings.isEmpty else { return }
         try file.locked { connection in
             try connection.transaction {
-                for holding in holdings { try Self.write(connection, coinID: holding.coinID, amount: holding.amount) }
+                let upsert = try connection.statement(Self.upsertSQL)
+                let delete = try connection.statement(Self.deleteSQL)
+                for holding in holdings {
+                    let statement = holding.amount > 0 ? upsert : delete
+                    statement.bind(1, holding.coinID)
+                    if holding.amount > 0 { statement.bind(2, holding.amount) }
+                    try statement.run(holding.amount > 0 ? "cannot save holding" : "cannot delete holding")
+                }
             }
             cache.withLock { cached in
                 for holding in holdings { cached.holdings?.set(coinID: holding.coinID, amount: holding.amount) }
@@ -97,19 +104,16 @@ public final class PortfolioStore: Sendable {
         }
     }
 
+    private static let upsertSQL =
+        "INSERT INTO holding (coin_id, amount) VALUES (?1, ?2) ON CONFLICT (coin_id) DO UPDATE SET amount = excluded.amount"
+    private static let deleteSQL = "DELETE FROM holding WHERE coin_id = ?1"
+
     /// One upsert or delete (the caller holds the connection's lock).
     private static func write(_ connection: SQLiteConnection, coinID: String, amount: Double) throws {
-        if amount > 0 {
-            let statement = try connection.statement(
-                "INSERT INTO holding (coin_id, amount) VALUES (?1, ?2) ON CONFLICT (coin_id) DO UPDATE SET amount = excluded.amount")
-            statement.bind(1, coinID)
-            statement.bind(2, amount)
-            try statement.run("cannot save holding")
-        } else {
-            let statement = try connection.statement("DELETE FROM holding WHERE coin_id = ?1")
-            statement.bind(1, coinID)
-            try statement.run("cannot delete holding")
-        }
+        let statement = try connection.statement(amount > 0 ? upsertSQL : deleteSQL)
+        statement.bind(1, coinID)
+        if amount > 0 { statement.bind(2, amount) }
+        try statement.run(amount > 0 ? "cannot save holding" : "cannot delete holding")
     }
 
     private func dataVersion(_ connection: SQLiteConnection) throws -> Int {
