@@ -5,6 +5,7 @@
 //   Coinfolio       the core (models, formatting, store, CoinGecko client, engine), pure Swift
 //   coinfolio       libcoinfolio.so: the @_cdecl thunks of CoinfolioABI over the core
 //   coinfolio-cli   a terminal tracker built on the Swift API
+//   CSimdJSON       C++ over Debian's simdjson (libsimdjson-dev): the one-pass decoder's scanner
 import PackageDescription
 
 let package = Package(
@@ -20,10 +21,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "Coinfolio", dependencies: ["CSQLite"]),
+        // simdjson On-Demand (Debian libsimdjson-dev) behind a C surface: the one-pass decoder.
+        .target(
+            name: "CSimdJSON",
+            cxxSettings: [.unsafeFlags(["-O3"])],
+            linkerSettings: [.linkedLibrary("simdjson")]
+        ),
+        .target(name: "Coinfolio", dependencies: ["CSQLite", "CSimdJSON"]),
         .target(name: "CoinfolioABI", dependencies: ["Coinfolio"]),
         .executableTarget(name: "coinfolio-cli", dependencies: ["Coinfolio"]),
         .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v5],
+    cxxLanguageStandard: .cxx17
 )

@@ -43,8 +43,10 @@ final class DecodingTests: XCTestCase {
 
     func testOneBadElementIsSkippedAndReportedNeverTheList() throws {
         let page = try CoinGeckoBody.markets(Repository.fixture("markets-bad-elements.json"))
-        XCTAssertEqual(page.coins.map(\.id), ["bitcoin", "ethereum", "tether"])
-        XCTAssertEqual(page.skipped.map(\.index), [1, 2, 3, 4, 5, 6, 7])
+        // SPEC §10: a row with a valid id is kept; a name of the wrong type reads as "" with a warning.
+        XCTAssertEqual(page.coins.map(\.id), ["bitcoin", "ethereum", "numeric-name", "tether"])
+        XCTAssertEqual(page.coins.first { $0.id == "numeric-name" }?.name, "")
+        XCTAssertEqual(page.skipped.map(\.index), [1, 2, 3, 4, 5, 6])
         XCTAssertTrue(page.skipped.contains { $0.reason.contains("duplicate id") })
         XCTAssertEqual(page.coins.first { $0.id == "ethereum" }?.currentPrice, 3928.55)
     }

@@ -76,7 +76,7 @@ extension Coin: Decodable {
         if let s = try? c.nestedContainer(keyedBy: SparklineKeys.self, forKey: .sparklineIn7d),
             var points = try? s.nestedUnkeyedContainer(forKey: .price)
         {
-            sparklineIn7d = Self.prices(&points)
+            sparkline = Sparkline(prices: Self.prices(&points))
         }
         var changes: [ChangeWindow: Double] = [:]
         let windows: [(ChangeWindow, CodingKeys)] = [

@@ -12,6 +12,13 @@ public enum CoinGeckoBody {
     /// rule) is skipped and reported; an id seen twice keeps the later row and reports the earlier.
     /// - Throws: `.invalidArgument` for malformed JSON, `.decode` when the body is not an array.
     public static func markets(_ body: Data) throws -> MarketsPage {
+        let data = withoutBOM(body)
+        return try MarketsDecoder.decode(data, offsetBase: body.count - data.count)
+    }
+
+    /// The same body through Foundation's `JSONDecoder` and `Coin: Decodable` (the decoder before
+    /// the one-pass one): kept as the reference the tests and benchmarks compare against.
+    static func marketsWithFoundation(_ body: Data) throws -> MarketsPage {
         let elements: [Lossy<Coin>]
         do {
             elements = try decoder.decode([Lossy<Coin>].self, from: prepared(body))

@@ -1,0 +1,651 @@
+// One-pass /coins/markets decoding over simdjson On-Demand: see include/CSimdJSON.h.
+//
+// Every byte of the body is checked: simdjson's first stage validates UTF-8, string ends and raw
+// control characters for the whole input; this walk then visits every value (fields no model
+// keeps included), so the grammar, every number's text, every literal and every escape are
+// checked too. Containers nobody reads are checked by a small iterative scanner (no recursion,
+// depth limited), sparkline arrays element by element without converting their numbers.
+#include "CSimdJSON.h"
+
+#include <simdjson.h>
+
+#include <clocale>
+#include <cstdlib>
+#include <cstring>
+#include <locale.h>
+#include <new>
+#include <string_view>
+#include <vector>
+
+using namespace simdjson;
+
+namespace {
+
+constexpr int kMaximumDepth = 512;
+
+struct failure {};  // thrown inside the walk; caught at the entry points (no C++ exception crosses C)
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+locale_t c_locale() {
+    static locale_t locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    return locale;
+}
+
+// RFC 8259 number grammar over exactly `n` bytes; *big when the magnitude might pass 1.8e308.
+bool number_grammar(const char *p, size_t n, bool *big) {
+    size_t i = 0;
+    if (i < n && p[i] == '-') i++;
+    if (i >= n || !is_digit(p[i])) return false;
+    long integer_digits = 0;
+    if (p[i] == '0') {
+        i++;
+        integer_digits = 1;
+        if (i < n && is_digit(p[i])) return false;
+    } else {
+        while (i < n && is_digit(p[i])) { i++; integer_digits++; }
+    }
+    if (i < n && p[i] == '.') {
+        i++;
+        if (i >= n || !is_digit(p[i])) return false;
+        while (i < n && is_digit(p[i])) i++;
+    }
+    long exponent = 0;
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        bool negative = false;
+        if (i < n && (p[i] == '+' || p[i] == '-')) { negative = p[i] == '-'; i++; }
+        if (i >= n || !is_digit(p[i])) return false;
+        while (i < n && is_digit(p[i])) {
+            if (exponent < 100000) exponent = exponent * 10 + (p[i] - '0');
+            i++;
+        }
+        if (negative) exponent = -exponent;
+    }
+    *big = integer_digits + exponent > 308;
+    return i == n;
+}
+
+// Correctly rounded conversion of text already known to be a JSON number (glibc strtod, C locale).
+bool slow_number(const char *p, size_t n, double *out) {
+    char small[128];
+    std::vector<char> large;
+    char *text = small;
+    if (n + 1 > sizeof small) { large.resize(n + 1); text = large.data(); }
+    memcpy(text, p, n);
+    text[n] = '\0';
+    double value = strtod_l(text, nullptr, c_locale());
+    if (!(value - value == 0)) return false;  // inf
+    *out = value;
+    return true;
+}
+
+std::string_view trimmed(std::string_view token) {
+    while (!token.empty() && is_space(token.back())) token.remove_suffix(1);
+    return token;
+}
+
+// A scalar validator for one container's raw text (fields nobody reads). Iterative.
+bool validate_container(const char *p, size_t n, int depth_before) {
+    std::vector<bool> stack;  // true: object
+    size_t i = 0;
+    auto skip_space = [&] { while (i < n && is_space(p[i])) i++; };
+    auto string_at = [&]() -> bool {  // p[i] == '"'
+        i++;
+        while (i < n) {
+            unsigned char c = (unsigned char)p[i];
+            if (c == '"') { i++; return true; }
+            if (c < 0x20) return false;
+            if (c != '\\') { i++; continue; }
+            i++;
+            if (i >= n) return false;
+            switch (p[i]) {
+            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': i++; break;
+            case 'u': {
+                auto hex4 = [&](size_t at, unsigned *v) -> bool {
+                    if (at + 4 > n) return false;
+                    unsigned r = 0;
+                    for (size_t k = 0; k < 4; k++) {
+                        char h = p[at + k];
+                        unsigned d;
+                        if (h >= '0' && h <= '9') d = h - '0';
+                        else if (h >= 'a' && h <= 'f') d = h - 'a' + 10;
+                        else if (h >= 'A' && h <= 'F') d = h - 'A' + 10;
+                        else return false;
+                        r = r << 4 | d;
+                    }
+                    *v = r;
+                    return true;
+                };
+                unsigned unit;
+                if (!hex4(i + 1, &unit)) return false;
+                i += 5;
+                if (unit >= 0xDC00 && unit <= 0xDFFF) return false;
+                if (unit >= 0xD800 && unit <= 0xDBFF) {
+                    unsigned low;
+                    if (i + 1 < n && p[i] == '\\' && p[i + 1] == 'u' && hex4(i + 2, &low) && low >= 0xDC00 && low <= 0xDFFF) {
+                        i += 6;
+                    } else {
+                        return false;
+                    }
+                }
+                break;
+            }
+            default: return false;
+            }
+        }
+        return false;
+    };
+    auto scalar_at = [&]() -> bool {
+        char c = p[i];
+        if (c == '"') return string_at();
+        if (c == 't' || c == 'f' || c == 'n') {
+            const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+            size_t len = strlen(word);
+            if (i + len > n || memcmp(p + i, word, len) != 0) return false;
+            i += len;
+            return true;
+        }
+        if (c == '-' || is_digit(c)) {
+            size_t start = i;
+            while (i < n && (is_digit(p[i]) || p[i] == '-' || p[i] == '+' || p[i] == '.' || p[i] == 'e' || p[i] == 'E')) i++;
+            bool big = false;
+            if (!number_grammar(p + start, i - start, &big)) return false;
+            double ignored;
+            if (big && !slow_number(p + start, i - start, &ignored)) return false;
+            return true;
+        }
+        return false;
+    };
+    skip_space();
+    // The text starts with '[' or '{' (simdjson told us it is a container).
+    for (;;) {
+        skip_space();
+        if (i >= n) return false;
+        char c = p[i];
+        if (c == '[' || c == '{') {
+            if (depth_before + (int)stack.size() + 1 > kMaximumDepth) return false;
+            bool object = c == '{';
+            stack.push_back(object);
+            i++;
+            skip_space();
+            if (i < n && p[i] == (object ? '}' : ']')) {
+                i++;
+                stack.pop_back();
+            } else {
+                if (object) {
+                    if (i >= n || p[i] != '"' || !string_at()) return false;
+                    skip_space();
+                    if (i >= n || p[i] != ':') return false;
+                    i++;
+                }
+                continue;
+            }
+        } else if (!scalar_at()) {
+            return false;
+        }
+        // After a value.
+        for (;;) {
+            skip_space();
+            if (stack.empty()) return i == n;
+            if (i >= n) return false;
+            bool object = stack.back();
+            if (p[i] == ',') {
+                i++;
+                if (object) {
+                    skip_space();
+                    if (i >= n || p[i] != '"' || !string_at()) return false;
+                    skip_space();
+                    if (i >= n || p[i] != ':') return false;
+                    i++;
+                }
+                break;
+            }
+            if (p[i] == (object ? '}' : ']')) {
+                i++;
+                stack.pop_back();
+                continue;
+            }
+            return false;
+        }
+    }
+}
+
+inline std::string_view check(std::string_view plain) { return plain; }
+
+template <typename T> inline T check(simdjson_result<T> &&result) {
+    T value;
+    if (std::move(result).get(value)) throw failure();
+    return value;
+}
+
+}  // namespace
+
+struct cf_sj_decoder {
+    ondemand::parser parser;
+    std::vector<cf_sj_coin> coins;
+    std::vector<double> points;
+    const char *base = nullptr;
+    int depth_base = 0;
+
+    // --- values ----------------------------------------------------------------------------
+
+    // A number's raw text checked against the grammar (simdjson is lenient about some forms).
+    void check_number_text(ondemand::value &value) {
+        std::string_view token = trimmed(check(value.raw_json_token()));
+        bool big = false;
+        if (!number_grammar(token.data(), token.size(), &big)) throw failure();
+        if (big) {
+            double ignored;
+            if (!slow_number(token.data(), token.size(), &ignored)) throw failure();
+        }
+    }
+
+    // Visits a value nobody reads, checking it completely.
+    void skip(ondemand::value value, int depth) {
+        switch (check(value.type())) {
+        case ondemand::json_type::array: {
+            std::string_view raw = check(check(value.get_array()).raw_json());
+            if (!validate_container(raw.data(), raw.size(), depth)) throw failure();
+            break;
+        }
+        case ondemand::json_type::object: {
+            std::string_view raw = check(check(value.get_object()).raw_json());
+            if (!validate_container(raw.data(), raw.size(), depth)) throw failure();
+            break;
+        }
+        case ondemand::json_type::number: check_number_text(value); break;
+        case ondemand::json_type::string: (void)check(value.get_string()); break;
+        case ondemand::json_type::boolean: (void)check(value.get_bool()); break;
+        case ondemand::json_type::null:
+            if (!check(value.is_null())) throw failure();
+            break;
+        }
+    }
+
+    // A numeric field: a number, a string wholly a number, or null; anything else reads as null
+    // with a warning bit.
+    void number_field(ondemand::value value, cf_sj_coin &coin, int field, int depth) {
+        uint64_t bit = uint64_t(1) << field;
+        coin.number_present &= ~bit;
+        coin.number_problem &= ~bit;
+        coin.number_bad_text &= ~bit;
+        switch (check(value.type())) {
+        case ondemand::json_type::number:
+            check_number_text(value);
+            coin.numbers[field] = check(value.get_double());
+            coin.number_present |= bit;
+            return;
+        case ondemand::json_type::string: {
+            std::string_view text = check(value.get_string());
+            double number;
+            if (cf_sj_number_text(text.data(), text.size(), &number)) {
+                coin.numbers[field] = number;
+                coin.number_present |= bit;
+            } else {
+                coin.number_problem |= bit;
+                coin.number_bad_text |= bit;
+            }
+            return;
+        }
+        case ondemand::json_type::null:
+            if (!check(value.is_null())) throw failure();
+            return;
+        default:
+            skip(value, depth);
+            coin.number_problem |= bit;
+            return;
+        }
+    }
+
+    void string_field(ondemand::value value, cf_sj_coin &coin, int field, int depth) {
+        cf_sj_string &out = coin.strings[field];
+        switch (check(value.type())) {
+        case ondemand::json_type::string: {
+            std::string_view text = check(value.get_string());
+            out.bytes = text.data();
+            out.length = (int64_t)text.size();
+            out.problem = 0;
+            return;
+        }
+        case ondemand::json_type::null:
+            if (!check(value.is_null())) throw failure();
+            out.length = -1;
+            out.problem = 0;
+            return;
+        default:
+            skip(value, depth);
+            out.length = -1;
+            out.problem = CF_SJ_WARN_NOT_STRING;
+            return;
+        }
+    }
+
+    void roi(ondemand::value value, cf_sj_coin &coin, int depth) {
+        ondemand::json_type type = check(value.type());
+        if (type == ondemand::json_type::null) {
+            if (!check(value.is_null())) throw failure();
+            coin.roi_state = 0;
+            return;
+        }
+        if (type != ondemand::json_type::object) {
+            skip(value, depth);
+            coin.roi_state = 2;
+            return;
+        }
+        coin.roi_state = 1;
+        ondemand::object object = check(value.get_object());
+        for (auto field_result : object) {
+            ondemand::field field = check(std::move(field_result));
+            std::string_view key = field_key(field);
+            ondemand::value inner = field.value();
+            if (key == "times") number_field(inner, coin, CF_SJ_ROI_TIMES, depth + 1);
+            else if (key == "percentage") number_field(inner, coin, CF_SJ_ROI_PERCENTAGE, depth + 1);
+            else if (key == "currency") string_field(inner, coin, CF_SJ_ROI_CURRENCY, depth + 1);
+            else skip(inner, depth + 1);
+        }
+    }
+
+    // sparkline_in_7d: {"price":[…]}; the array is checked element by element and its range kept.
+    void sparkline(ondemand::value value, cf_sj_coin &coin, int depth) {
+        ondemand::json_type type = check(value.type());
+        if (type == ondemand::json_type::null) {
+            if (!check(value.is_null())) throw failure();
+            return;
+        }
+        if (type != ondemand::json_type::object) {
+            skip(value, depth);
+            coin.sparkline_state = 2;
+            return;
+        }
+        ondemand::object object = check(value.get_object());
+        for (auto field_result : object) {
+            ondemand::field field = check(std::move(field_result));
+            std::string_view key = field_key(field);
+            ondemand::value inner = field.value();
+            if (key != "price") {
+                skip(inner, depth + 1);
+                continue;
+            }
+            if (check(inner.type()) != ondemand::json_type::array) {
+                skip(inner, depth + 1);
+                coin.sparkline_state = 2;
+                continue;
+            }
+            std::string_view raw = check(check(inner.get_array()).raw_json());
+            if (!validate_container(raw.data(), raw.size(), depth + 1)) throw failure();
+            coin.sparkline_state = 1;
+            coin.sparkline_offset = raw.data() - base;
+            coin.sparkline_length = (int64_t)raw.size();
+        }
+    }
+
+    std::string_view field_key(ondemand::field &field) {
+        // The raw key up to its closing quote; only a key with an escape is unescaped (checked).
+        const char *start = field.key().raw();
+        const char *p = start;
+        bool escaped = false;
+        while (*p != '"') {
+            if (*p == '\\') {
+                escaped = true;
+                p += 2;
+            } else {
+                p++;
+            }
+        }
+        if (!escaped) return std::string_view(start, size_t(p - start));
+        return check(field.unescaped_key());
+    }
+
+    void coin_object(ondemand::value value, cf_sj_coin &coin) {
+        ondemand::object object = check(value.get_object());
+        for (auto field_result : object) {
+            ondemand::field field = check(std::move(field_result));
+            std::string_view key = field_key(field);
+            ondemand::value inner = field.value();
+            dispatch(key, inner, coin);
+        }
+    }
+
+    void dispatch(std::string_view key, ondemand::value inner, cf_sj_coin &coin) {
+        const int depth = 2;
+        switch (key.size()) {
+        case 2:
+            if (key == "id") return string_field(inner, coin, CF_SJ_ID, depth);
+            break;
+        case 3:
+            if (key == "ath") return number_field(inner, coin, CF_SJ_ATH, depth);
+            if (key == "atl") return number_field(inner, coin, CF_SJ_ATL, depth);
+            if (key == "roi") return roi(inner, coin, depth);
+            break;
+        case 4:
+            if (key == "name") return string_field(inner, coin, CF_SJ_NAME, depth);
+            break;
+        case 5:
+            if (key == "image") return string_field(inner, coin, CF_SJ_IMAGE, depth);
+            break;
+        case 6:
+            if (key == "symbol") return string_field(inner, coin, CF_SJ_SYMBOL, depth);
+            break;
+        case 7:
+            if (key == "low_24h") return number_field(inner, coin, CF_SJ_LOW_24H, depth);
+            break;
+        case 8:
+            if (key == "high_24h") return number_field(inner, coin, CF_SJ_HIGH_24H, depth);
+            if (key == "ath_date") return string_field(inner, coin, CF_SJ_ATH_DATE, depth);
+            if (key == "atl_date") return string_field(inner, coin, CF_SJ_ATL_DATE, depth);
+            break;
+        case 10:
+            if (key == "market_cap") return number_field(inner, coin, CF_SJ_MARKET_CAP, depth);
+            if (key == "max_supply") return number_field(inner, coin, CF_SJ_MAX_SUPPLY, depth);
+            break;
+        case 12:
+            if (key == "total_volume") return number_field(inner, coin, CF_SJ_TOTAL_VOLUME, depth);
+            if (key == "total_supply") return number_field(inner, coin, CF_SJ_TOTAL_SUPPLY, depth);
+            if (key == "last_updated") return string_field(inner, coin, CF_SJ_LAST_UPDATED, depth);
+            break;
+        case 13:
+            if (key == "current_price") return number_field(inner, coin, CF_SJ_CURRENT_PRICE, depth);
+            break;
+        case 15:
+            if (key == "market_cap_rank") return number_field(inner, coin, CF_SJ_MARKET_CAP_RANK, depth);
+            if (key == "sparkline_in_7d") return sparkline(inner, coin, depth);
+            break;
+        case 16:
+            if (key == "price_change_24h") return number_field(inner, coin, CF_SJ_PRICE_CHANGE_24H, depth);
+            break;
+        case 18:
+            if (key == "circulating_supply") return number_field(inner, coin, CF_SJ_CIRCULATING_SUPPLY, depth);
+            break;
+        case 21:
+            if (key == "ath_change_percentage") return number_field(inner, coin, CF_SJ_ATH_CHANGE_PERCENTAGE, depth);
+            if (key == "atl_change_percentage") return number_field(inner, coin, CF_SJ_ATL_CHANGE_PERCENTAGE, depth);
+            if (key == "market_cap_change_24h") return number_field(inner, coin, CF_SJ_MARKET_CAP_CHANGE_24H, depth);
+            break;
+        case 23:
+            if (key == "fully_diluted_valuation") return number_field(inner, coin, CF_SJ_FULLY_DILUTED_VALUATION, depth);
+            break;
+        case 27:
+            if (key == "price_change_percentage_24h") return number_field(inner, coin, CF_SJ_PRICE_CHANGE_PERCENTAGE_24H, depth);
+            break;
+        case 32:
+            if (key == "market_cap_change_percentage_24h")
+                return number_field(inner, coin, CF_SJ_MARKET_CAP_CHANGE_PERCENTAGE_24H, depth);
+            break;
+        case 38:
+            if (key == "price_change_percentage_1h_in_currency") return number_field(inner, coin, CF_SJ_PCP_1H, depth);
+            if (key == "price_change_percentage_7d_in_currency") return number_field(inner, coin, CF_SJ_PCP_7D, depth);
+            if (key == "price_change_percentage_1y_in_currency") return number_field(inner, coin, CF_SJ_PCP_1Y, depth);
+            break;
+        case 39:
+            if (key == "price_change_percentage_24h_in_currency") return number_field(inner, coin, CF_SJ_PCP_24H, depth);
+            if (key == "price_change_percentage_14d_in_currency") return number_field(inner, coin, CF_SJ_PCP_14D, depth);
+            if (key == "price_change_percentage_30d_in_currency") return number_field(inner, coin, CF_SJ_PCP_30D, depth);
+            break;
+        case 40:
+            if (key == "price_change_percentage_200d_in_currency") return number_field(inner, coin, CF_SJ_PCP_200D, depth);
+            break;
+        }
+        skip(inner, depth);
+    }
+
+    static void reset(cf_sj_coin &coin, int index) {
+        memset(&coin, 0, sizeof coin);
+        coin.index = index;
+        for (auto &s : coin.strings) s.length = -1;
+        coin.sparkline_offset = -1;
+    }
+
+    int markets(const uint8_t *body, size_t length, uint8_t **out_copy, int64_t *error_offset, const char **error_name) {
+        coins.clear();
+        uint8_t *copy = (uint8_t *)malloc(length + SIMDJSON_PADDING);
+        if (!copy) return CF_SJ_NO_MEMORY;
+        memcpy(copy, body, length);
+        memset(copy + length, 0, SIMDJSON_PADDING);
+        base = (const char *)copy;
+        ondemand::document document;
+        auto fail = [&](error_code code) {
+            *error_name = error_message(code);
+            free(copy);
+            return CF_SJ_MALFORMED;
+        };
+        error_code code = parser.iterate(padded_string_view(base, length, length + SIMDJSON_PADDING)).get(document);
+        if (code) return fail(code);
+        try {
+            ondemand::json_type type;
+            code = document.type().get(type);
+            if (code) return fail(code);
+            if (type != ondemand::json_type::array) {
+                // Still strict JSON throughout, or it is malformed rather than the wrong shape.
+                bool valid = validate_container(base, length, 0);
+                if (!valid) return fail(TAPE_ERROR);
+                free(copy);
+                return CF_SJ_NOT_ARRAY;
+            }
+            ondemand::array array = check(document.get_array());
+            int index = 0;
+            for (auto element_result : array) {
+                ondemand::value element = check(std::move(element_result));
+                coins.emplace_back();
+                cf_sj_coin &coin = coins.back();
+                reset(coin, index++);
+                if (check(element.type()) == ondemand::json_type::object) {
+                    coin.state = CF_SJ_ROW_OBJECT;
+                    coin_object(element, coin);
+                } else {
+                    coin.state = CF_SJ_ROW_NOT_OBJECT;
+                    skip(element, 1);
+                }
+            }
+            // Nothing may follow the array.
+            const char *location = nullptr;
+            if (document.current_location().get(location) != OUT_OF_BOUNDS) throw failure();
+        } catch (const failure &) {
+            const char *location = nullptr;
+            if (!document.current_location().get(location) && location >= base && location <= base + length) {
+                *error_offset = location - base;
+            }
+            return fail(TAPE_ERROR);
+        } catch (const std::bad_alloc &) {
+            free(copy);
+            return CF_SJ_NO_MEMORY;
+        }
+        *out_copy = copy;
+        return CF_SJ_OK;
+    }
+
+    int64_t prices(const uint8_t *copy, size_t copy_length, size_t offset, size_t length) {
+        points.clear();
+        const char *start = (const char *)copy + offset;
+        ondemand::document document;
+        if (parser.iterate(padded_string_view(start, length, copy_length + SIMDJSON_PADDING - offset)).get(document)) return -1;
+        try {
+            ondemand::array array = check(document.get_array());
+            for (auto element_result : array) {
+                ondemand::value element = check(std::move(element_result));
+                double value = __builtin_nan("");
+                switch (check(element.type())) {
+                case ondemand::json_type::number: value = check(element.get_double()); break;
+                case ondemand::json_type::string: {
+                    std::string_view text = check(element.get_string());
+                    double number;
+                    if (cf_sj_number_text(text.data(), text.size(), &number)) value = number;
+                    break;
+                }
+                default: break;  // null, booleans, containers: a gap
+                }
+                points.push_back(value);
+            }
+        } catch (const failure &) {
+            return -1;
+        } catch (const std::bad_alloc &) {
+            return -1;
+        }
+        return (int64_t)points.size();
+    }
+};
+
+extern "C" {
+
+cf_sj_decoder *cf_sj_decoder_new(void) { return new (std::nothrow) cf_sj_decoder(); }
+
+void cf_sj_decoder_free(cf_sj_decoder *decoder) { delete decoder; }
+
+size_t cf_sj_decoder_footprint(const cf_sj_decoder *decoder) {
+    return decoder->parser.capacity() * 5 + decoder->coins.capacity() * sizeof(cf_sj_coin) +
+           decoder->points.capacity() * sizeof(double);
+}
+
+int cf_sj_markets(cf_sj_decoder *decoder, const uint8_t *body, size_t length, const cf_sj_coin **out_coins,
+                  size_t *out_count, uint8_t **out_copy, int64_t *out_error_offset, const char **out_error_name) {
+    *out_coins = nullptr;
+    *out_count = 0;
+    *out_copy = nullptr;
+    *out_error_offset = -1;
+    *out_error_name = "";
+    int status;
+    try {
+        status = decoder->markets(body, length, out_copy, out_error_offset, out_error_name);
+    } catch (...) {
+        return CF_SJ_NO_MEMORY;
+    }
+    if (status == CF_SJ_OK) {
+        *out_coins = decoder->coins.data();
+        *out_count = decoder->coins.size();
+    }
+    return status;
+}
+
+int64_t cf_sj_prices(cf_sj_decoder *decoder, const uint8_t *copy, size_t copy_length, size_t offset, size_t length,
+                     const double **out_points) {
+    *out_points = nullptr;
+    int64_t count;
+    try {
+        count = decoder->prices(copy, copy_length, offset, length);
+    } catch (...) {
+        return -1;
+    }
+    if (count >= 0) *out_points = decoder->points.data();
+    return count;
+}
+
+int cf_sj_number_text(const char *text, size_t length, double *out_value) {
+    bool big = false;
+    if (!number_grammar(text, length, &big)) return 0;
+    return slow_number(text, length, out_value) ? 1 : 0;
+}
+
+int cf_sj_is_array(const uint8_t *text, size_t length) {
+    const char *p = (const char *)text;
+    size_t start = 0;
+    while (start < length && is_space(p[start])) start++;
+    if (start >= length || p[start] != '[') return 0;
+    try {
+        return validate_container(p + start, length - start, 0) ? 1 : 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
+}  // extern "C"

@@ -1,0 +1,218 @@
+import CSimdJSON
+import Foundation
+
+/// The one-pass `/coins/markets` decoder: simdjson On-Demand (Sources/CSimdJSON) checks the body
+/// as strict JSON and extracts every row's fields into flat records in one walk; this turns the
+/// records into `Coin`s with the tolerance rules of SPEC §2 and §10.
+///
+/// Sparklines are not parsed: each coin keeps the byte range of its price array in a shared copy
+/// of the body (`Sparkline`), parsed when read.
+enum MarketsDecoder {
+    /// Decodes a body (after any BOM was dropped; `offsetBase` bytes were dropped before it).
+    /// - Throws: `.invalidArgument` for bytes that are not strict JSON (message and
+    ///   `details.offset` from the strict scanner), `.decode` when the top level is not an array.
+    static func decode(_ body: Data, offsetBase: Int) throws -> MarketsPage {
+        try body.withUnsafeBytes { raw -> MarketsPage in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return try SimdJSON.withDecoder { decoder -> MarketsPage in
+                var records: UnsafePointer<cf_sj_coin>?
+                var count = 0
+                var copy: UnsafeMutablePointer<UInt8>?
+                var errorOffset: Int64 = -1
+                var errorName: UnsafePointer<CChar>?
+                let status = cf_sj_markets(
+                    decoder, bytes.baseAddress ?? UnsafePointer(bitPattern: 1), bytes.count, &records, &count, &copy,
+                    &errorOffset, &errorName)
+                switch Int(status) {
+                case Int(CF_SJ_OK):
+                    break
+                case Int(CF_SJ_NOT_ARRAY):
+                    throw CoinfolioError(.decode, "expected a JSON array of coins (/coins/markets): the top level is not an array")
+                case Int(CF_SJ_MALFORMED):
+                    throw malformed(raw, offsetBase: offsetBase, simdjsonOffset: Int(errorOffset), name: errorName)
+                default:
+                    throw CoinfolioError(.internalError, "out of memory decoding the markets body")
+                }
+                let text = copy.map { JSONText(adopting: $0, count: bytes.count) }
+                return page(UnsafeBufferPointer(start: records, count: count), text: text)
+            }
+        }
+    }
+
+    /// The strict scanner's error for bytes simdjson refused (it names the offset and reason);
+    /// if the scanner finds nothing (the two disagree), simdjson's own reason.
+    static func malformed(_ bytes: UnsafeRawBufferPointer, offsetBase: Int, simdjsonOffset: Int, name: UnsafePointer<CChar>?)
+        -> CoinfolioError
+    {
+        do {
+            try JSONSyntax.checkUTF8(bytes)
+            try JSONSyntax.checkStrict(bytes)
+        } catch let error as CoinfolioError {
+            return error
+        } catch {}
+        let reason = name.map { String(cString: $0) } ?? "refused"
+        var details: [String: CoinfolioError.Detail] = ["reason": .string("malformed_json")]
+        var message = "malformed JSON (\(reason))"
+        if simdjsonOffset >= 0 {
+            details["offset"] = .number(Double(simdjsonOffset + offsetBase))
+            message = "malformed JSON at byte offset \(simdjsonOffset + offsetBase): \(reason)"
+        }
+        return CoinfolioError(.invalidArgument, message, details: details)
+    }
+
+    // MARK: - Records to coins
+
+    /// JSON keys of the numeric fields, in record order (CF_SJ_CURRENT_PRICE …).
+    static let numberKeys = [
+        "current_price", "market_cap", "market_cap_rank", "fully_diluted_valuation", "total_volume", "high_24h", "low_24h",
+        "price_change_24h", "price_change_percentage_24h", "market_cap_change_24h", "market_cap_change_percentage_24h",
+        "circulating_supply", "total_supply", "max_supply", "ath", "ath_change_percentage", "atl", "atl_change_percentage",
+        "price_change_percentage_1h_in_currency", "price_change_percentage_24h_in_currency",
+        "price_change_percentage_7d_in_currency", "price_change_percentage_14d_in_currency",
+        "price_change_percentage_30d_in_currency", "price_change_percentage_200d_in_currency",
+        "price_change_percentage_1y_in_currency", "roi.times", "roi.percentage",
+    ]
+    /// JSON keys of the string fields, in record order (CF_SJ_ID …).
+    static let stringKeys = ["id", "symbol", "name", "image", "ath_date", "atl_date", "last_updated", "roi.currency"]
+
+    private static func page(_ records: UnsafeBufferPointer<cf_sj_coin>, text: JSONText?) -> MarketsPage {
+        var coins: [Coin] = []
+        coins.reserveCapacity(records.count)
+        var skipped: [MarketsPage.Skipped] = []
+        var warnings: [MarketsPage.Warning] = []
+        var positionByID: [String: Int] = [:]
+        positionByID.reserveCapacity(records.count)
+        var sourceIndex: [Int] = []
+        sourceIndex.reserveCapacity(records.count)
+        for record in records {
+            let index = Int(record.index)
+            guard Int(record.state) == CF_SJ_ROW_OBJECT else {
+                skipped.append(.init(index: index, reason: "not an object"))
+                continue
+            }
+            var rowWarnings: [MarketsPage.Warning] = []
+            switch coin(record, text: text, index: index, warnings: &rowWarnings) {
+            case .failure(let reason):
+                skipped.append(.init(index: index, reason: reason.text))
+            case .success(let coin):
+                warnings += rowWarnings
+                if let earlier = positionByID[coin.id] {
+                    skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
+                    coins[earlier] = coin
+                    sourceIndex[earlier] = index
+                } else {
+                    positionByID[coin.id] = coins.count
+                    coins.append(coin)
+                    sourceIndex.append(index)
+                }
+            }
+        }
+        skipped.sort { $0.index < $1.index }
+        return MarketsPage(coins: coins, skipped: skipped, elementCount: records.count, warnings: warnings)
+    }
+
+    private struct Reason: Error { var text: String }
+
+    private static func coin(_ record: cf_sj_coin, text body: JSONText?, index: Int, warnings: inout [MarketsPage.Warning])
+        -> Result<Coin, Reason>
+    {
+        let stringFields = record.strings
+        let numberFields = record.numbers
+        return withUnsafeBytes(of: stringFields) { stringBytes in
+            withUnsafeBytes(of: numberFields) { numberBytes in
+                let strings = stringBytes.bindMemory(to: cf_sj_string.self)
+                let numbers = numberBytes.bindMemory(to: Double.self)
+                func string(_ field: Int) -> String? {
+                    let s = strings[Int(field)]
+                    guard s.length >= 0, let bytes = s.bytes else { return nil }
+                    return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(s.length)), as: UTF8.self)
+                }
+                // The id decides whether the row is kept.
+                let idString = strings[Int(CF_SJ_ID)]
+                guard let id = string(CF_SJ_ID) else {
+                    return .failure(Reason(text: idString.problem != 0 ? "id is not a string" : "missing id"))
+                }
+                do {
+                    try CoinID.validate(id)
+                } catch let error as CoinfolioError {
+                    return .failure(Reason(text: error.message))
+                } catch {
+                    return .failure(Reason(text: "invalid id"))
+                }
+                func warn(_ field: String, _ reason: String) {
+                    warnings.append(.init(index: index, id: id, field: field, reason: reason))
+                }
+                func text(_ field: Int) -> String? {
+                    let s = strings[Int(field)]
+                    if s.problem != 0 { warn(stringKeys[Int(field)], "not a string") }
+                    return string(field)
+                }
+                func number(_ field: Int) -> Double? {
+                    let bit = UInt64(1) << UInt64(field)
+                    if record.number_present & bit != 0 { return numbers[Int(field)] }
+                    if record.number_problem & bit != 0 {
+                        warn(numberKeys[Int(field)], record.number_bad_text & bit != 0 ? "a string that is not a number" : "not a number")
+                    }
+                    return nil
+                }
+                let symbol = text(CF_SJ_SYMBOL)
+                let name = text(CF_SJ_NAME)
+                if symbol == nil, strings[Int(CF_SJ_SYMBOL)].problem == 0 { warn("symbol", "missing") }
+                if name == nil, strings[Int(CF_SJ_NAME)].problem == 0 { warn("name", "missing") }
+                var coin = Coin(id: id, symbol: symbol ?? "", name: name ?? "")
+                coin.image = text(CF_SJ_IMAGE)
+                coin.currentPrice = number(CF_SJ_CURRENT_PRICE)
+                coin.marketCap = number(CF_SJ_MARKET_CAP)
+                if let rank = number(CF_SJ_MARKET_CAP_RANK), rank.isFinite, rank == rank.rounded(), abs(rank) < 9.0e15, rank > 0 {
+                    coin.marketCapRank = Int(rank)
+                }
+                coin.fullyDilutedValuation = number(CF_SJ_FULLY_DILUTED_VALUATION)
+                coin.totalVolume = number(CF_SJ_TOTAL_VOLUME)
+                coin.high24h = number(CF_SJ_HIGH_24H)
+                coin.low24h = number(CF_SJ_LOW_24H)
+                coin.priceChange24h = number(CF_SJ_PRICE_CHANGE_24H)
+                coin.priceChangePercentage24h = number(CF_SJ_PRICE_CHANGE_PERCENTAGE_24H)
+                coin.marketCapChange24h = number(CF_SJ_MARKET_CAP_CHANGE_24H)
+                coin.marketCapChangePercentage24h = number(CF_SJ_MARKET_CAP_CHANGE_PERCENTAGE_24H)
+                coin.circulatingSupply = number(CF_SJ_CIRCULATING_SUPPLY)
+                coin.totalSupply = number(CF_SJ_TOTAL_SUPPLY)
+                coin.maxSupply = number(CF_SJ_MAX_SUPPLY)
+                coin.ath = number(CF_SJ_ATH)
+                coin.athChangePercentage = number(CF_SJ_ATH_CHANGE_PERCENTAGE)
+                coin.athDate = text(CF_SJ_ATH_DATE)
+                coin.atl = number(CF_SJ_ATL)
+                coin.atlChangePercentage = number(CF_SJ_ATL_CHANGE_PERCENTAGE)
+                coin.atlDate = text(CF_SJ_ATL_DATE)
+                coin.lastUpdated = text(CF_SJ_LAST_UPDATED)
+                switch record.roi_state {
+                case 1:
+                    coin.roi = Coin.ROI(times: number(CF_SJ_ROI_TIMES), currency: text(CF_SJ_ROI_CURRENCY), percentage: number(CF_SJ_ROI_PERCENTAGE))
+                case 2:
+                    warn("roi", "not an object")
+                default:
+                    break
+                }
+                switch record.sparkline_state {
+                case 1:
+                    if let body {
+                        coin.sparkline = Sparkline(text: body, offset: Int(record.sparkline_offset), length: Int(record.sparkline_length))
+                    }
+                case 2:
+                    warn("sparkline_in_7d", "not an object with a price array")
+                default:
+                    break
+                }
+                var changes: [Coin.ChangeWindow: Double] = [:]
+                let windows: [(Coin.ChangeWindow, Int)] = [
+                    (.h1, CF_SJ_PCP_1H), (.h24, CF_SJ_PCP_24H), (.d7, CF_SJ_PCP_7D), (.d14, CF_SJ_PCP_14D),
+                    (.d30, CF_SJ_PCP_30D), (.d200, CF_SJ_PCP_200D), (.y1, CF_SJ_PCP_1Y),
+                ]
+                for (window, field) in windows {
+                    if let value = number(field) { changes[window] = value }
+                }
+                coin.priceChangePercentageInCurrency = changes
+                return .success(coin)
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import XCTest
+
+@testable import Coinfolio
+
+/// Issue 11: the one-pass decoder (simdjson On-Demand through Sources/CSimdJSON) keeps every rule
+/// of the Foundation decoder it replaced, checks strict JSON in the same pass, and leaves
+/// sparklines undecoded until read.
+final class OnePassDecodingTests: XCTestCase {
+    private func markets(_ text: String) throws -> MarketsPage { try CoinGeckoBody.markets(Data(text.utf8)) }
+
+    /// Every recorded /coins/markets body gives the same coins (every field, every sparkline point
+    /// bit for bit) and the same skipped rows as the Foundation decoder.
+    func testEveryRecordedBodyDecodesAsTheFoundationDecoderDid() throws {
+        let folder = Repository.corpus.appendingPathComponent("coins-markets")
+        guard FileManager.default.fileExists(atPath: folder.path) else {
+            throw XCTSkip("recorded corpus not found at \(Repository.corpus.path) (shared/ beside the checkout)")
+        }
+        var bodies = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.map {
+            ($0, try Data(contentsOf: folder.appendingPathComponent($0)))
+        }
+        bodies.append(("markets.json", try Repository.fixture("markets.json")))
+        var points = 0
+        for (name, body) in bodies {
+            let fast = try CoinGeckoBody.markets(body)
+            let reference = try CoinGeckoBody.marketsWithFoundation(body)
+            XCTAssertEqual(fast.coins.count, reference.coins.count, name)
+            XCTAssertEqual(fast.skipped, reference.skipped, name)
+            XCTAssertEqual(fast.warnings, [], name)
+            for (a, b) in zip(fast.coins, reference.coins) {
+                XCTAssertEqual(a, b, "\(name): \(a.id)")
+                let (p, q) = (a.sparklineIn7d ?? [], b.sparklineIn7d ?? [])
+                XCTAssertEqual(p.map(\.bitPattern), q.map(\.bitPattern), "\(name): \(a.id) sparkline")
+                points += p.count
+            }
+        }
+        XCTAssertGreaterThan(points, 41_000)
+    }
+
+    func testSparklinesStayUndecodedUntilRead() throws {
+        let page = try CoinGeckoBody.markets(Repository.fixture("markets.json"))
+        let bitcoin = try XCTUnwrap(page.coins.first { $0.id == "bitcoin" })
+        XCTAssertEqual(bitcoin.sparkline?.isUndecoded, true)
+        XCTAssertEqual(bitcoin.sparklineIn7d?.count, 170)
+        // The raw text round-trips: a sparkline made from it reads the same points.
+        let raw = try XCTUnwrap(bitcoin.sparkline?.jsonUTF8)
+        XCTAssertEqual(raw.first, UInt8(ascii: "["))
+        XCTAssertEqual(Sparkline(json: raw)?.prices, bitcoin.sparklineIn7d)
+        XCTAssertNil(Sparkline(json: Array("[1,]".utf8)))
+        XCTAssertNil(Sparkline(json: Array("{}".utf8)))
+        // Points that are null or not numbers are gaps (NaN); a string that is a number counts.
+        let coin = try XCTUnwrap(
+            markets(#"[{"id":"a","symbol":"a","name":"A","sparkline_in_7d":{"price":[1.5,null,"2.25",true,{"x":[]},-0.0]}}]"#)
+                .coins.first)
+        let prices = try XCTUnwrap(coin.sparklineIn7d)
+        XCTAssertEqual(prices.count, 6)
+        XCTAssertEqual(prices[0], 1.5)
+        XCTAssertTrue(prices[1].isNaN)
+        XCTAssertEqual(prices[2], 2.25)
+        XCTAssertTrue(prices[3].isNaN)
+        XCTAssertTrue(prices[4].isNaN)
+        XCTAssertEqual(prices[5].bitPattern, (-0.0).bitPattern)
+        // Setting values keeps them as values.
+        var copy = coin
+        copy.sparklineIn7d = [1, 2]
+        XCTAssertEqual(copy.sparkline?.isUndecoded, false)
+        XCTAssertEqual(copy.sparklineIn7d, [1, 2])
+    }
+
+    func testNumbersSentAsStringsReadAsNumbersOtherStringsAsNullWithAWarning() throws {
+        let page = try markets(
+            #"[{"id":"a","symbol":"a","name":"A","current_price":"0.0421","market_cap":"-1.5","total_supply":"4.2e17","#
+                + #""high_24h":"12abc","low_24h":"","ath":" 1","atl":"NaN","max_supply":"Infinity","total_volume":"0x10","#
+                + #""market_cap_rank":true,"image":42,"roi":[1]}]"#)
+        let coin = try XCTUnwrap(page.coins.first)
+        XCTAssertEqual(coin.currentPrice, 0.0421)
+        XCTAssertEqual(coin.marketCap, -1.5)
+        XCTAssertEqual(coin.totalSupply, 4.2e17)
+        for value in [coin.high24h, coin.low24h, coin.ath, coin.atl, coin.maxSupply, coin.totalVolume] { XCTAssertNil(value) }
+        XCTAssertNil(coin.marketCapRank)
+        XCTAssertNil(coin.image)
+        XCTAssertNil(coin.roi)
+        XCTAssertEqual(
+            Set(page.warnings.map(\.field)),
+            ["high_24h", "low_24h", "ath", "atl", "max_supply", "total_volume", "market_cap_rank", "image", "roi"])
+        XCTAssertEqual(
+            page.warnings.first { $0.field == "high_24h" },
+            MarketsPage.Warning(index: 0, id: "a", field: "high_24h", reason: "a string that is not a number"))
+        XCTAssertTrue(page.warnings.allSatisfy { $0.index == 0 && $0.id == "a" })
+    }
+
+    func testARowNeedsOnlyItsID() throws {
+        let page = try markets(#"[{"id":"only-id","current_price":2},{"symbol":"x","name":"X"},{"id":"a/b"},{"id":5}]"#)
+        XCTAssertEqual(page.coins.map(\.id), ["only-id"])
+        XCTAssertEqual(page.coins.first?.symbol, "")
+        XCTAssertEqual(page.coins.first?.name, "")
+        XCTAssertEqual(page.coins.first?.currentPrice, 2)
+        XCTAssertEqual(page.warnings.map(\.field), ["symbol", "name"])
+        XCTAssertEqual(page.skipped.map(\.index), [1, 2, 3])
+        XCTAssertEqual(page.skipped.map(\.reason)[0], "missing id")
+        XCTAssertEqual(page.skipped.map(\.reason)[2], "id is not a string")
+    }
+
+    func testByteOrderMarkAndDuplicateIDsLaterWins() throws {
+        let body = Data([0xEF, 0xBB, 0xBF]) + Data(#"[{"id":"a","symbol":"a","name":"1"},{"id":"a","symbol":"a","name":"2"}]"#.utf8)
+        let page = try CoinGeckoBody.markets(body)
+        XCTAssertEqual(page.coins.map(\.name), ["2"])
+        XCTAssertEqual(page.skipped, [MarketsPage.Skipped(index: 0, reason: #"duplicate id "a": a later row replaces it"#)])
+        XCTAssertEqual(page.elementCount, 2)
+    }
+
+    /// Bad JSON anywhere — in a field no model reads, inside a sparkline, in a key — is refused.
+    func testStrictJSONEverywhereInTheBody() {
+        let bad = [
+            "[01]", "[1.]", "[-]", "[1e]", "[.5]", "[1,]", "[1 2]", "[tru]", "[nul]", "[\"\\x\"]", "[\"a\tb\"]", "[1]x", "[] []",
+            "[\"\\ud800\"]", "[1e400]", "",
+        ]
+        let places = [
+            "%@",
+            #"[{"id":"a","symbol":"a","name":"A","extra":%@}]"#,
+            #"[{"id":"a","symbol":"a","name":"A","sparkline_in_7d":{"price":%@}}]"#,
+            #"[{"id":"a","symbol":"a","name":"A","roi":{"times":%@}}]"#,
+        ]
+        for place in places {
+            for text in bad {
+                let body = place.replacingOccurrences(of: "%@", with: text)
+                assertThrows(.invalidArgument, "\(body)") { try markets(body) }
+            }
+        }
+        for text in [#"[{"id":"a","current_price":01}]"#, #"[{"id":"a","current_price":1.}]"#, #"[{"id":"a","na\me":"x"}]"#,
+            #"[{"id":"a","image":"\u12"}]"#, #"[{"id":"a",}]"#, #"[{"id":"a" "name":"x"}]"#, #"[{"id":"a","x":[1,]}]"#]
+        {
+            assertThrows(.invalidArgument, text) { try markets(text) }
+        }
+        // Valid oddities pass: escapes in keys, -0, exponents, empty containers, deep-but-allowed nesting.
+        let fine = #"[{"i\u0064":"a","symbol":"a","name":"A","extra":[{},[],-0,1E+2,"\ud83d\ude00",true,false,null]}]"#
+        XCTAssertEqual(try markets(fine).coins.map(\.id), ["a"])
+        let nested = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        XCTAssertNoThrow(try markets(#"[{"id":"a","extra":"# + nested + "}]"))
+    }
+
+    /// Nesting a million levels deep is refused with a message, without recursion (no stack
+    /// overflow), in a field nobody reads as well as at the top.
+    func testDeepInputIsRefusedNotACrash() {
+        let deep = String(repeating: "[", count: 1_000_000)
+        assertThrows(.invalidArgument) { try markets(deep) }
+        assertThrows(.invalidArgument) { try markets(#"[{"id":"a","extra":"# + deep + "}]") }
+        let closed = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        assertThrows(.invalidArgument) { try markets(#"[{"id":"a","extra":"# + closed + "}]") }
+        assertThrows(.invalidArgument) { try markets(closed) }
+    }
+
+    func testNotAnArrayIsADecodeError() {
+        assertThrows(.decode) { try markets("{}") }
+        assertThrows(.decode) { try markets("42") }
+        // ...but malformed JSON after the top level is still malformed.
+        assertThrows(.invalidArgument) { try markets("{} x") }
+        assertThrows(.invalidArgument) { try markets(#"{"a":01}"#) }
+    }
+
+    func testNotUTF8IsRefused() {
+        let error = assertThrows(.invalidArgument) { try CoinGeckoBody.markets(Data([0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D])) }
+        XCTAssertEqual(error?.details["reason"], .string("bad_utf8"))
+    }
+}
+
+extension XCTestCase {
+    @discardableResult
+    fileprivate func assertThrows<T>(
+        _ code: CoinfolioError.Code, _ label: String = "", file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T
+    ) -> CoinfolioError? {
+        do {
+            _ = try body()
+            XCTFail("expected \(code.name), nothing thrown: \(label)", file: file, line: line)
+        } catch let error as CoinfolioError {
+            XCTAssertEqual(error.code, code, "\(label): \(error)", file: file, line: line)
+            return error
+        } catch {
+            XCTFail("expected CoinfolioError \(code.name), got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+}
