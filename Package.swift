@@ -24,7 +24,9 @@ let package = Package(
         // simdjson On-Demand (Debian libsimdjson-dev) behind a C surface: the one-pass decoder.
         .target(
             name: "CSimdJSON",
-            cxxSettings: [.unsafeFlags(["-O3"])],
+            // Optimized even in debug builds (the tests decode megabytes); nothing exported from
+            // libcoinfolio.so beyond include/coinfolio.h.
+            cxxSettings: [.unsafeFlags(["-O2", "-fvisibility=hidden", "-fvisibility-inlines-hidden"])],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
         .target(name: "Coinfolio", dependencies: ["CSQLite", "CSimdJSON"]),

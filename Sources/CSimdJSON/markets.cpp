@@ -214,6 +214,87 @@ bool validate_container(const char *p, size_t n, int depth_before) {
 
 inline std::string_view check(std::string_view plain) { return plain; }
 
+// The common sparkline shape, checked fast: '[' numbers or nulls separated by commas ']'. Returns
+// 1 valid, 0 invalid, -1 another shape (the caller uses validate_container). The text lies inside
+// a padded copy, so reading a few bytes past `n` is safe; a digit run stops at the array's ']'
+// or at the zero padding, and every index is checked against `n` where it matters.
+int validate_number_array(const char *p, size_t n) {
+    size_t i = 0;
+    auto digit = [&](size_t at) { return (unsigned char)(p[at] - '0') < 10; };
+    auto space = [&] { while (i < n && is_space(p[i])) i++; };
+    if (i >= n || p[i] != '[') return -1;
+    i++;
+    space();
+    if (i < n && p[i] == ']') {
+        i++;
+        space();
+        return i == n ? 1 : 0;
+    }
+    for (;;) {
+        if (i >= n) return 0;
+        char c = p[i];
+        if (c == '-' || (unsigned char)(c - '0') < 10) {
+            size_t start = i;
+            if (c == '-') i++;
+            long integer_digits = 0;
+            if (i < n && p[i] == '0') {
+                i++;
+                integer_digits = 1;
+                if (digit(i)) return 0;
+            } else {
+                if (!digit(i)) return 0;
+                while (digit(i)) { i++; integer_digits++; }
+            }
+            if (i < n && p[i] == '.') {
+                i++;
+                if (!digit(i)) return 0;
+                while (digit(i)) i++;
+            }
+            if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+                i++;
+                bool negative = false;
+                if (i < n && (p[i] == '+' || p[i] == '-')) { negative = p[i] == '-'; i++; }
+                if (!digit(i)) return 0;
+                long exponent = 0;
+                while (digit(i)) {
+                    if (exponent < 100000) exponent = exponent * 10 + (p[i] - '0');
+                    i++;
+                }
+                if (integer_digits + (negative ? -exponent : exponent) > 308) {
+                    double ignored;
+                    if (!slow_number(p + start, i - start, &ignored)) return 0;
+                }
+            } else if (integer_digits > 308) {
+                double ignored;
+                if (!slow_number(p + start, i - start, &ignored)) return 0;
+            }
+        } else if (c == 'n') {
+            if (i + 4 > n || memcmp(p + i, "null", 4) != 0) return 0;
+            i += 4;
+        } else {
+            return -1;
+        }
+        if (i >= n) return 0;
+        if (p[i] == ',') {
+            i++;
+            if (i < n && !is_space(p[i])) continue;
+            space();
+            continue;
+        }
+        space();
+        if (i >= n) return 0;
+        if (p[i] == ',') {
+            i++;
+            space();
+            continue;
+        }
+        if (p[i] != ']') return 0;
+        i++;
+        space();
+        return i == n ? 1 : 0;
+    }
+}
+
 template <typename T> inline T check(simdjson_result<T> &&result) {
     T value;
     if (std::move(result).get(value)) throw failure();
@@ -374,7 +455,8 @@ struct cf_sj_decoder {
                 continue;
             }
             std::string_view raw = check(check(inner.get_array()).raw_json());
-            if (!validate_container(raw.data(), raw.size(), depth + 1)) throw failure();
+            int fast = validate_number_array(raw.data(), raw.size());
+            if (fast == 0 || (fast < 0 && !validate_container(raw.data(), raw.size(), depth + 1))) throw failure();
             coin.sparkline_state = 1;
             coin.sparkline_offset = raw.data() - base;
             coin.sparkline_length = (int64_t)raw.size();

@@ -72,6 +72,11 @@ enum MarketsDecoder {
         "price_change_percentage_30d_in_currency", "price_change_percentage_200d_in_currency",
         "price_change_percentage_1y_in_currency", "roi.times", "roi.percentage",
     ]
+    /// The change windows and their numeric fields.
+    static let windows: [(Coin.ChangeWindow, Int)] = [
+        (.h1, CF_SJ_PCP_1H), (.h24, CF_SJ_PCP_24H), (.d7, CF_SJ_PCP_7D), (.d14, CF_SJ_PCP_14D),
+        (.d30, CF_SJ_PCP_30D), (.d200, CF_SJ_PCP_200D), (.y1, CF_SJ_PCP_1Y),
+    ]
     /// JSON keys of the string fields, in record order (CF_SJ_ID …).
     static let stringKeys = ["id", "symbol", "name", "image", "ath_date", "atl_date", "last_updated", "roi.currency"]
 
@@ -203,10 +208,7 @@ enum MarketsDecoder {
                     break
                 }
                 var changes: [Coin.ChangeWindow: Double] = [:]
-                let windows: [(Coin.ChangeWindow, Int)] = [
-                    (.h1, CF_SJ_PCP_1H), (.h24, CF_SJ_PCP_24H), (.d7, CF_SJ_PCP_7D), (.d14, CF_SJ_PCP_14D),
-                    (.d30, CF_SJ_PCP_30D), (.d200, CF_SJ_PCP_200D), (.y1, CF_SJ_PCP_1Y),
-                ]
+                changes.reserveCapacity(7)
                 for (window, field) in windows {
                     if let value = number(field) { changes[window] = value }
                 }

@@ -79,7 +79,7 @@ class Engine(Handle):
         sort: Optional[str] = "rank",
         limit: Optional[int] = None,
         offset: Optional[int] = 0,
-        sparkline: Optional[bool] = True,
+        sparkline: Optional[bool] = False,
     ) -> Dict[str, Any]:
         """Lists the snapshot's coins.
 
@@ -88,7 +88,8 @@ class Engine(Handle):
             sort: ``"rank"`` (unranked last), ``"rank_reversed"``, ``"price"`` (highest first),
                 ``"price_reversed"``, ``"holdings"``, ``"holdings_reversed"``; ties break on id.
             limit, offset: paging (``limit=None``: all).
-            sparkline: include ``sparkline_in_7d``.
+            sparkline: include ``sparkline_in_7d`` (default False: 168-odd prices per coin make
+                the answer several times larger; ask for them when you draw them).
 
         Returns ``{"coins": [coin…], "total": n (before paging), "as_of": "…", "stale": bool}``.
 
@@ -101,13 +102,14 @@ class Engine(Handle):
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
 
-    def portfolio(self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = None) -> Dict[str, Any]:
+    def portfolio(self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = False) -> Dict[str, Any]:
         """The held coins joined with the snapshot (the full snapshot, never a search).
 
         Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
         price, null without a price); a coin with no market row has ``price_available: False``
         and is left out of ``total_value``. ``sort="holdings"`` is value descending;
-        ``sparkline=False`` leaves the 7-day prices out.
+        ``sparkline=True`` adds the 7-day prices (left out by default: they are most of the
+        answer's size).
 
         Returns ``{"coins": [...], "total_value": x, "as_of": "…" | None, "stale": bool}``.
         """
