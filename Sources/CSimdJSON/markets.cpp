@@ -381,7 +381,15 @@ struct cf_sj_decoder {
     std::vector<cf_sj_coin> coins;
     std::vector<double> points;
     const char *base = nullptr;
-    int depth_base = 0;
+    // Piecewise decoding of large bodies (see cf_sj_markets_chunked_begin).
+    uint8_t *arena = nullptr;
+    size_t arena_used = 0;
+    const char *body_bytes = nullptr;
+    size_t body_length = 0, body_position = 0;
+    int index_base = 0;
+    bool body_done = false;
+    size_t piece_bytes = 4 << 20;
+    std::vector<char> piece;
 
     // --- values ----------------------------------------------------------------------------
 
@@ -531,8 +539,16 @@ struct cf_sj_decoder {
             int fast = validate_number_array(raw.data(), raw.size());
             if (fast == 0 || (fast < 0 && !validate_container(raw.data(), raw.size(), depth + 1))) throw failure();
             coin.sparkline_state = 1;
-            coin.sparkline_offset = raw.data() - base;
             coin.sparkline_length = (int64_t)raw.size();
+            if (arena) {
+                // Rows decoded piece by piece: the array's text moves to the arena the caller keeps.
+                memcpy(arena + arena_used, raw.data(), raw.size());
+                coin.sparkline_offset = (int64_t)arena_used;
+                arena_used += raw.size();
+                memset(arena + arena_used, 0, SIMDJSON_PADDING);
+            } else {
+                coin.sparkline_offset = raw.data() - base;
+            }
         }
     }
 
@@ -710,6 +726,106 @@ struct cf_sj_decoder {
         return CF_SJ_OK;
     }
 
+    // The end of the JSON value starting at `at` (its extent only: strings and nesting are
+    // followed, the grammar inside is left to simdjson); 0 when the text ends first or nests too
+    // deep.
+    size_t value_end(size_t at) {
+        const char *p = body_bytes;
+        size_t n = body_length;
+        int depth = 0;
+        size_t i = at;
+        while (i < n) {
+            char c = p[i];
+            if (c == '"') {
+                i++;
+                for (;;) {
+                    const void *q = memchr(p + i, '"', n - i);
+                    if (!q) return 0;
+                    size_t close = (const char *)q - p;
+                    size_t slashes = 0;
+                    while (close - slashes > i && p[close - slashes - 1] == '\\') slashes++;
+                    i = close + 1;
+                    if (slashes % 2 == 0) break;
+                }
+                if (depth == 0) return i;
+                continue;
+            }
+            if (depth == 0 && (c == ',' || c == ']' || c == '}' || is_space(c))) return i;  // a scalar's end
+            if (c == '[' || c == '{') {
+                if (++depth > kMaximumDepth) return 0;
+            } else if (c == ']' || c == '}') {
+                if (--depth == 0) return i + 1;
+            }
+            i++;
+        }
+        return depth == 0 ? i : 0;
+    }
+
+    // The next piece of rows: "[" + whole rows of the body + "]" decoded like a small body.
+    int chunk(const cf_sj_coin **out_coins, size_t *out_count, const char **error_name) {
+        coins.clear();
+        *out_coins = nullptr;
+        *out_count = 0;
+        if (body_done) return CF_SJ_OK;
+        piece.clear();
+        piece.push_back('[');
+        const char *p = body_bytes;
+        size_t n = body_length, i = body_position;
+        for (;;) {
+            size_t end = value_end(i);
+            if (end == 0 || end <= i) return CF_SJ_MALFORMED;
+            piece.insert(piece.end(), p + i, p + end);
+            i = end;
+            while (i < n && is_space(p[i])) i++;
+            if (i < n && p[i] == ',') {
+                i++;
+                while (i < n && is_space(p[i])) i++;
+                if (piece.size() >= piece_bytes) break;
+                piece.push_back(',');
+                continue;
+            }
+            if (i < n && p[i] == ']') {
+                i++;
+                while (i < n && is_space(p[i])) i++;
+                if (i != n) return CF_SJ_MALFORMED;
+                body_done = true;
+                break;
+            }
+            return CF_SJ_MALFORMED;
+        }
+        body_position = i;
+        piece.push_back(']');
+        size_t length = piece.size();
+        piece.resize(length + SIMDJSON_PADDING, '\0');
+        base = piece.data();
+        ondemand::document document;
+        if (parser.iterate(padded_string_view(base, length, piece.size())).get(document)) return CF_SJ_MALFORMED;
+        try {
+            ondemand::array array = check(document.get_array());
+            for (auto element_result : array) {
+                ondemand::value element = check(std::move(element_result));
+                coins.emplace_back();
+                cf_sj_coin &coin = coins.back();
+                reset(coin, index_base++);
+                if (check(element.type()) == ondemand::json_type::object) {
+                    coin.state = CF_SJ_ROW_OBJECT;
+                    coin_object(element, coin);
+                } else {
+                    coin.state = CF_SJ_ROW_NOT_OBJECT;
+                    skip(element, 1);
+                }
+            }
+            const char *location = nullptr;
+            if (document.current_location().get(location) != OUT_OF_BOUNDS) throw failure();
+        } catch (const failure &) {
+            *error_name = "TAPE_ERROR";
+            return CF_SJ_MALFORMED;
+        }
+        *out_coins = coins.data();
+        *out_count = coins.size();
+        return CF_SJ_MORE;
+    }
+
     int64_t prices(const uint8_t *copy, size_t copy_length, size_t offset, size_t length) {
         points.clear();
         const char *start = (const char *)copy + offset;
@@ -768,6 +884,48 @@ int cf_sj_markets(cf_sj_decoder *decoder, const uint8_t *body, size_t length, co
     if (status == CF_SJ_OK) {
         *out_coins = decoder->coins.data();
         *out_count = decoder->coins.size();
+    }
+    return status;
+}
+
+int cf_sj_markets_chunked_begin(cf_sj_decoder *decoder, const uint8_t *body, size_t length, size_t piece_bytes,
+                                uint8_t **out_arena) {
+    *out_arena = nullptr;
+    size_t i = 0;
+    const char *p = (const char *)body;
+    while (i < length && is_space(p[i])) i++;
+    if (i >= length || p[i] != '[') return CF_SJ_NOT_CHUNKABLE;
+    i++;
+    while (i < length && is_space(p[i])) i++;
+    if (i >= length || p[i] == ']') return CF_SJ_NOT_CHUNKABLE;
+    // Sparkline texts are at most the body's size; pages never written stay virtual.
+    uint8_t *arena = (uint8_t *)malloc(length + SIMDJSON_PADDING);
+    if (!arena) return CF_SJ_NO_MEMORY;
+    decoder->arena = arena;
+    decoder->arena_used = 0;
+    decoder->body_bytes = p;
+    decoder->body_length = length;
+    decoder->body_position = i;
+    decoder->index_base = 0;
+    decoder->body_done = false;
+    decoder->piece_bytes = piece_bytes ? piece_bytes : (4 << 20);
+    *out_arena = arena;
+    return CF_SJ_OK;
+}
+
+int cf_sj_markets_chunked_next(cf_sj_decoder *decoder, const cf_sj_coin **out_coins, size_t *out_count,
+                               const char **out_error_name) {
+    *out_error_name = "";
+    int status;
+    try {
+        status = decoder->chunk(out_coins, out_count, out_error_name);
+    } catch (...) {
+        status = CF_SJ_NO_MEMORY;
+    }
+    if (status != CF_SJ_MORE) {
+        decoder->arena = nullptr;
+        decoder->body_bytes = nullptr;
+        std::vector<char>().swap(decoder->piece);
     }
     return status;
 }

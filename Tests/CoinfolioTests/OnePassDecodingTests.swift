@@ -37,6 +37,37 @@ final class OnePassDecodingTests: XCTestCase {
         XCTAssertGreaterThan(points, 41_000)
     }
 
+    /// Large bodies are decoded in pieces of whole rows: same page as in one piece, for every
+    /// recorded body cut into pieces of a few rows, and the same refusals.
+    func testPiecewiseDecodingGivesTheSamePage() throws {
+        var bodies = [("markets.json", try Repository.fixture("markets.json")), ("bad", try Repository.fixture("markets-bad-elements.json"))]
+        let folder = Repository.corpus.appendingPathComponent("coins-markets")
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            for name in names where name.hasSuffix(".json") {
+                bodies.append((name, try Data(contentsOf: folder.appendingPathComponent(name))))
+            }
+        }
+        for (name, body) in bodies {
+            let data = CoinGeckoBody.withoutBOM(body)
+            let whole = try MarketsDecoder.decode(data, offsetBase: 0)
+            for piece in [1, 3000, 100_000] {
+                let pieces = try MarketsDecoder.decode(data, offsetBase: 0, piecewiseAbove: 0, pieceBytes: piece)
+                XCTAssertEqual(pieces, whole, "\(name) in pieces of \(piece) bytes")
+                XCTAssertEqual(pieces.coins.map(\.sparklineIn7d?.count), whole.coins.map(\.sparklineIn7d?.count), name)
+            }
+        }
+        let tricky = [#"[1,"a]b",{"id":"x","s":"}\""}, [[]] ,null]"#, #"[ {"id":"a"} , {"id":"b"} ]"#, "[1]"]
+        for text in tricky {
+            let whole = try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0)
+            XCTAssertEqual(try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0, piecewiseAbove: 0, pieceBytes: 1), whole, text)
+        }
+        for text in ["[1,]", "[{\"id\":\"a\"} x]", "[1] 2", "[{\"id\":\"a\",}]", "[\"a", "[[[" , "[01]"] {
+            XCTAssertThrowsError(try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0, piecewiseAbove: 0, pieceBytes: 1), text) {
+                XCTAssertEqual(($0 as? CoinfolioError)?.code, .invalidArgument, text)
+            }
+        }
+    }
+
     func testSparklinesStayUndecodedUntilRead() throws {
         let page = try CoinGeckoBody.markets(Repository.fixture("markets.json"))
         let bitcoin = try XCTUnwrap(page.coins.first { $0.id == "bitcoin" })

@@ -41,10 +41,32 @@ static void mismatch(mismatch_log *log, const char *fmt, const char *key, const 
     }
 }
 
-/* A raw number must come out as the same double; anything else as null. */
+/* SPEC §10: a string whose whole content is a JSON number reads as that number. */
+static json_t *number_in_string(const json_t *raw) {
+    const char *text = json_string_value(raw);
+    size_t length = text ? strlen(text) : 0;
+    json_t *number;
+    if (length == 0 || !(text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) ||
+        !(text[length - 1] >= '0' && text[length - 1] <= '9'))
+        return NULL;
+    number = json_loads(text, JSON_DECODE_ANY, NULL);
+    if (number && !json_is_number(number)) {
+        json_decref(number);
+        return NULL;
+    }
+    return number;
+}
+
+/* A raw number (or a string wholly a number) must come out as the same double; anything else
+ * as null. */
 static void compare_number(mismatch_log *log, const char *key, const json_t *raw,
                            const json_t *decoded) {
-    if (json_is_number(raw)) {
+    json_t *parsed = json_is_string(raw) ? number_in_string(raw) : NULL;
+    if (parsed) {
+        if (!json_is_number(decoded) || json_number_value(decoded) != json_number_value(parsed))
+            mismatch(log, "%s differs", key, parsed, decoded);
+        json_decref(parsed);
+    } else if (json_is_number(raw)) {
         if (!json_is_number(decoded) || json_number_value(decoded) != json_number_value(raw))
             mismatch(log, "%s differs", key, raw, decoded);
     } else if (!json_is_null(decoded)) {
@@ -54,6 +76,12 @@ static void compare_number(mismatch_log *log, const char *key, const json_t *raw
 
 static void compare_string(mismatch_log *log, const char *key, const json_t *raw,
                            const json_t *decoded) {
+    /* SPEC §10: a row needs only its id; symbol and name that are not strings read as "". */
+    if (!json_is_string(raw) && (strcmp(key, "symbol") == 0 || strcmp(key, "name") == 0)) {
+        if (!json_is_string(decoded) || json_string_value(decoded)[0] != '\0')
+            mismatch(log, "%s should be \"\"", key, raw, decoded);
+        return;
+    }
     if (json_is_string(raw)) {
         if (!json_is_string(decoded) ||
             strcmp(json_string_value(raw), json_string_value(decoded)) != 0)
@@ -124,12 +152,11 @@ int compare_coin(const json_t *raw, const json_t *decoded, const char *where) {
     return log.mismatches;
 }
 
-/* Whether a raw element is a coin at all: an object with string id, symbol and name. */
+/* Whether a raw element is a coin at all: an object with a string id (SPEC §10: symbol and
+ * name may be missing). */
 static int raw_coin_is_valid(const json_t *element) {
     const char *id = json_str(element, "id");
-    return json_is_object(element) && id != NULL && id[0] != '\0' &&
-           json_is_string(json_object_get(element, "symbol")) &&
-           json_is_string(json_object_get(element, "name"));
+    return json_is_object(element) && id != NULL && id[0] != '\0';
 }
 
 /* The index of the last valid element with this id, or -1. */

@@ -83,7 +83,9 @@ enum {
     CF_SJ_OK = 0,
     CF_SJ_MALFORMED = 1,   /* not strict JSON: the caller finds the offset with its own scanner */
     CF_SJ_NOT_ARRAY = 2,   /* valid JSON whose top level is not an array */
-    CF_SJ_NO_MEMORY = 3
+    CF_SJ_NO_MEMORY = 3,
+    CF_SJ_MORE = 4,           /* cf_sj_markets_chunked_next: records of one piece, call again */
+    CF_SJ_NOT_CHUNKABLE = 5   /* cf_sj_markets_chunked_begin: not a non-empty array; use cf_sj_markets */
 };
 
 typedef struct cf_sj_decoder cf_sj_decoder;
@@ -103,6 +105,20 @@ size_t cf_sj_decoder_footprint(const cf_sj_decoder *decoder);
  */
 int cf_sj_markets(cf_sj_decoder *decoder, const uint8_t *body, size_t length, const cf_sj_coin **out_coins,
                   size_t *out_count, uint8_t **out_copy, int64_t *out_error_offset, const char **out_error_name);
+
+/*
+ * Large bodies, piece by piece, so that memory grows with a piece (piece_bytes of whole rows; 0:
+ * 4 MB), not with
+ * the body: begin, then call next until it returns CF_SJ_OK (done) or an error; each CF_SJ_MORE
+ * gives the records of one piece (valid until the next call; indexes count from the body's start).
+ * Sparkline offsets point into *out_arena (malloc'd, body length + 64 bytes, owned by the caller
+ * from the moment begin returns CF_SJ_OK). `body` must stay valid until the last call. On
+ * CF_SJ_MALFORMED the caller finds the error with its own scanner.
+ */
+int cf_sj_markets_chunked_begin(cf_sj_decoder *decoder, const uint8_t *body, size_t length, size_t piece_bytes,
+                                uint8_t **out_arena);
+int cf_sj_markets_chunked_next(cf_sj_decoder *decoder, const cf_sj_coin **out_coins, size_t *out_count,
+                               const char **out_error_name);
 
 /*
  * Parses one sparkline array (bytes [offset, offset+length) of a padded copy made by

@@ -11,10 +11,17 @@ enum MarketsDecoder {
     /// Decodes a body (after any BOM was dropped; `offsetBase` bytes were dropped before it).
     /// - Throws: `.invalidArgument` for bytes that are not strict JSON (message and
     ///   `details.offset` from the strict scanner), `.decode` when the top level is not an array.
-    static func decode(_ body: Data, offsetBase: Int) throws -> MarketsPage {
+    /// - Parameters:
+    ///   - piecewiseAbove, pieceBytes: for tests; the defaults are `piecewiseThreshold` and 4 MB.
+    static func decode(_ body: Data, offsetBase: Int, piecewiseAbove: Int = piecewiseThreshold, pieceBytes: Int = 0) throws -> MarketsPage {
         try body.withUnsafeBytes { raw -> MarketsPage in
             let bytes = raw.bindMemory(to: UInt8.self)
             return try SimdJSON.withDecoder { decoder -> MarketsPage in
+                if bytes.count > piecewiseAbove,
+                    let page = try piecewise(decoder, bytes, raw: raw, offsetBase: offsetBase, pieceBytes: pieceBytes)
+                {
+                    return page
+                }
                 var records: UnsafePointer<cf_sj_coin>?
                 var count = 0
                 var copy: UnsafeMutablePointer<UInt8>?
@@ -33,8 +40,46 @@ enum MarketsDecoder {
                 default:
                     throw CoinfolioError(.internalError, "out of memory decoding the markets body")
                 }
-                let text = copy.map { JSONText(adopting: $0, count: bytes.count) }
-                return page(UnsafeBufferPointer(start: records, count: count), text: text)
+                // Small bodies: sparklines point into the decoder's padded copy of the body.
+                var builder = PageBuilder(text: copy.map { JSONText(adopting: $0, count: bytes.count) })
+                builder.add(UnsafeBufferPointer(start: records, count: count))
+                return builder.page()
+            }
+        }
+    }
+
+    /// Bodies above this many bytes are decoded in pieces of whole rows (about 4 MB each), so
+    /// memory grows with the kept sparkline text rather than with padded copies of the body.
+    static let piecewiseThreshold = 16 << 20
+
+    /// nil when the body is not a non-empty array (the one-piece path then decides).
+    private static func piecewise(
+        _ decoder: OpaquePointer, _ bytes: UnsafeBufferPointer<UInt8>, raw: UnsafeRawBufferPointer, offsetBase: Int,
+        pieceBytes: Int
+    ) throws -> MarketsPage? {
+        guard let base = bytes.baseAddress else { return nil }
+        var arena: UnsafeMutablePointer<UInt8>?
+        switch Int(cf_sj_markets_chunked_begin(decoder, base, bytes.count, pieceBytes, &arena)) {
+        case Int(CF_SJ_OK): break
+        case Int(CF_SJ_NOT_CHUNKABLE): return nil
+        default: throw CoinfolioError(.internalError, "out of memory decoding the markets body")
+        }
+        guard let arena else { return nil }
+        var builder = PageBuilder(text: JSONText(adopting: arena, count: bytes.count))
+        while true {
+            var records: UnsafePointer<cf_sj_coin>?
+            var count = 0
+            var errorName: UnsafePointer<CChar>?
+            let status = cf_sj_markets_chunked_next(decoder, &records, &count, &errorName)
+            switch Int(status) {
+            case Int(CF_SJ_MORE):
+                builder.add(UnsafeBufferPointer(start: records, count: count))
+            case Int(CF_SJ_OK):
+                return builder.page()
+            case Int(CF_SJ_MALFORMED):
+                throw malformed(raw, offsetBase: offsetBase, simdjsonOffset: -1, name: errorName)
+            default:
+                throw CoinfolioError(.internalError, "out of memory decoding the markets body")
             }
         }
     }
@@ -80,40 +125,51 @@ enum MarketsDecoder {
     /// JSON keys of the string fields, in record order (CF_SJ_ID …).
     static let stringKeys = ["id", "symbol", "name", "image", "ath_date", "atl_date", "last_updated", "roi.currency"]
 
-    private static func page(_ records: UnsafeBufferPointer<cf_sj_coin>, text: JSONText?) -> MarketsPage {
+    /// Records to a page, piece after piece: the merge (later row wins), skips and warnings.
+    private struct PageBuilder {
+        let text: JSONText?
         var coins: [Coin] = []
-        coins.reserveCapacity(records.count)
         var skipped: [MarketsPage.Skipped] = []
         var warnings: [MarketsPage.Warning] = []
         var positionByID: [String: Int] = [:]
-        positionByID.reserveCapacity(records.count)
         var sourceIndex: [Int] = []
-        sourceIndex.reserveCapacity(records.count)
-        for record in records {
-            let index = Int(record.index)
-            guard Int(record.state) == CF_SJ_ROW_OBJECT else {
-                skipped.append(.init(index: index, reason: "not an object"))
-                continue
-            }
-            var rowWarnings: [MarketsPage.Warning] = []
-            switch coin(record, text: text, index: index, warnings: &rowWarnings) {
-            case .failure(let reason):
-                skipped.append(.init(index: index, reason: reason.text))
-            case .success(let coin):
-                warnings += rowWarnings
-                if let earlier = positionByID[coin.id] {
-                    skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
-                    coins[earlier] = coin
-                    sourceIndex[earlier] = index
-                } else {
-                    positionByID[coin.id] = coins.count
-                    coins.append(coin)
-                    sourceIndex.append(index)
+        var elementCount = 0
+
+        init(text: JSONText?) { self.text = text }
+
+        mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>) {
+            coins.reserveCapacity(coins.count + records.count)
+            sourceIndex.reserveCapacity(coins.count + records.count)
+            positionByID.reserveCapacity(coins.count + records.count)
+            elementCount += records.count
+            for record in records {
+                let index = Int(record.index)
+                guard Int(record.state) == CF_SJ_ROW_OBJECT else {
+                    skipped.append(.init(index: index, reason: "not an object"))
+                    continue
+                }
+                var rowWarnings: [MarketsPage.Warning] = []
+                switch MarketsDecoder.coin(record, text: text, index: index, warnings: &rowWarnings) {
+                case .failure(let reason):
+                    skipped.append(.init(index: index, reason: reason.text))
+                case .success(let coin):
+                    warnings += rowWarnings
+                    if let earlier = positionByID[coin.id] {
+                        skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
+                        coins[earlier] = coin
+                        sourceIndex[earlier] = index
+                    } else {
+                        positionByID[coin.id] = coins.count
+                        coins.append(coin)
+                        sourceIndex.append(index)
+                    }
                 }
             }
         }
-        skipped.sort { $0.index < $1.index }
-        return MarketsPage(coins: coins, skipped: skipped, elementCount: records.count, warnings: warnings)
+
+        func page() -> MarketsPage {
+            MarketsPage(coins: coins, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
+        }
     }
 
     private struct Reason: Error { var text: String }

@@ -54,13 +54,16 @@ public struct CoinListing: Sendable {
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
-    @_spi(ABI) public var jsonUTF8: [UInt8] {
-        var w = JSONWriter(reserving: (encodedCoins?.reduce(0) { $0 + $1.count } ?? coins.count * 4096) + coins.count * 32 + 96)
+    @_spi(ABI) public var jsonUTF8: [UInt8] { jsonAnswer.bytes }
+
+    /// `json` sized once, the cached coins' JSON placed by reference (see `JSONAnswer`).
+    @_spi(ABI) public var jsonAnswer: JSONAnswer {
+        var w = JSONWriter(reserving: (encodedCoins == nil ? coins.count * 4096 : 0) + coins.count * 32 + 96)
         w.beginObject()
         w.key("coins"); w.beginArray()
         for (index, coin) in coins.enumerated() {
             w.beginObject()
-            if let encodedCoins { w.members(encodedCoins[index]) } else { coin.writeJSON(to: &w, sparkline: includesSparkline) }
+            if let encodedCoins { w.members(deferred: encodedCoins[index]) } else { coin.writeJSON(to: &w, sparkline: includesSparkline) }
             w.key("price_available"); w.bool(coin.isPriceAvailable)
             w.endObject()
         }
@@ -69,7 +72,7 @@ public struct CoinListing: Sendable {
         w.key("as_of"); w.string(isoTimestamp(asOf))
         w.key("stale"); w.bool(isStale)
         w.endObject()
-        return w.bytes
+        return w.answer
     }
 }
 
@@ -139,14 +142,17 @@ public struct Portfolio: Sendable {
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
-    @_spi(ABI) public var jsonUTF8: [UInt8] {
-        var w = JSONWriter(reserving: entries.count * (includesSparkline ? 4500 : 1500) + 96)
+    @_spi(ABI) public var jsonUTF8: [UInt8] { jsonAnswer.bytes }
+
+    /// `json` sized once, the cached coins' JSON placed by reference (see `JSONAnswer`).
+    @_spi(ABI) public var jsonAnswer: JSONAnswer {
+        var w = JSONWriter(reserving: entries.count * 96 + 96)
         w.beginObject()
         w.key("coins"); w.beginArray()
         for entry in entries {
             w.beginObject()
             if let row = entry.row {
-                w.members(row.snapshot.encodedCoin(row.position, sparkline: includesSparkline))
+                w.members(deferred: row.snapshot.encodedCoin(row.position, sparkline: includesSparkline))
             } else {
                 let coin = entry.coin
                 (coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(
@@ -162,7 +168,7 @@ public struct Portfolio: Sendable {
         w.key("as_of"); w.string(asOf.map(isoTimestamp))
         w.key("stale"); w.bool(isStale)
         w.endObject()
-        return w.bytes
+        return w.answer
     }
 }
 
