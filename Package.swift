@@ -34,6 +34,6 @@ let package = Package(
         .executableTarget(name: "coinfolio-cli", dependencies: ["Coinfolio"]),
         .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio"]),
     ],
-    swiftLanguageModes: [.v5],
+    swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
 )

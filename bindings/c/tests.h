@@ -107,4 +107,9 @@ void test_engine_and_client_open_with_null_config(void);
 void test_engine_metrics_count_every_attempt(void);
 void test_engine_vs_currency_eur(void);
 
+/* test_progress.c */
+void test_progress_five_page_refresh_reports_every_page(void);
+void test_progress_null_function_turns_it_off(void);
+void test_progress_null_engine_is_invalid_argument(void);
+
 #endif /* COINFOLIO_TESTS_H */

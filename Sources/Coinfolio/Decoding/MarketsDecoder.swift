@@ -128,19 +128,16 @@ enum MarketsDecoder {
     /// Records to a page, piece after piece: the merge (later row wins), skips and warnings.
     private struct PageBuilder {
         let text: JSONText?
-        var coins: [Coin] = []
+        var merged = LaterRowWins<Coin>()
         var skipped: [MarketsPage.Skipped] = []
         var warnings: [MarketsPage.Warning] = []
-        var positionByID: [String: Int] = [:]
         var sourceIndex: [Int] = []
         var elementCount = 0
 
         init(text: JSONText?) { self.text = text }
 
         mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>) {
-            coins.reserveCapacity(coins.count + records.count)
-            sourceIndex.reserveCapacity(coins.count + records.count)
-            positionByID.reserveCapacity(coins.count + records.count)
+            sourceIndex.reserveCapacity(sourceIndex.count + records.count)
             elementCount += records.count
             for record in records {
                 let index = Int(record.index)
@@ -154,13 +151,10 @@ enum MarketsDecoder {
                     skipped.append(.init(index: index, reason: reason.text))
                 case .success(let coin):
                     warnings += rowWarnings
-                    if let earlier = positionByID[coin.id] {
+                    if let earlier = merged.add(coin) {
                         skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
-                        coins[earlier] = coin
                         sourceIndex[earlier] = index
                     } else {
-                        positionByID[coin.id] = coins.count
-                        coins.append(coin)
                         sourceIndex.append(index)
                     }
                 }
@@ -168,7 +162,7 @@ enum MarketsDecoder {
         }
 
         func page() -> MarketsPage {
-            MarketsPage(coins: coins, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
+            MarketsPage(coins: merged.rows, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
         }
     }
 
