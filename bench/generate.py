@@ -7,7 +7,8 @@ Without it the benchmarks cannot mean anything, so this fails loudly instead of 
   renumbered, every 50th unranked), sparklines kept;
 - markets-100k.json: 100,000 coins the same way without sparklines (what an app listing that many
   asks for; with them the body would be 0.5 GB);
-- holdings-<coins>-<n>.txt: n coin ids of that set, spread evenly, one a line.
+- holdings-<coins>-<n>.txt: n coin ids of that set, spread evenly, one a line (holdings-1k.txt:
+  the 1,000 of the 15,000).
 """
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ def main() -> None:
         (out / f"holdings-{label}-{count if count < 1000 else str(count // 1000) + 'k'}.txt").write_text(
             "".join(f"{coins[i * step]['id']}\n" for i in range(count))
         )
+    # The name earlier benchmarks read (1,000 of the 15,000).
+    (out / "holdings-1k.txt").write_text((out / "holdings-15k-1k.txt").read_text())
     (out / "source.txt").write_text(f"recorded: {RECORDED.name}\n")
 
 
