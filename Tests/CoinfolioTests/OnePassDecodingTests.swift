@@ -100,6 +100,34 @@ final class OnePassDecodingTests: XCTestCase {
         XCTAssertEqual(Array(disagreements.prefix(5)), [], "\(disagreements.count) disagreements")
     }
 
+    /// One list of a coin's keys (`Coin.JSONKey`): the scanner's key table (C++) must know every
+    /// one. A coin with every field set to a distinct value, written by `Coin.writeJSON` and read
+    /// back by the decoder, comes back equal; and the decoder's field names are exactly those keys.
+    func testTheScannerKnowsEveryKeyOfCoin() throws {
+        var coin = Coin(id: "every-key", symbol: "ek", name: "Every Key")
+        coin.image = "https://example.org/i.png"
+        coin.athDate = "2021-11-10T14:24:11.849Z"
+        coin.atlDate = "2013-07-06T00:00:00.000Z"
+        coin.lastUpdated = "2024-12-19T10:44:55.946Z"
+        coin.roi = Coin.ROI(times: 1.25, currency: "usd", percentage: 125.5)
+        coin.sparklineIn7d = [1.5, .nan, 2.5]
+        let doubles: [WritableKeyPath<Coin, Double?>] = [
+            \.currentPrice, \.marketCap, \.fullyDilutedValuation, \.totalVolume, \.high24h, \.low24h, \.priceChange24h,
+            \.priceChangePercentage24h, \.marketCapChange24h, \.marketCapChangePercentage24h, \.circulatingSupply,
+            \.totalSupply, \.maxSupply, \.ath, \.athChangePercentage, \.atl, \.atlChangePercentage,
+        ]
+        for (n, path) in doubles.enumerated() { coin[keyPath: path] = Double(n) + 0.5 }
+        coin.marketCapRank = 7
+        for (n, window) in Coin.ChangeWindow.allCases.enumerated() { coin.priceChangePercentageInCurrency[window] = -Double(n) - 0.25 }
+        var w = JSONWriter()
+        w.beginArray(); w.beginObject(); coin.writeJSON(to: &w); w.endObject(); w.endArray()
+        let decoded = try XCTUnwrap(CoinGeckoBody.markets(Data(w.bytes)).coins.first)
+        XCTAssertEqual(decoded, coin)
+        let known = Set(MarketsDecoder.numberKeys + MarketsDecoder.stringKeys + ["roi", "sparkline_in_7d"])
+        let model = Set(Coin.JSONKey.allCases.map(\.rawValue) + Coin.ROI.JSONKey.allCases.map { "roi.\($0.rawValue)" })
+        XCTAssertEqual(known, model)
+    }
+
     func testSparklinesStayUndecodedUntilRead() throws {
         let page = try CoinGeckoBody.markets(Repository.fixture("markets.json"))
         let bitcoin = try XCTUnwrap(page.coins.first { $0.id == "bitcoin" })

@@ -120,6 +120,9 @@ int cf_sj_markets_chunked_begin(cf_sj_decoder *decoder, const uint8_t *body, siz
 int cf_sj_markets_chunked_next(cf_sj_decoder *decoder, const cf_sj_coin **out_coins, size_t *out_count,
                                const char **out_error_name);
 
+/* How many bytes of the body the pieces so far covered (to size the caller's arrays early). */
+size_t cf_sj_markets_chunked_position(const cf_sj_decoder *decoder);
+
 /*
  * Parses one sparkline array (bytes [offset, offset+length) of a padded copy made by
  * cf_sj_markets, whose whole size without padding is copy_length). Null points and values that

@@ -42,6 +42,7 @@ enum MarketsDecoder {
                 }
                 // Small bodies: sparklines point into the decoder's padded copy of the body.
                 var builder = PageBuilder(text: copy.map { JSONText(adopting: $0, count: bytes.count) })
+                builder.reserve(count)
                 builder.add(UnsafeBufferPointer(start: records, count: count))
                 return builder.page()
             }
@@ -73,6 +74,11 @@ enum MarketsDecoder {
             let status = cf_sj_markets_chunked_next(decoder, &records, &count, &errorName)
             switch Int(status) {
             case Int(CF_SJ_MORE):
+                if builder.elementCount == 0 {
+                    // Size the arrays once, from the rows per byte of the first piece.
+                    let covered = max(cf_sj_markets_chunked_position(decoder), 1)
+                    builder.reserve(count * bytes.count / covered + count / 8 + 16)
+                }
                 builder.add(UnsafeBufferPointer(start: records, count: count))
             case Int(CF_SJ_OK):
                 return builder.page()
@@ -137,6 +143,11 @@ enum MarketsDecoder {
         var elementCount = 0
 
         init(text: JSONText?) { self.text = text }
+
+        mutating func reserve(_ rows: Int) {
+            merged.reserveCapacity(rows)
+            sourceIndex.reserveCapacity(rows)
+        }
 
         mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>) {
             sourceIndex.reserveCapacity(sourceIndex.count + records.count)
