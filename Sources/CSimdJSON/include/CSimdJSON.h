@@ -18,6 +18,9 @@
 extern "C" {
 #endif
 
+/* Internal to libcoinfolio.so: never exported (include/coinfolio.h is the only API). */
+#define CF_SJ_INTERNAL __attribute__((visibility("hidden")))
+
 /* Numeric fields of a markets row, in record order. */
 enum {
     CF_SJ_CURRENT_PRICE, CF_SJ_MARKET_CAP, CF_SJ_MARKET_CAP_RANK, CF_SJ_FULLY_DILUTED_VALUATION,
@@ -91,10 +94,10 @@ enum {
 typedef struct cf_sj_decoder cf_sj_decoder;
 
 /* A decoder (simdjson parser and buffers), reusable, one thread at a time. NULL on no memory. */
-cf_sj_decoder *cf_sj_decoder_new(void);
-void cf_sj_decoder_free(cf_sj_decoder *decoder);
+CF_SJ_INTERNAL cf_sj_decoder *cf_sj_decoder_new(void);
+CF_SJ_INTERNAL void cf_sj_decoder_free(cf_sj_decoder *decoder);
 /* Bytes the decoder holds now (to decide whether to keep it for reuse). */
-size_t cf_sj_decoder_footprint(const cf_sj_decoder *decoder);
+CF_SJ_INTERNAL size_t cf_sj_decoder_footprint(const cf_sj_decoder *decoder);
 
 /*
  * Decodes a /coins/markets body (after any BOM). On CF_SJ_OK the records are in *out_coins
@@ -103,7 +106,7 @@ size_t cf_sj_decoder_footprint(const cf_sj_decoder *decoder);
  * into: the caller owns it (free()). On error nothing is returned; *out_error_offset is simdjson's
  * position when it knows one (else -1) and *out_error_name its error name (static).
  */
-int cf_sj_markets(cf_sj_decoder *decoder, const uint8_t *body, size_t length, const cf_sj_coin **out_coins,
+CF_SJ_INTERNAL int cf_sj_markets(cf_sj_decoder *decoder, const uint8_t *body, size_t length, const cf_sj_coin **out_coins,
                   size_t *out_count, uint8_t **out_copy, int64_t *out_error_offset, const char **out_error_name);
 
 /*
@@ -115,13 +118,13 @@ int cf_sj_markets(cf_sj_decoder *decoder, const uint8_t *body, size_t length, co
  * from the moment begin returns CF_SJ_OK). `body` must stay valid until the last call. On
  * CF_SJ_MALFORMED the caller finds the error with its own scanner.
  */
-int cf_sj_markets_chunked_begin(cf_sj_decoder *decoder, const uint8_t *body, size_t length, size_t piece_bytes,
+CF_SJ_INTERNAL int cf_sj_markets_chunked_begin(cf_sj_decoder *decoder, const uint8_t *body, size_t length, size_t piece_bytes,
                                 uint8_t **out_arena);
-int cf_sj_markets_chunked_next(cf_sj_decoder *decoder, const cf_sj_coin **out_coins, size_t *out_count,
+CF_SJ_INTERNAL int cf_sj_markets_chunked_next(cf_sj_decoder *decoder, const cf_sj_coin **out_coins, size_t *out_count,
                                const char **out_error_name);
 
 /* How many bytes of the body the pieces so far covered (to size the caller's arrays early). */
-size_t cf_sj_markets_chunked_position(const cf_sj_decoder *decoder);
+CF_SJ_INTERNAL size_t cf_sj_markets_chunked_position(const cf_sj_decoder *decoder);
 
 /*
  * Parses one sparkline array (bytes [offset, offset+length) of a padded copy made by
@@ -130,15 +133,15 @@ size_t cf_sj_markets_chunked_position(const cf_sj_decoder *decoder);
  * Returns the point count, with the points at *out_points (owned by the decoder, valid until its
  * next call); -1 when the bytes are not an array.
  */
-int64_t cf_sj_prices(cf_sj_decoder *decoder, const uint8_t *copy, size_t copy_length, size_t offset, size_t length,
+CF_SJ_INTERNAL int64_t cf_sj_prices(cf_sj_decoder *decoder, const uint8_t *copy, size_t copy_length, size_t offset, size_t length,
                      const double **out_points);
 
 /* Whether `text` (length bytes, not NUL-terminated) is wholly one JSON number; if so *out_value
  * is its correctly rounded value. Out of range (beyond ±1.8e308) counts as not a number. */
-int cf_sj_number_text(const char *text, size_t length, double *out_value);
+CF_SJ_INTERNAL int cf_sj_number_text(const char *text, size_t length, double *out_value);
 
 /* Whether `text` is wholly one strict JSON array (scalar check, no padding needed). */
-int cf_sj_is_array(const uint8_t *text, size_t length);
+CF_SJ_INTERNAL int cf_sj_is_array(const uint8_t *text, size_t length);
 
 #ifdef __cplusplus
 }

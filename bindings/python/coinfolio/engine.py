@@ -8,7 +8,6 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from . import _ffi
 from ._handle import Handle
-from .client import _config
 from .models import Body
 
 __all__ = ["Engine"]
@@ -25,6 +24,9 @@ class Engine(Handle):
         detail_ttl_s: seconds a coin detail stays cached (default 600).
         stale_after_s: seconds after which the snapshot reports ``stale`` (default 600).
 
+    None leaves an option to the library, which applies the default given above (``database``
+    None is ``":memory:"``, ``api`` None the public plan's defaults).
+
     Opening never touches the network. Raises InvalidArgument (config) or StoreError.
     """
 
@@ -37,7 +39,7 @@ class Engine(Handle):
         detail_ttl_s: Optional[float] = None,
         stale_after_s: Optional[float] = None,
     ) -> None:
-        config = _config(
+        config = _ffi.options(
             database=None if database is None else os.fspath(database),
             api=None if api is None else dict(api),
             vs_currency=vs_currency,
@@ -95,13 +97,17 @@ class Engine(Handle):
             sparkline: include ``sparkline_in_7d`` (default False: 168-odd prices per coin make
                 the answer several times larger; ask for them when you draw them).
 
+        None for any of them leaves it to the library's default: ``search=None`` lists all,
+        ``sort=None`` is ``"rank"``, ``offset=None`` is 0 and ``sparkline=None`` is True (the
+        library's default; this method's own default is False).
+
         Returns ``{"coins": [coin…], "total": n (before paging), "as_of": "…", "stale": bool}``.
 
         Raises:
             InvalidArgument: unknown sort, negative limit/offset.
             NoData: no snapshot yet.
         """
-        query = _config(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
+        query = _ffi.options(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
         encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
@@ -113,11 +119,12 @@ class Engine(Handle):
         price, null without a price); a coin with no market row has ``price_available: False``
         and is left out of ``total_value``. ``sort="holdings"`` is value descending;
         ``sparkline=True`` adds the 7-day prices (left out by default: they are most of the
-        answer's size).
+        answer's size). None leaves either to the library's default: ``sort=None`` is
+        ``"holdings"``, ``sparkline=None`` is True.
 
         Returns ``{"coins": [...], "total_value": x, "as_of": "…" | None, "stale": bool}``.
         """
-        encoded = _ffi.encode_json(_config(sort=sort, sparkline=sparkline), "query")
+        encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline), "query")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
 
