@@ -318,9 +318,11 @@ def test_limit_and_offset_page_the_list(loaded) -> None:
 
 
 def test_none_options_mean_the_documented_defaults(loaded) -> None:
-    """None leaves an option to the library: the default the signature shows."""
+    """None leaves an option to the library: its documented default (for sparkline, True; the
+    binding's own default is False, so large answers carry sparklines only when asked)."""
     nones = loaded.coins(search=None, sort=None, limit=None, offset=None, sparkline=None)
-    assert nones == loaded.coins() == loaded.coins(search="", sort="rank", offset=0, sparkline=True)
+    assert nones == loaded.coins(sparkline=True) == loaded.coins(search="", sort="rank", offset=0, sparkline=True)
+    assert loaded.coins() == loaded.coins(sparkline=False)
     assert nones["coins"][-1]["id"] == "hive_dollar"  # rank order, unranked last
     loaded.set_holding("bitcoin", 1)
     loaded.set_holding("weth", 2)
