@@ -530,15 +530,23 @@ struct cf_sj_decoder {
                 skip(inner, depth + 1);
                 continue;
             }
-            if (check(inner.type()) != ondemand::json_type::array) {
+            ondemand::json_type price_type = check(inner.type());
+            if (price_type == ondemand::json_type::null) {
+                if (!check(inner.is_null())) throw failure();
+                coin.sparkline_state = 0;
+                continue;
+            }
+            if (price_type != ondemand::json_type::array) {
                 skip(inner, depth + 1);
-                coin.sparkline_state = 2;
+                coin.sparkline_state = 3;
                 continue;
             }
             std::string_view raw = check(check(inner.get_array()).raw_json());
             int fast = validate_number_array(raw.data(), raw.size());
             if (fast == 0 || (fast < 0 && !validate_container(raw.data(), raw.size(), depth + 1))) throw failure();
             coin.sparkline_state = 1;
+            // Points other than numbers and nulls: the caller reports them (rare, so found later).
+            coin.sparkline_irregular = fast < 0 ? 1 : 0;
             coin.sparkline_length = (int64_t)raw.size();
             if (arena) {
                 // Rows decoded piece by piece: the array's text moves to the arena the caller keeps.
@@ -846,8 +854,11 @@ struct cf_sj_decoder {
         return CF_SJ_MORE;
     }
 
+    std::vector<int64_t> bad_points;
+
     int64_t prices(const uint8_t *copy, size_t copy_length, size_t offset, size_t length) {
         points.clear();
+        bad_points.clear();
         const char *start = (const char *)copy + offset;
         ondemand::document document;
         if (parser.iterate(padded_string_view(start, length, copy_length + SIMDJSON_PADDING - offset)).get(document)) return -1;
@@ -862,9 +873,11 @@ struct cf_sj_decoder {
                     std::string_view text = check(element.get_string());
                     double number;
                     if (cf_sj_number_text(text.data(), text.size(), &number)) value = number;
+                    else bad_points.push_back((int64_t)points.size());
                     break;
                 }
-                default: break;  // null, booleans, containers: a gap
+                case ondemand::json_type::null: break;  // a gap
+                default: bad_points.push_back((int64_t)points.size()); break;  // booleans, containers: a gap, reported
                 }
                 points.push_back(value);
             }
@@ -951,6 +964,11 @@ int cf_sj_markets_chunked_next(cf_sj_decoder *decoder, const cf_sj_coin **out_co
 }
 
 size_t cf_sj_markets_chunked_position(const cf_sj_decoder *decoder) { return decoder->body_position; }
+
+int64_t cf_sj_prices_problems(const cf_sj_decoder *decoder, const int64_t **out_positions) {
+    *out_positions = decoder->bad_points.data();
+    return (int64_t)decoder->bad_points.size();
+}
 
 int64_t cf_sj_prices(cf_sj_decoder *decoder, const uint8_t *copy, size_t copy_length, size_t offset, size_t length,
                      const double **out_points) {

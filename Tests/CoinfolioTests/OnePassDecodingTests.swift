@@ -176,8 +176,40 @@ final class OnePassDecodingTests: XCTestCase {
             ["high_24h", "low_24h", "ath", "atl", "max_supply", "total_volume", "market_cap_rank", "image", "roi"])
         XCTAssertEqual(
             page.warnings.first { $0.field == "high_24h" },
-            MarketsPage.Warning(index: 0, id: "a", field: "high_24h", reason: "a string that is not a number"))
+            DecodeWarning(index: 0, id: "a", field: "high_24h", reason: "not a number"))
+        XCTAssertEqual(page.warnings.first { $0.field == "market_cap_rank" }?.reason, "not a number")
+        XCTAssertEqual(page.warnings.first { $0.field == "image" }?.reason, "not a string")
+        XCTAssertEqual(page.warnings.first { $0.field == "roi" }?.reason, "not an object")
         XCTAssertTrue(page.warnings.allSatisfy { $0.index == 0 && $0.id == "a" })
+        // In the order the fields are read.
+        XCTAssertEqual(
+            page.warnings.map(\.field),
+            ["image", "market_cap_rank", "total_volume", "high_24h", "low_24h", "max_supply", "ath", "atl", "roi"])
+    }
+
+    func testSparklineAndRankWarnings() throws {
+        let page = try markets(
+            #"[{"id":"a","market_cap_rank":1.5,"sparkline_in_7d":{"price":[1,"x",true,null,"2"]}},"#
+                + #"{"id":"b","sparkline_in_7d":{"price":{}}},{"id":"c","sparkline_in_7d":[]},{"id":"d","sparkline_in_7d":{"price":null}},"#
+                + #"{"id":"e","current_price":"?"},{"id":"e","current_price":2}]"#)
+        let fields = page.warnings.map { "\($0.index!) \($0.field) \($0.reason)" }
+        XCTAssertEqual(
+            fields,
+            [
+                "0 symbol missing", "0 name missing", "0 market_cap_rank not a whole number", "0 sparkline_in_7d.price[1] not a number",
+                "0 sparkline_in_7d.price[2] not a number", "1 symbol missing", "1 name missing", "1 sparkline_in_7d.price not an array",
+                "2 symbol missing", "2 name missing", "2 sparkline_in_7d not an object", "3 symbol missing", "3 name missing",
+                // The first "e" was replaced by the later row: its warnings go with it.
+                "5 symbol missing", "5 name missing",
+            ])
+        let a = try XCTUnwrap(page.coins.first)
+        XCTAssertNil(a.marketCapRank)
+        let prices = try XCTUnwrap(a.sparklineIn7d)
+        XCTAssertEqual(prices.count, 5)
+        XCTAssertEqual(prices[4], 2)
+        XCTAssertTrue(prices[1].isNaN && prices[2].isNaN && prices[3].isNaN)
+        XCTAssertNil(page.coins[1].sparklineIn7d)
+        XCTAssertEqual(page.coins.last?.currentPrice, 2)
     }
 
     func testARowNeedsOnlyItsID() throws {

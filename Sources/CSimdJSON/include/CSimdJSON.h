@@ -76,7 +76,9 @@ typedef struct {
     double numbers[CF_SJ_NUMBER_COUNT];
     cf_sj_string strings[CF_SJ_STRING_COUNT];
     int32_t roi_state;         /* 0 missing or null, 1 object, 2 other type */
-    int32_t sparkline_state;   /* 0 missing or null, 1 price array found, 2 other shape */
+    int32_t sparkline_state;   /* 0 missing or null, 1 price array found, 2 sparkline_in_7d not an
+                                  object, 3 its price not an array */
+    int32_t sparkline_irregular; /* 1: the array holds points other than numbers and nulls */
     int64_t sparkline_offset;  /* byte offset of the price array ('[') in the padded copy */
     int64_t sparkline_length;  /* its length in bytes, through ']' */
 } cf_sj_coin;
@@ -135,6 +137,10 @@ CF_SJ_INTERNAL size_t cf_sj_markets_chunked_position(const cf_sj_decoder *decode
  */
 CF_SJ_INTERNAL int64_t cf_sj_prices(cf_sj_decoder *decoder, const uint8_t *copy, size_t copy_length, size_t offset, size_t length,
                      const double **out_points);
+
+/* After cf_sj_prices: the positions of points that were neither numbers, nulls nor strings wholly
+ * a number (owned by the decoder, valid until its next call). Returns their count. */
+CF_SJ_INTERNAL int64_t cf_sj_prices_problems(const cf_sj_decoder *decoder, const int64_t **out_positions);
 
 /* Whether `text` (length bytes, not NUL-terminated) is wholly one JSON number; if so *out_value
  * is its correctly rounded value. Out of range (beyond ±1.8e308) counts as not a number. */

@@ -50,6 +50,20 @@ final class JSONText: @unchecked Sendable {
         return decoded ?? []
     }
 
+    /// The positions of the points of the array at `offset..<offset+length` that are neither
+    /// numbers, nulls nor strings wholly a number (they read as NaN and are reported).
+    func problems(offset: Int, length: Int) -> [Int] {
+        let found = try? SimdJSON.withDecoder { decoder -> [Int] in
+            var points: UnsafePointer<Double>?
+            guard cf_sj_prices(decoder, base, count, offset, length, &points) >= 0 else { return [] }
+            var positions: UnsafePointer<Int64>?
+            let count = cf_sj_prices_problems(decoder, &positions)
+            guard count > 0, let positions else { return [] }
+            return UnsafeBufferPointer(start: positions, count: Int(count)).map { Int($0) }
+        }
+        return found ?? []
+    }
+
     /// Whether the whole text is one strict JSON array.
     static func isStrictArray(_ text: JSONText) -> Bool {
         cf_sj_is_array(text.base, text.count) != 0

@@ -138,7 +138,8 @@ enum MarketsDecoder {
         let text: JSONText?
         var merged = LaterRowWins<Coin>()
         var skipped: [MarketsPage.Skipped] = []
-        var warnings: [MarketsPage.Warning] = []
+        /// Warnings by row index; only the rows kept in the end report theirs.
+        var warningsByIndex: [Int: [DecodeWarning]] = [:]
         var sourceIndex: [Int] = []
         var elementCount = 0
 
@@ -158,12 +159,12 @@ enum MarketsDecoder {
                     skipped.append(.init(index: index, reason: "not an object"))
                     continue
                 }
-                var rowWarnings: [MarketsPage.Warning] = []
+                var rowWarnings: [DecodeWarning] = []
                 switch MarketsDecoder.coin(record, text: text, index: index, warnings: &rowWarnings) {
                 case .failure(let reason):
                     skipped.append(.init(index: index, reason: reason.text))
                 case .success(let coin):
-                    warnings += rowWarnings
+                    if !rowWarnings.isEmpty { warningsByIndex[index] = rowWarnings }
                     if let earlier = merged.add(coin) {
                         skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
                         sourceIndex[earlier] = index
@@ -175,13 +176,18 @@ enum MarketsDecoder {
         }
 
         func page() -> MarketsPage {
-            MarketsPage(coins: merged.rows, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
+            // Warnings of the rows kept (a replaced duplicate's go with it), in body order.
+            var warnings: [DecodeWarning] = []
+            if !warningsByIndex.isEmpty {
+                for index in sourceIndex.sorted() { warnings += warningsByIndex[index] ?? [] }
+            }
+            return MarketsPage(coins: merged.rows, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
         }
     }
 
     private struct Reason: Error { var text: String }
 
-    private static func coin(_ record: cf_sj_coin, text body: JSONText?, index: Int, warnings: inout [MarketsPage.Warning])
+    private static func coin(_ record: cf_sj_coin, text body: JSONText?, index: Int, warnings: inout [DecodeWarning])
         -> Result<Coin, Reason>
     {
         let stringFields = record.strings
@@ -207,32 +213,36 @@ enum MarketsDecoder {
                 } catch {
                     return .failure(Reason(text: "invalid id"))
                 }
+                // Warnings in the order the fields are read (SPEC §10; the reasons of `DecodeWarning`).
                 func warn(_ field: String, _ reason: String) {
-                    warnings.append(.init(index: index, id: id, field: field, reason: reason))
+                    warnings.append(DecodeWarning(index: index, id: id, field: field, reason: reason))
                 }
                 func text(_ field: Int) -> String? {
                     let s = strings[Int(field)]
-                    if s.problem != 0 { warn(stringKeys[Int(field)], "not a string") }
+                    if s.problem != 0 { warn(stringKeys[Int(field)], DecodeWarning.notAString) }
                     return string(field)
+                }
+                func requiredText(_ field: Int) -> String {
+                    if let value = text(field) { return value }
+                    if strings[Int(field)].problem == 0 { warn(stringKeys[Int(field)], DecodeWarning.missing) }
+                    return ""
                 }
                 func number(_ field: Int) -> Double? {
                     let bit = UInt64(1) << UInt64(field)
                     if record.number_present & bit != 0 { return numbers[Int(field)] }
-                    if record.number_problem & bit != 0 {
-                        warn(numberKeys[Int(field)], record.number_bad_text & bit != 0 ? "a string that is not a number" : "not a number")
-                    }
+                    if record.number_problem & bit != 0 { warn(numberKeys[Int(field)], DecodeWarning.notANumber) }
                     return nil
                 }
-                let symbol = text(CF_SJ_SYMBOL)
-                let name = text(CF_SJ_NAME)
-                if symbol == nil, strings[Int(CF_SJ_SYMBOL)].problem == 0 { warn("symbol", "missing") }
-                if name == nil, strings[Int(CF_SJ_NAME)].problem == 0 { warn("name", "missing") }
-                var coin = Coin(id: id, symbol: symbol ?? "", name: name ?? "")
+                var coin = Coin(id: id, symbol: requiredText(CF_SJ_SYMBOL), name: requiredText(CF_SJ_NAME))
                 coin.image = text(CF_SJ_IMAGE)
                 coin.currentPrice = number(CF_SJ_CURRENT_PRICE)
                 coin.marketCap = number(CF_SJ_MARKET_CAP)
-                if let rank = number(CF_SJ_MARKET_CAP_RANK), rank.isFinite, rank == rank.rounded(), abs(rank) < 9.0e15, rank > 0 {
-                    coin.marketCapRank = Int(rank)
+                if let rank = number(CF_SJ_MARKET_CAP_RANK) {
+                    if rank == rank.rounded(), abs(rank) < 9.0e15 {
+                        if rank > 0 { coin.marketCapRank = Int(rank) }  // 0 or below: unranked
+                    } else {
+                        warn("market_cap_rank", DecodeWarning.notAWholeNumber)
+                    }
                 }
                 coin.fullyDilutedValuation = number(CF_SJ_FULLY_DILUTED_VALUATION)
                 coin.totalVolume = number(CF_SJ_TOTAL_VOLUME)
@@ -256,17 +266,25 @@ enum MarketsDecoder {
                 case 1:
                     coin.roi = Coin.ROI(times: number(CF_SJ_ROI_TIMES), currency: text(CF_SJ_ROI_CURRENCY), percentage: number(CF_SJ_ROI_PERCENTAGE))
                 case 2:
-                    warn("roi", "not an object")
+                    warn("roi", DecodeWarning.notAnObject)
                 default:
                     break
                 }
                 switch record.sparkline_state {
                 case 1:
                     if let body {
-                        coin.sparkline = Sparkline(text: body, offset: Int(record.sparkline_offset), length: Int(record.sparkline_length))
+                        let sparkline = Sparkline(text: body, offset: Int(record.sparkline_offset), length: Int(record.sparkline_length))
+                        coin.sparkline = sparkline
+                        if record.sparkline_irregular != 0 {
+                            for position in body.problems(offset: Int(record.sparkline_offset), length: Int(record.sparkline_length)) {
+                                warn("sparkline_in_7d.price[\(position)]", DecodeWarning.notANumber)
+                            }
+                        }
                     }
                 case 2:
-                    warn("sparkline_in_7d", "not an object with a price array")
+                    warn("sparkline_in_7d", DecodeWarning.notAnObject)
+                case 3:
+                    warn("sparkline_in_7d.price", DecodeWarning.notAnArray)
                 default:
                     break
                 }
