@@ -8,17 +8,42 @@ Without it the benchmarks cannot mean anything, so this fails loudly instead of 
 - markets-100k.json: 100,000 coins the same way without sparklines (what an app listing that many
   asks for; with them the body would be 0.5 GB);
 - holdings-<coins>-<n>.txt: n coin ids of that set, spread evenly, one a line (holdings-1k.txt:
-  the 1,000 of the 15,000).
+  the 1,000 of the 15,000);
+- chart-fixtures/: the committed loopback-server fixtures, with market_charts.json holding a
+  one-year hourly bitcoin chart (8,760 points) made by repeating the recorded 30-day hourly chart
+  (../shared/fixtures/coingecko/market-chart/ruby-vcr-btc-30d-hourly.json); without that
+  recording the benchmark fails, loudly.
 """
 from __future__ import annotations
 
 import copy
 import json
+import shutil
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 RECORDED = REPO.parent / "shared" / "fixtures" / "coingecko" / "coins-markets" / "cryptotracker-top250-sparkline-2024-12.json"
+COMMITTED = REPO / "Tests" / "fixtures" / "coingecko" / "markets.json"
+RECORDED_CHART = REPO.parent / "shared" / "fixtures" / "coingecko" / "market-chart" / "ruby-vcr-btc-30d-hourly.json"
+HOURS_A_YEAR = 8_760
+
+
+def chart_fixtures(out: Path) -> None:
+    """The server fixtures for the chart benchmark (see the module docstring)."""
+    if not RECORDED_CHART.exists():
+        sys.exit(f"generate.py: the chart benchmark needs the recorded chart {RECORDED_CHART}; it is missing")
+    recorded = json.loads(RECORDED_CHART.read_text())["prices"]
+    start = recorded[0][0]
+    points = []
+    for hour in range(HOURS_A_YEAR):
+        value = recorded[hour % len(recorded)][1] * (1 + (hour // len(recorded)) * 0.01)
+        points.append([start + hour * 3_600_000, value])
+    folder = out / "chart-fixtures"
+    folder.mkdir(exist_ok=True)
+    for fixture in COMMITTED.parent.glob("*.json"):
+        shutil.copy(fixture, folder / fixture.name)
+    (folder / "market_charts.json").write_text(json.dumps({"bitcoin": {"prices": points, "market_caps": points, "total_volumes": points}}))
 
 
 def scaled(base: list, count: int, sparkline: bool) -> list:
@@ -57,6 +82,7 @@ def main() -> None:
     # The name earlier benchmarks read (1,000 of the 15,000).
     (out / "holdings-1k.txt").write_text((out / "holdings-15k-1k.txt").read_text())
     (out / "source.txt").write_text(f"recorded: {RECORDED.name}\n")
+    chart_fixtures(out)
 
 
 if __name__ == "__main__":

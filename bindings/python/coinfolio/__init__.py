@@ -15,6 +15,7 @@ checked at import.
 from __future__ import annotations
 
 from . import _ffi
+from .charts import chart_svg
 from .client import Client
 from .engine import Engine
 from .errors import (
@@ -37,7 +38,7 @@ from .formatting import (
     format_percent,
     format_price,
 )
-from .models import decode_coin_detail, decode_global, decode_markets
+from .models import decode_coin_detail, decode_global, decode_market_chart, decode_markets
 from .store import Store
 
 #: The parser that reads the library's JSON answers: "orjson" when installed, else "json".
@@ -67,6 +68,8 @@ __all__ = [
     "decode_markets",
     "decode_global",
     "decode_coin_detail",
+    "decode_market_chart",
+    "chart_svg",
     "version",
     "abi_version",
     "ABI_VERSION",
