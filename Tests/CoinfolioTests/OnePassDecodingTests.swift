@@ -40,7 +40,9 @@ final class OnePassDecodingTests: XCTestCase {
     /// Large bodies are decoded in pieces of whole rows: same page as in one piece, for every
     /// recorded body cut into pieces of a few rows, and the same refusals.
     func testPiecewiseDecodingGivesTheSamePage() throws {
-        var bodies = [("markets.json", try Repository.fixture("markets.json")), ("bad", try Repository.fixture("markets-bad-elements.json"))]
+        var bodies = [
+            ("markets.json", try Repository.fixture("markets.json")), ("bad", try Repository.fixture("markets-bad-elements.json")),
+        ]
         let folder = Repository.corpus.appendingPathComponent("coins-markets")
         if let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) {
             for name in names where name.hasSuffix(".json") {
@@ -61,7 +63,7 @@ final class OnePassDecodingTests: XCTestCase {
             let whole = try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0)
             XCTAssertEqual(try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0, piecewiseAbove: 0, pieceBytes: 1), whole, text)
         }
-        for text in ["[1,]", "[{\"id\":\"a\"} x]", "[1] 2", "[{\"id\":\"a\",}]", "[\"a", "[[[" , "[01]"] {
+        for text in ["[1,]", "[{\"id\":\"a\"} x]", "[1] 2", "[{\"id\":\"a\",}]", "[\"a", "[[[", "[01]"] {
             XCTAssertThrowsError(try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0, piecewiseAbove: 0, pieceBytes: 1), text) {
                 XCTAssertEqual(($0 as? CoinfolioError)?.code, .invalidArgument, text)
             }
@@ -250,9 +252,10 @@ final class OnePassDecodingTests: XCTestCase {
                 assertThrows(.invalidArgument, "\(body)") { try markets(body) }
             }
         }
-        for text in [#"[{"id":"a","current_price":01}]"#, #"[{"id":"a","current_price":1.}]"#, #"[{"id":"a","na\me":"x"}]"#,
-            #"[{"id":"a","image":"\u12"}]"#, #"[{"id":"a",}]"#, #"[{"id":"a" "name":"x"}]"#, #"[{"id":"a","x":[1,]}]"#]
-        {
+        for text in [
+            #"[{"id":"a","current_price":01}]"#, #"[{"id":"a","current_price":1.}]"#, #"[{"id":"a","na\me":"x"}]"#,
+            #"[{"id":"a","image":"\u12"}]"#, #"[{"id":"a",}]"#, #"[{"id":"a" "name":"x"}]"#, #"[{"id":"a","x":[1,]}]"#,
+        ] {
             assertThrows(.invalidArgument, text) { try markets(text) }
         }
         // Valid oddities pass: escapes in keys, -0, exponents, empty containers, deep-but-allowed nesting.

@@ -181,7 +181,8 @@ enum MarketsDecoder {
             if !warningsByIndex.isEmpty {
                 for index in sourceIndex.sorted() { warnings += warningsByIndex[index] ?? [] }
             }
-            return MarketsPage(coins: merged.rows, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
+            return MarketsPage(
+                coins: merged.rows, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
         }
     }
 
@@ -264,7 +265,8 @@ enum MarketsDecoder {
                 coin.lastUpdated = text(CF_SJ_LAST_UPDATED)
                 switch record.roi_state {
                 case 1:
-                    coin.roi = Coin.ROI(times: number(CF_SJ_ROI_TIMES), currency: text(CF_SJ_ROI_CURRENCY), percentage: number(CF_SJ_ROI_PERCENTAGE))
+                    coin.roi = Coin.ROI(
+                        times: number(CF_SJ_ROI_TIMES), currency: text(CF_SJ_ROI_CURRENCY), percentage: number(CF_SJ_ROI_PERCENTAGE))
                 case 2:
                     warn("roi", DecodeWarning.notAnObject)
                 default:

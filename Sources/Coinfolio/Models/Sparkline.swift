@@ -58,6 +58,8 @@ public struct Sparkline: Hashable, Sendable {
         }
     }
 
+    /// Equal when the points are: the same JSON bytes, or the same values (a missing point, NaN,
+    /// equal to a missing one).
     public static func == (a: Sparkline, b: Sparkline) -> Bool {
         if case .json(let x, let xo, let xl) = a.storage, case .json(let y, let yo, let yl) = b.storage, xl == yl,
             memcmp(x.base + xo, y.base + yo, xl) == 0
@@ -70,6 +72,7 @@ public struct Sparkline: Hashable, Sendable {
         return zip(p, q).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
     }
 
+    /// Hashes the points (decoding them when undecoded), consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         let prices = self.prices
         hasher.combine(prices.count)
