@@ -678,6 +678,7 @@ struct cf_sj_decoder {
 
     int markets(const uint8_t *body, size_t length, uint8_t **out_copy, int64_t *error_offset, const char **error_name) {
         coins.clear();
+        end_pieces();
         uint8_t *copy = (uint8_t *)malloc(length + SIMDJSON_PADDING);
         if (!copy) return CF_SJ_NO_MEMORY;
         memcpy(copy, body, length);
@@ -856,6 +857,14 @@ struct cf_sj_decoder {
 
     std::vector<int64_t> bad_points;
 
+    // Forgets a piecewise decode (finished, failed or abandoned by the caller).
+    void end_pieces() {
+        arena = nullptr;
+        body_bytes = nullptr;
+        body_done = true;
+        std::vector<char>().swap(piece);
+    }
+
     int64_t prices(const uint8_t *copy, size_t copy_length, size_t offset, size_t length) {
         points.clear();
         bad_points.clear();
@@ -955,13 +964,11 @@ int cf_sj_markets_chunked_next(cf_sj_decoder *decoder, const cf_sj_coin **out_co
     } catch (...) {
         status = CF_SJ_NO_MEMORY;
     }
-    if (status != CF_SJ_MORE) {
-        decoder->arena = nullptr;
-        decoder->body_bytes = nullptr;
-        std::vector<char>().swap(decoder->piece);
-    }
+    if (status != CF_SJ_MORE) decoder->end_pieces();
     return status;
 }
+
+void cf_sj_markets_chunked_end(cf_sj_decoder *decoder) { decoder->end_pieces(); }
 
 size_t cf_sj_markets_chunked_position(const cf_sj_decoder *decoder) { return decoder->body_position; }
 

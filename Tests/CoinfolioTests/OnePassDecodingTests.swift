@@ -130,6 +130,28 @@ final class OnePassDecodingTests: XCTestCase {
         XCTAssertEqual(known, model)
     }
 
+    /// A client call's decoding stops at its deadline (harden's `DecodeDeadline`), in one piece
+    /// and piece by piece; outside a call there is none.
+    func testDecodingStopsAtADeadline() throws {
+        let body = try Repository.fixture("markets.json")
+        for pieceBytes in [0, 2000] {
+            do {
+                _ = try DecodeDeadline.$current.withValue(.now() - 1) {
+                    try pieceBytes == 0
+                        ? CoinGeckoBody.markets(body)
+                        : MarketsDecoder.decode(body, offsetBase: 0, piecewiseAbove: 0, pieceBytes: pieceBytes)
+                }
+                XCTFail("decoded past the deadline")
+            } catch let error as CoinfolioError {
+                XCTAssertEqual(error.code, .network)
+                XCTAssertEqual(error.details["reason"], .string("deadline"))
+            } catch is DecodeDeadline.Passed {
+                XCTAssertNotEqual(pieceBytes, 0, "CoinGeckoBody.markets maps it to the network error")
+            }
+        }
+        XCTAssertNoThrow(try CoinGeckoBody.markets(body))
+    }
+
     func testSparklinesStayUndecodedUntilRead() throws {
         let page = try CoinGeckoBody.markets(Repository.fixture("markets.json"))
         let bitcoin = try XCTUnwrap(page.coins.first { $0.id == "bitcoin" })

@@ -125,6 +125,10 @@ CF_SJ_INTERNAL int cf_sj_markets_chunked_begin(cf_sj_decoder *decoder, const uin
 CF_SJ_INTERNAL int cf_sj_markets_chunked_next(cf_sj_decoder *decoder, const cf_sj_coin **out_coins, size_t *out_count,
                                const char **out_error_name);
 
+/* Ends a piecewise decode early (the caller stopped calling next): the decoder forgets the body
+ * and the arena. Harmless after the last next. */
+CF_SJ_INTERNAL void cf_sj_markets_chunked_end(cf_sj_decoder *decoder);
+
 /* How many bytes of the body the pieces so far covered (to size the caller's arrays early). */
 CF_SJ_INTERNAL size_t cf_sj_markets_chunked_position(const cf_sj_decoder *decoder);
 

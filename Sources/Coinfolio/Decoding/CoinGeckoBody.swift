@@ -13,7 +13,12 @@ public enum CoinGeckoBody {
     /// - Throws: `.invalidArgument` for malformed JSON, `.decode` when the body is not an array.
     public static func markets(_ body: Data) throws -> MarketsPage {
         let data = withoutBOM(body)
-        return try MarketsDecoder.decode(data, offsetBase: body.count - data.count)
+        do {
+            try DecodeDeadline.check()
+            return try MarketsDecoder.decode(data, offsetBase: body.count - data.count)
+        } catch is DecodeDeadline.Passed {
+            throw DecodeDeadline.error
+        }
     }
 
     /// The same body through Foundation's `JSONDecoder` and `Coin: Decodable` (the decoder before

@@ -43,7 +43,7 @@ enum MarketsDecoder {
                 // Small bodies: sparklines point into the decoder's padded copy of the body.
                 var builder = PageBuilder(text: copy.map { JSONText(adopting: $0, count: bytes.count) })
                 builder.reserve(count)
-                builder.add(UnsafeBufferPointer(start: records, count: count))
+                try builder.add(UnsafeBufferPointer(start: records, count: count))
                 return builder.page()
             }
         }
@@ -65,9 +65,12 @@ enum MarketsDecoder {
         case Int(CF_SJ_NOT_CHUNKABLE): return nil
         default: throw CoinfolioError(.internalError, "out of memory decoding the markets body")
         }
+        // The decoder forgets this body however the loop ends (a deadline can end it early).
+        defer { cf_sj_markets_chunked_end(decoder) }
         guard let arena else { return nil }
         var builder = PageBuilder(text: JSONText(adopting: arena, count: bytes.count))
         while true {
+            try DecodeDeadline.check()
             var records: UnsafePointer<cf_sj_coin>?
             var count = 0
             var errorName: UnsafePointer<CChar>?
@@ -79,7 +82,7 @@ enum MarketsDecoder {
                     let covered = max(cf_sj_markets_chunked_position(decoder), 1)
                     builder.reserve(count * bytes.count / covered + count / 8 + 16)
                 }
-                builder.add(UnsafeBufferPointer(start: records, count: count))
+                try builder.add(UnsafeBufferPointer(start: records, count: count))
             case Int(CF_SJ_OK):
                 return builder.page()
             case Int(CF_SJ_MALFORMED):
@@ -150,10 +153,12 @@ enum MarketsDecoder {
             sourceIndex.reserveCapacity(rows)
         }
 
-        mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>) {
+        /// - Throws: `DecodeDeadline.Passed` when a client call's decoding time ran out.
+        mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>) throws {
             sourceIndex.reserveCapacity(sourceIndex.count + records.count)
             elementCount += records.count
             for record in records {
+                try DecodeDeadline.check()
                 let index = Int(record.index)
                 guard Int(record.state) == CF_SJ_ROW_OBJECT else {
                     skipped.append(.init(index: index, reason: "not an object"))
