@@ -12,7 +12,8 @@ final class MarketSnapshot: Sendable {
     let refreshFailed: Bool
 
     let indexByID: [String: Int]
-    /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search.
+    /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring
+    /// search; made on the first search, not at every load.
     private let haystacks = Mutex<[[UInt8]]?>(nil)
     /// Coin positions by order, computed once per order.
     private let orders = Mutex<[CoinSort: [Int]]>([:])
@@ -35,7 +36,7 @@ final class MarketSnapshot: Sendable {
     /// The lower-cased search text of every coin, made on the first search (not at every load).
     private func searchTexts() -> [[UInt8]] {
         if let texts = haystacks.withLock({ $0 }) { return texts }
-        let texts = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
+        let texts = coins.map { SearchText.fold("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)") }
         haystacks.withLock { $0 = texts }
         return texts
     }
@@ -86,11 +87,11 @@ final class MarketSnapshot: Sendable {
         return sorted
     }
 
-    /// Positions of the coins whose name, symbol or id contains `search` (case-insensitive),
-    /// in `sort` order.
+    /// Positions of the coins whose name, symbol or id contains `search` (compared in
+    /// `SearchText.fold` form: NFKC, case-folded, diacritic-insensitive), in `sort` order.
     func matches(_ search: String, sort: CoinSort) -> [Int] {
         let ordered = order(sort)
-        let needle = Array(search.lowercased().utf8)
+        let needle = SearchText.fold(search)
         guard !needle.isEmpty else { return ordered }
         let texts = searchTexts()
         return ordered.filter { Self.contains(texts[$0], needle) }
