@@ -90,9 +90,9 @@ final class SnapshotStoreTests: XCTestCase {
         try offlineEngine(path).load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)
         let engine = try offlineEngine(path)
         let snapshot = try XCTUnwrap(engine.currentSnapshot())
-        XCTAssertTrue(snapshot.coins.allSatisfy { $0.sparklineIn7d == nil })
-        XCTAssertEqual(snapshot.sparkline(at: 0)?.count, 170)
-        XCTAssertEqual(snapshot.sparkline(at: 9), [], "boringdao-[old] has an empty sparkline")
+        XCTAssertTrue(snapshot.coins.allSatisfy { $0.sparkline == nil })
+        XCTAssertEqual(snapshot.sparklinePrices(0)?.count, 170)
+        XCTAssertEqual(snapshot.sparklinePrices(9), [Double](), "boringdao-[old] has an empty sparkline")
         XCTAssertEqual(try engine.coins(CoinQuery(search: "bitcoin")).coins.first?.sparklineIn7d?.count, 170)
     }
 

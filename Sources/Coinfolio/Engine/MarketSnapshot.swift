@@ -5,7 +5,7 @@ import Synchronization
 /// new one and swaps it in, so queries never wait for the network.
 final class MarketSnapshot: Sendable {
     /// The coins. A snapshot restored from the database leaves `sparklineIn7d` nil here and reads
-    /// each sparkline from the file when asked (`sparkline(at:)`, `coin(at:sparkline:)`).
+    /// each sparkline from the file when asked (`sparklinePrices(_:)`, `coin(at:sparkline:)`).
     let coins: [Coin]
     let marketData: MarketData?
     /// The data's own time: the newest `last_updated` among the coins, or `/global`'s
@@ -19,7 +19,7 @@ final class MarketSnapshot: Sendable {
     let indexByID: [String: Int]
     let storedSparklines: StoredSparklines?
     /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring
-    /// search; built on the first search (opening an engine should not pay for it).
+    /// search; made on the first search (opening an engine should not pay for it).
     private let haystacks = Mutex<[[UInt8]]?>(nil)
     /// Coin positions by order, computed once per order.
     private let orders = Mutex<[CoinSort: [Int]]>([:])
@@ -63,18 +63,41 @@ final class MarketSnapshot: Sendable {
         return newest.map { Date(timeIntervalSince1970: $0) }
     }
 
-    /// The sparkline of the coin at `position`: in memory, or read from the database for a
-    /// restored snapshot; nil when the coin has none (or the saved snapshot was replaced since).
-    func sparkline(at position: Int) -> [Double]? {
-        if let points = coins[position].sparklineIn7d { return points }
-        guard let stored = storedSparklines, stored.hasSparkline[position] else { return nil }
-        return try? stored.store.sparkline(snapshotID: stored.snapshotID, position: position)
+    /// The lower-cased search text of every coin, made on the first search (not at every load).
+    private func searchTexts() -> [[UInt8]] {
+        if let texts = haystacks.withLock({ $0 }) { return texts }
+        let texts = coins.map { SearchText.fold("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)") }
+        haystacks.withLock { $0 = texts }
+        return texts
     }
 
-    /// The coin at `position`, with its sparkline filled in when `sparkline` is true.
+    /// Decoded sparklines of the coins asked for (`portfolio_history`, answers with sparklines),
+    /// by position: a coin's sparkline stays undecoded JSON in the snapshot — or, for a snapshot
+    /// restored from the database, in the file — until someone needs its points, then is parsed
+    /// (or read) once for this snapshot.
+    private let decodedSparklines = Mutex<[Int: [Double]]>([:])
+
+    /// The points of the coin at `position`'s sparkline (nil when it has none, or when the saved
+    /// snapshot it would be read from was replaced since), parsed or read once.
+    func sparklinePrices(_ position: Int) -> [Double]? {
+        if let sparkline = coins[position].sparkline, !sparkline.isUndecoded { return sparkline.prices }
+        if let cached = decodedSparklines.withLock({ $0[position] }) { return cached }
+        let prices: [Double]?
+        if let sparkline = coins[position].sparkline {
+            prices = sparkline.prices
+        } else if let stored = storedSparklines, stored.hasSparkline[position] {
+            prices = try? stored.store.sparkline(snapshotID: stored.snapshotID, position: position)
+        } else {
+            return nil
+        }
+        if let prices { decodedSparklines.withLock { $0[position] = prices } }
+        return prices
+    }
+
+    /// The coin at `position`; with `sparkline`, one left in the database is read into it.
     func coin(at position: Int, sparkline: Bool) -> Coin {
         var coin = coins[position]
-        if sparkline, coin.sparklineIn7d == nil { coin.sparklineIn7d = self.sparkline(at: position) }
+        if sparkline, coin.sparkline == nil, storedSparklines != nil { coin.sparklineIn7d = sparklinePrices(position) }
         return coin
     }
 
@@ -117,15 +140,8 @@ final class MarketSnapshot: Sendable {
         let ordered = order(sort)
         let needle = SearchText.fold(search)
         guard !needle.isEmpty else { return ordered }
-        let haystacks = searchTexts()
-        return ordered.filter { Self.contains(haystacks[$0], needle) }
-    }
-
-    private func searchTexts() -> [[UInt8]] {
-        if let built = haystacks.withLock({ $0 }) { return built }
-        let built = coins.map { SearchText.fold("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)") }
-        haystacks.withLock { $0 = built }
-        return built
+        let texts = searchTexts()
+        return ordered.filter { Self.contains(texts[$0], needle) }
     }
 
     private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

@@ -151,7 +151,7 @@ public final class PortfolioEngine: Sendable {
         let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
         return try refreshLock.withLock { _ in
             let marketData = newMarketData ?? currentSnapshot()?.marketData
-            return try install(coins: page.coins, marketData: marketData)
+            return try install(coins: page.coins, marketData: marketData, unique: true)
         }
     }
 
@@ -168,10 +168,17 @@ public final class PortfolioEngine: Sendable {
     /// Swaps in a new snapshot and saves it (compact form, per vs_currency). `carrying` is the
     /// snapshot `coins` were taken from position for position (a price update): coins whose
     /// sparkline is still in the file keep it there, copied row for row, never parsed.
-    func install(coins: [Coin], marketData: MarketData?, carrying previous: MarketSnapshot? = nil) throws -> RefreshSummary {
-        var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
-        for coin in coins { merged.add(coin) }
-        let unique = merged.rows
+    /// - Parameter unique: the coins are one decoded page, already one row per id (no second merge
+    ///   copying every coin).
+    func install(
+        coins: [Coin], marketData: MarketData?, carrying previous: MarketSnapshot? = nil, unique isUnique: Bool = false
+    ) throws -> RefreshSummary {
+        var unique = coins
+        if !isUnique {
+            var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
+            for coin in coins { merged.add(coin) }
+            unique = merged.rows
+        }
         let fetchedAt = Date()
         let asOf = MarketSnapshot.dataTime(coins: unique, marketData: marketData) ?? fetchedAt
         let kept = previous?.storedSparklines.flatMap { unique.count == coins.count ? $0 : nil }

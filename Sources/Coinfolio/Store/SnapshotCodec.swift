@@ -41,7 +41,7 @@ enum SnapshotCodec {
             w.flag(coin.roi != nil)
             w.optional(coin.roi?.times); w.optional(coin.roi?.currency); w.optional(coin.roi?.percentage)
             for window in Coin.ChangeWindow.allCases { w.optional(coin.priceChangePercentageInCurrency[window]) }
-            w.flag(coin.sparklineIn7d != nil || storedSparklines?[position] == true)
+            w.flag(coin.sparkline != nil || storedSparklines?[position] == true)
             w.endRecord()
         }
         return w.bytes

@@ -89,8 +89,10 @@ final class SnapshotStore: Sendable {
                 let sparkline = try connection.statement(
                     "INSERT OR REPLACE INTO snapshot_sparkline (snapshot_id, position, points) VALUES (?1, ?2, ?3)")
                 for (position, coin) in coins.enumerated() {
-                    guard let points = coin.sparklineIn7d else { continue }
-                    let text = SnapshotCodec.packedSparkline(points)
+                    guard let stored = coin.sparkline else { continue }
+                    // Undecoded JSON (a decoded body keeps it so) is saved as it came, never
+                    // parsed; points held as values are packed.
+                    let text = stored.isUndecoded ? stored.jsonUTF8 : SnapshotCodec.packedSparkline(stored.prices)
                     try text.withUnsafeBytes { bytes in
                         sparkline.bind(1, id)
                         sparkline.bind(2, position)
@@ -156,8 +158,12 @@ final class SnapshotStore: Sendable {
             statement.bind(2, position)
             defer { statement.reset() }
             guard try statement.next() else { return nil }
-            return statement.withBlob(0) { bytes in
-                bytes.flatMap { SnapshotCodec.sparklinePoints($0.bindMemory(to: UInt8.self)) }
+            return statement.withBlob(0) { bytes -> [Double]? in
+                guard let bytes = bytes?.bindMemory(to: UInt8.self) else { return nil }
+                // JSON text as CoinGecko sent it reads by the decoder's own rules (numbers as
+                // strings included); packed points by the codec.
+                if bytes.first == UInt8(ascii: "D") { return SnapshotCodec.sparklinePoints(bytes) }
+                return Sparkline(json: bytes)?.prices ?? SnapshotCodec.sparklinePoints(bytes)
             }
         }
     }
