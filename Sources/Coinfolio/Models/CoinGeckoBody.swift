@@ -112,7 +112,7 @@ public enum CoinGeckoBody {
         let data = withoutBOM(body)
         try data.withUnsafeBytes { bytes in
             try JSONSyntax.checkUTF8(bytes)
-            try JSONSyntax.checkStrict(bytes)
+            try JSONSyntax.checkStrict(bytes, offsetBase: body.count - data.count)
         }
         return data
     }
