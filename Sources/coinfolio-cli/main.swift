@@ -33,8 +33,7 @@ func expectOperands(_ count: ClosedRange<Int>, _ shape: String) {
 func openEngine() throws -> PortfolioEngine {
     let configuration = try options.engineConfiguration()
     if configuration.database != ":memory:" {
-        let folder = URL(fileURLWithPath: configuration.database).deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try PrivateFiles.createFolder(URL(fileURLWithPath: configuration.database).deletingLastPathComponent().path)
     }
     return try PortfolioEngine(configuration: configuration)
 }

@@ -93,6 +93,9 @@ static const tf_test tests[] = {
     TEST(test_engine_and_client_open_with_null_config),
     TEST(test_engine_metrics_count_every_attempt),
     TEST(test_engine_vs_currency_eur),
+    /* test_harden.c */
+    TEST(test_strict_json_at_every_entry_point),
+    TEST(test_created_database_files_are_owner_only),
 };
 
 int main(int argc, char **argv) {

@@ -107,4 +107,8 @@ void test_engine_and_client_open_with_null_config(void);
 void test_engine_metrics_count_every_attempt(void);
 void test_engine_vs_currency_eur(void);
 
+/* test_harden.c */
+void test_strict_json_at_every_entry_point(void);
+void test_created_database_files_are_owner_only(void);
+
 #endif /* COINFOLIO_TESTS_H */
