@@ -3,6 +3,9 @@
 #   make            build libcoinfolio.so, coinfolio-cli and the C tests/example (debug)
 #   make test       run the Swift, C and Python suites (each talks to the loopback test server)
 #   make bench      build release and run the benchmarks; writes BENCHMARKS.md
+#   make fuzz       libFuzzer over every JSON entry point and the formatters (FUZZ_SECONDS each, default 60)
+#   make sanitize   the Swift suite under ASan and TSan, the C suite against an ASan library, a TSan C stress test
+#   make stress     SIGKILL trials (STRESS_TRIALS, default 100), 4 writer processes, a full disk
 #   make demo       run coinfolio-cli home against the loopback server with the committed fixtures
 #   make install    install the library, header and pkg-config file under PREFIX (/usr/local)
 #   make format / make lint   swift-format with .swift-format
@@ -16,7 +19,7 @@ BUILD_DIR  = .build/$(CONFIG)
 LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
-.PHONY: all build test test-swift test-c test-python bench demo install clean format lint
+.PHONY: all build test test-swift test-c test-python bench demo install clean format lint fuzz sanitize stress
 
 all: build
 	$(MAKE) -C bindings/c all LIBDIR=$(abspath $(BUILD_DIR))
@@ -39,6 +42,15 @@ test-python: build
 bench:
 	$(MAKE) build CONFIG=release
 	$(MAKE) -C bench run LIBDIR=$(abspath .build/release)
+
+fuzz:
+	Tests/fuzz/run.sh
+
+sanitize:
+	Tests/probes/sanitize.sh
+
+stress: build
+	$(PYTHON) Tests/probes/stress.py --cli $(abspath $(BUILD_DIR))/coinfolio-cli --library $(abspath $(LIBRARY))
 
 demo: build
 	$(PYTHON) Tests/server/demo.py $(BUILD_DIR)/coinfolio-cli
