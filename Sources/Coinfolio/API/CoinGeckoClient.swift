@@ -26,7 +26,7 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
     /// A client for `configuration`. Makes no request until a method is called.
     public init(configuration: ClientConfiguration = ClientConfiguration()) {
         self.configuration = configuration
-        self.transport = HTTPTransport(timeout: configuration.timeout)
+        self.transport = HTTPTransport(timeout: configuration.timeout, maxBodyBytes: configuration.maxBodyBytes)
     }
 
     /// The configuration with the API key redacted.

@@ -6,6 +6,12 @@ import Foundation
 
 /// One HTTP GET over Foundation's URLSession, made synchronous for the C ABI and bounded by a
 /// deadline: the session's own timeouts plus a wait that cancels the task when it runs out.
+///
+/// One URLSession per transport (so per client handle), made on first use and reused by every
+/// request: the platform's URLSession/libcurl keeps 58 bytes per request it makes (a bare
+/// URLSession program does the same), and a session per request would add to that. The body is
+/// read through a delegate that counts the bytes as they arrive, after decompression, and cancels
+/// the transfer as soon as they pass `maxBodyBytes`.
 final class HTTPTransport: @unchecked Sendable {
     struct Response {
         var status: Int
@@ -14,11 +20,14 @@ final class HTTPTransport: @unchecked Sendable {
     }
 
     private let timeout: Double
+    private let maxBodyBytes: Int
+    private let delegate = SessionDelegate()
     private let sessionLock = NSLock()
     private var lazySession: URLSession?
 
-    init(timeout: Double) {
+    init(timeout: Double, maxBodyBytes: Int = ClientConfiguration.defaultMaxBodyBytes) {
         self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
     }
 
     deinit { lazySession?.invalidateAndCancel() }
@@ -40,32 +49,40 @@ final class HTTPTransport: @unchecked Sendable {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-        let made = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         lazySession = made
         return made
     }
 
-    /// - Throws: `.network` for connection failures and timeouts (never naming headers).
+    /// - Parameter timeout: the most this attempt may take, in seconds (headers and body).
+    /// - Throws: `.network` for connection failures and timeouts (never naming headers); `.http`
+    ///   with `details.reason` `"body_too_large"` when the body passes `maxBodyBytes`.
     func get(_ url: URL, headers: [String: String], timeout: Double) throws -> Response {
         var request = URLRequest(
             url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, timeout.rounded(.up)) + 1)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
 
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        let task = session.dataTask(with: request) { data, response, error in
-            box.set(data: data, response: response, error: error)
-            done.signal()
-        }
+        let transfer = Transfer(limit: maxBodyBytes)
+        let task = session.dataTask(with: request)
+        delegate.register(transfer, for: task)
+        defer { delegate.unregister(task) }
         task.resume()
-        if done.wait(timeout: .now() + timeout) == .timedOut {
+        if transfer.done.wait(timeout: .now() + max(timeout, 0)) == .timedOut {
             task.cancel()
-            _ = done.wait(timeout: .now() + 5)
-            throw CoinfolioError(
-                .network, "no complete answer within \(Int(timeout * 1000)) ms (timed out)",
-                details: ["reason": .string("timeout")])
+            // The cancellation completes at once; a short wait keeps the call within its bound.
+            _ = transfer.done.wait(timeout: .now() + 0.5)
+            if !transfer.isTooLarge {
+                throw CoinfolioError(
+                    .network, "no complete answer within \(Int(timeout * 1000)) ms (timed out)",
+                    details: ["reason": .string("timeout")])
+            }
         }
-        let (data, response, error) = box.get()
+        let (data, response, error, tooLarge) = transfer.result()
+        if tooLarge {
+            throw CoinfolioError(
+                .http, "the answer is larger than max_body_bytes (\(maxBodyBytes) bytes); the transfer was stopped",
+                details: ["reason": .string("body_too_large"), "max_body_bytes": .number(Double(maxBodyBytes))])
+        }
         if let error { throw Self.networkError(error, timeout: timeout) }
         guard let http = response as? HTTPURLResponse else {
             throw CoinfolioError(.network, "the answer was not HTTP")
@@ -74,7 +91,7 @@ final class HTTPTransport: @unchecked Sendable {
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headerFields[name.lowercased()] = value }
         }
-        return Response(status: http.statusCode, headers: headerFields, body: data ?? Data())
+        return Response(status: http.statusCode, headers: headerFields, body: data)
     }
 
     private static func networkError(_ error: Error, timeout: Double) -> CoinfolioError {
@@ -107,31 +124,107 @@ final class HTTPTransport: @unchecked Sendable {
         return CoinfolioError(.network, message, details: ["reason": .string(reason)])
     }
 
-    /// Follows no redirect: CoinGecko's API answers in place, and following one would send the
-    /// key header to wherever a 3xx points. The 3xx itself is then classified as an HTTP error.
-    private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    /// One request's state, filled by the session's delegate.
+    final class Transfer: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        let limit: Int
+        private let lock = NSLock()
+        private var data = Data()
+        private var response: URLResponse?
+        private var error: Error?
+        private var tooLarge = false
+
+        init(limit: Int) { self.limit = limit }
+
+        var isTooLarge: Bool {
+            lock.lock(); defer { lock.unlock() }
+            return tooLarge
+        }
+
+        /// false when the body is now over the limit (the caller cancels the task).
+        func accept(response: URLResponse) -> Bool {
+            lock.lock(); defer { lock.unlock() }
+            self.response = response
+            // A declared length over the limit fails before any byte is read, unless the body is
+            // compressed (then only the decompressed bytes count).
+            if let http = response as? HTTPURLResponse, http.expectedContentLength > Int64(limit),
+                (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() == "identity"
+            {
+                tooLarge = true
+            }
+            return !tooLarge
+        }
+
+        /// false when the body is now over the limit (the caller cancels the task).
+        func append(_ chunk: Data) -> Bool {
+            lock.lock(); defer { lock.unlock() }
+            guard !tooLarge else { return false }
+            if data.count + chunk.count > limit {
+                tooLarge = true
+                data = Data()
+                return false
+            }
+            data.append(chunk)
+            return true
+        }
+
+        func finish(_ error: Error?) {
+            lock.lock()
+            self.error = error
+            lock.unlock()
+            done.signal()
+        }
+
+        func result() -> (Data, URLResponse?, Error?, Bool) {
+            lock.lock(); defer { lock.unlock() }
+            return (data, response, error, tooLarge)
+        }
+    }
+
+    /// The session's delegate: routes each task's events to its `Transfer`, counts the body
+    /// as it arrives, and follows no redirect (CoinGecko's API answers in place, and following
+    /// one would send the key header to wherever a 3xx points; the 3xx itself is then classified
+    /// as an HTTP error).
+    private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var transfers: [Int: Transfer] = [:]
+
+        func register(_ transfer: Transfer, for task: URLSessionTask) {
+            lock.lock(); defer { lock.unlock() }
+            transfers[task.taskIdentifier] = transfer
+        }
+
+        func unregister(_ task: URLSessionTask) {
+            lock.lock(); defer { lock.unlock() }
+            transfers[task.taskIdentifier] = nil
+        }
+
+        private func transfer(_ task: URLSessionTask) -> Transfer? {
+            lock.lock(); defer { lock.unlock() }
+            return transfers[task.taskIdentifier]
+        }
+
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
         ) {
             completionHandler(nil)
         }
-    }
 
-    private final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data: Data?
-        private var response: URLResponse?
-        private var error: Error?
-
-        func set(data: Data?, response: URLResponse?, error: Error?) {
-            lock.lock(); defer { lock.unlock() }
-            self.data = data; self.response = response; self.error = error
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            let keep = transfer(dataTask)?.accept(response: response) ?? true
+            completionHandler(keep ? .allow : .cancel)
         }
 
-        func get() -> (Data?, URLResponse?, Error?) {
-            lock.lock(); defer { lock.unlock() }
-            return (data, response, error)
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            if transfer(dataTask)?.append(data) == false { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            transfer(task)?.finish(error)
         }
     }
 }
