@@ -43,7 +43,7 @@ public func cf_engine_load(_ engine: OpaquePointer?, _ marketsBody: CString?, _ 
 public func cf_engine_coins(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
-        return try engine.coins(CoinQuery(json: readOptionalString(queryJSON, "query_json"))).jsonUTF8
+        return try engine.coinsJSON(CoinQuery(json: readOptionalString(queryJSON, "query_json")))
     }
 }
 
@@ -52,7 +52,7 @@ public func cf_engine_coins(_ engine: OpaquePointer?, _ queryJSON: CString?, _ o
 public func cf_engine_portfolio(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
-        return try engine.portfolio(PortfolioQuery(json: readOptionalString(queryJSON, "query_json"))).jsonUTF8
+        return try engine.portfolioJSON(PortfolioQuery(json: readOptionalString(queryJSON, "query_json")))
     }
 }
 

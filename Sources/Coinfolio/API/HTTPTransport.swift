@@ -83,7 +83,12 @@ final class HTTPTransport: @unchecked Sendable {
                 .http, "the answer is larger than max_body_bytes (\(maxBodyBytes) bytes); the transfer was stopped",
                 details: ["reason": .string("body_too_large"), "max_body_bytes": .number(Double(maxBodyBytes))])
         }
-        if let error { throw Self.networkError(error, timeout: timeout) }
+        if let error {
+            // Fewer bytes than the declared Content-Length: the body was cut short.
+            let expected = task.countOfBytesExpectedToReceive
+            let truncated = expected > 0 && task.countOfBytesReceived < expected
+            throw Self.networkError(error, timeout: timeout, truncated: truncated)
+        }
         guard let http = response as? HTTPURLResponse else {
             throw CoinfolioError(.network, "the answer was not HTTP")
         }
@@ -94,7 +99,8 @@ final class HTTPTransport: @unchecked Sendable {
         return Response(status: http.statusCode, headers: headerFields, body: data)
     }
 
-    private static func networkError(_ error: Error, timeout: Double) -> CoinfolioError {
+    /// - Parameter truncated: the answer declared a longer body than arrived.
+    private static func networkError(_ error: Error, timeout: Double, truncated: Bool) -> CoinfolioError {
         let reason: String
         let message: String
         if let urlError = error as? URLError {
@@ -112,8 +118,8 @@ final class HTTPTransport: @unchecked Sendable {
             case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
                 .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
                 reason = "tls"; message = "the TLS connection failed"
-            case .unknown where urlError.localizedDescription.contains("transfer closed"):
-                // libcurl's "transfer closed with N bytes remaining": a body cut short.
+            case .unknown where truncated:
+                // libcurl reports a body cut short as an unknown error; the byte counts tell.
                 reason = "truncated"; message = "the answer ended before its declared length (truncated body)"
             default:
                 reason = "url_error_\(urlError.code.rawValue)"; message = "the request failed: \(urlError.localizedDescription)"

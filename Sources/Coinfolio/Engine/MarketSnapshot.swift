@@ -100,18 +100,4 @@ final class MarketSnapshot: @unchecked Sendable {
             }
         }
     }
-
-    /// Compares two optional values (nil and NaN last); nil when they tie.
-    static func ordered(_ a: Double?, _ b: Double?, ascending: Bool) -> Bool? {
-        let x = a.flatMap { $0.isNaN ? nil : $0 }
-        let y = b.flatMap { $0.isNaN ? nil : $0 }
-        switch (x, y) {
-        case (nil, nil): return nil
-        case (nil, _): return false
-        case (_, nil): return true
-        case let (x?, y?):
-            if x == y { return nil }
-            return ascending ? x < y : x > y
-        }
-    }
 }

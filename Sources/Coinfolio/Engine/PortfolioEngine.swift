@@ -102,29 +102,19 @@ public final class PortfolioEngine: @unchecked Sendable {
     private func naming<T>(_ input: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch var error as CoinfolioError {
-            error.message = "\(input.replacingOccurrences(of: "_", with: " ")): \(error.message)"
-            error.details["input"] = .string(input)
-            throw error
+        } catch let error as CoinfolioError {
+            throw error.about(input: input)
         }
     }
 
     /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to
     /// `coins`; without one, the coins are encoded.
     private func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
-        var unique: [Coin] = []
-        unique.reserveCapacity(coins.count)
-        var position: [String: Int] = [:]
-        for coin in coins {
-            if let index = position[coin.id] {
-                unique[index] = coin
-            } else {
-                position[coin.id] = unique.count
-                unique.append(coin)
-            }
-        }
+        var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
+        for coin in coins { merged.add(coin) }
+        let unique = merged.rows
         let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
-        try store.saveSnapshot(
+        try store.snapshots.save(
             .init(
                 vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
                 markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
@@ -139,7 +129,7 @@ public final class PortfolioEngine: @unchecked Sendable {
         snapshot = snapshot?.markedFailed()
         let hasSnapshot = snapshot != nil
         stateLock.unlock()
-        if hasSnapshot { try? store.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
+        if hasSnapshot { try? store.snapshots.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
     }
 
     func currentSnapshot() -> MarketSnapshot? {
@@ -155,7 +145,7 @@ public final class PortfolioEngine: @unchecked Sendable {
     }
 
     private func restoreSnapshot() throws -> MarketSnapshot? {
-        guard let saved = try store.loadSnapshot(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
+        guard let saved = try store.snapshots.load(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
         let coins = try CoinGeckoBody.markets(saved.markets).coins
         let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
         return MarketSnapshot(
@@ -187,16 +177,21 @@ public final class PortfolioEngine: @unchecked Sendable {
     ///   snapshot's time and staleness; `json` gives `{"coins","total","as_of","stale"}`.
     /// - Throws: `.noData` without a snapshot.
     public func coins(_ query: CoinQuery = CoinQuery()) throws -> CoinListing {
+        let (snapshot, page, total, isStale) = try listingPage(query)
+        return CoinListing(
+            coins: page.map { snapshot.coins[$0] }, total: total, asOf: snapshot.asOf, isStale: isStale,
+            includesSparkline: query.sparkline)
+    }
+
+    /// The positions of the page `query` asks for, how many matched, and the staleness.
+    func listingPage(_ query: CoinQuery) throws -> (snapshot: MarketSnapshot, page: ArraySlice<Int>, total: Int, isStale: Bool) {
         let snapshot = try requireSnapshot()
         let matches = snapshot.matches(query.search, sort: query.sort)
         let start = min(query.offset, matches.count)
         let end = query.limit.map { start + min($0, matches.count - start) } ?? matches.count
-        let page = matches[start..<end]
-        var listing = CoinListing(
-            coins: page.map { snapshot.coins[$0] }, total: matches.count, asOf: snapshot.asOf,
-            isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter), includesSparkline: query.sparkline)
-        listing.encodedCoins = page.map { snapshot.encodedCoin($0, sparkline: query.sparkline) }
-        return listing
+        return (
+            snapshot, matches[start..<end], matches.count, snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter)
+        )
     }
 
     /// Every held coin joined with the unfiltered snapshot (a search never changes it).
@@ -207,49 +202,55 @@ public final class PortfolioEngine: @unchecked Sendable {
     ///   `{"coins","total_value","as_of","stale"}`.
     /// - Throws: `.store` when the holdings cannot be read.
     public func portfolio(_ query: PortfolioQuery = PortfolioQuery()) throws -> Portfolio {
-        let snapshot = currentSnapshot()
-        var (entries, total) = try joinedHoldings(snapshot)
-        // Sort on small keys, then move each entry once.
-        let keys = entries.map { entry -> Double? in
-            switch query.sort {
-            case .holdings, .holdingsReversed: return entry.value
-            default: return entry.row.flatMap { query.sort.listKey($0.snapshot.coins[$0.position]) }
-            }
-        }
-        let ascending: Bool
-        switch query.sort {
-        case .holdings: ascending = false
-        case .holdingsReversed: ascending = true
-        default: ascending = query.sort.ascending
-        }
-        let order = CoinSort.order(keys: keys, ids: entries.map(\.coinID), ascending: ascending)
-        entries = order.map { entries[$0] }
+        let (snapshot, held, total) = try sortedHoldings(query)
         return Portfolio(
-            entries: entries, totalValue: total, asOf: snapshot?.asOf,
+            entries: held.map { entry in
+                PortfolioEntry(
+                    coinID: entry.coinID, coin: entry.position.flatMap { snapshot?.coins[$0] }, amount: entry.amount,
+                    value: entry.value)
+            },
+            totalValue: total, asOf: snapshot?.asOf,
             isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true,
             includesSparkline: query.sparkline)
+    }
+
+    /// The holdings joined with the current snapshot, in `query`'s order, and their total value.
+    func sortedHoldings(_ query: PortfolioQuery) throws -> (snapshot: MarketSnapshot?, held: [HeldCoin], total: Double) {
+        let snapshot = currentSnapshot()
+        let (held, total) = try joinedHoldings(snapshot)
+        // Sort on small keys, then move each entry once.
+        let keys = held.map { entry -> Double? in
+            switch query.sort {
+            case .holdings, .holdingsReversed: return entry.value
+            default:
+                guard let snapshot, let position = entry.position else { return nil }
+                return query.sort.listKey(snapshot.coins[position])
+            }
+        }
+        let order = CoinSort.order(keys: keys, ids: held.map(\.coinID), ascending: query.sort.portfolioAscending)
+        return (snapshot, order.map { held[$0] }, total)
     }
 
     /// Every holding joined with `snapshot` (in coin id order), and Σ value of the priced ones.
     /// A value is amount × `current_price`; nil when the coin has no row or no price, or when the
     /// product is not finite (it then counts as unpriced rather than making the total infinite).
-    func joinedHoldings(_ snapshot: MarketSnapshot?) throws -> (entries: [PortfolioEntry], total: Double) {
-        var entries: [PortfolioEntry] = []
+    func joinedHoldings(_ snapshot: MarketSnapshot?) throws -> (held: [HeldCoin], total: Double) {
+        var held: [HeldCoin] = []
         var total = 0.0
         for holding in try store.holdings() {
-            var row: (snapshot: MarketSnapshot, position: Int)?
+            var position: Int?
             var value: Double?
-            if let snapshot, let position = snapshot.indexByID[holding.coinID] {
-                row = (snapshot, position)
-                if let price = snapshot.coins[position].currentPrice {
+            if let snapshot, let found = snapshot.indexByID[holding.coinID] {
+                position = found
+                if let price = snapshot.coins[found].currentPrice {
                     let product = holding.amount * price
                     if product.isFinite { value = product }
                 }
             }
             if let value { total += value }
-            entries.append(PortfolioEntry(coinID: holding.coinID, row: row, amount: holding.amount, value: value))
+            held.append(HeldCoin(coinID: holding.coinID, position: position, amount: holding.amount, value: value))
         }
-        return (entries, total)
+        return (held, total)
     }
 
     /// Sets a holding through the store (rules of `PortfolioStore.setHolding`): amount in units
@@ -258,6 +259,17 @@ public final class PortfolioEngine: @unchecked Sendable {
     ///   `.store` with SQLite's message.
     public func setHolding(coinID: String, amount: Double) throws {
         try store.setHolding(coinID: coinID, amount: amount)
+    }
+
+    /// Whether `id` is a CoinGecko coin id. True at once when the snapshot lists it; otherwise
+    /// asks CoinGecko: one `GET /coins/markets?ids=<id>` request (vs_currency of the
+    /// configuration, no sparkline), true when the answer has a row with exactly this id.
+    /// - Throws: `.invalidArgument` for an id breaking the `CoinID` rule (no request made);
+    ///   otherwise the client's `CoinfolioError` (network, HTTP, rate limit, key, decode).
+    public func coinExists(id: String) throws -> Bool {
+        if currentSnapshot()?.indexByID[id] != nil { return true }
+        let found = try client.markets(MarketsRequest(vsCurrency: configuration.vsCurrency, ids: [id], sparkline: false))
+        return found.coins.contains { $0.id == id }
     }
 
     /// Counters since the engine was opened.

@@ -13,8 +13,9 @@ import Foundation
 public final class PortfolioStore: @unchecked Sendable {
     /// The path the store was opened with (`":memory:"` for a private in-memory store).
     public let path: String
-    private let lock = NSLock()
-    private let connection: SQLiteConnection
+    private let file: StoreConnection
+    /// The engine's market snapshot, in the same file.
+    let snapshots: SnapshotStore
     /// The holdings as last read or written, and SQLite's `data_version` when they were read:
     /// another connection's commit changes it, and only then is the table read again.
     private var cache: [Holding]?
@@ -25,24 +26,14 @@ public final class PortfolioStore: @unchecked Sendable {
     /// - Throws: `.invalidArgument` for an empty path; `.store` when the file cannot be opened, is
     ///   not a database, or has a newer schema.
     public init(path: String) throws {
-        guard !path.isEmpty else { throw CoinfolioError.invalid("database path is empty") }
-        guard !path.utf8.contains(0) else { throw CoinfolioError.invalid("database path contains a NUL character") }
+        file = try StoreConnection(path: path)
         self.path = path
-        connection = try SQLiteConnection(path: path)
-        do {
-            try connection.execute("PRAGMA journal_mode = WAL")
-            try connection.execute("PRAGMA synchronous = FULL")
-            try Schema.migrate(connection)
-        } catch {
-            connection.close()
-            throw error
-        }
+        snapshots = SnapshotStore(connection: file)
     }
 
     /// Closes the file. Later calls throw `.store`. Safe to call twice.
     public func close() {
-        lock.lock(); defer { lock.unlock() }
-        connection.close()
+        file.close()
     }
 
     /// Sets how much of a coin is held.
@@ -54,7 +45,7 @@ public final class PortfolioStore: @unchecked Sendable {
     ///   `.store` with SQLite's message (nothing written).
     public func setHolding(coinID: String, amount: Double) throws {
         try Self.validate(coinID: coinID, amount: amount)
-        try locked {
+        try file.locked { connection in
             if amount > 0 {
                 let statement = try connection.statement(
                     "INSERT INTO holding (coin_id, amount) VALUES (?1, ?2) ON CONFLICT (coin_id) DO UPDATE SET amount = excluded.amount")
@@ -70,7 +61,7 @@ public final class PortfolioStore: @unchecked Sendable {
         }
     }
 
-    /// Applies our own committed write to the cache (bytewise order, as SQLite's BINARY collation).
+    /// Applies our own committed write to the cache (called holding the connection's lock) (bytewise order, as SQLite's BINARY collation).
     private func updateCache(coinID: String, amount: Double) {
         guard var holdings = cache else { return }
         let key = Array(coinID.utf8)
@@ -90,7 +81,7 @@ public final class PortfolioStore: @unchecked Sendable {
         cache = holdings
     }
 
-    private func dataVersion() throws -> Int {
+    private func dataVersion(_ connection: SQLiteConnection) throws -> Int {
         try connection.statement("PRAGMA data_version").scalarInt() ?? 0
     }
 
@@ -100,8 +91,8 @@ public final class PortfolioStore: @unchecked Sendable {
     /// The rows are read from the file only when another connection (thread or process) has
     /// committed since the last read; this store's own writes update them in place.
     public func holdings() throws -> [Holding] {
-        try locked {
-            let version = try dataVersion()
+        try file.locked { connection in
+            let version = try dataVersion(connection)
             if let cache, version == cacheDataVersion { return cache }
             let statement = try connection.statement("SELECT coin_id, amount FROM holding ORDER BY coin_id")
             var result: [Holding] = []
@@ -117,64 +108,5 @@ public final class PortfolioStore: @unchecked Sendable {
     static func validate(coinID: String, amount: Double) throws {
         try CoinID.validate(coinID)
         guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
-    }
-
-    // MARK: - The engine's market snapshot, kept in the same file
-
-    struct SavedSnapshot {
-        var vsCurrency: String
-        var asOf: Double
-        var refreshFailed: Bool
-        var markets: Data
-        var global: Data?
-    }
-
-    func saveSnapshot(_ snapshot: SavedSnapshot) throws {
-        try locked {
-            let statement = try connection.statement(
-                """
-                INSERT INTO market_snapshot (id, vs_currency, as_of, refresh_failed, markets, global)
-                VALUES (1, ?1, ?2, ?3, ?4, ?5)
-                ON CONFLICT (id) DO UPDATE SET vs_currency = excluded.vs_currency, as_of = excluded.as_of,
-                    refresh_failed = excluded.refresh_failed, markets = excluded.markets, global = excluded.global
-                """)
-            statement.bind(1, snapshot.vsCurrency)
-            statement.bind(2, snapshot.asOf)
-            statement.bind(3, snapshot.refreshFailed ? 1 : 0)
-            // The bodies can be tens of megabytes: SQLite reads them in place, no copy.
-            try snapshot.markets.withUnsafeBytes { (markets: UnsafeRawBufferPointer) in
-                try (snapshot.global ?? Data()).withUnsafeBytes { (global: UnsafeRawBufferPointer) in
-                    statement.bind(4, borrowing: markets)
-                    statement.bind(5, borrowing: snapshot.global == nil ? nil : global)
-                    try statement.run("cannot save the market snapshot")
-                }
-            }
-        }
-    }
-
-    func markRefreshFailed(vsCurrency: String) throws {
-        try locked {
-            let statement = try connection.statement("UPDATE market_snapshot SET refresh_failed = 1 WHERE id = 1 AND vs_currency = ?1")
-            statement.bind(1, vsCurrency)
-            try statement.run("cannot mark the snapshot stale")
-        }
-    }
-
-    func loadSnapshot() throws -> SavedSnapshot? {
-        try locked {
-            let statement = try connection.statement(
-                "SELECT vs_currency, as_of, refresh_failed, markets, global FROM market_snapshot WHERE id = 1")
-            defer { statement.reset() }
-            guard try statement.next() else { return nil }
-            return SavedSnapshot(
-                vsCurrency: statement.text(0) ?? "", asOf: statement.double(1),
-                refreshFailed: statement.int(2) != 0, markets: statement.blob(3) ?? Data(),
-                global: statement.blob(4))
-        }
-    }
-
-    private func locked<T>(_ body: () throws -> T) throws -> T {
-        lock.lock(); defer { lock.unlock() }
-        return try body()
     }
 }

@@ -1,10 +1,21 @@
-/// The store's schema, versioned by `PRAGMA user_version`. A later version appends a migration;
-/// an existing one never changes.
+/// The store's schema, versioned by `PRAGMA user_version`. A new version appends a `Step` to
+/// `steps`; an existing step never changes.
 enum Schema {
-    /// Migration `n` (1-based) takes a database from version n-1 to n.
-    static let migrations: [String] = [
-        // 1: holdings (the seed's PortfolioEntity: coinId, amount) and the engine's snapshot.
-        """
+    /// One migration: the SQL that takes a database from `version - 1` to `version`.
+    struct Step: Sendable {
+        /// The version the database has after this step (1, 2, … with no gaps).
+        let version: Int
+        /// What the step adds, for people.
+        let summary: String
+        /// Statements run inside the migration's transaction.
+        let sql: String
+    }
+
+    /// Every step, in version order: `steps[n - 1].version == n`.
+    static let steps: [Step] = [
+        Step(
+            version: 1, summary: "holdings (the seed's PortfolioEntity: coinId, amount) and the engine's snapshot",
+            sql: """
         CREATE TABLE holding (
             coin_id TEXT PRIMARY KEY NOT NULL,
             amount REAL NOT NULL CHECK (amount > 0)
@@ -17,10 +28,10 @@ enum Schema {
             markets BLOB NOT NULL,
             global BLOB
         );
-        """
+        """),
     ]
 
-    static var currentVersion: Int { migrations.count }
+    static var currentVersion: Int { steps.last?.version ?? 0 }
 
     /// Brings the database to `currentVersion` inside one write transaction, so that several
     /// processes opening a new file at once create it exactly once. A database already at the
@@ -30,8 +41,8 @@ enum Schema {
         if try checkedVersion(connection) == currentVersion { return }
         try connection.transaction {
             let version = try checkedVersion(connection)
-            for index in version..<currentVersion {
-                try connection.execute(migrations[index])
+            for step in steps where step.version > version {
+                try connection.execute(step.sql)
             }
             if version < currentVersion {
                 try connection.execute("PRAGMA user_version = \(currentVersion)")
