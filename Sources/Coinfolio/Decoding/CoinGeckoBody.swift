@@ -88,6 +88,7 @@ public enum CoinGeckoBody {
         struct Reason: Error { var text: String }
 
         init(from decoder: Decoder) throws {
+            try DecodeDeadline.check()
             do {
                 result = .success(try Value(from: decoder))
             } catch let error as CoinfolioError {
@@ -114,6 +115,7 @@ public enum CoinGeckoBody {
 
     private static func classify(_ error: Error, expected: String, body: Data) -> CoinfolioError {
         if let error = error as? CoinfolioError { return error }
+        if error is DecodeDeadline.Passed { return DecodeDeadline.error }
         // Foundation says only "not valid JSON" (no structured reason); the reasons a person can
         // act on (bad UTF-8, a trailing comma, nesting too deep) were found by `prepared` first,
         // each with its own `details["reason"]`.

@@ -274,7 +274,8 @@ public final class PortfolioEngine: @unchecked Sendable {
 
     /// Counters since the engine was opened.
     public func metrics() -> EngineMetrics {
-        EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits)
+        EngineMetrics(
+            httpRequests: client.requestCounts, detailCacheHits: details.cacheHits, suppressedRequests: client.suppressedRequests)
     }
 }
 
