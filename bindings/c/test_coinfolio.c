@@ -96,6 +96,13 @@ static const tf_test tests[] = {
     /* test_harden.c */
     TEST(test_strict_json_at_every_entry_point),
     TEST(test_created_database_files_are_owner_only),
+    TEST(test_client_key_only_to_a_loopback_address),
+    TEST(test_client_errors_never_hold_six_key_characters),
+    TEST(test_client_body_over_max_body_bytes_is_body_too_large),
+    TEST(test_client_hex_retry_after_is_ignored),
+    TEST(test_client_remembers_a_long_retry_after),
+    TEST(test_engine_metrics_count_suppressed_requests),
+    TEST(test_client_error_classes),
 };
 
 int main(int argc, char **argv) {

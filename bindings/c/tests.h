@@ -110,5 +110,12 @@ void test_engine_vs_currency_eur(void);
 /* test_harden.c */
 void test_strict_json_at_every_entry_point(void);
 void test_created_database_files_are_owner_only(void);
+void test_client_key_only_to_a_loopback_address(void);
+void test_client_errors_never_hold_six_key_characters(void);
+void test_client_body_over_max_body_bytes_is_body_too_large(void);
+void test_client_hex_retry_after_is_ignored(void);
+void test_client_remembers_a_long_retry_after(void);
+void test_engine_metrics_count_suppressed_requests(void);
+void test_client_error_classes(void);
 
 #endif /* COINFOLIO_TESTS_H */
