@@ -150,6 +150,8 @@ class Engine(Handle):
 
     def metrics(self) -> Dict[str, Any]:
         """Counters since open: ``{"http_requests": {"markets": n, "global": n, "detail": n},
-        "detail_cache_hits": n}`` (every HTTP attempt, retries included)."""
+        "detail_cache_hits": n, "suppressed_requests": n}`` (every HTTP attempt, retries
+        included; ``suppressed_requests`` counts calls refused without sending while a
+        remembered Retry-After ran)."""
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)
