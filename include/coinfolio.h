@@ -40,11 +40,15 @@ extern "C" {
 /* Status codes: stable, never reused. The "code" string of an error object is given beside each. */
 #define CF_OK               0  /* "ok" */
 #define CF_INVALID_ARGUMENT 1  /* "invalid_argument": NULL, bad UTF-8, malformed JSON, NaN/Inf, bad id */
+/* Every JSON input (bodies, configs, queries) is checked against RFC 8259 strictly; a malformed
+ * one gets CF_INVALID_ARGUMENT with details.reason "malformed_json" (or "lone_surrogate",
+ * "number_out_of_range", "too_deep") and details.offset, the byte offset named in the message. */
 #define CF_NOT_FOUND        2  /* "not_found": HTTP 404, unknown coin id */
 #define CF_NETWORK          3  /* "network": connect/DNS/TLS failure, timeout */
 #define CF_HTTP             4  /* "http": any other non-2xx answer; details.http_status */
-#define CF_RATE_LIMITED     5  /* "rate_limited": HTTP 429; details.retry_after_s when known */
-#define CF_UNAUTHORIZED     6  /* "unauthorized": 401/403, API error codes 10002/10005/10010/10011 */
+#define CF_RATE_LIMITED     5  /* "rate_limited": HTTP 429; details.retry_after_s when known; or
+                                   refused unsent (details.sent false) while a Retry-After runs */
+#define CF_UNAUTHORIZED     6  /* "unauthorized": 401, API error codes 10002/10005/10010/10011/10012 */
 #define CF_DECODE           7  /* "decode": a 2xx body that is not the expected CoinGecko JSON */
 #define CF_STORE            8  /* "store": SQLite failed; the message is SQLite's own */
 #define CF_NO_DATA          9  /* "no_data": no market snapshot yet (refresh or load first) */
@@ -147,7 +151,8 @@ int cf_decode_coin_detail(const char *body, char **out_json, char **out_error);
  * ------------------------------------------------------------------------------------------- */
 
 /* Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
- * *out_store receives the handle; close it with cf_store_close.
+ * A file it creates is mode 0600 (owner only) whatever the umask, and so are its -wal and -shm;
+ * an existing file keeps its mode. *out_store receives the handle; close it with cf_store_close.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path) or CF_STORE (cannot open,
  * not a database, newer schema than this library knows). Touches the disk; never the network. */
 int cf_store_open(const char *path, cf_store **out_store, char **out_error);
@@ -166,15 +171,27 @@ int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, ch
 int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
 
 /* ---------------------------------------------------------------------------------------------
- * Client: CoinGecko API v3 over HTTPS (plain http only without a key, or to a loopback test
- * server). Redirects are not followed. config_json (every key optional):
+ * Client: CoinGecko API v3 over HTTPS (plain http only without a key, or to a host that is a
+ * loopback address: 127.0.0.0/8 parsed as an IP, ::1, localhost). Redirects are not followed.
+ * config_json (every key optional):
  *   {"base_url": "https://api.coingecko.com/api/v3" (plan pro: https://pro-api.coingecko.com/api/v3),
  *    "plan": "public" | "demo" | "pro",  "api_key": "…" (sent as x-cg-demo-api-key or
- *    x-cg-pro-api-key; never in errors or logs), "timeout_ms": 15000 (per attempt, 1…3600000),
- *    "max_retries": 2 (0…10; on 429, 5xx and network failures), "max_retry_wait_s": 60
- *    (0…86400; a longer Retry-After returns CF_RATE_LIMITED at once)}
- * Network calls may return CF_NETWORK, CF_HTTP (details.http_status), CF_RATE_LIMITED
- * (details.retry_after_s), CF_UNAUTHORIZED, CF_NOT_FOUND or CF_DECODE.
+ *    x-cg-pro-api-key; no run of 6 of its characters is ever in an error or log),
+ *    "timeout_ms": 15000 (per attempt, 1…3600000), "max_retries": 2 (0…10; on 429, 5xx and
+ *    network failures), "max_retry_wait_s": 60 (0…86400; a longer Retry-After returns
+ *    CF_RATE_LIMITED at once), "max_body_bytes": 33554432 (1…4294967296; the largest answer
+ *    body, counted after decompression while it is read; a larger one is CF_HTTP with
+ *    details.reason "body_too_large")}
+ * A network call blocks at most timeout_ms × (max_retries + 1) plus the Retry-After waits it
+ * chose plus about a second (attempts, backoff and decoding together). Retry-After is read only
+ * as decimal seconds or an HTTP date. After a 429 whose Retry-After was not waited out (longer
+ * than max_retry_wait_s, or no retry left) the handle remembers it: until it has passed, every
+ * call that would send fails at once with CF_RATE_LIMITED, details.retry_after_s = seconds left
+ * and details.sent = false, and nothing is sent.
+ * Network calls may return CF_NETWORK, CF_HTTP (details.http_status; a 403 without a key error
+ * code, e.g. a CDN block page, is CF_HTTP), CF_RATE_LIMITED (details.retry_after_s),
+ * CF_UNAUTHORIZED (401, or details.error_code 10002/10005/10010/10011/10012), CF_NOT_FOUND or
+ * CF_DECODE; details.error_code is CoinGecko's code whenever the body has one.
  * ------------------------------------------------------------------------------------------- */
 
 /* Opens a client. config_json may be NULL (all defaults).
@@ -216,8 +233,8 @@ int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_jso
  * or the snapshot is older than stale_after_s.
  * ------------------------------------------------------------------------------------------- */
 
-/* Opens an engine: opens (creates) its database and loads any saved snapshot. Never blocks on the
- * network. Returns CF_OK, CF_INVALID_ARGUMENT (config) or CF_STORE. */
+/* Opens an engine: opens (creates, mode 0600 whatever the umask) its database and loads any saved
+ * snapshot. Never blocks on the network. Returns CF_OK, CF_INVALID_ARGUMENT (config) or CF_STORE. */
 int cf_engine_open(const char *config_json, cf_engine **out_engine, char **out_error);
 
 /* Closes the engine. NULL is a no-op. */
@@ -281,7 +298,8 @@ int cf_engine_coin_detail(cf_engine *engine, const char *coin_id, char **out_jso
 
 /* Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n}
  * (every HTTP attempt, retries included),"detail_cache_hits":n (detail answers that made no
- * request of their own: served from the cache, or shared with a caller already fetching)}.
+ * request of their own: served from the cache, or shared with a caller already fetching),
+ * "suppressed_requests":n (calls refused unsent while a remembered Retry-After ran)}.
  * Never blocks. */
 int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 
