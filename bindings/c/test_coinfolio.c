@@ -103,6 +103,10 @@ static const tf_test tests[] = {
     TEST(test_client_remembers_a_long_retry_after),
     TEST(test_engine_metrics_count_suppressed_requests),
     TEST(test_client_error_classes),
+    /* test_progress.c */
+    TEST(test_progress_five_page_refresh_reports_every_page),
+    TEST(test_progress_null_function_turns_it_off),
+    TEST(test_progress_null_engine_is_invalid_argument),
 };
 
 int main(int argc, char **argv) {

@@ -117,5 +117,9 @@ void test_client_hex_retry_after_is_ignored(void);
 void test_client_remembers_a_long_retry_after(void);
 void test_engine_metrics_count_suppressed_requests(void);
 void test_client_error_classes(void);
+/* test_progress.c */
+void test_progress_five_page_refresh_reports_every_page(void);
+void test_progress_null_function_turns_it_off(void);
+void test_progress_null_engine_is_invalid_argument(void);
 
 #endif /* COINFOLIO_TESTS_H */

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A CoinGecko API v3 client over Foundation's URLSession (FoundationNetworking on Linux).
 ///
@@ -16,16 +17,15 @@ import Foundation
 /// once with `.rateLimited`, `details.sent` false and `retry_after_s` the seconds left, and
 /// nothing is sent (`suppressedRequests` counts these). No run of 6 characters of the API key
 /// appears in an error or a description. Safe to use from several threads.
-public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible {
+public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// The configuration the client was opened with.
     public let configuration: ClientConfiguration
     private let transport: HTTPTransport
     private let retryPolicy: RetryPolicy
-    private let counterLock = NSLock()
-    private var counts: [Endpoint: Int] = [:]
-    /// When this handle may send again after a 429 it did not wait out (monotonic clock).
-    private var sendAllowedAt: DispatchTime?
-    private var suppressed = 0
+    private let counts = Mutex<[Endpoint: Int]>([:])
+    /// When this handle may send again after a 429 it did not wait out (monotonic clock), and
+    /// how many calls were refused unsent meanwhile.
+    private let rateLimit = Mutex<(sendAllowedAt: DispatchTime?, suppressed: Int)>((nil, 0))
 
     /// The longest Retry-After remembered, in seconds (a hostile "Retry-After: 999999999" would
     /// otherwise silence the handle for decades).
@@ -46,20 +46,17 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
 
     /// HTTP attempts made so far, by endpoint (retries included).
     public var requestCounts: [Endpoint: Int] {
-        counterLock.lock(); defer { counterLock.unlock() }
-        return counts
+        counts.withLock { $0 }
     }
 
     /// Calls refused without sending because a remembered Retry-After had not passed yet.
     public var suppressedRequests: Int {
-        counterLock.lock(); defer { counterLock.unlock() }
-        return suppressed
+        rateLimit.withLock { $0.suppressed }
     }
 
     /// Seconds until this handle may send again after a remembered 429 (0 when it may now).
     public var secondsUntilAllowed: Double {
-        counterLock.lock(); defer { counterLock.unlock() }
-        guard let until = sendAllowedAt else { return 0 }
+        guard let until = rateLimit.withLock({ $0.sendAllowedAt }) else { return 0 }
         let now = DispatchTime.now()
         return now < until ? Double(until.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9 : 0
     }
@@ -174,15 +171,17 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
 
     /// Throws `.rateLimited` (nothing sent) while a remembered Retry-After runs.
     private func refuseWhileRateLimited() throws {
-        counterLock.lock(); defer { counterLock.unlock() }
-        guard let until = sendAllowedAt else { return }
-        let now = DispatchTime.now()
-        guard now < until else {
-            sendAllowedAt = nil
-            return
+        let left: Double? = rateLimit.withLock { state in
+            guard let until = state.sendAllowedAt else { return nil }
+            let now = DispatchTime.now()
+            guard now < until else {
+                state.sendAllowedAt = nil
+                return nil
+            }
+            state.suppressed += 1
+            return (Double(until.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9).rounded(.up)
         }
-        suppressed += 1
-        let left = (Double(until.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9).rounded(.up)
+        guard let left else { return }
         throw CoinfolioError(
             .rateLimited, "CoinGecko asked to wait before the next request: \(Int(left)) s left; nothing was sent",
             details: ["retry_after_s": .number(left), "sent": .bool(false)])
@@ -190,9 +189,10 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
 
     private func remember(retryAfter: Double) {
         let until = DispatchTime.now() + min(retryAfter, Self.maximumRememberedWait)
-        counterLock.lock(); defer { counterLock.unlock() }
-        if let current = sendAllowedAt, current > until { return }
-        sendAllowedAt = until
+        rateLimit.withLock { state in
+            if let current = state.sendAllowedAt, current > until { return }
+            state.sendAllowedAt = until
+        }
     }
 
     private func attemptOnce<T>(
@@ -218,7 +218,6 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
     }
 
     private func count(_ endpoint: Endpoint) {
-        counterLock.lock(); defer { counterLock.unlock() }
-        counts[endpoint, default: 0] += 1
+        counts.withLock { $0[endpoint, default: 0] += 1 }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -12,7 +13,7 @@ import Foundation
 /// URLSession program does the same), and a session per request would add to that. The body is
 /// read through a delegate that counts the bytes as they arrive, after decompression, and cancels
 /// the transfer as soon as they pass `maxBodyBytes`.
-final class HTTPTransport: @unchecked Sendable {
+final class HTTPTransport: Sendable {
     struct Response {
         var status: Int
         var headers: [String: String]
@@ -22,36 +23,35 @@ final class HTTPTransport: @unchecked Sendable {
     private let timeout: Double
     private let maxBodyBytes: Int
     private let delegate = SessionDelegate()
-    private let sessionLock = NSLock()
-    private var lazySession: URLSession?
+    private let lazySession = Mutex<URLSession?>(nil)
 
     init(timeout: Double, maxBodyBytes: Int = ClientConfiguration.defaultMaxBodyBytes) {
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
     }
 
-    deinit { lazySession?.invalidateAndCancel() }
+    deinit { lazySession.withLock { $0?.invalidateAndCancel() } }
 
     /// The session, made on first use: creating a URLSessionConfiguration makes
     /// swift-corelibs-foundation set up its shared cookie storage (a folder under
     /// $XDG_DATA_HOME), which a client that never sends a request should not do.
     private var session: URLSession {
-        sessionLock.lock()
-        defer { sessionLock.unlock() }
-        if let lazySession { return lazySession }
-        let configuration = URLSessionConfiguration.ephemeral
-        // Foundation on Linux counts these in whole seconds (0.5 s would time out at once), so
-        // they are a coarse backstop; the exact per-attempt deadline is the wait in `get`.
-        let backstop = max(1, timeout.rounded(.up)) + 1
-        configuration.timeoutIntervalForRequest = backstop
-        configuration.timeoutIntervalForResource = backstop
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-        let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        lazySession = made
-        return made
+        lazySession.withLock { lazySession in
+            if let lazySession { return lazySession }
+            let configuration = URLSessionConfiguration.ephemeral
+            // Foundation on Linux counts these in whole seconds (0.5 s would time out at once), so
+            // they are a coarse backstop; the exact per-attempt deadline is the wait in `get`.
+            let backstop = max(1, timeout.rounded(.up)) + 1
+            configuration.timeoutIntervalForRequest = backstop
+            configuration.timeoutIntervalForResource = backstop
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.urlCache = nil
+            configuration.httpCookieStorage = nil
+            configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
+            let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            lazySession = made
+            return made
+        }
     }
 
     /// - Parameter timeout: the most this attempt may take, in seconds (headers and body).
@@ -131,59 +131,58 @@ final class HTTPTransport: @unchecked Sendable {
     }
 
     /// One request's state, filled by the session's delegate.
-    final class Transfer: @unchecked Sendable {
+    final class Transfer: Sendable {
         let done = DispatchSemaphore(value: 0)
         let limit: Int
-        private let lock = NSLock()
-        private var data = Data()
-        private var response: URLResponse?
-        private var error: Error?
-        private var tooLarge = false
+        private struct State {
+            var data = Data()
+            var response: URLResponse?
+            var error: (any Error)?
+            var tooLarge = false
+        }
+        private let state = Mutex(State())
 
         init(limit: Int) { self.limit = limit }
 
-        var isTooLarge: Bool {
-            lock.lock(); defer { lock.unlock() }
-            return tooLarge
-        }
+        var isTooLarge: Bool { state.withLock { $0.tooLarge } }
 
         /// false when the body is now over the limit (the caller cancels the task).
         func accept(response: URLResponse) -> Bool {
-            lock.lock(); defer { lock.unlock() }
-            self.response = response
             // A declared length over the limit fails before any byte is read, unless the body is
             // compressed (then only the decompressed bytes count).
-            if let http = response as? HTTPURLResponse, http.expectedContentLength > Int64(limit),
-                (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() == "identity"
-            {
-                tooLarge = true
+            let declaredTooLarge =
+                (response as? HTTPURLResponse).map {
+                    $0.expectedContentLength > Int64(limit)
+                        && ($0.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() == "identity"
+                } ?? false
+            return state.withLock { state in
+                state.response = response
+                if declaredTooLarge { state.tooLarge = true }
+                return !state.tooLarge
             }
-            return !tooLarge
         }
 
         /// false when the body is now over the limit (the caller cancels the task).
         func append(_ chunk: Data) -> Bool {
-            lock.lock(); defer { lock.unlock() }
-            guard !tooLarge else { return false }
-            if data.count + chunk.count > limit {
-                tooLarge = true
-                data = Data()
-                return false
+            state.withLock { state in
+                guard !state.tooLarge else { return false }
+                if state.data.count + chunk.count > limit {
+                    state.tooLarge = true
+                    state.data = Data()
+                    return false
+                }
+                state.data.append(chunk)
+                return true
             }
-            data.append(chunk)
-            return true
         }
 
-        func finish(_ error: Error?) {
-            lock.lock()
-            self.error = error
-            lock.unlock()
+        func finish(_ error: (any Error)?) {
+            state.withLock { $0.error = error }
             done.signal()
         }
 
-        func result() -> (Data, URLResponse?, Error?, Bool) {
-            lock.lock(); defer { lock.unlock() }
-            return (data, response, error, tooLarge)
+        func result() -> (Data, URLResponse?, (any Error)?, Bool) {
+            state.withLock { ($0.data, $0.response, $0.error, $0.tooLarge) }
         }
     }
 
@@ -191,23 +190,19 @@ final class HTTPTransport: @unchecked Sendable {
     /// as it arrives, and follows no redirect (CoinGecko's API answers in place, and following
     /// one would send the key header to wherever a 3xx points; the 3xx itself is then classified
     /// as an HTTP error).
-    private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var transfers: [Int: Transfer] = [:]
+    private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+        private let transfers = Mutex<[Int: Transfer]>([:])
 
         func register(_ transfer: Transfer, for task: URLSessionTask) {
-            lock.lock(); defer { lock.unlock() }
-            transfers[task.taskIdentifier] = transfer
+            transfers.withLock { $0[task.taskIdentifier] = transfer }
         }
 
         func unregister(_ task: URLSessionTask) {
-            lock.lock(); defer { lock.unlock() }
-            transfers[task.taskIdentifier] = nil
+            _ = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         }
 
         private func transfer(_ task: URLSessionTask) -> Transfer? {
-            lock.lock(); defer { lock.unlock() }
-            return transfers[task.taskIdentifier]
+            transfers.withLock { $0[task.taskIdentifier] }
         }
 
         func urlSession(

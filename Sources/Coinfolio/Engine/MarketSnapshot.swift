@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 
 /// The market as last downloaded or loaded, indexed for queries. Immutable: a refresh builds a
 /// new one and swaps it in, so queries never wait for the network.
-final class MarketSnapshot: @unchecked Sendable {
+final class MarketSnapshot: Sendable {
     let coins: [Coin]
     let marketData: MarketData?
     /// When the data was downloaded or loaded.
@@ -13,11 +14,11 @@ final class MarketSnapshot: @unchecked Sendable {
     let indexByID: [String: Int]
     /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search.
     private let haystacks: [[UInt8]]
-    private let cacheLock = NSLock()
-    private var orders: [CoinSort: [Int]] = [:]
+    /// Coin positions by order, computed once per order.
+    private let orders = Mutex<[CoinSort: [Int]]>([:])
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
-    private var encoded: [[UInt8]?]
+    private let encoded: Mutex<[[UInt8]?]>
 
     init(coins: [Coin], marketData: MarketData?, asOf: Date, refreshFailed: Bool = false) {
         self.coins = coins
@@ -29,23 +30,19 @@ final class MarketSnapshot: @unchecked Sendable {
         for (position, coin) in coins.enumerated() { index[coin.id] = position }
         indexByID = index
         haystacks = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
-        encoded = Array(repeating: nil, count: coins.count * 2)
+        encoded = Mutex(Array(repeating: nil, count: coins.count * 2))
     }
 
     /// The JSON members of the coin at `position` (see `Coin.writeJSON`), cached.
     func encodedCoin(_ position: Int, sparkline: Bool) -> [UInt8] {
         let slot = position * 2 + (sparkline ? 1 : 0)
-        cacheLock.lock()
-        if let cached = encoded[slot] { cacheLock.unlock(); return cached }
-        cacheLock.unlock()
+        if let cached = encoded.withLock({ $0[slot] }) { return cached }
         var w = JSONWriter(reserving: sparkline ? 4096 : 900)
         w.beginObject()
         coins[position].writeJSON(to: &w, sparkline: sparkline)
         w.endObject()
         let members = Array(w.bytes.dropFirst().dropLast())
-        cacheLock.lock()
-        encoded[slot] = members
-        cacheLock.unlock()
+        encoded.withLock { $0[slot] = members }
         return members
     }
 
@@ -61,13 +58,9 @@ final class MarketSnapshot: @unchecked Sendable {
 
     /// Coin positions in `sort` order (computed once per order, then reused).
     func order(_ sort: CoinSort) -> [Int] {
-        cacheLock.lock()
-        if let cached = orders[sort] { cacheLock.unlock(); return cached }
-        cacheLock.unlock()
+        if let cached = orders.withLock({ $0[sort] }) { return cached }
         let sorted = CoinSort.order(keys: coins.map(sort.listKey), ids: coins.map(\.id), ascending: sort.ascending)
-        cacheLock.lock()
-        orders[sort] = sorted
-        cacheLock.unlock()
+        orders.withLock { $0[sort] = sorted }
         return sorted
     }
 

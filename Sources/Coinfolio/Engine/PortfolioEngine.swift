@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The view-model logic of a crypto tracker: the home list, the portfolio, the statistics and the
 /// lazily loaded coin detail, over a `PortfolioStore`, a `CoinGeckoClient` and a market snapshot
@@ -12,7 +13,7 @@ import Foundation
 ///     try engine.setHolding(coinID: "bitcoin", amount: 0.5)
 ///     try engine.refresh()
 ///     try engine.statistics()   // Market Cap, 24h Volume, BTC Dominance, Portfolio Value
-public final class PortfolioEngine: @unchecked Sendable {
+public final class PortfolioEngine: Sendable {
     /// The configuration the engine was opened with.
     public let configuration: EngineConfiguration
     /// The holdings store (the engine's database file).
@@ -20,11 +21,13 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// The CoinGecko client.
     public let client: CoinGeckoClient
 
-    private let stateLock = NSLock()
-    private var snapshot: MarketSnapshot?
+    /// The current snapshot; swapped whole, so queries never wait for a refresh.
+    private let snapshot: Mutex<MarketSnapshot?>
     /// One refresh at a time; queries do not wait for it.
-    private let refreshLock = NSLock()
+    private let refreshLock = Mutex(())
     let details: DetailLoader
+    /// Where long work reports its progress (see `setProgressHandler(_:)`).
+    let progress = ProgressReporter()
 
     /// Opens the database (creating it), restores any saved snapshot of the same vs_currency, and
     /// prepares the client. Makes no request.
@@ -36,7 +39,8 @@ public final class PortfolioEngine: @unchecked Sendable {
         details = DetailLoader(ttl: configuration.detailTTL)
         // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
         // load replaces it.
-        snapshot = try? restoreSnapshot()
+        snapshot = Mutex(nil)
+        snapshot.withLock { $0 = try? restoreSnapshot() }
     }
 
     /// Closes the database. Later calls throw `.store`.
@@ -52,30 +56,53 @@ public final class PortfolioEngine: @unchecked Sendable {
     ///   `.store`; the previous snapshot is then kept and marked stale.
     @discardableResult
     public func refresh() throws -> RefreshSummary {
-        refreshLock.lock(); defer { refreshLock.unlock() }
+        try refreshLock.withLock { _ in try refreshHoldingLock() }
+    }
+
+    /// `refresh()`'s work, run holding `refreshLock`.
+    private func refreshHoldingLock() throws -> RefreshSummary {
         do {
             let vs = configuration.vsCurrency
             let perPage = min(configuration.coinLimit, MarketsRequest.maximumPerPage)
             let pages = (configuration.coinLimit + perPage - 1) / perPage
             var coins: [Coin] = []
+            progress.report(.markets, done: 0, total: pages)
             for page in 1...pages {
                 let batch = try client.markets(MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true))
                 coins += batch.coins
                 // A short page is the last; skipped elements still count toward its length.
-                if batch.elementCount < perPage { break }
+                let isLast = batch.elementCount < perPage || page == pages
+                progress.report(.markets, done: page, total: isLast ? page : pages)
+                if isLast { break }
             }
             if coins.count > configuration.coinLimit { coins.removeLast(coins.count - configuration.coinLimit) }
+            progress.report(.global, done: 0, total: 1)
             let marketData = try client.global()
+            progress.report(.global, done: 1, total: 1)
             let listed = Set(coins.lazy.map(\.id))
             let missing = try store.holdings().map(\.coinID).filter { !listed.contains($0) }
             if !missing.isEmpty {
+                progress.report(.ids, done: 0, total: missing.count)
                 coins += try client.markets(MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)).coins
+                progress.report(.ids, done: missing.count, total: missing.count)
             }
             return try install(coins: coins, marketData: marketData)
         } catch {
             markRefreshFailed()
             throw error
         }
+    }
+
+    /// Sets the function that long work calls with its progress; nil turns reporting off.
+    ///
+    /// `refresh()` reports `.markets` (pages: `done` 0 when it starts, then after each page),
+    /// `.global` (0 then 1 of 1) and, when held coins were missing from the pages, `.ids` (coins);
+    /// import and chart downloads report `.import` and `.chart`. The handler runs on the thread
+    /// that called the engine, before the call returns. It may call queries, but must not start a
+    /// `refresh()` or `load(…)`: those wait for the refresh that is calling it, which never ends.
+    /// - Parameter handler: called with each report, or nil.
+    public func setProgressHandler(_ handler: (@Sendable (WorkProgress) -> Void)?) {
+        progress.set(handler)
     }
 
     /// Replaces the snapshot with raw CoinGecko bodies instead of downloading them (hosts with
@@ -89,12 +116,12 @@ public final class PortfolioEngine: @unchecked Sendable {
     public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
         let page = try naming("markets_body") { try CoinGeckoBody.markets(marketsBody) }
         let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
-        refreshLock.lock()
-        defer { refreshLock.unlock() }
-        let marketData = newMarketData ?? currentSnapshot()?.marketData
-        // The body itself is saved: decoding it again applies the same merge, and re-encoding
-        // 250 coins with sparklines would cost more than the decode.
-        return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
+        return try refreshLock.withLock { _ in
+            let marketData = newMarketData ?? currentSnapshot()?.marketData
+            // The body itself is saved: decoding it again applies the same merge, and re-encoding
+            // 250 coins with sparklines would cost more than the decode.
+            return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
+        }
     }
 
     /// Runs `body`, saying which input an error is about: in the message ("markets body:
@@ -118,23 +145,20 @@ public final class PortfolioEngine: @unchecked Sendable {
             .init(
                 vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
                 markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
-        stateLock.lock()
-        snapshot = next
-        stateLock.unlock()
+        snapshot.withLock { $0 = next }
         return RefreshSummary(coins: unique.count, asOf: next.asOf, isStale: false)
     }
 
     private func markRefreshFailed() {
-        stateLock.lock()
-        snapshot = snapshot?.markedFailed()
-        let hasSnapshot = snapshot != nil
-        stateLock.unlock()
+        let hasSnapshot = snapshot.withLock { current in
+            current = current?.markedFailed()
+            return current != nil
+        }
         if hasSnapshot { try? store.snapshots.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
     }
 
     func currentSnapshot() -> MarketSnapshot? {
-        stateLock.lock(); defer { stateLock.unlock() }
-        return snapshot
+        snapshot.withLock { $0 }
     }
 
     private func requireSnapshot() throws -> MarketSnapshot {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The user's holdings in a SQLite file: one row per CoinGecko coin id.
 ///
@@ -10,7 +11,7 @@ import Foundation
 ///     let store = try PortfolioStore(path: "portfolio.sqlite")
 ///     try store.setHolding(coinID: "bitcoin", amount: 0.5)
 ///     try store.holdings()   // [Holding(coinID: "bitcoin", amount: 0.5)]
-public final class PortfolioStore: @unchecked Sendable {
+public final class PortfolioStore: Sendable {
     /// The path the store was opened with (`":memory:"` for a private in-memory store).
     public let path: String
     private let file: StoreConnection
@@ -18,8 +19,8 @@ public final class PortfolioStore: @unchecked Sendable {
     let snapshots: SnapshotStore
     /// The holdings as last read or written, and SQLite's `data_version` when they were read:
     /// another connection's commit changes it, and only then is the table read again.
-    private var cache: [Holding]?
-    private var cacheDataVersion = 0
+    /// Used only while holding the connection's lock; its own lock makes that checkable.
+    private let cache = Mutex<(holdings: [Holding]?, dataVersion: Int)>((nil, 0))
 
     /// Opens the store, creating the file and its schema on first use and migrating older ones.
     /// - Parameter path: a file path, or `":memory:"`.
@@ -61,9 +62,10 @@ public final class PortfolioStore: @unchecked Sendable {
         }
     }
 
-    /// Applies our own committed write to the cache (called holding the connection's lock) (bytewise order, as SQLite's BINARY collation).
+    /// Applies our own committed write to the cache (bytewise order, as SQLite's BINARY
+    /// collation). Called holding the connection's lock.
     private func updateCache(coinID: String, amount: Double) {
-        guard var holdings = cache else { return }
+        guard var holdings = cache.withLock({ $0.holdings }) else { return }
         let key = Array(coinID.utf8)
         var low = 0, high = holdings.count
         while low < high {
@@ -78,7 +80,7 @@ public final class PortfolioStore: @unchecked Sendable {
         case (false, true): holdings.insert(Holding(coinID: coinID, amount: amount), at: low)
         case (false, false): break
         }
-        cache = holdings
+        cache.withLock { $0.holdings = holdings }
     }
 
     private func dataVersion(_ connection: SQLiteConnection) throws -> Int {
@@ -93,14 +95,14 @@ public final class PortfolioStore: @unchecked Sendable {
     public func holdings() throws -> [Holding] {
         try file.locked { connection in
             let version = try dataVersion(connection)
-            if let cache, version == cacheDataVersion { return cache }
+            let cached = cache.withLock { $0 }
+            if let holdings = cached.holdings, version == cached.dataVersion { return holdings }
             let statement = try connection.statement("SELECT coin_id, amount FROM holding ORDER BY coin_id")
             var result: [Holding] = []
             while try statement.next() {
                 result.append(Holding(coinID: statement.text(0) ?? "", amount: statement.double(1)))
             }
-            cache = result
-            cacheDataVersion = version
+            cache.withLock { $0 = (result, version) }
             return result
         }
     }

@@ -16,19 +16,19 @@ enum Schema {
         Step(
             version: 1, summary: "holdings (the seed's PortfolioEntity: coinId, amount) and the engine's snapshot",
             sql: """
-        CREATE TABLE holding (
-            coin_id TEXT PRIMARY KEY NOT NULL,
-            amount REAL NOT NULL CHECK (amount > 0)
-        ) WITHOUT ROWID;
-        CREATE TABLE market_snapshot (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            vs_currency TEXT NOT NULL,
-            as_of REAL NOT NULL,
-            refresh_failed INTEGER NOT NULL DEFAULT 0,
-            markets BLOB NOT NULL,
-            global BLOB
-        );
-        """),
+                CREATE TABLE holding (
+                    coin_id TEXT PRIMARY KEY NOT NULL,
+                    amount REAL NOT NULL CHECK (amount > 0)
+                ) WITHOUT ROWID;
+                CREATE TABLE market_snapshot (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    vs_currency TEXT NOT NULL,
+                    as_of REAL NOT NULL,
+                    refresh_failed INTEGER NOT NULL DEFAULT 0,
+                    markets BLOB NOT NULL,
+                    global BLOB
+                );
+                """)
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }

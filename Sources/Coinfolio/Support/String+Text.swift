@@ -13,4 +13,3 @@ extension String {
         utf8.count <= limit ? self : String(decoding: utf8.prefix(limit), as: UTF8.self) + "…"
     }
 }
-

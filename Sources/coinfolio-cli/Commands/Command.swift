@@ -16,7 +16,9 @@ protocol Command {
 }
 
 /// Every command, in the order `--help` lists them.
-let commands: [any Command.Type] = [
-    HomeCommand.self, PortfolioCommand.self, SetCommand.self, DetailCommand.self, SearchCommand.self,
-    LoadCommand.self, VersionCommand.self, HelpCommand.self,
-]
+var commands: [any Command.Type] {
+    [
+        HomeCommand.self, PortfolioCommand.self, SetCommand.self, DetailCommand.self, SearchCommand.self,
+        LoadCommand.self, VersionCommand.self, HelpCommand.self,
+    ]
+}
