@@ -140,7 +140,9 @@ final class HardeningTests: XCTestCase {
                 $0 = try ClientConfiguration(baseURL: self.server.baseURL, timeout: 0.1, maxRetries: 0)
             }.markets(MarketsRequest())
         }
-        XCTAssertTrue([CoinfolioError.Detail.string("timeout"), .string("deadline")].contains(error?.details["reason"]), "\(String(describing: error))")
+        XCTAssertTrue(
+            [CoinfolioError.Detail.string("timeout"), .string("deadline")].contains(error?.details["reason"]),
+            "\(String(describing: error))")
     }
 
     // MARK: - Fault 5: Retry-After is decimal seconds or an HTTP date

@@ -106,6 +106,7 @@ func formatOracle(_ text: UnsafeMutablePointer<CChar>?, code: String) {
     }
 }
 
+/// libFuzzer's entry: one input to the target COINFOLIO_FUZZ_TARGET names, checked by the oracles.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -136,7 +137,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             }
             // The same bytes as a /global body.
             let globalStatus = cf_engine_load(engine, #"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin"}]"#, input, &error)
-            if !valid && globalStatus == 0 { fatal("a /global body that is not strict JSON was loaded: \(String(cString: input).prefix(300))") }
+            if !valid && globalStatus == 0 {
+                fatal("a /global body that is not strict JSON was loaded: \(String(cString: input).prefix(300))")
+            }
         case .engineOpen:
             // The JSON entry point itself; a store is opened only in memory (never a fuzzed path).
             // (The thunk refuses bad UTF-8 before this; String(cString:) would repair it.)
@@ -158,7 +161,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             out = nil
             error = nil
             let portfolioStatus = cf_engine_portfolio(engine, input, &out, &error)
-            if !valid && portfolioStatus == 0 { fatal("a portfolio query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300))") }
+            if !valid && portfolioStatus == 0 {
+                fatal("a portfolio query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300))")
+            }
         case .marketsRequest:
             status = String(validatingCString: input).flatMap { try? MarketsRequest(json: $0) } == nil ? 1 : 0
         case .format:
@@ -199,7 +204,9 @@ func fuzzFormat(_ bytes: UnsafeBufferPointer<UInt8>) {
 
 /// Prints the counts when libFuzzer ends the run.
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<Int32>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> Int32 {
     _ = target
     if target == .engineLoad || target == .engineQuery { _ = engine }
     atexit {

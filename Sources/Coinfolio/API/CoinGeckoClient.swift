@@ -213,7 +213,8 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
                 throw CoinfolioError(.decode, "the answer is not the expected CoinGecko JSON: \(error.message)")
             }
         }
-        throw ErrorClassifier.classify(status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)
+        throw ErrorClassifier.classify(
+            status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)
             ?? CoinfolioError(.http, "HTTP \(response.status)", details: ["http_status": .number(Double(response.status))])
     }
 

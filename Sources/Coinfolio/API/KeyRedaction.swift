@@ -66,7 +66,9 @@ func redacting(_ key: String?, in text: String) -> String {
             }
         }
     }
-    guard covered.contains(true) else { return scalars.count == text.unicodeScalars.count ? text : String(String.UnicodeScalarView(scalars)) }
+    guard covered.contains(true) else {
+        return scalars.count == text.unicodeScalars.count ? text : String(String.UnicodeScalarView(scalars))
+    }
     var out = String.UnicodeScalarView()
     var index = 0
     while index < scalars.count {

@@ -33,7 +33,8 @@ enum JSONSyntax {
             let message: String
             switch failure.reason {
             case "lone_surrogate":
-                message = "JSON string at byte offset \(offset) has a lone surrogate escape (\(failure.what)), which is not a Unicode character"
+                message =
+                    "JSON string at byte offset \(offset) has a lone surrogate escape (\(failure.what)), which is not a Unicode character"
             case "number_out_of_range":
                 message = "JSON number at byte offset \(offset) is out of range: \(failure.what) is beyond ±1.8e308"
             case "too_deep":
@@ -228,7 +229,8 @@ enum JSONSyntax {
                     return nil
                 }
                 if byte < 0x20 {
-                    return fail("a raw control character (byte 0x\(String(byte, radix: 16, uppercase: true))) inside a string; it must be escaped")
+                    return fail(
+                        "a raw control character (byte 0x\(String(byte, radix: 16, uppercase: true))) inside a string; it must be escaped")
                 }
                 if byte != UInt8(ascii: "\\") {
                     index += 1
@@ -258,7 +260,9 @@ enum JSONSyntax {
                         return fail(String(format: "\\u%04x", unit), at: escapeStart, reason: "lone_surrogate")
                     }
                 default:
-                    return fail("invalid escape '\\\(describeByte(at: index).replacingOccurrences(of: "unexpected ", with: ""))' in a string", at: escapeStart)
+                    return fail(
+                        "invalid escape '\\\(describeByte(at: index).replacingOccurrences(of: "unexpected ", with: ""))' in a string",
+                        at: escapeStart)
                 }
             }
             return fail("a string that starts at byte offset \(start) never ends", at: start)
