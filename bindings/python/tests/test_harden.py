@@ -174,3 +174,10 @@ def test_error_classes(server, status: int, body: str, error: type, error_code: 
             c.global_data()
     assert info.value.details["http_status"] == status
     assert info.value.details.get("error_code") == error_code
+
+
+def test_a_nul_escape_in_a_member_name_round_trips() -> None:
+    # Found by `make fuzz` (decode_global): valid JSON that some parsers cannot hold; the
+    # library keeps the key and writes it back escaped.
+    decoded = coinfolio.decode_global('{"data":{"market_cap_percentage":{"u\\u0000sdc":1.61,"btc":42.5}}}')
+    assert decoded["market_data"]["market_cap_percentage"] == {"u\x00sdc": 1.61, "btc": 42.5}
