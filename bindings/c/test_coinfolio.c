@@ -74,6 +74,20 @@ static const tf_test tests[] = {
     TEST(test_client_truncated_or_html_body_is_classified),
     TEST(test_client_unauthorized_never_shows_the_key),
     TEST(test_client_coin_detail_query_and_path_encoding),
+    /* test_charts.c */
+    TEST(test_decode_market_chart_keeps_null_points_as_gaps),
+    TEST(test_client_market_chart_query_and_plan_limit),
+    TEST(test_client_simple_price_splits_and_reads_empty_objects),
+    TEST(test_engine_chart_summary_and_clamp),
+    TEST(test_engine_chart_empty_series_has_null_summary),
+    TEST(test_engine_portfolio_history_aligns_sparklines),
+    TEST(test_engine_refresh_prices_is_one_request),
+    TEST(test_chart_svg_rising_is_green_with_breaks_and_labels),
+    TEST(test_chart_svg_falling_is_red_and_empty_says_no_data),
+    TEST(test_chart_svg_rejects_bad_input),
+    TEST(test_chart_functions_reject_null_arguments),
+    TEST(test_engine_chart_download_reports_progress),
+    TEST(test_store_refuses_an_id_with_a_comma),
     /* test_engine.c */
     TEST(test_engine_statistics_before_any_data_is_no_data),
     TEST(test_engine_portfolio_value_example),
@@ -107,6 +121,9 @@ static const tf_test tests[] = {
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),
     TEST(test_progress_null_engine_is_invalid_argument),
+    /* test_header.c */
+    TEST(test_status_names_are_the_headers),
+    TEST(test_abi_version_is_the_headers),
 };
 
 int main(int argc, char **argv) {

@@ -72,29 +72,16 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// - Throws: `CoinfolioError` as classified in the type's documentation.
     public func markets(_ request: MarketsRequest) throws -> MarketsPage {
         guard let ids = request.ids else {
-            return try fetch(.markets, path: "/coins/markets", query: request.query(ids: nil), decode: CoinGeckoBody.markets)
+            return try fetch(.markets, path: ["coins", "markets"], query: request.query(ids: nil), decode: CoinGeckoBody.markets)
         }
         var unique: [String] = []
         var seen = Set<String>()
         for id in ids where seen.insert(id).inserted { unique.append(id) }
         var merged = MarketsPage(coins: [])
         var rows = LaterRowWins<Coin>()
-        var start = 0
         var elementsBefore = 0
-        while start < unique.count {
-            // At most 250 ids, and at most about 6 KB of them once encoded: servers refuse long
-            // URLs (414) well before 250 ids of 128 bytes.
-            var end = start
-            var length = 0
-            while end < unique.count, end - start < MarketsRequest.maximumPerPage {
-                let encoded = CoinID.percentEncoded(unique[end]).utf8.count + 1
-                if end > start, length + encoded > Self.maximumIDsLength { break }
-                length += encoded
-                end += 1
-            }
-            let chunk = Array(unique[start..<end])
-            start = end
-            let page = try fetch(.markets, path: "/coins/markets", query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
+        for chunk in Self.idChunks(unique) {
+            let page = try fetch(.markets, path: ["coins", "markets"], query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
             for coin in page.coins { rows.add(coin) }
             // Skipped indexes count from the first element of the first answer.
             merged.skipped += page.skipped.map { MarketsPage.Skipped(index: $0.index + elementsBefore, reason: $0.reason) }
@@ -107,7 +94,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// `GET /global`: the whole market's figures.
     /// - Throws: `CoinfolioError` as classified in the type's documentation.
     public func global() throws -> MarketData {
-        try fetch(.global, path: "/global", query: [], decode: CoinGeckoBody.global)
+        try fetch(.global, path: ["global"], decode: CoinGeckoBody.global)
     }
 
     /// `GET /coins/{id}` with `localization`, `tickers`, `market_data`, `community_data`,
@@ -116,8 +103,10 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// - Throws: `.invalidArgument` for a bad id (no request made); otherwise as classified.
     public func coinDetail(id: String) throws -> CoinDetail {
         try CoinID.validate(id)
-        let query = ["localization", "tickers", "market_data", "community_data", "developer_data", "sparkline"].map { ($0, "false") }
-        return try fetch(.detail, path: "/coins/" + CoinID.percentEncoded(id), query: query, decode: CoinGeckoBody.coinDetail)
+        let query = ["localization", "tickers", "market_data", "community_data", "developer_data", "sparkline"].map {
+            RequestURL.QueryItem($0, false)
+        }
+        return try fetch(.detail, path: ["coins", id], query: query, decode: CoinGeckoBody.coinDetail)
     }
 
     // MARK: - Requests (retries: RetryPolicy; errors: ErrorClassifier; the key: KeyRedaction)
@@ -125,10 +114,35 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// A small constant on top of the call bound: cancelling a late transfer, building errors.
     static let callBoundSlack = 1.0
 
-    private func fetch<T>(_ endpoint: Endpoint, path: String, query: [(String, String)], decode: (Data) throws -> T) throws -> T {
-        var text = configuration.baseURL + path
-        if !query.isEmpty { text += "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
-        guard let url = URL(string: text) else { throw CoinfolioError.invalid("cannot build a URL for \(path)") }
+    /// `ids` cut into the pieces one request may carry: at most 250 ids, and at most about 6 KB
+    /// of them once percent-encoded (servers refuse long URLs, 414, well before 250 ids of 128
+    /// bytes). Every id lands in exactly one piece, in order.
+    static func idChunks(_ ids: [String]) -> [[String]] {
+        var chunks: [[String]] = []
+        var start = 0
+        while start < ids.count {
+            var end = start
+            var length = 0
+            while end < ids.count, end - start < MarketsRequest.maximumPerPage {
+                let encoded = CoinID.percentEncoded(ids[end]).utf8.count + 1
+                if end > start, length + encoded > Self.maximumIDsLength { break }
+                length += encoded
+                end += 1
+            }
+            chunks.append(Array(ids[start..<end]))
+            start = end
+        }
+        return chunks
+    }
+
+    /// GET `path` (one segment per element, each percent-encoded) with `query` under the base URL.
+    /// The endpoint files of this type call it (`CoinGeckoClient+Charts.swift`).
+    func fetch<T>(
+        _ endpoint: Endpoint, path: [String], query: [RequestURL.QueryItem] = [], decode: (Data) throws -> T
+    ) throws -> T {
+        guard let url = RequestURL.make(base: configuration.baseURL, path: path, query: query) else {
+            throw CoinfolioError.invalid("cannot build a URL for /\(path.joined(separator: "/"))")
+        }
         var headers: [String: String] = [:]
         if let header = configuration.plan.keyHeader, let key = configuration.apiKey { headers[header] = key }
 

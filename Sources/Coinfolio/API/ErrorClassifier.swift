@@ -10,6 +10,10 @@ enum ErrorClassifier {
     /// the key's plan may not ask for).
     static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011, 10012]
 
+    /// CoinGecko's error code for a time range beyond the plan's: the public and demo plans may
+    /// ask for at most 365 days of history.
+    static let timeRangeErrorCode = 10012
+
     /// Classifies a non-2xx answer (or a 2xx CoinGecko error object). nil: a plain HTTP error.
     /// CoinGecko's own message is quoted with `apiKey` redacted first (any letter case), then cut
     /// to 200 bytes, so no part of the key can survive.
@@ -21,14 +25,18 @@ enum ErrorClassifier {
 
         if status == 429 || api?.errorCode == 429 {
             var message = "CoinGecko rate limit reached (HTTP 429)\(said)"
-            if let retryAfter = headers["retry-after"].flatMap { parseRetryAfter($0) } {
+            if let retryAfter = headers["retry-after"].flatMap({ parseRetryAfter($0) }) {
                 details["retry_after_s"] = .number(retryAfter)
                 message += "; retry after \(NumberFormat.number(retryAfter).replacingOccurrences(of: ".00", with: "")) s"
             }
             return CoinfolioError(.rateLimited, message, details: details)
         }
         if let code = api?.errorCode, unauthorizedErrorCodes.contains(code) {
-            return CoinfolioError(.unauthorized, "CoinGecko refused the API key (error \(code))\(said)", details: details)
+            let reason =
+                code == timeRangeErrorCode
+                ? "CoinGecko refused the time range (error 10012): public and demo plans allow at most \(ChartDays.planLimit) days of history"
+                : "CoinGecko refused the API key (error \(code))"
+            return CoinfolioError(.unauthorized, "\(reason)\(said)", details: details)
         }
         switch status {
         case 200..<300:
@@ -49,7 +57,7 @@ enum ErrorClassifier {
     /// `1e3`, `-5`, `inf`, `nan`, an empty value — is no Retry-After (nil), and the normal
     /// backoff applies.
     static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
-        let text = value.trimmingSpaces
+        let text = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.wholeMatch(of: #/[0-9]{1,12}(\.[0-9]{1,9})?/#) != nil {
             return Double(text)
         }
@@ -79,11 +87,11 @@ struct APIErrorBody {
         else { return nil }
         func read(status: [String: Any]) {
             if let code = status["error_code"] as? NSNumber { errorCode = code.intValue }
-            if let text = status["error_message"] as? String { message = text.trimmingSpaces }
+            if let text = status["error_message"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
         }
         if let status = object["status"] as? [String: Any] { read(status: status) }
         if let error = object["error"] as? [String: Any], let status = error["status"] as? [String: Any] { read(status: status) }
-        if let text = object["error"] as? String { message = text.trimmingSpaces }
+        if let text = object["error"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
         if errorCode == nil && message == nil { return nil }
     }
 }

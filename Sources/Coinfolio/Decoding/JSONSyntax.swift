@@ -8,8 +8,10 @@
 /// (`\ud800`, not a Unicode character), a number outside the range of a double (`1e400`) and
 /// nesting deeper than 512 levels — each with a message that says which.
 enum JSONSyntax {
-    /// - Throws: `.invalidArgument` when the bytes are not UTF-8 (Foundation would otherwise guess
-    ///   UTF-16 from a leading `FF FE`). Nearly every body is ASCII: that is checked first, fast.
+    /// Checks that the bytes are UTF-8 (Foundation would otherwise guess UTF-16 from a leading
+    /// `FF FE`). Nearly every body is ASCII: that is checked first, fast.
+    ///
+    /// - Throws: `.invalidArgument` (`details["reason"]` `"bad_utf8"`) when the bytes are not UTF-8.
     static func checkUTF8(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.contains(where: { $0 >= 0x80 }) else { return }
         guard String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil else {

@@ -6,10 +6,13 @@ public struct EngineMetrics: Hashable, Sendable {
     public var httpRequests: [Endpoint: Int]
     /// Coin detail answers served without a request of their own (cached or shared).
     public var detailCacheHits: Int
+    /// Chart answers served without a request of their own (cached or shared).
+    public var chartCacheHits: Int = 0
     /// Calls refused without sending while a remembered Retry-After ran (SPEC §10).
     public var suppressedRequests: Int = 0
 
-    /// `{"http_requests":{"markets":n,"global":n,"detail":n},"detail_cache_hits":n,"suppressed_requests":n}`
+    /// `{"http_requests":{"markets":n,"global":n,"detail":n,"market_chart":n,"simple_price":n},
+    /// "detail_cache_hits":n,"chart_cache_hits":n,"suppressed_requests":n}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -20,6 +23,7 @@ public struct EngineMetrics: Hashable, Sendable {
         for endpoint in Endpoint.allCases { w.key(endpoint.rawValue); w.number(httpRequests[endpoint] ?? 0) }
         w.endObject()
         w.key("detail_cache_hits"); w.number(detailCacheHits)
+        w.key("chart_cache_hits"); w.number(chartCacheHits)
         w.key("suppressed_requests"); w.number(suppressedRequests)
         w.endObject()
         return w.bytes

@@ -10,11 +10,6 @@ from ._handle import Handle
 __all__ = ["Client"]
 
 
-def _config(**options: Any) -> Dict[str, Any]:
-    """Drops only the options that are None."""
-    return {key: value for key, value in options.items() if value is not None}
-
-
 class Client(Handle):
     """A CoinGecko API v3 client (the ``api`` object of an engine config).
 
@@ -35,6 +30,8 @@ class Client(Handle):
             a longer one raises RateLimited at once, and the client then remembers it: until
             it has passed, every request method raises RateLimited at once without sending
             (``details["sent"] is False``, ``retry_after_s`` the seconds left).
+
+    None (each argument's default) leaves the option to the library: the defaults above.
 
     Raises InvalidArgument for a value outside those ranges, an unknown plan or a bad URL.
 
@@ -59,7 +56,7 @@ class Client(Handle):
         max_retry_wait_s: Optional[float] = None,
         max_body_bytes: Optional[int] = None,
     ) -> None:
-        config = _config(
+        config = _ffi.options(
             max_body_bytes=max_body_bytes,
             base_url=base_url,
             plan=plan,
@@ -84,12 +81,17 @@ class Client(Handle):
         """``GET /coins/markets``: coins by market cap, or the given ``ids`` (more than 250 are
         split into several requests and merged).
 
+        ``ids=None`` asks for the top list. ``vs_currency`` is the quote currency (``None``: the
+        library's default, ``"usd"``); ``per_page`` 1…250 and ``page`` from 1 are ignored with
+        ``ids`` (``None``: 250 and 1); ``sparkline`` includes ``sparkline_in_7d`` (``None``:
+        ``True``).
+
         Returns ``{"coins": [coin, …], "skipped": [{"index", "reason"}, …]}`` (see
         :func:`coinfolio.decode_markets`). Prices are in ``vs_currency``.
         """
         if isinstance(ids, str):
             ids = [ids]
-        request = _config(
+        request = _ffi.options(
             vs_currency=vs_currency,
             ids=None if ids is None else list(ids),
             per_page=per_page,
@@ -117,3 +119,45 @@ class Client(Handle):
         encoded = _ffi.encode(coin_id, "coin_id")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_client_coin_detail, pointer, encoded)
+
+    def market_chart(
+        self,
+        coin_id: Union[str, bytes],
+        days: Union[int, str] = 7,
+        vs_currency: Optional[str] = "usd",
+        interval: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``GET /coins/{id}/market_chart``: prices, market caps and volumes over ``days`` (a
+        whole number 1…36500, or ``"max"``), in ``vs_currency`` (None: usd); ``interval="daily"``
+        for one point a day, None for CoinGecko's automatic granularity.
+
+        Returns the shape of :func:`coinfolio.decode_market_chart` (null points kept as gaps).
+        The days are sent as given: beyond 365 on the public and demo plans CoinGecko refuses
+        with error code 10012, raised as Unauthorized (``details["error_code"] == 10012``).
+        Blocks on the network.
+
+        Raises:
+            InvalidArgument: a bad id or days; NotFound: an unknown coin; or a network error.
+        """
+        request = _ffi.options(vs_currency=vs_currency, days=days, interval=interval)
+        encoded_id = _ffi.encode(coin_id, "coin_id")
+        encoded = _ffi.encode_json(request, "request")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_client_market_chart, pointer, encoded_id, encoded)
+
+    def simple_price(self, ids: Sequence[str], vs_currency: Optional[str] = "usd") -> Dict[str, Any]:
+        """``GET /simple/price`` with the 24 h change and last-updated time, in ``vs_currency``
+        (None: usd); more than 250 ids are split into several requests; an empty list makes none.
+
+        Returns ``{"prices": {id: {"price": x | None, "change_24h": percent | None,
+        "last_updated_at": unix_seconds | None}}}`` with every asked id; an id CoinGecko answers
+        with ``{}`` or leaves out has None values. Blocks on the network.
+
+        Raises:
+            InvalidArgument: a bad id (or one with a comma); or a network error.
+        """
+        if isinstance(ids, str):
+            ids = [ids]
+        encoded = _ffi.encode_json(_ffi.options(ids=list(ids), vs_currency=vs_currency), "request")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_client_simple_price, pointer, encoded)

@@ -85,7 +85,7 @@ def test_refresh_makes_one_markets_and_one_global_request_and_no_detail(server) 
     assert "ids" not in markets[0]["query"]
     assert len(server.requests_to("/global")) == 1
     assert detail_requests(server) == []
-    assert metrics["http_requests"] == {"markets": 1, "global": 1, "detail": 0}
+    assert metrics["http_requests"] == {"markets": 1, "global": 1, "detail": 0, "market_chart": 0, "simple_price": 0}
     assert metrics["detail_cache_hits"] == 0
 
 
@@ -103,7 +103,7 @@ def test_refresh_tops_up_held_coins_missing_from_the_page(server) -> None:
     assert [i.strip() for i in top_up[0]["query"]["ids"].split(",")] == ["hive_dollar"]
     assert len(server.requests_to("/global")) == 1
     assert detail_requests(server) == []
-    assert metrics["http_requests"] == {"markets": 2, "global": 1, "detail": 0}
+    assert metrics["http_requests"] == {"markets": 2, "global": 1, "detail": 0, "market_chart": 0, "simple_price": 0}
     rows = {row["id"]: row for row in portfolio["coins"]}
     assert rows["hive_dollar"]["price_available"] is True
     assert rows["hive_dollar"]["current_holdings_value"] == pytest.approx(10 * 0.9871)
@@ -315,6 +315,16 @@ def test_limit_and_offset_page_the_list(loaded) -> None:
     assert [c["id"] for c in page["coins"]] == everything[1:3]
     assert page["total"] == len(everything)
     assert loaded.coins(offset=100)["coins"] == []
+
+
+def test_none_options_mean_the_documented_defaults(loaded) -> None:
+    """None leaves an option to the library: the default the signature shows."""
+    nones = loaded.coins(search=None, sort=None, limit=None, offset=None, sparkline=None)
+    assert nones == loaded.coins() == loaded.coins(search="", sort="rank", offset=0, sparkline=True)
+    assert nones["coins"][-1]["id"] == "hive_dollar"  # rank order, unranked last
+    loaded.set_holding("bitcoin", 1)
+    loaded.set_holding("weth", 2)
+    assert loaded.portfolio(sort=None, sparkline=None) == loaded.portfolio(sort="holdings", sparkline=True)
 
 
 def test_coins_without_sparkline(loaded) -> None:
