@@ -18,7 +18,7 @@ mkdir -p "$OUT/artifacts" "$OUT/work"
 sources_newer() { [ ! -e "$1" ] || [ -n "$(find Sources/Coinfolio Sources/CoinfolioABI Tests/fuzz include -newer "$1" -name '*.swift' -o -newer "$1" -name '*.h' | head -1)" ]; }
 
 build() {
-    local FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 5 -module-cache-path "$OUT/module-cache")
+    local FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -module-cache-path "$OUT/module-cache")
     # The core, as one object with its module interface.
     "$SWIFTC" "${FLAGS[@]}" -wmo -c -module-name Coinfolio -emit-module -emit-module-path "$OUT/Coinfolio.swiftmodule" \
         -I Sources/CSQLite $(find Sources/Coinfolio -name '*.swift' | sort) -o "$OUT/Coinfolio.o"
