@@ -36,7 +36,7 @@ struct Counts {
 nonisolated(unsafe) var counts = Counts()
 
 /// An engine in memory with the committed markets fixture, for the query and load targets.
-let engine: OpaquePointer? = {
+nonisolated(unsafe) let engine: OpaquePointer? = {
     var handle: OpaquePointer?
     var error: UnsafeMutablePointer<CChar>?
     guard cf_engine_open(#"{"database":":memory:"}"#, &handle, &error) == 0 else { fatal("cannot open an engine") }
