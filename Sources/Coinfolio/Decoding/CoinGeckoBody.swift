@@ -115,6 +115,8 @@ public enum CoinGeckoBody {
         var warnings = FieldWarnings()
 
         init(from decoder: Decoder) throws {
+            // A client call's time bound reaches decoding, element by element (DecodeDeadline).
+            try DecodeDeadline.check()
             do {
                 result = .success(try Coin(from: decoder, warnings: &warnings))
             } catch let error as CoinfolioError {
