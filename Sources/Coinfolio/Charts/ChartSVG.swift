@@ -144,7 +144,8 @@ public enum ChartSVG {
         // The line: one subpath per run of values between gaps.
         let colour = last >= first ? risingColour : fallingColour
         out.append("<path fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"")
-        let span = end - start
+        // Halves here too: times ±1e308 apart would make the span infinite and every x NaN.
+        let span = end / 2 - start / 2
         // Halves first, so that values near ±Double.greatestFiniteMagnitude cannot overflow.
         let range = high / 2 - low / 2
         var drawing = false
@@ -152,7 +153,7 @@ public enum ChartSVG {
         for index in series.values.indices {
             let v = series.values[index]
             guard v.isFinite else { drawing = false; continue }
-            let x = span > 0 ? left + (series.times[index] - start) / span * plotWidth : left + plotWidth / 2
+            let x = span > 0 ? left + (series.times[index] / 2 - start / 2) / span * plotWidth : left + plotWidth / 2
             let ratio = range > 0 ? (v / 2 - low / 2) / range : 0.5
             let y = plotTop + (1 - ratio) * plotHeight
             out.byte(drawing ? UInt8(ascii: "L") : UInt8(ascii: "M"))

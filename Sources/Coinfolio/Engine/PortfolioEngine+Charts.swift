@@ -104,7 +104,8 @@ extension PortfolioEngine {
     ///   snapshot is then unchanged); `.store`.
     @discardableResult
     public func refreshPrices() throws -> RefreshSummary {
-        try refreshLock.withLock { _ in try refreshPricesHoldingLock() }
+        try WorkInProgress.refuseNested(self, "refresh_prices")
+        return try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshPricesHoldingLock() } }
     }
 
     /// `refreshPrices()`'s work, run holding `refreshLock`.
