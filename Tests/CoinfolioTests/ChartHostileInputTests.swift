@@ -59,4 +59,13 @@ final class ChartHostileInputTests: XCTestCase {
         XCTAssertEqual(coins["tether"]?.lastUpdated, "9999-12-31T23:59:59Z")
         XCTAssertNil(coins["hive_dollar"]?.lastUpdated)
     }
+
+    /// Before: a lone high surrogate followed by another `\u` escape was refused as malformed,
+    /// while one followed by anything else read as U+FFFD (JSON allows both; Python reads them).
+    func testALoneHighSurrogateBeforeAnotherEscapeIsNotMalformed() throws {
+        let chart = try CoinGeckoBody.marketChart(Data(#"{"note":"\ud800\u0059\ud83d\ude00","prices":[[1,2]]}"#.utf8))
+        XCTAssertEqual(chart.prices, [ChartPoint(time: 1, value: 2)])
+        XCTAssertNoThrow(try ChartSVG.render(json: #"{"note":"\udbff\udbff\udc00","points":[[1,2]]}"#))
+        assertThrows(.invalidArgument) { try ChartSVG.render(json: #"{"note":"\ud800\u00","points":[]}"#) }
+    }
 }
