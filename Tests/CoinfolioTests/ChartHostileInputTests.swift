@@ -68,4 +68,12 @@ final class ChartHostileInputTests: XCTestCase {
         XCTAssertNoThrow(try ChartSVG.render(json: #"{"note":"\udbff\udbff\udc00","points":[[1,2]]}"#))
         assertThrows(.invalidArgument) { try ChartSVG.render(json: #"{"note":"\ud800\u00","points":[]}"#) }
     }
+
+    /// Before: points out of time order were drawn in array order (the line ran backwards) and
+    /// coloured by the first and last of the array: green here, though the price fell from 5 to 1.
+    func testPointsOutOfOrderAreDrawnInTimeOrder() throws {
+        let svg = try ChartSVG.render(json: #"{"points":[[2000,1],[1000,5],[3000,null]]}"#)
+        XCTAssertTrue(svg.contains("stroke=\"\(ChartSVG.fallingColour)\""))
+        XCTAssertEqual(path(svg), "M49.2,12L341.6,300")
+    }
 }

@@ -30,8 +30,8 @@ public enum ChartSVG {
     }
 
     /// Renders the JSON answer of `chart` or `portfolio_history`: an object with `points`
-    /// (`[[t_ms, v|null, …]…]`, sorted by time) and `vs_currency` (default usd); other keys are
-    /// ignored.
+    /// (`[[t_ms, v|null, …]…]`; sorted by time here when they are not) and `vs_currency`
+    /// (default usd); other keys are ignored.
     /// - Throws: `.invalidArgument` for malformed JSON or points that are not `[number, number|null, …]`.
     public static func render(json: String, options: ChartSVGOptions = ChartSVGOptions()) throws -> String {
         let chart = try ChartJSONReader.read(json)
@@ -40,7 +40,14 @@ public enum ChartSVG {
                 "chart_json needs \"points\": an array of [t_ms, value|null] (a chart or portfolio_history answer)")
         }
         let vs = try chart.vsCurrency.map { try VsCurrency($0) } ?? .usd
-        return render(Series(times: chart.times, values: chart.values), vsCurrency: vs, options: options)
+        var series = Series(times: chart.times, values: chart.values)
+        // Drawn in time order, as `PriceChart` keeps its points, so that the line never runs
+        // backwards and its colour compares the earliest and latest values.
+        if !zip(series.times, series.times.dropFirst()).allSatisfy({ $0 <= $1 }) {
+            let order = series.times.indices.sorted { (series.times[$0], $0) < (series.times[$1], $1) }
+            series = Series(times: order.map { series.times[$0] }, values: order.map { series.values[$0] })
+        }
+        return render(series, vsCurrency: vs, options: options)
     }
 
     private struct Palette {
