@@ -70,3 +70,23 @@ def test_close_from_a_callback_closes_when_the_call_returns(server) -> None:
     assert engine.closed
     with pytest.raises(InvalidArgument):
         engine.coins()
+
+
+def test_setting_the_same_callback_again_keeps_one_relay(server) -> None:
+    # Before: each set_progress kept a new ctypes relay for the engine's life (8356 of them after
+    # a loop toggling one callback during 20 refreshes).
+    class Counter:
+        calls = 0
+
+        def on_progress(self, progress: Dict[str, Any]) -> None:
+            self.calls += 1
+
+    counter = Counter()
+    with coinfolio.Engine(api={"base_url": server.base_url, "max_retries": 0}) as engine:
+        for _ in range(100):
+            engine.set_progress(counter.on_progress)
+            engine.set_progress(None)
+        engine.set_progress(counter.on_progress)
+        engine.refresh()
+        assert len(engine._progress_callbacks) == 1
+        assert counter.calls == 4
