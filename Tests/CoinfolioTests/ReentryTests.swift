@@ -48,10 +48,11 @@ final class ReentryTests: XCTestCase {
         let engine = try engine()
         try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)
         try engine.setHolding(coinID: "bitcoin", amount: 1)
+        let markets = try Repository.fixture("markets.json")
         let codes = Mutex<[String]>([])
         engine.setProgressHandler { progress in
             guard progress.phase == .global, progress.done == 0 else { return }
-            for work in [{ _ = try engine.refreshPrices() }, { _ = try engine.refresh() }, { _ = try engine.load(marketsBody: Data("[]".utf8), globalBody: nil) }] {
+            for work in [{ _ = try engine.refreshPrices() }, { _ = try engine.refresh() }, { _ = try engine.load(marketsBody: markets, globalBody: nil) }] {
                 do {
                     try work()
                     codes.withLock { $0.append("ok") }

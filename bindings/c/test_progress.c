@@ -148,7 +148,8 @@ static void call_back_in(const char *progress_json, void *user) {
         else if (which == 1)
             nested->statuses[1] = cf_engine_refresh(nested->engine, &out, &err);
         else
-            nested->statuses[2] = cf_engine_load(nested->engine, "[]", NULL, &err);
+            nested->statuses[2] = cf_engine_load(
+                nested->engine, "[{\"id\":\"x\",\"symbol\":\"x\",\"name\":\"X\"}]", NULL, &err);
         error = err ? json_parse_raw(err, strlen(err)) : NULL;
         reason = json_str(json_object_get(error, "details"), "reason");
         snprintf(nested->reasons[which], sizeof nested->reasons[which], "%s", reason ? reason : "none");

@@ -41,7 +41,7 @@ def test_refresh_work_from_a_refresh_callback_is_refused(server, fixture_text) -
         def on_progress(progress: Dict[str, Any]) -> None:
             if progress != {"phase": "global", "done": 0, "total": 1}:
                 return
-            for work in (engine.refresh_prices, engine.refresh, lambda: engine.load("[]")):
+            for work in (engine.refresh_prices, engine.refresh, lambda: engine.load(fixture_text("markets.json"))):
                 try:
                     work()
                     outcomes.append("answered")
