@@ -86,7 +86,9 @@ struct LineChart {
         if withTime, first.count + 1 + last.count > columns {
             (first, last) = (Self.date(start, withTime: false), Self.date(end, withTime: false))
         }
-        let dates = first.count + 1 + last.count > columns ? first : first + String(repeating: " ", count: max(columns - first.count - last.count, 1)) + last
+        let dates =
+            first.count + 1 + last.count > columns
+            ? first : first + String(repeating: " ", count: max(columns - first.count - last.count, 1)) + last
         lines.append(String(repeating: " ", count: labelWidth + 3) + dates)
         return lines
     }

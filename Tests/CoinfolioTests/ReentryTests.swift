@@ -30,7 +30,11 @@ final class ReentryTests: XCTestCase {
                 let chart = try engine.chart(coinID: "bitcoin")
                 inner.withLock { $0.append("done \(progress.done): \(chart.summary.last ?? -1)") }
             } catch let error as CoinfolioError {
-                inner.withLock { $0.append("done \(progress.done): \(error.code.name) \(error.details["reason"] == .string("reentrant") ? "reentrant" : "no reason")") }
+                inner.withLock {
+                    $0.append(
+                        "done \(progress.done): \(error.code.name) \(error.details["reason"] == .string("reentrant") ? "reentrant" : "no reason")"
+                    )
+                }
             } catch {
                 inner.withLock { $0.append("other error") }
             }
@@ -52,12 +56,17 @@ final class ReentryTests: XCTestCase {
         let codes = Mutex<[String]>([])
         engine.setProgressHandler { progress in
             guard progress.phase == .global, progress.done == 0 else { return }
-            for work in [{ _ = try engine.refreshPrices() }, { _ = try engine.refresh() }, { _ = try engine.load(marketsBody: markets, globalBody: nil) }] {
+            for work in [
+                { _ = try engine.refreshPrices() }, { _ = try engine.refresh() },
+                { _ = try engine.load(marketsBody: markets, globalBody: nil) },
+            ] {
                 do {
                     try work()
                     codes.withLock { $0.append("ok") }
                 } catch let error as CoinfolioError {
-                    codes.withLock { $0.append("\(error.code.name) \(error.details["reason"] == .string("reentrant") ? "reentrant" : "no reason")") }
+                    codes.withLock {
+                        $0.append("\(error.code.name) \(error.details["reason"] == .string("reentrant") ? "reentrant" : "no reason")")
+                    }
                 } catch {
                     codes.withLock { $0.append("other error") }
                 }
