@@ -261,3 +261,10 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(cli):
     result = cli("home", "--limit", "1")
     assert result.returncode == 0
     assert result.stderr == ""
+
+
+def test_help_gives_the_days_the_parser_takes_and_the_plans_limit(cli):
+    result = cli("--help")
+    assert result.returncode == 0
+    assert "(days 1…36500 or max, default 7;" in result.stdout
+    assert "the public and demo plans stop at 365)" in result.stdout
