@@ -16,7 +16,7 @@ struct DetailCommand: Command {
             return
         }
         if engine.currentSnapshotAsOf == nil { cli.refreshOrExplain(engine) }
-        let screen = try engine.coinDetail(id: id)
+        let screen = try cli.aboutCoin(engine, id) { try engine.coinDetail(id: id) }
         if cli.options.json { say(screen.json); return }
         printScreen(cli, screen)
         if screen.isStale, let asOf = screen.asOf {

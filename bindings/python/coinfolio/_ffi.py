@@ -26,7 +26,7 @@ import os
 import sys
 from ctypes import POINTER, Structure, byref, c_char_p, c_double, c_int, c_void_p
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import CF_OK, CoinfolioError, InternalError, InvalidArgument, error_for_status
 
@@ -213,6 +213,14 @@ def encode_holdings(holdings: Any) -> bytes:
             raise TypeError("each holding must be a mapping with 'coin_id' and 'amount'")
         entries.append(dict(entry))
     return encode_json({"holdings": entries}, "holdings")
+
+
+def to_dict(value: Mapping[str, Any], what: str) -> Dict[str, Any]:
+    """A JSON object argument as a dict; anything but a mapping (a str, a list, None) raises
+    TypeError naming the argument."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{what} must be a mapping (a dict), not {type(value).__name__}")
+    return dict(value)
 
 
 def to_double(value: float, what: str) -> float:
