@@ -20,7 +20,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "Coinfolio", dependencies: ["CSQLite"]),
+        .systemLibrary(
+            name: "CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(name: "Coinfolio", dependencies: ["CSQLite", "CPostgres"]),
         .target(name: "CoinfolioABI", dependencies: ["Coinfolio"]),
         .executableTarget(name: "coinfolio-cli", dependencies: ["Coinfolio"]),
         .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio"]),
