@@ -1,7 +1,11 @@
 # Coinfolio — the verbs people expect.
 #
 #   make            build libcoinfolio.so, coinfolio-cli and the C tests/example (debug)
-#   make test       run the Swift, C and Python suites (each talks to the loopback test server)
+#   make test       run the Swift, C and Python suites (each talks to the loopback test server),
+#                   then their store and engine suites again on a throwaway PostgreSQL cluster
+#                   (Tests/postgres/with-cluster.sh starts it and always stops it)
+#   make test-postgres  only that second pass (needs COINFOLIO_TEST_POSTGRES_URL/_DIR: run it
+#                   as Tests/postgres/with-cluster.sh make test-postgres)
 #   make bench      build release and run the benchmarks; writes BENCHMARKS.md
 #   make demo       run coinfolio-cli home against the loopback server with the committed fixtures
 #   make install    install the library, header and pkg-config file under PREFIX (/usr/local)
@@ -16,7 +20,7 @@ BUILD_DIR  = .build/$(CONFIG)
 LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
-.PHONY: all build test test-swift test-c test-python bench demo install clean format lint
+.PHONY: all build test test-swift test-c test-python test-postgres bench demo install clean format lint
 
 all: build
 	$(MAKE) -C bindings/c all LIBDIR=$(abspath $(BUILD_DIR))
@@ -25,7 +29,8 @@ build:
 	$(SWIFT) build -c $(CONFIG) --product coinfolio
 	$(SWIFT) build -c $(CONFIG) --product coinfolio-cli
 
-test: all test-swift test-c test-python
+test: all
+	Tests/postgres/with-cluster.sh $(MAKE) test-swift test-c test-python test-postgres
 
 test-swift:
 	$(SWIFT) test
@@ -35,6 +40,13 @@ test-c: all
 
 test-python: build
 	cd bindings/python && PYTHONPATH=. $(PYTHON) -m pytest -q
+
+# The store and engine suites of every language on PostgreSQL (each test its own owner).
+POSTGRES_PASS = COINFOLIO_TEST_BACKEND=postgres
+test-postgres: all
+	$(POSTGRES_PASS) $(SWIFT) test --filter 'StoreTests|EngineTests|PostgresTests'
+	$(POSTGRES_PASS) $(MAKE) -C bindings/c test-postgres LIBDIR=$(abspath $(BUILD_DIR))
+	cd bindings/python && $(POSTGRES_PASS) PYTHONPATH=. $(PYTHON) -m pytest -q tests/test_store.py tests/test_engine.py tests/test_postgres.py
 
 bench:
 	$(MAKE) build CONFIG=release

@@ -93,6 +93,11 @@ static const tf_test tests[] = {
     TEST(test_engine_and_client_open_with_null_config),
     TEST(test_engine_metrics_count_every_attempt),
     TEST(test_engine_vs_currency_eur),
+    /* test_postgres.c */
+    TEST(test_store_two_owners_never_see_each_others_rows),
+    TEST(test_engine_two_owners_never_see_each_others_snapshots),
+    TEST(test_store_open_v2_rejects_bad_config),
+    TEST(test_store_postgres_password_never_in_errors),
 };
 
 int main(int argc, char **argv) {

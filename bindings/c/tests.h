@@ -107,4 +107,10 @@ void test_engine_and_client_open_with_null_config(void);
 void test_engine_metrics_count_every_attempt(void);
 void test_engine_vs_currency_eur(void);
 
+/* test_postgres.c */
+void test_store_two_owners_never_see_each_others_rows(void);
+void test_engine_two_owners_never_see_each_others_snapshots(void);
+void test_store_open_v2_rejects_bad_config(void);
+void test_store_postgres_password_never_in_errors(void);
+
 #endif /* COINFOLIO_TESTS_H */
