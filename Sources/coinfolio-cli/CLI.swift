@@ -19,13 +19,16 @@ struct CLI {
             let folder = URL(fileURLWithPath: configuration.database).deletingLastPathComponent()
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        return try PortfolioEngine(configuration: configuration)
+        let engine = try PortfolioEngine(configuration: configuration)
+        if ProgressBar.isEnabled { engine.setProgressHandler { ProgressBar.draw($0) } }
+        return engine
     }
 
     /// Refreshes unless offline; on failure says so and goes on with the saved snapshot, if any.
     func refreshOrExplain(_ engine: PortfolioEngine) {
         guard !options.offline else { return }
         do {
+            defer { if ProgressBar.isEnabled { ProgressBar.clear() } }  // before any message
             try engine.refresh()
         } catch let error as CoinfolioError {
             FileHandle.standardError.write(Data("coinfolio-cli: refresh failed: \(error.message)\n".utf8))

@@ -93,6 +93,13 @@ static const tf_test tests[] = {
     TEST(test_engine_and_client_open_with_null_config),
     TEST(test_engine_metrics_count_every_attempt),
     TEST(test_engine_vs_currency_eur),
+    /* test_progress.c */
+    TEST(test_progress_five_page_refresh_reports_every_page),
+    TEST(test_progress_null_function_turns_it_off),
+    TEST(test_progress_null_engine_is_invalid_argument),
+    /* test_header.c */
+    TEST(test_status_names_are_the_headers),
+    TEST(test_abi_version_is_the_headers),
     /* test_postgres.c */
     TEST(test_store_two_owners_never_see_each_others_rows),
     TEST(test_engine_two_owners_never_see_each_others_snapshots),

@@ -107,6 +107,15 @@ void test_engine_and_client_open_with_null_config(void);
 void test_engine_metrics_count_every_attempt(void);
 void test_engine_vs_currency_eur(void);
 
+/* test_progress.c */
+void test_progress_five_page_refresh_reports_every_page(void);
+void test_progress_null_function_turns_it_off(void);
+void test_progress_null_engine_is_invalid_argument(void);
+
+/* test_header.c */
+void test_status_names_are_the_headers(void);
+void test_abi_version_is_the_headers(void);
+
 /* test_postgres.c */
 void test_store_two_owners_never_see_each_others_rows(void);
 void test_engine_two_owners_never_see_each_others_snapshots(void);

@@ -26,6 +26,8 @@ public final class PortfolioEngine: Sendable {
     /// One refresh at a time; queries do not wait for it.
     private let refreshLock = Mutex(())
     let details: DetailLoader
+    /// Where long work reports its progress (see `setProgressHandler(_:)`).
+    let progress = ProgressReporter()
 
     /// Opens the database (creating it), restores any saved snapshot of the same vs_currency, and
     /// prepares the client. Makes no request.
@@ -64,24 +66,43 @@ public final class PortfolioEngine: Sendable {
             let perPage = min(configuration.coinLimit, MarketsRequest.maximumPerPage)
             let pages = (configuration.coinLimit + perPage - 1) / perPage
             var coins: [Coin] = []
+            progress.report(.markets, done: 0, total: pages)
             for page in 1...pages {
                 let batch = try client.markets(MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true))
                 coins += batch.coins
                 // A short page is the last; skipped elements still count toward its length.
-                if batch.elementCount < perPage { break }
+                let isLast = batch.elementCount < perPage || page == pages
+                progress.report(.markets, done: page, total: isLast ? page : pages)
+                if isLast { break }
             }
             if coins.count > configuration.coinLimit { coins.removeLast(coins.count - configuration.coinLimit) }
+            progress.report(.global, done: 0, total: 1)
             let marketData = try client.global()
+            progress.report(.global, done: 1, total: 1)
             let listed = Set(coins.lazy.map(\.id))
             let missing = try store.holdings().map(\.coinID).filter { !listed.contains($0) }
             if !missing.isEmpty {
+                progress.report(.ids, done: 0, total: missing.count)
                 coins += try client.markets(MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)).coins
+                progress.report(.ids, done: missing.count, total: missing.count)
             }
             return try install(coins: coins, marketData: marketData)
         } catch {
             markRefreshFailed()
             throw error
         }
+    }
+
+    /// Sets the function that long work calls with its progress; nil turns reporting off.
+    ///
+    /// `refresh()` reports `.markets` (pages: `done` 0 when it starts, then after each page),
+    /// `.global` (0 then 1 of 1) and, when held coins were missing from the pages, `.ids` (coins);
+    /// import and chart downloads report `.import` and `.chart`. The handler runs on the thread
+    /// that called the engine, before the call returns. It may call queries, but must not start a
+    /// `refresh()` or `load(…)`: those wait for the refresh that is calling it, which never ends.
+    /// - Parameter handler: called with each report, or nil.
+    public func setProgressHandler(_ handler: (@Sendable (WorkProgress) -> Void)?) {
+        progress.set(handler)
     }
 
     /// Replaces the snapshot with raw CoinGecko bodies instead of downloading them (hosts with

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from . import _ffi
 from ._handle import Handle
-from .client import _config
 from .models import Body
 
 __all__ = ["Engine"]
@@ -27,6 +27,9 @@ class Engine(Handle):
         detail_ttl_s: seconds a coin detail stays cached (default 600).
         stale_after_s: seconds after which the snapshot reports ``stale`` (default 600).
 
+    None leaves an option to the library, which applies the default given above (``database``
+    None is ``":memory:"``, ``api`` None the public plan's defaults).
+
     Opening never touches the network. Raises InvalidArgument (config) or StoreError.
     """
 
@@ -40,7 +43,7 @@ class Engine(Handle):
         stale_after_s: Optional[float] = None,
         owner: Optional[str] = None,
     ) -> None:
-        config = _config(
+        config = _ffi.options(
             database=None if database is None else os.fspath(database),
             owner=owner,
             api=None if api is None else dict(api),
@@ -53,6 +56,9 @@ class Engine(Handle):
         out = _ffi.cf_engine_p()
         _ffi.lib.cf_engine_open(encoded, _ffi.byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_engine_close)
+        # Every ctypes callback handed to the library lives as long as the engine: a refresh on
+        # another thread may still be calling an earlier one after it was replaced.
+        self._progress_callbacks: List[Any] = []
 
     def refresh(self) -> Dict[str, Any]:
         """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
@@ -95,13 +101,17 @@ class Engine(Handle):
             limit, offset: paging (``limit=None``: all).
             sparkline: include ``sparkline_in_7d``.
 
+        None for any of them leaves it to the library's default, which is the default shown:
+        ``search=None`` lists all, ``sort=None`` is ``"rank"``, ``offset=None`` is 0 and
+        ``sparkline=None`` is True.
+
         Returns ``{"coins": [coin…], "total": n (before paging), "as_of": "…", "stale": bool}``.
 
         Raises:
             InvalidArgument: unknown sort, negative limit/offset.
             NoData: no snapshot yet.
         """
-        query = _config(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
+        query = _ffi.options(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
         encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
@@ -112,11 +122,12 @@ class Engine(Handle):
         Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
         price, null without a price); a coin with no market row has ``price_available: False``
         and is left out of ``total_value``. ``sort="holdings"`` is value descending;
-        ``sparkline=False`` leaves the 7-day prices out.
+        ``sparkline=False`` leaves the 7-day prices out. None leaves either to the library's
+        default: ``sort=None`` is ``"holdings"``, ``sparkline=None`` is True.
 
         Returns ``{"coins": [...], "total_value": x, "as_of": "…" | None, "stale": bool}``.
         """
-        encoded = _ffi.encode_json(_config(sort=sort, sparkline=sparkline), "query")
+        encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline), "query")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
 
@@ -158,3 +169,30 @@ class Engine(Handle):
         "detail_cache_hits": n}`` (every HTTP attempt, retries included)."""
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)
+
+    def set_progress(self, callback: Optional[Callable[[Dict[str, Any]], None]]) -> None:
+        """Calls ``callback(progress)`` while long work runs; ``None`` turns it off.
+
+        ``progress`` is ``{"phase": "markets" | "global" | "ids" | "import" | "chart",
+        "done": n, "total": n | None}``: ``done`` of ``total`` units of the phase are finished
+        (markets: pages of ``/coins/markets``; global: 1 request; ids: held coins missing from
+        the pages; import: CSV rows; chart: charts). Each phase reports ``done`` 0 when it starts,
+        then after each unit. The callback runs on the thread that called :meth:`refresh` (or the
+        import or chart call), before that call returns. It may call queries but not
+        :meth:`refresh`, :meth:`load` or :meth:`close`. An exception it raises is printed
+        (``sys.unraisablehook``) and does not stop the work.
+        """
+        if callback is None:
+            native = _ffi.cf_progress_fn()  # NULL
+        else:
+            if not callable(callback):
+                raise TypeError(f"callback must be callable or None, not {type(callback).__name__}")
+
+            def relay(progress_json: Optional[bytes], _user: Optional[int]) -> None:
+                if progress_json is not None:
+                    callback(json.loads(progress_json.decode("utf-8")))
+
+            native = _ffi.cf_progress_fn(relay)
+            self._progress_callbacks.append(native)
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_engine_set_progress, pointer, native, None)

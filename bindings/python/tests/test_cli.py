@@ -127,3 +127,41 @@ def test_control_characters_in_market_data_never_reach_the_terminal(cli, tmp_pat
     assert result.returncode == 0, result.stderr
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     assert "evil" in result.stdout
+
+
+def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
+    import pty
+
+    binary = _cli()
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
+    controller, terminal = pty.openpty()
+    try:
+        result = subprocess.run([str(binary), "home", "--limit", "1"], env=env, stdout=subprocess.PIPE,
+                                stderr=terminal, timeout=60)
+        os.close(terminal)
+        terminal = -1
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # EIO: the terminal's other end is closed
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        if terminal >= 0:
+            os.close(terminal)
+        os.close(controller)
+    assert result.returncode == 0
+    text = drawn.decode("utf-8")
+    assert "markets  [####################] 1/1" in text
+    assert "global   [####################] 1/1" in text
+    assert text.endswith("\r\x1b[K"), "the bar is cleared before the output"
+    assert b"markets" not in result.stdout
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(cli):
+    result = cli("home", "--limit", "1")
+    assert result.returncode == 0
+    assert result.stderr == ""
