@@ -15,7 +15,7 @@ struct CLI {
     /// The engine, with the database's folder created first.
     func openEngine() throws -> PortfolioEngine {
         let configuration = try options.engineConfiguration()
-        if configuration.database != ":memory:" {
+        if configuration.database != ":memory:", !configuration.databaseIsServer {
             let folder = URL(fileURLWithPath: configuration.database).deletingLastPathComponent()
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }

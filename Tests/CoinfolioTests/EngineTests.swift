@@ -28,7 +28,8 @@ final class EngineTests: XCTestCase {
         let database = try database ?? TestDatabase.fresh(self)
         return try PortfolioEngine(
             configuration: EngineConfiguration(
-                database: database.location, owner: database.owner, api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
+                database: database.location, owner: database.owner,
+                api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
     }
 
     private func coin(_ id: String, price: Double?, change: Double?, rank: Int? = nil) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import Coinfolio
@@ -250,5 +251,3 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(count, 10)
     }
 }
-
-import Synchronization

@@ -7,6 +7,9 @@ public struct EngineConfiguration: Sendable {
     /// disk, or a PostgreSQL server `postgresql://user[:password]@host[:port]/db[?params]`
     /// (`postgres://` too).
     public var database: String
+    /// Whether `database` names a PostgreSQL server (a `postgresql://` or `postgres://` URL)
+    /// rather than a SQLite file.
+    public var databaseIsServer: Bool { DatabaseLocation.isPostgres(database) }
     /// Whose rows the engine reads and writes in `database` (default `"default"`): an engine
     /// never sees, changes, counts or deletes another owner's rows.
     public var owner: String

@@ -145,8 +145,9 @@ final class PostgresConnection: Database {
         return message
     }
 
+    /// libpq's multi-line messages on one line, runs of whitespace as one space.
     private static func trimmed(_ message: String) -> String {
-        message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
+        message.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     /// The password of a connection string as libpq reads it (URL-decoded), if any.

@@ -4,6 +4,7 @@ from several processes. Needs the cluster ``make test`` starts; fails (never ski
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -119,3 +120,26 @@ def test_four_processes_opening_a_fresh_database_at_once(fresh_database: str) ->
         assert out.splitlines()[-1] == "done"
     with coinfolio.Store(fresh_database) as store:
         assert len(store.holdings()) == 100
+
+
+def test_cli_keeps_each_owners_holdings_on_the_server(tmp_path: Path) -> None:
+    from test_cli import _cli
+
+    url = postgres_url()
+    owner = f"cli-{uuid.uuid4()}"
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=url, COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
+
+    def run(*args: str) -> "subprocess.CompletedProcess[str]":
+        return subprocess.run([str(_cli()), *args], env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+
+    result = run("--owner", owner, "--offline", "set", "bitcoin", "0.5")
+    assert result.returncode == 0, result.stderr
+    result = run("--owner", owner, "--offline", "--json", "portfolio")
+    assert result.returncode == 0, result.stderr
+    coins = json.loads(result.stdout)["coins"]
+    assert [(coin["id"], coin["current_holdings"]) for coin in coins] == [("bitcoin", 0.5)]
+    result = run("--owner", f"other-{owner}", "--offline", "--json", "portfolio")
+    assert result.returncode == 0, result.stderr
+    assert "bitcoin" not in result.stdout
+    assert not any(tmp_path.iterdir()), "a server URL never creates a local folder"
+    assert "Zebra" not in result.stderr
