@@ -16,6 +16,18 @@ final class PostgresConnection: Database {
     /// SQL → prepared statement name, for this session (cleared on reconnect).
     private var prepared: [String: PostgresStatement] = [:]
 
+    /// Seconds a connection attempt may take (libpq waits for the OS otherwise); a URL's own
+    /// `connect_timeout` wins.
+    static let defaultConnectTimeout = "10"
+
+    /// NULL-terminated C string arrays for libpq's keyword/value calls.
+    private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        var copies = strings.map { strdup($0) }
+        defer { for copy in copies { free(copy) } }
+        copies.append(nil)
+        return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+
     /// How many times a serializable transaction that failed with 40001 or 40P01 runs again.
     static let serializationRetries = 20
 
@@ -27,7 +39,12 @@ final class PostgresConnection: Database {
         if let written = Self.writtenPassword(url) { secrets.append(written) }
         // Short passwords are not scrubbed (they would cut ordinary words); they never appear anyway.
         self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
-        let opened = PQconnectdb(url)
+        // Defaults first, so that the URL's own settings win (expand_dbname: later values override).
+        let keywords = ["connect_timeout", "application_name", "dbname"]
+        let values = [Self.defaultConnectTimeout, "coinfolio", url]
+        let opened = Self.withCStrings(keywords) { keywords in
+            Self.withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
+        }
         connection = opened
         guard let opened, PQstatus(opened) == CONNECTION_OK else {
             let message = opened.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"

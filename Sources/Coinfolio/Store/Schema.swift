@@ -55,6 +55,10 @@ enum Schema {
                     markets BYTEA NOT NULL,
                     global BYTEA
                 );
+                -- Bodies are megabytes of JSON saved on every refresh: stored out of line without
+                -- compression (pglz would cost several times the write itself).
+                ALTER TABLE market_snapshot ALTER COLUMN markets SET STORAGE EXTERNAL,
+                    ALTER COLUMN global SET STORAGE EXTERNAL;
                 """),
         Step(
             version: 2, summary: "owners: every row belongs to one (existing rows to \"default\")",
