@@ -14,6 +14,12 @@ struct Options {
     var json = false
     var offline = false
     var limit = 20
+    /// `--days N|max` of `chart`.
+    var days: String?
+    /// `--svg FILE` of `chart` and `portfolio --history`.
+    var svg: String?
+    /// `--history` of `portfolio`.
+    var history = false
 
     static let usage = """
         usage: coinfolio-cli [options] <command> [arguments]
@@ -21,6 +27,10 @@ struct Options {
         commands:
           home                    refresh, then the market statistics and the top coins
           portfolio               your holdings with amount, value, 24h change and the total
+          portfolio --history [--svg FILE]
+                                  the portfolio's value over the last 7 days, as a line chart
+          chart COIN [--days N] [--svg FILE]
+                                  a coin's price chart (days 1…365 or max; default 7) and summary
           set COIN AMOUNT         hold AMOUNT of COIN (a CoinGecko id); 0 or less removes it
           detail COIN             one coin: overview, additional details, description, links
           search TEXT             coins whose name, symbol or id contains TEXT
@@ -38,6 +48,7 @@ struct Options {
           --vs-currency CODE      quote currency (default usd)
           --limit N               coins listed by home and search (default 20)
           --offline               answer from the saved snapshot, without network
+          --svg FILE              also write the chart as an SVG file
           --json                  machine output (the library's JSON shapes)
           -h, --help              this help
         """
@@ -71,6 +82,14 @@ struct Options {
                     throw UsageError(message: "--limit needs a whole number above 0, not \"\(text)\"")
                 }
                 limit = number
+            case "--days":
+                let text = try value(argument)
+                guard text == "max" || (Int(text).map { (1...36_500).contains($0) } ?? false) else {
+                    throw UsageError(message: "--days needs a whole number from 1 to 36500 or max, not \"\(text)\"")
+                }
+                days = text
+            case "--svg": svg = try value(argument)
+            case "--history": history = true
             case "--json": json = true
             case "--offline": offline = true
             case "-h", "--help": positional = ["help"]; index = arguments.count; continue

@@ -122,6 +122,7 @@ public final class PortfolioStore: Sendable {
     }
 
     static func validate(coinID: String, amount: Double) throws {
+        try CoinID.validateHeldAsListable(coinID)
         try CoinID.validate(coinID)
         guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
     }

@@ -270,6 +270,21 @@ def call_json(func: Callable[..., int], *args: Any) -> Any:
     return json.loads(text)
 
 
+def call_text(func: Callable[..., int], *args: Any) -> str:
+    """Calls ``func(*args, &out_text, &out_error)`` and returns out_text (not JSON: an SVG)."""
+    out = c_void_p()
+    try:
+        func(*args, byref(out), error_slot())
+        text = take_string(out.value)
+        out.value = None
+    finally:
+        if out.value:
+            lib.cf_string_free(out.value)
+    if text is None:
+        raise error_for_status(10, message=f"{getattr(func, '__name__', 'cf_*')} returned no text")
+    return text
+
+
 def call(func: Callable[..., int], *args: Any) -> None:
     """Calls ``func(*args, &out_error)`` for its effect (raises on failure)."""
     func(*args, error_slot())
@@ -294,6 +309,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_decode_markets", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_decode_global", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_decode_coin_detail", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_decode_market_chart", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Store
     ("cf_store_open", (c_char_p, POINTER(cf_store_p), c_string_out), c_int, _check_status),
     ("cf_store_open_v2", (c_char_p, POINTER(cf_store_p), c_string_out), c_int, _check_status),
@@ -306,6 +322,8 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_client_markets", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_global", (cf_client_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_coin_detail", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_client_market_chart", (cf_client_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_client_simple_price", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Engine
     ("cf_engine_open", (c_char_p, POINTER(cf_engine_p), c_string_out), c_int, _check_status),
     ("cf_engine_close", (cf_engine_p,), None, None),
@@ -317,6 +335,11 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_set_holding", (cf_engine_p, c_char_p, c_double, c_string_out), c_int, _check_status),
     ("cf_engine_coin_detail", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_metrics", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_chart", (cf_engine_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_portfolio_history", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_refresh_prices", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    # Charts
+    ("cf_chart_svg", (c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_set_progress", (cf_engine_p, cf_progress_fn, c_void_p, c_string_out), c_int, _check_status),
 )
 

@@ -47,7 +47,8 @@ class Store(Handle):
 
         Raises:
             InvalidArgument: a bad id (empty, over 128 bytes, control characters, ``/``, ``.``,
-                ``..``, bad UTF-8) or a NaN/±Inf amount; nothing is written.
+                ``..``, bad UTF-8, a comma: held ids are sent comma-joined) or a NaN/±Inf amount;
+                nothing is written.
             StoreError: the database failed; nothing is written.
         """
         encoded = _ffi.encode(coin_id, "coin_id")
