@@ -174,7 +174,9 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * PostgreSQL: errors are CF_STORE with the server's message (details.sqlstate when the server
  * gave one); the password never appears in any message. A connection lost mid-call (server
  * restart) fails that call with CF_STORE (details.connection_lost 1) and the next call
- * reconnects. Calls block on the server, which may be on the network.
+ * reconnects; a handle that was idle while the server restarted reconnects on its next call.
+ * Calls block on the server, which may be on the network (connecting waits at most 10 s unless
+ * the URL sets connect_timeout).
  *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
  * A held id also has no ',' (held ids are sent comma-joined to /simple/price; no CoinGecko id

@@ -172,22 +172,47 @@ final class PostgresTests: XCTestCase {
         assertNoPassword(error)
     }
 
-    func testTheCallInFlightDuringARestartFailsAndTheNextReconnects() throws {
+    /// Restarts the test cluster (`cluster.sh restart`, same port).
+    private func restartCluster() throws {
         guard let folder = ProcessInfo.processInfo.environment["COINFOLIO_TEST_POSTGRES_DIR"] else {
-            XCTFail("COINFOLIO_TEST_POSTGRES_DIR is not set: run the suites through make test")
-            return
+            throw CoinfolioError(.internalError, "COINFOLIO_TEST_POSTGRES_DIR is not set: run the suites through make test")
         }
-        let owner = "restart-\(UUID().uuidString)"
-        let store = try PortfolioStore(path: try serverURL(), owner: owner)
-        try store.setHolding(coinID: "bitcoin", amount: 1)
         let restart = Process()
         restart.executableURL = URL(fileURLWithPath: "/bin/bash")
         restart.arguments = [Repository.root.appendingPathComponent("Tests/postgres/cluster.sh").path, "restart", folder]
         try restart.run()
         restart.waitUntilExit()
         XCTAssertEqual(restart.terminationStatus, 0, "cluster.sh restart")
-        let error = assertThrows(.store) { try store.setHolding(coinID: "ethereum", amount: 2) }
+    }
+
+    func testTheCallInFlightDuringARestartFailsAndTheNextReconnects() throws {
+        let database = try PostgresConnection(url: try serverURL())
+        let started = DispatchSemaphore(value: 0)
+        let outcome = Mutex<CoinfolioError?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let slow = try PostgresConnection(url: try serverURL())
+        Thread.detachNewThread {
+            started.signal()
+            do { try slow.execute("SELECT pg_sleep(20)") } catch let error as CoinfolioError { outcome.withLock { $0 = error } } catch {}
+            finished.signal()
+        }
+        started.wait()
+        Thread.sleep(forTimeInterval: 0.5)
+        try restartCluster()
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "the call in flight returns")
+        let error = try XCTUnwrap(outcome.withLock { $0 }, "the call in flight fails")
+        XCTAssertEqual(error.code, .store)
+        XCTAssertEqual(error.details["connection_lost"], .number(1))
         assertNoPassword(error)
+        XCTAssertEqual(try slow.statement("SELECT 1").scalarInt(), 1, "the next call reconnects")
+        XCTAssertEqual(try database.statement("SELECT 2").scalarInt(), 2, "an idle handle reconnects too")
+    }
+
+    func testAStoreIdleDuringARestartWorksOnItsNextCall() throws {
+        let owner = "restart-\(UUID().uuidString)"
+        let store = try PortfolioStore(path: try serverURL(), owner: owner)
+        try store.setHolding(coinID: "bitcoin", amount: 1)
+        try restartCluster()
         try store.setHolding(coinID: "ethereum", amount: 2)
         XCTAssertEqual(try store.holdings().map(\.coinID), ["bitcoin", "ethereum"])
     }

@@ -13,8 +13,14 @@ final class PostgresConnection: Database {
     private var connection: OpaquePointer?
     /// The password as libpq reads it, and as written in the URL, to scrub from messages.
     private let secrets: [String]
-    /// SQL → prepared statement name, for this session (cleared on reconnect).
+    /// SQL → its prepared statement. Each prepares itself again after a reconnect.
     private var prepared: [String: PostgresStatement] = [:]
+    /// How many sessions this connection has had: a statement prepared in an earlier one is
+    /// prepared again before it runs.
+    private(set) var session = 0
+    private var statementCount = 0
+    /// Whether a `transaction` is running (no silent reconnect then).
+    private var inTransaction = false
 
     /// Seconds a connection attempt may take (libpq waits for the OS otherwise); a URL's own
     /// `connect_timeout` wins.
@@ -68,15 +74,32 @@ final class PostgresConnection: Database {
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 
-    /// The open connection, reconnecting first when the last call lost it.
+    /// The open connection, reconnecting first when it was lost: by the last call, or while the
+    /// handle was idle (a restarted server's goodbye waits on the socket). Never reconnects
+    /// inside a transaction: the statements after a reconnect would run outside it.
     func live() throws -> OpaquePointer {
         guard let connection else { throw CoinfolioError(.store, "the database is closed") }
+        if !inTransaction, PQstatus(connection) == CONNECTION_OK {
+            // Read what waits (the goodbye, then the end of the stream) until nothing does or
+            // libpq has seen the connection close.
+            var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            var reads = 0
+            while reads < 4, PQstatus(connection) == CONNECTION_OK, poll(&socket, 1, 0) > 0 {
+                if PQconsumeInput(connection) == 0 { break }
+                reads += 1
+            }
+        }
         if PQstatus(connection) != CONNECTION_OK {
-            prepared.removeAll()
+            guard !inTransaction else {
+                throw CoinfolioError(
+                    .store, "connection to the database lost during a transaction", details: ["connection_lost": .number(1)])
+            }
+            session += 1
             PQreset(connection)
             guard PQstatus(connection) == CONNECTION_OK else {
                 throw CoinfolioError(
-                    .store, "cannot reconnect to the database: \(scrub(Self.trimmed(String(cString: PQerrorMessage(connection)))))")
+                    .store, "cannot reconnect to the database: \(scrub(Self.trimmed(String(cString: PQerrorMessage(connection)))))",
+                    details: ["connection_lost": .number(1)])
             }
             Self.silenceNotices(connection)
         }
@@ -116,29 +139,38 @@ final class PostgresConnection: Database {
             return cached
         }
         let (translated, count) = Self.numberedParameters(sql)
-        let name = "cf\(prepared.count + 1)"
-        let result = PQprepare(connection, name, translated, 0, nil)
-        if let error = failure(result, "cannot prepare \"\(sql.prefix(40))\"") { throw error }
-        PQclear(result)
-        let statement = PostgresStatement(connection: self, name: name, parameterCount: count)
+        statementCount += 1
+        let name = "cf\(statementCount)"
+        try prepare(name: name, sql: translated, connection)
+        let statement = PostgresStatement(connection: self, name: name, sql: translated, parameterCount: count, session: session)
         prepared[sql] = statement
         return statement
+    }
+
+    /// Prepares `sql` (`$N` placeholders) as `name` in the current session.
+    func prepare(name: String, sql: String, _ connection: OpaquePointer) throws {
+        let result = PQprepare(connection, name, sql, 0, nil)
+        if let error = failure(result, "cannot prepare \"\(sql.prefix(40))\"") { throw error }
+        PQclear(result)
     }
 
     func transaction<T>(_ isolation: TransactionIsolation, _ body: () throws -> T) throws -> T {
         var attempt = 0
         while true {
             try execute(isolation == .serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN")
+            inTransaction = true
             do {
                 let result = try body()
                 try execute("COMMIT")
+                inTransaction = false
                 return result
-            } catch let error as CoinfolioError {
+            } catch {
+                inTransaction = false
                 if let connection, PQstatus(connection) == CONNECTION_OK, PQtransactionStatus(connection) != PQTRANS_IDLE {
                     PQclear(PQexec(connection, "ROLLBACK"))
                 }
-                if case .string(let state)? = error.details["sqlstate"], state == "40001" || state == "40P01",
-                    attempt < Self.serializationRetries
+                if let failure = error as? CoinfolioError, case .string(let state)? = failure.details["sqlstate"],
+                    state == "40001" || state == "40P01", attempt < Self.serializationRetries
                 {
                     attempt += 1
                     usleep(UInt32.random(in: 1_000...(5_000 * UInt32(min(attempt, 10)))))
@@ -250,6 +282,9 @@ final class PostgresConnection: Database {
 final class PostgresStatement: DatabaseStatement {
     private unowned let connection: PostgresConnection
     private let name: String
+    private let sql: String
+    /// The connection's session this statement is prepared in.
+    private var session: Int
     private enum Value {
         case null
         case text([CChar])
@@ -260,9 +295,11 @@ final class PostgresStatement: DatabaseStatement {
     private var row: Int32 = -1
     private var rows: Int32 = 0
 
-    init(connection: PostgresConnection, name: String, parameterCount: Int) {
+    init(connection: PostgresConnection, name: String, sql: String, parameterCount: Int, session: Int) {
         self.connection = connection
         self.name = name
+        self.sql = sql
+        self.session = session
         values = Array(repeating: .null, count: parameterCount)
     }
 
@@ -291,6 +328,10 @@ final class PostgresStatement: DatabaseStatement {
     private func execute(_ context: () -> String) throws {
         reset()
         let connection = try self.connection.live()
+        if session != self.connection.session {
+            try self.connection.prepare(name: name, sql: sql, connection)
+            session = self.connection.session
+        }
         let count = values.count
         // Text parameters go in one buffer, NUL-terminated each; blobs are sent in place.
         var texts: [CChar] = []

@@ -80,15 +80,12 @@ def test_password_never_appears_in_errors() -> None:
         assert "postgresql://coinfolio@127.0.0.1" in error.message
 
 
-def test_call_in_flight_during_a_restart_fails_and_the_next_reconnects() -> None:
+def test_a_store_idle_during_a_restart_works_on_its_next_call() -> None:
     folder = os.environ.get("COINFOLIO_TEST_POSTGRES_DIR")
     assert folder, "COINFOLIO_TEST_POSTGRES_DIR is not set: run the suites through make test"
     with coinfolio.Store(postgres_url(), owner=f"restart-{uuid.uuid4()}") as store:
         store.set_holding("bitcoin", 1)
         subprocess.run(["bash", str(REPO / "Tests" / "postgres" / "cluster.sh"), "restart", folder], check=True)
-        with pytest.raises(StoreError) as caught:
-            store.set_holding("ethereum", 2)
-        assert "Zebra" not in str(caught.value)
         store.set_holding("ethereum", 2)
         assert [row["coin_id"] for row in store.holdings()] == ["bitcoin", "ethereum"]
 
