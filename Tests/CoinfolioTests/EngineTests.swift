@@ -129,7 +129,7 @@ final class EngineTests: XCTestCase {
         try engine.setHolding(coinID: "gone", amount: 5)
         let statistics = try engine.statistics()
         XCTAssertNil(statistics[3].percentageChange)
-        XCTAssertTrue(statistics.json.contains(#""percentage_change":null}]"#))
+        XCTAssertTrue(statistics.json.contains(#""percentage_change":null,"coverage":0}]"#), statistics.json)
     }
 
     func testStatisticsTitlesValuesAndMissingGlobal() throws {

@@ -51,12 +51,20 @@ public final class PortfolioStore: Sendable {
     /// Sets how much of a coin is held.
     ///
     /// - Parameters:
-    ///   - coinID: a CoinGecko coin id (the `CoinID` rule); stored exactly as given.
+    ///   - coinID: a CoinGecko coin id (`CoinID.validateHolding`: no upper case, no surrounding
+    ///     spaces); stored exactly as given.
     ///   - amount: units of the coin. > 0 inserts or updates; ≤ 0 deletes the row and never inserts.
-    /// - Throws: `.invalidArgument` for a bad id or a NaN/±Inf amount (nothing written);
-    ///   `.store` with the server's message (nothing written).
+    /// - Throws: `.invalidArgument` for a bad id or a NaN/±Inf amount (nothing written); an id
+    ///   with upper case or surrounding spaces carries the corrected id in
+    ///   `details["suggestion"]` ("Bitcoin" → "bitcoin"). `.store` with the server's message
+    ///   (nothing written). A row such an id left behind by an older version can still be
+    ///   deleted (amount ≤ 0).
     public func setHolding(coinID: String, amount: Double) throws {
-        try Self.validate(coinID: coinID, amount: amount)
+        do {
+            try Self.validate(coinID: coinID, amount: amount)
+        } catch let error as CoinfolioError where error.details["suggestion"] != nil && amount <= 0 {
+            guard try holdings().contains(where: { $0.coinID.utf8.elementsEqual(coinID.utf8) }) else { throw error }
+        }
         try file.locked { connection in
             if amount > 0 {
                 let statement = try connection.statement(
@@ -125,5 +133,6 @@ public final class PortfolioStore: Sendable {
         try CoinID.validateHeldAsListable(coinID)
         try CoinID.validate(coinID)
         guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
+        try CoinID.validateHolding(coinID)
     }
 }

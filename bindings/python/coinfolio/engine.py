@@ -73,6 +73,11 @@ class Engine(Handle):
 
         Returns ``{"coins": n, "as_of": "ISO-8601 UTC", "stale": False}``. On failure the previous
         snapshot is kept (and marked stale) and the network error is raised. Blocks.
+
+        Raises:
+            DecodeError: also when the first ``/coins/markets`` page has no coin (``[]``, or
+                every row skipped; ``details["reason"] == "no_coins"``): the previous snapshot
+                is kept exactly as it was, ``stale`` unchanged.
         """
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_refresh, pointer)
@@ -82,7 +87,9 @@ class Engine(Handle):
         ``/global``; without it the previous market data is kept). Never blocks.
 
         Raises:
-            InvalidArgument: bad UTF-8 or malformed JSON.
+            InvalidArgument: bad UTF-8 or malformed JSON; or a markets body with no coin
+                (``[]``, ``[null, null]``, every row skipped; ``details["reason"] ==
+                "no_coins"``): nothing is replaced.
             DecodeError: not CoinGecko shapes.
             StoreError: the snapshot could not be saved.
         """
@@ -102,7 +109,9 @@ class Engine(Handle):
         """Lists the snapshot's coins.
 
         Args:
-            search: case-insensitive substring of name, symbol or id (``""`` = all).
+            search: substring of name, symbol or id, compared NFKC-normalized, case-folded and
+                diacritic-insensitive (``"pokemon"`` finds "Pokémon", ``"strasse"`` finds
+                "Straße"); ``""`` = all.
             sort: ``"rank"`` (unranked last), ``"rank_reversed"``, ``"price"`` (highest first),
                 ``"price_reversed"``, ``"holdings"``, ``"holdings_reversed"``; ties break on id.
             limit, offset: paging (``limit=None``: all).
@@ -141,7 +150,14 @@ class Engine(Handle):
     def statistics(self) -> List[Dict[str, Any]]:
         """The home screen statistics, four in this order: "Market Cap", "24h Volume",
         "BTC Dominance", "Portfolio Value"; each ``{"title", "value", "percentage_change"}``
-        (percent units or None).
+        (percent units or None). Money values follow :func:`coinfolio.format_value`
+        (``"¥148,064"``, ``"₿0.000025"``).
+
+        "Portfolio Value" adds ``"coverage"``: the share (0…1) of the value whose 24 h change
+        is known. Holdings with an unknown change (no ``price_change_24h`` and no usable
+        ``price_change_percentage_24h``) are left out of the change, never counted as 0 %; the
+        change is None when coverage is 0. Example: 1 of A at 1 (change unknown) and 1 of B at
+        1 after -50 % → ``percentage_change`` -50.0, ``coverage`` 0.5.
 
         Raises:
             NoData: no snapshot yet.
@@ -151,7 +167,8 @@ class Engine(Handle):
         return list(result["statistics"])
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
-        """Sets a holding through the engine's store (rules of :meth:`Store.set_holding`)."""
+        """Sets a holding through the engine's store (rules of :meth:`Store.set_holding`;
+        ``"Bitcoin"`` or ``" bitcoin"`` raise InvalidArgument with ``details["suggestion"]``)."""
         encoded = _ffi.encode(coin_id, "coin_id")
         value = _ffi.to_double(amount, "amount")
         with self._borrow() as pointer:

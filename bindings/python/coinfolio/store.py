@@ -48,7 +48,10 @@ class Store(Handle):
         Raises:
             InvalidArgument: a bad id (empty, over 128 bytes, control characters, ``/``, ``.``,
                 ``..``, bad UTF-8, a comma: held ids are sent comma-joined) or a NaN/±Inf amount;
-                nothing is written.
+                nothing is written. An id with upper-case letters or surrounding spaces
+                (``"Bitcoin"``, ``" bitcoin"``; no real CoinGecko id has either) is refused too,
+                with the corrected id in ``exc.details["suggestion"]`` (``"bitcoin"``). A row such
+                an id left behind by an older version can still be removed with ``amount <= 0``.
             StoreError: the database failed; nothing is written.
         """
         encoded = _ffi.encode(coin_id, "coin_id")
