@@ -51,9 +51,9 @@ test-python: build
 # The store and engine suites of every language on PostgreSQL (each test its own owner).
 POSTGRES_PASS = COINFOLIO_TEST_BACKEND=postgres
 test-postgres: all
-	$(POSTGRES_PASS) $(SWIFT) test --filter 'StoreTests|EngineTests|PostgresTests'
+	$(POSTGRES_PASS) $(SWIFT) test --filter 'StoreTests|EngineTests|EdgeEngineTests|PostgresTests'
 	$(POSTGRES_PASS) $(MAKE) -C bindings/c test-postgres LIBDIR=$(abspath $(BUILD_DIR))
-	cd bindings/python && $(POSTGRES_PASS) PYTHONPATH=. $(PYTHON) -m pytest -q tests/test_store.py tests/test_engine.py tests/test_postgres.py
+	cd bindings/python && $(POSTGRES_PASS) PYTHONPATH=. $(PYTHON) -m pytest -q tests/test_store.py tests/test_engine.py tests/test_edges.py tests/test_postgres.py
 
 bench:
 	$(MAKE) build CONFIG=release

@@ -76,6 +76,13 @@ protocol DatabaseStatement {
     func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T
 }
 
+extension Database {
+    /// A serializable write transaction (SQLite's `BEGIN IMMEDIATE`), the one the stores need.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction(.serializable, body)
+    }
+}
+
 extension DatabaseStatement {
     /// The first column of the first row as an integer, with the statement reset after.
     func scalarInt() throws -> Int? {
