@@ -23,7 +23,7 @@ struct CLI {
     /// The engine, with the database's folder created first.
     func openEngine() throws -> PortfolioEngine {
         let configuration = try options.engineConfiguration()
-        if configuration.database != ":memory:" {
+        if configuration.database != ":memory:", !configuration.databaseIsServer {
             // Owner-only (0700) for a folder made here; an existing one keeps its mode.
             try PrivateFiles.createFolder(URL(fileURLWithPath: configuration.database).deletingLastPathComponent().path)
         }
@@ -134,6 +134,11 @@ final class OpenedEngines: Sendable {
 func fail(_ message: String, code: Int32) -> Never {
     FileHandle.standardError.write(Data("coinfolio-cli: \(message)\n".utf8))
     exit(code)
+}
+
+/// Prints `message` to stderr as coinfolio-cli's, and goes on.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("coinfolio-cli: \(message)\n".utf8))
 }
 
 /// Prints one line of output.

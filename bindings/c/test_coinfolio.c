@@ -116,7 +116,7 @@ static const tf_test tests[] = {
     TEST(test_offline_saved_detail_and_stale_fallback),
     TEST(test_store_set_holdings_all_or_nothing),
     TEST(test_engine_set_holdings_in_one_call),
-    TEST(test_store_schema_v1_database_opens_with_holdings_and_snapshot),
+    TEST(test_offline_schema_v1_database_opens_with_holdings_and_snapshot),
     /* test_harden.c */
     TEST(test_strict_json_at_every_entry_point),
     TEST(test_created_database_files_are_owner_only),
@@ -149,6 +149,11 @@ static const tf_test tests[] = {
     TEST(test_edges_refresh_with_empty_first_page_keeps_snapshot),
     TEST(test_edges_search_normalized_case_folded_diacritic_insensitive),
     TEST(test_edges_holding_ids_with_upper_case_or_spaces),
+    /* test_postgres.c */
+    TEST(test_store_two_owners_never_see_each_others_rows),
+    TEST(test_engine_two_owners_never_see_each_others_snapshots),
+    TEST(test_store_open_v2_rejects_bad_config),
+    TEST(test_store_postgres_password_never_in_errors),
 };
 
 int main(int argc, char **argv) {

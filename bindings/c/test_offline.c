@@ -395,9 +395,9 @@ void test_engine_set_holdings_in_one_call(void) {
     cf_engine_close(engine);
 }
 
-/* ------------------------------------------------------------------ a database of 0.1.0 */
+/* ------------------------------------------------------------------ a database of 0.1.0 (SQLite only: a file) */
 
-void test_store_schema_v1_database_opens_with_holdings_and_snapshot(void) {
+void test_offline_schema_v1_database_opens_with_holdings_and_snapshot(void) {
     size_t length = 0;
     char *bytes = read_file(fmt_path("%s/Tests/fixtures/store/schema-v1.sqlite", tf_repo_root), &length);
     char path[4096];

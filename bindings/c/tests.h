@@ -116,7 +116,7 @@ void test_offline_coin_statistics_from_the_snapshot_alone(void);
 void test_offline_saved_detail_and_stale_fallback(void);
 void test_store_set_holdings_all_or_nothing(void);
 void test_engine_set_holdings_in_one_call(void);
-void test_store_schema_v1_database_opens_with_holdings_and_snapshot(void);
+void test_offline_schema_v1_database_opens_with_holdings_and_snapshot(void);
 /* test_harden.c */
 void test_strict_json_at_every_entry_point(void);
 void test_created_database_files_are_owner_only(void);
@@ -165,5 +165,11 @@ void test_edges_load_of_no_coin_replaces_nothing(void);
 void test_edges_refresh_with_empty_first_page_keeps_snapshot(void);
 void test_edges_search_normalized_case_folded_diacritic_insensitive(void);
 void test_edges_holding_ids_with_upper_case_or_spaces(void);
+
+/* test_postgres.c */
+void test_store_two_owners_never_see_each_others_rows(void);
+void test_engine_two_owners_never_see_each_others_snapshots(void);
+void test_store_open_v2_rejects_bad_config(void);
+void test_store_postgres_password_never_in_errors(void);
 
 #endif /* COINFOLIO_TESTS_H */

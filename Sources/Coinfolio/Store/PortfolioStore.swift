@@ -1,35 +1,46 @@
 import Foundation
 import Synchronization
 
-/// The user's holdings in a SQLite file: one row per CoinGecko coin id.
+/// The user's holdings in a SQLite file or on a PostgreSQL server: one row per owner and
+/// CoinGecko coin id. The store sees only its owner's rows.
 ///
-/// Every write that returns is committed and durable (WAL journal, `synchronous=FULL`). Several
-/// threads may share one store (calls are serialized), and several processes may write one file
-/// at once: lock waits are absorbed by SQLite's busy timeout and retries. Reads never re-read
-/// more than they return, and a write updates the in-memory copy in O(1).
+/// Every write that returns is committed and durable (SQLite: WAL journal, `synchronous=FULL`;
+/// PostgreSQL: a committed transaction). Several threads may share one store (calls are
+/// serialized), and several processes may write one database at once: SQLite's lock waits are
+/// absorbed by its busy timeout and retries, PostgreSQL's upserts are atomic. On SQLite, reads
+/// never re-read more than they return, and a write updates the in-memory copy in O(1). A PostgreSQL store that lost its connection fails the
+/// call in flight with `.store` and reconnects on the next.
 ///
 ///     let store = try PortfolioStore(path: "portfolio.sqlite")
 ///     try store.setHolding(coinID: "bitcoin", amount: 0.5)
 ///     try store.holdings()   // [Holding(coinID: "bitcoin", amount: 0.5)]
 public final class PortfolioStore: Sendable {
-    /// The path the store was opened with (`":memory:"` for a private in-memory store).
+    /// The location the store was opened with: a SQLite path (`":memory:"` for a private
+    /// in-memory store) or a PostgreSQL URL (as given, password included: never print it).
     public let path: String
+    /// Whose rows the store reads and writes (`"default"` unless configured).
+    public var owner: String { file.owner }
     private let file: StoreConnection
-    /// The engine's market snapshots (one per vs_currency), in the same file.
+    /// The engine's market snapshots (one per vs_currency), in the same database.
     let snapshots: SnapshotStore
-    /// Coin details saved with their fetch time, in the same file.
+    /// Coin details saved with their fetch time, in the same database.
     let details: DetailStore
     /// The holdings as last read or written, and SQLite's `data_version` when they were read:
     /// another connection's commit changes it, and only then is the table read again.
     /// Used only while holding the connection's lock; its own lock makes that checkable.
     private let cache = Mutex<(holdings: HoldingsCache?, dataVersion: Int)>((nil, 0))
 
-    /// Opens the store, creating the file and its schema on first use and migrating older ones.
-    /// - Parameter path: a file path, or `":memory:"`.
-    /// - Throws: `.invalidArgument` for an empty path; `.store` when the file cannot be opened, is
-    ///   not a database, or has a newer schema.
-    public init(path: String) throws {
-        file = try StoreConnection(path: path)
+    /// Opens the store, creating the database's schema on first use and migrating older ones.
+    /// - Parameters:
+    ///   - path: a SQLite file path, `":memory:"`, or a PostgreSQL URL
+    ///     `postgresql://user[:password]@host[:port]/db[?params]` (`postgres://` too).
+    ///   - owner: whose rows the store sees: every read, write, count and delete is limited to
+    ///     them (1–256 bytes, no control characters; default `"default"`).
+    /// - Throws: `.invalidArgument` for an empty path or a bad owner; `.store` when the database
+    ///   cannot be opened (the server's message, never the password), is not a database, or has
+    ///   a newer schema.
+    public init(path: String, owner: String = "default") throws {
+        file = try StoreConnection(path: path, owner: owner)
         self.path = path
         snapshots = SnapshotStore(connection: file)
         details = DetailStore(connection: file)
@@ -48,7 +59,7 @@ public final class PortfolioStore: Sendable {
     ///   - amount: units of the coin. > 0 inserts or updates; ≤ 0 deletes the row and never inserts.
     /// - Throws: `.invalidArgument` for a bad id or a NaN/±Inf amount (nothing written); an id
     ///   with upper case or surrounding spaces carries the corrected id in
-    ///   `details["suggestion"]` ("Bitcoin" → "bitcoin"). `.store` with SQLite's message
+    ///   `details["suggestion"]` ("Bitcoin" → "bitcoin"). `.store` with the server's message
     ///   (nothing written). A row such an id left behind by an older version can still be
     ///   deleted (amount ≤ 0).
     public func setHolding(coinID: String, amount: Double) throws {
@@ -58,7 +69,7 @@ public final class PortfolioStore: Sendable {
             guard try holdings().contains(where: { $0.coinID.utf8.elementsEqual(coinID.utf8) }) else { throw error }
         }
         try file.locked { connection in
-            try Self.write(connection, coinID: coinID, amount: amount)
+            try write(connection, coinID: coinID, amount: amount)
             cache.withLock { $0.holdings?.set(coinID: coinID, amount: amount) }
         }
     }
@@ -69,7 +80,7 @@ public final class PortfolioStore: Sendable {
     ///   updates, ≤ 0 deletes. An id may appear once.
     /// - Throws: `.invalidArgument` for the first bad id, non-finite amount or repeated id, with
     ///   `details["index"]` (its position) and `details["coin_id"]`; nothing is written.
-    ///   `.store` with SQLite's message; nothing is written.
+    ///   `.store` with the server's message; nothing is written.
     public func setHoldings(_ holdings: [Holding]) throws {
         var seen = Set<HoldingsCache.Key>()
         seen.reserveCapacity(holdings.count)
@@ -88,14 +99,19 @@ public final class PortfolioStore: Sendable {
         }
         guard !holdings.isEmpty else { return }
         try file.locked { connection in
-            try connection.transaction {
+            try connection.transaction(.serializable) {
                 let upsert = try connection.statement(Self.upsertSQL)
                 let delete = try connection.statement(Self.deleteSQL)
                 for holding in holdings {
                     let statement = holding.amount > 0 ? upsert : delete
                     statement.bind(1, holding.coinID)
-                    if holding.amount > 0 { statement.bind(2, holding.amount) }
-                    try statement.run(holding.amount > 0 ? "cannot save holding" : "cannot delete holding")
+                    if holding.amount > 0 {
+                        statement.bind(2, holding.amount)
+                        statement.bind(3, owner)
+                    } else {
+                        statement.bind(2, owner)
+                    }
+                    _ = try statement.run(holding.amount > 0 ? "cannot save holding" : "cannot delete holding")
                 }
             }
             cache.withLock { cached in
@@ -104,41 +120,46 @@ public final class PortfolioStore: Sendable {
         }
     }
 
-    private static let upsertSQL =
-        "INSERT INTO holding (coin_id, amount) VALUES (?1, ?2) ON CONFLICT (coin_id) DO UPDATE SET amount = excluded.amount"
-    private static let deleteSQL = "DELETE FROM holding WHERE coin_id = ?1"
+    private static let upsertSQL = """
+        INSERT INTO holding (owner, coin_id, amount) VALUES (?3, ?1, ?2)
+        ON CONFLICT (owner, coin_id) DO UPDATE SET amount = excluded.amount
+        """
+    private static let deleteSQL = "DELETE FROM holding WHERE owner = ?2 AND coin_id = ?1"
 
     /// One upsert or delete (the caller holds the connection's lock).
-    private static func write(_ connection: SQLiteConnection, coinID: String, amount: Double) throws {
-        let statement = try connection.statement(amount > 0 ? upsertSQL : deleteSQL)
+    private func write(_ connection: any Database, coinID: String, amount: Double) throws {
+        let statement = try connection.statement(amount > 0 ? Self.upsertSQL : Self.deleteSQL)
         statement.bind(1, coinID)
-        if amount > 0 { statement.bind(2, amount) }
-        try statement.run(amount > 0 ? "cannot save holding" : "cannot delete holding")
-    }
-
-    private func dataVersion(_ connection: SQLiteConnection) throws -> Int {
-        try connection.statement("PRAGMA data_version").scalarInt() ?? 0
+        if amount > 0 {
+            statement.bind(2, amount)
+            statement.bind(3, owner)
+        } else {
+            statement.bind(2, owner)
+        }
+        _ = try statement.run(amount > 0 ? "cannot save holding" : "cannot delete holding")
     }
 
     /// Every holding, sorted by coin id (bytewise).
-    /// - Throws: `.store` with SQLite's message.
+    /// - Throws: `.store` with the server's message.
     ///
     /// The rows are read from the file only when another connection (thread or process) has
     /// committed since the last read; this store's own writes update them in place.
     public func holdings() throws -> [Holding] {
         try file.locked { connection in
-            let version = try dataVersion(connection)
+            // PostgreSQL cannot tell cheaply whether another connection wrote: read every time.
+            let version = try connection.dataVersion()
             let cached: [Holding]? = cache.withLock { cached in
-                guard version == cached.dataVersion else { return nil }
+                guard let version, version == cached.dataVersion else { return nil }
                 return cached.holdings?.sorted()
             }
             if let cached { return cached }
-            let statement = try connection.statement("SELECT coin_id, amount FROM holding ORDER BY coin_id")
+            let statement = try connection.statement("SELECT coin_id, amount FROM holding WHERE owner = ?1 ORDER BY coin_id")
+            statement.bind(1, owner)
             var result: [Holding] = []
             while try statement.next() {
                 result.append(Holding(coinID: statement.text(0) ?? "", amount: statement.double(1)))
             }
-            cache.withLock { $0 = (HoldingsCache(sorted: result), version) }
+            cache.withLock { $0 = (version == nil ? nil : HoldingsCache(sorted: result), version ?? 0) }
             return result
         }
     }

@@ -6,6 +6,7 @@ import Foundation
 /// `PortfolioStore` it belongs to.
 final class SnapshotStore: Sendable {
     private let connection: StoreConnection
+    private var owner: String { connection.owner }
 
     init(connection: StoreConnection) {
         self.connection = connection
@@ -47,20 +48,24 @@ final class SnapshotStore: Sendable {
         let source = carried?.snapshotID
         let compact = SnapshotCodec.encode(coins, storedSparklines: carried?.hasSparkline)
         return try connection.locked { connection in
-            try connection.transaction {
-                let old = try connection.statement("SELECT id FROM snapshot WHERE vs_currency = ?1")
+            try connection.transaction(.serializable) {
+                let owner = self.owner
+                let old = try connection.statement("SELECT id FROM snapshot WHERE owner = ?2 AND vs_currency = ?1")
                 old.bind(1, vsCurrency)
+                old.bind(2, owner)
                 let oldID = try old.scalarInt()
                 if let oldID {
-                    let row = try connection.statement("DELETE FROM snapshot WHERE id = ?1")
+                    let row = try connection.statement("DELETE FROM snapshot WHERE owner = ?2 AND id = ?1")
                     row.bind(1, oldID)
-                    try row.run("cannot replace the saved snapshot")
+                    row.bind(2, owner)
+                    _ = try row.run("cannot replace the saved snapshot")
                 }
                 let insert = try connection.statement(
                     """
-                    INSERT INTO snapshot (vs_currency, as_of, fetched_at, refresh_failed, format, coins, global)
-                    VALUES (?1, ?2, ?3, 0, 1, ?4, ?5)
+                    INSERT INTO snapshot (owner, vs_currency, as_of, fetched_at, refresh_failed, format, coins, global)
+                    VALUES (?6, ?1, ?2, ?3, 0, 1, ?4, ?5) RETURNING id
                     """)
+                insert.bind(6, owner)
                 insert.bind(1, vsCurrency)
                 insert.bind(2, asOf)
                 insert.bind(3, fetchedAt)
@@ -69,25 +74,33 @@ final class SnapshotStore: Sendable {
                     try (global ?? Data()).withUnsafeBytes { (globalBytes: UnsafeRawBufferPointer) in
                         insert.bind(4, borrowing: coins)
                         insert.bind(5, borrowing: global == nil ? nil : globalBytes)
-                        try insert.run("cannot save the market snapshot")
+                        guard try insert.next() else { throw CoinfolioError(.store, "cannot save the market snapshot") }
                     }
                 }
-                let id = connection.lastInsertRowID
+                let id = insert.int(0)
+                insert.reset()
                 if let source {
                     let copy = try connection.statement(
-                        "INSERT INTO snapshot_sparkline (snapshot_id, position, points) SELECT ?1, position, points FROM snapshot_sparkline WHERE snapshot_id = ?2"
-                    )
+                        """
+                        INSERT INTO snapshot_sparkline (owner, snapshot_id, position, points)
+                        SELECT owner, CAST(?1 AS BIGINT), position, points FROM snapshot_sparkline WHERE owner = ?3 AND snapshot_id = ?2
+                        """)
                     copy.bind(1, id)
                     copy.bind(2, source)
-                    try copy.run("cannot keep the saved sparklines")
+                    copy.bind(3, owner)
+                    _ = try copy.run("cannot keep the saved sparklines")
                 }
                 for replaced in Set([oldID, source].compactMap { $0 }) {
-                    let sparklines = try connection.statement("DELETE FROM snapshot_sparkline WHERE snapshot_id = ?1")
+                    let sparklines = try connection.statement("DELETE FROM snapshot_sparkline WHERE owner = ?2 AND snapshot_id = ?1")
                     sparklines.bind(1, replaced)
-                    try sparklines.run("cannot replace the saved sparklines")
+                    sparklines.bind(2, owner)
+                    _ = try sparklines.run("cannot replace the saved sparklines")
                 }
                 let sparkline = try connection.statement(
-                    "INSERT OR REPLACE INTO snapshot_sparkline (snapshot_id, position, points) VALUES (?1, ?2, ?3)")
+                    """
+                    INSERT INTO snapshot_sparkline (owner, snapshot_id, position, points) VALUES (?4, ?1, ?2, ?3)
+                    ON CONFLICT (owner, snapshot_id, position) DO UPDATE SET points = excluded.points
+                    """)
                 for (position, coin) in coins.enumerated() {
                     guard let stored = coin.sparkline else { continue }
                     // Undecoded JSON (a decoded body keeps it so) is saved as it came, never
@@ -97,7 +110,8 @@ final class SnapshotStore: Sendable {
                         sparkline.bind(1, id)
                         sparkline.bind(2, position)
                         sparkline.bind(3, borrowing: bytes)
-                        try sparkline.run("cannot save a sparkline")
+                        sparkline.bind(4, owner)
+                        _ = try sparkline.run("cannot save a sparkline")
                     }
                 }
                 return id
@@ -108,9 +122,10 @@ final class SnapshotStore: Sendable {
     /// Marks the saved snapshot of `vsCurrency` as left behind by a failed refresh.
     func markRefreshFailed(vsCurrency: String) throws {
         try connection.locked { connection in
-            let statement = try connection.statement("UPDATE snapshot SET refresh_failed = 1 WHERE vs_currency = ?1")
+            let statement = try connection.statement("UPDATE snapshot SET refresh_failed = 1 WHERE owner = ?2 AND vs_currency = ?1")
             statement.bind(1, vsCurrency)
-            try statement.run("cannot mark the snapshot stale")
+            statement.bind(2, owner)
+            _ = try statement.run("cannot mark the snapshot stale")
         }
     }
 
@@ -120,16 +135,16 @@ final class SnapshotStore: Sendable {
     func load(vsCurrency: String) throws -> Saved? {
         try connection.locked { connection in
             let statement = try connection.statement(
-                "SELECT id, as_of, fetched_at, refresh_failed, format, coins, global FROM snapshot WHERE vs_currency = ?1")
+                "SELECT id, as_of, fetched_at, refresh_failed, format, coins, global FROM snapshot WHERE owner = ?2 AND vs_currency = ?1")
             statement.bind(1, vsCurrency)
+            statement.bind(2, owner)
             defer { statement.reset() }
             guard try statement.next() else { return nil }
             let content: Saved.Content
             switch statement.int(4) {
             case 0: content = .marketsBody(statement.blob(5) ?? Data())
             case 1:
-                content = .compact(
-                    try statement.withBlob(5) { try SnapshotCodec.decode($0 ?? UnsafeRawBufferPointer(start: nil, count: 0)) })
+                content = .compact(try (statement.blob(5) ?? Data()).withUnsafeBytes { try SnapshotCodec.decode($0) })
             default: throw SnapshotCodec.corrupt
             }
             return Saved(
@@ -141,7 +156,8 @@ final class SnapshotStore: Sendable {
     /// The quote currencies that have a saved snapshot, sorted.
     func currencies() throws -> [String] {
         try connection.locked { connection in
-            let statement = try connection.statement("SELECT vs_currency FROM snapshot ORDER BY vs_currency")
+            let statement = try connection.statement("SELECT vs_currency FROM snapshot WHERE owner = ?1 ORDER BY vs_currency")
+            statement.bind(1, owner)
             var result: [String] = []
             while try statement.next() { result.append(statement.text(0) ?? "") }
             return result
@@ -153,13 +169,15 @@ final class SnapshotStore: Sendable {
     func sparkline(snapshotID: Int, position: Int) throws -> [Double]? {
         try connection.locked { connection in
             let statement = try connection.statement(
-                "SELECT points FROM snapshot_sparkline WHERE snapshot_id = ?1 AND position = ?2")
+                "SELECT points FROM snapshot_sparkline WHERE owner = ?3 AND snapshot_id = ?1 AND position = ?2")
             statement.bind(1, snapshotID)
             statement.bind(2, position)
+            statement.bind(3, owner)
             defer { statement.reset() }
             guard try statement.next() else { return nil }
-            return statement.withBlob(0) { bytes -> [Double]? in
-                guard let bytes = bytes?.bindMemory(to: UInt8.self) else { return nil }
+            guard let data = statement.blob(0) else { return nil }
+            return data.withUnsafeBytes { raw -> [Double]? in
+                let bytes = raw.bindMemory(to: UInt8.self)
                 // JSON text as CoinGecko sent it reads by the decoder's own rules (numbers as
                 // strings included); packed points by the codec.
                 if bytes.first == UInt8(ascii: "D") { return SnapshotCodec.sparklinePoints(bytes) }

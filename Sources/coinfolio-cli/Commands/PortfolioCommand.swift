@@ -12,11 +12,12 @@ struct PortfolioCommand: Command {
         cli.refreshOrExplain(engine)
         if cli.options.history { try cli.showPortfolioHistory(engine); return }
         let portfolio = try engine.portfolio()
-        // Holdings but no market data in this currency: no value can be shown.
-        let showsNothing = !portfolio.entries.isEmpty && portfolio.asOf == nil
+        // Holdings but no market data in this currency: the holdings are listed (so the command
+        // shows something and exits 0), and stderr says which currency lacks data and how to get it.
+        let withoutPrices = !portfolio.entries.isEmpty && portfolio.asOf == nil
         if cli.options.json {
             say(portfolio.json)
-            if showsNothing { fail(cli.noDataHelp(), code: 1) }
+            if withoutPrices { warn(cli.noDataHelp()) }
             return
         }
         if portfolio.entries.isEmpty {
@@ -39,7 +40,7 @@ struct PortfolioCommand: Command {
         let note = portfolio.totalValue == nil ? "" : CLI.unpricedNote(portfolio.unpricedHoldings)
         let total = "\(terminal.bold("Total")): \(totalText)\(note)"
         say("\(total) \(terminal.change(change.percentage)) \(cli.coverageNote(change))".trailingSpacesRemoved)
-        if showsNothing { fail(cli.noDataHelp(), code: 1) }
+        if withoutPrices { warn(cli.noDataHelp()) }
         say(cli.ageLine(asOf: portfolio.asOf, stale: portfolio.isStale))
     }
 }

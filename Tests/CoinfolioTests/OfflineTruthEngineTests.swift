@@ -5,8 +5,12 @@ import XCTest
 
 /// SPEC §10 "Offline truth" (issue 18): the data's own time, a snapshot per currency, honest
 /// totals, saved details and statistics from the snapshot alone.
-final class OfflineTruthTests: XCTestCase {
+/// Runs on SQLite and, in `make test`'s PostgreSQL pass, on the server (the name ends in
+/// `EngineTests` for the pass's filter).
+final class OfflineTruthEngineTests: XCTestCase {
     private var server: TestServer?
+    /// The owner of this test's rows (its own on the PostgreSQL server).
+    private var owner = "default"
 
     override func tearDown() {
         server?.stop()
@@ -24,12 +28,15 @@ final class OfflineTruthTests: XCTestCase {
         }
         return try PortfolioEngine(
             configuration: EngineConfiguration(
-                database: database, vsCurrency: vs, detailTTL: detailTTL,
+                database: database, owner: database == ":memory:" ? "default" : owner, vsCurrency: vs, detailTTL: detailTTL,
                 api: try ClientConfiguration(baseURL: baseURL, timeout: 5, maxRetries: 0)))
     }
 
+    /// A database of this test's own: a new SQLite file, or a new owner on the PostgreSQL server.
     private func databasePath() throws -> String {
-        try temporaryDirectory(self).appendingPathComponent("coinfolio.sqlite").path
+        let database = try TestDatabase.fresh(self, name: "coinfolio.sqlite")
+        owner = database.owner
+        return database.location
     }
 
     private func markets() throws -> Data { try Repository.fixture("markets.json") }
@@ -107,7 +114,7 @@ final class OfflineTruthTests: XCTestCase {
         XCTAssertEqual(try engine(database: path).coins().coins.first?.currentPrice, 57000.123, "usd is still there")
         XCTAssertEqual(try engine(database: path, vs: .init("jpy")).coins().coins.first?.currentPrice, 14_800_000)
         XCTAssertEqual(try engine(database: path).coins().total, 12)
-        XCTAssertEqual(try PortfolioStore(path: path).snapshots.currencies(), ["jpy", "usd"])
+        XCTAssertEqual(try PortfolioStore(path: path, owner: owner).snapshots.currencies(), ["jpy", "usd"])
     }
 
     func testARefreshInAnotherCurrencyKeepsTheFirstOnesSnapshot() throws {
@@ -118,7 +125,7 @@ final class OfflineTruthTests: XCTestCase {
         let query = try XCTUnwrap(server?.requests(to: "/api/v3/coins/markets").last?["query"] as? [String: String])
         XCTAssertEqual(query["vs_currency"], "jpy")
         XCTAssertEqual(try engine(database: path).coins().total, 12, "usd kept")
-        XCTAssertEqual(try PortfolioStore(path: path).snapshots.currencies(), ["jpy", "usd"])
+        XCTAssertEqual(try PortfolioStore(path: path, owner: owner).snapshots.currencies(), ["jpy", "usd"])
     }
 
     func testARestoredSnapshotKeepsItsSparklinesThroughHistoryAndPriceUpdates() throws {
