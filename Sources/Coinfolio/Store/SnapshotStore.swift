@@ -96,27 +96,50 @@ final class SnapshotStore: Sendable {
                     sparklines.bind(2, owner)
                     _ = try sparklines.run("cannot replace the saved sparklines")
                 }
-                let sparkline = try connection.statement(
-                    """
-                    INSERT INTO snapshot_sparkline (owner, snapshot_id, position, points) VALUES (?4, ?1, ?2, ?3)
-                    ON CONFLICT (owner, snapshot_id, position) DO UPDATE SET points = excluded.points
-                    """)
+                // Many rows a statement: one round trip per 64 coins on a server, not one per coin.
+                var chunk: [(position: Int, bytes: Range<Int>)] = []
+                var buffer: [UInt8] = []
+                func flush() throws {
+                    guard !chunk.isEmpty else { return }
+                    let statement = try connection.statement(Self.sparklineInsert(rows: chunk.count))
+                    try buffer.withUnsafeBytes { raw in
+                        statement.bind(1, owner)
+                        statement.bind(2, id)
+                        for (index, row) in chunk.enumerated() {
+                            statement.bind(Int32(3 + 2 * index), row.position)
+                            statement.bind(Int32(4 + 2 * index), borrowing: UnsafeRawBufferPointer(rebasing: raw[row.bytes]))
+                        }
+                        _ = try statement.run("cannot save the sparklines")
+                    }
+                    chunk.removeAll(keepingCapacity: true)
+                    buffer.removeAll(keepingCapacity: true)
+                }
                 for (position, coin) in coins.enumerated() {
                     guard let stored = coin.sparkline else { continue }
                     // Undecoded JSON (a decoded body keeps it so) is saved as it came, never
                     // parsed; points held as values are packed.
                     let text = stored.isUndecoded ? stored.jsonUTF8 : SnapshotCodec.packedSparkline(stored.prices)
-                    try text.withUnsafeBytes { bytes in
-                        sparkline.bind(1, id)
-                        sparkline.bind(2, position)
-                        sparkline.bind(3, borrowing: bytes)
-                        sparkline.bind(4, owner)
-                        _ = try sparkline.run("cannot save a sparkline")
-                    }
+                    let start = buffer.count
+                    buffer.append(contentsOf: text)
+                    chunk.append((position, start..<buffer.count))
+                    if chunk.count == Self.sparklinesPerStatement { try flush() }
                 }
+                try flush()
                 return id
             }
         }
+    }
+
+    static let sparklinesPerStatement = 64
+
+    /// `INSERT … VALUES` of `rows` sparklines: ?1 owner, ?2 snapshot id, then position and points
+    /// for each row.
+    static func sparklineInsert(rows: Int) -> String {
+        let values = (0..<rows).map { "(?1, ?2, ?\(3 + 2 * $0), ?\(4 + 2 * $0))" }.joined(separator: ", ")
+        return """
+            INSERT INTO snapshot_sparkline (owner, snapshot_id, position, points) VALUES \(values)
+            ON CONFLICT (owner, snapshot_id, position) DO UPDATE SET points = excluded.points
+            """
     }
 
     /// Marks the saved snapshot of `vsCurrency` as left behind by a failed refresh.
