@@ -164,6 +164,38 @@ final class PostgresTests: XCTestCase {
             "postgresql://u@h:5/db?password=***&sslmode=disable")
     }
 
+    /// A password with an unencoded `/`, `?` or `@` (break2): libpq ends the user part at the
+    /// first `@` before any `/`, so such a URL used to be shown whole, or read as a host, port or
+    /// database that libpq then quoted. Refused before connecting when ambiguous; never shown.
+    func testAPasswordWithUnencodedDelimitersNeverAppears() throws {
+        let server = try serverURL()
+        let hostAndDatabase = String(server[server.index(after: try XCTUnwrap(server.firstIndex(of: "@")))...])
+        for password in ["Zeb/raQQ", "Zeb@raQQ", "Ze/b@raQQ"] {
+            let url = "postgresql://coinfolio:\(password)@\(hostAndDatabase)"
+            let error = assertThrows(.store) { try PortfolioStore(path: url) }
+            XCTAssertEqual(
+                error?.message,
+                "cannot open database \"postgresql://…@\(hostAndDatabase)\": its user or password holds an unencoded"
+                    + " '@', '/' or '?' (percent-encode them: %40, %2F, %3F)", password)
+            XCTAssertEqual(error?.details["reason"], .string("ambiguous_url"))
+            XCTAssertFalse(error?.message.contains("raQQ") ?? true, error?.message ?? "")
+            XCTAssertFalse(error?.message.contains("Zeb") ?? true, error?.message ?? "")
+        }
+        // A `?` ends nothing before the `@`: libpq reads the whole password, and so does the redaction.
+        let question = "postgresql://coinfolio:Zeb?raQQ@\(hostAndDatabase)"
+        let error = assertThrows(.store) { try PortfolioStore(path: question) }
+        XCTAssertTrue(error?.message.hasPrefix("cannot open database \"postgresql://coinfolio@\(hostAndDatabase)\": ") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
+        XCTAssertFalse(error?.message.contains("raQQ") ?? true, error?.message ?? "")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://u@h:5/db")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a/b@h:5/db?sslmode=disable"), "postgresql://…@h:5/db?sslmode=disable")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a@b@h:5/db"), "postgresql://…@h:5/db")
+        // An `@` in the query is no credential: such a URL still opens.
+        let owner = "at-in-query-\(UUID().uuidString)"
+        try PortfolioStore(path: server + "?application_name=me@host", owner: owner).setHolding(coinID: "bitcoin", amount: 1)
+        XCTAssertEqual(try PortfolioStore(path: server, owner: owner).holdings(), [Holding(coinID: "bitcoin", amount: 1)])
+    }
+
     func testAServerErrorIsAStoreErrorWithTheServersMessage() throws {
         let database = try PostgresConnection(url: try serverURL())
         let error = assertThrows(.store) { try database.execute("SELECT * FROM no_such_table") }

@@ -40,6 +40,16 @@ final class PostgresConnection: Database {
     /// Connects to `url` (`postgresql://user[:password]@host[:port]/db[?params]`).
     /// - Throws: `.store` with libpq's message.
     init(url: String) throws {
+        // A user part with an unencoded '@', '/' or '?' ends where libpq says, not where the
+        // writer meant: libpq would read the rest of the password as a host, port or database
+        // and quote it. Refused before libpq sees it.
+        guard !Self.hasStrayAt(url) else {
+            throw CoinfolioError(
+                .store,
+                "cannot open database \"\(Self.redactedURL(url))\": its user or password holds an unencoded '@', '/' or '?'"
+                    + " (percent-encode them: %40, %2F, %3F)",
+                details: ["reason": .string("ambiguous_url")])
+        }
         var secrets: [String] = []
         if let password = Self.password(url) { secrets.append(password) }
         if let written = Self.writtenPassword(url) { secrets.append(written) }
@@ -217,19 +227,34 @@ final class PostgresConnection: Database {
         return String(authority[authority.index(after: colon)...])
     }
 
-    /// The `user[:password]` part of `scheme://user[:password]@host…`, nil when there is none.
+    /// The `user[:password]` part of `scheme://user[:password]@host…` as libpq reads it: up to
+    /// the first `@` that comes before any `/` (a `?` does not end it); nil when there is none.
     private static func authority(_ url: String) -> Substring? {
         guard let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
-        let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        guard let at = rest[..<hostEnd].lastIndex(of: "@") else { return nil }
-        return rest[..<at]
+        guard let end = rest.firstIndex(where: { $0 == "@" || $0 == "/" }), rest[end] == "@" else { return nil }
+        return rest[..<end]
     }
 
-    /// `url` without its password (in the user part or a `password=` parameter).
+    /// Whether an `@` follows the user part before the query: a password with an unencoded
+    /// `@` or `/`, which libpq would read partly as a host, port or database.
+    static func hasStrayAt(_ url: String) -> Bool {
+        guard let scheme = url.range(of: "://") else { return false }
+        var rest = url[scheme.upperBound...]
+        if let authority = authority(url) { rest = rest[rest.index(after: authority.endIndex)...] }
+        return rest.prefix { $0 != "?" }.contains("@")
+    }
+
+    /// `url` without its password (in the user part or a `password=` parameter). A URL whose
+    /// user part is ambiguous (`hasStrayAt`) loses everything up to its last `@` before the query.
     static func redactedURL(_ url: String) -> String {
         var result = url
-        if let authority = authority(url), let colon = authority.firstIndex(of: ":") {
+        if hasStrayAt(url), let scheme = url.range(of: "://") {
+            let query = url[scheme.upperBound...].firstIndex(of: "?") ?? url.endIndex
+            if let at = url[scheme.upperBound..<query].lastIndex(of: "@") {
+                result = String(url[..<scheme.upperBound]) + "…" + url[at...]
+            }
+        } else if let authority = authority(url), let colon = authority.firstIndex(of: ":") {
             result.replaceSubrange(colon..<authority.endIndex, with: "")
         }
         if let query = result.firstIndex(of: "?") {
