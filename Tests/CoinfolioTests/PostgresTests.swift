@@ -19,11 +19,12 @@ final class PostgresTests: XCTestCase {
     }
 
     /// A new, empty database on the cluster, dropped at the end of the test.
-    private func freshDatabase() throws -> String {
+    private func freshDatabase(encoding: String? = nil) throws -> String {
         let server = try serverURL()
         let name = "cf_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
         let admin = try PostgresConnection(url: server)
-        try admin.execute("CREATE DATABASE \(name)")
+        let options = encoding.map { " ENCODING '\($0)' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" } ?? ""
+        try admin.execute("CREATE DATABASE \(name)\(options)")
         admin.close()
         addTeardownBlock {
             if let admin = try? PostgresConnection(url: server) {
@@ -194,6 +195,28 @@ final class PostgresTests: XCTestCase {
         let owner = "at-in-query-\(UUID().uuidString)"
         try PortfolioStore(path: server + "?application_name=me@host", owner: owner).setHolding(coinID: "bitcoin", amount: 1)
         XCTAssertEqual(try PortfolioStore(path: server, owner: owner).holdings(), [Holding(coinID: "bitcoin", amount: 1)])
+    }
+
+    /// Owners are compared as UTF-8 bytes on the server whatever libpq's client encoding would
+    /// be (break2): with `PGCLIENTENCODING=LATIN1` in the environment, "é" used to be stored
+    /// as "Ã©", so that another process's owner "Ã©" read and changed those rows.
+    func testOwnersAreUTF8WhateverTheEnvironmentsClientEncoding() throws {
+        let server = try serverURL()
+        let suffix = UUID().uuidString
+        setenv("PGCLIENTENCODING", "LATIN1", 1)
+        defer { unsetenv("PGCLIENTENCODING") }
+        try PortfolioStore(path: server, owner: "é-\(suffix)").setHolding(coinID: "bitcoin", amount: 1)
+        unsetenv("PGCLIENTENCODING")
+        XCTAssertEqual(try PortfolioStore(path: server, owner: "Ã©-\(suffix)").holdings(), [])
+        XCTAssertEqual(try PortfolioStore(path: server, owner: "é-\(suffix)").holdings(), [Holding(coinID: "bitcoin", amount: 1)])
+        // A LATIN1 database keeps "é" and refuses what LATIN1 cannot hold, instead of storing mojibake.
+        let latin1 = try freshDatabase(encoding: "LATIN1")
+        try PortfolioStore(path: latin1, owner: "é").setHolding(coinID: "bitcoin", amount: 2)
+        XCTAssertEqual(try PortfolioStore(path: latin1, owner: "é").holdings(), [Holding(coinID: "bitcoin", amount: 2)])
+        let check = try PostgresConnection(url: latin1)
+        XCTAssertEqual(try check.statement("SELECT count(*) FROM holding WHERE owner = 'é' AND octet_length(owner) = 1").scalarInt(), 1)
+        let error = assertThrows(.store) { try PortfolioStore(path: latin1, owner: "日本").setHolding(coinID: "bitcoin", amount: 1) }
+        XCTAssertEqual(error?.details["sqlstate"], .string("22P05"))
     }
 
     func testAServerErrorIsAStoreErrorWithTheServersMessage() throws {

@@ -55,9 +55,12 @@ final class PostgresConnection: Database {
         if let written = Self.writtenPassword(url) { secrets.append(written) }
         // Short passwords are not scrubbed (they would cut ordinary words); they never appear anyway.
         self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
-        // Defaults first, so that the URL's own settings win (expand_dbname: later values override).
-        let keywords = ["connect_timeout", "application_name", "dbname"]
-        let values = [Self.defaultConnectTimeout, "coinfolio", url]
+        // Defaults first, so that the URL's own settings win (expand_dbname: later values override),
+        // except the client encoding: Swift strings are UTF-8, and owners must reach the server
+        // as the same characters whatever PGCLIENTENCODING or the URL say (else "é" sent as
+        // LATIN1 is stored as "Ã©", another owner's name).
+        let keywords = ["connect_timeout", "application_name", "dbname", "client_encoding"]
+        let values = [Self.defaultConnectTimeout, "coinfolio", url, "UTF8"]
         let opened = Self.withCStrings(keywords) { keywords in
             Self.withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }

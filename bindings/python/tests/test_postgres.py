@@ -140,3 +140,29 @@ def test_cli_keeps_each_owners_holdings_on_the_server(tmp_path: Path) -> None:
     assert "bitcoin" not in result.stdout
     assert not any(tmp_path.iterdir()), "a server URL never creates a local folder"
     assert "Zebra" not in result.stderr
+
+
+@pytest.mark.parametrize("password", ["Zeb/raQQ", "Zeb@raQQ", "Ze/b@raQQ"])
+def test_a_password_with_unencoded_delimiters_never_appears(password: str) -> None:
+    host_and_database = postgres_url().split("@", 1)[1]
+    url = f"postgresql://coinfolio:{password}@{host_and_database}"
+    for opener in (lambda: coinfolio.Store(url, owner="o"), lambda: coinfolio.Engine(database=url)):
+        with pytest.raises(StoreError) as caught:
+            opener()
+        error = caught.value
+        assert error.message == (
+            f'cannot open database "postgresql://…@{host_and_database}": its user or password holds an unencoded'
+            " '@', '/' or '?' (percent-encode them: %40, %2F, %3F)"
+        )
+        assert error.details == {"reason": "ambiguous_url"}
+        for text in (str(error), repr(error)):
+            assert "Zeb" not in text and "raQQ" not in text
+
+
+def test_a_password_with_a_question_mark_is_redacted_whole() -> None:
+    host_and_database = postgres_url().split("@", 1)[1]
+    with pytest.raises(StoreError) as caught:
+        coinfolio.Store(f"postgresql://coinfolio:Zeb?raQQ@{host_and_database}", owner="o")
+    assert caught.value.message.startswith(f'cannot open database "postgresql://coinfolio@{host_and_database}": ')
+    assert "password authentication failed" in caught.value.message
+    assert "raQQ" not in repr(caught.value)
