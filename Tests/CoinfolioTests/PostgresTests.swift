@@ -219,6 +219,35 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(error?.details["sqlstate"], .string("22P05"))
     }
 
+    /// A password that is a word of the server's messages is not cut out of them (break2): "***"
+    /// in place of "failed" or of the user name told the reader what the password was. Only
+    /// libpq's complaints about the URL itself, which quote it, are scrubbed, of any length.
+    func testAPasswordThatIsAWordOfTheMessageIsNotRevealedByScrubbing() throws {
+        let server = try serverURL()
+        let hostAndDatabase = String(server[server.index(after: try XCTUnwrap(server.firstIndex(of: "@")))...])
+        let prefix = "cannot open database \"postgresql://coinfolio@\(hostAndDatabase)\": "
+        for password in ["failed", "coinfolio", "password", "user", "for"] {
+            let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio:\(password)@\(hostAndDatabase)") }
+            XCTAssertTrue(error?.message.hasPrefix(prefix) ?? false, error?.message ?? "")
+            XCTAssertTrue(
+                error?.message.hasSuffix("failed: FATAL: password authentication failed for user \"coinfolio\"") ?? false,
+                error?.message ?? "")
+        }
+        for (password, expected) in [
+            ("%zz", "invalid percent-encoded token: \"***\""), ("a%", "invalid percent-encoded token: \"***\""),
+            ("Z%00ebraQQ", "forbidden value %00 in percent-encoded value: \"***\""),
+        ] {
+            let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio:\(password)@\(hostAndDatabase)") }
+            XCTAssertEqual(error?.message, prefix + expected, password)
+        }
+        for (parameter, expected) in [
+            ("password=Zebra%zz", "invalid percent-encoded token: \"***\""), ("password=Zeb=raQQ", "extra key/value separator \"=\" in URI query parameter: \"password\""),
+        ] {
+            let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio@\(hostAndDatabase)?\(parameter)") }
+            XCTAssertEqual(error?.message, "cannot open database \"postgresql://coinfolio@\(hostAndDatabase)?password=***\": " + expected, parameter)
+        }
+    }
+
     func testAServerErrorIsAStoreErrorWithTheServersMessage() throws {
         let database = try PostgresConnection(url: try serverURL())
         let error = assertThrows(.store) { try database.execute("SELECT * FROM no_such_table") }

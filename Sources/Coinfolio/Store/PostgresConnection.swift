@@ -7,12 +7,13 @@ import Foundation
 /// Statements are prepared once per connection and sent with text parameters (blobs binary) and
 /// binary results. A lost connection fails the call in flight with `.store`; the next call
 /// reconnects (`PQreset`) and prepares again. No message ever holds the password: the URL is
-/// shown without it, and the password is scrubbed from anything the server or libpq says.
+/// shown without it, and libpq's complaints about the URL (which quote it) have the password
+/// scrubbed out. The server's messages are never scrubbed: it never sees the password in
+/// anything it could quote, and "***" in place of a word ("failed", the user name) would tell
+/// what the password is.
 final class PostgresConnection: Database {
     let kind = DatabaseKind.postgres
     private var connection: OpaquePointer?
-    /// The password as libpq reads it, and as written in the URL, to scrub from messages.
-    private let secrets: [String]
     /// SQL → its prepared statement. Each prepares itself again after a reconnect.
     private var prepared: [String: PostgresStatement] = [:]
     /// How many sessions this connection has had: a statement prepared in an earlier one is
@@ -50,11 +51,6 @@ final class PostgresConnection: Database {
                     + " (percent-encode them: %40, %2F, %3F)",
                 details: ["reason": .string("ambiguous_url")])
         }
-        var secrets: [String] = []
-        if let password = Self.password(url) { secrets.append(password) }
-        if let written = Self.writtenPassword(url) { secrets.append(written) }
-        // Short passwords are not scrubbed (they would cut ordinary words); they never appear anyway.
-        self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
         // Defaults first, so that the URL's own settings win (expand_dbname: later values override),
         // except the client encoding: Swift strings are UTF-8, and owners must reach the server
         // as the same characters whatever PGCLIENTENCODING or the URL say (else "é" sent as
@@ -66,10 +62,10 @@ final class PostgresConnection: Database {
         }
         connection = opened
         guard let opened, PQstatus(opened) == CONNECTION_OK else {
-            let message = opened.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
+            var message = Self.trimmed(opened.map { String(cString: PQerrorMessage($0)) } ?? "out of memory")
             close()
-            throw CoinfolioError(
-                .store, "cannot open database \"\(Self.redactedURL(url))\": \(scrub(Self.trimmed(message)))")
+            if !Self.parses(url) { message = Self.scrub(message, url) }
+            throw CoinfolioError(.store, "cannot open database \"\(Self.redactedURL(url))\": \(message)")
         }
         Self.silenceNotices(opened)
     }
@@ -111,7 +107,7 @@ final class PostgresConnection: Database {
             PQreset(connection)
             guard PQstatus(connection) == CONNECTION_OK else {
                 throw CoinfolioError(
-                    .store, "cannot reconnect to the database: \(scrub(Self.trimmed(String(cString: PQerrorMessage(connection)))))",
+                    .store, "cannot reconnect to the database: \(Self.trimmed(String(cString: PQerrorMessage(connection))))",
                     details: ["connection_lost": .number(1)])
             }
             Self.silenceNotices(connection)
@@ -134,7 +130,7 @@ final class PostgresConnection: Database {
             details["connection_lost"] = .number(1)
             message = "connection to the database lost: " + message
         }
-        return CoinfolioError(.store, "\(context): \(scrub(Self.trimmed(message)))", details: details)
+        return CoinfolioError(.store, "\(context): \(Self.trimmed(message))", details: details)
     }
 
     func execute(_ sql: String) throws {
@@ -198,13 +194,35 @@ final class PostgresConnection: Database {
 
     // MARK: - Text
 
-    /// Removes the password from a message (both as libpq reads it and as written in the URL).
-    func scrub(_ message: String) -> String {
-        var message = message
-        for secret in secrets where message.contains(secret) {
-            message = message.replacingOccurrences(of: secret, with: "***")
+    /// Whether libpq can read `url` as a connection string (when it cannot, its message quotes
+    /// the part it could not read).
+    static func parses(_ url: String) -> Bool {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &error) else {
+            if let error { PQfreemem(error) }
+            return false
         }
-        return message
+        PQconninfoFree(options)
+        return true
+    }
+
+    /// Removes `url`'s password (as libpq reads it and as written) from libpq's complaint about
+    /// the URL: a quoted token holding it, whatever its length, becomes `"***"` (such messages
+    /// quote the URL's own text), and so does any other place a password of 4 or more characters appears.
+    static func scrub(_ message: String, _ url: String) -> String {
+        // A `password=` parameter's value as written too (the URL may not parse because of it).
+        let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...].split(separator: "&") } ?? []
+        let parameters = query.filter { $0.lowercased().hasPrefix("password=") }.map { String($0.dropFirst("password=".count)) }
+        let secrets = ([password(url), writtenPassword(url)].compactMap { $0 } + parameters).filter { !$0.isEmpty }
+        guard !secrets.isEmpty else { return message }
+        let parts = message.split(separator: "\"", omittingEmptySubsequences: false).enumerated().map { index, part in
+            index % 2 == 1 && secrets.contains(where: { part.contains($0) }) ? "***" : String(part)
+        }
+        var scrubbed = parts.joined(separator: "\"")
+        for secret in secrets.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
+            scrubbed = scrubbed.replacingOccurrences(of: secret, with: "***")
+        }
+        return scrubbed
     }
 
     /// libpq's multi-line messages on one line, runs of whitespace as one space.
