@@ -248,6 +248,24 @@ final class PostgresTests: XCTestCase {
         }
     }
 
+    /// URL schemes are case-insensitive (RFC 3986 §3.1) (break2): "POSTGRESQL://…" used to be
+    /// taken for a SQLite path, its password shown in the error and, from the CLI, written into
+    /// the name of a local folder holding a SQLite file instead of the server.
+    func testASchemeInAnyCaseIsTheServer() throws {
+        let server = try serverURL()
+        let rest = server.dropFirst("postgresql://".count)
+        let owner = "scheme-case-\(UUID().uuidString)"
+        try PortfolioStore(path: "POSTGRESQL://" + rest, owner: owner).setHolding(coinID: "bitcoin", amount: 3)
+        XCTAssertEqual(try PortfolioStore(path: "Postgres://" + rest, owner: owner).holdings(), [Holding(coinID: "bitcoin", amount: 3)])
+        XCTAssertEqual(try PortfolioStore(path: server, owner: owner).holdings(), [Holding(coinID: "bitcoin", amount: 3)])
+        XCTAssertTrue(EngineConfiguration(database: "PostgreSQL://u@h/db").databaseIsServer)
+        XCTAssertFalse(EngineConfiguration(database: "postgresql:/u@h/db").databaseIsServer)
+        let wrong = "POSTGRESQL://" + rest.replacingOccurrences(of: Self.password, with: "Zebra-wrong-case")
+        let error = assertThrows(.store) { try PortfolioStore(path: wrong) }
+        assertNoPassword(error)
+        XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
+    }
+
     func testAServerErrorIsAStoreErrorWithTheServersMessage() throws {
         let database = try PostgresConnection(url: try serverURL())
         let error = assertThrows(.store) { try database.execute("SELECT * FROM no_such_table") }

@@ -41,6 +41,8 @@ final class PostgresConnection: Database {
     /// Connects to `url` (`postgresql://user[:password]@host[:port]/db[?params]`).
     /// - Throws: `.store` with libpq's message.
     init(url: String) throws {
+        // libpq knows the scheme in lower case only.
+        let url = url.range(of: "://").map { url[..<$0.lowerBound].lowercased() + url[$0.lowerBound...] } ?? url
         // A user part with an unencoded '@', '/' or '?' ends where libpq says, not where the
         // writer meant: libpq would read the rest of the password as a host, port or database
         // and quote it. Refused before libpq sees it.
