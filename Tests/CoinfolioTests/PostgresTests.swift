@@ -171,7 +171,7 @@ final class PostgresTests: XCTestCase {
     func testAPasswordWithUnencodedDelimitersNeverAppears() throws {
         let server = try serverURL()
         let hostAndDatabase = String(server[server.index(after: try XCTUnwrap(server.firstIndex(of: "@")))...])
-        for password in ["Zeb/raQQ", "Zeb@raQQ", "Ze/b@raQQ"] {
+        for password in ["Zeb/raQQ", "Zeb@raQQ", "Ze/b@raQQ", "Ze/b?raQQ", "Ze/b?x=raQQ"] {
             let url = "postgresql://coinfolio:\(password)@\(hostAndDatabase)"
             let error = assertThrows(.store) { try PortfolioStore(path: url) }
             XCTAssertEqual(
@@ -191,6 +191,9 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://u@h:5/db")
         XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a/b@h:5/db?sslmode=disable"), "postgresql://…@h:5/db?sslmode=disable")
         XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a@b@h:5/db"), "postgresql://…@h:5/db")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a/b?c@h:5/db"), "postgresql://…@h:5/db")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://h:5/db?application_name=a@b"), "postgresql://h:5/db?application_name=a@b")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://[::1]:5,h2:6/db?application_name=a@b"), "postgresql://[::1]:5,h2:6/db?application_name=a@b")
         // An `@` in the query is no credential: such a URL still opens.
         let owner = "at-in-query-\(UUID().uuidString)"
         try PortfolioStore(path: server + "?application_name=me@host", owner: owner).setHolding(coinID: "bitcoin", amount: 1)

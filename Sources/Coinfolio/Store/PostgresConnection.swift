@@ -259,22 +259,33 @@ final class PostgresConnection: Database {
         return rest[..<end]
     }
 
-    /// Whether an `@` follows the user part before the query: a password with an unencoded
-    /// `@` or `/`, which libpq would read partly as a host, port or database.
+    /// Whether an `@` follows the user part before the query, or comes anywhere after a "port"
+    /// that is no number: a password with an unencoded `@`, `/` (and `?`), which libpq would
+    /// read partly as a host, port, database or parameter.
     static func hasStrayAt(_ url: String) -> Bool {
         guard let scheme = url.range(of: "://") else { return false }
         var rest = url[scheme.upperBound...]
-        if let authority = authority(url) { rest = rest[rest.index(after: authority.endIndex)...] }
+        if let authority = authority(url) {
+            rest = rest[rest.index(after: authority.endIndex)...]
+        } else if rest.contains("@") {
+            // No user part: hosts are `host[:port]`, comma-separated, IPv6 in brackets.
+            let hosts = rest.prefix { $0 != "/" && $0 != "?" }.split(separator: ",")
+            let badPort = hosts.contains { host in
+                let afterAddress = host.split(separator: "]", omittingEmptySubsequences: false).last ?? host
+                guard let colon = afterAddress.lastIndex(of: ":") else { return false }
+                return !afterAddress[afterAddress.index(after: colon)...].allSatisfy { $0.isASCII && $0.isNumber }
+            }
+            if badPort { return true }
+        }
         return rest.prefix { $0 != "?" }.contains("@")
     }
 
     /// `url` without its password (in the user part or a `password=` parameter). A URL whose
-    /// user part is ambiguous (`hasStrayAt`) loses everything up to its last `@` before the query.
+    /// user part is ambiguous (`hasStrayAt`) loses everything up to its last `@`.
     static func redactedURL(_ url: String) -> String {
         var result = url
         if hasStrayAt(url), let scheme = url.range(of: "://") {
-            let query = url[scheme.upperBound...].firstIndex(of: "?") ?? url.endIndex
-            if let at = url[scheme.upperBound..<query].lastIndex(of: "@") {
+            if let at = url[scheme.upperBound...].lastIndex(of: "@") {
                 result = String(url[..<scheme.upperBound]) + "…" + url[at...]
             }
         } else if let authority = authority(url), let colon = authority.firstIndex(of: ":") {

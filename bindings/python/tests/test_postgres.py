@@ -142,7 +142,7 @@ def test_cli_keeps_each_owners_holdings_on_the_server(tmp_path: Path) -> None:
     assert "Zebra" not in result.stderr
 
 
-@pytest.mark.parametrize("password", ["Zeb/raQQ", "Zeb@raQQ", "Ze/b@raQQ"])
+@pytest.mark.parametrize("password", ["Zeb/raQQ", "Zeb@raQQ", "Ze/b@raQQ", "Ze/b?raQQ"])
 def test_a_password_with_unencoded_delimiters_never_appears(password: str) -> None:
     host_and_database = postgres_url().split("@", 1)[1]
     url = f"postgresql://coinfolio:{password}@{host_and_database}"
