@@ -1,9 +1,10 @@
 /// The home screen's statistics and the detail screen's lists (SPEC §6).
 extension PortfolioEngine {
-    /// Always four, in this order: "Market Cap" (`/global` `total_market_cap[vs_currency]`,
+    /// Always six, in this order: "Market Cap" (`/global` `total_market_cap[vs_currency]`,
     /// change `market_cap_change_percentage_24h_usd`), "24h Volume" (`total_volume[vs_currency]`),
     /// "BTC Dominance" (`market_cap_percentage.btc`), "Portfolio Value" (Σ amount × price, change
-    /// over 24 h). Without `/global` data the first three read "n/a".
+    /// over 24 h), "Unrealized P&L" and "Realized P&L" (the "main" portfolio, fifo; see
+    /// `profitAndLossStatistics`). Without `/global` data the first three read "n/a".
     /// - Throws: `.noData` without a snapshot; `.store`.
     public func statistics() throws -> [Statistic] {
         guard let snapshot = currentSnapshot() else {
@@ -22,6 +23,24 @@ extension PortfolioEngine {
             Statistic(
                 title: "Portfolio Value", value: NumberFormat.currency(total, vsCurrency: vs),
                 percentageChange: Self.portfolioChange(entries)),
+        ] + (try profitAndLossStatistics())
+    }
+
+    /// "Unrealized P&L" (value of the known-cost units − their cost, percentage over that cost)
+    /// and "Realized P&L" (percentage over the cost of what was sold) of the "main" portfolio,
+    /// fifo, in vs_currency; "n/a" where unknown (no price, or only units of unknown cost).
+    func profitAndLossStatistics() throws -> [Statistic] {
+        let report = try pnl(PnLOptions())
+        let vs = (try? VsCurrency(report.vsCurrency)) ?? configuration.vsCurrency
+        func money(_ value: ExactDecimal?) -> String {
+            value.map { NumberFormat.currency($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
+        }
+        return [
+            Statistic(
+                title: "Unrealized P&L", value: money(report.totalUnrealizedPnL),
+                percentageChange: report.totalUnrealizedPnLPercentage),
+            Statistic(
+                title: "Realized P&L", value: money(report.totalRealizedPnL), percentageChange: report.totalRealizedPnLPercentage),
         ]
     }
 

@@ -67,7 +67,7 @@ public final class PortfolioEngine: @unchecked Sendable {
             if coins.count > configuration.coinLimit { coins.removeLast(coins.count - configuration.coinLimit) }
             let marketData = try client.global()
             let listed = Set(coins.lazy.map(\.id))
-            let missing = try store.holdings().map(\.coinID).filter { !listed.contains($0) }
+            let missing = try heldCoinIDs().filter { !listed.contains($0) }
             if !missing.isEmpty {
                 coins += try client.markets(MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)).coins
             }
@@ -208,7 +208,7 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// - Throws: `.store` when the holdings cannot be read.
     public func portfolio(_ query: PortfolioQuery = PortfolioQuery()) throws -> Portfolio {
         let snapshot = currentSnapshot()
-        var (entries, total) = try joinedHoldings(snapshot)
+        var (entries, total) = try joinedHoldings(snapshot, portfolio: query.portfolio)
         // Sort on small keys, then move each entry once.
         let keys = entries.map { entry -> Double? in
             switch query.sort {
@@ -233,10 +233,12 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// Every holding joined with `snapshot` (in coin id order), and Σ value of the priced ones.
     /// A value is amount × `current_price`; nil when the coin has no row or no price, or when the
     /// product is not finite (it then counts as unpriced rather than making the total infinite).
-    func joinedHoldings(_ snapshot: MarketSnapshot?) throws -> (entries: [PortfolioEntry], total: Double) {
+    func joinedHoldings(_ snapshot: MarketSnapshot?, portfolio: String = Transaction.defaultPortfolio) throws -> (
+        entries: [PortfolioEntry], total: Double
+    ) {
         var entries: [PortfolioEntry] = []
         var total = 0.0
-        for holding in try store.holdings() {
+        for holding in try store.ledger.holdings(portfolio: portfolio) {
             var row: (snapshot: MarketSnapshot, position: Int)?
             var value: Double?
             if let snapshot, let position = snapshot.indexByID[holding.coinID] {
@@ -252,12 +254,14 @@ public final class PortfolioEngine: @unchecked Sendable {
         return (entries, total)
     }
 
-    /// Sets a holding through the store (rules of `PortfolioStore.setHolding`): amount in units
-    /// of the coin; > 0 inserts or updates, ≤ 0 deletes.
-    /// - Throws: `.invalidArgument` for a bad id or a non-finite amount (nothing written);
-    ///   `.store` with SQLite's message.
-    public func setHolding(coinID: String, amount: Double) throws {
-        try store.setHolding(coinID: coinID, amount: amount)
+    /// Sets a holding (rules of `PortfolioStore.setHolding`): records a transfer_in or
+    /// transfer_out of the difference in the portfolio's ledger; amount in units of the coin,
+    /// ≤ 0 empties the holding.
+    /// - Throws: `.invalidArgument` for a bad id, a non-finite amount or a decrease that would
+    ///   leave a later sell short (nothing written); `.notFound` for an unknown portfolio other
+    ///   than "main"; `.store` with SQLite's message.
+    public func setHolding(coinID: String, amount: Double, portfolio: String = Transaction.defaultPortfolio) throws {
+        try store.ledger.setHolding(portfolio: portfolio, coinID: coinID, amount: amount)
     }
 
     /// Counters since the engine was opened.

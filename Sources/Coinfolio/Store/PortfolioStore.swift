@@ -1,6 +1,7 @@
 import Foundation
 
-/// The user's holdings in a SQLite file: one row per CoinGecko coin id.
+/// The user's holdings and ledger in a SQLite file: portfolios, their transactions, and the
+/// engine's saved market snapshot.
 ///
 /// Every write that returns is committed and durable (WAL journal, `synchronous=FULL`). Several
 /// threads may share one store (calls are serialized), and several processes may write one file
@@ -15,10 +16,8 @@ public final class PortfolioStore: @unchecked Sendable {
     public let path: String
     private let lock = NSLock()
     private let connection: SQLiteConnection
-    /// The holdings as last read or written, and SQLite's `data_version` when they were read:
-    /// another connection's commit changes it, and only then is the table read again.
-    private var cache: [Holding]?
-    private var cacheDataVersion = 0
+    /// The ledger (portfolios and transactions) in the same file, on the same connection and lock.
+    let ledger: LedgerStore
 
     /// Opens the store, creating the file and its schema on first use and migrating older ones.
     /// - Parameter path: a file path, or `":memory:"`.
@@ -37,6 +36,7 @@ public final class PortfolioStore: @unchecked Sendable {
             connection.close()
             throw error
         }
+        ledger = LedgerStore(connection: connection, lock: lock)
     }
 
     /// Closes the file. Later calls throw `.store`. Safe to call twice.
@@ -45,73 +45,27 @@ public final class PortfolioStore: @unchecked Sendable {
         connection.close()
     }
 
-    /// Sets how much of a coin is held.
+    /// Sets how much of a coin the default portfolio ("main") holds, by recording a transfer_in
+    /// or transfer_out of the difference in the ledger (SPEC §12).
     ///
     /// - Parameters:
     ///   - coinID: a CoinGecko coin id (the `CoinID` rule); stored exactly as given.
-    ///   - amount: units of the coin. > 0 inserts or updates; ≤ 0 deletes the row and never inserts.
-    /// - Throws: `.invalidArgument` for a bad id or a NaN/±Inf amount (nothing written);
-    ///   `.store` with SQLite's message (nothing written).
+    ///   - amount: units of the coin. > 0 sets the holding; ≤ 0 empties it and never inserts.
+    /// - Throws: `.invalidArgument` for a bad id, a NaN/±Inf amount, an amount the ledger cannot
+    ///   hold exactly (below 1e-18 or above 1.7e20 units), or a decrease that would leave a later
+    ///   sell short (nothing written); `.store` with SQLite's message (nothing written).
     public func setHolding(coinID: String, amount: Double) throws {
-        try Self.validate(coinID: coinID, amount: amount)
-        try locked {
-            if amount > 0 {
-                let statement = try connection.statement(
-                    "INSERT INTO holding (coin_id, amount) VALUES (?1, ?2) ON CONFLICT (coin_id) DO UPDATE SET amount = excluded.amount")
-                statement.bind(1, coinID)
-                statement.bind(2, amount)
-                try statement.run("cannot save holding")
-            } else {
-                let statement = try connection.statement("DELETE FROM holding WHERE coin_id = ?1")
-                statement.bind(1, coinID)
-                try statement.run("cannot delete holding")
-            }
-            updateCache(coinID: coinID, amount: amount)
-        }
+        try ledger.setHolding(portfolio: Transaction.defaultPortfolio, coinID: coinID, amount: amount)
     }
 
-    /// Applies our own committed write to the cache (bytewise order, as SQLite's BINARY collation).
-    private func updateCache(coinID: String, amount: Double) {
-        guard var holdings = cache else { return }
-        let key = Array(coinID.utf8)
-        var low = 0, high = holdings.count
-        while low < high {
-            let mid = (low + high) / 2
-            if holdings[mid].coinID.utf8.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
-        }
-        // Bytewise, as SQLite compares: Swift's == would call NFC and NFD spellings equal.
-        let found = low < holdings.count && holdings[low].coinID.utf8.elementsEqual(key)
-        switch (found, amount > 0) {
-        case (true, true): holdings[low].amount = amount
-        case (true, false): holdings.remove(at: low)
-        case (false, true): holdings.insert(Holding(coinID: coinID, amount: amount), at: low)
-        case (false, false): break
-        }
-        cache = holdings
-    }
-
-    private func dataVersion() throws -> Int {
-        try connection.statement("PRAGMA data_version").scalarInt() ?? 0
-    }
-
-    /// Every holding, sorted by coin id (bytewise).
+    /// Every holding of the default portfolio ("main"): the coins whose transactions sum above
+    /// zero, sorted by coin id (bytewise).
     /// - Throws: `.store` with SQLite's message.
     ///
-    /// The rows are read from the file only when another connection (thread or process) has
-    /// committed since the last read; this store's own writes update them in place.
+    /// The ledger is read from the file only when another connection (thread or process) has
+    /// committed since the last read, or after this store wrote.
     public func holdings() throws -> [Holding] {
-        try locked {
-            let version = try dataVersion()
-            if let cache, version == cacheDataVersion { return cache }
-            let statement = try connection.statement("SELECT coin_id, amount FROM holding ORDER BY coin_id")
-            var result: [Holding] = []
-            while try statement.next() {
-                result.append(Holding(coinID: statement.text(0) ?? "", amount: statement.double(1)))
-            }
-            cache = result
-            cacheDataVersion = version
-            return result
-        }
+        try ledger.holdings(portfolio: Transaction.defaultPortfolio)
     }
 
     static func validate(coinID: String, amount: Double) throws {

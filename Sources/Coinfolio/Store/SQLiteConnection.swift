@@ -106,6 +106,11 @@ final class SQLiteConnection {
         }
     }
 
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
+    /// The rowid of the last INSERT.
+    var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
     /// A prepared statement borrowed from the connection's cache.
     struct Statement {
         let handle: OpaquePointer
@@ -114,6 +119,10 @@ final class SQLiteConnection {
         func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, SQLITE_TRANSIENT) }
         func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
         func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
+        func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+        func bind(_ index: Int32, _ text: String?) {
+            if let text { bind(index, text) } else { sqlite3_bind_null(handle, index) }
+        }
         /// Binds a blob without copying it (SQLITE_STATIC): `bytes` must stay valid until the
         /// statement has run, so bind and run inside the buffer's `withUnsafeBytes`.
         func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?) {
@@ -164,6 +173,13 @@ final class SQLiteConnection {
             return String(cString: pointer)
         }
         func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+        /// A text column's bytes in place (valid until the next step), empty for NULL.
+        func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+            let pointer = sqlite3_column_text(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+        }
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
         func blob(_ column: Int32) -> Data? {

@@ -2,7 +2,13 @@
 /// an existing one never changes.
 enum Schema {
     /// Migration `n` (1-based) takes a database from version n-1 to n.
-    static let migrations: [String] = [
+    static let migrations: [(SQLiteConnection) throws -> Void] = [
+        { try $0.execute(version1) },
+        // 2: the ledger (portfolios and transactions); holdings become transfers in.
+        LedgerStore.migrateToLedger,
+    ]
+
+    private static let version1 =
         // 1: holdings (the seed's PortfolioEntity: coinId, amount) and the engine's snapshot.
         """
         CREATE TABLE holding (
@@ -18,7 +24,6 @@ enum Schema {
             global BLOB
         );
         """
-    ]
 
     static var currentVersion: Int { migrations.count }
 
@@ -31,7 +36,7 @@ enum Schema {
         try connection.transaction {
             let version = try checkedVersion(connection)
             for index in version..<currentVersion {
-                try connection.execute(migrations[index])
+                try migrations[index](connection)
             }
             if version < currentVersion {
                 try connection.execute("PRAGMA user_version = \(currentVersion)")

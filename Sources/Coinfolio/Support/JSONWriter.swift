@@ -52,6 +52,9 @@ struct JSONWriter {
     mutating func number(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8) }
     mutating func number(_ value: Int?) { if let value { number(value) } else { null() } }
 
+    /// Writes a value already in JSON form (a number's text), unchecked.
+    mutating func raw(_ text: String) { separate(); bytes.append(contentsOf: text.utf8) }
+
     /// Splices already-written object members (`"a":1,"b":2`, a cached fragment) into the open
     /// object.
     mutating func members(_ fragment: [UInt8]) {
