@@ -272,6 +272,21 @@ def call_json(func: Callable[..., int], *args: Any) -> Any:
     return json.loads(text)
 
 
+def call_text(func: Callable[..., int], *args: Any) -> str:
+    """Calls ``func(*args, &out_text, &out_error)`` and returns out_text (not JSON: CSV)."""
+    out = c_void_p()
+    try:
+        func(*args, byref(out), error_slot())
+        text = take_string(out.value)
+        out.value = None
+    finally:
+        if out.value:
+            lib.cf_string_free(out.value)
+    if text is None:
+        raise error_for_status(10, message=f"{getattr(func, '__name__', 'cf_*')} returned no text")
+    return text
+
+
 def call(func: Callable[..., int], *args: Any) -> None:
     """Calls ``func(*args, &out_error)`` for its effect (raises on failure)."""
     func(*args, error_slot())
@@ -318,6 +333,17 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_set_holding", (cf_engine_p, c_char_p, c_double, c_string_out), c_int, _check_status),
     ("cf_engine_coin_detail", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_metrics", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    # Ledger
+    ("cf_engine_add_transaction", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_delete_transaction", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_transactions", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_pnl", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_portfolios", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_create_portfolio", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_rename_portfolio", (cf_engine_p, c_char_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_delete_portfolio", (cf_engine_p, c_char_p, c_int, c_string_out), c_int, _check_status),
+    ("cf_engine_import_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_export_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
 )
 
 
