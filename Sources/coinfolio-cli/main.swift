@@ -107,7 +107,7 @@ func run() throws {
         expectOperands(0...0, "")
         let engine = try openEngine()
         refreshOrExplain(engine)
-        let portfolio = try engine.portfolio()
+        let portfolio = try engine.portfolio(PortfolioQuery(portfolio: options.portfolio))
         if options.json { say(portfolio.json); return }
         if portfolio.entries.isEmpty {
             say("no holdings yet: coinfolio-cli set COIN AMOUNT (for example: set bitcoin 0.5)")
@@ -144,7 +144,7 @@ func run() throws {
                 fail("unknown coin \"\(id)\": use its CoinGecko id (for example bitcoin, not btc)", code: 1)
             }
         }
-        try engine.setHolding(coinID: id, amount: amount)
+        try engine.setHolding(coinID: id, amount: amount, portfolio: options.portfolio)
         if options.json { say([Holding(coinID: id, amount: max(amount, 0))].json); return }
         say(amount > 0 ? "holding \(options.operands[1]) \(id)" : "removed \(id)")
 
@@ -203,6 +203,13 @@ func run() throws {
         }
         if options.json { say(summary.json); return }
         say("loaded \(summary.coins) coins")
+
+    case "buy": try runTrade(.buy)
+    case "sell": try runTrade(.sell)
+    case "transactions": try runTransactions()
+    case "pnl": try runProfitAndLoss()
+    case "import": try runImport()
+    case "export": try runExport()
 
     default:
         fail("unknown command \"\(options.command)\" (see coinfolio-cli --help)", code: 2)
