@@ -197,6 +197,202 @@ static void bench_store(const char *dir) {
     }
 }
 
+/* ---- ledger ------------------------------------------------------------------------------- */
+/* The ledger's tables, as Coinfolio's schema 2 creates them (Sources/Coinfolio/Store/LedgerStore.swift). */
+static const char *const ledger_schema =
+    "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+    "CREATE TABLE portfolio (name TEXT PRIMARY KEY NOT NULL, vs_currency TEXT) WITHOUT ROWID;"
+    "CREATE TABLE ledger_transaction (id INTEGER PRIMARY KEY AUTOINCREMENT, portfolio TEXT NOT NULL,"
+    " coin_id TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('buy', 'sell', 'transfer_in', 'transfer_out')),"
+    " amount TEXT NOT NULL, price TEXT, fee TEXT NOT NULL, timestamp_ms INTEGER NOT NULL, note TEXT NOT NULL DEFAULT '',"
+    " external_id TEXT);"
+    "CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (portfolio, external_id);"
+    "CREATE INDEX ledger_order ON ledger_transaction (portfolio, coin_id, timestamp_ms, id);"
+    "INSERT INTO portfolio (name, vs_currency) VALUES ('main', NULL);";
+
+static const char *const ledger_insert =
+    "INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+
+static sqlite3 *raw_ledger(const char *path) {
+    sqlite3 *db = NULL;
+    remove(path);
+    if (sqlite3_open(path, &db) != SQLITE_OK || sqlite3_exec(db, ledger_schema, NULL, NULL, NULL) != SQLITE_OK) {
+        fprintf(stderr, "raw ledger: %s\n", db ? sqlite3_errmsg(db) : "open failed");
+        exit(1);
+    }
+    sqlite3_busy_timeout(db, 5000);
+    return db;
+}
+
+static void step_done(sqlite3 *db, sqlite3_stmt *statement) {
+    int rc = sqlite3_step(statement);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) { fprintf(stderr, "raw ledger: %s\n", sqlite3_errmsg(db)); exit(1); }
+    sqlite3_reset(statement);
+}
+
+/* The anchor of the import: the generated CSV (no quotes) split by hand and inserted with the
+ * same statement in one durable transaction. */
+static void raw_import(sqlite3 *db, char *csv) {
+    sqlite3_stmt *insert = NULL;
+    char *line, *save = NULL;
+    int first = 1;
+    sqlite3_prepare_v2(db, ledger_insert, -1, &insert, NULL);
+    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    for (line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *field[9], *p = line;
+        int n = 0;
+        if (first) { first = 0; continue; }
+        while (n < 9) { field[n++] = p; p = strchr(p, ','); if (!p) break; *p++ = '\0'; }
+        sqlite3_bind_text(insert, 1, field[1], -1, SQLITE_STATIC);
+        sqlite3_bind_text(insert, 2, field[2], -1, SQLITE_STATIC);
+        sqlite3_bind_text(insert, 3, field[3], -1, SQLITE_STATIC);
+        sqlite3_bind_text(insert, 4, field[4], -1, SQLITE_STATIC);
+        if (field[5][0]) sqlite3_bind_text(insert, 5, field[5], -1, SQLITE_STATIC); else sqlite3_bind_null(insert, 5);
+        sqlite3_bind_text(insert, 6, field[6][0] ? field[6] : "0", -1, SQLITE_STATIC);
+        sqlite3_bind_int64(insert, 7, 1704067200000LL);
+        sqlite3_bind_text(insert, 8, field[7], -1, SQLITE_STATIC);
+        sqlite3_bind_text(insert, 9, field[8], -1, SQLITE_STATIC);
+        step_done(db, insert);
+    }
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    sqlite3_finalize(insert);
+}
+
+static void bench_ledger(const char *dir) {
+    char path[4096], raw_path[4096], note[256], json[512];
+    size_t size, markets_size;
+    char *csv, *copy, *markets, *error = NULL, *out = NULL;
+    cf_engine *engine = NULL;
+    sqlite3 *db;
+    sqlite3_stmt *select = NULL, *check_portfolio = NULL, *insert = NULL;
+    double ours, anchor, start, cold;
+    int n = 0, round;
+    double import_ours[3], import_anchor[3], add_ours[5], add_anchor[5];
+    volatile double sink = 0;
+
+    snprintf(path, sizeof path, "%s/ledger-100k.csv", dir);
+    csv = read_file(path, &size);
+    snprintf(path, sizeof path, "%s/ledger-markets.json", dir);
+    markets = read_file(path, &markets_size);
+    snprintf(raw_path, sizeof raw_path, "%s/ledger-raw.sqlite", dir);
+    snprintf(path, sizeof path, "{\"database\":\"%s/ledger.sqlite\"}", dir);
+
+    /* Import, interleaved with the anchor, three times each on fresh files. */
+    for (round = 0; round < 3; round++) {
+        char file[4096];
+        snprintf(file, sizeof file, "%s/ledger.sqlite", dir);
+        remove(file);
+        check(cf_engine_open(path, &engine, &error), error, "cf_engine_open");
+        start = now_s();
+        check(cf_engine_import_csv(engine, csv, &out, &error), error, "cf_engine_import_csv");
+        import_ours[round] = now_s() - start;
+        cf_string_free(out);
+        cf_engine_close(engine);
+        db = raw_ledger(raw_path);
+        copy = malloc(size + 1);
+        memcpy(copy, csv, size + 1);
+        start = now_s();
+        raw_import(db, copy);
+        import_anchor[round] = now_s() - start;
+        free(copy);
+        sqlite3_close(db);
+    }
+    qsort(import_ours, 3, sizeof(double), compare_doubles);
+    qsort(import_anchor, 3, sizeof(double), compare_doubles);
+    snprintf(note, sizeof note, "%.1f MB, 100,000 rows, one durable transaction; target < 2 s", size / 1e6);
+    row("ledger: `cf_engine_import_csv` (100,000 rows)", import_ours[1], "sqlite3 C: same INSERTs, one transaction", import_anchor[1], note);
+
+    /* pnl over the imported ledger: 100,000 transactions, 1,000 coins, priced. */
+    check(cf_engine_open(path, &engine, &error), error, "cf_engine_open");
+    check(cf_engine_load(engine, markets, NULL, &error), error, "cf_engine_load");
+    start = now_s();
+    check(cf_engine_pnl(engine, NULL, &out, &error), error, "cf_engine_pnl");
+    cold = now_s() - start;
+    cf_string_free(out);
+    db = NULL;
+    sqlite3_open(raw_path, &db);
+    sqlite3_prepare_v2(db, "SELECT coin_id, id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction"
+                           " WHERE portfolio = 'main' ORDER BY coin_id, timestamp_ms, id", -1, &select, NULL);
+    MEDIAN_OF(anchor, 11, 3, {
+        while (sqlite3_step(select) == SQLITE_ROW) sink += atof((const char *)sqlite3_column_text(select, 3));
+        sqlite3_reset(select);
+    });
+    sqlite3_finalize(select);
+    sqlite3_close(db);
+    MEDIAN_OF(ours, 11, 3, {
+        check(cf_engine_pnl(engine, "{\"method\":\"fifo\"}", &out, &error), error, "cf_engine_pnl");
+        cf_string_free(out);
+    });
+    snprintf(note, sizeof note, "fifo, ledger cached; the first call after opening (reads and parses every row) %.1f ms; target < 50 ms", cold * 1e3);
+    row("ledger: `cf_engine_pnl` (100,000 transactions, 1,000 coins)", ours, "sqlite3 C: SELECT the same rows", anchor, note);
+    MEDIAN_OF(ours, 11, 3, {
+        check(cf_engine_pnl(engine, "{\"method\":\"average\"}", &out, &error), error, "cf_engine_pnl");
+        cf_string_free(out);
+    });
+    row("ledger: `cf_engine_pnl` average (100,000 transactions, 1,000 coins)", ours, "sqlite3 C: SELECT the same rows", anchor, "ledger cached; target < 50 ms");
+    cf_engine_close(engine);
+
+    /* add_transaction against the same SQL: BEGIN IMMEDIATE, the portfolio check, the INSERT, COMMIT. */
+    db = raw_ledger(raw_path);
+    sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1", -1, &check_portfolio, NULL);
+    sqlite3_prepare_v2(db, ledger_insert, -1, &insert, NULL);
+    snprintf(path, sizeof path, "%s/ledger-add.sqlite", dir);
+    remove(path);
+    snprintf(json, sizeof json, "{\"database\":\"%s\"}", path);
+    check(cf_engine_open(json, &engine, &error), error, "cf_engine_open");
+    for (round = 0; round < 5; round++) {
+        double a, o;
+        MEDIAN_OF(a, 3, 60, {
+            char amount[32];
+            snprintf(amount, sizeof amount, "0.%d", 1 + n % 9);
+            sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+            sqlite3_bind_text(check_portfolio, 1, "main", -1, SQLITE_STATIC);
+            step_done(db, check_portfolio);
+            sqlite3_bind_text(insert, 1, "main", -1, SQLITE_STATIC);
+            sqlite3_bind_text(insert, 2, "bitcoin", -1, SQLITE_STATIC);
+            sqlite3_bind_text(insert, 3, "buy", -1, SQLITE_STATIC);
+            sqlite3_bind_text(insert, 4, amount, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(insert, 5, "60000.5", -1, SQLITE_STATIC);
+            sqlite3_bind_text(insert, 6, "1.25", -1, SQLITE_STATIC);
+            sqlite3_bind_int64(insert, 7, 1704067200000LL + n);
+            sqlite3_bind_text(insert, 8, "", -1, SQLITE_STATIC);
+            sqlite3_bind_null(insert, 9);
+            step_done(db, insert);
+            sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+            n++;
+        });
+        MEDIAN_OF(o, 3, 60, {
+            snprintf(json, sizeof json,
+                     "{\"coin_id\":\"bitcoin\",\"kind\":\"buy\",\"amount\":0.%d,\"price\":60000.5,\"fee\":1.25,"
+                     "\"timestamp\":\"2024-01-01T00:00:00Z\"}", 1 + n % 9);
+            check(cf_engine_add_transaction(engine, json, &out, &error), error, "cf_engine_add_transaction");
+            cf_string_free(out);
+            n++;
+        });
+        add_ours[round] = o;
+        add_anchor[round] = a;
+    }
+    /* The round with the median ratio. */
+    {
+        double ratios[5];
+        int i;
+        for (i = 0; i < 5; i++) ratios[i] = add_ours[i] / add_anchor[i];
+        qsort(ratios, 5, sizeof(double), compare_doubles);
+        for (i = 0; i < 5; i++)
+            if (add_ours[i] / add_anchor[i] == ratios[2]) { ours = add_ours[i]; anchor = add_anchor[i]; }
+    }
+    sqlite3_finalize(check_portfolio);
+    sqlite3_finalize(insert);
+    sqlite3_close(db);
+    cf_engine_close(engine);
+    snprintf(note, sizeof note, "durable buys (WAL, synchronous=FULL), JSON in and out; median ratio of 5 interleaved rounds; target ≤ 1.1×");
+    row("ledger: `cf_engine_add_transaction`", ours, "sqlite3 C, same SQL and pragmas", anchor, note);
+    (void)sink;
+    free(csv);
+    free(markets);
+}
+
 /* ---- abi ---------------------------------------------------------------------------------- */
 static void bench_abi(void) {
     char buffer[64];
@@ -247,6 +443,7 @@ int main(int argc, char **argv) {
     bench_ingest(argv[2]);
     bench_query(argv[2]);
     bench_store(argv[2]);
+    bench_ledger(argv[2]);
     bench_abi();
     return 0;
 }
