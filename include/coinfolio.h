@@ -159,7 +159,7 @@ void cf_store_close(cf_store *store);
  * transfer_in or transfer_out of the difference, now, in the ledger (see Ledger below).
  * amount > 0 sets the holding; amount <= 0 empties it (never inserts).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or id, bad id, NaN or ±Inf amount, an amount
- * the ledger cannot hold exactly (below 1e-18 or above 1.7e20), a decrease that would leave a
+ * the ledger cannot hold exactly (below 1e-18 or above 8.5e19), a decrease that would leave a
  * later-dated sell short: nothing is written) or CF_STORE (SQLite's message; nothing is
  * written). */
 int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, char **out_error);

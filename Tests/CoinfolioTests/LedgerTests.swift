@@ -72,6 +72,32 @@ final class LedgerTests: XCTestCase {
         XCTAssertTrue(json.contains(#""breakeven_price":-292"#), json)  // (100 − 246) ÷ 0.5
     }
 
+    func testExactDecimalTextRoundTripsAndRounds() throws {
+        XCTAssertEqual(d("0.1").description, "0.1")
+        XCTAssertEqual(d("-2.50").description, "-2.5")
+        XCTAssertEqual(d(".5").description, "0.5")
+        XCTAssertEqual(d("1.186e-09").description, "0.000000001186")
+        XCTAssertEqual(d("4.2e17").description, "420000000000000000")
+        XCTAssertEqual(d("0.000000000000000001").description, "0.000000000000000001")
+        XCTAssertEqual(d("0.10000000000000000000000").description, "0.1", "trailing zeros past 18 digits are exact")
+        XCTAssertEqual(d("-0").description, "0")
+        for bad in ["", " 1", "1 ", "NaN", "inf", "1,5", "0x10", "1e", "--1", "1.2.3", "0.0000000000000000001", "1e21"] {
+            XCTAssertNil(ExactDecimal(bad), bad)
+        }
+        XCTAssertEqual(ExactDecimal(rounding: "0.0000000000000000015")?.description, "0.000000000000000002")
+        XCTAssertEqual(ExactDecimal(rounding: "0.0000000000000000025")?.description, "0.000000000000000002", "half to even")
+        XCTAssertEqual(ExactDecimal(0.1), d("0.1"))
+        XCTAssertEqual(ExactDecimal(1.7976931348623157e308), nil)
+        XCTAssertEqual(d("1").divided(by: d("3"))?.description, "0.333333333333333333")
+        XCTAssertEqual(d("2").divided(by: d("3"))?.description, "0.666666666666666667")
+        XCTAssertEqual(d("301").multiplied(by: d("1.5"), dividedBy: d("2")), d("225.75"))
+        XCTAssertEqual(d("123456789.123456789").multiplied(by: d("98765.4321"), dividedBy: d("0.5")), d("24386526246913.5800225270538"))
+        XCTAssertEqual(d("-7") * d("0.5"), d("-3.5"))
+        XCTAssertEqual(d("10000000000") * d("100000000000"), ExactDecimal(units: ExactDecimal.maximumUnits), "saturates at 8.5e19")
+        XCTAssertNil(ExactDecimal("90000000000000000000"))
+        XCTAssertEqual(d("1.5").double, 1.5)
+    }
+
     func testExactDecimalsCloseAPositionToZero() throws {
         XCTAssertEqual(d("0.3") - d("0.1") - d("0.2"), .zero)
         let engine = try self.engine()

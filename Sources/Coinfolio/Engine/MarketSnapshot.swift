@@ -18,6 +18,9 @@ final class MarketSnapshot: @unchecked Sendable {
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
     private var encoded: [[UInt8]?]
+    /// Each coin's `current_price` as an exact decimal (its shortest text), converted once on
+    /// first use for the ledger's P&L.
+    private var exactPrices: [ExactDecimal?]?
 
     init(coins: [Coin], marketData: MarketData?, asOf: Date, refreshFailed: Bool = false) {
         self.coins = coins
@@ -47,6 +50,15 @@ final class MarketSnapshot: @unchecked Sendable {
         encoded[slot] = members
         cacheLock.unlock()
         return members
+    }
+
+    /// The `current_price` of the coin with `id` as an exact decimal; nil when unknown.
+    func exactPrice(id: String) -> ExactDecimal? {
+        guard let position = indexByID[id] else { return nil }
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if exactPrices == nil { exactPrices = coins.map { $0.currentPrice.flatMap(ExactDecimal.init) } }
+        return exactPrices?[position] ?? nil
     }
 
     /// The same data, marked as left behind by a failed refresh.

@@ -50,12 +50,7 @@ extension PortfolioEngine {
         let snapshot = vs == configuration.vsCurrency.code ? currentSnapshot() : nil
         return PnLReport.compute(
             portfolio: options.portfolio, vsCurrency: vs, method: options.method, ledger: ledger,
-            price: { coinID in
-                guard let snapshot, let position = snapshot.indexByID[coinID], let price = snapshot.coins[position].currentPrice else {
-                    return nil
-                }
-                return ExactDecimal(price)
-            })
+            price: { snapshot?.exactPrice(id: $0) })
     }
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).

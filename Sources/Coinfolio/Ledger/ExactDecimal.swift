@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Stored as a 128-bit integer count of 10⁻¹⁸ units, so sums and differences are exact
 /// (0.3 − 0.1 − 0.2 is exactly 0 and a closed position is 0, never dust) and range over
-/// ±1.7 × 10²⁰. Products and quotients (a lot's share of a cost, an average) round half-to-even
+/// ±8.5 × 10¹⁹. Products and quotients (a lot's share of a cost, an average) round half-to-even
 /// at the 18th fraction digit. Text in, text out: `ExactDecimal("0.1")` is one tenth exactly, and
 /// `description` is the shortest decimal text (`"0.1"`, `"246"`, `"-0.000001"`), never exponent
 /// form. 18 fraction digits are as many as ERC-20 tokens (wei) use.
@@ -32,7 +32,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     /// Reads decimal text: an optional sign, digits with an optional point, an optional exponent
     /// (`"0.1"`, `"-2"`, `".5"`, `"1.186e-09"`). Nil for anything else (`"NaN"`, `"1,5"`, `""`,
     /// `" 1"`, hexadecimal), for more than 18 significant fraction digits, and for values beyond
-    /// ±1.7 × 10²⁰.
+    /// ±8.5 × 10¹⁹.
     public init?(_ text: String) {
         guard let value = Self.parse(text.utf8, rounding: false) else { return nil }
         self = value
@@ -81,7 +81,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
             if byte >= 0x30 && byte <= 0x39 {
                 digits += 1
                 if mantissa < 10_000_000_000_000_000_000_000_000_000_000_000 {
-                    mantissa = mantissa * 10 + Int128(byte - 0x30)
+                    mantissa = mantissa &* 10 &+ Int128(truncatingIfNeeded: byte &- 0x30)
                     if sawPoint { exponent -= 1 }
                 } else {
                     // Too many digits to hold: keep the exponent right and remember them for rounding.
@@ -159,29 +159,72 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// The shortest decimal text: no exponent, no trailing zeros, no "-0".
     public var description: String {
-        if units == 0 { return "0" }
-        let magnitude = units.magnitude
-        let whole = magnitude / UInt128(Self.scale)
-        var fraction = magnitude % UInt128(Self.scale)
-        var text = units < 0 ? "-" : ""
-        text += String(whole)
-        if fraction != 0 {
-            var width = Self.fractionDigits
-            while fraction % 10 == 0 { fraction /= 10; width -= 1 }
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: width - digits.count) + digits
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `description`'s UTF-8 bytes (for JSON and CSV writers: no String in between).
+    func appendText(to bytes: inout [UInt8]) {
+        if units == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
         }
-        return text
+        let magnitude = units.magnitude
+        let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: Self.unsignedScale)
+        if units < 0 { bytes.append(UInt8(ascii: "-")) }
+        if whole <= UInt128(UInt64.max) {
+            Self.appendDigits(UInt64(whole), to: &bytes)
+        } else {
+            bytes.append(contentsOf: String(whole).utf8)
+        }
+        guard fraction != 0 else { return }
+        // fraction < 10^18 < 2^64: 18 digits with leading zeros, trailing zeros dropped.
+        var digits = UInt64(fraction)
+        var width = Self.fractionDigits
+        while digits % 10 == 0 {
+            digits /= 10
+            width -= 1
+        }
+        bytes.append(UInt8(ascii: "."))
+        var buffer = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+        var index = width - 1
+        while digits > 0 {
+            buffer[index] = UInt8(ascii: "0") + UInt8(digits % 10)
+            digits /= 10
+            index -= 1
+        }
+        bytes.append(contentsOf: buffer)
+    }
+
+    private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+        var digits: (UInt64, [UInt8]) = (value, [])
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        digits.1.reserveCapacity(20)
+        while digits.0 > 0 {
+            digits.1.append(UInt8(ascii: "0") + UInt8(digits.0 % 10))
+            digits.0 /= 10
+        }
+        bytes.append(contentsOf: digits.1.reversed())
     }
 
     /// The nearest binary double (for display and ratios).
     public var double: Double {
         let magnitude = units.magnitude
-        let whole = magnitude / UInt128(Self.scale)
-        let fraction = magnitude % UInt128(Self.scale)
-        let value = Double(whole) + Double(fraction) / 1e18
+        let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: Self.unsignedScale)
+        // Both halves through UInt64 (the generic UInt128 → Double conversion is slow).
+        let wholeValue =
+            Double(UInt64(truncatingIfNeeded: whole >> 64)) * 18_446_744_073_709_551_616.0
+            + Double(UInt64(truncatingIfNeeded: whole))
+        let value = wholeValue + Double(UInt64(truncatingIfNeeded: fraction)) / 1e18
         return units < 0 ? -value : value
     }
+
+    @usableFromInline static let unsignedScale = UInt128(1_000_000_000_000_000_000 as UInt64)
 
     /// The value as a Foundation `Decimal` (exact: 18 fraction digits fit its 38-digit mantissa).
     public var decimal: Decimal { Decimal(string: description, locale: Locale(identifier: "en_US_POSIX")) ?? 0 }
@@ -224,11 +267,24 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     @usableFromInline static func mulDiv(_ x: Int128, _ y: Int128, _ z: Int128) -> Int128 {
         let negative = (x < 0) != (y < 0) && x != 0 && y != 0
         let signNegative = negative != (z < 0)
-        let product = x.magnitude.multipliedFullWidth(by: y.magnitude)
         let divisor = z.magnitude
-        guard product.high < divisor else { return signNegative ? -maximumUnits : maximumUnits }
-        let (quotient, remainder) = divisor.dividingFullWidth(product)
-        var q = quotient
+        var q: UInt128
+        var remainder: UInt128
+        // Fast path in 128 bits: x·y/z = (x div z)·y + (x mod z)·y/z when neither product overflows.
+        let (q1, r1) = x.magnitude.quotientAndRemainder(dividingBy: divisor)
+        let (ry, overflowRY) = r1.multipliedReportingOverflow(by: y.magnitude)
+        let (qy, overflowQY) = q1.multipliedReportingOverflow(by: y.magnitude)
+        if !overflowRY, !overflowQY {
+            let (q2, r2) = ry.quotientAndRemainder(dividingBy: divisor)
+            let (sum, overflowSum) = qy.addingReportingOverflow(q2)
+            guard !overflowSum else { return signNegative ? -maximumUnits : maximumUnits }
+            q = sum
+            remainder = r2
+        } else {
+            let product = x.magnitude.multipliedFullWidth(by: y.magnitude)
+            guard product.high < divisor else { return signNegative ? -maximumUnits : maximumUnits }
+            (q, remainder) = divisor.dividingFullWidth(product)
+        }
         // Round half to even: compare 2·remainder with the divisor without overflowing.
         let half = divisor - remainder
         if remainder > half || (remainder == half && q % 2 == 1) { q += 1 }

@@ -27,7 +27,7 @@ struct TransactionInput: Decodable {
                 return value
             }
             guard let number = try? c.decode(Decimal.self, forKey: key), let value = ExactDecimal(number) else {
-                throw invalid(key, "\(key.stringValue) must be a decimal number with at most 18 fraction digits, below 1.7e20")
+                throw invalid(key, "\(key.stringValue) must be a decimal number with at most 18 fraction digits, below 8.5e19")
             }
             return value
         }

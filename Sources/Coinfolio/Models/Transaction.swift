@@ -154,6 +154,6 @@ extension JSONWriter {
     /// An exact decimal as a JSON number (its shortest text), or null.
     mutating func decimal(_ value: ExactDecimal?) {
         guard let value else { null(); return }
-        raw(value.description)
+        rawBytes { value.appendText(to: &$0) }
     }
 }

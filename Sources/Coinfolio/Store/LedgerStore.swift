@@ -35,7 +35,7 @@ final class LedgerStore: @unchecked Sendable {
                 vs_currency TEXT
             ) WITHOUT ROWID;
             CREATE TABLE ledger_transaction (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                id INTEGER PRIMARY KEY,
                 portfolio TEXT NOT NULL,
                 coin_id TEXT NOT NULL,
                 kind TEXT NOT NULL CHECK (kind IN ('buy', 'sell', 'transfer_in', 'transfer_out')),
@@ -46,7 +46,7 @@ final class LedgerStore: @unchecked Sendable {
                 note TEXT NOT NULL DEFAULT '',
                 external_id TEXT
             );
-            CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (portfolio, external_id);
+            CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (portfolio, external_id) WHERE external_id IS NOT NULL;
             CREATE INDEX ledger_order ON ledger_transaction (portfolio, coin_id, timestamp_ms, id);
             INSERT INTO portfolio (name, vs_currency) VALUES ('main', NULL);
             """)
@@ -228,7 +228,7 @@ final class LedgerStore: @unchecked Sendable {
         if amount > 0 {
             guard let exact = ExactDecimal(amount), !exact.isZero else {
                 throw CoinfolioError(
-                    .invalidArgument, "amount \(amount) is outside what the ledger keeps (1e-18 to 1.7e20 units)",
+                    .invalidArgument, "amount \(amount) is outside what the ledger keeps (1e-18 to 8.5e19 units)",
                     details: ["field": .string("amount")])
             }
             target = exact

@@ -52,7 +52,7 @@ public final class PortfolioStore: @unchecked Sendable {
     ///   - coinID: a CoinGecko coin id (the `CoinID` rule); stored exactly as given.
     ///   - amount: units of the coin. > 0 sets the holding; ≤ 0 empties it and never inserts.
     /// - Throws: `.invalidArgument` for a bad id, a NaN/±Inf amount, an amount the ledger cannot
-    ///   hold exactly (below 1e-18 or above 1.7e20 units), or a decrease that would leave a later
+    ///   hold exactly (below 1e-18 or above 8.5e19 units), or a decrease that would leave a later
     ///   sell short (nothing written); `.store` with SQLite's message (nothing written).
     public func setHolding(coinID: String, amount: Double) throws {
         try ledger.setHolding(portfolio: Transaction.defaultPortfolio, coinID: coinID, amount: amount)

@@ -106,7 +106,7 @@ def test_amounts_round_trip_exactly(db_path: Path, amount: float) -> None:
 
 @pytest.mark.parametrize("amount", [5e-324, 1e-19, 1.7976931348623157e308])
 def test_amounts_the_ledger_cannot_hold_exactly_are_refused(db_path: Path, amount: float) -> None:
-    """The ledger keeps exact decimals with 18 fraction digits up to 1.7e20 units (SPEC §12)."""
+    """The ledger keeps exact decimals with 18 fraction digits up to 8.5e19 units (SPEC §12)."""
     with coinfolio.Store(db_path) as store:
         with pytest.raises(coinfolio.InvalidArgument):
             store.set_holding("coin", amount)
