@@ -4,7 +4,11 @@
 #   make test       run the Swift, C and Python suites (each talks to the loopback test server)
 #   make bench      build release and run the benchmarks; writes BENCHMARKS.md
 #   make demo       run coinfolio-cli home against the loopback server with the committed fixtures
-#   make install    install the library, header and pkg-config file under PREFIX (/usr/local)
+#   make install    install the library, CLI, header and pkg-config file under PREFIX (/usr/local)
+#   make uninstall  remove exactly those files (and the folders install made, when left empty)
+#   make docs       HTML API references: docs/c (Doxygen, from the header), docs/swift (docc)
+#   make test-packaging   what users of each ecosystem run: header as C99 and C++, make install +
+#                   pkg-config, the Python wheel in a fresh venv, Examples/swift-consumer, docs
 #   make format / make lint   swift-format with .swift-format
 #   make clean
 
@@ -12,11 +16,13 @@ PREFIX    ?= /usr/local
 CONFIG    ?= debug
 SWIFT     ?= swift
 PYTHON    ?= python3
+DOCC      ?= $(shell command -v docc 2>/dev/null || echo "$$(dirname "$$(command -v swift)")/docc")
 BUILD_DIR  = .build/$(CONFIG)
 LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
-.PHONY: all build test test-swift test-c test-python bench demo install clean format lint
+.PHONY: all build test test-swift test-c test-python bench demo install uninstall clean format lint \
+        docs check-header test-install test-wheel test-consumer test-packaging
 
 all: build
 	$(MAKE) -C bindings/c all LIBDIR=$(abspath $(BUILD_DIR))
@@ -43,6 +49,9 @@ bench:
 demo: build
 	$(PYTHON) Tests/server/demo.py $(BUILD_DIR)/coinfolio-cli
 
+INSTALLED = $(DESTDIR)$(PREFIX)/lib/libcoinfolio.so $(DESTDIR)$(PREFIX)/bin/coinfolio-cli \
+            $(DESTDIR)$(PREFIX)/include/coinfolio.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/coinfolio.pc
+
 install:
 	$(MAKE) build CONFIG=release
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
@@ -50,6 +59,48 @@ install:
 	install -m 755 .build/release/coinfolio-cli $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 include/coinfolio.h $(DESTDIR)$(PREFIX)/include/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' coinfolio.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coinfolio.pc
+
+# The files above, then each folder install made if nothing else is left in it.
+uninstall:
+	rm -f $(INSTALLED)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	    $(DESTDIR)$(PREFIX)/lib 2>/dev/null
+
+# The header compiles as C99 and as C++ with every warning an error.
+HEADER_CXX  ?= $(shell command -v clang++ || command -v c++)
+HEADER_FLAGS = -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only
+check-header:
+	printf '#include "coinfolio.h"\nint main(void) { return cf_abi_version() == CF_ABI_VERSION ? 0 : 1; }\n' \
+	    | $(CC) -std=c99 $(HEADER_FLAGS) -x c -
+	printf '#include "coinfolio.h"\nint main() { return cf_abi_version() == CF_ABI_VERSION ? 0 : 1; }\n' \
+	    | $(HEADER_CXX) -std=c++11 $(HEADER_FLAGS) -x c++ -
+
+test-install:
+	Tests/packaging/test_install.sh
+
+test-wheel:
+	Tests/packaging/test_wheel.sh
+
+test-consumer:
+	Tests/packaging/test_consumer.sh
+
+# docs/c: Doxygen from the header (Doxyfile); the header's reference page is also the index.
+# docs/swift: docc over the public symbol graph of the Coinfolio module. Warnings are errors.
+SYMBOL_GRAPHS = .build/coinfolio-symbolgraph
+docs:
+	rm -rf docs/c docs/swift $(SYMBOL_GRAPHS)
+	mkdir -p docs $(SYMBOL_GRAPHS)
+	doxygen Doxyfile
+	cp docs/c/coinfolio_8h.html docs/c/index.html
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
+	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio.symbols.json \
+	   "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio@*.symbols.json $(SYMBOL_GRAPHS)/
+	$(DOCC) convert --additional-symbol-graph-dir $(SYMBOL_GRAPHS) --fallback-display-name Coinfolio \
+	    --fallback-bundle-identifier org.coinfolio.Coinfolio --transform-for-static-hosting \
+	    --warnings-as-errors --output-path docs/swift
+	@test -s docs/c/index.html && test -s docs/swift/index.html && echo "docs: docs/c/index.html docs/swift/index.html"
+
+test-packaging: check-header test-install test-wheel test-consumer docs
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
@@ -60,4 +111,4 @@ lint:
 clean:
 	$(SWIFT) package clean
 	$(MAKE) -C bindings/c clean
-	rm -rf bench/build
+	rm -rf bench/build docs .build/coinfolio-symbolgraph bindings/python/build Examples/swift-consumer/.build

@@ -25,5 +25,5 @@ let package = Package(
         .executableTarget(name: "coinfolio-cli", dependencies: ["Coinfolio"]),
         .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

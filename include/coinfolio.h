@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * coinfolio.h — the C ABI of Coinfolio, a crypto portfolio engine.
  *
  * Coinfolio downloads market data from the CoinGecko API v3, keeps the user's holdings in a
@@ -34,70 +35,79 @@
 extern "C" {
 #endif
 
-/* The version of this ABI. Incompatible changes add a `_v2` function and keep the old one. */
+/** The version of this ABI. Incompatible changes add a `_v2` function and keep the old one. */
 #define CF_ABI_VERSION 1
 
-/* Status codes: stable, never reused. The "code" string of an error object is given beside each. */
-#define CF_OK               0  /* "ok" */
-#define CF_INVALID_ARGUMENT 1  /* "invalid_argument": NULL, bad UTF-8, malformed JSON, NaN/Inf, bad id */
-#define CF_NOT_FOUND        2  /* "not_found": HTTP 404, unknown coin id */
-#define CF_NETWORK          3  /* "network": connect/DNS/TLS failure, timeout */
-#define CF_HTTP             4  /* "http": any other non-2xx answer; details.http_status */
-#define CF_RATE_LIMITED     5  /* "rate_limited": HTTP 429; details.retry_after_s when known */
-#define CF_UNAUTHORIZED     6  /* "unauthorized": 401/403, API error codes 10002/10005/10010/10011 */
-#define CF_DECODE           7  /* "decode": a 2xx body that is not the expected CoinGecko JSON */
-#define CF_STORE            8  /* "store": SQLite failed; the message is SQLite's own */
-#define CF_NO_DATA          9  /* "no_data": no market snapshot yet (refresh or load first) */
-#define CF_INTERNAL         10 /* "internal": a bug in Coinfolio; please report it */
+/** @name Status codes
+ * Status codes: stable, never reused. The "code" string of an error object is given beside each.
+ */
+/** @{ */
+#define CF_OK               0  /**< "ok" */
+#define CF_INVALID_ARGUMENT 1  /**< "invalid_argument": NULL, bad UTF-8, malformed JSON, NaN/Inf, bad id */
+#define CF_NOT_FOUND        2  /**< "not_found": HTTP 404, unknown coin id */
+#define CF_NETWORK          3  /**< "network": connect/DNS/TLS failure, timeout */
+#define CF_HTTP             4  /**< "http": any other non-2xx answer; details.http_status */
+#define CF_RATE_LIMITED     5  /**< "rate_limited": HTTP 429; details.retry_after_s when known */
+#define CF_UNAUTHORIZED     6  /**< "unauthorized": 401/403, API error codes 10002/10005/10010/10011 */
+#define CF_DECODE           7  /**< "decode": a 2xx body that is not the expected CoinGecko JSON */
+#define CF_STORE            8  /**< "store": SQLite failed; the message is SQLite's own */
+#define CF_NO_DATA          9  /**< "no_data": no market snapshot yet (refresh or load first) */
+#define CF_INTERNAL         10 /**< "internal": a bug in Coinfolio; please report it */
+/** @} */
 
-typedef struct cf_store cf_store;   /* the portfolio store: one SQLite file */
-typedef struct cf_client cf_client; /* a CoinGecko API v3 client */
-typedef struct cf_engine cf_engine; /* the tracker engine: store + client + market snapshot */
+typedef struct cf_store cf_store;   /**< the portfolio store: one SQLite file */
+typedef struct cf_client cf_client; /**< a CoinGecko API v3 client */
+typedef struct cf_engine cf_engine; /**< the tracker engine: store + client + market snapshot */
 
-/* ---------------------------------------------------------------------------------------------
- * Library
- * ------------------------------------------------------------------------------------------- */
+/** @name Library
+ */
+/** @{ */
 
-/* Returns CF_ABI_VERSION as the library was built. Compare it with the header's at start-up. */
+/** Returns CF_ABI_VERSION as the library was built. Compare it with the header's at start-up. */
 int cf_abi_version(void);
 
-/* Returns the library's version, e.g. "0.1.0". Static storage: do not free. */
+/** Returns the library's version, e.g. "0.1.0". Static storage: do not free. */
 const char *cf_version(void);
 
-/* Frees a string returned by this library. s may be NULL. */
+/** Frees a string returned by this library. s may be NULL. */
 void cf_string_free(char *s);
 
-/* ---------------------------------------------------------------------------------------------
+/** @} */
+
+/** @name Formatting
  * Formatting. Locale pinned to en_US, rounding half-to-even on the shortest decimal form of the
  * value, no negative zero, "n/a" for NaN and ±Inf. vs_currency is a CoinGecko quote currency code
  * (case-insensitive; 1–16 ASCII letters or digits): usd "$", eur "€", gbp "£", jpy "¥", btc "₿",
  * eth "Ξ", any other as its upper-case code and a space ("CHF 1,234.56"). NULL means "usd".
  * Each returns a new string (free with cf_string_free), or NULL for invalid arguments
  * (a bad vs_currency, fraction digits outside 0…18 or min > max). Never blocks.
- * ------------------------------------------------------------------------------------------- */
+ */
+/** @{ */
 
-/* Currency with grouping and between min and max fraction digits (trailing zeros past min are
+/** Currency with grouping and between min and max fraction digits (trailing zeros past min are
  * dropped): (1234.56, 2, 2, "usd") → "$1,234.56"; (-1234.5, 2, 2, "usd") → "-$1,234.50";
  * (12.3456, 2, 6, "usd") → "$12.3456". */
 char *cf_format_currency(double value, int min_fraction_digits, int max_fraction_digits,
                          const char *vs_currency);
 
-/* A price: grouping, 2 to 6 fraction digits, or more where needed to show 4 significant digits;
+/** A price: grouping, 2 to 6 fraction digits, or more where needed to show 4 significant digits;
  * trailing zeros past 2 dropped; never exponent form. 8.12e-06 → "$0.00000812",
  * 0.000123456 → "$0.0001235", 57000.123 → "$57,000.123". */
 char *cf_format_price(double value, const char *vs_currency);
 
-/* Two fraction digits, no grouping: 1.2345 → "1.23". */
+/** Two fraction digits, no grouping: 1.2345 → "1.23". */
 char *cf_format_number(double value);
 
-/* cf_format_number plus "%"; the value is already in percent units: 1.2345 → "1.23%". */
+/** cf_format_number plus "%"; the value is already in percent units: 1.2345 → "1.23%". */
 char *cf_format_percent(double value);
 
-/* Sign, then Tr (≥1e12), Bn (≥1e9), M (≥1e6), K (≥1e3) with two fraction digits; a value that
+/** Sign, then Tr (≥1e12), Bn (≥1e9), M (≥1e6), K (≥1e3) with two fraction digits; a value that
  * rounds up to the next unit moves up: 1234 → "1.23K", 999999 → "1.00M", 12 → "12.00". */
 char *cf_format_abbreviated(double value);
 
-/* ---------------------------------------------------------------------------------------------
+/** @} */
+
+/** @name Models
  * Models: a raw CoinGecko response body in, normalized model JSON out. Decoding is tolerant:
  * only id, symbol and name are required of a coin; every other field may be null or missing and
  * a field of the wrong type reads as null. Never blocks.
@@ -111,9 +121,10 @@ char *cf_format_abbreviated(double value);
  *   sparkline_in_7d ({"price":[…]} or null; any length, 7 days of prices oldest first),
  *   price_change_percentage_{1h,24h,7d,14d,30d,200d,1y}_in_currency.
  * Dates are kept as CoinGecko sent them (ISO-8601, with or without milliseconds).
- * ------------------------------------------------------------------------------------------- */
+ */
+/** @{ */
 
-/* Decodes a GET /coins/markets body (a JSON array).
+/** Decodes a GET /coins/markets body (a JSON array).
  * out_json: {"coins":[coin…],"skipped":[{"index":i,"reason":"…"}]}. One bad element is skipped
  * and reported, never the whole list; an id seen twice keeps the later row (the earlier one is
  * reported in skipped).
@@ -121,7 +132,7 @@ char *cf_format_abbreviated(double value);
  * body is JSON but not an array (for example a CoinGecko error object). */
 int cf_decode_markets(const char *body, char **out_json, char **out_error);
 
-/* Decodes a GET /global body ({"data":{…}}).
+/** Decodes a GET /global body ({"data":{…}}).
  * out_json: {"market_data":{"total_market_cap":{currency:x},"total_volume":{currency:x},
  * "market_cap_percentage":{coin:percent},"market_cap_change_percentage_24h_usd":x,
  * "active_cryptocurrencies":n,"markets":n,"updated_at":unix_seconds}} (each may be null).
@@ -129,7 +140,7 @@ int cf_decode_markets(const char *body, char **out_json, char **out_error);
  * object, or an object with neither "data" nor "total_market_cap"). */
 int cf_decode_global(const char *body, char **out_json, char **out_error);
 
-/* Decodes a GET /coins/{id} body.
+/** Decodes a GET /coins/{id} body.
  * out_json: {"detail":{"id","symbol","name","block_time_in_minutes","hashing_algorithm",
  * "description" (description.en as plain text: tags removed, entities decoded),
  * "homepage" (first non-empty links.homepage), "subreddit_url","genesis_date","categories":[…]}}.
@@ -137,25 +148,28 @@ int cf_decode_global(const char *body, char **out_json, char **out_error);
  * object, or no id/symbol/name). */
 int cf_decode_coin_detail(const char *body, char **out_json, char **out_error);
 
-/* ---------------------------------------------------------------------------------------------
+/** @} */
+
+/** @name Store
  * Store: the user's holdings, one row per CoinGecko coin id, in a SQLite file (WAL journal,
  * synchronous=FULL). Every CF_OK write is committed and durable. Several threads and processes
  * may write one file at once; lock waits are absorbed (busy timeout and retries).
  *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
  * Ids are stored and compared byte for byte.
- * ------------------------------------------------------------------------------------------- */
+ */
+/** @{ */
 
-/* Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
+/** Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
  * *out_store receives the handle; close it with cf_store_close.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path) or CF_STORE (cannot open,
  * not a database, newer schema than this library knows). Touches the disk; never the network. */
 int cf_store_open(const char *path, cf_store **out_store, char **out_error);
 
-/* Closes the store. NULL is a no-op. */
+/** Closes the store. NULL is a no-op. */
 void cf_store_close(cf_store *store);
 
-/* Sets the amount (units of the coin) of coin_id held in the "main" portfolio by recording a
+/** Sets the amount (units of the coin) of coin_id held in the "main" portfolio by recording a
  * transfer_in or transfer_out of the difference, now, in the ledger (see Ledger below).
  * amount > 0 sets the holding; amount <= 0 empties it (never inserts).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or id, bad id, NaN or ±Inf amount, an amount
@@ -164,11 +178,13 @@ void cf_store_close(cf_store *store);
  * written). */
 int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, char **out_error);
 
-/* out_json: {"holdings":[{"coin_id":"bitcoin","amount":0.5}…]} sorted by coin_id (bytewise).
+/** out_json: {"holdings":[{"coin_id":"bitcoin","amount":0.5}…]} sorted by coin_id (bytewise).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle) or CF_STORE. */
 int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
 
-/* ---------------------------------------------------------------------------------------------
+/** @} */
+
+/** @name Client
  * Client: CoinGecko API v3 over HTTPS (plain http only without a key, or to a loopback test
  * server). Redirects are not followed. config_json (every key optional):
  *   {"base_url": "https://api.coingecko.com/api/v3" (plan pro: https://pro-api.coingecko.com/api/v3),
@@ -178,17 +194,18 @@ int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
  *    (0…86400; a longer Retry-After returns CF_RATE_LIMITED at once)}
  * Network calls may return CF_NETWORK, CF_HTTP (details.http_status), CF_RATE_LIMITED
  * (details.retry_after_s), CF_UNAUTHORIZED, CF_NOT_FOUND or CF_DECODE.
- * ------------------------------------------------------------------------------------------- */
+ */
+/** @{ */
 
-/* Opens a client. config_json may be NULL (all defaults).
+/** Opens a client. config_json may be NULL (all defaults).
  * Returns CF_OK or CF_INVALID_ARGUMENT (malformed JSON, unknown plan, bad URL, a number outside
  * its range, demo or pro without a key, a key with a non-loopback http URL). Never blocks. */
 int cf_client_open(const char *config_json, cf_client **out_client, char **out_error);
 
-/* Closes the client. NULL is a no-op. */
+/** Closes the client. NULL is a no-op. */
 void cf_client_close(cf_client *client);
 
-/* GET /coins/markets. request_json (may be NULL; every key optional):
+/** GET /coins/markets. request_json (may be NULL; every key optional):
  *   {"vs_currency":"usd","ids":["bitcoin",…] (more than 250 are split into several calls and
  *    merged; with ids every id is asked for and per_page/page are ignored),
  *    "per_page":250 (1…250),"page":1,"sparkline":true}
@@ -196,16 +213,18 @@ void cf_client_close(cf_client *client);
 int cf_client_markets(cf_client *client, const char *request_json, char **out_json,
                       char **out_error);
 
-/* GET /global. out_json has the shape of cf_decode_global. Blocks on the network. */
+/** GET /global. out_json has the shape of cf_decode_global. Blocks on the network. */
 int cf_client_global(cf_client *client, char **out_json, char **out_error);
 
-/* GET /coins/{id} (without tickers, market, community or developer data). coin_id is checked by
+/** GET /coins/{id} (without tickers, market, community or developer data). coin_id is checked by
  * the id rule above and percent-encoded as one path segment. out_json has the shape of
  * cf_decode_coin_detail. Blocks on the network. */
 int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_json,
                           char **out_error);
 
-/* ---------------------------------------------------------------------------------------------
+/** @} */
+
+/** @name Engine
  * Engine: the tracker's view-model logic over a store, a client and a market snapshot that is
  * saved in the same SQLite file. config_json (may be NULL; every key optional):
  *   {"database": ":memory:" | path, "vs_currency": "usd", "coin_limit": 250 (1…5000),
@@ -217,30 +236,31 @@ int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_jso
  * double; such a coin is left out of totals).
  * "as_of" is the ISO-8601 UTC time of the snapshot; "stale" is true when the last refresh failed
  * or the snapshot is older than stale_after_s.
- * ------------------------------------------------------------------------------------------- */
+ */
+/** @{ */
 
-/* Opens an engine: opens (creates) its database and loads any saved snapshot. Never blocks on the
+/** Opens an engine: opens (creates) its database and loads any saved snapshot. Never blocks on the
  * network. Returns CF_OK, CF_INVALID_ARGUMENT (config) or CF_STORE. */
 int cf_engine_open(const char *config_json, cf_engine **out_engine, char **out_error);
 
-/* Closes the engine. NULL is a no-op. */
+/** Closes the engine. NULL is a no-op. */
 void cf_engine_close(cf_engine *engine);
 
-/* Downloads a new snapshot: one /coins/markets request per 250 coins of coin_limit, one /global
+/** Downloads a new snapshot: one /coins/markets request per 250 coins of coin_limit, one /global
  * request, and one ids= request for held coins missing from those pages; never a detail request.
  * out_json: {"coins":n,"as_of":"…","stale":false}. On failure the previous snapshot is kept and
  * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client) or
  * CF_STORE (the snapshot could not be saved). */
 int cf_engine_refresh(cf_engine *engine, char **out_json, char **out_error);
 
-/* Replaces the snapshot with raw CoinGecko bodies instead of fetching: markets_body from
+/** Replaces the snapshot with raw CoinGecko bodies instead of fetching: markets_body from
  * /coins/markets, global_body from /global (may be NULL: the previous market data is kept).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or markets body, bad UTF-8, malformed JSON),
  * CF_DECODE (not CoinGecko shapes) or CF_STORE. Never blocks on the network. */
 int cf_engine_load(cf_engine *engine, const char *markets_body, const char *global_body,
                    char **out_error);
 
-/* Lists coins. query_json (may be NULL): {"search":"" (case-insensitive substring of name,
+/** Lists coins. query_json (may be NULL): {"search":"" (case-insensitive substring of name,
  * symbol or id), "sort":"rank" | "rank_reversed" | "price" | "price_reversed" | "holdings" |
  * "holdings_reversed", "limit":null (all), "offset":0, "sparkline":true}.
  * Coins without the sorted value (unranked, unpriced) come last in both directions; ties break
@@ -250,7 +270,7 @@ int cf_engine_load(cf_engine *engine, const char *markets_body, const char *glob
  * CF_NO_DATA. Never blocks. */
 int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, char **out_error);
 
-/* Lists held coins joined with the snapshot. query_json (may be NULL):
+/** Lists held coins joined with the snapshot. query_json (may be NULL):
  * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings)}
  * ("holdings": value descending, "holdings_reversed": ascending, others as cf_engine_coins).
  * A held coin with no market row is listed with "price_available": false and left out of
@@ -260,7 +280,7 @@ int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, 
 int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_json,
                         char **out_error);
 
-/* The home screen statistics, always six, in this order:
+/** The home screen statistics, always six, in this order:
  *   "Market Cap" (total_market_cap[vs_currency], percentage_change
  *   market_cap_change_percentage_24h_usd), "24h Volume", "BTC Dominance", "Portfolio Value"
  *   (percentage_change: the portfolio's 24h change, null when not computable), "Unrealized P&L"
@@ -271,13 +291,13 @@ int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_js
  * holdings failed). Never blocks. */
 int cf_engine_statistics(cf_engine *engine, char **out_json, char **out_error);
 
-/* Sets a holding of the "main" portfolio through the engine's store (rules of
+/** Sets a holding of the "main" portfolio through the engine's store (rules of
  * cf_store_set_holding: a transfer_in or transfer_out of the difference).
  * Returns CF_OK, CF_INVALID_ARGUMENT or CF_STORE. Never blocks on the network. */
 int cf_engine_set_holding(cf_engine *engine, const char *coin_id, double amount,
                           char **out_error);
 
-/* One coin's detail screen, loaded lazily: GET /coins/{id} only when asked, cached per id for
+/** One coin's detail screen, loaded lazily: GET /coins/{id} only when asked, cached per id for
  * detail_ttl_s; concurrent callers for one id share one request.
  * out_json: {"coin":coin|null (the snapshot's row),"detail":{…} (see cf_decode_coin_detail),
  * "overview":[statistic…],"additional":[statistic…]}. Missing values print "n/a".
@@ -285,13 +305,33 @@ int cf_engine_set_holding(cf_engine *engine, const char *coin_id, double amount,
 int cf_engine_coin_detail(cf_engine *engine, const char *coin_id, char **out_json,
                           char **out_error);
 
-/* Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n}
+/** Receives progress of long work. progress_json is
+ * {"phase":"markets"|"global"|"ids"|"import"|"chart","done":n,"total":n|null}: done of total units
+ * of the phase are finished (markets: pages of /coins/markets; global: 1 request; ids: held coins
+ * missing from the pages; import: CSV rows; chart: charts). Each phase reports done 0 when it
+ * starts, then after each unit; total is null when not known in advance and, when a phase ends
+ * early (fewer coins than coin_limit), its last report has total equal to done.
+ * progress_json is borrowed for the duration of the call; user is the pointer given to
+ * cf_engine_set_progress. Called on the thread that made the engine call, before that call
+ * returns. It may call the engine's queries but must not call cf_engine_refresh, cf_engine_load
+ * or cf_engine_close on the same handle. */
+typedef void (*cf_progress_fn)(const char *progress_json, void *user);
+
+/** Sets the function that cf_engine_refresh (and the import and chart calls) report progress to,
+ * replacing any earlier one; fn NULL turns reporting off. user is passed back to fn untouched and
+ * is owned by the host, which keeps it valid until reporting is turned off or the engine is
+ * closed. Returns CF_OK or CF_INVALID_ARGUMENT (NULL engine). Never blocks. */
+int cf_engine_set_progress(cf_engine *engine, cf_progress_fn fn, void *user, char **out_error);
+
+/** Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n}
  * (every HTTP attempt, retries included),"detail_cache_hits":n (detail answers that made no
  * request of their own: served from the cache, or shared with a caller already fetching)}.
  * Never blocks. */
 int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 
-/* ---------------------------------------------------------------------------------------------
+/** @} */
+
+/** @name Ledger
  * Ledger: named portfolios (default "main", created on first use), their transactions, cost
  * basis and P&L, CSV import and export (SPEC §12). A portfolio's holdings are the sum of its
  * transactions; cf_engine_set_holding and cf_store_set_holding record a transfer_in or
@@ -307,9 +347,10 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * amount in that order would go below zero is refused whole with CF_INVALID_ARGUMENT and
  * details {"coin_id","timestamp","short_by"}; selling exactly what is held is allowed.
  * None of these functions blocks on the network.
- * ------------------------------------------------------------------------------------------- */
+ */
+/** @{ */
 
-/* Stores a transaction. transaction_json: {"portfolio","coin_id","kind","amount","price","fee",
+/** Stores a transaction. transaction_json: {"portfolio","coin_id","kind","amount","price","fee",
  * "timestamp","note","external_id"}; numbers may also be strings holding a decimal ("0.1");
  * timestamp: RFC 3339 with Z or an offset (normalized to UTC; milliseconds kept), a date-time
  * without a zone is UTC, a date alone is 00:00:00Z; absent means now. note: at most 65,536 bytes.
@@ -320,19 +361,19 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 int cf_engine_add_transaction(cf_engine *engine, const char *transaction_json, char **out_json,
                               char **out_error);
 
-/* Deletes the transaction with id transaction_id (decimal text, "12"). Returns CF_OK,
+/** Deletes the transaction with id transaction_id (decimal text, "12"). Returns CF_OK,
  * CF_INVALID_ARGUMENT (not a whole number; or deleting it would leave a later sell or transfer
  * out short: details {coin_id, timestamp, short_by}), CF_NOT_FOUND or CF_STORE. */
 int cf_engine_delete_transaction(cf_engine *engine, const char *transaction_id, char **out_error);
 
-/* A page of a portfolio's transactions in ledger order. query_json (may be NULL):
+/** A page of a portfolio's transactions in ledger order. query_json (may be NULL):
  * {"portfolio":"main","coin_id":null,"from":null,"to":null (RFC 3339, both inclusive),
  *  "limit":null (all),"offset":0}. out_json: {"transactions":[…],"total":n (matches before
  * limit/offset)}. Returns CF_OK, CF_INVALID_ARGUMENT or CF_STORE. */
 int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out_json,
                            char **out_error);
 
-/* Cost basis and P&L of every coin the portfolio ever held (a closed coin stays listed with its
+/** Cost basis and P&L of every coin the portfolio ever held (a closed coin stays listed with its
  * realized P&L), by coin id, against the snapshot's current_price when the portfolio's currency
  * is the engine's vs_currency. options_json (may be NULL): {"portfolio":"main","method":"fifo"|
  * "lifo"|"average"}. Fees of a buy add to its lot's cost, fees of a sell reduce its proceeds;
@@ -348,26 +389,26 @@ int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out
  * CF_STORE. Works without a snapshot (current values are then null). */
 int cf_engine_pnl(cf_engine *engine, const char *options_json, char **out_json, char **out_error);
 
-/* Every portfolio by name. out_json: {"portfolios":[{"name","vs_currency"}…]}. Returns CF_OK,
+/** Every portfolio by name. out_json: {"portfolios":[{"name","vs_currency"}…]}. Returns CF_OK,
  * CF_INVALID_ARGUMENT or CF_STORE. */
 int cf_engine_portfolios(cf_engine *engine, char **out_json, char **out_error);
 
-/* Creates a portfolio. portfolio_json: {"name" (1…128 characters, no control characters or
+/** Creates a portfolio. portfolio_json: {"name" (1…128 characters, no control characters or
  * surrounding spaces),"vs_currency" (optional: the engine's)}. Returns CF_OK,
  * CF_INVALID_ARGUMENT (bad JSON, name or currency; the name is taken) or CF_STORE. */
 int cf_engine_create_portfolio(cf_engine *engine, const char *portfolio_json, char **out_error);
 
-/* Renames a portfolio; its transactions follow. Returns CF_OK, CF_INVALID_ARGUMENT (NULL, a bad
+/** Renames a portfolio; its transactions follow. Returns CF_OK, CF_INVALID_ARGUMENT (NULL, a bad
  * or taken new name), CF_NOT_FOUND or CF_STORE. */
 int cf_engine_rename_portfolio(cf_engine *engine, const char *name, const char *new_name,
                                char **out_error);
 
-/* Deletes a portfolio. One with transactions is refused (CF_INVALID_ARGUMENT, details
+/** Deletes a portfolio. One with transactions is refused (CF_INVALID_ARGUMENT, details
  * {"portfolio","transactions"}) unless force is non-zero, which deletes them with it. Returns
  * CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
 int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, char **out_error);
 
-/* Imports CSV (RFC 4180, UTF-8; a BOM, CRLF or LF line ends, quoted fields with commas, doubled
+/** Imports CSV (RFC 4180, UTF-8; a BOM, CRLF or LF line ends, quoted fields with commas, doubled
  * quotes and line breaks are read) with the header
  * timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id (the columns timestamp,
  * coin_id, kind and amount are required). All or nothing, in one database transaction. Rows whose
@@ -381,7 +422,7 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
  * name, when the error is about one field) or CF_STORE. */
 int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, char **out_error);
 
-/* Exports a portfolio's transactions as CSV in ledger order, with the header above and CRLF line
+/** Exports a portfolio's transactions as CSV in ledger order, with the header above and CRLF line
  * ends. query_json (may be NULL): {"portfolio":"main"}. A transaction without an external_id is
  * written with "coinfolio:<id>", so importing the export into the same portfolio imports
  * nothing, and into an empty database recreates it exactly. out_csv: the CSV text, freed with
@@ -389,8 +430,10 @@ int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, ch
 int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_csv,
                          char **out_error);
 
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* COINFOLIO_H */
+#endif /**< COINFOLIO_H */

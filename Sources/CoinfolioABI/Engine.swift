@@ -43,7 +43,7 @@ public func cf_engine_load(_ engine: OpaquePointer?, _ marketsBody: CString?, _ 
 public func cf_engine_coins(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
-        return try engine.coins(CoinQuery(json: readOptionalString(queryJSON, "query_json"))).jsonUTF8
+        return try engine.coinsJSON(CoinQuery(json: readOptionalString(queryJSON, "query_json")))
     }
 }
 
@@ -52,7 +52,7 @@ public func cf_engine_coins(_ engine: OpaquePointer?, _ queryJSON: CString?, _ o
 public func cf_engine_portfolio(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) {
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
-        return try engine.portfolio(PortfolioQuery(json: readOptionalString(queryJSON, "query_json"))).jsonUTF8
+        return try engine.portfolioJSON(PortfolioQuery(json: readOptionalString(queryJSON, "query_json")))
     }
 }
 
@@ -82,4 +82,29 @@ public func cf_engine_coin_detail(_ engine: OpaquePointer?, _ coinID: CString?, 
 @_cdecl("cf_engine_metrics")
 public func cf_engine_metrics(_ engine: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) { try handle(engine, as: PortfolioEngine.self, "engine").metrics().jsonUTF8 }
+}
+
+/// `cf_progress_fn` of include/coinfolio.h.
+public typealias ProgressFunction = @convention(c) (CString?, UnsafeMutableRawPointer?) -> Void
+
+/// The host's `user` pointer, handed back untouched on the calling thread.
+private struct UserPointer: @unchecked Sendable { let raw: UnsafeMutableRawPointer? }
+
+/// `cf_engine_set_progress` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_engine_set_progress")
+public func cf_engine_set_progress(
+    _ engine: OpaquePointer?, _ function: ProgressFunction?, _ user: UnsafeMutableRawPointer?, _ outError: OutString?
+) -> Int32 {
+    call(outError) {
+        let engine = try handle(engine, as: PortfolioEngine.self, "engine")
+        guard let function else { return engine.setProgressHandler(nil) }
+        let user = UserPointer(raw: user)
+        engine.setProgressHandler { progress in
+            var bytes = progress.jsonUTF8
+            bytes.append(0)
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { function($0.baseAddress, user.raw) }
+            }
+        }
+    }
 }

@@ -93,12 +93,13 @@ func releaseHandle<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) {
     Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release()
 }
 
-/// `CF_ABI_VERSION` of include/coinfolio.h.
 /// `cf_abi_version` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_abi_version")
 public func cf_abi_version() -> Int32 { 1 }
 
-private let versionString: UnsafeMutablePointer<CChar>? = strdup(Coinfolio.version)
+/// Made once (global initialization is thread-safe) and never written or freed afterwards, so
+/// sharing it between threads is safe although a pointer type is not `Sendable`.
+nonisolated(unsafe) private let versionString: UnsafeMutablePointer<CChar>? = strdup(Coinfolio.version)
 
 /// `cf_version` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_version")

@@ -88,3 +88,29 @@ extension String {
         return String(text)
     }
 }
+
+/// A one-line progress bar on stderr for long work (refresh pages, import, charts), drawn only
+/// when stderr is a terminal so that logs and pipes get nothing.
+struct ProgressBar {
+    /// Whether stderr is a terminal (otherwise the bar is never drawn).
+    static var isEnabled: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// "markets  [##########··········]  2/4", or a spinner-free "import  12" without a total.
+    static func line(_ progress: WorkProgress, width: Int = 20) -> String {
+        let label = progress.phase.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+        guard let total = progress.total, total > 0 else { return "\(label) \(progress.done)" }
+        let filled = min(width, max(0, progress.done * width / total))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "·", count: width - filled)
+        return "\(label) [\(bar)] \(progress.done)/\(total)"
+    }
+
+    /// Redraws the bar in place.
+    static func draw(_ progress: WorkProgress) {
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line(progress))".utf8))
+    }
+
+    /// Removes the bar, leaving the line empty for the next output.
+    static func clear() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

@@ -103,6 +103,10 @@ static const tf_test tests[] = {
     TEST(test_ledger_csv_export_import_round_trip),
     TEST(test_ledger_portfolios),
     TEST(test_ledger_migrates_schema_v1_fixture),
+    /* test_progress.c */
+    TEST(test_progress_five_page_refresh_reports_every_page),
+    TEST(test_progress_null_function_turns_it_off),
+    TEST(test_progress_null_engine_is_invalid_argument),
 };
 
 int main(int argc, char **argv) {

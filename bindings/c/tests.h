@@ -117,5 +117,9 @@ void test_ledger_csv_edge_cases(void);
 void test_ledger_csv_export_import_round_trip(void);
 void test_ledger_portfolios(void);
 void test_ledger_migrates_schema_v1_fixture(void);
+/* test_progress.c */
+void test_progress_five_page_refresh_reports_every_page(void);
+void test_progress_null_function_turns_it_off(void);
+void test_progress_null_engine_is_invalid_argument(void);
 
 #endif /* COINFOLIO_TESTS_H */

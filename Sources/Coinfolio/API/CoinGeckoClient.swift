@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A CoinGecko API v3 client over Foundation's URLSession (FoundationNetworking on Linux).
 ///
@@ -10,23 +11,21 @@ import Foundation
 /// (details `http_status`); connection failures and timeouts → `.network`; a 2xx body that is not
 /// the expected JSON → `.decode`. The API key never appears in an error or a description.
 /// Safe to use from several threads.
-public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible {
+public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// The configuration the client was opened with.
     public let configuration: ClientConfiguration
     private let transport: HTTPTransport
-    private let counterLock = NSLock()
-    private var counts: [Endpoint: Int] = [:]
+    private let retryPolicy: RetryPolicy
+    private let counts = Mutex<[Endpoint: Int]>([:])
 
     /// The longest `ids=` value sent in one request, in bytes (URLs stay under 8 KB).
     static let maximumIDsLength = 6_000
-
-    /// Error codes CoinGecko uses for a missing, invalid or wrong-plan key.
-    static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011]
 
     /// A client for `configuration`. Makes no request until a method is called.
     public init(configuration: ClientConfiguration = ClientConfiguration()) {
         self.configuration = configuration
         self.transport = HTTPTransport(timeout: configuration.timeout)
+        self.retryPolicy = RetryPolicy(configuration)
     }
 
     /// The configuration with the API key redacted.
@@ -34,8 +33,7 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
 
     /// HTTP attempts made so far, by endpoint (retries included).
     public var requestCounts: [Endpoint: Int] {
-        counterLock.lock(); defer { counterLock.unlock() }
-        return counts
+        counts.withLock { $0 }
     }
 
     // MARK: - Endpoints
@@ -55,7 +53,7 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
         var seen = Set<String>()
         for id in ids where seen.insert(id).inserted { unique.append(id) }
         var merged = MarketsPage(coins: [])
-        var position: [String: Int] = [:]
+        var rows = LaterRowWins<Coin>()
         var start = 0
         var elementsBefore = 0
         while start < unique.count {
@@ -72,18 +70,12 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
             let chunk = Array(unique[start..<end])
             start = end
             let page = try fetch(.markets, path: "/coins/markets", query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
-            for coin in page.coins {
-                if let index = position[coin.id] {
-                    merged.coins[index] = coin
-                } else {
-                    position[coin.id] = merged.coins.count
-                    merged.coins.append(coin)
-                }
-            }
+            for coin in page.coins { rows.add(coin) }
             // Skipped indexes count from the first element of the first answer.
             merged.skipped += page.skipped.map { MarketsPage.Skipped(index: $0.index + elementsBefore, reason: $0.reason) }
             elementsBefore += page.elementCount
         }
+        merged.coins = rows.rows
         return merged
     }
 
@@ -103,7 +95,7 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
         return try fetch(.detail, path: "/coins/" + CoinID.percentEncoded(id), query: query, decode: CoinGeckoBody.coinDetail)
     }
 
-    // MARK: - Requests, classification, retries
+    // MARK: - Requests (retries: RetryPolicy; errors: ErrorClassifier; the key: KeyRedaction)
 
     private func fetch<T>(_ endpoint: Endpoint, path: String, query: [(String, String)], decode: (Data) throws -> T) throws -> T {
         var text = configuration.baseURL + path
@@ -116,9 +108,9 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
         while true {
             count(endpoint)
             do {
-                return try redactingKey { try attemptOnce(url: url, headers: headers, decode: decode) }
+                return try redactingKey(configuration.apiKey) { try attemptOnce(url: url, headers: headers, decode: decode) }
             } catch let error as CoinfolioError {
-                guard attempt < configuration.maxRetries, let wait = retryWait(after: error, attempt: attempt) else { throw error }
+                guard let wait = retryPolicy.wait(after: error, attempt: attempt) else { throw error }
                 attempt += 1
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
             }
@@ -132,7 +124,7 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
                 return try decode(response.body)
             } catch let error as CoinfolioError {
                 // A 2xx error object ({"status":{"error_code":10002}}) is an API error, not data.
-                if let apiError = Self.classify(
+                if let apiError = ErrorClassifier.classify(
                     status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)
                 {
                     throw apiError
@@ -140,136 +132,12 @@ public final class CoinGeckoClient: @unchecked Sendable, CustomStringConvertible
                 throw CoinfolioError(.decode, "the answer is not the expected CoinGecko JSON: \(error.message)")
             }
         }
-        throw Self.classify(status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)
+        throw ErrorClassifier.classify(
+            status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)
             ?? CoinfolioError(.http, "HTTP \(response.status)", details: ["http_status": .number(Double(response.status))])
     }
 
-    /// How long to wait before trying again, or nil when the error is final.
-    private func retryWait(after error: CoinfolioError, attempt: Int) -> Double? {
-        switch error.code {
-        case .rateLimited:
-            if let retryAfter = error.retryAfter { return retryAfter <= configuration.maxRetryWait ? retryAfter : nil }
-        case .network:
-            break
-        case .http:
-            guard let status = error.httpStatus, status >= 500 else { return nil }
-        default:
-            return nil
-        }
-        // Exponential backoff with jitter: 0.25 s, 0.5 s, 1 s … each scaled by a random 50–100 %.
-        let base = 0.25 * pow(2, Double(attempt))
-        return min(base * Double.random(in: 0.5...1.0), configuration.maxRetryWait)
-    }
-
-    /// Classifies a non-2xx answer (or a 2xx CoinGecko error object). nil: a plain HTTP error.
-    /// CoinGecko's own message is quoted with `apiKey` redacted first (any letter case), then cut
-    /// to 200 bytes, so no part of the key can survive.
-    static func classify(status: Int, headers: [String: String], body: Data, apiKey: String? = nil) -> CoinfolioError? {
-        let api = APIErrorBody(body)
-        var details: [String: CoinfolioError.Detail] = ["http_status": .number(Double(status))]
-        if let code = api?.errorCode { details["error_code"] = .number(Double(code)) }
-        let said = api?.message.map { ": \(redacting(apiKey, in: $0).truncated(200))" } ?? ""
-
-        if status == 429 || api?.errorCode == 429 {
-            var message = "CoinGecko rate limit reached (HTTP 429)\(said)"
-            if let retryAfter = headers["retry-after"].flatMap(parseRetryAfter) {
-                details["retry_after_s"] = .number(retryAfter)
-                message += "; retry after \(NumberFormat.number(retryAfter).replacingOccurrences(of: ".00", with: "")) s"
-            }
-            return CoinfolioError(.rateLimited, message, details: details)
-        }
-        if let code = api?.errorCode, unauthorizedErrorCodes.contains(code) {
-            return CoinfolioError(.unauthorized, "CoinGecko refused the API key (error \(code))\(said)", details: details)
-        }
-        switch status {
-        case 200..<300:
-            return nil
-        case 401, 403:
-            return CoinfolioError(.unauthorized, "CoinGecko refused the request (HTTP \(status))\(said)", details: details)
-        case 404:
-            return CoinfolioError(.notFound, "not found (HTTP 404)\(said)", details: details)
-        default:
-            return CoinfolioError(.http, "HTTP \(status)\(said)", details: details)
-        }
-    }
-
-    /// `Retry-After` in seconds: delta-seconds, or an HTTP date.
-    static func parseRetryAfter(_ value: String) -> Double? {
-        let text = value.trimmingSpaces
-        if let seconds = Double(text), seconds.isFinite, seconds >= 0 { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
-        return max(0, date.timeIntervalSinceNow.rounded(.up))
-    }
-
     private func count(_ endpoint: Endpoint) {
-        counterLock.lock(); defer { counterLock.unlock() }
-        counts[endpoint, default: 0] += 1
-    }
-
-    /// Runs `body`, removing the API key from any error message it throws.
-    private func redactingKey<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch var error as CoinfolioError {
-            error.message = redacting(configuration.apiKey, in: error.message)
-            throw error
-        }
-    }
-}
-
-/// `text` with every occurrence of `key` (in any letter case) replaced by "[redacted]".
-/// `text` with the key, and any word that is a piece of it, replaced by "[redacted]".
-///
-/// A word is a run of letters, digits, `-`, `_`, `.` and `%`; it is a piece of the key when,
-/// percent-decoded and ignoring case, it is at least 6 characters long and the key contains it
-/// (or it contains the key). So a key echoed whole, cut short, cut at the front, or
-/// percent-encoded never survives.
-func redacting(_ key: String?, in text: String) -> String {
-    guard let key, !key.isEmpty else { return text }
-    let lowerKey = key.lowercased()
-    var out = ""
-    var word = ""
-    func flush() {
-        let decoded = (word.removingPercentEncoding ?? word).lowercased()
-        let isPiece = decoded.count >= min(6, lowerKey.count) && (lowerKey.contains(decoded) || decoded.contains(lowerKey))
-        out += isPiece && !word.isEmpty ? "[redacted]" : word
-        word = ""
-    }
-    for character in text {
-        if character.isLetter || character.isNumber || "-_.%".contains(character) {
-            word.append(character)
-        } else {
-            flush()
-            out.append(character)
-        }
-    }
-    flush()
-    return out
-}
-
-/// CoinGecko's error bodies: `{"status":{"error_code":N,"error_message":"…"}}`,
-/// `{"error":{"status":{…}}}`, `{"error":"…"}` and `{"status":500,"error":"…"}`.
-/// An HTML or plain-text body reads as nil: it is classified by status alone.
-struct APIErrorBody {
-    var errorCode: Int?
-    var message: String?
-
-    init?(_ body: Data) {
-        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
-            first == UInt8(ascii: "{"),
-            let object = try? JSONSerialization.jsonObject(with: CoinGeckoBody.withoutBOM(body)) as? [String: Any]
-        else { return nil }
-        func read(status: [String: Any]) {
-            if let code = status["error_code"] as? NSNumber { errorCode = code.intValue }
-            if let text = status["error_message"] as? String { message = text.trimmingSpaces }
-        }
-        if let status = object["status"] as? [String: Any] { read(status: status) }
-        if let error = object["error"] as? [String: Any], let status = error["status"] as? [String: Any] { read(status: status) }
-        if let text = object["error"] as? String { message = text.trimmingSpaces }
-        if errorCode == nil && message == nil { return nil }
+        counts.withLock { $0[endpoint, default: 0] += 1 }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -6,7 +7,7 @@ import Foundation
 
 /// One HTTP GET over Foundation's URLSession, made synchronous for the C ABI and bounded by a
 /// deadline: the session's own timeouts plus a wait that cancels the task when it runs out.
-final class HTTPTransport: @unchecked Sendable {
+final class HTTPTransport: Sendable {
     struct Response {
         var status: Int
         var headers: [String: String]
@@ -14,35 +15,34 @@ final class HTTPTransport: @unchecked Sendable {
     }
 
     private let timeout: Double
-    private let sessionLock = NSLock()
-    private var lazySession: URLSession?
+    private let lazySession = Mutex<URLSession?>(nil)
 
     init(timeout: Double) {
         self.timeout = timeout
     }
 
-    deinit { lazySession?.invalidateAndCancel() }
+    deinit { lazySession.withLock { $0?.invalidateAndCancel() } }
 
     /// The session, made on first use: creating a URLSessionConfiguration makes
     /// swift-corelibs-foundation set up its shared cookie storage (a folder under
     /// $XDG_DATA_HOME), which a client that never sends a request should not do.
     private var session: URLSession {
-        sessionLock.lock()
-        defer { sessionLock.unlock() }
-        if let lazySession { return lazySession }
-        let configuration = URLSessionConfiguration.ephemeral
-        // Foundation on Linux counts these in whole seconds (0.5 s would time out at once), so
-        // they are a coarse backstop; the exact per-attempt deadline is the wait in `get`.
-        let backstop = max(1, timeout.rounded(.up)) + 1
-        configuration.timeoutIntervalForRequest = backstop
-        configuration.timeoutIntervalForResource = backstop
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-        let made = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
-        lazySession = made
-        return made
+        lazySession.withLock { lazySession in
+            if let lazySession { return lazySession }
+            let configuration = URLSessionConfiguration.ephemeral
+            // Foundation on Linux counts these in whole seconds (0.5 s would time out at once), so
+            // they are a coarse backstop; the exact per-attempt deadline is the wait in `get`.
+            let backstop = max(1, timeout.rounded(.up)) + 1
+            configuration.timeoutIntervalForRequest = backstop
+            configuration.timeoutIntervalForResource = backstop
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.urlCache = nil
+            configuration.httpCookieStorage = nil
+            configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
+            let made = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+            lazySession = made
+            return made
+        }
     }
 
     /// - Throws: `.network` for connection failures and timeouts (never naming headers).
@@ -66,7 +66,12 @@ final class HTTPTransport: @unchecked Sendable {
                 details: ["reason": .string("timeout")])
         }
         let (data, response, error) = box.get()
-        if let error { throw Self.networkError(error, timeout: timeout) }
+        if let error {
+            // Fewer bytes than the declared Content-Length: the body was cut short.
+            let expected = task.countOfBytesExpectedToReceive
+            let truncated = expected > 0 && task.countOfBytesReceived < expected
+            throw Self.networkError(error, timeout: timeout, truncated: truncated)
+        }
         guard let http = response as? HTTPURLResponse else {
             throw CoinfolioError(.network, "the answer was not HTTP")
         }
@@ -77,7 +82,8 @@ final class HTTPTransport: @unchecked Sendable {
         return Response(status: http.statusCode, headers: headerFields, body: data ?? Data())
     }
 
-    private static func networkError(_ error: Error, timeout: Double) -> CoinfolioError {
+    /// - Parameter truncated: the answer declared a longer body than arrived.
+    private static func networkError(_ error: Error, timeout: Double, truncated: Bool) -> CoinfolioError {
         let reason: String
         let message: String
         if let urlError = error as? URLError {
@@ -95,8 +101,8 @@ final class HTTPTransport: @unchecked Sendable {
             case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
                 .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
                 reason = "tls"; message = "the TLS connection failed"
-            case .unknown where urlError.localizedDescription.contains("transfer closed"):
-                // libcurl's "transfer closed with N bytes remaining": a body cut short.
+            case .unknown where truncated:
+                // libcurl reports a body cut short as an unknown error; the byte counts tell.
                 reason = "truncated"; message = "the answer ended before its declared length (truncated body)"
             default:
                 reason = "url_error_\(urlError.code.rawValue)"; message = "the request failed: \(urlError.localizedDescription)"
@@ -118,20 +124,16 @@ final class HTTPTransport: @unchecked Sendable {
         }
     }
 
-    private final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data: Data?
-        private var response: URLResponse?
-        private var error: Error?
+    /// The completion handler's arguments, handed from URLSession's queue to the waiting caller.
+    private final class ResultBox: Sendable {
+        private let value = Mutex<(data: Data?, response: URLResponse?, error: (any Error)?)>((nil, nil, nil))
 
-        func set(data: Data?, response: URLResponse?, error: Error?) {
-            lock.lock(); defer { lock.unlock() }
-            self.data = data; self.response = response; self.error = error
+        func set(data: Data?, response: URLResponse?, error: (any Error)?) {
+            value.withLock { $0 = (data, response, error) }
         }
 
-        func get() -> (Data?, URLResponse?, Error?) {
-            lock.lock(); defer { lock.unlock() }
-            return (data, response, error)
+        func get() -> (Data?, URLResponse?, (any Error)?) {
+            value.withLock { ($0.data, $0.response, $0.error) }
         }
     }
 }

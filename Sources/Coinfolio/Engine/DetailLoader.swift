@@ -1,57 +1,71 @@
 import Foundation
+import Synchronization
 
 /// The seed's lazy detail loading: `GET /coins/{id}` only when a host opens one coin, cached per
 /// id for `ttl` seconds; callers asking for the same id at once share one request.
-final class DetailLoader: @unchecked Sendable {
+final class DetailLoader: Sendable {
     private let ttl: Double
-    private let lock = NSLock()
-    private var cache: [String: (detail: CoinDetail, fetchedAt: Date)] = [:]
-    private var inFlight: [String: Flight] = [:]
-    private var hits = 0
+    private struct State {
+        var cache: [String: (detail: CoinDetail, fetchedAt: Date)] = [:]
+        var inFlight: [String: Flight] = [:]
+        var hits = 0
+    }
+    private let state = Mutex(State())
 
     init(ttl: Double) { self.ttl = ttl }
 
-    var cacheHits: Int {
-        lock.lock(); defer { lock.unlock() }
-        return hits
-    }
+    var cacheHits: Int { state.withLock { $0.hits } }
 
     /// One request shared by every caller that arrives while it runs.
-    private final class Flight: @unchecked Sendable {
+    private final class Flight: Sendable {
         let done = DispatchGroup()
-        var result: Result<CoinDetail, Error> = .failure(CoinfolioError(.internalError, "detail request did not finish"))
+        let result = Mutex<Result<CoinDetail, any Error>>(.failure(CoinfolioError(.internalError, "detail request did not finish")))
         init() { done.enter() }
+    }
+
+    private enum Lookup {
+        case cached(CoinDetail)
+        case joining(Flight)
+        case leading(Flight)
     }
 
     /// The cached detail of `id`, or the result of one fetch shared with concurrent callers.
     func detail(id: String, fetch: (String) throws -> CoinDetail) throws -> CoinDetail {
-        lock.lock()
-        if let cached = cache[id], Date().timeIntervalSince(cached.fetchedAt) < ttl {
-            hits += 1
-            lock.unlock()
-            return cached.detail
+        let lookup = state.withLock { state -> Lookup in
+            if let cached = state.cache[id], Date().timeIntervalSince(cached.fetchedAt) < ttl {
+                state.hits += 1
+                return .cached(cached.detail)
+            }
+            if let flight = state.inFlight[id] {
+                state.hits += 1
+                return .joining(flight)
+            }
+            let flight = Flight()
+            state.inFlight[id] = flight
+            return .leading(flight)
         }
-        if let flight = inFlight[id] {
-            hits += 1
-            lock.unlock()
-            flight.done.wait()
-            return try flight.result.get()
+        let flight: Flight
+        switch lookup {
+        case .cached(let detail):
+            return detail
+        case .joining(let running):
+            running.done.wait()
+            return try running.result.withLock { $0 }.get()
+        case .leading(let own):
+            flight = own
         }
-        let flight = Flight()
-        inFlight[id] = flight
-        lock.unlock()
 
         let result = Result { try fetch(id) }
-        lock.lock()
-        if case .success(let detail) = result, ttl > 0 {
-            let now = Date()
-            // Forget expired details as new ones arrive, so the cache holds only live ones.
-            cache = cache.filter { now.timeIntervalSince($0.value.fetchedAt) < ttl }
-            cache[id] = (detail, now)
+        state.withLock { state in
+            if case .success(let detail) = result, ttl > 0 {
+                let now = Date()
+                // Forget expired details as new ones arrive, so the cache holds only live ones.
+                state.cache = state.cache.filter { now.timeIntervalSince($0.value.fetchedAt) < ttl }
+                state.cache[id] = (detail, now)
+            }
+            state.inFlight[id] = nil
         }
-        inFlight[id] = nil
-        lock.unlock()
-        flight.result = result
+        flight.result.withLock { $0 = result }
         flight.done.leave()
         return try result.get()
     }

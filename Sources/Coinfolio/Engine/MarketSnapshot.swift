@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 
 /// The market as last downloaded or loaded, indexed for queries. Immutable: a refresh builds a
 /// new one and swaps it in, so queries never wait for the network.
-final class MarketSnapshot: @unchecked Sendable {
+final class MarketSnapshot: Sendable {
     let coins: [Coin]
     let marketData: MarketData?
     /// When the data was downloaded or loaded.
@@ -13,14 +14,14 @@ final class MarketSnapshot: @unchecked Sendable {
     let indexByID: [String: Int]
     /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search.
     private let haystacks: [[UInt8]]
-    private let cacheLock = NSLock()
-    private var orders: [CoinSort: [Int]] = [:]
+    /// Coin positions by order, computed once per order.
+    private let orders = Mutex<[CoinSort: [Int]]>([:])
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
-    private var encoded: [[UInt8]?]
+    private let encoded: Mutex<[[UInt8]?]>
     /// Each coin's `current_price` as an exact decimal (its shortest text), converted once on
     /// first use for the ledger's P&L.
-    private var exactPrices: [ExactDecimal?]?
+    private let exactPrices = Mutex<[ExactDecimal?]?>(nil)
 
     init(coins: [Coin], marketData: MarketData?, asOf: Date, refreshFailed: Bool = false) {
         self.coins = coins
@@ -32,33 +33,29 @@ final class MarketSnapshot: @unchecked Sendable {
         for (position, coin) in coins.enumerated() { index[coin.id] = position }
         indexByID = index
         haystacks = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
-        encoded = Array(repeating: nil, count: coins.count * 2)
+        encoded = Mutex(Array(repeating: nil, count: coins.count * 2))
     }
 
     /// The JSON members of the coin at `position` (see `Coin.writeJSON`), cached.
     func encodedCoin(_ position: Int, sparkline: Bool) -> [UInt8] {
         let slot = position * 2 + (sparkline ? 1 : 0)
-        cacheLock.lock()
-        if let cached = encoded[slot] { cacheLock.unlock(); return cached }
-        cacheLock.unlock()
+        if let cached = encoded.withLock({ $0[slot] }) { return cached }
         var w = JSONWriter(reserving: sparkline ? 4096 : 900)
         w.beginObject()
         coins[position].writeJSON(to: &w, sparkline: sparkline)
         w.endObject()
         let members = Array(w.bytes.dropFirst().dropLast())
-        cacheLock.lock()
-        encoded[slot] = members
-        cacheLock.unlock()
+        encoded.withLock { $0[slot] = members }
         return members
     }
 
     /// The `current_price` of the coin with `id` as an exact decimal; nil when unknown.
     func exactPrice(id: String) -> ExactDecimal? {
         guard let position = indexByID[id] else { return nil }
-        cacheLock.lock()
-        defer { cacheLock.unlock() }
-        if exactPrices == nil { exactPrices = coins.map { $0.currentPrice.flatMap(ExactDecimal.init) } }
-        return exactPrices?[position] ?? nil
+        return exactPrices.withLock { prices in
+            if prices == nil { prices = coins.map { $0.currentPrice.flatMap(ExactDecimal.init) } }
+            return prices?[position] ?? nil
+        }
     }
 
     /// The same data, marked as left behind by a failed refresh.
@@ -73,13 +70,9 @@ final class MarketSnapshot: @unchecked Sendable {
 
     /// Coin positions in `sort` order (computed once per order, then reused).
     func order(_ sort: CoinSort) -> [Int] {
-        cacheLock.lock()
-        if let cached = orders[sort] { cacheLock.unlock(); return cached }
-        cacheLock.unlock()
+        if let cached = orders.withLock({ $0[sort] }) { return cached }
         let sorted = CoinSort.order(keys: coins.map(sort.listKey), ids: coins.map(\.id), ascending: sort.ascending)
-        cacheLock.lock()
-        orders[sort] = sorted
-        cacheLock.unlock()
+        orders.withLock { $0[sort] = sorted }
         return sorted
     }
 
@@ -110,20 +103,6 @@ final class MarketSnapshot: @unchecked Sendable {
                 }
                 return false
             }
-        }
-    }
-
-    /// Compares two optional values (nil and NaN last); nil when they tie.
-    static func ordered(_ a: Double?, _ b: Double?, ascending: Bool) -> Bool? {
-        let x = a.flatMap { $0.isNaN ? nil : $0 }
-        let y = b.flatMap { $0.isNaN ? nil : $0 }
-        switch (x, y) {
-        case (nil, nil): return nil
-        case (nil, _): return false
-        case (_, nil): return true
-        case let (x?, y?):
-            if x == y { return nil }
-            return ascending ? x < y : x > y
         }
     }
 }

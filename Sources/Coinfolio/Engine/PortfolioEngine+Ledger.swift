@@ -99,7 +99,8 @@ extension PortfolioEngine {
         try store.ledger.deletePortfolio(name, force: force)
     }
 
-    /// Imports ledger CSV (SPEC §12) in one database transaction: every row or none.
+    /// Imports ledger CSV (SPEC §12) in one database transaction: every row or none. Reports
+    /// progress (phase `import`, rows read) to the progress handler.
     /// - Parameter bytes: the file's bytes (UTF-8), read in 64 KiB chunks.
     /// - Returns: rows imported and rows skipped because their external_id is already there.
     /// - Throws: `.invalidArgument` with `details.line` (the physical line where the record
@@ -121,8 +122,13 @@ extension PortfolioEngine {
         return try importCSV(&reader)
     }
 
+    /// Reports phase "import": done 0 at the start, then the rows read every 1,000 rows, and at
+    /// the end done = total = every row read (the total is not known before: the file streams).
     func importCSV(_ reader: inout CSVReader) throws -> ImportSummary {
-        let result = try store.ledger.importCSV(&reader, newPortfolioCurrency: configuration.vsCurrency.code)
+        progress.report(.import, done: 0, total: nil)
+        let result = try store.ledger.importCSV(&reader, newPortfolioCurrency: configuration.vsCurrency.code) { rows, finished in
+            self.progress.report(.import, done: rows, total: finished ? rows : nil)
+        }
         return ImportSummary(imported: result.imported, skipped: result.skipped)
     }
 

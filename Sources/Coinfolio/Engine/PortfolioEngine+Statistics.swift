@@ -12,7 +12,7 @@ extension PortfolioEngine {
         }
         let vs = configuration.vsCurrency
         let data = snapshot.marketData
-        let (entries, total) = try joinedHoldings(snapshot)
+        let (held, total) = try joinedHoldings(snapshot)
         return [
             Statistic(
                 title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
@@ -22,7 +22,7 @@ extension PortfolioEngine {
                 title: "BTC Dominance", value: data?.marketCapPercentage?["btc"].map(NumberFormat.percent) ?? NumberFormat.notAvailable),
             Statistic(
                 title: "Portfolio Value", value: NumberFormat.currency(total, vsCurrency: vs),
-                percentageChange: Self.portfolioChange(entries)),
+                percentageChange: Self.portfolioChange(held, in: snapshot)),
         ] + (try profitAndLossStatistics())
     }
 
@@ -48,12 +48,12 @@ extension PortfolioEngine {
     /// value / (1 + p/100) with p its `price_change_percentage_24h` (null → 0); the change is
     /// (Σ now − Σ before) / Σ before × 100, nil when Σ before ≤ 0 or not finite (a coin at −100 %).
     /// The app divided the change by the current value instead.
-    static func portfolioChange(_ entries: [PortfolioEntry]) -> Double? {
+    static func portfolioChange(_ held: [HeldCoin], in snapshot: MarketSnapshot) -> Double? {
         var now = 0.0
         var before = 0.0
-        for entry in entries {
-            guard let value = entry.value else { continue }
-            let change = entry.priceChangePercentage24h.flatMap { $0.isFinite ? $0 : nil } ?? 0
+        for entry in held {
+            guard let value = entry.value, let position = entry.position else { continue }
+            let change = snapshot.coins[position].priceChangePercentage24h.flatMap { $0.isFinite ? $0 : nil } ?? 0
             now += value
             before += value / (1 + change / 100)
         }

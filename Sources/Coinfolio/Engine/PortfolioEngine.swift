@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The view-model logic of a crypto tracker: the home list, the portfolio, the statistics and the
 /// lazily loaded coin detail, over a `PortfolioStore`, a `CoinGeckoClient` and a market snapshot
@@ -12,7 +13,7 @@ import Foundation
 ///     try engine.setHolding(coinID: "bitcoin", amount: 0.5)
 ///     try engine.refresh()
 ///     try engine.statistics()   // Market Cap, 24h Volume, BTC Dominance, Portfolio Value
-public final class PortfolioEngine: @unchecked Sendable {
+public final class PortfolioEngine: Sendable {
     /// The configuration the engine was opened with.
     public let configuration: EngineConfiguration
     /// The holdings store (the engine's database file).
@@ -20,11 +21,13 @@ public final class PortfolioEngine: @unchecked Sendable {
     /// The CoinGecko client.
     public let client: CoinGeckoClient
 
-    private let stateLock = NSLock()
-    private var snapshot: MarketSnapshot?
+    /// The current snapshot; swapped whole, so queries never wait for a refresh.
+    private let snapshot: Mutex<MarketSnapshot?>
     /// One refresh at a time; queries do not wait for it.
-    private let refreshLock = NSLock()
+    private let refreshLock = Mutex(())
     let details: DetailLoader
+    /// Where long work reports its progress (see `setProgressHandler(_:)`).
+    let progress = ProgressReporter()
 
     /// Opens the database (creating it), restores any saved snapshot of the same vs_currency, and
     /// prepares the client. Makes no request.
@@ -36,7 +39,8 @@ public final class PortfolioEngine: @unchecked Sendable {
         details = DetailLoader(ttl: configuration.detailTTL)
         // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
         // load replaces it.
-        snapshot = try? restoreSnapshot()
+        snapshot = Mutex(nil)
+        snapshot.withLock { $0 = try? restoreSnapshot() }
     }
 
     /// Closes the database. Later calls throw `.store`.
@@ -52,30 +56,53 @@ public final class PortfolioEngine: @unchecked Sendable {
     ///   `.store`; the previous snapshot is then kept and marked stale.
     @discardableResult
     public func refresh() throws -> RefreshSummary {
-        refreshLock.lock(); defer { refreshLock.unlock() }
+        try refreshLock.withLock { _ in try refreshHoldingLock() }
+    }
+
+    /// `refresh()`'s work, run holding `refreshLock`.
+    private func refreshHoldingLock() throws -> RefreshSummary {
         do {
             let vs = configuration.vsCurrency
             let perPage = min(configuration.coinLimit, MarketsRequest.maximumPerPage)
             let pages = (configuration.coinLimit + perPage - 1) / perPage
             var coins: [Coin] = []
+            progress.report(.markets, done: 0, total: pages)
             for page in 1...pages {
                 let batch = try client.markets(MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true))
                 coins += batch.coins
                 // A short page is the last; skipped elements still count toward its length.
-                if batch.elementCount < perPage { break }
+                let isLast = batch.elementCount < perPage || page == pages
+                progress.report(.markets, done: page, total: isLast ? page : pages)
+                if isLast { break }
             }
             if coins.count > configuration.coinLimit { coins.removeLast(coins.count - configuration.coinLimit) }
+            progress.report(.global, done: 0, total: 1)
             let marketData = try client.global()
+            progress.report(.global, done: 1, total: 1)
             let listed = Set(coins.lazy.map(\.id))
             let missing = try heldCoinIDs().filter { !listed.contains($0) }
             if !missing.isEmpty {
+                progress.report(.ids, done: 0, total: missing.count)
                 coins += try client.markets(MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)).coins
+                progress.report(.ids, done: missing.count, total: missing.count)
             }
             return try install(coins: coins, marketData: marketData)
         } catch {
             markRefreshFailed()
             throw error
         }
+    }
+
+    /// Sets the function that long work calls with its progress; nil turns reporting off.
+    ///
+    /// `refresh()` reports `.markets` (pages: `done` 0 when it starts, then after each page),
+    /// `.global` (0 then 1 of 1) and, when held coins were missing from the pages, `.ids` (coins);
+    /// import and chart downloads report `.import` and `.chart`. The handler runs on the thread
+    /// that called the engine, before the call returns. It may call queries, but must not start a
+    /// `refresh()` or `load(…)`: those wait for the refresh that is calling it, which never ends.
+    /// - Parameter handler: called with each report, or nil.
+    public func setProgressHandler(_ handler: (@Sendable (WorkProgress) -> Void)?) {
+        progress.set(handler)
     }
 
     /// Replaces the snapshot with raw CoinGecko bodies instead of downloading them (hosts with
@@ -89,12 +116,12 @@ public final class PortfolioEngine: @unchecked Sendable {
     public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
         let page = try naming("markets_body") { try CoinGeckoBody.markets(marketsBody) }
         let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
-        refreshLock.lock()
-        defer { refreshLock.unlock() }
-        let marketData = newMarketData ?? currentSnapshot()?.marketData
-        // The body itself is saved: decoding it again applies the same merge, and re-encoding
-        // 250 coins with sparklines would cost more than the decode.
-        return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
+        return try refreshLock.withLock { _ in
+            let marketData = newMarketData ?? currentSnapshot()?.marketData
+            // The body itself is saved: decoding it again applies the same merge, and re-encoding
+            // 250 coins with sparklines would cost more than the decode.
+            return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
+        }
     }
 
     /// Runs `body`, saying which input an error is about: in the message ("markets body:
@@ -102,49 +129,36 @@ public final class PortfolioEngine: @unchecked Sendable {
     private func naming<T>(_ input: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch var error as CoinfolioError {
-            error.message = "\(input.replacingOccurrences(of: "_", with: " ")): \(error.message)"
-            error.details["input"] = .string(input)
-            throw error
+        } catch let error as CoinfolioError {
+            throw error.about(input: input)
         }
     }
 
     /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to
     /// `coins`; without one, the coins are encoded.
     private func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
-        var unique: [Coin] = []
-        unique.reserveCapacity(coins.count)
-        var position: [String: Int] = [:]
-        for coin in coins {
-            if let index = position[coin.id] {
-                unique[index] = coin
-            } else {
-                position[coin.id] = unique.count
-                unique.append(coin)
-            }
-        }
+        var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
+        for coin in coins { merged.add(coin) }
+        let unique = merged.rows
         let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
-        try store.saveSnapshot(
+        try store.snapshots.save(
             .init(
                 vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
                 markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
-        stateLock.lock()
-        snapshot = next
-        stateLock.unlock()
+        snapshot.withLock { $0 = next }
         return RefreshSummary(coins: unique.count, asOf: next.asOf, isStale: false)
     }
 
     private func markRefreshFailed() {
-        stateLock.lock()
-        snapshot = snapshot?.markedFailed()
-        let hasSnapshot = snapshot != nil
-        stateLock.unlock()
-        if hasSnapshot { try? store.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
+        let hasSnapshot = snapshot.withLock { current in
+            current = current?.markedFailed()
+            return current != nil
+        }
+        if hasSnapshot { try? store.snapshots.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
     }
 
     func currentSnapshot() -> MarketSnapshot? {
-        stateLock.lock(); defer { stateLock.unlock() }
-        return snapshot
+        snapshot.withLock { $0 }
     }
 
     private func requireSnapshot() throws -> MarketSnapshot {
@@ -155,7 +169,7 @@ public final class PortfolioEngine: @unchecked Sendable {
     }
 
     private func restoreSnapshot() throws -> MarketSnapshot? {
-        guard let saved = try store.loadSnapshot(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
+        guard let saved = try store.snapshots.load(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
         let coins = try CoinGeckoBody.markets(saved.markets).coins
         let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
         return MarketSnapshot(
@@ -187,16 +201,21 @@ public final class PortfolioEngine: @unchecked Sendable {
     ///   snapshot's time and staleness; `json` gives `{"coins","total","as_of","stale"}`.
     /// - Throws: `.noData` without a snapshot.
     public func coins(_ query: CoinQuery = CoinQuery()) throws -> CoinListing {
+        let (snapshot, page, total, isStale) = try listingPage(query)
+        return CoinListing(
+            coins: page.map { snapshot.coins[$0] }, total: total, asOf: snapshot.asOf, isStale: isStale,
+            includesSparkline: query.sparkline)
+    }
+
+    /// The positions of the page `query` asks for, how many matched, and the staleness.
+    func listingPage(_ query: CoinQuery) throws -> (snapshot: MarketSnapshot, page: ArraySlice<Int>, total: Int, isStale: Bool) {
         let snapshot = try requireSnapshot()
         let matches = snapshot.matches(query.search, sort: query.sort)
         let start = min(query.offset, matches.count)
         let end = query.limit.map { start + min($0, matches.count - start) } ?? matches.count
-        let page = matches[start..<end]
-        var listing = CoinListing(
-            coins: page.map { snapshot.coins[$0] }, total: matches.count, asOf: snapshot.asOf,
-            isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter), includesSparkline: query.sparkline)
-        listing.encodedCoins = page.map { snapshot.encodedCoin($0, sparkline: query.sparkline) }
-        return listing
+        return (
+            snapshot, matches[start..<end], matches.count, snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter)
+        )
     }
 
     /// Every held coin joined with the unfiltered snapshot (a search never changes it).
@@ -207,51 +226,57 @@ public final class PortfolioEngine: @unchecked Sendable {
     ///   `{"coins","total_value","as_of","stale"}`.
     /// - Throws: `.store` when the holdings cannot be read.
     public func portfolio(_ query: PortfolioQuery = PortfolioQuery()) throws -> Portfolio {
-        let snapshot = currentSnapshot()
-        var (entries, total) = try joinedHoldings(snapshot, portfolio: query.portfolio)
-        // Sort on small keys, then move each entry once.
-        let keys = entries.map { entry -> Double? in
-            switch query.sort {
-            case .holdings, .holdingsReversed: return entry.value
-            default: return entry.row.flatMap { query.sort.listKey($0.snapshot.coins[$0.position]) }
-            }
-        }
-        let ascending: Bool
-        switch query.sort {
-        case .holdings: ascending = false
-        case .holdingsReversed: ascending = true
-        default: ascending = query.sort.ascending
-        }
-        let order = CoinSort.order(keys: keys, ids: entries.map(\.coinID), ascending: ascending)
-        entries = order.map { entries[$0] }
+        let (snapshot, held, total) = try sortedHoldings(query)
         return Portfolio(
-            entries: entries, totalValue: total, asOf: snapshot?.asOf,
+            entries: held.map { entry in
+                PortfolioEntry(
+                    coinID: entry.coinID, coin: entry.position.flatMap { snapshot?.coins[$0] }, amount: entry.amount,
+                    value: entry.value)
+            },
+            totalValue: total, asOf: snapshot?.asOf,
             isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true,
             includesSparkline: query.sparkline)
+    }
+
+    /// The holdings joined with the current snapshot, in `query`'s order, and their total value.
+    func sortedHoldings(_ query: PortfolioQuery) throws -> (snapshot: MarketSnapshot?, held: [HeldCoin], total: Double) {
+        let snapshot = currentSnapshot()
+        let (held, total) = try joinedHoldings(snapshot, portfolio: query.portfolio)
+        // Sort on small keys, then move each entry once.
+        let keys = held.map { entry -> Double? in
+            switch query.sort {
+            case .holdings, .holdingsReversed: return entry.value
+            default:
+                guard let snapshot, let position = entry.position else { return nil }
+                return query.sort.listKey(snapshot.coins[position])
+            }
+        }
+        let order = CoinSort.order(keys: keys, ids: held.map(\.coinID), ascending: query.sort.portfolioAscending)
+        return (snapshot, order.map { held[$0] }, total)
     }
 
     /// Every holding joined with `snapshot` (in coin id order), and Σ value of the priced ones.
     /// A value is amount × `current_price`; nil when the coin has no row or no price, or when the
     /// product is not finite (it then counts as unpriced rather than making the total infinite).
     func joinedHoldings(_ snapshot: MarketSnapshot?, portfolio: String = Transaction.defaultPortfolio) throws -> (
-        entries: [PortfolioEntry], total: Double
+        held: [HeldCoin], total: Double
     ) {
-        var entries: [PortfolioEntry] = []
+        var held: [HeldCoin] = []
         var total = 0.0
         for holding in try store.ledger.holdings(portfolio: portfolio) {
-            var row: (snapshot: MarketSnapshot, position: Int)?
+            var position: Int?
             var value: Double?
-            if let snapshot, let position = snapshot.indexByID[holding.coinID] {
-                row = (snapshot, position)
-                if let price = snapshot.coins[position].currentPrice {
+            if let snapshot, let found = snapshot.indexByID[holding.coinID] {
+                position = found
+                if let price = snapshot.coins[found].currentPrice {
                     let product = holding.amount * price
                     if product.isFinite { value = product }
                 }
             }
             if let value { total += value }
-            entries.append(PortfolioEntry(coinID: holding.coinID, row: row, amount: holding.amount, value: value))
+            held.append(HeldCoin(coinID: holding.coinID, position: position, amount: holding.amount, value: value))
         }
-        return (entries, total)
+        return (held, total)
     }
 
     /// Sets a holding (rules of `PortfolioStore.setHolding`): records a transfer_in or
@@ -262,6 +287,17 @@ public final class PortfolioEngine: @unchecked Sendable {
     ///   than "main"; `.store` with SQLite's message.
     public func setHolding(coinID: String, amount: Double, portfolio: String = Transaction.defaultPortfolio) throws {
         try store.ledger.setHolding(portfolio: portfolio, coinID: coinID, amount: amount)
+    }
+
+    /// Whether `id` is a CoinGecko coin id. True at once when the snapshot lists it; otherwise
+    /// asks CoinGecko: one `GET /coins/markets?ids=<id>` request (vs_currency of the
+    /// configuration, no sparkline), true when the answer has a row with exactly this id.
+    /// - Throws: `.invalidArgument` for an id breaking the `CoinID` rule (no request made);
+    ///   otherwise the client's `CoinfolioError` (network, HTTP, rate limit, key, decode).
+    public func coinExists(id: String) throws -> Bool {
+        if currentSnapshot()?.indexByID[id] != nil { return true }
+        let found = try client.markets(MarketsRequest(vsCurrency: configuration.vsCurrency, ids: [id], sparkline: false))
+        return found.coins.contains { $0.id == id }
     }
 
     /// Counters since the engine was opened.

@@ -87,7 +87,9 @@ public enum NumberFormat {
     ///     abbreviated(999999)      // "1.00M" (the app printed "1000.00K")
     ///     abbreviated(12)          // "12.00"
     ///
-    /// - Parameter prefix: printed after the sign and before the digits (a currency symbol).
+    /// - Parameters:
+    ///   - value: the number, in any unit (a currency amount, a count of coins).
+    ///   - prefix: printed after the sign and before the digits (a currency symbol).
     /// - Returns: the text, or "n/a" for a non-finite value.
     public static func abbreviated(_ value: Double, prefix: String = "") -> String {
         guard let decimal = DecimalDigits(value) else { return notAvailable }

@@ -2,6 +2,9 @@
 ///
 /// Valid codes are 1–16 ASCII letters or digits (CoinGecko's list includes `usd`, `bits`, `sats`,
 /// `link`, `xdr`). The code decides the symbol that formatting prints.
+///
+/// This file is the one currency table (SPEC §10): every per-currency fact (prefix, and the
+/// rules §10 adds) is read from here, never spelled elsewhere.
 public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
     /// The lower-case code, as CoinGecko's `vs_currency` parameter and map keys spell it.
     public let code: String

@@ -70,7 +70,7 @@ public struct Coin: Hashable, Sendable, Identifiable {
         case h1 = "1h", h24 = "24h", d7 = "7d", d14 = "14d", d30 = "30d", d200 = "200d", y1 = "1y"
 
         /// The CoinGecko key: `price_change_percentage_7d_in_currency`.
-        public var key: String { "price_change_percentage_\(rawValue)_in_currency" }
+        public var key: String { jsonKey.rawValue }
     }
 
     /// `roi` of `/coins/markets`: `{"times", "currency", "percentage"}`.

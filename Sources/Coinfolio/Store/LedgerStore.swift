@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The ledger in the store's SQLite file: named portfolios and their transactions (SPEC §12).
 ///
@@ -7,16 +8,17 @@ import Foundation
 /// as committed by every process, so two processes selling at once cannot both pass the check.
 /// Amounts, prices and fees are stored as exact decimal text. Reads of a whole portfolio are
 /// cached until another connection commits (`PRAGMA data_version`) or this one writes.
-final class LedgerStore: @unchecked Sendable {
-    private let connection: SQLiteConnection
-    private let lock: NSLock
-    /// portfolio → coins in id order, each with its entries in ledger order.
-    private var cache: [String: [(coinID: String, entries: [LedgerEntry])]] = [:]
-    private var cacheDataVersion = -1
+final class LedgerStore: Sendable {
+    /// One coin's entries in ledger order.
+    typealias CoinLedger = (coinID: String, entries: [LedgerEntry])
 
-    init(connection: SQLiteConnection, lock: NSLock) {
-        self.connection = connection
-        self.lock = lock
+    private let file: StoreConnection
+    /// portfolio → coins in id order, each with its entries in ledger order; and SQLite's
+    /// `data_version` when they were read. Used only while holding the connection's lock.
+    private let cache = Mutex<(dataVersion: Int, portfolios: [String: [CoinLedger]])>((-1, [:]))
+
+    init(connection: StoreConnection) {
+        file = connection
     }
 
     /// Columns of a full transaction row, in `readTransaction`'s order.
@@ -24,12 +26,8 @@ final class LedgerStore: @unchecked Sendable {
 
     // MARK: - Schema
 
-    /// Migration 2: portfolios and transactions; each schema-1 holding becomes a transfer_in of
-    /// unknown cost at 1970-01-01T00:00:00Z with the note "schema 1 holding". Runs inside the
-    /// migration's transaction.
-    static func migrateToLedger(_ connection: SQLiteConnection) throws {
-        try connection.execute(
-            """
+    /// Schema step 2: portfolios and transactions ("main" exists from the start).
+    static let schemaSQL = """
             CREATE TABLE portfolio (
                 name TEXT PRIMARY KEY NOT NULL,
                 vs_currency TEXT
@@ -49,7 +47,12 @@ final class LedgerStore: @unchecked Sendable {
             CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (portfolio, external_id) WHERE external_id IS NOT NULL;
             CREATE INDEX ledger_order ON ledger_transaction (portfolio, coin_id, timestamp_ms, id);
             INSERT INTO portfolio (name, vs_currency) VALUES ('main', NULL);
-            """)
+            """
+
+    /// Schema step 2's data move: each schema-1 holding becomes a transfer_in of unknown cost at
+    /// 1970-01-01T00:00:00Z with the note "schema 1 holding", then the holding table goes. Runs
+    /// inside the migration's transaction.
+    @Sendable static func moveSchemaOneHoldings(_ connection: SQLiteConnection) throws {
         let holdings = try connection.statement("SELECT coin_id, amount FROM holding ORDER BY coin_id")
         var rows: [(String, Double)] = []
         while try holdings.next() { rows.append((holdings.text(0) ?? "", holdings.double(1))) }
@@ -74,7 +77,7 @@ final class LedgerStore: @unchecked Sendable {
 
     /// Every portfolio by name (bytewise); a nil currency means "the engine's vs_currency".
     func portfolios() throws -> [(name: String, vsCurrency: String?)] {
-        try locked {
+        try file.locked { connection in
             let statement = try connection.statement("SELECT name, vs_currency FROM portfolio ORDER BY name")
             var result: [(String, String?)] = []
             while try statement.next() { result.append((statement.text(0) ?? "", statement.text(1))) }
@@ -84,10 +87,10 @@ final class LedgerStore: @unchecked Sendable {
 
     /// The portfolio's stored currency: `.some(nil)` for "the engine's", nil when it does not exist.
     func portfolioCurrency(_ name: String) throws -> String?? {
-        try locked { try currency(of: name) }
+        try file.locked { connection in try currency(of: name, connection) }
     }
 
-    private func currency(of name: String) throws -> String?? {
+    private func currency(of name: String, _ connection: SQLiteConnection) throws -> String?? {
         let statement = try connection.statement("SELECT vs_currency FROM portfolio WHERE name = ?1")
         statement.bind(1, name)
         defer { statement.reset() }
@@ -98,16 +101,16 @@ final class LedgerStore: @unchecked Sendable {
     /// Creates a portfolio. - Throws: `.invalidArgument` when the name is taken or bad.
     func createPortfolio(name: String, vsCurrency: String?) throws {
         try Transaction.validatePortfolioName(name)
-        try write {
-            guard try currency(of: name) == nil else {
+        try write { connection in
+            guard try currency(of: name, connection) == nil else {
                 throw CoinfolioError(
                     .invalidArgument, "a portfolio named \"\(name)\" already exists", details: ["portfolio": .string(name)])
             }
-            try insertPortfolio(name, vsCurrency)
+            try insertPortfolio(name, vsCurrency, connection)
         }
     }
 
-    private func insertPortfolio(_ name: String, _ vsCurrency: String?) throws {
+    private func insertPortfolio(_ name: String, _ vsCurrency: String?, _ connection: SQLiteConnection) throws {
         let statement = try connection.statement("INSERT INTO portfolio (name, vs_currency) VALUES (?1, ?2)")
         statement.bind(1, name)
         statement.bind(2, vsCurrency)
@@ -118,14 +121,14 @@ final class LedgerStore: @unchecked Sendable {
     /// - Throws: `.notFound` without one named `name`; `.invalidArgument` when `newName` is taken or bad.
     func renamePortfolio(_ name: String, to newName: String) throws {
         try Transaction.validatePortfolioName(newName)
-        try write {
-            guard let vs = try currency(of: name) else { throw Self.noPortfolio(name) }
+        try write { connection in
+            guard let vs = try currency(of: name, connection) else { throw Self.noPortfolio(name) }
             guard name != newName else { return }
-            guard try currency(of: newName) == nil else {
+            guard try currency(of: newName, connection) == nil else {
                 throw CoinfolioError(
                     .invalidArgument, "a portfolio named \"\(newName)\" already exists", details: ["portfolio": .string(newName)])
             }
-            try insertPortfolio(newName, vs)
+            try insertPortfolio(newName, vs, connection)
             let move = try connection.statement("UPDATE ledger_transaction SET portfolio = ?2 WHERE portfolio = ?1")
             move.bind(1, name)
             move.bind(2, newName)
@@ -140,8 +143,8 @@ final class LedgerStore: @unchecked Sendable {
     /// - Throws: `.notFound`; `.invalidArgument` when it has transactions and `force` is false
     ///   (`details.transactions` = how many).
     func deletePortfolio(_ name: String, force: Bool) throws {
-        try write {
-            guard try currency(of: name) != nil else { throw Self.noPortfolio(name) }
+        try write { connection in
+            guard try currency(of: name, connection) != nil else { throw Self.noPortfolio(name) }
             let count = try connection.statement("SELECT count(*) FROM ledger_transaction WHERE portfolio = ?1")
             count.bind(1, name)
             let transactions = try count.scalarInt() ?? 0
@@ -163,10 +166,10 @@ final class LedgerStore: @unchecked Sendable {
     }
 
     /// Creates "main" on first use (it may have been renamed or deleted); other names must exist.
-    private func requirePortfolio(_ name: String) throws {
-        guard try currency(of: name) == nil else { return }
+    private func requirePortfolio(_ name: String, _ connection: SQLiteConnection) throws {
+        guard try currency(of: name, connection) == nil else { return }
         guard name == Transaction.defaultPortfolio else { throw Self.noPortfolio(name) }
-        try insertPortfolio(name, nil)
+        try insertPortfolio(name, nil, connection)
     }
 
     // MARK: - Transactions
@@ -177,22 +180,22 @@ final class LedgerStore: @unchecked Sendable {
     ///   `{coin_id, timestamp, short_by}`), `.notFound` for an unknown portfolio, `.store`.
     func add(_ transaction: Transaction) throws -> Transaction {
         try transaction.validate()
-        return try write {
-            try requirePortfolio(transaction.portfolio)
-            if let externalID = transaction.externalID, try existingID(portfolio: transaction.portfolio, externalID: externalID) != nil {
+        return try write { connection in
+            try requirePortfolio(transaction.portfolio, connection)
+            if let externalID = transaction.externalID, try existingID(portfolio: transaction.portfolio, externalID: externalID, connection) != nil {
                 throw CoinfolioError(
                     .invalidArgument, "external_id \"\(externalID)\" is already used in portfolio \"\(transaction.portfolio)\"",
                     details: ["field": .string("external_id")])
             }
             if !transaction.kind.adds {
-                var entries = try coinEntries(portfolio: transaction.portfolio, coinID: transaction.coinID)
+                var entries = try coinEntries(portfolio: transaction.portfolio, coinID: transaction.coinID, connection)
                 // Later than every entry of the same time: insertion order breaks ties.
                 let position = entries.firstIndex { $0.timestamp > transaction.timestamp } ?? entries.count
                 entries.insert(Self.entry(transaction, id: Int64.max), at: position)
                 try Self.checkNeverNegative(entries, coinID: transaction.coinID)
             }
             var stored = transaction
-            stored.id = try insert(transaction)
+            stored.id = try insert(transaction, connection)
             return stored
         }
     }
@@ -200,7 +203,7 @@ final class LedgerStore: @unchecked Sendable {
     /// Deletes a transaction unless that would leave a later sell or transfer out short.
     /// - Throws: `.notFound` for an unknown id; `.invalidArgument` for a shortfall.
     func delete(id: Int64) throws {
-        try write {
+        try write { connection in
             let select = try connection.statement("SELECT \(Self.columns) FROM ledger_transaction WHERE id = ?1")
             select.bind(1, id)
             guard try select.next() else {
@@ -210,7 +213,7 @@ final class LedgerStore: @unchecked Sendable {
             let transaction = try Self.readTransaction(select)
             select.reset()
             if transaction.kind.adds {
-                let entries = try coinEntries(portfolio: transaction.portfolio, coinID: transaction.coinID).filter { $0.id != id }
+                let entries = try coinEntries(portfolio: transaction.portfolio, coinID: transaction.coinID, connection).filter { $0.id != id }
                 try Self.checkNeverNegative(entries, coinID: transaction.coinID)
             }
             let delete = try connection.statement("DELETE FROM ledger_transaction WHERE id = ?1")
@@ -235,9 +238,9 @@ final class LedgerStore: @unchecked Sendable {
         } else {
             target = .zero
         }
-        try write {
-            try requirePortfolio(portfolio)
-            let entries = try coinEntries(portfolio: portfolio, coinID: coinID)
+        try write { connection in
+            try requirePortfolio(portfolio, connection)
+            let entries = try coinEntries(portfolio: portfolio, coinID: coinID, connection)
             var held = ExactDecimal.zero
             for entry in entries { held += entry.kind.adds ? entry.amount : -entry.amount }
             guard held != target else { return }
@@ -251,13 +254,13 @@ final class LedgerStore: @unchecked Sendable {
                 all.sort { $0.timestamp < $1.timestamp || ($0.timestamp == $1.timestamp && $0.id < $1.id) }
                 try Self.checkNeverNegative(all, coinID: coinID)
             }
-            _ = try insert(transaction)
+            _ = try insert(transaction, connection)
         }
     }
 
     /// A page of transactions in ledger order, and how many match in all.
     func transactions(_ query: TransactionQuery) throws -> (transactions: [Transaction], total: Int) {
-        try locked {
+        try file.locked { connection in
             var conditions = ["portfolio = ?1"]
             if query.coinID != nil { conditions.append("coin_id = ?2") }
             if query.from != nil { conditions.append("timestamp_ms >= ?3") }
@@ -285,7 +288,7 @@ final class LedgerStore: @unchecked Sendable {
 
     /// Every transaction of a portfolio in ledger order, handed to `body` one at a time.
     func forEachTransaction(portfolio: String, _ body: (Transaction) throws -> Void) throws {
-        try locked {
+        try file.locked { connection in
             let select = try connection.statement(
                 "SELECT \(Self.columns) FROM ledger_transaction WHERE portfolio = ?1 ORDER BY timestamp_ms, id")
             select.bind(1, portfolio)
@@ -295,20 +298,20 @@ final class LedgerStore: @unchecked Sendable {
     }
 
     /// The portfolio's coins (by id) with their entries in ledger order, cached until a commit.
-    func ledger(portfolio: String) throws -> [(coinID: String, entries: [LedgerEntry])] {
-        try locked {
+    func ledger(portfolio: String) throws -> [CoinLedger] {
+        try file.locked { connection in
             let version = try connection.statement("PRAGMA data_version").scalarInt() ?? 0
-            if version != cacheDataVersion {
-                cache.removeAll()
-                cacheDataVersion = version
+            let cached: [CoinLedger]? = cache.withLock { cache in
+                if cache.dataVersion != version { cache = (version, [:]) }
+                return cache.portfolios[portfolio]
             }
-            if let cached = cache[portfolio] { return cached }
+            if let cached { return cached }
             let select = try connection.statement(
                 "SELECT coin_id, id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction WHERE portfolio = ?1 ORDER BY coin_id, timestamp_ms, id"
             )
             select.bind(1, portfolio)
             defer { select.reset() }
-            var result: [(coinID: String, entries: [LedgerEntry])] = []
+            var result: [CoinLedger] = []
             var currentID: [UInt8] = []
             var entries: [LedgerEntry] = []
             while try select.next() {
@@ -321,7 +324,7 @@ final class LedgerStore: @unchecked Sendable {
                 entries.append(try Self.readEntry(select, first: 1))
             }
             if !entries.isEmpty { result.append((String(decoding: currentID, as: UTF8.self), entries)) }
-            cache[portfolio] = result
+            cache.withLock { $0.portfolios[portfolio] = result }
             return result
         }
     }
@@ -341,13 +344,14 @@ final class LedgerStore: @unchecked Sendable {
     /// - Parameters:
     ///   - reader: the CSV stream.
     ///   - newPortfolioCurrency: the currency of portfolios the file names that do not exist.
-    ///   - progress: called with the rows read so far, every 1,000 rows and at the end.
+    ///   - progress: called with the rows read so far every 1,000 rows, and once more at the end
+    ///     with `finished` true (after the checks, before the commit).
     /// - Returns: rows imported and rows skipped (their external_id already in the portfolio).
     /// - Throws: `.invalidArgument` with `details.line` and `details.column`; `.store`.
     func importCSV(
-        _ reader: inout CSVReader, newPortfolioCurrency: String, progress: ((Int) -> Void)? = nil
+        _ reader: inout CSVReader, newPortfolioCurrency: String, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
     ) throws -> (imported: Int, skipped: Int) {
-        try write {
+        try write { connection in
             func fail(_ line: Int, _ column: String?, _ message: String, _ extra: [String: CoinfolioError.Detail] = [:])
                 -> CoinfolioError
             {
@@ -381,6 +385,8 @@ final class LedgerStore: @unchecked Sendable {
                 throw fail(header.line, name, "the header has no \"\(name)\" column")
             }
             var knownPortfolios: Set<String> = []
+            // Import lines of the sells and transfers out imported, for shortfall errors.
+            var soldLines: [Int64: Int] = [:]
             var seenExternalIDs: Set<String> = []
             var touched: [String: Set<String>] = [:]
             var imported = 0
@@ -388,6 +394,7 @@ final class LedgerStore: @unchecked Sendable {
             var rows = 0
             while let record = try next() {
                 rows += 1
+                if rows % 1000 == 0 { progress?(rows, false) }
                 let line = record.line
                 guard record.fields.count == names.count else {
                     throw fail(
@@ -428,30 +435,29 @@ final class LedgerStore: @unchecked Sendable {
                     throw fail(line, column, error.message)
                 }
                 if !knownPortfolios.contains(transaction.portfolio) {
-                    if try currency(of: transaction.portfolio) == nil { try insertPortfolio(transaction.portfolio, newPortfolioCurrency) }
+                    if try currency(of: transaction.portfolio, connection) == nil { try insertPortfolio(transaction.portfolio, newPortfolioCurrency, connection) }
                     knownPortfolios.insert(transaction.portfolio)
                 }
                 if let externalID = transaction.externalID {
                     guard seenExternalIDs.insert(transaction.portfolio + "\u{0}" + externalID).inserted else {
                         throw fail(line, "external_id", "external_id \"\(externalID)\" appears twice in the file")
                     }
-                    if try existingID(portfolio: transaction.portfolio, externalID: externalID) != nil
-                        || isOwnExport(transaction)
+                    if try existingID(portfolio: transaction.portfolio, externalID: externalID, connection) != nil
+                        || isOwnExport(transaction, connection)
                     {
                         skipped += 1
                         continue
                     }
                 }
-                let id = try insert(transaction)
+                let id = try insert(transaction, connection)
                 if !kind.adds { soldLines[id] = line }
                 touched[transaction.portfolio, default: []].insert(transaction.coinID)
                 imported += 1
-                if rows % 1000 == 0 { progress?(rows) }
             }
             // The never-negative rule over each touched coin, with the imported rows in place.
             for (portfolio, coins) in touched {
                 for coinID in coins.sorted() {
-                    let entries = try coinEntries(portfolio: portfolio, coinID: coinID)
+                    let entries = try coinEntries(portfolio: portfolio, coinID: coinID, connection)
                     if let short = firstShortfall(entries) {
                         var error = Self.shortfallError(short, coinID: coinID)
                         if let line = soldLines[short.entry.id] {
@@ -463,16 +469,14 @@ final class LedgerStore: @unchecked Sendable {
                     }
                 }
             }
-            progress?(rows)
+            progress?(rows, true)
             return (imported, skipped)
         }
     }
-    /// Import lines of the sells and transfers out imported, for shortfall errors.
-    private var soldLines: [Int64: Int] = [:]
 
     /// Whether `transaction` is this database's own exported row `coinfolio:<id>`: the row with
     /// that id, in the same portfolio, without an external id, and the same in every field.
-    private func isOwnExport(_ transaction: Transaction) throws -> Bool {
+    private func isOwnExport(_ transaction: Transaction, _ connection: SQLiteConnection) throws -> Bool {
         guard let externalID = transaction.externalID, externalID.hasPrefix(LedgerCSV.ownPrefix),
             let id = Int64(externalID.dropFirst(LedgerCSV.ownPrefix.count))
         else { return false }
@@ -505,7 +509,7 @@ final class LedgerStore: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    private func existingID(portfolio: String, externalID: String) throws -> Int64? {
+    private func existingID(portfolio: String, externalID: String, _ connection: SQLiteConnection) throws -> Int64? {
         let statement = try connection.statement("SELECT id FROM ledger_transaction WHERE portfolio = ?1 AND external_id = ?2")
         statement.bind(1, portfolio)
         statement.bind(2, externalID)
@@ -513,7 +517,7 @@ final class LedgerStore: @unchecked Sendable {
         return try statement.next() ? statement.int64(0) : nil
     }
 
-    private func insert(_ t: Transaction) throws -> Int64 {
+    private func insert(_ t: Transaction, _ connection: SQLiteConnection) throws -> Int64 {
         let statement = try connection.statement(
             """
             INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id)
@@ -533,7 +537,7 @@ final class LedgerStore: @unchecked Sendable {
     }
 
     /// One coin's entries of a portfolio in ledger order, read inside the current transaction.
-    private func coinEntries(portfolio: String, coinID: String) throws -> [LedgerEntry] {
+    private func coinEntries(portfolio: String, coinID: String, _ connection: SQLiteConnection) throws -> [LedgerEntry] {
         let select = try connection.statement(
             "SELECT id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction WHERE portfolio = ?1 AND coin_id = ?2 ORDER BY timestamp_ms, id"
         )
@@ -592,19 +596,12 @@ final class LedgerStore: @unchecked Sendable {
             externalID: s.text(9))
     }
 
-    private func locked<T>(_ body: () throws -> T) throws -> T {
-        lock.lock(); defer { lock.unlock() }
-        return try body()
-    }
-
-    /// A write: locked, in one BEGIN IMMEDIATE transaction, and the cache dropped after.
-    private func write<T>(_ body: () throws -> T) throws -> T {
-        try locked {
-            defer {
-                cache.removeAll()
-                soldLines.removeAll()
-            }
-            return try connection.transaction(body)
+    /// A write: locked, in one BEGIN IMMEDIATE transaction, and the cache dropped after (this
+    /// connection's own commits do not change `data_version`).
+    private func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try file.locked { connection in
+            defer { cache.withLock { $0.portfolios.removeAll() } }
+            return try connection.transaction { try body(connection) }
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 /// One connection to a SQLite file (Debian's libsqlite3). Not thread-safe by itself: its owner
-/// serializes calls (`PortfolioStore` holds a lock around every use).
+/// serializes calls (`StoreConnection` holds it in a `Mutex`).
 final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]

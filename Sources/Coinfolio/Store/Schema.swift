@@ -1,31 +1,44 @@
-/// The store's schema, versioned by `PRAGMA user_version`. A later version appends a migration;
-/// an existing one never changes.
+/// The store's schema, versioned by `PRAGMA user_version`. A new version appends a `Step` to
+/// `steps`; an existing step never changes.
 enum Schema {
-    /// Migration `n` (1-based) takes a database from version n-1 to n.
-    static let migrations: [(SQLiteConnection) throws -> Void] = [
-        { try $0.execute(version1) },
-        // 2: the ledger (portfolios and transactions); holdings become transfers in.
-        LedgerStore.migrateToLedger,
+    /// One migration: the SQL that takes a database from `version - 1` to `version`, and the
+    /// data moves that SQL cannot express.
+    struct Step: Sendable {
+        /// The version the database has after this step (1, 2, … with no gaps).
+        let version: Int
+        /// What the step adds, for people.
+        let summary: String
+        /// Statements run inside the migration's transaction.
+        let sql: String
+        /// Run after `sql`, in the same transaction (nil: none).
+        var code: (@Sendable (SQLiteConnection) throws -> Void)? = nil
+    }
+
+    /// Every step, in version order: `steps[n - 1].version == n`.
+    static let steps: [Step] = [
+        Step(
+            version: 1, summary: "holdings (the seed's PortfolioEntity: coinId, amount) and the engine's snapshot",
+            sql: """
+                CREATE TABLE holding (
+                    coin_id TEXT PRIMARY KEY NOT NULL,
+                    amount REAL NOT NULL CHECK (amount > 0)
+                ) WITHOUT ROWID;
+                CREATE TABLE market_snapshot (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    vs_currency TEXT NOT NULL,
+                    as_of REAL NOT NULL,
+                    refresh_failed INTEGER NOT NULL DEFAULT 0,
+                    markets BLOB NOT NULL,
+                    global BLOB
+                );
+                """),
+        Step(
+            version: 2,
+            summary: "the ledger: portfolios and transactions; each holding becomes a transfer_in of unknown cost",
+            sql: LedgerStore.schemaSQL, code: LedgerStore.moveSchemaOneHoldings),
     ]
 
-    private static let version1 =
-        // 1: holdings (the seed's PortfolioEntity: coinId, amount) and the engine's snapshot.
-        """
-        CREATE TABLE holding (
-            coin_id TEXT PRIMARY KEY NOT NULL,
-            amount REAL NOT NULL CHECK (amount > 0)
-        ) WITHOUT ROWID;
-        CREATE TABLE market_snapshot (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            vs_currency TEXT NOT NULL,
-            as_of REAL NOT NULL,
-            refresh_failed INTEGER NOT NULL DEFAULT 0,
-            markets BLOB NOT NULL,
-            global BLOB
-        );
-        """
-
-    static var currentVersion: Int { migrations.count }
+    static var currentVersion: Int { steps.last?.version ?? 0 }
 
     /// Brings the database to `currentVersion` inside one write transaction, so that several
     /// processes opening a new file at once create it exactly once. A database already at the
@@ -35,8 +48,9 @@ enum Schema {
         if try checkedVersion(connection) == currentVersion { return }
         try connection.transaction {
             let version = try checkedVersion(connection)
-            for index in version..<currentVersion {
-                try migrations[index](connection)
+            for step in steps where step.version > version {
+                try connection.execute(step.sql)
+                try step.code?(connection)
             }
             if version < currentVersion {
                 try connection.execute("PRAGMA user_version = \(currentVersion)")

@@ -91,3 +91,24 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         CoinfolioError(.invalidArgument, message)
     }
 }
+
+extension CoinfolioError {
+    /// This error, said of the input named `input` (`"markets_body"`): `details["input"]` holds
+    /// the name and the message starts with it, spaced ("markets body: malformed JSON").
+    func about(input: String) -> CoinfolioError {
+        var named = self
+        named.message = "\(Self.label(input)): \(message)"
+        named.details["input"] = .string(input)
+        return named
+    }
+
+    /// The message without the input name `details["input"]` puts before it ("malformed JSON"
+    /// for "markets body: malformed JSON"); the whole message when the error names no input.
+    public var messageWithoutInput: String {
+        guard case .string(let input)? = details["input"] else { return message }
+        let prefix = "\(Self.label(input)): "
+        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+    }
+
+    private static func label(_ input: String) -> String { input.replacingOccurrences(of: "_", with: " ") }
+}

@@ -14,8 +14,8 @@ enum ConfigJSON {
             return try decoder.decode(T.self, from: data)
         } catch let error as CoinfolioError {
             throw error
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw CoinfolioError.invalid(malformedJSONMessage(context))
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {  // Foundation gives no structured reason
+            throw CoinfolioError.invalid("malformed JSON")
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             throw CoinfolioError.invalid("expected a JSON object")
         } catch {

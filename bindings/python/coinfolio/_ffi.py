@@ -9,10 +9,12 @@ with ``cf_string_free`` in a ``finally`` block (a ``c_char_p`` restype would los
 The library is found, in this order, at:
 
 1. ``$COINFOLIO_LIBRARY`` (the path of ``libcoinfolio.so``);
-2. the repository's SwiftPM build folders relative to this package,
+2. the copy inside this package (``coinfolio/libcoinfolio.so``), which an installed wheel
+   carries (``pip install ./bindings/python`` builds it);
+3. the repository's SwiftPM build folders relative to this package,
    ``<repo>/.build/release/libcoinfolio.so`` and ``<repo>/.build/debug/libcoinfolio.so``
-   (the most recently built first);
-3. ``ctypes.util.find_library("coinfolio")`` (an installed library).
+   (the most recently built first), for a checkout used without installing;
+4. ``ctypes.util.find_library("coinfolio")`` (a library installed with ``make install``).
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ cf_client_p = POINTER(cf_client)
 cf_engine_p = POINTER(cf_engine)
 #: ``char **``: an out-parameter receiving a library-owned string.
 c_string_out = POINTER(c_void_p)
+#: ``cf_progress_fn``: ``void (*)(const char *progress_json, void *user)``.
+cf_progress_fn = ctypes.CFUNCTYPE(None, c_char_p, c_void_p)
 
 
 # --- Finding and loading the library ------------------------------------------------------------
@@ -76,6 +80,7 @@ def _repo_root() -> Path:
 
 
 def _candidates() -> List[Path]:
+    bundled = Path(__file__).resolve().parent / _LIBRARY_FILE
     root = _repo_root()
     found = [
         path
@@ -86,7 +91,7 @@ def _candidates() -> List[Path]:
         if path.is_file()
     ]
     found.sort(key=lambda path: path.stat().st_mtime, reverse=True)
-    return found
+    return ([bundled] if bundled.is_file() else []) + found
 
 
 def _load() -> Tuple[ctypes.CDLL, str]:
@@ -116,8 +121,9 @@ def _load() -> Tuple[ctypes.CDLL, str]:
     raise ImportError(
         "coinfolio: libcoinfolio not found. Set "
         f"{LIBRARY_ENV} to the path of {_LIBRARY_FILE}, or build it with "
-        f"`cd {root} && swift build --product coinfolio` "
-        f"(searched {root / '.build' / 'release'}, {root / '.build' / 'debug'} and the system "
+        f"`cd {root} && swift build --product coinfolio`, or install the package with "
+        f"`pip install {root / 'bindings' / 'python'}` "
+        f"(searched {Path(__file__).resolve().parent}, {root / '.build' / 'release'}, {root / '.build' / 'debug'} and the system "
         f"library path{'; could not load: ' + ', '.join(tried) if tried else ''})."
     )
 
@@ -344,6 +350,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_delete_portfolio", (cf_engine_p, c_char_p, c_int, c_string_out), c_int, _check_status),
     ("cf_engine_import_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_export_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_set_progress", (cf_engine_p, cf_progress_fn, c_void_p, c_string_out), c_int, _check_status),
 )
 
 

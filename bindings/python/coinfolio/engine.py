@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import decimal
+import json
 import os
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from . import _ffi
 from ._handle import Handle
@@ -66,6 +67,9 @@ class Engine(Handle):
         out = _ffi.cf_engine_p()
         _ffi.lib.cf_engine_open(encoded, _ffi.byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_engine_close)
+        # Every ctypes callback handed to the library lives as long as the engine: a refresh on
+        # another thread may still be calling an earlier one after it was replaced.
+        self._progress_callbacks: List[Any] = []
 
     def refresh(self) -> Dict[str, Any]:
         """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
@@ -342,3 +346,29 @@ class Engine(Handle):
         with self._borrow() as pointer:
             return _ffi.call_text(_ffi.lib.cf_engine_export_csv, pointer, encoded)
 
+    def set_progress(self, callback: Optional[Callable[[Dict[str, Any]], None]]) -> None:
+        """Calls ``callback(progress)`` while long work runs; ``None`` turns it off.
+
+        ``progress`` is ``{"phase": "markets" | "global" | "ids" | "import" | "chart",
+        "done": n, "total": n | None}``: ``done`` of ``total`` units of the phase are finished
+        (markets: pages of ``/coins/markets``; global: 1 request; ids: held coins missing from
+        the pages; import: CSV rows; chart: charts). Each phase reports ``done`` 0 when it starts,
+        then after each unit. The callback runs on the thread that called :meth:`refresh` (or the
+        import or chart call), before that call returns. It may call queries but not
+        :meth:`refresh`, :meth:`load` or :meth:`close`. An exception it raises is printed
+        (``sys.unraisablehook``) and does not stop the work.
+        """
+        if callback is None:
+            native = _ffi.cf_progress_fn()  # NULL
+        else:
+            if not callable(callback):
+                raise TypeError(f"callback must be callable or None, not {type(callback).__name__}")
+
+            def relay(progress_json: Optional[bytes], _user: Optional[int]) -> None:
+                if progress_json is not None:
+                    callback(json.loads(progress_json.decode("utf-8")))
+
+            native = _ffi.cf_progress_fn(relay)
+            self._progress_callbacks.append(native)
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_engine_set_progress, pointer, native, None)

@@ -207,3 +207,39 @@ def test_pnl_is_coloured_by_sign_on_a_terminal_unless_no_color(cli, tmp_path):
     assert "\x1b[32m$246.00\x1b[0m" in coloured  # bitcoin's realized gain in green
     assert "\x1b[31m-$6.00\x1b[0m" in coloured  # ethereum's realized loss in red
     assert "\x1b[" not in on_terminal(NO_COLOR="1")
+def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
+    import pty
+
+    binary = _cli()
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
+    controller, terminal = pty.openpty()
+    try:
+        result = subprocess.run([str(binary), "home", "--limit", "1"], env=env, stdout=subprocess.PIPE,
+                                stderr=terminal, timeout=60)
+        os.close(terminal)
+        terminal = -1
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # EIO: the terminal's other end is closed
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        if terminal >= 0:
+            os.close(terminal)
+        os.close(controller)
+    assert result.returncode == 0
+    text = drawn.decode("utf-8")
+    assert "markets  [####################] 1/1" in text
+    assert "global   [####################] 1/1" in text
+    assert text.endswith("\r\x1b[K"), "the bar is cleared before the output"
+    assert b"markets" not in result.stdout
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(cli):
+    result = cli("home", "--limit", "1")
+    assert result.returncode == 0
+    assert result.stderr == ""

@@ -18,21 +18,16 @@ public enum CoinGeckoBody {
         } catch {
             throw classify(error, expected: "a JSON array of coins (/coins/markets)", body: body)
         }
-        var coins: [Coin] = []
-        coins.reserveCapacity(elements.count)
+        var merged = LaterRowWins<Coin>(reservingCapacity: elements.count)
         var skipped: [MarketsPage.Skipped] = []
-        var positionByID: [String: Int] = [:]
         var sourceIndex: [Int] = []
         for (index, element) in elements.enumerated() {
             switch element.result {
             case .success(let coin):
-                if let earlier = positionByID[coin.id] {
+                if let earlier = merged.add(coin) {
                     skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
-                    coins[earlier] = coin
                     sourceIndex[earlier] = index
                 } else {
-                    positionByID[coin.id] = coins.count
-                    coins.append(coin)
                     sourceIndex.append(index)
                 }
             case .failure(let reason):
@@ -40,7 +35,7 @@ public enum CoinGeckoBody {
             }
         }
         skipped.sort { $0.index < $1.index }
-        return MarketsPage(coins: coins, skipped: skipped, elementCount: elements.count)
+        return MarketsPage(coins: merged.rows, skipped: skipped, elementCount: elements.count)
     }
 
     /// Decodes a `GET /global` body (`{"data": {…}}`; a bare data object is accepted too).
@@ -119,24 +114,15 @@ public enum CoinGeckoBody {
 
     private static func classify(_ error: Error, expected: String, body: Data) -> CoinfolioError {
         if let error = error as? CoinfolioError { return error }
+        // Foundation says only "not valid JSON" (no structured reason); the reasons a person can
+        // act on (bad UTF-8, a trailing comma, nesting too deep) were found by `prepared` first,
+        // each with its own `details["reason"]`.
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
             return CoinfolioError(
-                .invalidArgument, malformedJSONMessage(context), details: ["reason": .string("malformed_json")])
+                .invalidArgument, "malformed JSON", details: ["reason": .string("malformed_json")])
         }
         return CoinfolioError(.decode, "expected \(expected): \(describe(error))".truncated(300))
     }
-}
-
-/// "malformed JSON", with the parser's reason when it is one a person can act on.
-func malformedJSONMessage(_ context: DecodingError.Context) -> String {
-    let underlying = context.underlyingError.map { String(describing: $0) } ?? ""
-    if underlying.contains("nested") || underlying.contains("Nested") || underlying.contains("depth") {
-        return "malformed JSON: nested deeper than the parser allows (512 levels)"
-    }
-    if underlying.contains("number") || underlying.contains("Number") {
-        return "malformed JSON: a number is out of range or badly written"
-    }
-    return "malformed JSON"
 }
 
 /// A short description of a DecodingError for people: which key, what went wrong.
@@ -162,11 +148,5 @@ func describe(_ error: Error, droppingFirst: Int = 0) -> String {
         return "\(path(context)) is not \(kind(type))"
     case DecodingError.dataCorrupted(let context): return "\(path(context)) holds invalid JSON"
     default: return "invalid JSON"
-    }
-}
-
-extension String {
-    func truncated(_ limit: Int) -> String {
-        utf8.count <= limit ? self : String(decoding: utf8.prefix(limit), as: UTF8.self) + "…"
     }
 }

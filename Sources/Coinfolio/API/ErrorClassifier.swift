@@ -1,0 +1,77 @@
+import Foundation
+
+/// Turns an HTTP answer that is not data into a `CoinfolioError`: 429 → `.rateLimited` (details
+/// `retry_after_s`); 401/403 and API error codes 10002/10005/10010/10011 → `.unauthorized`;
+/// 404 → `.notFound`; other non-2xx → `.http`. Every error carries `http_status` (and CoinGecko's
+/// `error_code` when the body has one).
+enum ErrorClassifier {
+    /// Error codes CoinGecko uses for a missing, invalid or wrong-plan key.
+    static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011]
+
+    /// Classifies a non-2xx answer (or a 2xx CoinGecko error object). nil: a plain HTTP error.
+    /// CoinGecko's own message is quoted with `apiKey` redacted first (any letter case), then cut
+    /// to 200 bytes, so no part of the key can survive.
+    static func classify(status: Int, headers: [String: String], body: Data, apiKey: String? = nil) -> CoinfolioError? {
+        let api = APIErrorBody(body)
+        var details: [String: CoinfolioError.Detail] = ["http_status": .number(Double(status))]
+        if let code = api?.errorCode { details["error_code"] = .number(Double(code)) }
+        let said = api?.message.map { ": \(redacting(apiKey, in: $0).truncated(200))" } ?? ""
+
+        if status == 429 || api?.errorCode == 429 {
+            var message = "CoinGecko rate limit reached (HTTP 429)\(said)"
+            if let retryAfter = headers["retry-after"].flatMap(parseRetryAfter) {
+                details["retry_after_s"] = .number(retryAfter)
+                message += "; retry after \(NumberFormat.number(retryAfter).replacingOccurrences(of: ".00", with: "")) s"
+            }
+            return CoinfolioError(.rateLimited, message, details: details)
+        }
+        if let code = api?.errorCode, unauthorizedErrorCodes.contains(code) {
+            return CoinfolioError(.unauthorized, "CoinGecko refused the API key (error \(code))\(said)", details: details)
+        }
+        switch status {
+        case 200..<300:
+            return nil
+        case 401, 403:
+            return CoinfolioError(.unauthorized, "CoinGecko refused the request (HTTP \(status))\(said)", details: details)
+        case 404:
+            return CoinfolioError(.notFound, "not found (HTTP 404)\(said)", details: details)
+        default:
+            return CoinfolioError(.http, "HTTP \(status)\(said)", details: details)
+        }
+    }
+
+    /// `Retry-After` in seconds: delta-seconds, or an HTTP date.
+    static func parseRetryAfter(_ value: String) -> Double? {
+        let text = value.trimmingSpaces
+        if let seconds = Double(text), seconds.isFinite, seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text) else { return nil }
+        return max(0, date.timeIntervalSinceNow.rounded(.up))
+    }
+}
+
+/// CoinGecko's error bodies: `{"status":{"error_code":N,"error_message":"…"}}`,
+/// `{"error":{"status":{…}}}`, `{"error":"…"}` and `{"status":500,"error":"…"}`.
+/// An HTML or plain-text body reads as nil: it is classified by status alone.
+struct APIErrorBody {
+    var errorCode: Int?
+    var message: String?
+
+    init?(_ body: Data) {
+        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
+            first == UInt8(ascii: "{"),
+            let object = try? JSONSerialization.jsonObject(with: CoinGeckoBody.withoutBOM(body)) as? [String: Any]
+        else { return nil }
+        func read(status: [String: Any]) {
+            if let code = status["error_code"] as? NSNumber { errorCode = code.intValue }
+            if let text = status["error_message"] as? String { message = text.trimmingSpaces }
+        }
+        if let status = object["status"] as? [String: Any] { read(status: status) }
+        if let error = object["error"] as? [String: Any], let status = error["status"] as? [String: Any] { read(status: status) }
+        if let text = object["error"] as? String { message = text.trimmingSpaces }
+        if errorCode == nil && message == nil { return nil }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The coin detail screen.
+public struct CoinDetailScreen: Sendable {
+    /// The snapshot's market row, nil when the coin is not in the snapshot.
+    public var coin: Coin?
+    /// From `GET /coins/{id}`.
+    public var detail: CoinDetail
+    /// "Current Price", "Market Capitalization", "Rank", "Volume".
+    public var overview: [Statistic]
+    /// "24h High", "24h Low", "24h Price Change", "24h Market Cap Change", "Block Time",
+    /// "Hashing Algorithm".
+    public var additional: [Statistic]
+
+    /// `{"coin":coin|null,"detail":{…},"overview":[…],"additional":[…]}`
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        var w = JSONWriter(reserving: 8192)
+        w.beginObject()
+        w.key("coin")
+        if let coin {
+            w.beginObject(); coin.writeJSON(to: &w); w.key("price_available"); w.bool(coin.isPriceAvailable); w.endObject()
+        } else {
+            w.null()
+        }
+        w.key("detail"); w.beginObject(); detail.writeJSON(to: &w); w.endObject()
+        w.key("overview"); overview.writeJSON(to: &w)
+        w.key("additional"); additional.writeJSON(to: &w)
+        w.endObject()
+        return w.bytes
+    }
+}

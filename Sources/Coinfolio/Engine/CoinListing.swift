@@ -1,0 +1,60 @@
+import Foundation
+
+/// A page of the home list.
+public struct CoinListing: Sendable {
+    /// The coins of the page, in the query's order.
+    public var coins: [Coin]
+    /// How many coins matched the search, before limit and offset.
+    public var total: Int
+    /// When the snapshot was taken.
+    public var asOf: Date
+    /// The snapshot is older than `stale_after_s` or its last refresh failed.
+    public var isStale: Bool
+    /// Whether `json` includes sparklines.
+    public var includesSparkline: Bool
+
+    /// A listing of `coins` out of `total` matches.
+    public init(coins: [Coin], total: Int, asOf: Date, isStale: Bool, includesSparkline: Bool) {
+        self.coins = coins
+        self.total = total
+        self.asOf = asOf
+        self.isStale = isStale
+        self.includesSparkline = includesSparkline
+    }
+
+    /// `{"coins":[coin + "price_available"…],"total":n,"as_of":"…","stale":b}`
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        Self.writeJSON(
+            count: coins.count, reserving: coins.count * 4096 + coins.count * 32 + 96, total: total, asOf: asOf,
+            isStale: isStale
+        ) { index, w in
+            coins[index].writeJSON(to: &w, sparkline: includesSparkline)
+            return coins[index].isPriceAvailable
+        }
+    }
+
+    /// Writes `json` for `count` coins; `coin(i, &w)` writes the members of the i-th coin and
+    /// says whether it has a price. The engine's SPI passes the snapshot's cached members.
+    static func writeJSON(
+        count: Int, reserving: Int, total: Int, asOf: Date, isStale: Bool, coin: (Int, inout JSONWriter) -> Bool
+    ) -> [UInt8] {
+        var w = JSONWriter(reserving: reserving)
+        w.beginObject()
+        w.key("coins"); w.beginArray()
+        for index in 0..<count {
+            w.beginObject()
+            let priceAvailable = coin(index, &w)
+            w.key("price_available"); w.bool(priceAvailable)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("total"); w.number(total)
+        w.key("as_of"); w.string(isoTimestamp(asOf))
+        w.key("stale"); w.bool(isStale)
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Counters of one engine since it was opened.
+public struct EngineMetrics: Hashable, Sendable {
+    /// HTTP attempts by endpoint, retries included.
+    public var httpRequests: [Endpoint: Int]
+    /// Coin detail answers served without a request of their own (cached or shared).
+    public var detailCacheHits: Int
+
+    /// `{"http_requests":{"markets":n,"global":n,"detail":n},"detail_cache_hits":n}`
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("http_requests"); w.beginObject()
+        for endpoint in Endpoint.allCases { w.key(endpoint.rawValue); w.number(httpRequests[endpoint] ?? 0) }
+        w.endObject()
+        w.key("detail_cache_hits"); w.number(detailCacheHits)
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The portfolio screen.
+public struct Portfolio: Sendable {
+    /// Every held coin, in the query's order.
+    public var entries: [PortfolioEntry]
+    /// Σ `current_holdings_value` of the coins that have a price, in vs_currency.
+    public var totalValue: Double
+    /// When the snapshot was taken; nil without one.
+    public var asOf: Date?
+    /// The snapshot is old or its last refresh failed (true without a snapshot).
+    public var isStale: Bool
+    /// Whether `json` includes sparklines.
+    public var includesSparkline: Bool
+
+    /// `{"coins":[coin + "price_available","current_holdings","current_holdings_value"…],
+    /// "total_value":x,"as_of":"…"|null,"stale":b}`; a coin with no market row has its id and
+    /// null for every market key.
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        Self.writeJSON(
+            count: entries.count, reserving: entries.count * (includesSparkline ? 4500 : 1500) + 96, totalValue: totalValue,
+            asOf: asOf, isStale: isStale
+        ) { index, w in
+            let entry = entries[index]
+            (entry.coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(
+                to: &w, sparkline: includesSparkline, known: entry.coin != nil)
+            return (entry.isPriceAvailable, entry.amount, entry.value)
+        }
+    }
+
+    /// Writes `json` for `count` entries; `entry(i, &w)` writes the i-th coin's members and
+    /// gives its price availability, amount and value. The engine's SPI passes the snapshot's
+    /// cached members.
+    static func writeJSON(
+        count: Int, reserving: Int, totalValue: Double, asOf: Date?, isStale: Bool,
+        entry: (Int, inout JSONWriter) -> (priceAvailable: Bool, amount: Double, value: Double?)
+    ) -> [UInt8] {
+        var w = JSONWriter(reserving: reserving)
+        w.beginObject()
+        w.key("coins"); w.beginArray()
+        for index in 0..<count {
+            w.beginObject()
+            let (priceAvailable, amount, value) = entry(index, &w)
+            w.key("price_available"); w.bool(priceAvailable)
+            w.key("current_holdings"); w.number(amount)
+            w.key("current_holdings_value"); w.number(value)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("total_value"); w.number(totalValue)
+        w.key("as_of"); w.string(asOf.map(isoTimestamp))
+        w.key("stale"); w.bool(isStale)
+        w.endObject()
+        return w.bytes
+    }
+}

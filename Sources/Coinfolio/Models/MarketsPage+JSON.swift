@@ -1,0 +1,26 @@
+/// `MarketsPage` in the JSON shape the ABI writes.
+extension MarketsPage {
+    /// `{"coins":[…],"skipped":[{"index":i,"reason":"…"}]}`
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        var w = JSONWriter(reserving: coins.count * 1024 + 64)
+        w.beginObject()
+        w.key("coins"); w.beginArray()
+        for coin in coins {
+            w.beginObject(); coin.writeJSON(to: &w); w.endObject()
+        }
+        w.endArray()
+        w.key("skipped"); w.beginArray()
+        for entry in skipped {
+            w.beginObject()
+            w.key("index"); w.number(entry.index)
+            w.key("reason"); w.string(entry.reason)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,33 @@
+/// The merge rule for market rows (SPEC: one row per coin id): a later row with the same id
+/// replaces the earlier one in the earlier one's place; a new id is appended. Decoding a markets
+/// body, the client's `ids=` top-up across several requests and the engine's install all merge
+/// through this one type.
+struct LaterRowWins<Row> {
+    /// The merged rows, in the order their ids were first seen.
+    private(set) var rows: [Row] = []
+    private var positionByID: [String: Int] = [:]
+
+    init(reservingCapacity capacity: Int = 0) {
+        rows.reserveCapacity(capacity)
+        positionByID.reserveCapacity(capacity)
+    }
+
+    /// Adds `row` under `id`.
+    /// - Returns: the position of the row it replaced, or nil when `id` is new (appended).
+    @discardableResult
+    mutating func add(_ row: Row, id: String) -> Int? {
+        if let earlier = positionByID[id] {
+            rows[earlier] = row
+            return earlier
+        }
+        positionByID[id] = rows.count
+        rows.append(row)
+        return nil
+    }
+}
+
+extension LaterRowWins where Row == Coin {
+    /// Adds `coin` under its id; see `add(_:id:)`.
+    @discardableResult
+    mutating func add(_ coin: Coin) -> Int? { add(coin, id: coin.id) }
+}

@@ -1,0 +1,100 @@
+import Coinfolio
+import Foundation
+
+/// What every command shares: the parsed options, the terminal, and the steps several commands
+/// take (opening the engine, refreshing, printing coin tables).
+struct CLI {
+    let options: Options
+    let terminal: Terminal
+
+    /// Checks the operand count of `command`; exits with status 2 and its usage line otherwise.
+    func expectOperands(_ count: ClosedRange<Int>, _ shape: String) {
+        guard count.contains(options.operands.count) else { fail("usage: coinfolio-cli \(options.command) \(shape)", code: 2) }
+    }
+
+    /// The engine, with the database's folder created first.
+    func openEngine() throws -> PortfolioEngine {
+        let configuration = try options.engineConfiguration()
+        if configuration.database != ":memory:" {
+            let folder = URL(fileURLWithPath: configuration.database).deletingLastPathComponent()
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        let engine = try PortfolioEngine(configuration: configuration)
+        if ProgressBar.isEnabled { engine.setProgressHandler { ProgressBar.draw($0) } }
+        return engine
+    }
+
+    /// Refreshes unless offline; on failure says so and goes on with the saved snapshot, if any.
+    func refreshOrExplain(_ engine: PortfolioEngine) {
+        guard !options.offline else { return }
+        do {
+            defer { if ProgressBar.isEnabled { ProgressBar.clear() } }  // before any message
+            try engine.refresh()
+        } catch let error as CoinfolioError {
+            FileHandle.standardError.write(Data("coinfolio-cli: refresh failed: \(error.message)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("coinfolio-cli: refresh failed: \(error)\n".utf8))
+        }
+    }
+
+    static let noDataHelp =
+        "no market data yet: run `coinfolio-cli home` with network access, or `coinfolio-cli load MARKETS.json [GLOBAL.json]` with saved CoinGecko bodies"
+
+    func ageLine(asOf: Date?, stale: Bool) -> String {
+        guard let asOf else { return terminal.dim("no market data yet") }
+        let stamp = asOf.formatted(Date.ISO8601FormatStyle())
+        return stale ? terminal.paint("stale as of \(stamp)", "33") : terminal.dim("as of \(stamp)")
+    }
+
+    /// The quote currency of the options (usd when it does not parse; the engine refuses it first).
+    func vs() -> VsCurrency { (try? VsCurrency(options.vsCurrency)) ?? .usd }
+
+    func coinRows(_ coins: [Coin]) -> String {
+        let rows = coins.map { coin -> [String] in
+            [
+                coin.marketCapRank.map(String.init) ?? "-", Terminal.printable(coin.symbol.uppercased()), Terminal.printable(coin.name),
+                coin.currentPrice.map { NumberFormat.price($0, vsCurrency: vs()) } ?? NumberFormat.notAvailable,
+                terminal.change(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d),
+            ]
+        }
+        return Terminal.table(["#", "SYMBOL", "NAME", "PRICE", "24H", "7D"], rows, right: [0, 3, 4])
+    }
+
+    func statisticsBlock(_ statistics: [Statistic]) -> String {
+        statistics.map {
+            "\(terminal.bold($0.title)): \($0.value) \(terminal.change($0.percentageChange))".trimmingCharacters(in: .whitespaces)
+        }
+        .joined(separator: "\n")
+    }
+}
+
+/// Prints `message` to stderr as coinfolio-cli's and exits with `code`.
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("coinfolio-cli: \(message)\n".utf8))
+    exit(code)
+}
+
+/// Prints one line of output.
+func say(_ text: String) { print(text) }
+
+/// A decimal number as people type it (`0.5`, `1e-9`, `-5`); nil for anything else, including
+/// the hexadecimal and "nan"/"inf" forms `Double(_:)` would accept.
+func decimalNumber(_ text: String) -> Double? {
+    let pattern = #/[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?/#
+    guard text.wholeMatch(of: pattern) != nil else { return nil }
+    return Double(text)
+}
+
+/// An amount as typed: 0.5, 2, 1e-08 → "0.00000001".
+func amountText(_ amount: Double) -> String {
+    // Formatted as dollars, then without the dollar's prefix (which the currency table owns).
+    NumberFormat.currency(amount, minimumFractionDigits: 0, maximumFractionDigits: 12, vsCurrency: .usd).replacingOccurrences(
+        of: VsCurrency.usd.prefix, with: "")
+}
+
+/// The bytes of the file at `path`; exits with status 1 when it cannot be read.
+func read(_ path: String) throws -> Data {
+    do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        fail("cannot read \(path): \(error.localizedDescription)", code: 1)
+    }
+}

@@ -1,0 +1,28 @@
+import Coinfolio
+
+/// `home`: refresh, then the market statistics and the top coins.
+struct HomeCommand: Command {
+    static let name = "home"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+
+    func run(_ cli: CLI) throws {
+        let engine = try cli.openEngine()
+        cli.refreshOrExplain(engine)
+        let statistics: [Statistic]
+        let listing: CoinListing
+        do {
+            statistics = try engine.statistics()
+            listing = try engine.coins(CoinQuery(limit: cli.options.limit, sparkline: true))
+        } catch let error as CoinfolioError where error.code == .noData {
+            fail(CLI.noDataHelp, code: 1)
+        }
+        if cli.options.json {
+            say(#"{"statistics":\#(statistics.jsonArray),"coins":\#(listing.json)}"#)
+            return
+        }
+        say(cli.statisticsBlock(statistics))
+        say("")
+        say(cli.coinRows(listing.coins))
+        say(cli.ageLine(asOf: listing.asOf, stale: listing.isStale))
+    }
+}

@@ -1,0 +1,30 @@
+import Coinfolio
+
+/// `portfolio`: the holdings with amount, value, 24h change and the total.
+struct PortfolioCommand: Command {
+    static let name = "portfolio"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+
+    func run(_ cli: CLI) throws {
+        let engine = try cli.openEngine()
+        cli.refreshOrExplain(engine)
+        let portfolio = try engine.portfolio(PortfolioQuery(portfolio: cli.options.portfolio))
+        if cli.options.json { say(portfolio.json); return }
+        if portfolio.entries.isEmpty {
+            say("no holdings yet: coinfolio-cli set COIN AMOUNT (for example: set bitcoin 0.5)")
+            return
+        }
+        let terminal = cli.terminal
+        let rows = portfolio.entries.map { entry -> [String] in
+            [
+                Terminal.printable(entry.coin?.symbol.uppercased() ?? "?"), Terminal.printable(entry.coin?.name ?? entry.coinID),
+                amountText(entry.amount),
+                entry.value.map { NumberFormat.currency($0, vsCurrency: cli.vs()) } ?? "no price",
+                terminal.change(entry.coin?.priceChangePercentage24h),
+            ]
+        }
+        say(Terminal.table(["SYMBOL", "NAME", "AMOUNT", "VALUE", "24H"], rows, right: [2, 3, 4]))
+        say("\(terminal.bold("Total")): \(NumberFormat.currency(portfolio.totalValue, vsCurrency: cli.vs()))")
+        say(cli.ageLine(asOf: portfolio.asOf, stale: portfolio.isStale))
+    }
+}

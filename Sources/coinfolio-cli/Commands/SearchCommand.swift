@@ -1,0 +1,23 @@
+import Coinfolio
+
+/// `search TEXT`: coins whose name, symbol or id contains TEXT.
+struct SearchCommand: Command {
+    static let name = "search"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "TEXT")
+
+    func run(_ cli: CLI) throws {
+        let options = cli.options
+        let engine = try cli.openEngine()
+        if engine.currentSnapshotAsOf == nil { cli.refreshOrExplain(engine) }
+        let listing: CoinListing
+        do {
+            listing = try engine.coins(CoinQuery(search: options.operands[0], limit: options.limit, sparkline: !options.json))
+        } catch let error as CoinfolioError where error.code == .noData {
+            fail(CLI.noDataHelp, code: 1)
+        }
+        if options.json { say(listing.json); return }
+        if listing.coins.isEmpty { say("no coin matches \"\(options.operands[0])\""); return }
+        say(cli.coinRows(listing.coins))
+        say(cli.terminal.dim("\(listing.total) match\(listing.total == 1 ? "" : "es")"))
+    }
+}

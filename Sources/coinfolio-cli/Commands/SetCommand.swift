@@ -1,0 +1,31 @@
+import Coinfolio
+
+/// `set COIN AMOUNT`: hold AMOUNT of COIN; 0 or less removes it. Unless `--offline`, an id the
+/// snapshot does not list is checked with CoinGecko first, so a typo is not stored.
+struct SetCommand: Command {
+    static let name = "set"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT")
+
+    func run(_ cli: CLI) throws {
+        let options = cli.options
+        let id = options.operands[0]
+        guard let amount = decimalNumber(options.operands[1]), amount.isFinite else {
+            fail("amount must be a number, not \"\(options.operands[1])\"", code: 2)
+        }
+        let engine = try cli.openEngine()
+        if amount > 0, !options.offline {
+            let exists: Bool
+            do {
+                exists = try engine.coinExists(id: id)
+            } catch let error as CoinfolioError where error.code != .invalidArgument {
+                fail("cannot check that \"\(id)\" is a CoinGecko coin id: \(error.message) (use --offline to store it unchecked)", code: 1)
+            }
+            guard exists else {
+                fail("unknown coin \"\(id)\": use its CoinGecko id (for example bitcoin, not btc)", code: 1)
+            }
+        }
+        try engine.setHolding(coinID: id, amount: amount, portfolio: options.portfolio)
+        if options.json { say([Holding(coinID: id, amount: max(amount, 0))].json); return }
+        say(amount > 0 ? "holding \(options.operands[1]) \(id)" : "removed \(id)")
+    }
+}
