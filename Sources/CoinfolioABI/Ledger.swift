@@ -67,7 +67,8 @@ public func cf_engine_rename_portfolio(_ engine: OpaquePointer?, _ name: CString
     -> Int32
 {
     call(outError) {
-        try handle(engine, as: PortfolioEngine.self, "engine").renamePortfolio(readString(name, "name"), to: readString(newName, "new_name"))
+        try handle(engine, as: PortfolioEngine.self, "engine").renamePortfolio(
+            readString(name, "name"), to: readString(newName, "new_name"))
     }
 }
 

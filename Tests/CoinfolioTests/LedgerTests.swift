@@ -257,7 +257,9 @@ final class LedgerTests: XCTestCase {
         assertThrows(.invalidArgument) { try engine.createPortfolio(name: "cold wallet") }
         assertThrows(.invalidArgument) { try engine.createPortfolio(name: " padded") }
         try engine.addTransaction(Transaction(portfolio: "cold wallet", coinID: "bitcoin", kind: .buy, amount: 1, price: 9, timestamp: 0))
-        XCTAssertEqual(try engine.portfolios(), [PortfolioInfo(name: "cold wallet", vsCurrency: "eur"), PortfolioInfo(name: "main", vsCurrency: "usd")])
+        XCTAssertEqual(
+            try engine.portfolios(),
+            [PortfolioInfo(name: "cold wallet", vsCurrency: "eur"), PortfolioInfo(name: "main", vsCurrency: "usd")])
         XCTAssertEqual(try engine.portfolio().entries.count, 0)
         XCTAssertEqual(try engine.portfolio(PortfolioQuery(portfolio: "cold wallet")).entries.map(\.coinID), ["bitcoin"])
         XCTAssertEqual(try engine.pnl(PnLOptions(portfolio: "cold wallet")).vsCurrency, "eur")
@@ -275,7 +277,9 @@ final class LedgerTests: XCTestCase {
         let engine = try self.engine()
         for day in 1...5 {
             try engine.addTransaction(
-                json: #"{"coin_id":"\#(day % 2 == 0 ? "ethereum" : "bitcoin")","kind":"transfer_in","amount":\#(day),"timestamp":"2024-01-0\#(day)"}"#)
+                json:
+                    #"{"coin_id":"\#(day % 2 == 0 ? "ethereum" : "bitcoin")","kind":"transfer_in","amount":\#(day),"timestamp":"2024-01-0\#(day)"}"#
+            )
         }
         XCTAssertEqual(try engine.transactions(TransactionQuery(coinID: "bitcoin")).total, 3)
         let range = try engine.transactions(TransactionQuery(json: #"{"from":"2024-01-02","to":"2024-01-04","limit":2,"offset":1}"#))
@@ -363,7 +367,8 @@ final class LedgerTests: XCTestCase {
         error = failure(Self.header + "\n" + good + "\"multi\nline\",main,bitcoin,buy,1,1,0,,c\n2024-13-01,main,bitcoin,buy,1,1,0,,d\n")
         XCTAssertEqual(error?.details["line"], .number(3))
         XCTAssertEqual(error?.details["column"], .string("timestamp"))
-        error = failure(Self.header + "\n" + good + "2024-01-02,main,bitcoin,buy,1,100,0,\"note\",x\n2024-01-03,main,bitcoin,sell,1,1,0,,x\n")
+        error = failure(
+            Self.header + "\n" + good + "2024-01-02,main,bitcoin,buy,1,100,0,\"note\",x\n2024-01-03,main,bitcoin,sell,1,1,0,,x\n")
         XCTAssertEqual(error?.details["line"], .number(4), "an external_id repeated in one file fails at its second row")
         XCTAssertEqual(error?.details["column"], .string("external_id"))
         error = failure("timestamp;portfolio;coin_id;kind;amount;price;fee;note;external_id\n")
@@ -395,7 +400,12 @@ final class LedgerTests: XCTestCase {
         let target = try self.engine()
         XCTAssertEqual(try importCSV(target, text), ImportSummary(imported: 4, skipped: 0))
         XCTAssertEqual(try target.exportCSV(), exported, "export → import → export gives the same bytes")
-        XCTAssertEqual(try target.pnl().coins, try source.pnl().coins.map { var coin = $0; coin.currentPrice = nil; coin.currentValue = nil; coin.unrealizedPnL = nil; coin.unrealizedPnLPercentage = nil; return coin })
+        XCTAssertEqual(
+            try target.pnl().coins,
+            try source.pnl().coins.map {
+                var coin = $0; coin.currentPrice = nil; coin.currentValue = nil; coin.unrealizedPnL = nil;
+                coin.unrealizedPnLPercentage = nil; return coin
+            })
     }
 
     func testCSVImportCreatesNamedPortfoliosInTheEnginesCurrency() throws {
@@ -409,7 +419,9 @@ final class LedgerTests: XCTestCase {
         let folder = try temporaryDirectory(self)
         let url = folder.appendingPathComponent("big.csv")
         var text = Self.header + "\n"
-        for row in 0..<3000 { text += "2024-01-01T00:00:\(String(format: "%02d", row % 60))Z,main,coin-\(row % 7),buy,0.1,1.5,0.01,row \(row),id-\(row)\n" }
+        for row in 0..<3000 {
+            text += "2024-01-01T00:00:\(String(format: "%02d", row % 60))Z,main,coin-\(row % 7),buy,0.1,1.5,0.01,row \(row),id-\(row)\n"
+        }
         try Data(text.utf8).write(to: url)
         let engine = try self.engine(folder.appendingPathComponent("db.sqlite").path)
         XCTAssertEqual(try engine.importCSV(contentsOf: url), ImportSummary(imported: 3000, skipped: 0))

@@ -116,7 +116,8 @@ struct CSVReader {
                 while let byte = try peek(), byte != UInt8(ascii: ","), byte != 0x0A, byte != 0x0D {
                     if byte == UInt8(ascii: "\"") {
                         throw SyntaxError(
-                            line: startLine, field: fields.count, message: "a quote inside an unquoted field (quote the whole field and double the quote)")
+                            line: startLine, field: fields.count,
+                            message: "a quote inside an unquoted field (quote the whole field and double the quote)")
                     }
                     field.append(byte)
                     position += 1

@@ -234,11 +234,17 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     /// Whether the value is below 0.
     @inlinable public var isNegative: Bool { units < 0 }
 
+    /// Whether a is below b.
     @inlinable public static func < (a: ExactDecimal, b: ExactDecimal) -> Bool { a.units < b.units }
+    /// a + b, exact.
     @inlinable public static func + (a: ExactDecimal, b: ExactDecimal) -> ExactDecimal { ExactDecimal(units: a.units &+ b.units) }
+    /// a − b, exact.
     @inlinable public static func - (a: ExactDecimal, b: ExactDecimal) -> ExactDecimal { ExactDecimal(units: a.units &- b.units) }
+    /// −a, exact.
     @inlinable public static prefix func - (a: ExactDecimal) -> ExactDecimal { ExactDecimal(units: 0 &- a.units) }
+    /// a = a + b, exact.
     @inlinable public static func += (a: inout ExactDecimal, b: ExactDecimal) { a.units = a.units &+ b.units }
+    /// a = a − b, exact.
     @inlinable public static func -= (a: inout ExactDecimal, b: ExactDecimal) { a.units = a.units &- b.units }
 
     /// a × b, rounded half-to-even to 18 fraction digits.

@@ -116,7 +116,8 @@ public struct Transaction: Hashable, Sendable {
     /// - Throws: `.invalidArgument` with `details.field` = "portfolio".
     public static func validatePortfolioName(_ name: String) throws {
         let bad =
-            name.isEmpty || name.utf8.count > 128 || name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+            name.isEmpty || name.utf8.count > 128
+            || name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
             || name.first?.isWhitespace == true || name.last?.isWhitespace == true
         guard !bad else {
             throw CoinfolioError(

@@ -28,26 +28,26 @@ final class LedgerStore: Sendable {
 
     /// Schema step 2: portfolios and transactions ("main" exists from the start).
     static let schemaSQL = """
-            CREATE TABLE portfolio (
-                name TEXT PRIMARY KEY NOT NULL,
-                vs_currency TEXT
-            ) WITHOUT ROWID;
-            CREATE TABLE ledger_transaction (
-                id INTEGER PRIMARY KEY,
-                portfolio TEXT NOT NULL,
-                coin_id TEXT NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('buy', 'sell', 'transfer_in', 'transfer_out')),
-                amount TEXT NOT NULL,
-                price TEXT,
-                fee TEXT NOT NULL,
-                timestamp_ms INTEGER NOT NULL,
-                note TEXT NOT NULL DEFAULT '',
-                external_id TEXT
-            );
-            CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (portfolio, external_id) WHERE external_id IS NOT NULL;
-            CREATE INDEX ledger_order ON ledger_transaction (portfolio, coin_id, timestamp_ms, id);
-            INSERT INTO portfolio (name, vs_currency) VALUES ('main', NULL);
-            """
+        CREATE TABLE portfolio (
+            name TEXT PRIMARY KEY NOT NULL,
+            vs_currency TEXT
+        ) WITHOUT ROWID;
+        CREATE TABLE ledger_transaction (
+            id INTEGER PRIMARY KEY,
+            portfolio TEXT NOT NULL,
+            coin_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('buy', 'sell', 'transfer_in', 'transfer_out')),
+            amount TEXT NOT NULL,
+            price TEXT,
+            fee TEXT NOT NULL,
+            timestamp_ms INTEGER NOT NULL,
+            note TEXT NOT NULL DEFAULT '',
+            external_id TEXT
+        );
+        CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (portfolio, external_id) WHERE external_id IS NOT NULL;
+        CREATE INDEX ledger_order ON ledger_transaction (portfolio, coin_id, timestamp_ms, id);
+        INSERT INTO portfolio (name, vs_currency) VALUES ('main', NULL);
+        """
 
     /// Schema step 2's data move: each schema-1 holding becomes a transfer_in of unknown cost at
     /// 1970-01-01T00:00:00Z with the note "schema 1 holding", then the holding table goes. Runs
@@ -182,7 +182,9 @@ final class LedgerStore: Sendable {
         try transaction.validate()
         return try write { connection in
             try requirePortfolio(transaction.portfolio, connection)
-            if let externalID = transaction.externalID, try existingID(portfolio: transaction.portfolio, externalID: externalID, connection) != nil {
+            if let externalID = transaction.externalID,
+                try existingID(portfolio: transaction.portfolio, externalID: externalID, connection) != nil
+            {
                 throw CoinfolioError(
                     .invalidArgument, "external_id \"\(externalID)\" is already used in portfolio \"\(transaction.portfolio)\"",
                     details: ["field": .string("external_id")])
@@ -213,7 +215,9 @@ final class LedgerStore: Sendable {
             let transaction = try Self.readTransaction(select)
             select.reset()
             if transaction.kind.adds {
-                let entries = try coinEntries(portfolio: transaction.portfolio, coinID: transaction.coinID, connection).filter { $0.id != id }
+                let entries = try coinEntries(portfolio: transaction.portfolio, coinID: transaction.coinID, connection).filter {
+                    $0.id != id
+                }
                 try Self.checkNeverNegative(entries, coinID: transaction.coinID)
             }
             let delete = try connection.statement("DELETE FROM ledger_transaction WHERE id = ?1")
@@ -435,7 +439,9 @@ final class LedgerStore: Sendable {
                     throw fail(line, column, error.message)
                 }
                 if !knownPortfolios.contains(transaction.portfolio) {
-                    if try currency(of: transaction.portfolio, connection) == nil { try insertPortfolio(transaction.portfolio, newPortfolioCurrency, connection) }
+                    if try currency(of: transaction.portfolio, connection) == nil {
+                        try insertPortfolio(transaction.portfolio, newPortfolioCurrency, connection)
+                    }
                     knownPortfolios.insert(transaction.portfolio)
                 }
                 if let externalID = transaction.externalID {

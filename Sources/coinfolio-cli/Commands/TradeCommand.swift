@@ -54,7 +54,9 @@ private func recordTrade(_ kind: TransactionKind, _ cli: CLI) throws {
     }
     if options.json { say(stored.json); return }
     let verb = kind == .buy ? "bought" : "sold"
-    say("\(verb) \(amount) \(coinID) at \(NumberFormat.price(price.double, vsCurrency: try cli.portfolioCurrency(engine))) (transaction \(stored.id ?? 0))")
+    say(
+        "\(verb) \(amount) \(coinID) at \(NumberFormat.price(price.double, vsCurrency: try cli.portfolioCurrency(engine))) (transaction \(stored.id ?? 0))"
+    )
 }
 
 extension CLI {
