@@ -183,6 +183,25 @@ final class LedgerTests: XCTestCase {
         XCTAssertEqual(try engine.transactions().total, 4)
     }
 
+    func testTransactionJSONIsReadStrictlyAndExactly() throws {
+        let ok = try Transaction(
+            json: #"{"coin_id":"bitcoin","kind":"buy","amount":"0.1","price":1.23456789012345678,"note":"caf\u00e9 \ud83d\ude00","extra":{"a":[1,{"b":null}]}}"#)
+        XCTAssertEqual(ok.amount, d("0.1"))
+        XCTAssertEqual(ok.price, d("1.23456789012345678"), "17 significant digits, exact: never through a double")
+        XCTAssertEqual(ok.note, "café 😀")
+        for bad in [
+            #"{"coin_id":"bitcoin","kind":"buy","amount":1,"price":1,}"#, #"{"coin_id":"bitcoin","kind":"buy","amount":01,"price":1}"#,
+            #"{"coin_id":"bitcoin","kind":"buy","amount":1.,"price":1}"#, #"{"coin_id":"bitcoin","kind":"buy","amount":1,"price":1} x"#,
+            #"{"coin_id":"bitcoin","kind":"buy","amount":1,"price":1,"note":"\ud800"}"#,
+            #"{"coin_id":"bitcoin","kind":"buy","amount":true,"price":1}"#, #"{"coin_id":7,"kind":"buy","amount":1,"price":1}"#,
+            "{\"coin_id\":\"bit\u{1}coin\",\"kind\":\"buy\",\"amount\":1,\"price\":1}",
+            String(repeating: "[", count: 600), #"{"a":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}",
+            "", "  ", "[]", "null",
+        ] {
+            assertThrows(.invalidArgument) { try Transaction(json: bad) }
+        }
+    }
+
     func testTimestampsAreRFC3339NormalizedToUTCMilliseconds() throws {
         XCTAssertEqual(LedgerTimestamp.parse("2024-03-01T14:30:00+02:00"), LedgerTimestamp.parse("2024-03-01T12:30:00Z"))
         XCTAssertEqual(LedgerTimestamp.parse("2024-03-01T12:30:00.2509Z").map(LedgerTimestamp.format), "2024-03-01T12:30:00.250Z")

@@ -3,56 +3,49 @@ import Foundation
 /// Reads a transaction from a host's JSON: `{"portfolio","coin_id","kind","amount","price","fee",
 /// "timestamp","note","external_id"}`. Numbers are read from their decimal text (a JSON number or
 /// a string holding one), never through a binary double; `timestamp` is RFC 3339 (default: now);
-/// `portfolio` defaults to "main", `fee` to 0, `note` to "".
-struct TransactionInput: Decodable {
-    var transaction: Transaction
-
-    init(transaction: Transaction) { self.transaction = transaction }
-
-    private enum CodingKeys: String, CodingKey {
-        case portfolio, coinID = "coin_id", kind, amount, price, fee, timestamp, note, externalID = "external_id"
-    }
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        func invalid(_ key: CodingKeys, _ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string(key.stringValue)])
+/// `portfolio` defaults to "main", `fee` to 0, `note` to "". Unknown keys are ignored.
+enum TransactionInput {
+    static func transaction(from json: String) throws -> Transaction {
+        let object = try FlatJSONObject(Array(json.utf8))
+        func invalid(_ key: String, _ message: String) -> CoinfolioError {
+            CoinfolioError(.invalidArgument, message, details: ["field": .string(key)])
         }
-        func decimal(_ key: CodingKeys) throws -> ExactDecimal? {
-            guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
-            if let text = try? c.decode(String.self, forKey: key) {
+        func decimal(_ key: String) throws -> ExactDecimal? {
+            switch object[key] {
+            case nil, .null?: return nil
+            case .number(let text)?, .string(let text)?:
                 guard let value = ExactDecimal(text) else {
-                    throw invalid(key, "\(key.stringValue) must be a decimal number with at most 18 fraction digits, not \"\(text)\"")
+                    throw invalid(
+                        key, "\(key) must be a decimal number with at most 18 fraction digits, below 8.5e19, not \"\(text.prefix(64))\"")
                 }
                 return value
+            default: throw invalid(key, "\(key) must be a number")
             }
-            guard let number = try? c.decode(Decimal.self, forKey: key), let value = ExactDecimal(number) else {
-                throw invalid(key, "\(key.stringValue) must be a decimal number with at most 18 fraction digits, below 8.5e19")
+        }
+        func string(_ key: String) throws -> String? {
+            switch object[key] {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            default: throw invalid(key, "\(key) must be a string")
             }
-            return value
         }
-        func string(_ key: CodingKeys) throws -> String? {
-            guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
-            guard let text = try? c.decode(String.self, forKey: key) else { throw invalid(key, "\(key.stringValue) must be a string") }
-            return text
-        }
-        guard let coinID = try string(.coinID) else { throw invalid(.coinID, "coin_id is required") }
-        guard let kindText = try string(.kind) else { throw invalid(.kind, "kind is required (buy, sell, transfer_in, transfer_out)") }
+        guard let coinID = try string("coin_id") else { throw invalid("coin_id", "coin_id is required") }
+        guard let kindText = try string("kind") else { throw invalid("kind", "kind is required (buy, sell, transfer_in, transfer_out)") }
         guard let kind = TransactionKind(rawValue: kindText) else {
-            throw invalid(.kind, "kind must be buy, sell, transfer_in or transfer_out, not \"\(kindText)\"")
+            throw invalid("kind", "kind must be buy, sell, transfer_in or transfer_out, not \"\(kindText.prefix(64))\"")
         }
-        guard let amount = try decimal(.amount) else { throw invalid(.amount, "amount is required") }
+        guard let amount = try decimal("amount") else { throw invalid("amount", "amount is required") }
         var timestamp = LedgerTimestamp.now()
-        if let text = try string(.timestamp) {
+        if let text = try string("timestamp") {
             guard let parsed = LedgerTimestamp.parse(text) else {
-                throw invalid(.timestamp, "timestamp must be RFC 3339 (2024-03-01T12:30:00Z), not \"\(text.prefix(64))\"")
+                throw invalid("timestamp", "timestamp must be RFC 3339 (2024-03-01T12:30:00Z), not \"\(text.prefix(64))\"")
             }
             timestamp = parsed
         }
-        transaction = Transaction(
-            portfolio: try string(.portfolio) ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
-            price: try decimal(.price), fee: try decimal(.fee) ?? .zero, timestamp: timestamp, note: try string(.note) ?? "",
-            externalID: try string(.externalID))
+        return Transaction(
+            portfolio: try string("portfolio") ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
+            price: try decimal("price"), fee: try decimal("fee") ?? .zero, timestamp: timestamp, note: try string("note") ?? "",
+            externalID: try string("external_id"))
     }
 }
 
@@ -60,10 +53,7 @@ extension Transaction {
     /// Reads the JSON form a host sends to `add_transaction` (see `TransactionInput`) and checks it.
     /// - Throws: `.invalidArgument` for malformed JSON or a bad field (`details.field`).
     public init(json: String) throws {
-        // The default is only for a NULL input, which a non-optional text never is; it would
-        // fail validation anyway.
-        let empty = TransactionInput(transaction: Transaction(coinID: "", kind: .buy, amount: .zero, timestamp: 0))
-        self = try ConfigJSON.decode(TransactionInput.self, from: json, default: { empty }).transaction
+        self = try TransactionInput.transaction(from: json)
         try validate()
     }
 }
