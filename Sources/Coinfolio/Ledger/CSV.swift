@@ -83,6 +83,10 @@ struct CSVReader {
         var fields: [String] = []
         var field: [UInt8] = []
         func finish(_ bytes: [UInt8]) throws {
+            if !bytes.contains(where: { $0 >= 0x80 }) {
+                fields.append(String(decoding: bytes, as: UTF8.self))  // ASCII: nothing to validate
+                return
+            }
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw SyntaxError(line: startLine, field: fields.count, message: "the field is not valid UTF-8")
             }

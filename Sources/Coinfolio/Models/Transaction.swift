@@ -115,6 +115,11 @@ public struct Transaction: Hashable, Sendable {
     /// A portfolio name: 1…128 bytes of UTF-8 without control characters or surrounding spaces.
     /// - Throws: `.invalidArgument` with `details.field` = "portfolio".
     public static func validatePortfolioName(_ name: String) throws {
+        // Fast path: printable ASCII without a space at either end.
+        let bytes = name.utf8
+        if !bytes.isEmpty, bytes.count <= 128, bytes.first != 0x20, bytes.last != 0x20, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return
+        }
         let bad =
             name.isEmpty || name.utf8.count > 128
             || name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })

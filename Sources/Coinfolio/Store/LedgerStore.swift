@@ -197,7 +197,7 @@ final class LedgerStore: Sendable {
                 try Self.checkNeverNegative(entries, coinID: transaction.coinID)
             }
             var stored = transaction
-            stored.id = try insert(transaction, connection)
+            stored.id = try insert(transaction, connection, skippingKnownExternalID: false)
             return stored
         }
     }
@@ -258,7 +258,7 @@ final class LedgerStore: Sendable {
                 all.sort { $0.timestamp < $1.timestamp || ($0.timestamp == $1.timestamp && $0.id < $1.id) }
                 try Self.checkNeverNegative(all, coinID: coinID)
             }
-            _ = try insert(transaction, connection)
+            _ = try insert(transaction, connection, skippingKnownExternalID: false)
         }
     }
 
@@ -388,6 +388,10 @@ final class LedgerStore: Sendable {
             for name in LedgerCSV.columns where LedgerCSV.required.contains(name) && index[name] == nil {
                 throw fail(header.line, name, "the header has no \"\(name)\" column")
             }
+            // Each column's position, looked up once.
+            let timestampColumn = index["timestamp"], portfolioColumn = index["portfolio"], coinColumn = index["coin_id"]
+            let kindColumn = index["kind"], amountColumn = index["amount"], priceColumn = index["price"]
+            let feeColumn = index["fee"], noteColumn = index["note"], externalColumn = index["external_id"]
             var knownPortfolios: Set<String> = []
             // Import lines of the sells and transfers out imported, for shortfall errors.
             var soldLines: [Int64: Int] = [:]
@@ -406,32 +410,32 @@ final class LedgerStore: Sendable {
                         "the row has \(record.fields.count) fields and the header \(names.count) (the separator is a comma and the decimal mark a point)"
                     )
                 }
-                func field(_ name: String) -> String? {
-                    index[name].map { record.fields[$0] }
+                func field(_ column: Int?) -> String? {
+                    column.map { record.fields[$0] }
                 }
-                func decimal(_ name: String) throws -> ExactDecimal? {
-                    guard let text = field(name), !text.isEmpty else { return nil }
-                    if let value = ExactDecimal(text), !text.contains(where: { $0.isWhitespace }) { return value }
+                func decimal(_ name: String, _ column: Int?) throws -> ExactDecimal? {
+                    guard let text = field(column), !text.isEmpty else { return nil }
+                    if let value = ExactDecimal(text) { return value }
                     if text.contains(",") {
                         throw fail(line, name, "\"\(text)\" has a decimal comma: the decimal mark is a point (1.5, not 1,5)")
                     }
                     throw fail(line, name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
                 }
-                let timestampText = field("timestamp") ?? ""
+                let timestampText = field(timestampColumn) ?? ""
                 guard let timestamp = LedgerTimestamp.parse(timestampText) else {
                     throw fail(line, "timestamp", "\"\(timestampText)\" is not an RFC 3339 time (2024-03-01T12:30:00Z)")
                 }
-                let kindText = field("kind") ?? ""
+                let kindText = field(kindColumn) ?? ""
                 guard let kind = TransactionKind(rawValue: kindText) else {
                     throw fail(line, "kind", "\"\(kindText)\" is not buy, sell, transfer_in or transfer_out")
                 }
-                guard let amount = try decimal("amount") else { throw fail(line, "amount", "amount is empty") }
-                let portfolioText = field("portfolio") ?? ""
-                let externalText = field("external_id") ?? ""
+                guard let amount = try decimal("amount", amountColumn) else { throw fail(line, "amount", "amount is empty") }
+                let portfolioText = field(portfolioColumn) ?? ""
+                let externalText = field(externalColumn) ?? ""
                 let transaction = Transaction(
                     portfolio: portfolioText.isEmpty ? Transaction.defaultPortfolio : portfolioText,
-                    coinID: field("coin_id") ?? "", kind: kind, amount: amount, price: try decimal("price"),
-                    fee: try decimal("fee") ?? .zero, timestamp: timestamp, note: field("note") ?? "",
+                    coinID: field(coinColumn) ?? "", kind: kind, amount: amount, price: try decimal("price", priceColumn),
+                    fee: try decimal("fee", feeColumn) ?? .zero, timestamp: timestamp, note: field(noteColumn) ?? "",
                     externalID: externalText.isEmpty ? nil : externalText)
                 do { try transaction.validate() } catch let error as CoinfolioError {
                     var column: String?
@@ -448,14 +452,16 @@ final class LedgerStore: Sendable {
                     guard seenExternalIDs.insert(transaction.portfolio + "\u{0}" + externalID).inserted else {
                         throw fail(line, "external_id", "external_id \"\(externalID)\" appears twice in the file")
                     }
-                    if try existingID(portfolio: transaction.portfolio, externalID: externalID, connection) != nil
-                        || isOwnExport(transaction, connection)
-                    {
+                    if try isOwnExport(transaction, connection) {
                         skipped += 1
                         continue
                     }
                 }
-                let id = try insert(transaction, connection)
+                // A row whose external_id the portfolio already has is not inserted (and skipped).
+                guard let id = try insert(transaction, connection, skippingKnownExternalID: true) else {
+                    skipped += 1
+                    continue
+                }
                 if !kind.adds { soldLines[id] = line }
                 touched[transaction.portfolio, default: []].insert(transaction.coinID)
                 imported += 1
@@ -523,12 +529,10 @@ final class LedgerStore: Sendable {
         return try statement.next() ? statement.int64(0) : nil
     }
 
-    private func insert(_ t: Transaction, _ connection: SQLiteConnection) throws -> Int64 {
-        let statement = try connection.statement(
-            """
-            INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-            """)
+    /// Inserts `t`; its new id, or nil when `skippingKnownExternalID` and the portfolio already has
+    /// its external_id (nothing inserted).
+    private func insert(_ t: Transaction, _ connection: SQLiteConnection, skippingKnownExternalID: Bool) throws -> Int64? {
+        let statement = try connection.statement(skippingKnownExternalID ? Self.insertSkippingKnown : Self.insertSQL)
         statement.bind(1, t.portfolio)
         statement.bind(2, t.coinID)
         statement.bind(3, t.kind.rawValue)
@@ -539,8 +543,17 @@ final class LedgerStore: Sendable {
         statement.bind(8, t.note)
         statement.bind(9, t.externalID)
         try statement.run("cannot save the transaction")
+        if skippingKnownExternalID, connection.changes == 0 { return nil }
         return connection.lastInsertRowID
     }
+
+    private static let insertSQL = """
+        INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        """
+    private static let insertSkippingKnown =
+        insertSQL + " ON CONFLICT (portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING"
+
 
     /// One coin's entries of a portfolio in ledger order, read inside the current transaction.
     private func coinEntries(portfolio: String, coinID: String, _ connection: SQLiteConnection) throws -> [LedgerEntry] {
