@@ -185,7 +185,9 @@ final class LedgerTests: XCTestCase {
 
     func testTransactionJSONIsReadStrictlyAndExactly() throws {
         let ok = try Transaction(
-            json: #"{"coin_id":"bitcoin","kind":"buy","amount":"0.1","price":1.23456789012345678,"note":"caf\u00e9 \ud83d\ude00","extra":{"a":[1,{"b":null}]}}"#)
+            json:
+                #"{"coin_id":"bitcoin","kind":"buy","amount":"0.1","price":1.23456789012345678,"note":"caf\u00e9 \ud83d\ude00","extra":{"a":[1,{"b":null}]}}"#
+        )
         XCTAssertEqual(ok.amount, d("0.1"))
         XCTAssertEqual(ok.price, d("1.23456789012345678"), "17 significant digits, exact: never through a double")
         XCTAssertEqual(ok.note, "café 😀")

@@ -554,7 +554,6 @@ final class LedgerStore: Sendable {
     private static let insertSkippingKnown =
         insertSQL + " ON CONFLICT (portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING"
 
-
     /// One coin's entries of a portfolio in ledger order, read inside the current transaction.
     private func coinEntries(portfolio: String, coinID: String, _ connection: SQLiteConnection) throws -> [LedgerEntry] {
         let select = try connection.statement(
