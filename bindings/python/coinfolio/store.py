@@ -31,13 +31,16 @@ class Store(Handle):
         super().__init__(out, _ffi.lib.cf_store_close)
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
-        """Sets the amount (units of the coin) held of ``coin_id``.
+        """Sets the amount (units of the coin) of ``coin_id`` held in the ``"main"`` portfolio, by
+        recording a ``transfer_in`` or ``transfer_out`` of the difference in the ledger.
 
-        ``amount > 0`` inserts or updates; ``amount <= 0`` deletes the row (never inserts).
+        ``amount > 0`` sets the holding; ``amount <= 0`` empties it (never inserts).
 
         Raises:
             InvalidArgument: a bad id (empty, over 128 bytes, control characters, ``/``, ``.``,
-                ``..``, bad UTF-8) or a NaN/±Inf amount; nothing is written.
+                ``..``, bad UTF-8), a NaN/±Inf amount, an amount the ledger cannot hold exactly
+                (below 1e-18 or above 8.5e19 units), or a decrease that would leave a later-dated
+                sell short; nothing is written.
             StoreError: SQLite failed; nothing is written.
         """
         encoded = _ffi.encode(coin_id, "coin_id")
