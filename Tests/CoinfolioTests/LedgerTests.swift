@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import Coinfolio
@@ -318,6 +319,22 @@ final class LedgerTests: XCTestCase {
         XCTAssertEqual(statistics[4].percentageChange, 100)
         XCTAssertEqual(statistics[5].value, "$246.00")
         XCTAssertEqual(try XCTUnwrap(statistics[5].percentageChange), 246.0 / 201.0 * 100, accuracy: 1e-9)
+    }
+
+    func testTwoConnectionsSellingTheSameUnitsAtOnceNeverGoNegative() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("ledger.sqlite").path
+        let first = try self.engine(path)
+        let second = try self.engine(path)
+        try first.addTransaction(Transaction(coinID: "bitcoin", kind: .buy, amount: 1, price: 10, timestamp: 0))
+        let engines = [first, second]
+        let successes = Mutex(0)
+        let sell = Transaction(coinID: "bitcoin", kind: .sell, amount: d("0.25"), price: 20, timestamp: 1)
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            if (try? engines[worker % 2].addTransaction(sell)) != nil { successes.withLock { $0 += 1 } }
+        }
+        XCTAssertEqual(successes.withLock { $0 }, 4, "exactly the units held were sold, whichever connection sold them")
+        XCTAssertEqual(try second.pnl().coins.first?.amount, .zero)
+        XCTAssertEqual(try first.transactions().total, 5)
     }
 
     // MARK: - Migration
