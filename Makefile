@@ -7,7 +7,8 @@
 #   make install    install the library, CLI, header and pkg-config file under PREFIX (/usr/local)
 #   make uninstall  remove exactly those files (and the folders install made, when left empty)
 #   make docs       HTML API references: docs/c (Doxygen, from the header), docs/swift (docc)
-#   make test-packaging   what users of each ecosystem run: header as C99 and C++, make install +
+#   make test-packaging   what users of each ecosystem run: header as C99 and C++, the release
+#                   library's exports (exactly the header's functions), make install +
 #                   pkg-config, the Python wheel in a fresh venv, Examples/swift-consumer, docs
 #   make format / make lint   swift-format with .swift-format
 #   make clean
@@ -22,7 +23,7 @@ LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
 .PHONY: all build test test-swift test-c test-python bench demo install uninstall clean format lint \
-        docs check-header test-install test-wheel test-consumer test-packaging
+        docs check-header check-exports test-install test-wheel test-consumer test-packaging
 
 all: build
 	$(MAKE) -C bindings/c all LIBDIR=$(abspath $(BUILD_DIR))
@@ -75,6 +76,11 @@ check-header:
 	printf '#include "coinfolio.h"\nint main() { return cf_abi_version() == CF_ABI_VERSION ? 0 : 1; }\n' \
 	    | $(HEADER_CXX) -std=c++11 $(HEADER_FLAGS) -x c++ -
 
+# The release library exports exactly the header's functions (the Python suite checks the debug one).
+check-exports:
+	$(MAKE) build CONFIG=release
+	$(PYTHON) Tests/packaging/check_exports.py .build/release/libcoinfolio.so
+
 test-install:
 	Tests/packaging/test_install.sh
 
@@ -100,7 +106,7 @@ docs:
 	    --warnings-as-errors --output-path docs/swift
 	@test -s docs/c/index.html && test -s docs/swift/index.html && echo "docs: docs/c/index.html docs/swift/index.html"
 
-test-packaging: check-header test-install test-wheel test-consumer docs
+test-packaging: check-header check-exports test-install test-wheel test-consumer docs
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

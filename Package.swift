@@ -7,6 +7,21 @@
 //   coinfolio-cli   a terminal tracker built on the Swift API
 import PackageDescription
 
+/// libcoinfolio.so exports the C ABI and nothing else: the version script
+/// Sources/CoinfolioABI/coinfolio.map keeps every `cf_*` function global and every other symbol
+/// (the Swift core linked into the library) local. The script takes `cf_*` by pattern, so a new
+/// function needs no edit here; the symbol tests hold the exports equal to the header's functions.
+/// lld, which ships with the Swift toolchain, links the library: gold (the default on Linux) leaves
+/// the hidden symbols listed, as local entries, in the dynamic symbol table. These are unsafe
+/// flags, but only this target has them: the `Coinfolio` product that Swift packages depend on
+/// (by path, as Examples/swift-consumer does, or by URL) does not contain it and builds for them.
+let exportedCSymbolsOnly: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CoinfolioABI/coinfolio.map"],
+        .when(platforms: [.linux])
+    )
+]
+
 let package = Package(
     name: "Coinfolio",
     products: [
@@ -21,7 +36,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "Coinfolio", dependencies: ["CSQLite"]),
-        .target(name: "CoinfolioABI", dependencies: ["Coinfolio"]),
+        .target(
+            name: "CoinfolioABI",
+            dependencies: ["Coinfolio"],
+            exclude: ["coinfolio.map"],
+            linkerSettings: exportedCSymbolsOnly
+        ),
         .executableTarget(name: "coinfolio-cli", dependencies: ["Coinfolio"]),
         .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio"]),
     ],

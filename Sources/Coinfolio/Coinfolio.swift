@@ -9,4 +9,8 @@
 public enum Coinfolio {
     /// The library version (semantic versioning).
     public static let version = "0.1.0"
+
+    /// The version of the C ABI, `CF_ABI_VERSION` of include/coinfolio.h (which
+    /// `cf_abi_version()` returns; a test in each suite holds the copies equal to the header's).
+    @_spi(ABI) public static let abiVersion: Int32 = 1
 }

@@ -46,7 +46,7 @@ func call(_ outError: OutString?, _ body: () throws -> Void) -> Int32 {
     outError?.pointee = nil
     do {
         try body()
-        return 0
+        return CoinfolioError.Code.ok.rawValue
     } catch let error as CoinfolioError {
         outError?.pointee = newCString(error.json)
         return error.code.rawValue
@@ -95,7 +95,7 @@ func releaseHandle<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) {
 
 /// `cf_abi_version` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_abi_version")
-public func cf_abi_version() -> Int32 { 1 }
+public func cf_abi_version() -> Int32 { Coinfolio.abiVersion }
 
 /// Made once (global initialization is thread-safe) and never written or freed afterwards, so
 /// sharing it between threads is safe although a pointer type is not `Sendable`.

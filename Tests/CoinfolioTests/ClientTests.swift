@@ -236,3 +236,42 @@ final class ClientTests: XCTestCase {
         XCTAssertTrue(lengths.allSatisfy { $0 < 8_000 }, "\(lengths)")
     }
 }
+
+/// The URLs the client builds: exact strings, one path segment per coin id, lower-case booleans.
+final class RequestURLTests: XCTestCase {
+    let base = "http://127.0.0.1:8080/api/v3"
+
+    func testDetailURLHasTheIdAsOneSegment() throws {
+        let query = ["localization", "sparkline"].map { RequestURL.QueryItem($0, false) }
+        XCTAssertEqual(
+            RequestURL.make(base: base, path: ["coins", "1move token"], query: query)?.absoluteString,
+            "http://127.0.0.1:8080/api/v3/coins/1move%20token?localization=false&sparkline=false")
+        XCTAssertEqual(
+            RequestURL.make(base: base, path: ["coins", "bitcoin?x=1#y"])?.absoluteString,
+            "http://127.0.0.1:8080/api/v3/coins/bitcoin%3Fx%3D1%23y")
+        XCTAssertEqual(RequestURL.make(base: base, path: ["coins", "%2e%2e"])?.path, "/api/v3/coins/%2e%2e")
+        XCTAssertEqual(
+            RequestURL.make(base: base, path: ["coins", "boringdao-[old]"])?.absoluteString,
+            "http://127.0.0.1:8080/api/v3/coins/boringdao-%5Bold%5D")
+        XCTAssertEqual(RequestURL.make(base: base, path: ["global"])?.absoluteString, "http://127.0.0.1:8080/api/v3/global")
+    }
+
+    func testMarketsURLInCoinGeckosOrder() throws {
+        let top = try MarketsRequest(perPage: 100, page: 2, sparkline: false)
+        XCTAssertEqual(
+            RequestURL.make(base: base, path: ["coins", "markets"], query: top.query(ids: nil))?.absoluteString,
+            "http://127.0.0.1:8080/api/v3/coins/markets?vs_currency=usd&order=market_cap_desc&per_page=100&page=2&sparkline=false&price_change_percentage=24h"
+        )
+        let held = try MarketsRequest(vsCurrency: VsCurrency("eur"), ids: ["bitcoin", "a,b", "ü"])
+        XCTAssertEqual(
+            RequestURL.make(base: base, path: ["coins", "markets"], query: held.query(ids: held.ids))?.absoluteString,
+            "http://127.0.0.1:8080/api/v3/coins/markets?vs_currency=eur&ids=bitcoin,a%2Cb,%C3%BC&order=market_cap_desc&per_page=250&page=1&sparkline=true&price_change_percentage=24h"
+        )
+    }
+
+    func testPercentEncodingKeepsOnlyUnreservedBytes() {
+        XCTAssertEqual(RequestURL.percentEncoded("AZaz09-._~"), "AZaz09-._~")
+        XCTAssertEqual(RequestURL.percentEncoded("€ 😀/%+&="), "%E2%82%AC%20%F0%9F%98%80%2F%25%2B%26%3D")
+        XCTAssertEqual(RequestURL.percentEncoded(""), "")
+    }
+}

@@ -107,6 +107,9 @@ static const tf_test tests[] = {
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),
     TEST(test_progress_null_engine_is_invalid_argument),
+    /* test_header.c */
+    TEST(test_status_names_are_the_headers),
+    TEST(test_abi_version_is_the_headers),
 };
 
 int main(int argc, char **argv) {

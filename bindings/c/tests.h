@@ -122,4 +122,8 @@ void test_progress_five_page_refresh_reports_every_page(void);
 void test_progress_null_function_turns_it_off(void);
 void test_progress_null_engine_is_invalid_argument(void);
 
+/* test_header.c */
+void test_status_names_are_the_headers(void);
+void test_abi_version_is_the_headers(void);
+
 #endif /* COINFOLIO_TESTS_H */

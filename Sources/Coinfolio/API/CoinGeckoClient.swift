@@ -47,7 +47,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// - Throws: `CoinfolioError` as classified in the type's documentation.
     public func markets(_ request: MarketsRequest) throws -> MarketsPage {
         guard let ids = request.ids else {
-            return try fetch(.markets, path: "/coins/markets", query: request.query(ids: nil), decode: CoinGeckoBody.markets)
+            return try fetch(.markets, path: ["coins", "markets"], query: request.query(ids: nil), decode: CoinGeckoBody.markets)
         }
         var unique: [String] = []
         var seen = Set<String>()
@@ -69,7 +69,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
             }
             let chunk = Array(unique[start..<end])
             start = end
-            let page = try fetch(.markets, path: "/coins/markets", query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
+            let page = try fetch(.markets, path: ["coins", "markets"], query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
             for coin in page.coins { rows.add(coin) }
             // Skipped indexes count from the first element of the first answer.
             merged.skipped += page.skipped.map { MarketsPage.Skipped(index: $0.index + elementsBefore, reason: $0.reason) }
@@ -82,7 +82,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// `GET /global`: the whole market's figures.
     /// - Throws: `CoinfolioError` as classified in the type's documentation.
     public func global() throws -> MarketData {
-        try fetch(.global, path: "/global", query: [], decode: CoinGeckoBody.global)
+        try fetch(.global, path: ["global"], decode: CoinGeckoBody.global)
     }
 
     /// `GET /coins/{id}` with `localization`, `tickers`, `market_data`, `community_data`,
@@ -91,16 +91,21 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// - Throws: `.invalidArgument` for a bad id (no request made); otherwise as classified.
     public func coinDetail(id: String) throws -> CoinDetail {
         try CoinID.validate(id)
-        let query = ["localization", "tickers", "market_data", "community_data", "developer_data", "sparkline"].map { ($0, "false") }
-        return try fetch(.detail, path: "/coins/" + CoinID.percentEncoded(id), query: query, decode: CoinGeckoBody.coinDetail)
+        let query = ["localization", "tickers", "market_data", "community_data", "developer_data", "sparkline"].map {
+            RequestURL.QueryItem($0, false)
+        }
+        return try fetch(.detail, path: ["coins", id], query: query, decode: CoinGeckoBody.coinDetail)
     }
 
     // MARK: - Requests (retries: RetryPolicy; errors: ErrorClassifier; the key: KeyRedaction)
 
-    private func fetch<T>(_ endpoint: Endpoint, path: String, query: [(String, String)], decode: (Data) throws -> T) throws -> T {
-        var text = configuration.baseURL + path
-        if !query.isEmpty { text += "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
-        guard let url = URL(string: text) else { throw CoinfolioError.invalid("cannot build a URL for \(path)") }
+    /// GET `path` (one segment per element, each percent-encoded) with `query` under the base URL.
+    private func fetch<T>(
+        _ endpoint: Endpoint, path: [String], query: [RequestURL.QueryItem] = [], decode: (Data) throws -> T
+    ) throws -> T {
+        guard let url = RequestURL.make(base: configuration.baseURL, path: path, query: query) else {
+            throw CoinfolioError.invalid("cannot build a URL for /\(path.joined(separator: "/"))")
+        }
         var headers: [String: String] = [:]
         if let header = configuration.plan.keyHeader, let key = configuration.apiKey { headers[header] = key }
 

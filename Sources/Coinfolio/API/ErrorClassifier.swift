@@ -42,7 +42,7 @@ enum ErrorClassifier {
 
     /// `Retry-After` in seconds: delta-seconds, or an HTTP date.
     static func parseRetryAfter(_ value: String) -> Double? {
-        let text = value.trimmingSpaces
+        let text = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if let seconds = Double(text), seconds.isFinite, seconds >= 0 { return seconds }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -67,11 +67,11 @@ struct APIErrorBody {
         else { return nil }
         func read(status: [String: Any]) {
             if let code = status["error_code"] as? NSNumber { errorCode = code.intValue }
-            if let text = status["error_message"] as? String { message = text.trimmingSpaces }
+            if let text = status["error_message"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
         }
         if let status = object["status"] as? [String: Any] { read(status: status) }
         if let error = object["error"] as? [String: Any], let status = error["status"] as? [String: Any] { read(status: status) }
-        if let text = object["error"] as? String { message = text.trimmingSpaces }
+        if let text = object["error"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
         if errorCode == nil && message == nil { return nil }
     }
 }

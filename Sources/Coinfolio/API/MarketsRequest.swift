@@ -30,17 +30,18 @@ public struct MarketsRequest: Hashable, Sendable {
         self.sparkline = sparkline
     }
 
-    /// The query string, in CoinGecko's documented order.
+    /// The query, in CoinGecko's documented order.
     /// With ids, each request asks for all of its (at most 250) ids: `per_page=250&page=1`,
     /// whatever `perPage` and `page` say, so that no id is cut off.
-    func query(ids chunk: [String]?) -> [(String, String)] {
-        var items: [(String, String)] = [("vs_currency", vsCurrency.code)]
-        if let chunk { items.append(("ids", chunk.map(CoinID.percentEncoded).joined(separator: ","))) }
-        let perPage = chunk == nil ? self.perPage : Self.maximumPerPage
-        let page = chunk == nil ? self.page : 1
+    func query(ids chunk: [String]?) -> [RequestURL.QueryItem] {
+        var items = [RequestURL.QueryItem("vs_currency", vsCurrency.code)]
+        if let chunk { items.append(RequestURL.QueryItem("ids", list: chunk)) }
         items += [
-            ("order", "market_cap_desc"), ("per_page", String(perPage)), ("page", String(page)),
-            ("sparkline", sparkline ? "true" : "false"), ("price_change_percentage", "24h"),
+            RequestURL.QueryItem("order", "market_cap_desc"),
+            RequestURL.QueryItem("per_page", chunk == nil ? perPage : Self.maximumPerPage),
+            RequestURL.QueryItem("page", chunk == nil ? page : 1),
+            RequestURL.QueryItem("sparkline", sparkline),
+            RequestURL.QueryItem("price_change_percentage", "24h"),
         ]
         return items
     }

@@ -31,8 +31,8 @@ extension CoinDetail: Decodable {
         }
         if let l = try? c.nestedContainer(keyedBy: LinkKeys.self, forKey: .links) {
             homepage = (l.lenient([String?].self, .homepage) ?? []).lazy
-                .compactMap { $0?.trimmingSpaces }.first { !$0.isEmpty }
-            if let reddit = l.lenient(String.self, .subredditURL)?.trimmingSpaces, !reddit.isEmpty {
+                .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
+            if let reddit = l.lenient(String.self, .subredditURL)?.trimmingCharacters(in: .whitespacesAndNewlines), !reddit.isEmpty {
                 subredditURL = reddit
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns CoinGecko's HTML descriptions (`description.en`) into plain text.
 enum HTMLText {
     private static let namedEntities: [Substring: String] = [
@@ -38,7 +40,7 @@ enum HTMLText {
                 index = html.index(after: index)
             }
         }
-        return out.trimmingSpaces
+        return out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func entity(_ name: Substring) -> String? {

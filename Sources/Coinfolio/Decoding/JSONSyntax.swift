@@ -3,10 +3,10 @@
 /// refuses nesting deeper than 512 levels with only "not valid JSON". Coinfolio promises
 /// `.invalidArgument` with a clear message for malformed JSON, so these are found first.
 enum JSONSyntax {
-    /// - Throws: `.invalidArgument` naming the offset of the first trailing comma, or of a
-    ///   document that does not start with a JSON value.
-    /// - Throws: `.invalidArgument` when the bytes are not UTF-8 (Foundation would otherwise guess
-    ///   UTF-16 from a leading `FF FE`). Nearly every body is ASCII: that is checked first, fast.
+    /// Checks that the bytes are UTF-8 (Foundation would otherwise guess UTF-16 from a leading
+    /// `FF FE`). Nearly every body is ASCII: that is checked first, fast.
+    ///
+    /// - Throws: `.invalidArgument` (`details["reason"]` `"bad_utf8"`) when the bytes are not UTF-8.
     static func checkUTF8(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.contains(where: { $0 >= 0x80 }) else { return }
         guard String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil else {
@@ -17,6 +17,12 @@ enum JSONSyntax {
     /// The deepest nesting Foundation's parser accepts.
     static let maximumDepth = 512
 
+    /// Checks what Foundation's parser lets through or words vaguely: a document that does not
+    /// start with a JSON value, a trailing comma, nesting deeper than `maximumDepth`.
+    ///
+    /// - Throws: `.invalidArgument` naming the offset of the first trailing comma, of a document
+    ///   that does not start with a JSON value, or of the bracket nested too deep
+    ///   (`details["reason"]` `"malformed_json"` or `"too_deep"`).
     static func checkStrict(_ bytes: UnsafeRawBufferPointer) throws {
         var index = 0
         let count = bytes.count

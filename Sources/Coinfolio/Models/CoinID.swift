@@ -25,23 +25,10 @@ public enum CoinID {
     /// Whether `id` passes `validate(_:)`.
     public static func isValid(_ id: String) -> Bool { (try? validate(id)) != nil }
 
-    /// `id` percent-encoded as one URL path segment or query value: every byte outside
-    /// RFC 3986's unreserved set (`A–Z a–z 0–9 - . _ ~`) becomes `%XX`, so `bitcoin?x=1`,
-    /// `%2e%2e` and spaces can never change the request's route.
-    static func percentEncoded(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(byte)
-            default:
-                out.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+    /// `id` percent-encoded as one URL path segment or query value (`RequestURL.percentEncoded`):
+    /// every byte outside RFC 3986's unreserved set (`A–Z a–z 0–9 - . _ ~`) becomes `%XX`, so
+    /// `bitcoin?x=1`, `%2e%2e` and spaces can never change the request's route.
+    static func percentEncoded(_ id: String) -> String {
+        RequestURL.percentEncoded(id)
     }
 }

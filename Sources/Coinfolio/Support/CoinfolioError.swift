@@ -4,12 +4,17 @@
 /// `{"status":N,"code":"…","message":"…","details":{…}}` unchanged.
 public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A stable status code, equal to the C ABI's `CF_*` constant. Codes are never reused.
+    ///
+    /// Each code's number is written once, in its static below, and its name once, in `names`;
+    /// `StatusTableTests` holds both equal to the `CF_*` list of include/coinfolio.h.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The C status number.
         public let rawValue: Int32
         /// A code from its C status number.
         public init(rawValue: Int32) { self.rawValue = rawValue }
 
+        /// `CF_OK`: success. No error carries it; the C ABI returns it when nothing was thrown.
+        @_spi(ABI) public static let ok = Code(rawValue: 0)
         /// `CF_INVALID_ARGUMENT`: NULL, bad UTF-8, malformed JSON, a non-finite number, a bad id.
         public static let invalidArgument = Code(rawValue: 1)
         /// `CF_NOT_FOUND`: HTTP 404 or an unknown coin id.
@@ -31,21 +36,25 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         /// `CF_INTERNAL`: a defect in Coinfolio.
         public static let internalError = Code(rawValue: 10)
 
-        /// The snake_case name used in error JSON (`"invalid_argument"`, …).
+        /// Every code with its snake_case name (the header's `"code"` string), in status order.
+        static let names: KeyValuePairs<Code, String> = [
+            .ok: "ok",
+            .invalidArgument: "invalid_argument",
+            .notFound: "not_found",
+            .network: "network",
+            .http: "http",
+            .rateLimited: "rate_limited",
+            .unauthorized: "unauthorized",
+            .decode: "decode",
+            .store: "store",
+            .noData: "no_data",
+            .internalError: "internal",
+        ]
+
+        /// The snake_case name used in error JSON (`"invalid_argument"`, …); `"internal"` for a
+        /// number that is no code.
         public var name: String {
-            switch rawValue {
-            case 0: return "ok"
-            case 1: return "invalid_argument"
-            case 2: return "not_found"
-            case 3: return "network"
-            case 4: return "http"
-            case 5: return "rate_limited"
-            case 6: return "unauthorized"
-            case 7: return "decode"
-            case 8: return "store"
-            case 9: return "no_data"
-            default: return "internal"
-            }
+            Self.names.first { $0.key == self }?.value ?? "internal"
         }
 
         /// The snake_case name.

@@ -26,16 +26,13 @@ import os
 import sys
 from ctypes import POINTER, Structure, byref, c_char_p, c_double, c_int, c_void_p
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .errors import CoinfolioError, InvalidArgument, error_for_status
+from .errors import CF_OK, CoinfolioError, InternalError, InvalidArgument, error_for_status
 
-#: The ABI version this binding is written against (``CF_ABI_VERSION`` of the header).
+#: The ABI version this binding is written against (``CF_ABI_VERSION`` of the header; the one
+#: copy in the binding, which tests/test_header.py holds equal to the header's).
 ABI_VERSION = 1
-
-#: Status codes of ``include/coinfolio.h``.
-CF_OK = 0
-CF_INVALID_ARGUMENT = 1
 
 #: The environment variable naming the library file.
 LIBRARY_ENV = "COINFOLIO_LIBRARY"
@@ -147,6 +144,11 @@ def take_string(pointer: Optional[int]) -> Optional[str]:
         lib.cf_string_free(pointer)
 
 
+def _invalid(message: str, details: Dict[str, str]) -> InvalidArgument:
+    """The InvalidArgument the binding raises itself, for an argument the library cannot take."""
+    return InvalidArgument(InvalidArgument.STATUS, InvalidArgument.CODE, message, details)
+
+
 def encode(value: Union[str, bytes, bytearray, memoryview], what: str) -> bytes:
     """Encodes a string argument as UTF-8 for the library.
 
@@ -161,13 +163,17 @@ def encode(value: Union[str, bytes, bytearray, memoryview], what: str) -> bytes:
     else:
         raise TypeError(f"{what} must be str or bytes, not {type(value).__name__}")
     if b"\x00" in data:
-        raise InvalidArgument(
-            CF_INVALID_ARGUMENT,
-            "invalid_argument",
-            f"{what} contains a NUL character",
-            {"argument": what},
-        )
+        raise _invalid(f"{what} contains a NUL character", {"argument": what})
     return data
+
+
+def options(**given: Any) -> Dict[str, Any]:
+    """The JSON object of a config or query: the options given, without those that are None.
+
+    None leaves the key out, so the library's default applies (the JSON forms of
+    include/coinfolio.h give them); every ``Optional`` option of the binding means that.
+    """
+    return {key: value for key, value in given.items() if value is not None}
 
 
 def encode_json(payload: Any, what: str) -> bytes:
@@ -175,9 +181,7 @@ def encode_json(payload: Any, what: str) -> bytes:
     try:
         text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except ValueError as exc:
-        raise InvalidArgument(
-            CF_INVALID_ARGUMENT, "invalid_argument", f"{what}: {exc}", {"argument": what}
-        ) from None
+        raise _invalid(f"{what}: {exc}", {"argument": what}) from None
     return encode(text, what)
 
 
@@ -189,21 +193,14 @@ def to_double(value: float, what: str) -> float:
     try:
         return float(value)
     except OverflowError:
-        raise InvalidArgument(
-            CF_INVALID_ARGUMENT, "invalid_argument", f"{what} is too large for a double", {"argument": what}
-        ) from None
+        raise _invalid(f"{what} is too large for a double", {"argument": what}) from None
 
 
 def to_int32(value: int, what: str) -> int:
     """Converts an int argument to a C int, rejecting values that would wrap."""
     number = value.__index__()
     if not -(2**31) <= number < 2**31:
-        raise InvalidArgument(
-            CF_INVALID_ARGUMENT,
-            "invalid_argument",
-            f"{what} is out of range: {number}",
-            {"argument": what},
-        )
+        raise _invalid(f"{what} is out of range: {number}", {"argument": what})
     return number
 
 
@@ -249,12 +246,7 @@ def _check_string(pointer: Optional[int], func: Any, args: Tuple[Any, ...]) -> s
     """errcheck of the formatting functions: NULL means an invalid argument."""
     text = take_string(pointer)
     if text is None:
-        raise InvalidArgument(
-            CF_INVALID_ARGUMENT,
-            "invalid_argument",
-            f"{func.__name__}: invalid arguments {args!r}",
-            {"function": func.__name__},
-        )
+        raise _invalid(f"{func.__name__}: invalid arguments {args!r}", {"function": func.__name__})
     return text
 
 
@@ -274,7 +266,7 @@ def call_json(func: Callable[..., int], *args: Any) -> Any:
         if out.value:
             lib.cf_string_free(out.value)
     if text is None:
-        raise error_for_status(10, message=f"{getattr(func, '__name__', 'cf_*')} returned no JSON")
+        raise error_for_status(InternalError.STATUS, message=f"{getattr(func, '__name__', 'cf_*')} returned no JSON")
     return json.loads(text)
 
 

@@ -54,9 +54,7 @@ class Handle:
                     cond.notify_all()
 
     def _closed_error(self) -> InvalidArgument:
-        return InvalidArgument(
-            1, "invalid_argument", f"{type(self).__name__} is closed", {}
-        )
+        return InvalidArgument(InvalidArgument.STATUS, InvalidArgument.CODE, f"{type(self).__name__} is closed", {})
 
     def close(self) -> None:
         """Releases the C handle. Safe to call more than once and from any thread."""

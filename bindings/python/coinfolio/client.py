@@ -10,11 +10,6 @@ from ._handle import Handle
 __all__ = ["Client"]
 
 
-def _config(**options: Any) -> Dict[str, Any]:
-    """Drops only the options that are None."""
-    return {key: value for key, value in options.items() if value is not None}
-
-
 class Client(Handle):
     """A CoinGecko API v3 client (the ``api`` object of an engine config).
 
@@ -29,6 +24,8 @@ class Client(Handle):
         max_retries: retries on 429, 5xx and network failures, 0…10 (default 2).
         max_retry_wait_s: the longest Retry-After honoured, in seconds, 0…86400 (default 60);
             a longer one raises RateLimited at once.
+
+    None (each argument's default) leaves the option to the library: the defaults above.
 
     Raises InvalidArgument for a value outside those ranges, an unknown plan or a bad URL.
 
@@ -50,7 +47,7 @@ class Client(Handle):
         max_retries: Optional[int] = None,
         max_retry_wait_s: Optional[float] = None,
     ) -> None:
-        config = _config(
+        config = _ffi.options(
             base_url=base_url,
             plan=plan,
             api_key=api_key,
@@ -74,12 +71,17 @@ class Client(Handle):
         """``GET /coins/markets``: coins by market cap, or the given ``ids`` (more than 250 are
         split into several requests and merged).
 
+        ``ids=None`` asks for the top list. ``vs_currency`` is the quote currency (``None``: the
+        library's default, ``"usd"``); ``per_page`` 1…250 and ``page`` from 1 are ignored with
+        ``ids`` (``None``: 250 and 1); ``sparkline`` includes ``sparkline_in_7d`` (``None``:
+        ``True``).
+
         Returns ``{"coins": [coin, …], "skipped": [{"index", "reason"}, …]}`` (see
         :func:`coinfolio.decode_markets`). Prices are in ``vs_currency``.
         """
         if isinstance(ids, str):
             ids = [ids]
-        request = _config(
+        request = _ffi.options(
             vs_currency=vs_currency,
             ids=None if ids is None else list(ids),
             per_page=per_page,

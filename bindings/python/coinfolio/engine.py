@@ -9,7 +9,6 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from . import _ffi
 from ._handle import Handle
-from .client import _config
 from .models import Body
 
 __all__ = ["Engine", "Amount"]
@@ -43,6 +42,9 @@ class Engine(Handle):
         detail_ttl_s: seconds a coin detail stays cached (default 600).
         stale_after_s: seconds after which the snapshot reports ``stale`` (default 600).
 
+    None leaves an option to the library, which applies the default given above (``database``
+    None is ``":memory:"``, ``api`` None the public plan's defaults).
+
     Opening never touches the network. Raises InvalidArgument (config) or StoreError.
     """
 
@@ -55,7 +57,7 @@ class Engine(Handle):
         detail_ttl_s: Optional[float] = None,
         stale_after_s: Optional[float] = None,
     ) -> None:
-        config = _config(
+        config = _ffi.options(
             database=None if database is None else os.fspath(database),
             api=None if api is None else dict(api),
             vs_currency=vs_currency,
@@ -112,13 +114,17 @@ class Engine(Handle):
             limit, offset: paging (``limit=None``: all).
             sparkline: include ``sparkline_in_7d``.
 
+        None for any of them leaves it to the library's default, which is the default shown:
+        ``search=None`` lists all, ``sort=None`` is ``"rank"``, ``offset=None`` is 0 and
+        ``sparkline=None`` is True.
+
         Returns ``{"coins": [coin…], "total": n (before paging), "as_of": "…", "stale": bool}``.
 
         Raises:
             InvalidArgument: unknown sort, negative limit/offset.
             NoData: no snapshot yet.
         """
-        query = _config(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
+        query = _ffi.options(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
         encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
@@ -132,11 +138,13 @@ class Engine(Handle):
         Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
         price, null without a price); a coin with no market row has ``price_available: False``
         and is left out of ``total_value``. ``sort="holdings"`` is value descending;
-        ``sparkline=False`` leaves the 7-day prices out.
+        ``sparkline=False`` leaves the 7-day prices out. None leaves either to the library's
+        default: ``sort=None`` is ``"holdings"``, ``sparkline=None`` is True, ``portfolio=None`` is
+        ``"main"``.
 
         Returns ``{"coins": [...], "total_value": x, "as_of": "…" | None, "stale": bool}``.
         """
-        encoded = _ffi.encode_json(_config(sort=sort, sparkline=sparkline, portfolio=portfolio), "query")
+        encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline, portfolio=portfolio), "query")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
 
@@ -222,7 +230,7 @@ class Engine(Handle):
             NotFound: a portfolio other than "main" that does not exist.
             StoreError: SQLite failed.
         """
-        payload = _config(
+        payload = _ffi.options(
             coin_id=coin_id,
             kind=kind,
             amount=_decimal(amount, "amount"),
@@ -264,7 +272,7 @@ class Engine(Handle):
         "total": n}`` (total before paging). Amounts, prices and fees are JSON numbers (floats
         here). Raises InvalidArgument for a bad time or paging value.
         """
-        query = _config(
+        query = _ffi.options(
             portfolio=portfolio, coin_id=coin_id, to=to_time, limit=limit, offset=offset, **{"from": from_time}
         )
         encoded = _ffi.encode_json(query, "query")
@@ -290,7 +298,7 @@ class Engine(Handle):
             InvalidArgument: an unknown method.
             NotFound: an unknown portfolio.
         """
-        encoded = _ffi.encode_json(_config(portfolio=portfolio, method=method), "options")
+        encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio, method=method), "options")
         with self._borrow() as pointer:
             return dict(_ffi.call_json(_ffi.lib.cf_engine_pnl, pointer, encoded))
 
@@ -304,7 +312,7 @@ class Engine(Handle):
 
         Raises InvalidArgument for a bad or taken name or an unknown currency.
         """
-        encoded = _ffi.encode_json(_config(name=name, vs_currency=vs_currency), "portfolio")
+        encoded = _ffi.encode_json(_ffi.options(name=name, vs_currency=vs_currency), "portfolio")
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_engine_create_portfolio, pointer, encoded)
 
@@ -342,7 +350,7 @@ class Engine(Handle):
         """A portfolio's transactions as CSV (CRLF line ends, ledger order); a transaction without
         an external_id is written as ``coinfolio:<id>``, so importing it back imports nothing.
         Raises NotFound for an unknown portfolio."""
-        encoded = _ffi.encode_json(_config(portfolio=portfolio), "query")
+        encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio), "query")
         with self._borrow() as pointer:
             return _ffi.call_text(_ffi.lib.cf_engine_export_csv, pointer, encoded)
 

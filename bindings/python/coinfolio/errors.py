@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Type
 
+#: ``CF_OK``: the status of a call that succeeded. Each failure status is the ``STATUS`` of its
+#: class below, with the code string ``CODE``: together the binding's one table of statuses, which
+#: tests/test_header.py holds equal to the ``CF_*`` list of include/coinfolio.h.
+CF_OK = 0
+
 __all__ = [
     "CoinfolioError",
     "InvalidArgument",
@@ -98,7 +103,6 @@ class HTTPError(CoinfolioError):
 
     STATUS = 4
     CODE = "http"
-
 
 
 class RateLimited(CoinfolioError):

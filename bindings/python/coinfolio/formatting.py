@@ -30,7 +30,8 @@ def format_currency(
     """A currency amount with grouping and min…max fraction digits.
 
     ``format_currency(1234.56)`` → ``"$1,234.56"``; ``format_currency(12.3456, 2, 6)`` →
-    ``"$12.3456"``; ``vs_currency="chf"`` → ``"CHF 1,234.56"``.
+    ``"$12.3456"``; ``vs_currency="chf"`` → ``"CHF 1,234.56"``; ``vs_currency=None`` is
+    ``"usd"`` (NULL, the library's default).
 
     Raises:
         InvalidArgument: a bad vs_currency (1–16 ASCII letters/digits), digits outside 0…18,
@@ -47,6 +48,7 @@ def format_currency(
 def format_price(value: float, vs_currency: Optional[str] = "usd") -> str:
     """A price: 2–6 fraction digits, more when needed for 4 significant digits, never exponent
     form. ``8.12e-06`` → ``"$0.00000812"``; ``57000.123`` → ``"$57,000.123"``.
+    ``vs_currency=None`` is ``"usd"`` (NULL, the library's default).
 
     Raises:
         InvalidArgument: a bad vs_currency.

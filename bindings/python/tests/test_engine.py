@@ -319,6 +319,16 @@ def test_limit_and_offset_page_the_list(loaded) -> None:
     assert loaded.coins(offset=100)["coins"] == []
 
 
+def test_none_options_mean_the_documented_defaults(loaded) -> None:
+    """None leaves an option to the library: the default the signature shows."""
+    nones = loaded.coins(search=None, sort=None, limit=None, offset=None, sparkline=None)
+    assert nones == loaded.coins() == loaded.coins(search="", sort="rank", offset=0, sparkline=True)
+    assert nones["coins"][-1]["id"] == "hive_dollar"  # rank order, unranked last
+    loaded.set_holding("bitcoin", 1)
+    loaded.set_holding("weth", 2)
+    assert loaded.portfolio(sort=None, sparkline=None) == loaded.portfolio(sort="holdings", sparkline=True)
+
+
 def test_coins_without_sparkline(loaded) -> None:
     for c in loaded.coins(sparkline=False)["coins"]:
         assert c.get("sparkline_in_7d") is None

@@ -1,12 +1,13 @@
 """The example hosts run and print the statistics; the header and the library agree."""
 from __future__ import annotations
 
+import importlib.util
 import os
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -35,13 +36,23 @@ def test_c_example_prints_statistics_and_portfolio(server, tmp_path):
     assert "$28,500.06" in result.stdout
 
 
+def _check_exports() -> ModuleType:
+    """Tests/packaging/check_exports.py, the one comparison of the header with the exports."""
+    path = REPO / "Tests" / "packaging" / "check_exports.py"
+    spec = importlib.util.spec_from_file_location("check_exports", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_header_declares_exactly_the_exported_symbols():
-    nm = shutil.which("nm")
-    if nm is None:
+    """Both ways and exactly: every function of the header is exported, and nothing else is (no
+    Swift symbol, no linker symbol): `nm -D --defined-only` lists the header's functions."""
+    if shutil.which("nm") is None:
         pytest.skip("nm (binutils) is not installed")
-    exported = subprocess.run([nm, "-D", "--defined-only", coinfolio.library_path],
-                              capture_output=True, text=True, check=True).stdout
-    exported_names = {line.split()[-1] for line in exported.splitlines() if line.split() and line.split()[-1].startswith("cf_")}
-    header = (REPO / "include" / "coinfolio.h").read_text(encoding="utf-8")
-    declared = set(re.findall(r"\b(cf_[a-z0-9_]+)\s*\(", header))
-    assert exported_names == declared, f"only exported: {exported_names - declared}; only declared: {declared - exported_names}"
+    check = _check_exports()
+    declared = check.declared_functions((REPO / "include" / "coinfolio.h").read_text(encoding="utf-8"))
+    exported = check.exported_symbols(coinfolio.library_path)
+    assert "cf_abi_version" in declared and "cf_progress_fn" not in declared
+    assert exported == declared, "\n".join(check.differences(exported, declared))

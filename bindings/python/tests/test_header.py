@@ -1,0 +1,54 @@
+"""The facts include/coinfolio.h states and the binding repeats: the status codes (number and
+code string) and the ABI version. The header is the reference; these fail when Python differs."""
+from __future__ import annotations
+
+import re
+from typing import Dict, Tuple
+
+import coinfolio
+from coinfolio import _ffi, errors
+from conftest import REPO
+
+HEADER = REPO / "include" / "coinfolio.h"
+
+
+def header_statuses() -> Dict[str, Tuple[int, str]]:
+    """``#define CF_NAME N /**< "code" …`` lines of the header: macro → (number, code string)."""
+    text = HEADER.read_text(encoding="utf-8")
+    found = re.findall(r'#define\s+(CF_[A-Z_]+)\s+(-?\d+)\s*/\*\*<\s*"([a-z_]+)"', text)
+    return {macro: (int(number), code) for macro, number, code in found}
+
+
+def header_abi_version() -> int:
+    match = re.search(r"#define\s+CF_ABI_VERSION\s+(\d+)", HEADER.read_text(encoding="utf-8"))
+    assert match, "CF_ABI_VERSION is defined in include/coinfolio.h"
+    return int(match.group(1))
+
+
+def test_status_table_is_the_headers() -> None:
+    declared = header_statuses()
+    assert len(declared) >= 11 and declared["CF_OK"] == (0, "ok"), declared
+    binding = {errors.CF_OK: "ok"}
+    binding.update({cls.STATUS: cls.CODE for cls in errors._BY_STATUS.values()})
+    header = dict(declared.values())
+    missing = {number: code for number, code in header.items() if binding.get(number) != code}
+    assert not missing, (
+        f"include/coinfolio.h has statuses {missing} that coinfolio/errors.py does not: add a "
+        "CoinfolioError subclass with STATUS and CODE for each, listed in _BY_STATUS"
+    )
+    assert binding == header, f"coinfolio/errors.py has statuses the header lacks: {set(binding) - set(header)}"
+
+
+def test_each_status_raises_its_class() -> None:
+    for macro, (number, code) in header_statuses().items():
+        if number == errors.CF_OK:
+            continue
+        error = errors.error_for_status(number)
+        assert (error.status, error.code, error.STATUS, error.CODE) == (number, code, number, code), macro
+    assert isinstance(errors.error_for_status(1), coinfolio.InvalidArgument)
+    assert isinstance(errors.error_for_status(10), coinfolio.InternalError)
+
+
+def test_abi_version_is_the_headers() -> None:
+    assert _ffi.ABI_VERSION == coinfolio.ABI_VERSION == header_abi_version() == 1
+    assert coinfolio.abi_version() == header_abi_version()
