@@ -446,6 +446,24 @@ final class LedgerTests: XCTestCase {
             })
     }
 
+    func testCSVIsReadAChunkAtATimeNeverWhole() throws {
+        final class Source {
+            var pulls = 0
+            let chunk = Array(String(repeating: "2024-01-01,main,bitcoin,buy,1,1,0,\"a,b\",\n", count: 1600).utf8)
+        }
+        let source = Source()
+        var reader = CSVReader(nextChunk: {
+            source.pulls += 1
+            return source.pulls <= 100 ? source.chunk : nil
+        })
+        XCTAssertEqual(try reader.nextRecord()?.fields.count, 9)
+        XCTAssertEqual(source.pulls, 1, "the first record needs the first chunk only")
+        var records = 1
+        while try reader.nextRecord() != nil { records += 1 }
+        XCTAssertEqual(records, 160_000)
+        XCTAssertEqual(source.pulls, 101)
+    }
+
     func testCSVImportCreatesNamedPortfoliosInTheEnginesCurrency() throws {
         let engine = try self.engine()
         _ = try importCSV(engine, Self.header + "\n2024-01-01,binance,bitcoin,transfer_in,1,,,,\n")

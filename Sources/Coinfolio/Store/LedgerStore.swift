@@ -393,9 +393,11 @@ final class LedgerStore: Sendable {
             let kindColumn = index["kind"], amountColumn = index["amount"], priceColumn = index["price"]
             let feeColumn = index["fee"], noteColumn = index["note"], externalColumn = index["external_id"]
             var knownPortfolios: Set<String> = []
-            // Import lines of the sells and transfers out imported, for shortfall errors.
-            var soldLines: [Int64: Int] = [:]
-            var seenExternalIDs: Set<String> = []
+            // Rows get consecutive ids after the largest one (the write lock is ours); the line of
+            // each imported row, by id − firstID, names the row of a shortfall. 4 bytes a row:
+            // nothing else grows with the file.
+            let firstID = (try connection.statement("SELECT coalesce(max(id), 0) FROM ledger_transaction").scalarInt() ?? 0) + 1
+            var importedLines: [Int32] = []
             var touched: [String: Set<String>] = [:]
             var imported = 0
             var skipped = 0
@@ -448,21 +450,23 @@ final class LedgerStore: Sendable {
                     }
                     knownPortfolios.insert(transaction.portfolio)
                 }
-                if let externalID = transaction.externalID {
-                    guard seenExternalIDs.insert(transaction.portfolio + "\u{0}" + externalID).inserted else {
-                        throw fail(line, "external_id", "external_id \"\(externalID)\" appears twice in the file")
-                    }
-                    if try isOwnExport(transaction, connection) {
-                        skipped += 1
-                        continue
-                    }
-                }
-                // A row whose external_id the portfolio already has is not inserted (and skipped).
-                guard let id = try insert(transaction, connection, skippingKnownExternalID: true) else {
+                if transaction.externalID != nil, try isOwnExport(transaction, connection) {
                     skipped += 1
                     continue
                 }
-                if !kind.adds { soldLines[id] = line }
+                // A row whose external_id the portfolio already has is not inserted: skipped when
+                // it was there before the import, an error when an earlier row of this file put it there.
+                guard let id = try insert(transaction, connection, skippingKnownExternalID: true) else {
+                    if let externalID = transaction.externalID,
+                        let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection),
+                        existing >= firstID
+                    {
+                        throw fail(line, "external_id", "external_id \"\(externalID)\" appears twice in the file")
+                    }
+                    skipped += 1
+                    continue
+                }
+                importedLines.append(Int32(clamping: line))
                 touched[transaction.portfolio, default: []].insert(transaction.coinID)
                 imported += 1
             }
@@ -472,7 +476,9 @@ final class LedgerStore: Sendable {
                     let entries = try coinEntries(portfolio: portfolio, coinID: coinID, connection)
                     if let short = firstShortfall(entries) {
                         var error = Self.shortfallError(short, coinID: coinID)
-                        if let line = soldLines[short.entry.id] {
+                        let offset = Int(short.entry.id) - firstID
+                        if offset >= 0, offset < importedLines.count {
+                            let line = Int(importedLines[offset])
                             error.details["line"] = .number(Double(line))
                             error.details["column"] = .string("amount")
                             error.message = "line \(line), column amount: " + error.message

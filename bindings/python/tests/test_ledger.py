@@ -281,3 +281,22 @@ def test_sigkill_mid_import_leaves_all_or_none(tmp_path: Path) -> None:
         assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     with coinfolio.Engine(database=str(db)) as engine:
         assert engine.transactions(limit=0)["total"] in (0, rows)
+
+
+def test_csv_bytes_that_are_not_utf8_name_their_line(engine: coinfolio.Engine) -> None:
+    data = (HEADER + "\n2024-01-01,main,bitcoin,buy,1,1,0,ok,\n2024-01-02,main,bitcoin,buy,1,1,0,").encode() + b"\xff\xfe\n"
+    with pytest.raises(coinfolio.InvalidArgument) as caught:
+        engine.import_csv(data)
+    assert caught.value.details["line"] == 3
+    assert engine.transactions()["total"] == 0
+
+
+def test_import_reports_progress(engine: coinfolio.Engine) -> None:
+    seen = []
+    engine.set_progress(lambda progress: seen.append(progress))
+    rows = "".join(f"2024-01-01T00:00:{i % 60:02d}Z,main,coin-{i % 3},buy,1,1,0,,r{i}\n" for i in range(2500))
+    assert engine.import_csv(HEADER + "\n" + rows) == {"imported": 2500, "skipped": 0}
+    imports = [p for p in seen if p["phase"] == "import"]
+    assert imports[0] == {"phase": "import", "done": 0, "total": None}
+    assert {"phase": "import", "done": 1000, "total": None} in imports
+    assert imports[-1] == {"phase": "import", "done": 2500, "total": 2500}
