@@ -103,6 +103,7 @@ static const tf_test tests[] = {
     TEST(test_ledger_csv_export_import_round_trip),
     TEST(test_ledger_portfolios),
     TEST(test_ledger_migrates_schema_v1_fixture),
+    TEST(test_ledger_import_reports_progress),
     /* test_progress.c */
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),

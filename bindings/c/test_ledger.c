@@ -346,3 +346,38 @@ void test_ledger_migrates_schema_v1_fixture(void) {
     json_decref(page);
     cf_engine_close(engine);
 }
+
+static void record_import_progress(const char *progress_json, void *user) {
+    json_t *reports = user;
+    json_t *report = json_loads(progress_json, 0, NULL);
+    json_array_append_new(reports, report ? report : json_string("unparsable"));
+}
+
+void test_ledger_import_reports_progress(void) {
+    cf_engine *engine = ledger_engine(":memory:");
+    json_t *reports = json_array(), *result, *last;
+    char *csv, *err = NULL;
+    size_t used, size = 64 + 2500 * 64;
+    int n;
+    if (engine == NULL)
+        return;
+    csv = malloc(size);
+    used = (size_t)snprintf(csv, size, "%s\n", HEADER);
+    for (n = 0; n < 2500; n++)
+        used += (size_t)snprintf(csv + used, size - used, "2024-01-01T00:00:00Z,main,coin-%d,buy,1,2,0,,row-%d\n", n % 7, n);
+    CHECK_STATUS(cf_engine_set_progress(engine, record_import_progress, reports, &err), CF_OK, err);
+    CHECK_INT(import_csv(engine, csv, &result), CF_OK);
+    CHECK_DOUBLE(json_num(result, "imported"), 2500, 0);
+    json_decref(result);
+    CHECK(json_array_size(reports) >= 4);
+    CHECK_STR(json_str(json_array_get(reports, 0), "phase"), "import");
+    CHECK_DOUBLE(json_num(json_array_get(reports, 0), "done"), 0, 0);
+    CHECK(json_is_null(json_object_get(json_array_get(reports, 0), "total")));
+    last = json_array_get(reports, json_array_size(reports) - 1);
+    CHECK_DOUBLE(json_num(last, "done"), 2500, 0);
+    CHECK_DOUBLE(json_num(last, "total"), 2500, 0);
+    CHECK_STATUS(cf_engine_set_progress(engine, NULL, NULL, &err), CF_OK, err);
+    json_decref(reports);
+    free(csv);
+    cf_engine_close(engine);
+}

@@ -117,6 +117,7 @@ void test_ledger_csv_edge_cases(void);
 void test_ledger_csv_export_import_round_trip(void);
 void test_ledger_portfolios(void);
 void test_ledger_migrates_schema_v1_fixture(void);
+void test_ledger_import_reports_progress(void);
 /* test_progress.c */
 void test_progress_five_page_refresh_reports_every_page(void);
 void test_progress_null_function_turns_it_off(void);
