@@ -144,6 +144,12 @@ static void bench_query(const char *dir) {
         cf_string_free(out);
     });
     row("query: `cf_engine_statistics` (1,000 holdings)", ours, "seed portfolio join (15,000 × 1,000 linear)", anchor, "target < 1 ms");
+    MEDIAN_OF(ours, 21, 5, {
+        check(cf_engine_portfolio_history(engine, NULL, &out, &error), error, "portfolio_history");
+        cf_string_free(out);
+    });
+    row("chart: `cf_engine_portfolio_history` (1,000 holdings, sparklines of 18–169 points)", ours,
+        "seed portfolio join (15,000 × 1,000 linear)", anchor, "target < 5 ms; no request");
     if (sink == 42) puts("");
     json_decref(coins);
     cf_engine_close(engine);
@@ -347,6 +353,43 @@ static void bench_ledger(const char *dir) {
     free(markets);
 }
 
+/* ---- chart -------------------------------------------------------------------------------- */
+/* Summary + SVG of a one-year hourly chart: cf_engine_chart answered from its cache (sorting,
+ * summary, JSON) then cf_chart_svg of that answer, against jansson parsing the same answer. */
+static void bench_chart(void) {
+    const char *base_url = getenv("COINFOLIO_BENCH_BASE_URL");
+    char config[512], note[256], *error = NULL, *out = NULL, *svg = NULL;
+    cf_engine *engine = NULL;
+    double ours, anchor;
+    size_t points, length;
+    json_t *chart;
+    if (base_url == NULL) {
+        fprintf(stderr, "bench: COINFOLIO_BENCH_BASE_URL (the loopback server of the chart fixtures) is not set\n");
+        exit(1);
+    }
+    snprintf(config, sizeof config,
+             "{\"database\":\":memory:\",\"chart_ttl_s\":86400,\"api\":{\"base_url\":\"%s\",\"plan\":\"public\"}}", base_url);
+    check(cf_engine_open(config, &engine, &error), error, "cf_engine_open");
+    check(cf_engine_chart(engine, "bitcoin", "{\"days\":365}", &out, &error), error, "cf_engine_chart");
+    chart = json_loads(out, 0, NULL);
+    points = json_array_size(json_object_get(chart, "points"));
+    json_decref(chart);
+    length = strlen(out);
+    if (points != 8760) { fprintf(stderr, "bench: the chart has %zu points, not 8,760\n", points); exit(1); }
+    MEDIAN_OF(anchor, 21, 5, { json_t *v = json_loadb(out, length, 0, NULL); json_decref(v); });
+    cf_string_free(out);
+    MEDIAN_OF(ours, 21, 5, {
+        check(cf_engine_chart(engine, "bitcoin", "{\"days\":365}", &out, &error), error, "cf_engine_chart");
+        check(cf_chart_svg(out, "{\"width\":1200,\"height\":600}", &svg, &error), error, "cf_chart_svg");
+        cf_string_free(out);
+        cf_string_free(svg);
+    });
+    snprintf(note, sizeof note, "target < 5 ms; cached chart (summary + %.0f KB of JSON) then its SVG", length / 1e3);
+    row("chart: summary + SVG of 8,760 points (`cf_engine_chart` cached + `cf_chart_svg`)", ours,
+        "jansson `json_loadb` of the chart JSON", anchor, note);
+    cf_engine_close(engine);
+}
+
 /* ---- store -------------------------------------------------------------------------------- */
 /* set_holding records a transfer of the difference in the ledger (schema 2): the anchor runs the
  * same SQL through sqlite3 — BEGIN IMMEDIATE, the portfolio check, the coin's rows, the INSERT,
@@ -463,6 +506,7 @@ int main(int argc, char **argv) {
     }
     bench_ingest(argv[2]);
     bench_query(argv[2]);
+    bench_chart();
     bench_store(argv[2]);
     bench_ledger(argv[2]);
     bench_abi();

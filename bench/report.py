@@ -82,9 +82,29 @@ def python_rows(build: Path) -> list[str]:
     return rows
 
 
+def start_chart_server(build: Path) -> "tuple[subprocess.Popen[bytes], str]":
+    """The loopback CoinGecko server over bench/build/chart-fixtures (the one-year chart)."""
+    server = subprocess.Popen([sys.executable, str(REPO / "Tests" / "server" / "coingecko_server.py"), "--port", "0",
+                               "--fixtures", str(build / "chart-fixtures"), "--exit-on-stdin-eof"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert server.stdout is not None
+    line = server.stdout.readline().decode().strip()
+    if not line.startswith("PORT="):
+        sys.exit(f"report.py: the loopback server printed {line!r}")
+    return server, f"http://127.0.0.1:{line.split('=', 1)[1]}/api/v3"
+
+
 def main() -> None:
     build = Path(sys.argv[1]).resolve()
-    c_rows = subprocess.run([str(build / "bench"), "run", str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
+    server, base_url = start_chart_server(build)
+    try:
+        c_rows = subprocess.run([str(build / "bench"), "run", str(build)], check=True, capture_output=True, text=True,
+                                env=dict(os.environ, COINFOLIO_BENCH_BASE_URL=base_url)).stdout.splitlines()
+    finally:
+        if server.stdin is not None:
+            server.stdin.close()
+        server.terminate()
+        server.wait()
     memory = subprocess.run([str(build / "bench"), "memory", str(build / "markets-15k.json")], check=True,
                             capture_output=True, text=True).stdout.splitlines()
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()

@@ -148,6 +148,17 @@ int cf_decode_global(const char *body, char **out_json, char **out_error);
  * object, or no id/symbol/name). */
 int cf_decode_coin_detail(const char *body, char **out_json, char **out_error);
 
+/** Decodes a GET /coins/{id}/market_chart body.
+ * out_json: {"prices":[[t_ms,v|null]…],"market_caps":[…],"total_volumes":[…],
+ * "warnings":[{"series":"prices","index":i,"reason":"…"}…]}; t_ms is milliseconds since 1970
+ * (UTC), values are in the request's vs_currency. A null or non-numeric value is kept as a gap
+ * (null, never 0); a string holding a JSON number reads as that number; a point without a usable
+ * time is left out and reported in warnings, as is every value read as a gap because of its
+ * type. A missing series is []; an empty series is valid.
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, bad UTF-8, malformed JSON) or CF_DECODE (not an
+ * object, or a series that is not an array). Never blocks. */
+int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
+
 /** @} */
 
 /** @name Store
@@ -156,6 +167,8 @@ int cf_decode_coin_detail(const char *body, char **out_json, char **out_error);
  * may write one file at once; lock waits are absorbed (busy timeout and retries).
  *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
+ * A held id also has no ',' (held ids are sent comma-joined to /simple/price; no CoinGecko id
+ * has one): cf_store_set_holding refuses it with CF_INVALID_ARGUMENT, details.reason "comma".
  * Ids are stored and compared byte for byte.
  */
 /** @{ */
@@ -222,13 +235,38 @@ int cf_client_global(cf_client *client, char **out_json, char **out_error);
 int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_json,
                           char **out_error);
 
+/** GET /coins/{id}/market_chart. coin_id follows the id rule above. request_json (may be NULL;
+ * every key optional): {"vs_currency":"usd","days":7 (a whole number 1…36500) | "max",
+ * "interval":"daily" | null (null: CoinGecko picks 5-minute, hourly or daily points from days)}.
+ * The client sends days as given: beyond 365 days on the public and demo plans CoinGecko answers
+ * 401 with error code 10012, returned as CF_UNAUTHORIZED (details.error_code 10012; the message
+ * says the plan allows at most 365 days). cf_engine_chart clamps instead.
+ * out_json has the shape of cf_decode_market_chart. Blocks on the network. Returns CF_OK,
+ * CF_INVALID_ARGUMENT (NULL or bad id, malformed request) or a network status. */
+int cf_client_market_chart(cf_client *client, const char *coin_id, const char *request_json,
+                           char **out_json, char **out_error);
+
+/** GET /simple/price with include_24hr_change and include_last_updated_at. request_json
+ * (required): {"ids":["bitcoin",…],"vs_currency":"usd"}; more than 250 ids (or about 6 KB of
+ * them) are asked in several requests and merged; an empty list makes no request. Ids follow the
+ * id rule above and may not contain a comma.
+ * out_json: {"prices":{"bitcoin":{"price":x|null,"change_24h":percent|null,
+ * "last_updated_at":unix_seconds|null}…}} with every asked id; an id CoinGecko answers with {}
+ * or leaves out has null values (not an error). Blocks on the network. Returns CF_OK,
+ * CF_INVALID_ARGUMENT (NULL, malformed request, bad id) or a network status. */
+int cf_client_simple_price(cf_client *client, const char *request_json, char **out_json,
+                           char **out_error);
+
 /** @} */
 
 /** @name Engine
  * Engine: the tracker's view-model logic over a store, a client and a market snapshot that is
  * saved in the same SQLite file. config_json (may be NULL; every key optional):
  *   {"database": ":memory:" | path, "vs_currency": "usd", "coin_limit": 250 (1…5000),
- *    "detail_ttl_s": 600, "stale_after_s": 600, "api": {client config as above}}
+ *    "detail_ttl_s": 600, "stale_after_s": 600, "chart_ttl_s": 300 (seconds a chart stays
+ *    cached), "price_change_percentage": ["24h"] (the windows a refresh asks for, each of 1h,
+ *    24h, 7d, 14d, 30d, 200d, 1y; they fill price_change_percentage_<w>_in_currency),
+ *    "api": {client config as above}}
  *
  * Coins in engine output are coin objects (see Models) plus "price_available" (current_price is
  * known); portfolio coins add "current_holdings" (units) and "current_holdings_value"
@@ -323,9 +361,10 @@ typedef void (*cf_progress_fn)(const char *progress_json, void *user);
  * closed. Returns CF_OK or CF_INVALID_ARGUMENT (NULL engine). Never blocks. */
 int cf_engine_set_progress(cf_engine *engine, cf_progress_fn fn, void *user, char **out_error);
 
-/** Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n}
- * (every HTTP attempt, retries included),"detail_cache_hits":n (detail answers that made no
- * request of their own: served from the cache, or shared with a caller already fetching)}.
+/** Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n,
+ * "market_chart":n,"simple_price":n} (every HTTP attempt, retries included),
+ * "detail_cache_hits":n (detail answers that made no request of their own: served from the
+ * cache, or shared with a caller already fetching),"chart_cache_hits":n (the same for charts)}.
  * Never blocks. */
 int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 
@@ -429,6 +468,62 @@ int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, ch
  * cf_string_free. Returns CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
 int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_csv,
                          char **out_error);
+/** @} */
+
+/** @name Charts and cheap price updates
+ * A summary object is {"first","last" (the values at the earliest and latest times that have
+ * one),"min","max","min_at","max_at" (t_ms of the first time each extreme is reached),"change"
+ * (last − first),"percentage_change" (percent; null when first is 0)}: gaps are ignored, and
+ * every key is null for a series with no value.
+ */
+/** @{ */
+
+/** One coin's price chart from GET /coins/{id}/market_chart in the engine's vs_currency, cached
+ * per (coin_id, days, interval) for chart_ttl_s; concurrent callers share one request. A download
+ * is reported to the progress function as phase "chart" (done 0, then 1, of total 1).
+ * options_json (may be NULL): {"days":7 (1…36500) | "max","interval":"daily" | null}. On the
+ * public and demo plans more than 365 days (or "max") is asked as 365 and the answer says
+ * "clamped": true.
+ * out_json: {"coin_id","vs_currency","days":n | "max" (as asked of CoinGecko),"interval",
+ * "clamped":b,"points":[[t_ms,v|null]…] (sorted by time; null is a gap),"summary":{…}}.
+ * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id or options), CF_NOT_FOUND
+ * (unknown coin), CF_UNAUTHORIZED (details.error_code 10012: a range the plan refuses) or another
+ * network status. */
+int cf_engine_chart(cf_engine *engine, const char *coin_id, const char *options_json,
+                    char **out_json, char **out_error);
+
+/** The portfolio's value over the snapshot's last 7 days: each priced holding's sparkline ×
+ * its current amount; no request. A sparkline's last point is at its coin's last_updated, points
+ * one hour apart; sparklines of different lengths are aligned at their end and the history
+ * ends at the latest last_updated. options_json (may be NULL): {"portfolio":"main"}.
+ * out_json: {"vs_currency","points":[[t_ms,value|null,partial]…] (oldest first; partial: some
+ * priced holding has no price at that time, and value counts the others),"summary":{…}};
+ * no points without priced holdings or sparklines.
+ * Returns CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND (no such portfolio) or CF_STORE. Never blocks. */
+int cf_engine_portfolio_history(cf_engine *engine, const char *options_json, char **out_json,
+                                char **out_error);
+
+/** Updates the held coins' prices with one GET /simple/price request (per 250 held coins)
+ * instead of a full refresh. A coin the answer prices takes its price, 24 h change (a null
+ * change included; price_change_24h follows from it) and last_updated from it; a coin it does not
+ * price keeps its previous values. Only held coins in the snapshot change; the snapshot is saved.
+ * out_json: {"coins":n (coins priced),"as_of":"…","stale":b}. Blocks on the network.
+ * Returns CF_OK, CF_NO_DATA (no snapshot yet), a network status (the snapshot is unchanged) or
+ * CF_STORE. */
+int cf_engine_refresh_prices(cf_engine *engine, char **out_json, char **out_error);
+
+/** Draws the JSON answer of cf_engine_chart or cf_engine_portfolio_history (any object with
+ * "points":[[t_ms,v|null,…]…] sorted by time, and "vs_currency", default usd) as a standalone
+ * SVG document: the line green (RGB 16c784) when the last value >= the first, red (RGB ea3943)
+ * otherwise; gaps as breaks in the line; the max, middle and min on the left as prices in the
+ * chart's currency (cf_format_price); the first and last dates (UTC) below; a series with no
+ * value says "No data". Every text is XML-escaped.
+ * options_json (may be NULL; every key optional): {"width":640,"height":320 (pixels, 64…4096),
+ * "title":"…" | null,"theme":"light" | "dark"}. *out_svg receives UTF-8 SVG text (free with
+ * cf_string_free). Returns CF_OK or CF_INVALID_ARGUMENT (NULL chart_json, malformed JSON, no
+ * "points" array, a point that is not [number, number|null], a bad option). Never blocks. */
+int cf_chart_svg(const char *chart_json, const char *options_json, char **out_svg,
+                 char **out_error);
 
 /** @} */
 

@@ -40,3 +40,26 @@ public func cf_client_coin_detail(_ client: OpaquePointer?, _ coinID: CString?, 
         try handle(client, as: CoinGeckoClient.self, "client").coinDetail(id: readString(coinID, "coin_id")).jsonUTF8
     }
 }
+
+/// `cf_client_market_chart` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_client_market_chart")
+public func cf_client_market_chart(
+    _ client: OpaquePointer?, _ coinID: CString?, _ requestJSON: CString?, _ outJSON: OutString?, _ outError: OutString?
+) -> Int32 {
+    call(outJSON, outError) {
+        let client = try handle(client, as: CoinGeckoClient.self, "client")
+        let id = try readString(coinID, "coin_id")
+        return try client.marketChart(id: id, MarketChartRequest(json: readOptionalString(requestJSON, "request_json"))).jsonUTF8
+    }
+}
+
+/// `cf_client_simple_price` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_client_simple_price")
+public func cf_client_simple_price(_ client: OpaquePointer?, _ requestJSON: CString?, _ outJSON: OutString?, _ outError: OutString?)
+    -> Int32
+{
+    call(outJSON, outError) {
+        let client = try handle(client, as: CoinGeckoClient.self, "client")
+        return try client.simplePrice(SimplePriceRequest(json: readString(requestJSON, "request_json"))).jsonUTF8
+    }
+}

@@ -18,3 +18,9 @@ public func cf_decode_global(_ body: CString?, _ outJSON: OutString?, _ outError
 public func cf_decode_coin_detail(_ body: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) { try CoinGeckoBody.coinDetail(readBody(body, "body")).jsonUTF8 }
 }
+
+/// `cf_decode_market_chart` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_decode_market_chart")
+public func cf_decode_market_chart(_ body: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) { try CoinGeckoBody.marketChart(readBody(body, "body")).jsonUTF8 }
+}

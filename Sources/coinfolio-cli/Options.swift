@@ -19,6 +19,12 @@ struct Options {
     var at: String?
     var note: String?
     var method = "fifo"
+    /// `--days N|max` of `chart`.
+    var days: String?
+    /// `--svg FILE` of `chart` and `portfolio --history`.
+    var svg: String?
+    /// `--history` of `portfolio`.
+    var history = false
 
     static let usage = """
         usage: coinfolio-cli [options] <command> [arguments]
@@ -26,6 +32,10 @@ struct Options {
         commands:
           home                    refresh, then the market statistics and the top coins
           portfolio               your holdings with amount, value, 24h change and the total
+          portfolio --history [--svg FILE]
+                                  the portfolio's value over the last 7 days, as a line chart
+          chart COIN [--days N] [--svg FILE]
+                                  a coin's price chart (days 1…365 or max; default 7) and summary
           set COIN AMOUNT         hold AMOUNT of COIN (a CoinGecko id); 0 or less removes it
           detail COIN             one coin: overview, additional details, description, links
           search TEXT             coins whose name, symbol or id contains TEXT
@@ -56,6 +66,7 @@ struct Options {
                                   transactions, pnl and export
           --at TIME               when a buy or sell happened: RFC 3339 (2024-03-01T12:30:00Z, an offset,
                                   or a date alone = 00:00 UTC); default now; never the local time zone
+          --svg FILE              also write the chart as an SVG file
           --json                  machine output (the library's JSON shapes)
           -h, --help              this help
         """
@@ -97,6 +108,14 @@ struct Options {
                 guard CostBasisMethod(rawValue: method) != nil else {
                     throw UsageError(message: "--method must be fifo, lifo or average, not \"\(method)\"")
                 }
+            case "--days":
+                let text = try value(argument)
+                guard text == "max" || (Int(text).map { (1...36_500).contains($0) } ?? false) else {
+                    throw UsageError(message: "--days needs a whole number from 1 to 36500 or max, not \"\(text)\"")
+                }
+                days = text
+            case "--svg": svg = try value(argument)
+            case "--history": history = true
             case "--json": json = true
             case "--offline": offline = true
             case "-h", "--help": positional = ["help"]; index = arguments.count; continue

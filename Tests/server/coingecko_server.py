@@ -6,7 +6,8 @@ The contract is Tests/server/PROTOCOL.md; read that first. In short:
     python3 Tests/server/coingecko_server.py [--port 0] [--fixtures DIR] [--exit-on-stdin-eof]
 
 binds 127.0.0.1, prints one line ``PORT=<n>``, then serves ``/api/v3/coins/markets``,
-``/api/v3/global`` and ``/api/v3/coins/{id}`` from the fixture folder, logs every request, and
+``/api/v3/global``, ``/api/v3/coins/{id}``, ``/api/v3/coins/{id}/market_chart`` and
+``/api/v3/simple/price`` from the fixture folder, logs every request, and
 injects faults queued through the ``/__control/...`` routes. Python standard library only.
 
 With ``--exit-on-stdin-eof`` it also exits when its stdin reaches end of file, so a runner that
@@ -28,6 +29,13 @@ from urllib.parse import parse_qsl, unquote
 API = "/api/v3"
 MARKETS = API + "/coins/markets"
 COIN_PREFIX = API + "/coins/"
+SIMPLE_PRICE = API + "/simple/price"
+CHART_SUFFIX = "/market_chart"
+PLAN_DAYS = 365  # public and demo keys may not ask for more history (error 10012)
+TIME_RANGE_ERROR = (
+    '{"error":{"status":{"timestamp":"2024-03-30T07:22:29.427+00:00","error_code":10012,'
+    '"error_message":"Your request exceeds the allowed time range. Public API users are limited '
+    'to querying historical data within the past 365 days."}}}')
 DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "coingecko"
 
 
@@ -79,6 +87,8 @@ class State:
         self.markets = (fixtures / "markets.json").read_text(encoding="utf-8")
         self.global_body = (fixtures / "global.json").read_text(encoding="utf-8")
         self.details = json.loads((fixtures / "details.json").read_text(encoding="utf-8"))
+        self.charts = json.loads((fixtures / "market_charts.json").read_text(encoding="utf-8"))
+        self.simple_prices = json.loads((fixtures / "simple_price.json").read_text(encoding="utf-8"))
         self.reset()
 
     def reset(self):
@@ -204,14 +214,18 @@ class Handler(BaseHTTPRequestHandler):
                 universe = override["body"] if override["body"] is not None else universe
             return status, self.markets(universe, query)
         if override:
-            normal = self.fixture(path)
+            normal = self.fixture(path, query)
             return (override["status"] or normal[0],
                     override["body"] if override["body"] is not None else normal[1])
-        return self.fixture(path)
+        return self.fixture(path, query)
 
-    def fixture(self, path):
+    def fixture(self, path, query):
         if path == API + "/global":
             return 200, self.state.global_body
+        if path == SIMPLE_PRICE:
+            return self.simple_price(query)
+        if path.startswith(COIN_PREFIX) and path.endswith(CHART_SUFFIX):
+            return self.market_chart(unquote(path[len(COIN_PREFIX):-len(CHART_SUFFIX)]), query)
         if path.startswith(COIN_PREFIX) and "/" not in path[len(COIN_PREFIX):] \
                 and path != COIN_PREFIX:
             coin_id = unquote(path[len(COIN_PREFIX):])  # decoded exactly once
@@ -219,6 +233,48 @@ class Handler(BaseHTTPRequestHandler):
                 return 200, json.dumps(self.state.details[coin_id], ensure_ascii=False)
             return 404, '{"error":"coin not found"}'
         return 404, '{"error":"Not Found"}'
+
+    def market_chart(self, coin_id, query):
+        """The chart of coin_id from market_charts.json, whatever days and interval say; more
+        than 365 days (or max) without a pro key is CoinGecko's 401 with error code 10012."""
+        if "/" in coin_id or not coin_id:
+            return 404, '{"error":"Not Found"}'
+        if not query.get("vs_currency"):
+            return 422, '{"error":"Missing parameter vs_currency"}'
+        days = query.get("days", "")
+        if not days:
+            return 422, '{"error":"Missing parameter days"}'
+        pro = "x-cg-pro-api-key" in {name.lower() for name in self.headers.keys()}
+        if not pro and (days == "max" or (days.isdigit() and int(days) > PLAN_DAYS)):
+            return 401, TIME_RANGE_ERROR
+        if coin_id not in self.state.charts:
+            return 404, '{"error":"coin not found"}'
+        return 200, json.dumps(self.state.charts[coin_id])
+
+    def simple_price(self, query):
+        """The asked ids found in simple_price.json, each with the asked currencies and, when
+        include_24hr_change / include_last_updated_at are true, those keys; unknown ids are left
+        out of the answer, as CoinGecko does."""
+        ids = [i.strip() for i in query.get("ids", "").split(",") if i.strip()]
+        if not ids:
+            return 422, '{"error":"Missing parameter ids"}'
+        currencies = [c.strip() for c in query.get("vs_currencies", "").split(",") if c.strip()]
+        if not currencies:
+            return 422, '{"error":"Missing parameter vs_currencies"}'
+        answer = {}
+        for coin_id in ids:
+            known = self.state.simple_prices.get(coin_id)
+            if known is None:
+                continue
+            entry = {}
+            for code in currencies:
+                for key in (code, code + "_24h_change"):
+                    if key in known and (key == code or query.get("include_24hr_change") == "true"):
+                        entry[key] = known[key]
+            if "last_updated_at" in known and query.get("include_last_updated_at") == "true":
+                entry["last_updated_at"] = known["last_updated_at"]
+            answer[coin_id] = entry
+        return 200, json.dumps(answer)
 
     @staticmethod
     def markets(universe, query):

@@ -1,11 +1,13 @@
 /*
  * example.c — a small Coinfolio host in C.
  *
- * Opens an engine, holds 0.5 bitcoin, downloads fresh market data, and prints the home screen
- * statistics and the portfolio. Configuration comes from the environment:
+ * Opens an engine, holds 0.5 bitcoin, downloads fresh market data, prints the home screen
+ * statistics and the portfolio, and writes bitcoin's 7-day price chart as an SVG file.
+ * Configuration comes from the environment:
  *
  *     COINFOLIO_BASE_URL   CoinGecko API base URL (default: the public API)
  *     COINFOLIO_DB         portfolio database path (default ":memory:")
+ *     COINFOLIO_CHART_SVG  where the chart goes (default "bitcoin-7d.svg")
  *
  * JSON crosses the C ABI in both directions; this example builds and reads it with jansson.
  * Build: see Makefile (cc example.c -lcoinfolio -ljansson).
@@ -89,9 +91,49 @@ static int print_portfolio(cf_engine *engine) {
     return 1;
 }
 
+/* Writes coin_id's 7-day chart as an SVG file and prints its summary. */
+static int write_chart(cf_engine *engine, const char *coin_id, const char *path) {
+    char *out = NULL, *err = NULL, *svg = NULL, *last, *change;
+    json_t *chart, *summary;
+    FILE *file;
+
+    if (cf_engine_chart(engine, coin_id, "{\"days\":7}", &out, &err) != CF_OK) {
+        report("chart", err);
+        return 0;
+    }
+    if (cf_chart_svg(out, "{\"width\":800,\"height\":400,\"title\":\"Bitcoin, 7 days\"}", &svg, &err) !=
+        CF_OK) {
+        cf_string_free(out);
+        report("drawing the chart", err);
+        return 0;
+    }
+    chart = take_json(out);
+    file = fopen(path, "wb");
+    if (file == NULL || fputs(svg, file) == EOF || fclose(file) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        cf_string_free(svg);
+        json_decref(chart);
+        return 0;
+    }
+    cf_string_free(svg);
+    summary = json_object_get(chart, "summary");
+    last = json_is_number(json_object_get(summary, "last"))
+               ? cf_format_price(json_number_value(json_object_get(summary, "last")), "usd")
+               : NULL;
+    change = json_is_number(json_object_get(summary, "percentage_change"))
+                 ? cf_format_percent(json_number_value(json_object_get(summary, "percentage_change")))
+                 : NULL;
+    printf("\nChart: %s (%s, %s over 7 days)\n", path, last ? last : "no data", change ? change : "n/a");
+    cf_string_free(last);
+    cf_string_free(change);
+    json_decref(chart);
+    return 1;
+}
+
 int main(void) {
     const char *base_url = getenv("COINFOLIO_BASE_URL");
     const char *database = getenv("COINFOLIO_DB");
+    const char *chart_path = getenv("COINFOLIO_CHART_SVG");
     json_t *config;
     char *config_text, *out = NULL, *err = NULL;
     cf_engine *engine = NULL;
@@ -128,7 +170,8 @@ int main(void) {
     }
     cf_string_free(out);
 
-    ok = print_statistics(engine) && print_portfolio(engine);
+    ok = print_statistics(engine) && print_portfolio(engine) &&
+         write_chart(engine, "bitcoin", chart_path ? chart_path : "bitcoin-7d.svg");
     cf_engine_close(engine);
     return ok ? 0 : 1;
 }

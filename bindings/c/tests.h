@@ -118,6 +118,20 @@ void test_ledger_csv_export_import_round_trip(void);
 void test_ledger_portfolios(void);
 void test_ledger_migrates_schema_v1_fixture(void);
 void test_ledger_import_reports_progress(void);
+/* test_charts.c */
+void test_decode_market_chart_keeps_null_points_as_gaps(void);
+void test_client_market_chart_query_and_plan_limit(void);
+void test_client_simple_price_splits_and_reads_empty_objects(void);
+void test_engine_chart_summary_and_clamp(void);
+void test_engine_chart_empty_series_has_null_summary(void);
+void test_engine_portfolio_history_aligns_sparklines(void);
+void test_engine_refresh_prices_is_one_request(void);
+void test_chart_svg_rising_is_green_with_breaks_and_labels(void);
+void test_chart_svg_falling_is_red_and_empty_says_no_data(void);
+void test_chart_svg_rejects_bad_input(void);
+void test_chart_functions_reject_null_arguments(void);
+void test_engine_chart_download_reports_progress(void);
+void test_store_refuses_an_id_with_a_comma(void);
 /* test_progress.c */
 void test_progress_five_page_refresh_reports_every_page(void);
 void test_progress_null_function_turns_it_off(void);

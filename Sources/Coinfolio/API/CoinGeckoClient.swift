@@ -54,21 +54,8 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
         for id in ids where seen.insert(id).inserted { unique.append(id) }
         var merged = MarketsPage(coins: [])
         var rows = LaterRowWins<Coin>()
-        var start = 0
         var elementsBefore = 0
-        while start < unique.count {
-            // At most 250 ids, and at most about 6 KB of them once encoded: servers refuse long
-            // URLs (414) well before 250 ids of 128 bytes.
-            var end = start
-            var length = 0
-            while end < unique.count, end - start < MarketsRequest.maximumPerPage {
-                let encoded = CoinID.percentEncoded(unique[end]).utf8.count + 1
-                if end > start, length + encoded > Self.maximumIDsLength { break }
-                length += encoded
-                end += 1
-            }
-            let chunk = Array(unique[start..<end])
-            start = end
+        for chunk in Self.idChunks(unique) {
             let page = try fetch(.markets, path: ["coins", "markets"], query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
             for coin in page.coins { rows.add(coin) }
             // Skipped indexes count from the first element of the first answer.
@@ -99,8 +86,30 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
 
     // MARK: - Requests (retries: RetryPolicy; errors: ErrorClassifier; the key: KeyRedaction)
 
+    /// `ids` cut into the pieces one request may carry: at most 250 ids, and at most about 6 KB
+    /// of them once percent-encoded (servers refuse long URLs, 414, well before 250 ids of 128
+    /// bytes). Every id lands in exactly one piece, in order.
+    static func idChunks(_ ids: [String]) -> [[String]] {
+        var chunks: [[String]] = []
+        var start = 0
+        while start < ids.count {
+            var end = start
+            var length = 0
+            while end < ids.count, end - start < MarketsRequest.maximumPerPage {
+                let encoded = CoinID.percentEncoded(ids[end]).utf8.count + 1
+                if end > start, length + encoded > Self.maximumIDsLength { break }
+                length += encoded
+                end += 1
+            }
+            chunks.append(Array(ids[start..<end]))
+            start = end
+        }
+        return chunks
+    }
+
     /// GET `path` (one segment per element, each percent-encoded) with `query` under the base URL.
-    private func fetch<T>(
+    /// The endpoint files of this type call it (`CoinGeckoClient+Charts.swift`).
+    func fetch<T>(
         _ endpoint: Endpoint, path: [String], query: [RequestURL.QueryItem] = [], decode: (Data) throws -> T
     ) throws -> T {
         guard let url = RequestURL.make(base: configuration.baseURL, path: path, query: query) else {

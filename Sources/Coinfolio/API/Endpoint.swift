@@ -6,4 +6,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case global
     /// `GET /coins/{id}`
     case detail
+    /// `GET /coins/{id}/market_chart`
+    case marketChart = "market_chart"
+    /// `GET /simple/price`
+    case simplePrice = "simple_price"
 }

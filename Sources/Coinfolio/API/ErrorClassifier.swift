@@ -1,12 +1,17 @@
 import Foundation
 
 /// Turns an HTTP answer that is not data into a `CoinfolioError`: 429 → `.rateLimited` (details
-/// `retry_after_s`); 401/403 and API error codes 10002/10005/10010/10011 → `.unauthorized`;
+/// `retry_after_s`); 401/403 and API error codes 10002/10005/10010/10011/10012 → `.unauthorized`
+/// (10012, a time range beyond the plan's, says the plan allows 365 days);
 /// 404 → `.notFound`; other non-2xx → `.http`. Every error carries `http_status` (and CoinGecko's
 /// `error_code` when the body has one).
 enum ErrorClassifier {
     /// Error codes CoinGecko uses for a missing, invalid or wrong-plan key.
-    static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011]
+    static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011, 10012]
+
+    /// CoinGecko's error code for a time range beyond the plan's: the public and demo plans may
+    /// ask for at most 365 days of history.
+    static let timeRangeErrorCode = 10012
 
     /// Classifies a non-2xx answer (or a 2xx CoinGecko error object). nil: a plain HTTP error.
     /// CoinGecko's own message is quoted with `apiKey` redacted first (any letter case), then cut
@@ -26,7 +31,11 @@ enum ErrorClassifier {
             return CoinfolioError(.rateLimited, message, details: details)
         }
         if let code = api?.errorCode, unauthorizedErrorCodes.contains(code) {
-            return CoinfolioError(.unauthorized, "CoinGecko refused the API key (error \(code))\(said)", details: details)
+            let reason =
+                code == timeRangeErrorCode
+                ? "CoinGecko refused the time range (error 10012): public and demo plans allow at most \(ChartDays.planLimit) days of history"
+                : "CoinGecko refused the API key (error \(code))"
+            return CoinfolioError(.unauthorized, "\(reason)\(said)", details: details)
         }
         switch status {
         case 200..<300:

@@ -14,6 +14,8 @@ public struct MarketsRequest: Hashable, Sendable {
     public var page: Int
     /// Whether to include `sparkline_in_7d`.
     public var sparkline: Bool
+    /// The `price_change_percentage` windows asked for (default 24h only).
+    public var priceChangePercentage: [Coin.ChangeWindow] = [.h24]
 
     /// The most ids or coins CoinGecko returns in one request.
     public static let maximumPerPage = 250
@@ -41,7 +43,8 @@ public struct MarketsRequest: Hashable, Sendable {
             RequestURL.QueryItem("per_page", chunk == nil ? perPage : Self.maximumPerPage),
             RequestURL.QueryItem("page", chunk == nil ? page : 1),
             RequestURL.QueryItem("sparkline", sparkline),
-            RequestURL.QueryItem("price_change_percentage", "24h"),
+            RequestURL.QueryItem(
+                "price_change_percentage", list: (priceChangePercentage.isEmpty ? [.h24] : priceChangePercentage).map(\.rawValue)),
         ]
         return items
     }

@@ -1,7 +1,8 @@
 /// How a `PortfolioEngine` is set up.
 ///
 /// JSON form (every key optional): `{"database": ":memory:" | path, "vs_currency": "usd",
-/// "coin_limit": 250, "detail_ttl_s": 600, "stale_after_s": 600, "api": {client config}}`.
+/// "coin_limit": 250, "detail_ttl_s": 600, "stale_after_s": 600, "chart_ttl_s": 300,
+/// "price_change_percentage": ["24h"], "api": {client config}}`.
 public struct EngineConfiguration: Sendable {
     /// The SQLite file holding holdings and the saved snapshot; `":memory:"` for none on disk.
     public var database: String
@@ -13,19 +14,29 @@ public struct EngineConfiguration: Sendable {
     public var detailTTL: Double
     /// A snapshot older than this many seconds reports `stale`.
     public var staleAfter: Double
+    /// How long a chart stays cached, in seconds (per coin, days and interval).
+    public var chartTTL: Double
+    /// The `price_change_percentage` windows a refresh asks `/coins/markets` for (each fills
+    /// `price_change_percentage_<window>_in_currency`); never empty, `24h` by default.
+    public var priceChangePercentage: [Coin.ChangeWindow]
     /// The CoinGecko client's configuration.
     public var api: ClientConfiguration
 
     /// A configuration; out-of-range numbers are clamped (the JSON form rejects them instead).
     public init(
         database: String = ":memory:", vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
-        detailTTL: Double = 600, staleAfter: Double = 600, api: ClientConfiguration = ClientConfiguration()
+        detailTTL: Double = 600, staleAfter: Double = 600, chartTTL: Double = 300,
+        priceChangePercentage: [Coin.ChangeWindow] = [.h24], api: ClientConfiguration = ClientConfiguration()
     ) {
         self.database = database
         self.vsCurrency = vsCurrency
         self.coinLimit = min(max(coinLimit, 1), 5000)
         self.detailTTL = detailTTL.isFinite ? max(detailTTL, 0) : 600
         self.staleAfter = staleAfter.isFinite ? max(staleAfter, 0) : 600
+        self.chartTTL = chartTTL.isFinite ? max(chartTTL, 0) : 300
+        var windows: [Coin.ChangeWindow] = []
+        for window in priceChangePercentage where !windows.contains(window) { windows.append(window) }
+        self.priceChangePercentage = windows.isEmpty ? [.h24] : windows
         self.api = api
     }
 }
@@ -33,7 +44,7 @@ public struct EngineConfiguration: Sendable {
 extension EngineConfiguration: Decodable {
     private enum CodingKeys: String, CodingKey {
         case database, vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL = "detail_ttl_s"
-        case staleAfter = "stale_after_s", api
+        case staleAfter = "stale_after_s", chartTTL = "chart_ttl_s", priceChangePercentage = "price_change_percentage", api
     }
 
     /// Reads the JSON form; see the type's documentation.
@@ -47,7 +58,19 @@ extension EngineConfiguration: Decodable {
             coinLimit: try c.wholeNumber(.coinLimit, in: 1...5000) ?? 250,
             detailTTL: try c.finiteNumber(.detailTTL, in: 0...31_536_000) ?? 600,
             staleAfter: try c.finiteNumber(.staleAfter, in: 0...31_536_000) ?? 600,
+            chartTTL: try c.finiteNumber(.chartTTL, in: 0...31_536_000) ?? 300,
+            priceChangePercentage: try Self.windows(c.decodeIfPresent([String].self, forKey: .priceChangePercentage)),
             api: try c.decodeIfPresent(ClientConfiguration.self, forKey: .api) ?? ClientConfiguration())
+    }
+
+    /// `price_change_percentage`: each of 1h, 24h, 7d, 14d, 30d, 200d, 1y; nil or empty is 24h.
+    private static func windows(_ names: [String]?) throws -> [Coin.ChangeWindow] {
+        try (names ?? []).map { name in
+            guard let window = Coin.ChangeWindow(rawValue: name) else {
+                throw CoinfolioError.invalid("price_change_percentage holds 1h, 24h, 7d, 14d, 30d, 200d or 1y, not \"\(name)\"")
+            }
+            return window
+        }
     }
 
     /// Reads the JSON form; nil means all defaults.

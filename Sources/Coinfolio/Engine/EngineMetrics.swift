@@ -6,8 +6,11 @@ public struct EngineMetrics: Hashable, Sendable {
     public var httpRequests: [Endpoint: Int]
     /// Coin detail answers served without a request of their own (cached or shared).
     public var detailCacheHits: Int
+    /// Chart answers served without a request of their own (cached or shared).
+    public var chartCacheHits: Int = 0
 
-    /// `{"http_requests":{"markets":n,"global":n,"detail":n},"detail_cache_hits":n}`
+    /// `{"http_requests":{"markets":n,"global":n,"detail":n,"market_chart":n,"simple_price":n},
+    /// "detail_cache_hits":n,"chart_cache_hits":n}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -18,6 +21,7 @@ public struct EngineMetrics: Hashable, Sendable {
         for endpoint in Endpoint.allCases { w.key(endpoint.rawValue); w.number(httpRequests[endpoint] ?? 0) }
         w.endObject()
         w.key("detail_cache_hits"); w.number(detailCacheHits)
+        w.key("chart_cache_hits"); w.number(chartCacheHits)
         w.endObject()
         return w.bytes
     }

@@ -24,8 +24,11 @@ public final class PortfolioEngine: Sendable {
     /// The current snapshot; swapped whole, so queries never wait for a refresh.
     private let snapshot: Mutex<MarketSnapshot?>
     /// One refresh at a time; queries do not wait for it.
-    private let refreshLock = Mutex(())
+    /// One refresh (or price update) at a time; queries do not wait for it.
+    let refreshLock = Mutex(())
     let details: DetailLoader
+    /// Market charts, cached per (id, days, interval); see `chart(coinID:_:)`.
+    let charts: ChartLoader
     /// Where long work reports its progress (see `setProgressHandler(_:)`).
     let progress = ProgressReporter()
 
@@ -37,6 +40,7 @@ public final class PortfolioEngine: Sendable {
         store = try PortfolioStore(path: configuration.database)
         client = CoinGeckoClient(configuration: configuration.api)
         details = DetailLoader(ttl: configuration.detailTTL)
+        charts = ChartLoader(ttl: configuration.chartTTL)
         // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
         // load replaces it.
         snapshot = Mutex(nil)
@@ -68,7 +72,9 @@ public final class PortfolioEngine: Sendable {
             var coins: [Coin] = []
             progress.report(.markets, done: 0, total: pages)
             for page in 1...pages {
-                let batch = try client.markets(MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true))
+                var request = try MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true)
+                request.priceChangePercentage = configuration.priceChangePercentage
+                let batch = try client.markets(request)
                 coins += batch.coins
                 // A short page is the last; skipped elements still count toward its length.
                 let isLast = batch.elementCount < perPage || page == pages
@@ -83,7 +89,9 @@ public final class PortfolioEngine: Sendable {
             let missing = try heldCoinIDs().filter { !listed.contains($0) }
             if !missing.isEmpty {
                 progress.report(.ids, done: 0, total: missing.count)
-                coins += try client.markets(MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)).coins
+                var request = try MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)
+                request.priceChangePercentage = configuration.priceChangePercentage
+                coins += try client.markets(request).coins
                 progress.report(.ids, done: missing.count, total: missing.count)
             }
             return try install(coins: coins, marketData: marketData)
@@ -136,7 +144,7 @@ public final class PortfolioEngine: Sendable {
 
     /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to
     /// `coins`; without one, the coins are encoded.
-    private func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
+    func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
         var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
         for coin in coins { merged.add(coin) }
         let unique = merged.rows
@@ -149,7 +157,7 @@ public final class PortfolioEngine: Sendable {
         return RefreshSummary(coins: unique.count, asOf: next.asOf, isStale: false)
     }
 
-    private func markRefreshFailed() {
+    func markRefreshFailed() {
         let hasSnapshot = snapshot.withLock { current in
             current = current?.markedFailed()
             return current != nil
@@ -302,7 +310,7 @@ public final class PortfolioEngine: Sendable {
 
     /// Counters since the engine was opened.
     public func metrics() -> EngineMetrics {
-        EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits)
+        EngineMetrics(httpRequests: client.requestCounts, detailCacheHits: details.cacheHits, chartCacheHits: charts.cacheHits)
     }
 }
 

@@ -76,7 +76,10 @@ public struct Transaction: Hashable, Sendable {
     /// - Throws: `.invalidArgument` with `details.field` naming the offending field.
     public func validate() throws {
         try Transaction.validatePortfolioName(portfolio)
-        do { try CoinID.validate(coinID) } catch var error as CoinfolioError {
+        do {
+            try CoinID.validateHeldAsListable(coinID)
+            try CoinID.validate(coinID)
+        } catch var error as CoinfolioError {
             error.details["field"] = .string("coin_id")
             throw error
         }

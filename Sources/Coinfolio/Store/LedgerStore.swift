@@ -229,6 +229,7 @@ final class LedgerStore: Sendable {
     /// Makes the portfolio hold `amount` of the coin by recording a transfer_in or transfer_out
     /// of the difference, now. ≤ 0 empties the holding.
     func setHolding(portfolio: String, coinID: String, amount: Double) throws {
+        try CoinID.validateHeldAsListable(coinID)
         try CoinID.validate(coinID)
         guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
         let target: ExactDecimal

@@ -44,3 +44,27 @@ extension KeyedDecodingContainer {
         return value
     }
 }
+
+extension ConfigJSON {
+    /// The top-level object of a host's JSON argument as Foundation values; nil text is `[:]`.
+    /// Numbers come as `Double` (booleans as `Bool`), so a `true` never passes for 1.
+    /// - Throws: `.invalidArgument` for malformed JSON or a top level that is not an object.
+    static func object(_ text: String?) throws -> [String: Any] {
+        guard let text else { return [:] }
+        let data = Data(text.utf8)
+        try data.withUnsafeBytes { try JSONSyntax.checkStrict($0) }
+        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            throw CoinfolioError(.invalidArgument, "malformed JSON", details: ["reason": .string("malformed_json")])
+        }
+        guard let object = parsed as? [String: Any] else { throw CoinfolioError.invalid("expected a JSON object") }
+        return object.mapValues { value in
+            guard let number = value as? NSNumber else { return value }
+            return isBoolean(number) ? number.boolValue as Any : number.doubleValue as Any
+        }
+    }
+
+    /// Whether JSONSerialization produced `number` from `true` or `false`.
+    static func isBoolean(_ number: NSNumber) -> Bool {
+        String(cString: number.objCType) == "c" && (number == NSNumber(value: true) || number == NSNumber(value: false))
+    }
+}

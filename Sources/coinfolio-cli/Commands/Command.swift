@@ -18,7 +18,7 @@ protocol Command {
 /// Every command, in the order `--help` lists them.
 var commands: [any Command.Type] {
     [
-        HomeCommand.self, PortfolioCommand.self, SetCommand.self, DetailCommand.self, SearchCommand.self,
+        HomeCommand.self, PortfolioCommand.self, SetCommand.self, DetailCommand.self, ChartCommand.self, SearchCommand.self,
         LoadCommand.self, BuyCommand.self, SellCommand.self, TransactionsCommand.self, PnLCommand.self, ImportCommand.self,
         ExportCommand.self, VersionCommand.self, HelpCommand.self,
     ]

@@ -1,6 +1,7 @@
 import Coinfolio
 
-/// `portfolio`: the holdings with amount, value, 24h change and the total.
+/// `portfolio`: the holdings with amount, value, 24h change and the total; with `--history`, the
+/// portfolio's last 7 days as a line chart (see `CLI.showPortfolioHistory`).
 struct PortfolioCommand: Command {
     static let name = "portfolio"
     static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
@@ -8,6 +9,7 @@ struct PortfolioCommand: Command {
     func run(_ cli: CLI) throws {
         let engine = try cli.openEngine()
         cli.refreshOrExplain(engine)
+        if cli.options.history { try cli.showPortfolioHistory(engine); return }
         let portfolio = try engine.portfolio(PortfolioQuery(portfolio: cli.options.portfolio))
         if cli.options.json { say(portfolio.json); return }
         if portfolio.entries.isEmpty {

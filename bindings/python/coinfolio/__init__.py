@@ -12,6 +12,7 @@ checked at import.
 from __future__ import annotations
 
 from . import _ffi
+from .charts import chart_svg
 from .client import Client
 from .engine import Engine
 from .errors import (
@@ -34,7 +35,7 @@ from .formatting import (
     format_percent,
     format_price,
 )
-from .models import decode_coin_detail, decode_global, decode_markets
+from .models import decode_coin_detail, decode_global, decode_market_chart, decode_markets
 from .store import Store
 
 __all__ = [
@@ -60,6 +61,8 @@ __all__ = [
     "decode_markets",
     "decode_global",
     "decode_coin_detail",
+    "decode_market_chart",
+    "chart_svg",
     "version",
     "abi_version",
     "ABI_VERSION",

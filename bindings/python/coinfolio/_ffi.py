@@ -271,7 +271,7 @@ def call_json(func: Callable[..., int], *args: Any) -> Any:
 
 
 def call_text(func: Callable[..., int], *args: Any) -> str:
-    """Calls ``func(*args, &out_text, &out_error)`` and returns out_text (not JSON: CSV)."""
+    """Calls ``func(*args, &out_text, &out_error)`` and returns out_text (not JSON: an SVG, a CSV)."""
     out = c_void_p()
     try:
         func(*args, byref(out), error_slot())
@@ -309,6 +309,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_decode_markets", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_decode_global", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_decode_coin_detail", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_decode_market_chart", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Store
     ("cf_store_open", (c_char_p, POINTER(cf_store_p), c_string_out), c_int, _check_status),
     ("cf_store_close", (cf_store_p,), None, None),
@@ -320,6 +321,8 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_client_markets", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_global", (cf_client_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_coin_detail", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_client_market_chart", (cf_client_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_client_simple_price", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Engine
     ("cf_engine_open", (c_char_p, POINTER(cf_engine_p), c_string_out), c_int, _check_status),
     ("cf_engine_close", (cf_engine_p,), None, None),
@@ -331,6 +334,11 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_set_holding", (cf_engine_p, c_char_p, c_double, c_string_out), c_int, _check_status),
     ("cf_engine_coin_detail", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_metrics", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_chart", (cf_engine_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_portfolio_history", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_refresh_prices", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    # Charts
+    ("cf_chart_svg", (c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Ledger
     ("cf_engine_add_transaction", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_delete_transaction", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),

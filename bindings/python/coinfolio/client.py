@@ -109,3 +109,45 @@ class Client(Handle):
         encoded = _ffi.encode(coin_id, "coin_id")
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_client_coin_detail, pointer, encoded)
+
+    def market_chart(
+        self,
+        coin_id: Union[str, bytes],
+        days: Union[int, str] = 7,
+        vs_currency: Optional[str] = "usd",
+        interval: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``GET /coins/{id}/market_chart``: prices, market caps and volumes over ``days`` (a
+        whole number 1…36500, or ``"max"``), in ``vs_currency`` (None: usd); ``interval="daily"``
+        for one point a day, None for CoinGecko's automatic granularity.
+
+        Returns the shape of :func:`coinfolio.decode_market_chart` (null points kept as gaps).
+        The days are sent as given: beyond 365 on the public and demo plans CoinGecko refuses
+        with error code 10012, raised as Unauthorized (``details["error_code"] == 10012``).
+        Blocks on the network.
+
+        Raises:
+            InvalidArgument: a bad id or days; NotFound: an unknown coin; or a network error.
+        """
+        request = _ffi.options(vs_currency=vs_currency, days=days, interval=interval)
+        encoded_id = _ffi.encode(coin_id, "coin_id")
+        encoded = _ffi.encode_json(request, "request")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_client_market_chart, pointer, encoded_id, encoded)
+
+    def simple_price(self, ids: Sequence[str], vs_currency: Optional[str] = "usd") -> Dict[str, Any]:
+        """``GET /simple/price`` with the 24 h change and last-updated time, in ``vs_currency``
+        (None: usd); more than 250 ids are split into several requests; an empty list makes none.
+
+        Returns ``{"prices": {id: {"price": x | None, "change_24h": percent | None,
+        "last_updated_at": unix_seconds | None}}}`` with every asked id; an id CoinGecko answers
+        with ``{}`` or leaves out has None values. Blocks on the network.
+
+        Raises:
+            InvalidArgument: a bad id (or one with a comma); or a network error.
+        """
+        if isinstance(ids, str):
+            ids = [ids]
+        encoded = _ffi.encode_json(_ffi.options(ids=list(ids), vs_currency=vs_currency), "request")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_client_simple_price, pointer, encoded)

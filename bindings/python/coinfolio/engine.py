@@ -5,7 +5,7 @@ from __future__ import annotations
 import decimal
 import json
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _ffi
 from ._handle import Handle
@@ -41,6 +41,9 @@ class Engine(Handle):
         coin_limit: how many coins ``refresh()`` downloads (1…5000, default 250).
         detail_ttl_s: seconds a coin detail stays cached (default 600).
         stale_after_s: seconds after which the snapshot reports ``stale`` (default 600).
+        chart_ttl_s: seconds a chart stays cached (default 300).
+        price_change_percentage: the windows a refresh asks for (default ``["24h"]``; any of
+            1h, 24h, 7d, 14d, 30d, 200d, 1y).
 
     None leaves an option to the library, which applies the default given above (``database``
     None is ``":memory:"``, ``api`` None the public plan's defaults).
@@ -56,6 +59,8 @@ class Engine(Handle):
         coin_limit: Optional[int] = None,
         detail_ttl_s: Optional[float] = None,
         stale_after_s: Optional[float] = None,
+        chart_ttl_s: Optional[float] = None,
+        price_change_percentage: Optional[Sequence[str]] = None,
     ) -> None:
         config = _ffi.options(
             database=None if database is None else os.fspath(database),
@@ -64,6 +69,8 @@ class Engine(Handle):
             coin_limit=coin_limit,
             detail_ttl_s=detail_ttl_s,
             stale_after_s=stale_after_s,
+            chart_ttl_s=chart_ttl_s,
+            price_change_percentage=None if price_change_percentage is None else list(price_change_percentage),
         )
         encoded = _ffi.encode_json(config, "config")
         out = _ffi.cf_engine_p()
@@ -184,8 +191,9 @@ class Engine(Handle):
             return _ffi.call_json(_ffi.lib.cf_engine_coin_detail, pointer, encoded)
 
     def metrics(self) -> Dict[str, Any]:
-        """Counters since open: ``{"http_requests": {"markets": n, "global": n, "detail": n},
-        "detail_cache_hits": n}`` (every HTTP attempt, retries included)."""
+        """Counters since open: ``{"http_requests": {"markets": n, "global": n, "detail": n,
+        "market_chart": n, "simple_price": n}, "detail_cache_hits": n, "chart_cache_hits": n}``
+        (every HTTP attempt, retries included)."""
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)
 
@@ -354,6 +362,53 @@ class Engine(Handle):
         with self._borrow() as pointer:
             return _ffi.call_text(_ffi.lib.cf_engine_export_csv, pointer, encoded)
 
+    def chart(self, coin_id: Union[str, bytes], days: Union[int, str, None] = None, interval: Optional[str] = None) -> Dict[str, Any]:
+        """One coin's price chart (``GET /coins/{id}/market_chart`` in the engine's vs_currency),
+        cached per (coin, days, interval) for chart_ttl_s; concurrent callers share one request.
+        ``days`` is 1…36500 or ``"max"`` (None: 7); on the public and demo plans more than 365 is
+        asked as 365 and the answer says ``"clamped": True``. ``interval`` is ``"daily"`` or None
+        (CoinGecko's automatic granularity). May block.
+
+        Returns ``{"coin_id", "vs_currency", "days": n | "max", "interval", "clamped",
+        "points": [[t_ms, price | None], …] (sorted by time; None is a gap), "summary": {"first",
+        "last", "min", "max", "min_at", "max_at", "change", "percentage_change"}}`` (summary values
+        are None for a series with no price).
+
+        Raises:
+            InvalidArgument: a bad id or option; NotFound: an unknown coin; or a network error.
+        """
+        encoded_id = _ffi.encode(coin_id, "coin_id")
+        encoded = _ffi.encode_json(_ffi.options(days=days, interval=interval), "options")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_engine_chart, pointer, encoded_id, encoded)
+
+    def portfolio_history(self, portfolio: Optional[str] = None) -> Dict[str, Any]:
+        """The portfolio's value over the snapshot's last 7 days, from each priced holding's
+        sparkline × its current amount; no request. ``portfolio`` None means ``"main"``. Hourly points, sparklines aligned at their
+        end, the last at the latest ``last_updated``.
+
+        Returns ``{"vs_currency", "points": [[t_ms, value | None, partial], …], "summary": {…}}``;
+        ``partial`` is True where some priced holding has no price (value counts the others).
+
+        Raises:
+            NotFound: no such portfolio; StoreError.
+        """
+        encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio), "options")
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_engine_portfolio_history, pointer, encoded)
+
+    def refresh_prices(self) -> Dict[str, Any]:
+        """Updates the held coins' prices with one ``GET /simple/price`` request instead of a full
+        refresh. A coin the answer prices takes its price, 24 h change and time; one it does not
+        keeps its previous values. Blocks on the network.
+
+        Returns ``{"coins": n (coins priced), "as_of": "…", "stale": b}``.
+
+        Raises:
+            NoData: no snapshot yet; or a network error (the snapshot is unchanged).
+        """
+        with self._borrow() as pointer:
+            return _ffi.call_json(_ffi.lib.cf_engine_refresh_prices, pointer)
     def set_progress(self, callback: Optional[Callable[[Dict[str, Any]], None]]) -> None:
         """Calls ``callback(progress)`` while long work runs; ``None`` turns it off.
 

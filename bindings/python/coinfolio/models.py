@@ -10,7 +10,7 @@ from typing import Any, Dict, Union
 
 from . import _ffi
 
-__all__ = ["decode_markets", "decode_global", "decode_coin_detail"]
+__all__ = ["decode_markets", "decode_global", "decode_coin_detail", "decode_market_chart"]
 
 Body = Union[str, bytes, bytearray, memoryview]
 
@@ -55,3 +55,19 @@ def decode_coin_detail(body: Body) -> Dict[str, Any]:
         DecodeError: not an object, or no id/symbol/name.
     """
     return _ffi.call_json(_ffi.lib.cf_decode_coin_detail, _ffi.encode(body, "body"))
+
+
+def decode_market_chart(body: Body) -> Dict[str, Any]:
+    """Decodes a ``GET /coins/{id}/market_chart`` body.
+
+    Returns ``{"prices": [[t_ms, v | None], …], "market_caps": […], "total_volumes": […],
+    "warnings": [{"series", "index", "reason"}, …]}``: t_ms in milliseconds since 1970 (UTC),
+    values in the request's vs_currency. A null or non-numeric value is kept as a gap (None,
+    never 0); a point without a usable time is left out and reported in ``warnings``. A missing
+    series is ``[]``; an empty series is valid.
+
+    Raises:
+        InvalidArgument: bad UTF-8 or malformed JSON.
+        DecodeError: not an object, or a series that is not an array.
+    """
+    return _ffi.call_json(_ffi.lib.cf_decode_market_chart, _ffi.encode(body, "body"))

@@ -38,9 +38,9 @@ class Store(Handle):
 
         Raises:
             InvalidArgument: a bad id (empty, over 128 bytes, control characters, ``/``, ``.``,
-                ``..``, bad UTF-8), a NaN/±Inf amount, an amount the ledger cannot hold exactly
-                (below 1e-18 or above 8.5e19 units), or a decrease that would leave a later-dated
-                sell short; nothing is written.
+                ``..``, bad UTF-8, a comma: held ids are sent comma-joined), a NaN/±Inf amount, an
+                amount the ledger cannot hold exactly (below 1e-18 or above 8.5e19 units), or a
+                decrease that would leave a later-dated sell short; nothing is written.
             StoreError: SQLite failed; nothing is written.
         """
         encoded = _ffi.encode(coin_id, "coin_id")

@@ -1,9 +1,10 @@
 """A small Coinfolio host in Python: hold some bitcoin, refresh, print the statistics and the
-portfolio.
+portfolio, and write the portfolio's week as an SVG chart.
 
     COINFOLIO_BASE_URL  CoinGecko API root (default: the public API)
     COINFOLIO_DB        database path (default: ":memory:")
     COINFOLIO_LIBRARY   path of libcoinfolio.so (default: the repository's build folder)
+    COINFOLIO_CHART_SVG where the week's chart goes (default: portfolio-week.svg)
 """
 from __future__ import annotations
 
@@ -29,6 +30,13 @@ def main() -> int:
                 shown = "no price" if value is None else coinfolio.format_currency(value)
                 print(f"  {coin['id']}: {coin['current_holdings']} = {shown}")
             print(f"Total: {coinfolio.format_currency(portfolio['total_value'])}")
+            history = engine.portfolio_history()
+            path = os.environ.get("COINFOLIO_CHART_SVG", "portfolio-week.svg")
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(coinfolio.chart_svg(history, width=800, height=400, title="Portfolio, 7 days"))
+            change = history["summary"]["percentage_change"]
+            shown = "n/a" if change is None else coinfolio.format_percent(change)
+            print(f"Week: {path} ({len(history['points'])} hourly points, {shown})")
     except coinfolio.CoinfolioError as error:
         print(f"portfolio.py: {error.message}", file=sys.stderr)
         return 1

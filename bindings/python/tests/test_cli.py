@@ -207,6 +207,66 @@ def test_pnl_is_coloured_by_sign_on_a_terminal_unless_no_color(cli, tmp_path):
     assert "\x1b[32m$246.00\x1b[0m" in coloured  # bitcoin's realized gain in green
     assert "\x1b[31m-$6.00\x1b[0m" in coloured  # ethereum's realized loss in red
     assert "\x1b[" not in on_terminal(NO_COLOR="1")
+# --- charts (SPEC §11) ---------------------------------------------------------------------------
+
+BRAILLE = range(0x2801, 0x2900)
+
+
+def test_chart_draws_braille_in_a_utf8_locale_within_the_width(cli):
+    result = cli("chart", "bitcoin", COLUMNS="70", LANG="C.UTF-8", LC_ALL="", LC_CTYPE="")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "bitcoin, 7 days"
+    assert any(ord(ch) in BRAILLE for ch in result.stdout)
+    assert all(len(line) <= 70 for line in lines), lines
+    assert "$103,500.75 ┤" in result.stdout and " $99,500.25 ┤" in result.stdout
+    assert "2024-12-12 10:40" in result.stdout and "2024-12-12 15:40" in result.stdout
+    assert lines[-5:] == ["First  $100,000.00", "Last   $103,500.75", "Change +$3,500.75 +3.50%",
+                          "Low    $99,500.25 at 2024-12-12 13:40", "High   $103,500.75 at 2024-12-12 15:40"]
+
+
+def test_chart_degrades_to_ascii_without_utf8(cli):
+    result = cli("chart", "ethereum", COLUMNS="60", LANG="C", LC_ALL="", LC_CTYPE="")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.isascii(), "ASCII only without a UTF-8 locale"
+    assert "*" in result.stdout and " | " in result.stdout
+    assert "Change -$199.75 -4.99%" in result.stdout.splitlines()
+
+
+def test_chart_days_beyond_the_plan_are_clamped_and_svg_is_written(cli, server, tmp_path):
+    svg = tmp_path / "btc.svg"
+    result = cli("chart", "bitcoin", "--days", "400", "--svg", str(svg), LANG="C.UTF-8")
+    assert result.returncode == 0, result.stderr
+    assert "bitcoin, 365 days (the plan allows 365 days)" in result.stdout
+    assert server.requests_to("/coins/bitcoin/market_chart")[0]["query"]["days"] == "365"
+    from test_charts import svg_check
+    report = svg_check.check(svg)
+    assert report["texts"][0] == "bitcoin, 365 days"
+    assert report["colours"]["#16c784"]["count"] > 100
+
+
+def test_chart_json_and_bad_days(cli):
+    result = cli("chart", "boringdao-[old]", "--json")
+    assert result.returncode == 0, result.stderr
+    chart = json.loads(result.stdout)
+    assert chart["points"] == [] and chart["summary"]["first"] is None
+    assert cli("chart", "bitcoin", "--days", "0").returncode == 2
+    assert cli("chart", "no-such-coin").returncode == 1
+
+
+def test_portfolio_history_charts_the_week(cli, tmp_path):
+    assert cli("set", "bitcoin", "0.5").returncode == 0
+    assert cli("set", "tether", "100").returncode == 0
+    svg = tmp_path / "week.svg"
+    result = cli("portfolio", "--history", "--svg", str(svg), COLUMNS="80", LANG="C.UTF-8")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "Portfolio, 7 days"
+    assert "2024-12-12" in result.stdout and "2024-12-19" in result.stdout
+    # Prices as NumberFormat.price prints them (at least 2 decimals; more per its rules).
+    assert any(line.startswith("First  $28,397.96") for line in result.stdout.splitlines())
+    assert any(line.startswith("Last   $28,600.08") for line in result.stdout.splitlines())
+    assert "146 of 170 hours miss the price of some coin" in result.stdout
+    assert svg.read_text(encoding="utf-8").startswith("<?xml")
 def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
     import pty
 

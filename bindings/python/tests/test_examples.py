@@ -13,13 +13,18 @@ import pytest
 
 import coinfolio
 from conftest import PACKAGE_ROOT, REPO, child_env
+from test_charts import svg_check
 
 
-def test_python_example_prints_statistics_and_portfolio(server):
-    env = dict(child_env(), COINFOLIO_BASE_URL=server.base_url, COINFOLIO_DB=":memory:")
+def test_python_example_prints_statistics_and_portfolio(server, tmp_path):
+    chart = tmp_path / "week.svg"
+    env = dict(child_env(), COINFOLIO_BASE_URL=server.base_url, COINFOLIO_DB=":memory:",
+               COINFOLIO_CHART_SVG=str(chart))
     result = subprocess.run([sys.executable, str(PACKAGE_ROOT / "examples" / "portfolio.py")],
-                            env=env, capture_output=True, text=True, timeout=60)
+                            env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
+    assert f"Week: {chart} (170 hourly points, " in result.stdout
+    assert svg_check.check(chart)["colours"]["#16c784"]["count"] > 100
     assert "Market Cap: $2.58Tr (+1.20%)" in result.stdout
     assert "Portfolio Value: $28,500.06" in result.stdout
     assert "Total: $28,500.06" in result.stdout
@@ -29,9 +34,15 @@ def test_c_example_prints_statistics_and_portfolio(server, tmp_path):
     example = REPO / "bindings" / "c" / "build" / "example"
     if not example.exists():
         pytest.skip("bindings/c/build/example is not built: run `make`")
-    env = dict(os.environ, COINFOLIO_BASE_URL=server.base_url, COINFOLIO_DB=str(tmp_path / "example.sqlite"))
-    result = subprocess.run([str(example)], env=env, capture_output=True, text=True, timeout=60)
+    chart = tmp_path / "bitcoin.svg"
+    env = dict(os.environ, COINFOLIO_BASE_URL=server.base_url, COINFOLIO_DB=str(tmp_path / "example.sqlite"),
+               COINFOLIO_CHART_SVG=str(chart))
+    result = subprocess.run([str(example)], env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
+    assert f"Chart: {chart} ($103,500.75, 3.50% over 7 days)" in result.stdout
+    report = svg_check.check(chart)
+    assert report["texts"][0] == "Bitcoin, 7 days"
+    assert report["colours"]["#16c784"]["count"] > 100
     assert "Market Cap: $2.58Tr" in result.stdout
     assert "$28,500.06" in result.stdout
 

@@ -1,0 +1,58 @@
+/// The portfolio's value over time, as `PortfolioEngine.portfolioHistory` answers it.
+public struct PortfolioHistory: Hashable, Sendable {
+    /// One hour of the portfolio.
+    public struct Point: Hashable, Sendable {
+        /// Milliseconds since 1970 (UTC).
+        public var time: Double
+        /// Σ amount × price of the holdings that have a price at `time`, in vs_currency; nil when
+        /// none has.
+        public var value: Double?
+        /// Some priced holding has no price at `time` (its sparkline is shorter, or has a gap).
+        public var partial: Bool
+
+        /// A point of the history.
+        public init(time: Double, value: Double?, partial: Bool) {
+            self.time = time
+            self.value = value
+            self.partial = partial
+        }
+    }
+
+    /// The currency of every value.
+    public var vsCurrency: VsCurrency
+    /// Oldest first, one hour apart.
+    public var points: [Point]
+    /// First, last, extremes and change of the values.
+    public var summary: ChartSummary
+
+    /// A history of `points` (sorted by time).
+    public init(vsCurrency: VsCurrency, points: [Point]) {
+        self.vsCurrency = vsCurrency
+        self.points = points
+        self.summary = ChartSummary(count: points.count, time: { points[$0].time }, value: { points[$0].value })
+    }
+
+    /// `{"vs_currency","points":[[t_ms,value|null,partial]…],"summary":{…}}`
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI.
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        var w = JSONWriter(reserving: points.count * 44 + 300)
+        w.beginObject()
+        w.key("vs_currency"); w.string(vsCurrency.code)
+        w.key("points"); w.beginArray()
+        for point in points {
+            w.beginArray(); w.number(point.time); w.number(point.value); w.bool(point.partial); w.endArray()
+        }
+        w.endArray()
+        w.key("summary"); summary.writeJSON(to: &w)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// A standalone SVG document of the history (see `ChartSVG`).
+    public func svg(_ options: ChartSVGOptions = ChartSVGOptions()) -> String {
+        ChartSVG.render(
+            ChartSVG.Series(points: points.map { ChartPoint(time: $0.time, value: $0.value) }), vsCurrency: vsCurrency, options: options)
+    }
+}

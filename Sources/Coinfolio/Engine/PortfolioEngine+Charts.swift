@@ -1,0 +1,149 @@
+import Foundation
+
+extension PortfolioEngine {
+    /// One coin's price chart: `GET /coins/{id}/market_chart` in the engine's vs_currency,
+    /// cached per (id, days, interval) for `chart_ttl_s`; concurrent asks share one request.
+    ///
+    /// On the public and demo plans more than 365 days (or `max`) is asked as 365 days and the
+    /// answer says `clamped: true`; a clamped `max` and 365 share one cache entry.
+    /// - Parameters:
+    ///   - coinID: a coin id (`CoinID` rule).
+    ///   - options: days (default 7) and interval.
+    /// - Returns: the price series sorted by time (nil values are gaps) with its summary.
+    /// - Throws: `.invalidArgument` for a bad id (no request); the client's errors (`.notFound`
+    ///   for an unknown coin, `.unauthorized` with `details.error_code` 10012 for a range the
+    ///   plan refuses).
+    public func chart(coinID: String, _ options: ChartOptions = ChartOptions()) throws -> PriceChart {
+        try CoinID.validate(coinID)
+        var days = options.days
+        var clamped = false
+        if configuration.api.plan != .pro {
+            switch days {
+            case .max:
+                days = .days(ChartDays.planLimit); clamped = true
+            case .days(let n) where n > ChartDays.planLimit:
+                days = .days(ChartDays.planLimit); clamped = true
+            default:
+                break
+            }
+        }
+        let vs = configuration.vsCurrency
+        let key = ChartLoader.Key(id: coinID, days: days, interval: options.interval)
+        let chart = try charts.chart(key) { key in
+            // Only a download reports progress; a cached or shared answer makes no request.
+            progress.report(.chart, done: 0, total: 1)
+            let chart = try client.marketChart(id: key.id, MarketChartRequest(vsCurrency: vs, days: key.days, interval: key.interval))
+            progress.report(.chart, done: 1, total: 1)
+            return chart
+        }
+        return PriceChart(coinID: coinID, vsCurrency: vs, days: days, interval: options.interval, clamped: clamped, points: chart.prices)
+    }
+
+    /// The portfolio's value over the snapshot's last 7 days, from each priced holding's
+    /// sparkline × its current amount. No request.
+    ///
+    /// A sparkline's last point is at its coin's `last_updated` (the snapshot's time when that is
+    /// missing), its points one hour apart; series of different lengths are aligned at their end,
+    /// and the history ends at the latest `last_updated`. A point where some priced holding has no
+    /// price (a shorter sparkline, a gap) is `partial`, and its value counts the others only.
+    /// Holdings without a current price are left out.
+    /// - Returns: hourly points, oldest first, and their summary; no points without priced holdings.
+    /// - Throws: `.notFound` for a ledger portfolio that does not exist, `.store` when the
+    ///   holdings cannot be read.
+    public func portfolioHistory(_ options: PortfolioHistoryOptions = PortfolioHistoryOptions()) throws -> PortfolioHistory {
+        _ = try currency(ofPortfolio: options.portfolio)  // an unknown portfolio is not found
+        guard let snapshot = currentSnapshot() else { return PortfolioHistory(vsCurrency: configuration.vsCurrency, points: []) }
+        let (held, _) = try joinedHoldings(snapshot, portfolio: options.portfolio)
+        var series: [(amount: Double, prices: [Double])] = []
+        var endTime = -Double.infinity
+        for coin in held where coin.value != nil {
+            guard let position = coin.position else { continue }
+            let row = snapshot.coins[position]
+            series.append((coin.amount, row.sparklineIn7d ?? []))
+            let end = row.lastUpdated.flatMap(ChartTime.milliseconds(iso:)) ?? snapshot.asOf.timeIntervalSince1970 * 1000
+            endTime = max(endTime, end)
+        }
+        let length = series.map(\.prices.count).max() ?? 0
+        guard length > 0, endTime.isFinite else { return PortfolioHistory(vsCurrency: configuration.vsCurrency, points: []) }
+        var values = [Double](repeating: 0, count: length)
+        var counted = [Int](repeating: 0, count: length)
+        var any = [Bool](repeating: false, count: length)
+        for (amount, prices) in series {
+            let offset = length - prices.count
+            for (index, price) in prices.enumerated() {
+                let product = amount * price
+                guard product.isFinite else { continue }
+                values[offset + index] += product
+                counted[offset + index] += 1
+                any[offset + index] = true
+            }
+        }
+        var points: [PortfolioHistory.Point] = []
+        points.reserveCapacity(length)
+        for index in 0..<length {
+            let time = endTime - Double(length - 1 - index) * 3_600_000
+            points.append(
+                .init(time: time, value: any[index] && values[index].isFinite ? values[index] : nil, partial: counted[index] < series.count)
+            )
+        }
+        return PortfolioHistory(vsCurrency: configuration.vsCurrency, points: points)
+    }
+
+    /// Updates the held coins' prices with one `GET /simple/price` request (one per 250 held
+    /// coins), instead of a full refresh: a bot polling every minute spends one request.
+    ///
+    /// A coin the answer prices takes its price, 24 h change (percent; a null change included)
+    /// and `last_updated` from it, and its `price_change_24h` becomes the change in vs_currency
+    /// those imply (nil when the change is unknown). A coin it does not price keeps its previous
+    /// price, change and time. Only held coins in the snapshot change; the snapshot is saved.
+    /// - Returns: how many coins were priced, and the snapshot's time.
+    /// - Throws: `.noData` without a snapshot (refresh or load first); the client's errors (the
+    ///   snapshot is then unchanged); `.store`.
+    @discardableResult
+    public func refreshPrices() throws -> RefreshSummary {
+        try refreshLock.withLock { _ in try refreshPricesHoldingLock() }
+    }
+
+    /// `refreshPrices()`'s work, run holding `refreshLock`.
+    private func refreshPricesHoldingLock() throws -> RefreshSummary {
+        guard let snapshot = currentSnapshot() else {
+            throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
+        }
+        let held = try heldCoinIDs().filter { snapshot.indexByID[$0] != nil }
+        guard !held.isEmpty else {
+            return RefreshSummary(
+                coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
+        }
+        let answer = try client.simplePrice(SimplePriceRequest(ids: held, vsCurrency: configuration.vsCurrency))
+        var coins = snapshot.coins
+        var priced = 0
+        for id in held {
+            guard let position = snapshot.indexByID[id], let quote = answer.prices[id], let price = quote.price else { continue }
+            coins[position].apply(quote, price: price)
+            priced += 1
+        }
+        guard priced > 0 else {
+            return RefreshSummary(
+                coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
+        }
+        var summary = try install(coins: coins, marketData: snapshot.marketData)
+        summary.coins = priced
+        return summary
+    }
+}
+
+extension Coin {
+    /// Takes a `/simple/price` answer: price, 24 h change and update time.
+    mutating func apply(_ quote: SimplePrice, price: Double) {
+        currentPrice = price
+        priceChangePercentage24h = quote.change24h
+        priceChangePercentageInCurrency[.h24] = quote.change24h
+        if let percent = quote.change24h, percent > -100 {
+            let change = price - price / (1 + percent / 100)
+            priceChange24h = change.isFinite ? change : nil
+        } else {
+            priceChange24h = nil
+        }
+        lastUpdated = quote.lastUpdatedAt.map { isoTimestamp(Date(timeIntervalSince1970: $0)) }
+    }
+}

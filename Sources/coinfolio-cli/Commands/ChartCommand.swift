@@ -1,0 +1,16 @@
+import Coinfolio
+
+/// `chart COIN [--days N|max] [--svg FILE]`: a coin's price chart in the terminal (braille, or
+/// ASCII without a UTF-8 locale) with its summary; needs the network (`/coins/{id}/market_chart`).
+struct ChartCommand: Command {
+    static let name = "chart"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "COIN [--days N] [--svg FILE]")
+
+    func run(_ cli: CLI) throws {
+        if cli.options.offline {
+            fail("chart needs the network: prices over time come from CoinGecko's /coins/{id}/market_chart (drop --offline)", code: 1)
+        }
+        let engine = try cli.openEngine()
+        try cli.showChart(engine, coinID: cli.options.operands[0])
+    }
+}

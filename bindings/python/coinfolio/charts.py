@@ -1,0 +1,41 @@
+"""Charts as SVG documents a host can show (``cf_chart_svg``)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional, Union
+
+from . import _ffi
+
+__all__ = ["chart_svg"]
+
+
+def chart_svg(
+    chart: Union[Mapping[str, Any], str, bytes],
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    title: Optional[str] = None,
+    theme: Optional[str] = None,
+) -> str:
+    """Draws the answer of :meth:`Engine.chart` or :meth:`Engine.portfolio_history` (a dict, or
+    its JSON text) as a standalone SVG document.
+
+    The line is green (``#16c784``) when the last value is at least the first, red
+    (``#ea3943``) otherwise; gaps break the line; the max, middle and min are labelled on the
+    left as prices in the chart's ``vs_currency``; the first and last dates (UTC) below. A series
+    with no value says "No data". Every text (the title too) is XML-escaped.
+
+    Args:
+        width, height: pixels, 64…4096 (None: 640 × 320).
+        title: drawn above the chart; None for none.
+        theme: ``"light"`` or ``"dark"`` (None: light).
+
+    Raises:
+        InvalidArgument: malformed chart JSON (no ``points`` array, a point that is not
+            ``[number, number | None]``) or a bad option.
+    """
+    if isinstance(chart, (str, bytes)):
+        encoded_chart = _ffi.encode(chart, "chart")
+    else:
+        encoded_chart = _ffi.encode_json(dict(chart), "chart")
+    options = _ffi.encode_json(_ffi.options(width=width, height=height, title=title, theme=theme), "options")
+    return _ffi.call_text(_ffi.lib.cf_chart_svg, encoded_chart, options)
