@@ -162,6 +162,7 @@ final class LedgerTests: XCTestCase {
             #"{"coin_id":"bitcoin","kind":"transfer_in","amount":1e400}"#,
             #"{"coin_id":"bitcoin","kind":"transfer_in","amount":0.0000000000000000001}"#,
             #"{"coin_id":"bitcoin","kind":"transfer_in","amount":1,"portfolio":""}"#,
+            #"{"coin_id":"a,b","kind":"transfer_in","amount":1}"#,
             #"{"coin_id":"bitcoin","kind":"transfer_in","amount":1,"note":"\#(String(repeating: "x", count: 10_000_000))"}"#,
             #"{"coin_id":"bitcoin","kind":"transfer_in","amount":1"#,
             #"[1]"#,
@@ -293,6 +294,16 @@ final class LedgerTests: XCTestCase {
         try engine.deletePortfolio("ledger", force: true)
         assertThrows(.notFound) { try engine.pnl(PnLOptions(portfolio: "ledger")) }
         XCTAssertEqual(try engine.portfolios().map(\.name), ["main"])
+    }
+
+    func testPortfolioHistoryValuesALedgerPortfolio() throws {
+        let engine = try self.engine()
+        try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)
+        try engine.createPortfolio(name: "cold")
+        try engine.addTransaction(Transaction(portfolio: "cold", coinID: "bitcoin", kind: .buy, amount: 2, price: 1, timestamp: 0))
+        XCTAssertFalse(try engine.portfolioHistory(PortfolioHistoryOptions(portfolio: "cold")).points.isEmpty)
+        XCTAssertTrue(try engine.portfolioHistory().points.isEmpty, "main holds nothing")
+        assertThrows(.notFound) { try engine.portfolioHistory(PortfolioHistoryOptions(portfolio: "nowhere")) }
     }
 
     func testTransactionsAreFilteredAndPaged() throws {
