@@ -77,22 +77,44 @@ void cf_string_free(char *s);
 /** @name Formatting
  * Formatting. Locale pinned to en_US, rounding half-to-even on the shortest decimal form of the
  * value, no negative zero, "n/a" for NaN and ±Inf. vs_currency is a CoinGecko quote currency code
- * (case-insensitive; 1–16 ASCII letters or digits): usd "$", eur "€", gbp "£", jpy "¥", btc "₿",
- * eth "Ξ", any other as its upper-case code and a space ("CHF 1,234.56"). NULL means "usd".
+ * (case-insensitive; 1–16 ASCII letters or digits). NULL means "usd".
  * Each returns a new string (free with cf_string_free), or NULL for invalid arguments
  * (a bad vs_currency, fraction digits outside 0…18 or min > max). Never blocks.
+ *
+ * One currency table (Sources/Coinfolio/Formatting/CurrencyTable.swift) decides, per vs_currency:
+ * - the prefix: usd "$", eur "€", gbp "£", jpy "¥", btc "₿", eth "Ξ"; any other currency its
+ *   upper-case code and a space ("CHF 1,234.56", "KWD 1.235", "SATS 12,345");
+ * - the kind and fraction digits:
+ *   fiat: its ISO 4217 minor unit — 0 for jpy, krw, vnd, clp, isk and the other 0-digit codes,
+ *     3 for bhd, kwd, iqd, jod, lyd, omr, tnd, 2 for the rest (and for unknown codes);
+ *     sats counts as a 0-digit fiat, bits as a 2-digit one;
+ *   crypto (btc, eth, ltc, bch, bnb, eos, xrp, xlm, link, dot, yfi, sol) and metal (xau, xag):
+ *     2 to 8 digits, trailing zeros past 2 dropped, and below 0.0001 as many as 4 significant
+ *     digits need — a value that is not zero never prints as zero.
+ * Every money value in engine output (statistics, detail lists) follows cf_format_value or
+ * cf_format_price; none is printed with a fixed two digits.
  */
 /** @{ */
 
 /** Currency with grouping and between min and max fraction digits (trailing zeros past min are
- * dropped): (1234.56, 2, 2, "usd") → "$1,234.56"; (-1234.5, 2, 2, "usd") → "-$1,234.50";
- * (12.3456, 2, 6, "usd") → "$12.3456". */
+ * dropped), whatever the currency's own minor unit: (1234.56, 2, 2, "usd") → "$1,234.56";
+ * (-1234.5, 2, 2, "usd") → "-$1,234.50"; (12.3456, 2, 6, "usd") → "$12.3456";
+ * (1234.56, 2, 2, "jpy") → "¥1,234.56". */
 char *cf_format_currency(double value, int min_fraction_digits, int max_fraction_digits,
                          const char *vs_currency);
 
-/** A price: grouping, 2 to 6 fraction digits, or more where needed to show 4 significant digits;
- * trailing zeros past 2 dropped; never exponent form. 8.12e-06 → "$0.00000812",
- * 0.000123456 → "$0.0001235", 57000.123 → "$57,000.123". */
+/** A money value (a total, a holding's value) in the currency's own precision (see above):
+ * (123400, "jpy") → "¥123,400"; (148064.07, "jpy") → "¥148,064"; (1.2346, "kwd") → "KWD 1.235";
+ * (1234.5, "usd") → "$1,234.50"; (2.5e-05, "btc") → "₿0.000025"; (0.5, "btc") → "₿0.50";
+ * (1.23456789, "btc") → "₿1.23456789"; (3.3e-10, "btc") → "₿0.00000000033". */
+char *cf_format_value(double value, const char *vs_currency);
+
+/** A price: grouping, never exponent form, fraction digits by the currency's kind:
+ * 2-digit fiat: 2 to 6, or more where needed to show 4 significant digits, trailing zeros past 2
+ * dropped: 8.12e-06 → "$0.00000812", 0.000123456 → "$0.0001235", 57000.123 → "$57,000.123";
+ * other fiat: its minor unit, more only where needed to show 4 significant digits:
+ * (32.034, "jpy") → "¥32.03", (14800000, "jpy") → "¥14,800,000", (12345, "sats") → "SATS 12,345";
+ * crypto and metal: as cf_format_value. */
 char *cf_format_price(double value, const char *vs_currency);
 
 /** Two fraction digits, no grouping: 1.2345 → "1.23". */
@@ -109,8 +131,11 @@ char *cf_format_abbreviated(double value);
 
 /** @name Models
  * Models: a raw CoinGecko response body in, normalized model JSON out. Decoding is tolerant:
- * only id, symbol and name are required of a coin; every other field may be null or missing and
- * a field of the wrong type reads as null. Never blocks.
+ * only id is required of a coin (a string that passes the id rule of Store); symbol and name
+ * read as "" when missing or not strings; every other field may be null or missing. A number
+ * sent as a JSON string whose whole content is a JSON number ("0.0421", "-1.5", "4.2e17") reads
+ * as that number; any other string ("12abc", "", " 1", "NaN", "Infinity", "0x10") and any other
+ * wrong type reads as null. Never blocks.
  *
  * A coin object has CoinGecko's /coins/markets keys, each present, null when unknown:
  *   id, symbol, name, image, current_price, market_cap, market_cap_rank, fully_diluted_valuation,
@@ -125,9 +150,17 @@ char *cf_format_abbreviated(double value);
 /** @{ */
 
 /** Decodes a GET /coins/markets body (a JSON array).
- * out_json: {"coins":[coin…],"skipped":[{"index":i,"reason":"…"}]}. One bad element is skipped
- * and reported, never the whole list; an id seen twice keeps the later row (the earlier one is
- * reported in skipped).
+ * out_json: {"coins":[coin…],"skipped":[{"index":i,"reason":"…"}],
+ *            "warnings":[{"index":i,"id":"…","field":"…","reason":"…"}]}.
+ * One bad element (not an object, no usable id) is skipped and reported, never the whole list;
+ * an id seen twice keeps the later row (the earlier one is reported in skipped).
+ * warnings lists each field of a kept coin read as null (or "") because of its type: index is
+ * the element's position in the body, id its coin id, field the CoinGecko key as a path
+ * ("current_price", "roi.times", "sparkline_in_7d.price[3]"), reason one of "not a number",
+ * "not a whole number" (market_cap_rank), "not a string", "missing" (symbol or name absent or
+ * null), "not an object" (roi, sparkline_in_7d), "not an array" (sparkline_in_7d.price).
+ * Missing or null optional fields are not warnings. cf_decode_global and cf_decode_coin_detail
+ * (and the client outputs of the same shapes) carry the same list.
  * Returns CF_OK; CF_INVALID_ARGUMENT for NULL, bad UTF-8 or malformed JSON; CF_DECODE when the
  * body is JSON but not an array (for example a CoinGecko error object). */
 int cf_decode_markets(const char *body, char **out_json, char **out_error);
@@ -135,7 +168,9 @@ int cf_decode_markets(const char *body, char **out_json, char **out_error);
 /** Decodes a GET /global body ({"data":{…}}).
  * out_json: {"market_data":{"total_market_cap":{currency:x},"total_volume":{currency:x},
  * "market_cap_percentage":{coin:percent},"market_cap_change_percentage_24h_usd":x,
- * "active_cryptocurrencies":n,"markets":n,"updated_at":unix_seconds}} (each may be null).
+ * "active_cryptocurrencies":n,"markets":n,"updated_at":unix_seconds} (each may be null),
+ * "warnings":[…]}: as for cf_decode_markets, with index and id null and field a path
+ * ("total_market_cap.eur", "markets").
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, bad UTF-8, malformed JSON) or CF_DECODE (not an
  * object, or an object with neither "data" nor "total_market_cap"). */
 int cf_decode_global(const char *body, char **out_json, char **out_error);
@@ -143,7 +178,9 @@ int cf_decode_global(const char *body, char **out_json, char **out_error);
 /** Decodes a GET /coins/{id} body.
  * out_json: {"detail":{"id","symbol","name","block_time_in_minutes","hashing_algorithm",
  * "description" (description.en as plain text: tags removed, entities decoded),
- * "homepage" (first non-empty links.homepage), "subreddit_url","genesis_date","categories":[…]}}.
+ * "homepage" (first non-empty links.homepage), "subreddit_url","genesis_date","categories":[…]},
+ * "warnings":[…]}: as for cf_decode_markets, with index null, id the coin's, and field a path
+ * ("block_time_in_minutes", "description.en", "categories[1]").
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, bad UTF-8, malformed JSON) or CF_DECODE (not an
  * object, or no id/symbol/name). */
 int cf_decode_coin_detail(const char *body, char **out_json, char **out_error);
@@ -167,9 +204,10 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * may write one file at once; lock waits are absorbed (busy timeout and retries).
  *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
- * A held id also has no ',' (held ids are sent comma-joined to /simple/price; no CoinGecko id
- * has one): cf_store_set_holding refuses it with CF_INVALID_ARGUMENT, details.reason "comma".
- * Ids are stored and compared byte for byte.
+ * A holding's id also has no upper-case letters and no surrounding white space (no real
+ * CoinGecko id has either), and no ',' (held ids are sent comma-joined to /simple/price; no
+ * CoinGecko id has one): cf_store_set_holding refuses it with CF_INVALID_ARGUMENT,
+ * details.reason "comma". Ids are stored and compared byte for byte.
  */
 /** @{ */
 
@@ -187,8 +225,10 @@ void cf_store_close(cf_store *store);
  * amount > 0 sets the holding; amount <= 0 empties it (never inserts).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or id, bad id, NaN or ±Inf amount, an amount
  * the ledger cannot hold exactly (below 1e-18 or above 8.5e19), a decrease that would leave a
- * later-dated sell short: nothing is written) or CF_STORE (SQLite's message; nothing is
- * written). */
+ * later-dated sell short: nothing is written; for an id with upper-case letters or surrounding
+ * spaces, "Bitcoin" or " bitcoin", details.suggestion holds the corrected id, "bitcoin") or
+ * CF_STORE (SQLite's message; nothing is written). A holding such an id left behind by an older
+ * version can still be emptied (amount <= 0). */
 int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, char **out_error);
 
 /** out_json: {"holdings":[{"coin_id":"bitcoin","amount":0.5}…]} sorted by coin_id (bytewise).
@@ -288,18 +328,25 @@ void cf_engine_close(cf_engine *engine);
  * request, and one ids= request for held coins missing from those pages; never a detail request.
  * out_json: {"coins":n,"as_of":"…","stale":false}. On failure the previous snapshot is kept and
  * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client) or
- * CF_STORE (the snapshot could not be saved). */
+ * CF_STORE (the snapshot could not be saved). An empty first /coins/markets page ([] or every
+ * row skipped, as CoinGecko sends during incidents) returns CF_DECODE, message "CoinGecko
+ * returned no coins", details.reason "no_coins", and keeps the previous snapshot exactly as it
+ * was ("stale" unchanged); an empty later page just ends the paging. */
 int cf_engine_refresh(cf_engine *engine, char **out_json, char **out_error);
 
 /** Replaces the snapshot with raw CoinGecko bodies instead of fetching: markets_body from
  * /coins/markets, global_body from /global (may be NULL: the previous market data is kept).
- * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or markets body, bad UTF-8, malformed JSON),
- * CF_DECODE (not CoinGecko shapes) or CF_STORE. Never blocks on the network. */
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or markets body, bad UTF-8, malformed JSON; or
+ * a markets body with no coin — [], [null,null], every row skipped — with details.reason
+ * "no_coins": nothing is replaced), CF_DECODE (not CoinGecko shapes) or CF_STORE. Never blocks
+ * on the network. */
 int cf_engine_load(cf_engine *engine, const char *markets_body, const char *global_body,
                    char **out_error);
 
-/** Lists coins. query_json (may be NULL): {"search":"" (case-insensitive substring of name,
- * symbol or id), "sort":"rank" | "rank_reversed" | "price" | "price_reversed" | "holdings" |
+/** Lists coins. query_json (may be NULL): {"search":"" (substring of name, symbol or id,
+ * compared NFKC-normalized, case-folded and diacritic-insensitive: "pokemon", "POKÉMON" and a
+ * decomposed "poke\u0301mon" find "Pokémon Token"; "strasse" finds "Straße"),
+ * "sort":"rank" | "rank_reversed" | "price" | "price_reversed" | "holdings" |
  * "holdings_reversed", "limit":null (all), "offset":0, "sparkline":true}.
  * Coins without the sorted value (unranked, unpriced) come last in both directions; ties break
  * on id.
@@ -321,10 +368,19 @@ int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_js
 /** The home screen statistics, always six, in this order:
  *   "Market Cap" (total_market_cap[vs_currency], percentage_change
  *   market_cap_change_percentage_24h_usd), "24h Volume", "BTC Dominance", "Portfolio Value"
- *   (percentage_change: the portfolio's 24h change, null when not computable), "Unrealized P&L"
- *   and "Realized P&L" (the "main" portfolio, fifo; "n/a" when unknown; percentage_change over
- *   the cost of the units concerned, null when not defined).
- * out_json: {"statistics":[{"title":"…","value":"…","percentage_change":x|null}…]}.
+ *   (value: Σ current_holdings_value as cf_format_value prints it, "¥148,064", "₿0.000025"),
+ *   "Unrealized P&L" and "Realized P&L" (the "main" portfolio, fifo, as cf_format_value prints
+ *   them; "n/a" when unknown; percentage_change over the cost of the units concerned, null when
+ *   not defined).
+ * out_json: {"statistics":[{"title":"…","value":"…","percentage_change":x|null}…]};
+ * "Portfolio Value" adds "coverage". Its percentage_change is the 24h change over the holdings
+ * whose change is known: a holding's value 24h ago is amount × (current_price −
+ * price_change_24h) when price_change_24h is known, else value / (1 + p/100) with p =
+ * price_change_percentage_24h when known and > −100, else unknown; unknown ones are left out of
+ * both sums, never counted as 0 %. coverage (0…1) is the share of the current value whose change
+ * is known (when every priced holding is worth 0, the share of priced holdings); the change is
+ * null when coverage is 0. Example: 1 of A at 1 (change unknown), 1 of B at 1 after −50 % →
+ * percentage_change −50, coverage 0.5.
  * Returns CF_OK, CF_INVALID_ARGUMENT, CF_NO_DATA (no snapshot) or CF_STORE (reading the
  * holdings failed). Never blocks. */
 int cf_engine_statistics(cf_engine *engine, char **out_json, char **out_error);

@@ -28,6 +28,13 @@ public func cf_format_price(_ value: Double, _ vsCurrency: CString?) -> UnsafeMu
     return newCString(NumberFormat.price(value, vsCurrency: currency))
 }
 
+/// `cf_format_value` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_format_value")
+public func cf_format_value(_ value: Double, _ vsCurrency: CString?) -> UnsafeMutablePointer<CChar>? {
+    guard let currency = currencyArgument(vsCurrency) else { return nil }
+    return newCString(NumberFormat.value(value, vsCurrency: currency))
+}
+
 /// `cf_format_number` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_format_number")
 public func cf_format_number(_ value: Double) -> UnsafeMutablePointer<CChar>? {

@@ -52,7 +52,8 @@ struct CLI {
     func coinRows(_ coins: [Coin]) -> String {
         let rows = coins.map { coin -> [String] in
             [
-                coin.marketCapRank.map(String.init) ?? "-", Terminal.printable(coin.symbol.uppercased()), Terminal.printable(coin.name),
+                coin.marketCapRank.map(String.init) ?? "-", Terminal.printable(coin.symbol.uppercased()),
+                Terminal.printable(coin.name.isEmpty ? coin.id : coin.name),  // a row needs only its id
                 coin.currentPrice.map { NumberFormat.price($0, vsCurrency: vs()) } ?? NumberFormat.notAvailable,
                 terminal.change(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d),
             ]
@@ -60,11 +61,18 @@ struct CLI {
         return Terminal.table(["#", "SYMBOL", "NAME", "PRICE", "24H", "7D"], rows, right: [0, 3, 4])
     }
 
-    func statisticsBlock(_ statistics: [Statistic]) -> String {
+    /// "Title: value +1.23%", one line each; `notes` adds text after a statistic's change.
+    func statisticsBlock(_ statistics: [Statistic], notes: [String: String] = [:]) -> String {
         statistics.map {
-            "\(terminal.bold($0.title)): \($0.value) \(terminal.change($0.percentageChange))".trimmingCharacters(in: .whitespaces)
+            "\(terminal.bold($0.title)): \($0.value) \(terminal.change($0.percentageChange)) \(notes[$0.title] ?? "")"
+                .trimmingCharacters(in: .whitespaces)
         }
         .joined(separator: "\n")
+    }
+
+    /// "(1 of 2 coins)" when the portfolio's 24 h change leaves some priced coins out; "" otherwise.
+    func coverageNote(_ change: PortfolioChange) -> String {
+        change.isPartial ? "(\(change.coinsWithChange) of \(change.pricedCoins) coins)" : ""
     }
 }
 

@@ -43,8 +43,10 @@ final class DecodingTests: XCTestCase {
 
     func testOneBadElementIsSkippedAndReportedNeverTheList() throws {
         let page = try CoinGeckoBody.markets(Repository.fixture("markets-bad-elements.json"))
-        XCTAssertEqual(page.coins.map(\.id), ["bitcoin", "ethereum", "tether"])
-        XCTAssertEqual(page.skipped.map(\.index), [1, 2, 3, 4, 5, 6, 7])
+        // A row needs only its id (SPEC §10): "numeric-name" is kept with name "" and a warning.
+        XCTAssertEqual(page.coins.map(\.id), ["bitcoin", "ethereum", "numeric-name", "tether"])
+        XCTAssertEqual(page.skipped.map(\.index), [1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(page.warnings, [DecodeWarning(index: 7, id: "numeric-name", field: "name", reason: "not a string")])
         XCTAssertTrue(page.skipped.contains { $0.reason.contains("duplicate id") })
         XCTAssertEqual(page.coins.first { $0.id == "ethereum" }?.currentPrice, 3928.55)
     }

@@ -113,7 +113,7 @@ final class EngineTests: XCTestCase {
     func testEmptyPortfolioIsZeroWithNoChange() throws {
         let engine = try offlineEngine()
         try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: try Repository.fixture("global.json"))
-        let value = try XCTUnwrap(engine.statistics().last)
+        let value = try XCTUnwrap(engine.statistics().first { $0.title == "Portfolio Value" })
         XCTAssertEqual(value.value, "$0.00")
         XCTAssertNil(value.percentageChange)
     }
@@ -124,7 +124,7 @@ final class EngineTests: XCTestCase {
         try engine.setHolding(coinID: "gone", amount: 5)
         let statistics = try engine.statistics()
         XCTAssertNil(statistics[3].percentageChange)
-        XCTAssertTrue(statistics.json.contains(#""percentage_change":null}]"#))
+        XCTAssertTrue(statistics.json.contains(#""percentage_change":null,"coverage":0}"#), statistics.json)
     }
 
     func testStatisticsTitlesValuesAndMissingGlobal() throws {

@@ -51,7 +51,8 @@ final class StoreTests: XCTestCase {
 
     func testRealIDsAndSQLLookingIDsAreStoredLiterally() throws {
         let (store, _) = try openStore()
-        let ids = ["boringdao-[old]", "hive_dollar", "x'); DROP TABLE holding;--", "Robert\"; --"]
+        // Lower case: holding ids with upper case are refused (SPEC §10), SQL or not.
+        let ids = ["boringdao-[old]", "hive_dollar", "x'); drop table holding;--", "robert\"; --"]
         for id in ids { try store.setHolding(coinID: id, amount: 1) }
         XCTAssertEqual(Set(try store.holdings().map(\.coinID)), Set(ids))
     }

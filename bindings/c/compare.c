@@ -1,8 +1,11 @@
 /* compare.c — checks a decoded model against the raw CoinGecko body, both parsed by jansson.
  *
  * The rule of the header: every coin key is present; a raw number comes out as the same
- * double; anything else (missing, null, wrong type) comes out as null. */
+ * double, and so does a string that is entirely a JSON number ("0.0421"); anything else
+ * (missing, null, wrong type) comes out as null, except symbol and name, which come out as ""
+ * when they are not strings (a row needs only its id). */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,12 +44,52 @@ static void mismatch(mismatch_log *log, const char *fmt, const char *key, const 
     }
 }
 
-/* A raw number must come out as the same double; anything else as null. */
+/* Whether text is exactly one JSON number (RFC 8259) that fits a double. */
+static int is_json_number_text(const char *text, double *value) {
+    const char *p = text;
+    char *end = NULL;
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
+        return 0;
+    if (*p == '.') {
+        p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p != '\0')
+        return 0;
+    *value = strtod(text, &end);
+    return isfinite(*value);
+}
+
+/* A raw number, or a string that is entirely a JSON number, must come out as the same double;
+ * anything else as null. */
 static void compare_number(mismatch_log *log, const char *key, const json_t *raw,
                            const json_t *decoded) {
+    double from_text = 0;
     if (json_is_number(raw)) {
         if (!json_is_number(decoded) || json_number_value(decoded) != json_number_value(raw))
             mismatch(log, "%s differs", key, raw, decoded);
+    } else if (json_is_string(raw) && is_json_number_text(json_string_value(raw), &from_text)) {
+        if (!json_is_number(decoded) || json_number_value(decoded) != from_text)
+            mismatch(log, "%s differs from the number in the string", key, raw, decoded);
     } else if (!json_is_null(decoded)) {
         mismatch(log, "%s should be null", key, raw, decoded);
     }
@@ -54,10 +97,14 @@ static void compare_number(mismatch_log *log, const char *key, const json_t *raw
 
 static void compare_string(mismatch_log *log, const char *key, const json_t *raw,
                            const json_t *decoded) {
+    int required = strcmp(key, "symbol") == 0 || strcmp(key, "name") == 0;
     if (json_is_string(raw)) {
         if (!json_is_string(decoded) ||
             strcmp(json_string_value(raw), json_string_value(decoded)) != 0)
             mismatch(log, "%s differs", key, raw, decoded);
+    } else if (required) {
+        if (!json_is_string(decoded) || json_string_value(decoded)[0] != '\0')
+            mismatch(log, "%s should be \"\"", key, raw, decoded);
     } else if (!json_is_null(decoded)) {
         mismatch(log, "%s should be null", key, raw, decoded);
     }
@@ -124,12 +171,11 @@ int compare_coin(const json_t *raw, const json_t *decoded, const char *where) {
     return log.mismatches;
 }
 
-/* Whether a raw element is a coin at all: an object with string id, symbol and name. */
+/* Whether a raw element is a coin at all: an object with a non-empty string id (a row needs
+ * only its id; symbol and name may be missing). */
 static int raw_coin_is_valid(const json_t *element) {
     const char *id = json_str(element, "id");
-    return json_is_object(element) && id != NULL && id[0] != '\0' &&
-           json_is_string(json_object_get(element, "symbol")) &&
-           json_is_string(json_object_get(element, "name"));
+    return json_is_object(element) && id != NULL && id[0] != '\0';
 }
 
 /* The index of the last valid element with this id, or -1. */

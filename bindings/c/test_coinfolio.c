@@ -125,6 +125,20 @@ static const tf_test tests[] = {
     /* test_header.c */
     TEST(test_status_names_are_the_headers),
     TEST(test_abi_version_is_the_headers),
+    /* test_edges.c */
+    TEST(test_edges_format_value_per_currency),
+    TEST(test_edges_format_price_per_currency),
+    TEST(test_edges_engine_values_in_the_currencys_precision),
+    TEST(test_edges_unknown_change_is_left_out_with_coverage),
+    TEST(test_edges_coin_at_zero_after_minus_100_percent),
+    TEST(test_edges_numbers_sent_as_strings),
+    TEST(test_edges_global_and_detail_warnings),
+    TEST(test_edges_row_needs_only_its_id),
+    TEST(test_edges_html_description_keeps_bare_brackets),
+    TEST(test_edges_load_of_no_coin_replaces_nothing),
+    TEST(test_edges_refresh_with_empty_first_page_keeps_snapshot),
+    TEST(test_edges_search_normalized_case_folded_diacritic_insensitive),
+    TEST(test_edges_holding_ids_with_upper_case_or_spaces),
 };
 
 int main(int argc, char **argv) {

@@ -141,4 +141,19 @@ void test_progress_null_engine_is_invalid_argument(void);
 void test_status_names_are_the_headers(void);
 void test_abi_version_is_the_headers(void);
 
+/* test_edges.c */
+void test_edges_format_value_per_currency(void);
+void test_edges_format_price_per_currency(void);
+void test_edges_engine_values_in_the_currencys_precision(void);
+void test_edges_unknown_change_is_left_out_with_coverage(void);
+void test_edges_coin_at_zero_after_minus_100_percent(void);
+void test_edges_numbers_sent_as_strings(void);
+void test_edges_global_and_detail_warnings(void);
+void test_edges_row_needs_only_its_id(void);
+void test_edges_html_description_keeps_bare_brackets(void);
+void test_edges_load_of_no_coin_replaces_nothing(void);
+void test_edges_refresh_with_empty_first_page_keeps_snapshot(void);
+void test_edges_search_normalized_case_folded_diacritic_insensitive(void);
+void test_edges_holding_ids_with_upper_case_or_spaces(void);
+
 #endif /* COINFOLIO_TESTS_H */

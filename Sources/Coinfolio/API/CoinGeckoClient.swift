@@ -60,6 +60,9 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
             for coin in page.coins { rows.add(coin) }
             // Skipped indexes count from the first element of the first answer.
             merged.skipped += page.skipped.map { MarketsPage.Skipped(index: $0.index + elementsBefore, reason: $0.reason) }
+            merged.warnings += page.warnings.map {
+                DecodeWarning(index: $0.index.map { $0 + elementsBefore }, id: $0.id, field: $0.field, reason: $0.reason)
+            }
             elementsBefore += page.elementCount
         }
         merged.coins = rows.rows

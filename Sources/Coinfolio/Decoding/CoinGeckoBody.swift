@@ -8,13 +8,16 @@ import Foundation
 public enum CoinGeckoBody {
     /// Decodes a `GET /coins/markets` body (a JSON array of coins).
     ///
-    /// One bad element (not an object, no string `id`/`symbol`/`name`, an id breaking the coin id
-    /// rule) is skipped and reported; an id seen twice keeps the later row and reports the earlier.
+    /// One bad element (not an object, no string `id`, an id breaking the coin id rule) is
+    /// skipped and reported; an id seen twice keeps the later row and reports the earlier. A
+    /// row needs only its id: a missing `symbol` or `name` reads as `""`. Numbers sent as
+    /// strings read as numbers; fields read as null because of their type (and a missing
+    /// `symbol`/`name`) are listed in `warnings` (SPEC §10).
     /// - Throws: `.invalidArgument` for malformed JSON, `.decode` when the body is not an array.
     public static func markets(_ body: Data) throws -> MarketsPage {
-        let elements: [Lossy<Coin>]
+        let elements: [LossyCoin]
         do {
-            elements = try decoder.decode([Lossy<Coin>].self, from: prepared(body))
+            elements = try JSONDecoder().decode([LossyCoin].self, from: prepared(body))
         } catch {
             throw classify(error, expected: "a JSON array of coins (/coins/markets)", body: body)
         }
@@ -35,7 +38,13 @@ public enum CoinGeckoBody {
             }
         }
         skipped.sort { $0.index < $1.index }
-        return MarketsPage(coins: merged.rows, skipped: skipped, elementCount: elements.count)
+        // Warnings of the rows kept (a replaced duplicate's go with it), in body order.
+        var warnings: [DecodeWarning] = []
+        for index in sourceIndex.sorted() where !elements[index].warnings.items.isEmpty {
+            let id = try? elements[index].result.get().id
+            warnings += elements[index].warnings.warnings(index: index, id: id)
+        }
+        return MarketsPage(coins: merged.rows, skipped: skipped, elementCount: elements.count, warnings: warnings)
     }
 
     /// Decodes a `GET /global` body (`{"data": {…}}`; a bare data object is accepted too).
@@ -94,6 +103,23 @@ public enum CoinGeckoBody {
                 result = .failure(Reason(text: error.message))
             } catch {
                 result = .failure(Reason(text: describe(error, droppingFirst: decoder.codingPath.count)))
+            }
+        }
+    }
+
+    /// Decodes one markets element with its field warnings, without letting its failure fail
+    /// the array.
+    struct LossyCoin: Decodable {
+        var result: Result<Coin, Lossy<Coin>.Reason>
+        var warnings = FieldWarnings()
+
+        init(from decoder: Decoder) throws {
+            do {
+                result = .success(try Coin(from: decoder, warnings: &warnings))
+            } catch let error as CoinfolioError {
+                result = .failure(.init(text: error.message))
+            } catch {
+                result = .failure(.init(text: describe(error, droppingFirst: decoder.codingPath.count)))
             }
         }
     }

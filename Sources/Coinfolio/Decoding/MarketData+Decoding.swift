@@ -11,17 +11,20 @@ extension MarketData: Decodable {
         case updatedAt = "updated_at"
     }
 
-    /// Decodes tolerantly: a missing, null or mistyped field reads as nil; a map keeps only its
-    /// numeric entries.
+    /// Decodes tolerantly: a missing, null or mistyped field reads as nil; a number sent as a
+    /// string that is entirely a JSON number reads as that number; a map keeps only its numeric
+    /// entries. Fields read as nil because of their type are listed in `warnings`.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        totalMarketCap = Self.numbers(c, .totalMarketCap)
-        totalVolume = Self.numbers(c, .totalVolume)
-        marketCapPercentage = Self.numbers(c, .marketCapPercentage)
-        marketCapChangePercentage24hUSD = c.lenient(Double.self, .marketCapChangePercentage24hUSD)
-        activeCryptocurrencies = c.lenientInt(.activeCryptocurrencies)
-        markets = c.lenientInt(.markets)
-        updatedAt = c.lenientInt(.updatedAt)
+        var notes = FieldWarnings()
+        totalMarketCap = Self.numbers(c, .totalMarketCap, &notes)
+        totalVolume = Self.numbers(c, .totalVolume, &notes)
+        marketCapPercentage = Self.numbers(c, .marketCapPercentage, &notes)
+        marketCapChangePercentage24hUSD = c.number(.marketCapChangePercentage24hUSD, &notes)
+        activeCryptocurrencies = c.integer(.activeCryptocurrencies, &notes)
+        markets = c.integer(.markets, &notes)
+        updatedAt = c.integer(.updatedAt, &notes)
+        warnings = notes.warnings(index: nil, id: nil)
     }
 
     private struct AnyKey: CodingKey {
@@ -31,13 +34,18 @@ extension MarketData: Decodable {
         init?(intValue: Int) { nil }
     }
 
-    /// A map of numbers, entry by entry: a null or non-number entry is left out, not the map.
-    private static func numbers(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> [String: Double]? {
-        guard let map = try? c.nestedContainer(keyedBy: AnyKey.self, forKey: key) else { return nil }
+    /// A map of numbers, entry by entry: a null or non-number entry is left out, not the map
+    /// (a non-number is reported as `key.entry`, in entry order).
+    private static func numbers(
+        _ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, _ notes: inout FieldWarnings
+    ) -> [String: Double]? {
+        guard let map = c.object(key, keyedBy: AnyKey.self, &notes) else { return nil }
         var values: [String: Double] = [:]
-        for entry in map.allKeys {
-            if let value = map.lenientDouble(entry) { values[entry.stringValue] = value }
+        var inner = FieldWarnings(prefix: notes.prefix + key.stringValue + ".")
+        for entry in map.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+            if let value = map.number(entry, &inner) { values[entry.stringValue] = value }
         }
+        notes.append(contentsOf: inner)
         return values
     }
 }

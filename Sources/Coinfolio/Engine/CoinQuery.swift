@@ -1,7 +1,8 @@
 /// A home-screen list query. JSON form: `{"search":"","sort":"rank","limit":null,"offset":0,
 /// "sparkline":true}`.
 public struct CoinQuery: Sendable, Decodable {
-    /// Case-insensitive substring of name, symbol or id; empty matches every coin.
+    /// Substring of name, symbol or id, compared in `SearchText.fold` form (NFKC, case-folded,
+    /// diacritic-insensitive: "strasse" finds "Straße"); empty matches every coin.
     public var search: String
     /// The order.
     public var sort: CoinSort

@@ -12,7 +12,7 @@ final class MarketSnapshot: Sendable {
     let refreshFailed: Bool
 
     let indexByID: [String: Int]
-    /// Lower-cased `name \0 symbol \0 id` of each coin, as UTF-8, for substring search.
+    /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring search.
     private let haystacks: [[UInt8]]
     /// Coin positions by order, computed once per order.
     private let orders = Mutex<[CoinSort: [Int]]>([:])
@@ -32,7 +32,7 @@ final class MarketSnapshot: Sendable {
         index.reserveCapacity(coins.count)
         for (position, coin) in coins.enumerated() { index[coin.id] = position }
         indexByID = index
-        haystacks = coins.map { Array("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)".lowercased().utf8) }
+        haystacks = coins.map { SearchText.fold("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)") }
         encoded = Mutex(Array(repeating: nil, count: coins.count * 2))
     }
 
@@ -76,11 +76,11 @@ final class MarketSnapshot: Sendable {
         return sorted
     }
 
-    /// Positions of the coins whose name, symbol or id contains `search` (case-insensitive),
-    /// in `sort` order.
+    /// Positions of the coins whose name, symbol or id contains `search` (compared in
+    /// `SearchText.fold` form: NFKC, case-folded, diacritic-insensitive), in `sort` order.
     func matches(_ search: String, sort: CoinSort) -> [Int] {
         let ordered = order(sort)
-        let needle = Array(search.lowercased().utf8)
+        let needle = SearchText.fold(search)
         guard !needle.isEmpty else { return ordered }
         return ordered.filter { Self.contains(haystacks[$0], needle) }
     }

@@ -2,9 +2,10 @@
 extension PortfolioEngine {
     /// Always six, in this order: "Market Cap" (`/global` `total_market_cap[vs_currency]`,
     /// change `market_cap_change_percentage_24h_usd`), "24h Volume" (`total_volume[vs_currency]`),
-    /// "BTC Dominance" (`market_cap_percentage.btc`), "Portfolio Value" (Σ amount × price, change
-    /// over 24 h), "Unrealized P&L" and "Realized P&L" (the "main" portfolio, fifo; see
-    /// `profitAndLossStatistics`). Without `/global` data the first three read "n/a".
+    /// "BTC Dominance" (`market_cap_percentage.btc`), "Portfolio Value" (Σ amount × price in the
+    /// currency's own precision, `NumberFormat.value`; change over 24 h and `coverage` as
+    /// `PortfolioChange` computes them), "Unrealized P&L" and "Realized P&L" (the "main"
+    /// portfolio, fifo; see `profitAndLossStatistics`). Without `/global` data the first three read "n/a".
     /// - Throws: `.noData` without a snapshot; `.store`.
     public func statistics() throws -> [Statistic] {
         guard let snapshot = currentSnapshot() else {
@@ -13,6 +14,7 @@ extension PortfolioEngine {
         let vs = configuration.vsCurrency
         let data = snapshot.marketData
         let (held, total) = try joinedHoldings(snapshot)
+        let change = PortfolioChange(held: held, in: snapshot)
         return [
             Statistic(
                 title: "Market Cap", value: abbreviatedMoney(data?.totalMarketCap?[vs.code], vs),
@@ -21,8 +23,8 @@ extension PortfolioEngine {
             Statistic(
                 title: "BTC Dominance", value: data?.marketCapPercentage?["btc"].map(NumberFormat.percent) ?? NumberFormat.notAvailable),
             Statistic(
-                title: "Portfolio Value", value: NumberFormat.currency(total, vsCurrency: vs),
-                percentageChange: Self.portfolioChange(held, in: snapshot)),
+                title: "Portfolio Value", value: NumberFormat.value(total, vsCurrency: vs),
+                percentageChange: change.percentage, coverage: change.coverage),
         ] + (try profitAndLossStatistics())
     }
 
@@ -33,7 +35,7 @@ extension PortfolioEngine {
         let report = try pnl(PnLOptions())
         let vs = (try? VsCurrency(report.vsCurrency)) ?? configuration.vsCurrency
         func money(_ value: ExactDecimal?) -> String {
-            value.map { NumberFormat.currency($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
+            value.map { NumberFormat.value($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
         }
         return [
             Statistic(
@@ -44,22 +46,13 @@ extension PortfolioEngine {
         ]
     }
 
-    /// The portfolio's 24 h change in percent: each coin's value a day ago is
-    /// value / (1 + p/100) with p its `price_change_percentage_24h` (null → 0); the change is
-    /// (Σ now − Σ before) / Σ before × 100, nil when Σ before ≤ 0 or not finite (a coin at −100 %).
-    /// The app divided the change by the current value instead.
-    static func portfolioChange(_ held: [HeldCoin], in snapshot: MarketSnapshot) -> Double? {
-        var now = 0.0
-        var before = 0.0
-        for entry in held {
-            guard let value = entry.value, let position = entry.position else { continue }
-            let change = snapshot.coins[position].priceChangePercentage24h.flatMap { $0.isFinite ? $0 : nil } ?? 0
-            now += value
-            before += value / (1 + change / 100)
-        }
-        guard before.isFinite, before > 0 else { return nil }
-        let percent = (now - before) / before * 100
-        return percent.isFinite ? percent : nil
+    /// The portfolio's 24 h change over the holdings whose change is known, with the share of
+    /// the value it covers (SPEC §10; the "Portfolio Value" statistic carries the same figures).
+    /// Works without a snapshot (nothing is priced: coverage 0, no percentage).
+    /// - Throws: `.store` when the holdings cannot be read.
+    public func portfolioChange() throws -> PortfolioChange {
+        let snapshot = currentSnapshot()
+        return PortfolioChange(held: try joinedHoldings(snapshot).held, in: snapshot)
     }
 
     /// The detail screen's two lists for `coin` (nil: not in the snapshot) and its detail.
@@ -92,8 +85,10 @@ extension PortfolioEngine {
     }
 }
 
-/// "$2.58Tr", "-$1.20Bn", "CHF 3.10M"; "n/a" when unknown.
+/// "$2.58Tr", "-$1.20Bn", "CHF 3.10M"; "n/a" when unknown. Below 1,000 there is nothing to
+/// abbreviate: the amount is a money value in the currency's own precision ("¥512", "₿0.000025").
 func abbreviatedMoney(_ value: Double?, _ vs: VsCurrency) -> String {
     guard let value else { return NumberFormat.notAvailable }
+    if value.isFinite, abs(value) < 1000 { return NumberFormat.value(value, vsCurrency: vs) }
     return NumberFormat.abbreviated(value, prefix: vs.prefix)
 }

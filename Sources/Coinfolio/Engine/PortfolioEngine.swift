@@ -57,7 +57,9 @@ public final class PortfolioEngine: Sendable {
     /// dropped them). Never a detail request. The snapshot is saved in the database.
     /// - Returns: the number of coins and the snapshot time.
     /// - Throws: the client's `CoinfolioError` (network, HTTP, rate limit, key, decode) or
-    ///   `.store`; the previous snapshot is then kept and marked stale.
+    ///   `.store`; the previous snapshot is then kept and marked stale. `.decode` with
+    ///   `details["reason"]` = `"no_coins"` when the first page decodes to no coin (`[]`, or
+    ///   every row skipped): the previous snapshot is kept as it was, `stale` unchanged.
     @discardableResult
     public func refresh() throws -> RefreshSummary {
         try refreshLock.withLock { _ in try refreshHoldingLock() }
@@ -75,6 +77,9 @@ public final class PortfolioEngine: Sendable {
                 var request = try MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true)
                 request.priceChangePercentage = configuration.priceChangePercentage
                 let batch = try client.markets(request)
+                // An empty first page (CoinGecko sends `[]` during incidents) never replaces data;
+                // an empty later page just ends the paging.
+                if page == 1, batch.coins.isEmpty { throw Self.noCoins("CoinGecko returned no coins") }
                 coins += batch.coins
                 // A short page is the last; skipped elements still count toward its length.
                 let isLast = batch.elementCount < perPage || page == pages
@@ -95,10 +100,17 @@ public final class PortfolioEngine: Sendable {
                 progress.report(.ids, done: missing.count, total: missing.count)
             }
             return try install(coins: coins, marketData: marketData)
+        } catch let error as CoinfolioError where error.details["reason"] == .string("no_coins") {
+            throw error  // the snapshot stays exactly as it was, `stale` included
         } catch {
             markRefreshFailed()
             throw error
         }
+    }
+
+    /// The error for a markets answer with no coin: `details["reason"]` = `"no_coins"`.
+    private static func noCoins(_ message: String, code: CoinfolioError.Code = .decode) -> CoinfolioError {
+        CoinfolioError(code, message, details: ["reason": .string("no_coins")])
     }
 
     /// Sets the function that long work calls with its progress; nil turns reporting off.
@@ -119,10 +131,18 @@ public final class PortfolioEngine: Sendable {
     /// - Parameters:
     ///   - marketsBody: a `/coins/markets` body.
     ///   - globalBody: a `/global` body, or nil to keep the previous market data.
-    /// - Throws: `.invalidArgument` (malformed JSON), `.decode` (not CoinGecko shapes), `.store`.
+    /// - Throws: `.invalidArgument` (malformed JSON; or a markets body with no coin — `[]` or
+    ///   every row skipped — with `details["reason"]` = `"no_coins"`: nothing is replaced),
+    ///   `.decode` (not CoinGecko shapes), `.store`.
     @discardableResult
     public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
-        let page = try naming("markets_body") { try CoinGeckoBody.markets(marketsBody) }
+        let page = try naming("markets_body") {
+            let page = try CoinGeckoBody.markets(marketsBody)
+            guard !page.coins.isEmpty else {
+                throw Self.noCoins("no coin in it (an empty array, or every row skipped); nothing was replaced", code: .invalidArgument)
+            }
+            return page
+        }
         let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
         return try refreshLock.withLock { _ in
             let marketData = newMarketData ?? currentSnapshot()?.marketData

@@ -40,27 +40,77 @@ public enum NumberFormat {
         return signed(decimal.rounded(fractionDigits: maximum), prefix: vsCurrency.prefix, minimum: minimum, maximum: maximum)
     }
 
-    /// A price: grouping, 2 to 6 digits after the point, or more where needed to show 4
-    /// significant digits; trailing zeros past 2 dropped; never exponent form.
+    /// A money value (a total, a holding's value, "Portfolio Value") in the currency's own
+    /// precision, from `CurrencyTable` (SPEC §10):
+    /// - fiat: exactly its ISO 4217 minor unit of fraction digits (jpy, krw, sats 0; kwd, bhd 3;
+    ///   most 2);
+    /// - crypto and metal quotes (btc, eth, …, xau): 2 to 8 digits, trailing zeros past 2
+    ///   dropped, and below 0.0001 as many as 4 significant digits need, so a value that is not
+    ///   zero never prints as zero.
     ///
-    ///     price(57000.123)    // "$57,000.123"
-    ///     price(8.12e-06)     // "$0.00000812"
-    ///     price(2.096e-09)    // "$0.000000002096"
-    ///     price(0.000123456)  // "$0.0001235"
+    ///     value(123400, vsCurrency: jpy)    // "¥123,400"
+    ///     value(148064.07, vsCurrency: jpy) // "¥148,064"
+    ///     value(1.2346, vsCurrency: kwd)    // "KWD 1.235"
+    ///     value(2.5e-05, vsCurrency: btc)   // "₿0.000025"
+    ///     value(0.5, vsCurrency: btc)       // "₿0.50"
+    ///     value(1234.5)                     // "$1,234.50"
+    ///
+    /// - Parameters:
+    ///   - value: an amount of money in `vsCurrency`.
+    ///   - vsCurrency: decides the prefix and the digits.
+    /// - Returns: the text, or "n/a" for a non-finite value.
+    public static func value(_ value: Double, vsCurrency: VsCurrency = .usd) -> String {
+        guard let decimal = DecimalDigits(value) else { return notAvailable }
+        switch vsCurrency.kind {
+        case .fiat(let minorUnit):
+            return signed(decimal.rounded(fractionDigits: minorUnit), prefix: vsCurrency.prefix, minimum: minorUnit, maximum: minorUnit)
+        case .crypto, .metal:
+            return crypto(decimal, prefix: vsCurrency.prefix)
+        }
+    }
+
+    /// A price (SPEC §3 and §10): never exponent form, at least 4 significant digits for small
+    /// prices, and fraction digits by the currency's kind in `CurrencyTable`:
+    /// - 2-digit fiat (usd, eur, bits, …): 2 to 6 digits, or more where needed to show 4
+    ///   significant digits; trailing zeros past 2 dropped;
+    /// - other fiat (jpy, sats 0; kwd 3): its minor unit of digits, more only where needed to
+    ///   show 4 significant digits; trailing zeros past the minor unit dropped;
+    /// - crypto and metal: as `value`.
+    ///
+    ///     price(57000.123)                  // "$57,000.123"
+    ///     price(8.12e-06)                   // "$0.00000812"
+    ///     price(2.096e-09)                  // "$0.000000002096"
+    ///     price(0.000123456)                // "$0.0001235"
+    ///     price(32.034, vsCurrency: jpy)    // "¥32.03"
+    ///     price(14800000, vsCurrency: jpy)  // "¥14,800,000"
+    ///     price(12345, vsCurrency: sats)    // "SATS 12,345"
     ///
     /// - Parameters:
     ///   - value: a price in `vsCurrency` (CoinGecko `current_price`, `high_24h`, …).
-    ///   - vsCurrency: decides the prefix.
+    ///   - vsCurrency: decides the prefix and the digits.
     /// - Returns: the text, or "n/a" for a non-finite value.
     public static func price(_ value: Double, vsCurrency: VsCurrency = .usd) -> String {
         guard let decimal = DecimalDigits(value) else { return notAvailable }
-        var fractionDigits = 6
-        if !decimal.isZero, decimal.pointPosition < 0 {
-            // 0.000123456: the first significant digit is the 4th after the point; show 3 more.
-            fractionDigits = max(6, -decimal.pointPosition + 4)
+        switch vsCurrency.kind {
+        case .fiat(let minorUnit):
+            // Digits after the point that 4 significant digits need (0 from 1,000 up).
+            let significant = decimal.isZero ? 0 : max(4 - decimal.pointPosition, 0)
+            let fractionDigits = max(minorUnit == 2 ? 6 : minorUnit, significant)
+            let rounded = decimal.rounded(fractionDigits: fractionDigits)
+            return signed(rounded, prefix: vsCurrency.prefix, minimum: minorUnit, maximum: fractionDigits)
+        case .crypto, .metal:
+            return crypto(decimal, prefix: vsCurrency.prefix)
         }
-        let rounded = decimal.rounded(fractionDigits: fractionDigits)
-        return signed(rounded, prefix: vsCurrency.prefix, minimum: 2, maximum: fractionDigits)
+    }
+
+    /// Crypto and metal amounts: 2 to 8 fraction digits, more below 0.0001 to show 4
+    /// significant digits; trailing zeros past 2 dropped.
+    private static func crypto(_ decimal: DecimalDigits, prefix: String) -> String {
+        var fractionDigits = 8
+        if !decimal.isZero, decimal.pointPosition < 0 {
+            fractionDigits = max(8, -decimal.pointPosition + 4)
+        }
+        return signed(decimal.rounded(fractionDigits: fractionDigits), prefix: prefix, minimum: 2, maximum: fractionDigits)
     }
 
     /// Two digits after the point, no grouping: 1.2345 → "1.23" (the app's `"%.2f"`).

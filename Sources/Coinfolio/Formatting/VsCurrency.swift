@@ -3,8 +3,8 @@
 /// Valid codes are 1–16 ASCII letters or digits (CoinGecko's list includes `usd`, `bits`, `sats`,
 /// `link`, `xdr`). The code decides the symbol that formatting prints.
 ///
-/// This file is the one currency table (SPEC §10): every per-currency fact (prefix, and the
-/// rules §10 adds) is read from here, never spelled elsewhere.
+/// Every per-currency fact (prefix, minor unit, crypto/metal kind; SPEC §10) is read from
+/// `CurrencyTable`, the one currency table, never spelled elsewhere.
 public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
     /// The lower-case code, as CoinGecko's `vs_currency` parameter and map keys spell it.
     public let code: String
@@ -25,19 +25,12 @@ public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
 
     init(trusted code: String) { self.code = code }
 
-    /// What stands before an amount: "$", "€", "£", "¥", "₿", "Ξ", or the upper-case code and a
-    /// space ("CHF ") for every other currency.
-    public var prefix: String {
-        switch code {
-        case "usd": return "$"
-        case "eur": return "€"
-        case "gbp": return "£"
-        case "jpy": return "¥"
-        case "btc": return "₿"
-        case "eth": return "Ξ"
-        default: return code.uppercased() + " "
-        }
-    }
+    /// What stands before an amount, from `CurrencyTable`: "$", "€", "£", "¥", "₿", "Ξ", or the
+    /// upper-case code and a space ("CHF ", "KWD ", "SATS ") for every other currency.
+    public var prefix: String { CurrencyTable.entry(code).prefix }
+
+    /// How amounts in this currency are written (minor unit, or crypto/metal), from `CurrencyTable`.
+    public var kind: CurrencyTable.Kind { CurrencyTable.entry(code).kind }
 
     /// The lower-case code.
     public var description: String { code }

@@ -15,13 +15,15 @@ extension CoinDetail {
         w.endArray()
     }
 
-    /// `{"detail":{…}}`
+    /// `{"detail":{…},"warnings":[{"index":null,"id":"…","field":"…","reason":"…"}]}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
-        w.beginObject(); w.key("detail"); w.beginObject(); writeJSON(to: &w); w.endObject(); w.endObject()
+        w.beginObject(); w.key("detail"); w.beginObject(); writeJSON(to: &w); w.endObject()
+        w.key("warnings"); warnings.writeJSON(to: &w)
+        w.endObject()
         return w.bytes
     }
 }

@@ -21,6 +21,10 @@ public struct CoinDetail: Hashable, Sendable {
     public var genesisDate: String?
     /// `categories`, in CoinGecko's order, nulls left out.
     public var categories: [String]
+    /// Fields of the decoded body read as null because of their type (`index` nil, `id` the
+    /// coin's, `field` like `"block_time_in_minutes"`); empty for details built in code. See
+    /// `DecodeWarning`.
+    public var warnings: [DecodeWarning] = []
 
     /// A detail with only the required fields; set the others as needed.
     public init(id: String, symbol: String, name: String) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rule every CoinGecko coin id obeys here: 1–128 bytes of UTF-8, no control characters, no
 /// `/`, and not `.` or `..`. Real ids carry spaces, brackets and underscores (`1move token`,
 /// `boringdao-[old]`, `hive_dollar`), so nothing else is forbidden; an id reaches a URL only
@@ -20,6 +22,29 @@ public enum CoinID {
                 throw CoinfolioError.invalid("coin id may not contain control characters")
             }
         }
+    }
+
+    /// The stricter rule for the id of a holding (SPEC §10): the `validate(_:)` rule, and no
+    /// upper-case letter and no surrounding white space — no real CoinGecko id has either (none
+    /// of 17,185), so such an id could never be priced.
+    /// - Throws: `CoinfolioError` `.invalidArgument`; for upper case or surrounding spaces,
+    ///   `details["suggestion"]` holds the id lower-cased and trimmed (`"Bitcoin"` → `"bitcoin"`).
+    public static func validateHolding(_ id: String) throws {
+        try validate(id)
+        if let suggestion = holdingSuggestion(id) {
+            var error = CoinfolioError.invalid(
+                "coin id \"\(id)\" has upper-case letters or surrounding spaces, which no CoinGecko id has; did you mean \"\(suggestion)\"?"
+            )
+            error.details["suggestion"] = .string(suggestion)
+            throw error
+        }
+    }
+
+    /// The corrected id when `id` has upper-case letters or surrounding white space; nil when
+    /// it has neither.
+    static func holdingSuggestion(_ id: String) -> String? {
+        let corrected = id.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return corrected.unicodeScalars.elementsEqual(id.unicodeScalars) ? nil : corrected
     }
 
     /// Whether `id` passes `validate(_:)`.

@@ -16,13 +16,15 @@ extension MarketData {
         w.key("updated_at"); w.number(updatedAt)
     }
 
-    /// `{"market_data":{…}}`
+    /// `{"market_data":{…},"warnings":[{"index":null,"id":null,"field":"…","reason":"…"}]}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
-        w.beginObject(); w.key("market_data"); w.beginObject(); writeJSON(to: &w); w.endObject(); w.endObject()
+        w.beginObject(); w.key("market_data"); w.beginObject(); writeJSON(to: &w); w.endObject()
+        w.key("warnings"); warnings.writeJSON(to: &w)
+        w.endObject()
         return w.bytes
     }
 }

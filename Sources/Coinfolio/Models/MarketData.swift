@@ -15,6 +15,9 @@ public struct MarketData: Hashable, Sendable {
     public var markets: Int?
     /// `updated_at`, Unix seconds.
     public var updatedAt: Int?
+    /// Fields of the decoded body read as null because of their type (`index` and `id` nil,
+    /// `field` like `"total_market_cap.eur"`); empty for data built in code. See `DecodeWarning`.
+    public var warnings: [DecodeWarning] = []
 
     /// Market data with the given figures (all optional).
     public init(

@@ -1,6 +1,7 @@
 /// `MarketsPage` in the JSON shape the ABI writes.
 extension MarketsPage {
-    /// `{"coins":[…],"skipped":[{"index":i,"reason":"…"}]}`
+    /// `{"coins":[…],"skipped":[{"index":i,"reason":"…"}],
+    /// "warnings":[{"index":i,"id":"…","field":"…","reason":"…"}]}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -20,6 +21,7 @@ extension MarketsPage {
             w.endObject()
         }
         w.endArray()
+        w.key("warnings"); warnings.writeJSON(to: &w)
         w.endObject()
         return w.bytes
     }

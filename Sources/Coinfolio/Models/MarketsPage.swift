@@ -1,4 +1,5 @@
-/// A decoded `/coins/markets` body: the coins kept and the elements skipped.
+/// A decoded `/coins/markets` body: the coins kept, the elements skipped, and the fields of kept
+/// coins read as null because of their type (`warnings`).
 public struct MarketsPage: Hashable, Sendable {
     /// An element that could not be used, and why.
     public struct Skipped: Hashable, Sendable {
@@ -20,11 +21,15 @@ public struct MarketsPage: Hashable, Sendable {
     public var skipped: [Skipped]
     /// How many elements the body's array held (coins kept, skipped, and duplicates replaced).
     public var elementCount: Int
+    /// Fields of the kept coins read as null (or `""`) because of their type, by element index
+    /// then in key order; see `DecodeWarning`.
+    public var warnings: [DecodeWarning]
 
-    /// A page of coins (ids unique) and the skipped elements.
-    public init(coins: [Coin], skipped: [Skipped] = [], elementCount: Int? = nil) {
+    /// A page of coins (ids unique), the skipped elements and the warnings about kept ones.
+    public init(coins: [Coin], skipped: [Skipped] = [], elementCount: Int? = nil, warnings: [DecodeWarning] = []) {
         self.coins = coins
         self.skipped = skipped
         self.elementCount = elementCount ?? coins.count + skipped.count
+        self.warnings = warnings
     }
 }

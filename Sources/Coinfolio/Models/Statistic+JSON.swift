@@ -5,6 +5,7 @@ extension Statistic {
         w.key("title"); w.string(title)
         w.key("value"); w.string(value)
         w.key("percentage_change"); w.number(percentageChange)
+        if let coverage { w.key("coverage"); w.number(coverage) }
         w.endObject()
     }
 }

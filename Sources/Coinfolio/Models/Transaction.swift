@@ -78,7 +78,9 @@ public struct Transaction: Hashable, Sendable {
         try Transaction.validatePortfolioName(portfolio)
         do {
             try CoinID.validateHeldAsListable(coinID)
-            try CoinID.validate(coinID)
+            // Plain lower-case ASCII ids (nearly all) need no upper-case or spacing suggestion.
+            let plain = coinID.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !(0x41...0x5A).contains($0) }
+            if plain { try CoinID.validate(coinID) } else { try CoinID.validateHolding(coinID) }
         } catch var error as CoinfolioError {
             error.details["field"] = .string("coin_id")
             throw error

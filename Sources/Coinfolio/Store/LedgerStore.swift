@@ -229,8 +229,16 @@ final class LedgerStore: Sendable {
     /// Makes the portfolio hold `amount` of the coin by recording a transfer_in or transfer_out
     /// of the difference, now. ≤ 0 empties the holding.
     func setHolding(portfolio: String, coinID: String, amount: Double) throws {
+        try Transaction.validatePortfolioName(portfolio)
         try CoinID.validateHeldAsListable(coinID)
-        try CoinID.validate(coinID)
+        do {
+            try CoinID.validateHolding(coinID)
+        } catch let error as CoinfolioError where error.details["suggestion"] != nil && amount <= 0 {
+            // A holding an older version stored under such an id can still be emptied.
+            guard try holdings(portfolio: portfolio).contains(where: { $0.coinID.utf8.elementsEqual(coinID.utf8) }) else {
+                throw error
+            }
+        }
         guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
         let target: ExactDecimal
         if amount > 0 {
@@ -252,7 +260,7 @@ final class LedgerStore: Sendable {
             let transaction = Transaction(
                 portfolio: portfolio, coinID: coinID, kind: target > held ? .transferIn : .transferOut,
                 amount: target > held ? target - held : held - target, timestamp: LedgerTimestamp.now(), note: "set_holding")
-            try transaction.validate()
+            // Every field was checked above (the id may be an older version's, being emptied).
             if !transaction.kind.adds {
                 var all = entries
                 all.append(Self.entry(transaction, id: Int64.max))

@@ -20,7 +20,8 @@ struct HomeCommand: Command {
             say(#"{"statistics":\#(statistics.jsonArray),"coins":\#(listing.json)}"#)
             return
         }
-        say(cli.statisticsBlock(statistics))
+        let change = try engine.portfolioChange()
+        say(cli.statisticsBlock(statistics, notes: ["Portfolio Value": cli.coverageNote(change)]))
         say("")
         say(cli.coinRows(listing.coins))
         say(cli.ageLine(asOf: listing.asOf, stale: listing.isStale))

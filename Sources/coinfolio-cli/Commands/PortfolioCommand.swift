@@ -1,7 +1,8 @@
 import Coinfolio
 
-/// `portfolio`: the holdings with amount, value, 24h change and the total; with `--history`, the
-/// portfolio's last 7 days as a line chart (see `CLI.showPortfolioHistory`).
+/// `portfolio`: the holdings with amount, value, 24h change and the total (in the currency's own
+/// precision), with the portfolio's 24h change and how many coins it covers when not all; with
+/// `--history`, the portfolio's last 7 days as a line chart (see `CLI.showPortfolioHistory`).
 struct PortfolioCommand: Command {
     static let name = "portfolio"
     static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
@@ -19,14 +20,17 @@ struct PortfolioCommand: Command {
         let terminal = cli.terminal
         let rows = portfolio.entries.map { entry -> [String] in
             [
-                Terminal.printable(entry.coin?.symbol.uppercased() ?? "?"), Terminal.printable(entry.coin?.name ?? entry.coinID),
+                Terminal.printable(entry.coin?.symbol.uppercased() ?? "?"),
+                Terminal.printable(entry.coin.map { $0.name.isEmpty ? $0.id : $0.name } ?? entry.coinID),
                 amountText(entry.amount),
-                entry.value.map { NumberFormat.currency($0, vsCurrency: cli.vs()) } ?? "no price",
+                entry.value.map { NumberFormat.value($0, vsCurrency: cli.vs()) } ?? "no price",
                 terminal.change(entry.coin?.priceChangePercentage24h),
             ]
         }
         say(Terminal.table(["SYMBOL", "NAME", "AMOUNT", "VALUE", "24H"], rows, right: [2, 3, 4]))
-        say("\(terminal.bold("Total")): \(NumberFormat.currency(portfolio.totalValue, vsCurrency: cli.vs()))")
+        let change = try engine.portfolioChange()
+        let total = "\(terminal.bold("Total")): \(NumberFormat.value(portfolio.totalValue, vsCurrency: cli.vs()))"
+        say("\(total) \(terminal.change(change.percentage)) \(cli.coverageNote(change))".trailingSpacesRemoved)
         say(cli.ageLine(asOf: portfolio.asOf, stale: portfolio.isStale))
     }
 }

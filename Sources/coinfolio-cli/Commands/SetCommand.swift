@@ -12,6 +12,8 @@ struct SetCommand: Command {
         guard let amount = decimalNumber(options.operands[1]), amount.isFinite else {
             fail("amount must be a number, not \"\(options.operands[1])\"", code: 2)
         }
+        // "Bitcoin", " bitcoin": refused before any request (removing one is the store's call).
+        if amount > 0 { try CoinID.validateHolding(id) }
         let engine = try cli.openEngine()
         if amount > 0, !options.offline {
             let exists: Bool

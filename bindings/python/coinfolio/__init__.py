@@ -34,6 +34,7 @@ from .formatting import (
     format_number,
     format_percent,
     format_price,
+    format_value,
 )
 from .models import decode_coin_detail, decode_global, decode_market_chart, decode_markets
 from .store import Store
@@ -55,6 +56,7 @@ __all__ = [
     "InternalError",
     "format_currency",
     "format_price",
+    "format_value",
     "format_number",
     "format_percent",
     "format_abbreviated",

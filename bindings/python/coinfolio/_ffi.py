@@ -301,6 +301,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_string_free", (c_void_p,), None, None),
     # Formatting
     ("cf_format_currency", (c_double, c_int, c_int, c_char_p), c_void_p, _check_string),
+    ("cf_format_value", (c_double, c_char_p), c_void_p, _check_string),
     ("cf_format_price", (c_double, c_char_p), c_void_p, _check_string),
     ("cf_format_number", (c_double,), c_void_p, _check_string),
     ("cf_format_percent", (c_double,), c_void_p, _check_string),

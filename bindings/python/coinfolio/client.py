@@ -76,8 +76,10 @@ class Client(Handle):
         ``ids`` (``None``: 250 and 1); ``sparkline`` includes ``sparkline_in_7d`` (``None``:
         ``True``).
 
-        Returns ``{"coins": [coin, …], "skipped": [{"index", "reason"}, …]}`` (see
-        :func:`coinfolio.decode_markets`). Prices are in ``vs_currency``.
+        Returns ``{"coins": [coin, …], "skipped": [{"index", "reason"}, …], "warnings":
+        [{"index", "id", "field", "reason"}, …]}`` (see :func:`coinfolio.decode_markets`;
+        indexes count from the first element of the first answer). Prices are in
+        ``vs_currency``.
         """
         if isinstance(ids, str):
             ids = [ids]

@@ -86,6 +86,11 @@ class Engine(Handle):
 
         Returns ``{"coins": n, "as_of": "ISO-8601 UTC", "stale": False}``. On failure the previous
         snapshot is kept (and marked stale) and the network error is raised. Blocks.
+
+        Raises:
+            DecodeError: also when the first ``/coins/markets`` page has no coin (``[]``, or
+                every row skipped; ``details["reason"] == "no_coins"``): the previous snapshot
+                is kept exactly as it was, ``stale`` unchanged.
         """
         with self._borrow() as pointer:
             return _ffi.call_json(_ffi.lib.cf_engine_refresh, pointer)
@@ -95,7 +100,9 @@ class Engine(Handle):
         ``/global``; without it the previous market data is kept). Never blocks.
 
         Raises:
-            InvalidArgument: bad UTF-8 or malformed JSON.
+            InvalidArgument: bad UTF-8 or malformed JSON; or a markets body with no coin
+                (``[]``, ``[null, null]``, every row skipped; ``details["reason"] ==
+                "no_coins"``): nothing is replaced.
             DecodeError: not CoinGecko shapes.
             StoreError: the snapshot could not be saved.
         """
@@ -115,7 +122,9 @@ class Engine(Handle):
         """Lists the snapshot's coins.
 
         Args:
-            search: case-insensitive substring of name, symbol or id (``""`` = all).
+            search: substring of name, symbol or id, compared NFKC-normalized, case-folded and
+                diacritic-insensitive (``"pokemon"`` finds "Pokémon", ``"strasse"`` finds
+                "Straße"); ``""`` = all.
             sort: ``"rank"`` (unranked last), ``"rank_reversed"``, ``"price"`` (highest first),
                 ``"price_reversed"``, ``"holdings"``, ``"holdings_reversed"``; ties break on id.
             limit, offset: paging (``limit=None``: all).
@@ -159,7 +168,14 @@ class Engine(Handle):
         """The home screen statistics, six in this order: "Market Cap", "24h Volume",
         "BTC Dominance", "Portfolio Value", "Unrealized P&L", "Realized P&L" (the "main"
         portfolio, fifo; "n/a" when unknown); each ``{"title", "value", "percentage_change"}``
-        (percent units or None).
+        (percent units or None). Money values follow :func:`coinfolio.format_value`
+        (``"¥148,064"``, ``"₿0.000025"``).
+
+        "Portfolio Value" adds ``"coverage"``: the share (0…1) of the value whose 24 h change
+        is known. Holdings with an unknown change (no ``price_change_24h`` and no usable
+        ``price_change_percentage_24h``) are left out of the change, never counted as 0 %; the
+        change is None when coverage is 0. Example: 1 of A at 1 (change unknown) and 1 of B at
+        1 after -50 % → ``percentage_change`` -50.0, ``coverage`` 0.5.
 
         Raises:
             NoData: no snapshot yet.
@@ -170,7 +186,8 @@ class Engine(Handle):
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
         """Sets a holding of the "main" portfolio (rules of :meth:`Store.set_holding`): records a
-        ``transfer_in`` or ``transfer_out`` of the difference in the ledger."""
+        ``transfer_in`` or ``transfer_out`` of the difference in the ledger; ``"Bitcoin"`` or
+        ``" bitcoin"`` raise InvalidArgument with ``details["suggestion"]``."""
         encoded = _ffi.encode(coin_id, "coin_id")
         value = _ffi.to_double(amount, "amount")
         with self._borrow() as pointer:

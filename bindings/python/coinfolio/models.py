@@ -18,9 +18,18 @@ Body = Union[str, bytes, bytearray, memoryview]
 def decode_markets(body: Body) -> Dict[str, Any]:
     """Decodes a ``GET /coins/markets`` body (a JSON array).
 
-    Returns ``{"coins": [coin, …], "skipped": [{"index": i, "reason": "…"}, …]}``; a coin has
+    Returns ``{"coins": [coin, …], "skipped": [{"index": i, "reason": "…"}, …],
+    "warnings": [{"index": i, "id": "…", "field": "…", "reason": "…"}, …]}``; a coin has
     every key of the header's coin object (``current_price``, ``market_cap_rank``, …), null
-    when unknown. One bad element is skipped, never the whole list.
+    when unknown. One bad element is skipped, never the whole list; only a row without a
+    usable ``id`` is skipped (a missing ``symbol`` or ``name`` reads as ``""``).
+
+    A number sent as a string that is entirely a JSON number (``"0.0421"``, ``"-1.5"``,
+    ``"4.2e17"``) reads as that number. Each field read as null (or ``""``) because of its type
+    is listed in ``warnings``: ``field`` is the CoinGecko key (``"current_price"``,
+    ``"roi.times"``, ``"sparkline_in_7d.price[3]"``) and ``reason`` one of ``"not a number"``
+    (``"12abc"``, ``""``, ``"NaN"``, ``true``, …), ``"not a whole number"``, ``"not a string"``,
+    ``"missing"`` (symbol/name), ``"not an object"``, ``"not an array"``.
 
     Raises:
         InvalidArgument: bad UTF-8 or malformed JSON.
@@ -34,7 +43,9 @@ def decode_global(body: Body) -> Dict[str, Any]:
 
     Returns ``{"market_data": {"total_market_cap": {cur: x}, "total_volume": {cur: x},
     "market_cap_percentage": {coin: percent}, "market_cap_change_percentage_24h_usd": x,
-    "active_cryptocurrencies": n, "markets": n, "updated_at": unix_seconds}}`` (each may be null).
+    "active_cryptocurrencies": n, "markets": n, "updated_at": unix_seconds}, "warnings": [...]}``
+    (each may be null; number strings read as numbers; ``warnings`` as in :func:`decode_markets`,
+    with ``index`` and ``id`` None and ``field`` a path such as ``"total_market_cap.eur"``).
 
     Raises:
         InvalidArgument: bad UTF-8 or malformed JSON.
@@ -48,7 +59,9 @@ def decode_coin_detail(body: Body) -> Dict[str, Any]:
 
     Returns ``{"detail": {"id", "symbol", "name", "block_time_in_minutes",
     "hashing_algorithm", "description" (plain text), "homepage", "subreddit_url",
-    "genesis_date", "categories": [...]}}``.
+    "genesis_date", "categories": [...]}, "warnings": [...]}`` (``warnings`` as in
+    :func:`decode_markets`, with ``index`` None and ``field`` a path such as
+    ``"description.en"`` or ``"categories[1]"``).
 
     Raises:
         InvalidArgument: bad UTF-8 or malformed JSON.

@@ -40,7 +40,11 @@ class Store(Handle):
             InvalidArgument: a bad id (empty, over 128 bytes, control characters, ``/``, ``.``,
                 ``..``, bad UTF-8, a comma: held ids are sent comma-joined), a NaN/±Inf amount, an
                 amount the ledger cannot hold exactly (below 1e-18 or above 8.5e19 units), or a
-                decrease that would leave a later-dated sell short; nothing is written.
+                decrease that would leave a later-dated sell short; nothing is written. An id with
+                upper-case letters or surrounding spaces (``"Bitcoin"``, ``" bitcoin"``; no real
+                CoinGecko id has either) is refused too, with the corrected id in
+                ``exc.details["suggestion"]`` (``"bitcoin"``). A holding such an id left behind by
+                an older version can still be removed with ``amount <= 0``.
             StoreError: SQLite failed; nothing is written.
         """
         encoded = _ffi.encode(coin_id, "coin_id")

@@ -204,14 +204,14 @@ class Dashboard:
                 f'<td><a href="/coin/{esc(urllib.parse.quote(coin["id"], safe=""))}">{esc(coin.get("name"))}</a> '
                 f'<span class="muted">{esc(str(coin.get("symbol") or "").upper())}</span></td>'
                 f'<td class="num">{esc(coin.get("current_holdings"))}</td>'
-                f'<td class="num">{esc(coinfolio.format_currency(value)) if value is not None else "no price"}</td>'
+                f'<td class="num">{esc(coinfolio.format_value(value)) if value is not None else "no price"}</td>'
                 f'<td class="num">{change_html(coin.get("price_change_percentage_24h"))}</td>'
                 "</tr>"
             )
         body = (
             "<h1>Portfolio</h1>"
             '<section class="stats"><div class="stat"><div class="title">Total Value</div>'
-            f'<div class="value">{esc(coinfolio.format_currency(portfolio["total_value"]))}</div></div></section>'
+            f'<div class="value">{esc(coinfolio.format_value(portfolio["total_value"]))}</div></div></section>'
             '<h2>Holdings</h2><table><thead><tr><th>Coin</th><th class="num">Amount</th>'
             '<th class="num">Value</th><th class="num">24h</th></tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>"
@@ -234,7 +234,7 @@ class Dashboard:
             return f'<p class="muted">No P&amp;L: {esc(error.message)}</p>'
 
         def money(value: Any) -> str:
-            return esc(coinfolio.format_currency(value)) if isinstance(value, (int, float)) else "n/a"
+            return esc(coinfolio.format_value(value)) if isinstance(value, (int, float)) else "n/a"
 
         def signed(value: Any) -> str:
             if not isinstance(value, (int, float)):

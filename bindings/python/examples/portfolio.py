@@ -27,9 +27,9 @@ def main() -> int:
             portfolio = engine.portfolio()
             for coin in portfolio["coins"]:
                 value = coin["current_holdings_value"]
-                shown = "no price" if value is None else coinfolio.format_currency(value)
+                shown = "no price" if value is None else coinfolio.format_value(value)
                 print(f"  {coin['id']}: {coin['current_holdings']} = {shown}")
-            print(f"Total: {coinfolio.format_currency(portfolio['total_value'])}")
+            print(f"Total: {coinfolio.format_value(portfolio['total_value'])}")
             history = engine.portfolio_history()
             path = os.environ.get("COINFOLIO_CHART_SVG", "portfolio-week.svg")
             with open(path, "w", encoding="utf-8") as file:

@@ -106,12 +106,13 @@ def test_roi_and_dates_are_kept_as_sent(fixture_text) -> None:
 def test_bad_elements_are_skipped_and_reported_not_the_whole_list(fixture_text) -> None:
     decoded = coinfolio.decode_markets(fixture_text("markets-bad-elements.json"))
     ids = [coin["id"] for coin in decoded["coins"]]
-    assert sorted(ids) == ["bitcoin", "ethereum", "tether"]
+    # A row needs only its id (SPEC §10): 7, with a number for its name, is kept with "".
+    assert sorted(ids) == ["bitcoin", "ethereum", "numeric-name", "tether"]
     assert len(ids) == len(set(ids))
     skipped = {entry["index"] for entry in decoded["skipped"]}
-    # 1-4 are not objects, 5 is the earlier "ethereum" (the later row wins), 6 has no id,
-    # 7 has a number for its name.
-    assert skipped == {1, 2, 3, 4, 5, 6, 7}
+    # 1-4 are not objects, 5 is the earlier "ethereum" (the later row wins), 6 has no id.
+    assert skipped == {1, 2, 3, 4, 5, 6}
+    assert decoded["warnings"] == [{"index": 7, "id": "numeric-name", "field": "name", "reason": "not a string"}]
     for entry in decoded["skipped"]:
         assert isinstance(entry["reason"], str) and entry["reason"]
 
@@ -129,14 +130,14 @@ def test_repeated_id_keeps_the_later_row() -> None:
 
 
 def test_wrong_typed_field_reads_as_null() -> None:
-    body = '[{"id":"a","symbol":"a","name":"A","current_price":"12","market_cap_rank":"x"}]'
+    body = '[{"id":"a","symbol":"a","name":"A","current_price":"12x","market_cap_rank":"x"}]'
     coin = coinfolio.decode_markets(body)["coins"][0]
     assert coin["current_price"] is None
     assert coin["market_cap_rank"] is None
 
 
 def test_empty_array_decodes_to_no_coins() -> None:
-    assert coinfolio.decode_markets("[]") == {"coins": [], "skipped": []}
+    assert coinfolio.decode_markets("[]") == {"coins": [], "skipped": [], "warnings": []}
 
 
 def test_global_fixture(fixture_text) -> None:

@@ -413,7 +413,7 @@ def test_load_without_global_keeps_previous_market_data(fixture_text) -> None:
 
 def test_empty_portfolio_is_zero_with_no_change(loaded) -> None:
     value = statistic(loaded.statistics(), "Portfolio Value")
-    assert value == {"title": "Portfolio Value", "value": "$0.00", "percentage_change": None}
+    assert value == {"title": "Portfolio Value", "value": "$0.00", "percentage_change": None, "coverage": 0}
     portfolio = loaded.portfolio()
     assert portfolio["coins"] == []
     assert portfolio["total_value"] == 0
@@ -425,19 +425,23 @@ def test_coin_at_minus_100_percent_gives_no_change() -> None:
         engine.set_holding("a", 1)
         engine.set_holding("dead", 1)
         value = statistic(engine.statistics(), "Portfolio Value")
+    # "dead" at -100 % without price_change_24h has an unknown previous value: left out of
+    # both sums (SPEC §10), so the change is a's alone.
     assert value["value"] == "$53.00"
-    assert value["percentage_change"] is None
+    assert value["percentage_change"] == pytest.approx(-50.0)
+    assert value["coverage"] == pytest.approx(50 / 53)
 
 
-def test_null_change_counts_as_zero() -> None:
+def test_null_change_is_left_out_not_counted_as_zero() -> None:
     with coinfolio.Engine(database=":memory:") as engine:
         engine.load(markets_body(coin("a", 50, -50, 1), coin("b", 100, None, 2)))
         engine.set_holding("a", 1)
         engine.set_holding("b", 1)
         value = statistic(engine.statistics(), "Portfolio Value")
-    # now 150, before 100 + 100 = 200
+    # SPEC §10: b's change is unknown, so only a counts: now 50, before 100.
     assert value["value"] == "$150.00"
-    assert value["percentage_change"] == pytest.approx(-25.0)
+    assert value["percentage_change"] == pytest.approx(-50.0)
+    assert value["coverage"] == pytest.approx(50 / 150)
 
 
 def test_held_coin_missing_from_the_snapshot_is_listed_without_price() -> None:

@@ -86,12 +86,13 @@ def test_real_world_ids_are_accepted(db_path: Path, coin_id: str) -> None:
 
 
 def test_sql_looking_id_is_stored_literally(db_path: Path) -> None:
-    coin_id = "x'); DROP TABLE holding;--"
+    # Lower case: holding ids with upper-case letters are refused (SPEC §10).
+    coin_id = "x'); drop table holding;--"
     with coinfolio.Store(db_path) as store:
         store.set_holding("bitcoin", 1)
         store.set_holding(coin_id, 2)
-        store.set_holding('y"; DROP TABLE holdings;--', 3)
-        assert amounts(store) == {"bitcoin": 1.0, coin_id: 2.0, 'y"; DROP TABLE holdings;--': 3.0}
+        store.set_holding('y"; drop table holdings;--', 3)
+        assert amounts(store) == {"bitcoin": 1.0, coin_id: 2.0, 'y"; drop table holdings;--': 3.0}
     with coinfolio.Store(db_path) as store:
         assert amounts(store)[coin_id] == 2.0
 
@@ -127,7 +128,7 @@ def test_holdings_persist_across_reopen(db_path: Path) -> None:
 
 
 def test_holdings_are_sorted_by_coin_id_bytewise(db_path: Path) -> None:
-    ids = ["zcash", "Bitcoin", "bitcoin", "1move token", "ethereum", "äpfel", "_"]
+    ids = ["zcash", "bitcoin-", "bitcoin", "1move token", "ethereum", "äpfel", "_"]
     with coinfolio.Store(db_path) as store:
         for coin_id in ids:
             store.set_holding(coin_id, 1)
