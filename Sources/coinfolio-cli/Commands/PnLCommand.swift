@@ -20,7 +20,7 @@ struct PnLCommand: Command {
         let terminal = cli.terminal
         let vs = (try? VsCurrency(report.vsCurrency)) ?? .usd
         func money(_ value: ExactDecimal?) -> String {
-            value.map { NumberFormat.currency($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
+            value.map { NumberFormat.value($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
         }
         let rows = report.coins.map { coin -> [String] in
             [
