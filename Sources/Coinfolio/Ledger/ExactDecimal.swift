@@ -292,9 +292,9 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
             (q, remainder) = divisor.dividingFullWidth(product)
         }
         // Round half to even: compare 2·remainder with the divisor without overflowing.
+        guard q < UInt128(maximumUnits) else { return signNegative ? -maximumUnits : maximumUnits }
         let half = divisor - remainder
         if remainder > half || (remainder == half && q % 2 == 1) { q += 1 }
-        guard q <= UInt128(maximumUnits) else { return signNegative ? -maximumUnits : maximumUnits }
         return signNegative ? -Int128(q) : Int128(q)
     }
 }
