@@ -5,6 +5,7 @@
 //   Coinfolio       the core (models, formatting, store, CoinGecko client, engine), pure Swift
 //   coinfolio       libcoinfolio.so: the @_cdecl thunks of CoinfolioABI over the core
 //   coinfolio-cli   a terminal tracker built on the Swift API
+//   CSimdJSON       C++ over Debian's simdjson (libsimdjson-dev): the one-pass decoder's scanner
 import PackageDescription
 
 /// libcoinfolio.so exports the C ABI and nothing else: the version script
@@ -35,7 +36,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "Coinfolio", dependencies: ["CSQLite"]),
+        // simdjson On-Demand (Debian libsimdjson-dev) behind a C surface: the one-pass decoder.
+        // No unsafe flags: packages depending on the Coinfolio product build it too. Its C
+        // functions are declared with hidden visibility, so libcoinfolio.so never exports them.
+        .target(
+            name: "CSimdJSON",
+            linkerSettings: [.linkedLibrary("simdjson")]
+        ),
+        .target(name: "Coinfolio", dependencies: ["CSQLite", "CSimdJSON"]),
         .target(
             name: "CoinfolioABI",
             dependencies: ["Coinfolio"],
@@ -45,5 +53,6 @@ let package = Package(
         .executableTarget(name: "coinfolio-cli", dependencies: ["Coinfolio"]),
         .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -1,10 +1,14 @@
-"""Writes the benchmark inputs into bench/build/:
+"""Writes the benchmark inputs into bench/build/ from the recorded 250-coin body
+(../shared/fixtures/coingecko/coins-markets/cryptotracker-top250-sparkline-2024-12.json, 1.3 MB).
+Without it the benchmarks cannot mean anything, so this fails loudly instead of inventing a body.
 
-- markets-250.json: the largest recorded /coins/markets body (../shared/fixtures/coingecko/
-  coins-markets/cryptotracker-top250-sparkline-2024-12.json) when present, else the committed
-  fixture repeated to 250 coins;
-- markets-15k.json: 15,000 coins made from it (ids and ranks renumbered), for queries at scale;
-- holdings-1k.txt: 1,000 coin ids of the 15,000, one a line;
+- markets-250.json: the recorded body itself;
+- markets-1k.json, markets-15k.json: 1,000 and 15,000 coins made from it (ids and ranks
+  renumbered, every 50th unranked), sparklines kept;
+- markets-100k.json: 100,000 coins the same way without sparklines (what an app listing that many
+  asks for; with them the body would be 0.5 GB);
+- holdings-<coins>-<n>.txt: n coin ids of that set, spread evenly, one a line (holdings-1k.txt:
+  the 1,000 of the 15,000);
 - ledger-100k.csv: 100,000 ledger rows over 1,000 coins (buys, sells, transfers in) in the CSV
   format of SPEC §12, and ledger-markets.json pricing those 1,000 coins.
 - chart-fixtures/: the committed loopback-server fixtures, with market_charts.json holding a
@@ -44,27 +48,42 @@ def chart_fixtures(out: Path) -> None:
     (folder / "market_charts.json").write_text(json.dumps({"bitcoin": {"prices": points, "market_caps": points, "total_volumes": points}}))
 
 
-def main() -> None:
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else REPO / "bench" / "build")
-    out.mkdir(parents=True, exist_ok=True)
-    if RECORDED.exists():
-        body = RECORDED.read_bytes()
-        source = f"recorded: {RECORDED.name}"
-    else:
-        coins = json.loads(COMMITTED.read_text())
-        body = json.dumps([dict(c, id=f"{c['id']}-{i}") for i in range(250 // len(coins) + 1) for c in coins][:250]).encode()
-        source = "generated from Tests/fixtures/coingecko/markets.json (recorded corpus absent)"
-    (out / "markets-250.json").write_bytes(body)
-    base = json.loads(body.decode("utf-8-sig"))
+def scaled(base: list, count: int, sparkline: bool) -> list:
     coins = []
-    for n in range(15_000):
+    for n in range(count):
         coin = copy.copy(base[n % len(base)])
         coin["id"] = f"{coin['id']}-{n}"
         coin["market_cap_rank"] = n + 1 if n % 50 else None
+        if not sparkline:
+            coin["sparkline_in_7d"] = None
         coins.append(coin)
-    (out / "markets-15k.json").write_text(json.dumps(coins))
-    (out / "holdings-1k.txt").write_text("".join(f"{coins[i * 15]['id']}\n" for i in range(1000)))
-    (out / "source.txt").write_text(source + "\n")
+    return coins
+
+
+def main() -> None:
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else REPO / "bench" / "build")
+    if not RECORDED.exists():
+        sys.exit(
+            f"bench: the recorded input {RECORDED} is missing.\n"
+            "The benchmarks measure that real 1.3 MB CoinGecko body; put the shared fixtures beside the\n"
+            "checkout (../shared/fixtures/coingecko) and run `make bench` again."
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    body = RECORDED.read_bytes()
+    (out / "markets-250.json").write_bytes(body)
+    base = json.loads(body.decode("utf-8-sig"))
+    sets = {"1k": scaled(base, 1_000, True), "15k": scaled(base, 15_000, True), "100k": scaled(base, 100_000, False)}
+    for label, coins in sets.items():
+        (out / f"markets-{label}.json").write_text(json.dumps(coins, separators=(",", ":")))
+    for label, count in (("15k", 10), ("15k", 1_000), ("15k", 10_000), ("1k", 1_000), ("100k", 1_000)):
+        coins = sets[label]
+        step = len(coins) // count
+        (out / f"holdings-{label}-{count if count < 1000 else str(count // 1000) + 'k'}.txt").write_text(
+            "".join(f"{coins[i * step]['id']}\n" for i in range(count))
+        )
+    # The name earlier benchmarks read (1,000 of the 15,000).
+    (out / "holdings-1k.txt").write_text((out / "holdings-15k-1k.txt").read_text())
+    (out / "source.txt").write_text(f"recorded: {RECORDED.name}\n")
     chart_fixtures(out)
     write_ledger(out)
 

@@ -67,6 +67,22 @@ func newCString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
     return memory
 }
 
+/// Runs a thunk body that produces a large JSON answer for `out_json`: malloc'd once at its exact
+/// size and filled in one copy (no intermediate buffer of the answer's size).
+func call(_ outJSON: OutString?, _ outError: OutString?, _ body: () throws -> JSONAnswer) -> Int32 {
+    outJSON?.pointee = nil
+    return call(outError) {
+        guard let outJSON else { throw CoinfolioError(.invalidArgument, "out_json is NULL") }
+        let answer = try body()
+        guard let memory = malloc(answer.count + 1)?.assumingMemoryBound(to: CChar.self) else {
+            throw CoinfolioError(.internalError, "out of memory")
+        }
+        answer.copyBytes(to: memory)
+        memory[answer.count] = 0
+        outJSON.pointee = memory
+    }
+}
+
 /// Runs a thunk body that produces JSON (UTF-8 bytes) for `out_json`, which is required.
 func call(_ outJSON: OutString?, _ outError: OutString?, _ body: () throws -> [UInt8]) -> Int32 {
     outJSON?.pointee = nil

@@ -51,7 +51,7 @@ extension Coin: Decodable {
         }
         if let s = c.object(.sparklineIn7d, keyedBy: SparklineKey.self, &warnings) {
             if var points = try? s.nestedUnkeyedContainer(forKey: .price) {
-                sparklineIn7d = Self.prices(&points, &warnings)
+                sparkline = Sparkline(prices: Self.prices(&points, &warnings))
             } else if !s.isNullOrMissing(.price) {
                 warnings.add("sparkline_in_7d.price", DecodeWarning.notAnArray)
             }

@@ -15,6 +15,18 @@ public enum CoinGeckoBody {
     /// `symbol`/`name`) are listed in `warnings` (SPEC §10).
     /// - Throws: `.invalidArgument` for malformed JSON, `.decode` when the body is not an array.
     public static func markets(_ body: Data) throws -> MarketsPage {
+        let data = withoutBOM(body)
+        do {
+            try DecodeDeadline.check()
+            return try MarketsDecoder.decode(data, offsetBase: body.count - data.count)
+        } catch is DecodeDeadline.Passed {
+            throw DecodeDeadline.error
+        }
+    }
+
+    /// The same body through Foundation's `JSONDecoder` and `Coin: Decodable` (the decoder before
+    /// the one-pass one): kept as the reference the tests and benchmarks compare against.
+    static func marketsWithFoundation(_ body: Data) throws -> MarketsPage {
         let elements: [LossyCoin]
         do {
             elements = try JSONDecoder().decode([LossyCoin].self, from: prepared(body))

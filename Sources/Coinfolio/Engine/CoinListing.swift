@@ -27,20 +27,20 @@ public struct CoinListing: Sendable {
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
-        Self.writeJSON(
+        Self.answer(
             count: coins.count, reserving: coins.count * 4096 + coins.count * 32 + 96, total: total, asOf: asOf,
             isStale: isStale
         ) { index, w in
             coins[index].writeJSON(to: &w, sparkline: includesSparkline)
             return coins[index].isPriceAvailable
-        }
+        }.bytes
     }
 
     /// Writes `json` for `count` coins; `coin(i, &w)` writes the members of the i-th coin and
     /// says whether it has a price. The engine's SPI passes the snapshot's cached members.
-    static func writeJSON(
+    static func answer(
         count: Int, reserving: Int, total: Int, asOf: Date, isStale: Bool, coin: (Int, inout JSONWriter) -> Bool
-    ) -> [UInt8] {
+    ) -> JSONAnswer {
         var w = JSONWriter(reserving: reserving)
         w.beginObject()
         w.key("coins"); w.beginArray()
@@ -55,6 +55,6 @@ public struct CoinListing: Sendable {
         w.key("as_of"); w.string(isoTimestamp(asOf))
         w.key("stale"); w.bool(isStale)
         w.endObject()
-        return w.bytes
+        return w.answer
     }
 }

@@ -12,8 +12,9 @@ final class MarketSnapshot: Sendable {
     let refreshFailed: Bool
 
     let indexByID: [String: Int]
-    /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring search.
-    private let haystacks: [[UInt8]]
+    /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring
+    /// search; made on the first search, not at every load.
+    private let haystacks = Mutex<[[UInt8]]?>(nil)
     /// Coin positions by order, computed once per order.
     private let orders = Mutex<[CoinSort: [Int]]>([:])
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
@@ -32,8 +33,30 @@ final class MarketSnapshot: Sendable {
         index.reserveCapacity(coins.count)
         for (position, coin) in coins.enumerated() { index[coin.id] = position }
         indexByID = index
-        haystacks = coins.map { SearchText.fold("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)") }
         encoded = Mutex(Array(repeating: nil, count: coins.count * 2))
+    }
+
+    /// The lower-cased search text of every coin, made on the first search (not at every load).
+    private func searchTexts() -> [[UInt8]] {
+        if let texts = haystacks.withLock({ $0 }) { return texts }
+        let texts = coins.map { SearchText.fold("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)") }
+        haystacks.withLock { $0 = texts }
+        return texts
+    }
+
+    /// Decoded sparklines of the coins asked for (`portfolio_history`), by position: a coin's
+    /// sparkline stays undecoded JSON in the snapshot until someone needs its points, then is
+    /// parsed once for this snapshot.
+    private let decodedSparklines = Mutex<[Int: [Double]]>([:])
+
+    /// The points of the coin at `position`'s sparkline (nil when it has none), parsed once.
+    func sparklinePrices(_ position: Int) -> [Double]? {
+        guard let sparkline = coins[position].sparkline else { return nil }
+        guard sparkline.isUndecoded else { return sparkline.prices }
+        if let cached = decodedSparklines.withLock({ $0[position] }) { return cached }
+        let prices = sparkline.prices
+        decodedSparklines.withLock { $0[position] = prices }
+        return prices
     }
 
     /// The JSON members of the coin at `position` (see `Coin.writeJSON`), cached.
@@ -82,7 +105,8 @@ final class MarketSnapshot: Sendable {
         let ordered = order(sort)
         let needle = SearchText.fold(search)
         guard !needle.isEmpty else { return ordered }
-        return ordered.filter { Self.contains(haystacks[$0], needle) }
+        let texts = searchTexts()
+        return ordered.filter { Self.contains(texts[$0], needle) }
     }
 
     private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

@@ -20,7 +20,7 @@ public struct Portfolio: Sendable {
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
-        Self.writeJSON(
+        Self.answer(
             count: entries.count, reserving: entries.count * (includesSparkline ? 4500 : 1500) + 96, totalValue: totalValue,
             asOf: asOf, isStale: isStale
         ) { index, w in
@@ -28,16 +28,16 @@ public struct Portfolio: Sendable {
             (entry.coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(
                 to: &w, sparkline: includesSparkline, known: entry.coin != nil)
             return (entry.isPriceAvailable, entry.amount, entry.value)
-        }
+        }.bytes
     }
 
     /// Writes `json` for `count` entries; `entry(i, &w)` writes the i-th coin's members and
     /// gives its price availability, amount and value. The engine's SPI passes the snapshot's
     /// cached members.
-    static func writeJSON(
+    static func answer(
         count: Int, reserving: Int, totalValue: Double, asOf: Date?, isStale: Bool,
         entry: (Int, inout JSONWriter) -> (priceAvailable: Bool, amount: Double, value: Double?)
-    ) -> [UInt8] {
+    ) -> JSONAnswer {
         var w = JSONWriter(reserving: reserving)
         w.beginObject()
         w.key("coins"); w.beginArray()
@@ -54,6 +54,6 @@ public struct Portfolio: Sendable {
         w.key("as_of"); w.string(asOf.map(isoTimestamp))
         w.key("stale"); w.bool(isStale)
         w.endObject()
-        return w.bytes
+        return w.answer
     }
 }

@@ -59,7 +59,7 @@ extension PortfolioEngine {
         for coin in held where coin.value != nil {
             guard let position = coin.position else { continue }
             let row = snapshot.coins[position]
-            series.append((coin.amount, row.sparklineIn7d ?? []))
+            series.append((coin.amount, snapshot.sparklinePrices(position) ?? []))
             let end = row.lastUpdated.flatMap(ChartTime.milliseconds(iso:)) ?? snapshot.asOf.timeIntervalSince1970 * 1000
             endTime = max(endTime, end)
         }

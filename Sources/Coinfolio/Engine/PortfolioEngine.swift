@@ -148,7 +148,7 @@ public final class PortfolioEngine: Sendable {
             let marketData = newMarketData ?? currentSnapshot()?.marketData
             // The body itself is saved: decoding it again applies the same merge, and re-encoding
             // 250 coins with sparklines would cost more than the decode.
-            return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody)
+            return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody, unique: true)
         }
     }
 
@@ -164,10 +164,17 @@ public final class PortfolioEngine: Sendable {
 
     /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to
     /// `coins`; without one, the coins are encoded.
-    func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil) throws -> RefreshSummary {
-        var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
-        for coin in coins { merged.add(coin) }
-        let unique = merged.rows
+    /// - Parameter unique: the coins are one decoded page, already one row per id (no second merge
+    ///   copying every coin).
+    func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil, unique isUnique: Bool = false) throws
+        -> RefreshSummary
+    {
+        var unique = coins
+        if !isUnique {
+            var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
+            for coin in coins { merged.add(coin) }
+            unique = merged.rows
+        }
         let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
         try store.snapshots.save(
             .init(

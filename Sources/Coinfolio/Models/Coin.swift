@@ -61,7 +61,15 @@ public struct Coin: Hashable, Sendable, Identifiable {
     public var lastUpdated: String?
     /// `sparkline_in_7d.price`: the last 7 days of prices, oldest first, any length (0 to 170+
     /// points); a null point is NaN. nil when the request had `sparkline=false`.
-    public var sparklineIn7d: [Double]?
+    ///
+    /// Decoded from the body's JSON on each read (see `sparkline`): read it once and keep the array.
+    public var sparklineIn7d: [Double]? {
+        get { sparkline?.prices }
+        set { sparkline = newValue.map(Sparkline.init(prices:)) }
+    }
+    /// `sparkline_in_7d.price` as held: undecoded JSON after decoding a body (parsed only when
+    /// `prices` or `sparklineIn7d` is read), or values.
+    public var sparkline: Sparkline?
     /// `price_change_percentage_{1h,24h,7d,14d,30d,200d,1y}_in_currency`, percent units, by window.
     public var priceChangePercentageInCurrency: [ChangeWindow: Double]
 

@@ -66,6 +66,22 @@ struct JSONWriter {
         bytes.append(contentsOf: fragment)
     }
 
+    /// Cached fragments (coins' JSON members) placed by reference rather than copied: the
+    /// writer's own bytes stay small, and `answer` copies everything once into its final place.
+    private var pieces: [(at: Int, fragment: [UInt8])] = []
+    private var piecesCount = 0
+
+    /// Like `members(_:)`, but the fragment is kept by reference until `answer` is copied out.
+    mutating func members(deferred fragment: [UInt8]) {
+        guard !fragment.isEmpty else { return }
+        separate()
+        pieces.append((bytes.count, fragment))
+        piecesCount += fragment.count
+    }
+
+    /// The finished text: its size known in advance, copied once to where it goes.
+    var answer: JSONAnswer { JSONAnswer(glue: bytes, pieces: pieces, count: bytes.count + piecesCount) }
+
     private mutating func appendQuoted(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole.
@@ -113,5 +129,45 @@ extension CoinfolioError {
         w.endObject()
         w.endObject()
         return w.bytes
+    }
+}
+
+/// A JSON answer ready to be copied out exactly once (into the C caller's string, sized to
+/// `count` up front): small glue bytes written by `JSONWriter`, with cached fragments placed by
+/// reference. Large answers thus never pass through a fresh multi-megabyte intermediate buffer.
+@_spi(ABI) public struct JSONAnswer {
+    let glue: [UInt8]
+    let pieces: [(at: Int, fragment: [UInt8])]
+    /// The answer's size in bytes.
+    public let count: Int
+
+    /// Copies the `count` bytes of the answer to `destination`.
+    public func copyBytes(to destination: UnsafeMutableRawPointer) {
+        var written = 0
+        var glueStart = 0
+        glue.withUnsafeBytes { glueBytes in
+            func copyGlue(upTo end: Int) {
+                guard end > glueStart, let base = glueBytes.baseAddress else { return }
+                (destination + written).copyMemory(from: base + glueStart, byteCount: end - glueStart)
+                written += end - glueStart
+                glueStart = end
+            }
+            for piece in pieces {
+                copyGlue(upTo: piece.at)
+                piece.fragment.withUnsafeBytes { fragment in
+                    if let base = fragment.baseAddress { (destination + written).copyMemory(from: base, byteCount: fragment.count) }
+                }
+                written += piece.fragment.count
+            }
+            copyGlue(upTo: glue.count)
+        }
+    }
+
+    /// The answer as one array (for Swift callers and tests).
+    public var bytes: [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress { copyBytes(to: base) }
+            initialized = count
+        }
     }
 }

@@ -12,6 +12,12 @@ struct LaterRowWins<Row> {
         positionByID.reserveCapacity(capacity)
     }
 
+    /// Makes room for `capacity` rows in all.
+    mutating func reserveCapacity(_ capacity: Int) {
+        rows.reserveCapacity(capacity)
+        positionByID.reserveCapacity(capacity)
+    }
+
     /// Adds `row` under `id`.
     /// - Returns: the position of the row it replaced, or nil when `id` is new (appended).
     @discardableResult

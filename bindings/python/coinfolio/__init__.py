@@ -4,6 +4,9 @@
 >>> coinfolio.format_currency(1234.56)
 '$1,234.56'
 
+Answers are parsed with orjson when it is installed, else the standard library's json
+(``coinfolio.JSON_PARSER`` says which).
+
 The library is found through ``$COINFOLIO_LIBRARY`` (path of ``libcoinfolio.so``), else the
 repository's ``.build/{release,debug}``, else the system library path; its ABI version is
 checked at import.
@@ -39,7 +42,11 @@ from .formatting import (
 from .models import decode_coin_detail, decode_global, decode_market_chart, decode_markets
 from .store import Store
 
+#: The parser that reads the library's JSON answers: "orjson" when installed, else "json".
+JSON_PARSER = _ffi.JSON_PARSER
+
 __all__ = [
+    "JSON_PARSER",
     "Client",
     "Engine",
     "Store",

@@ -117,7 +117,7 @@ class Engine(Handle):
         sort: Optional[str] = "rank",
         limit: Optional[int] = None,
         offset: Optional[int] = 0,
-        sparkline: Optional[bool] = True,
+        sparkline: Optional[bool] = False,
     ) -> Dict[str, Any]:
         """Lists the snapshot's coins.
 
@@ -128,11 +128,12 @@ class Engine(Handle):
             sort: ``"rank"`` (unranked last), ``"rank_reversed"``, ``"price"`` (highest first),
                 ``"price_reversed"``, ``"holdings"``, ``"holdings_reversed"``; ties break on id.
             limit, offset: paging (``limit=None``: all).
-            sparkline: include ``sparkline_in_7d``.
+            sparkline: include ``sparkline_in_7d`` (default False: 168-odd prices per coin make
+                the answer several times larger; ask for them when you draw them).
 
-        None for any of them leaves it to the library's default, which is the default shown:
-        ``search=None`` lists all, ``sort=None`` is ``"rank"``, ``offset=None`` is 0 and
-        ``sparkline=None`` is True.
+        None for any of them leaves it to the library's default: ``search=None`` lists all,
+        ``sort=None`` is ``"rank"``, ``offset=None`` is 0 and ``sparkline=None`` is True (the
+        library's default; this method's own default is False).
 
         Returns ``{"coins": [coin…], "total": n (before paging), "as_of": "…", "stale": bool}``.
 
@@ -146,7 +147,7 @@ class Engine(Handle):
             return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
 
     def portfolio(
-        self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = None, portfolio: Optional[str] = None
+        self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = False, portfolio: Optional[str] = None
     ) -> Dict[str, Any]:
         """The held coins of a ledger portfolio (default ``"main"``) joined with the snapshot (the
         full snapshot, never a search).
@@ -154,9 +155,9 @@ class Engine(Handle):
         Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
         price, null without a price); a coin with no market row has ``price_available: False``
         and is left out of ``total_value``. ``sort="holdings"`` is value descending;
-        ``sparkline=False`` leaves the 7-day prices out. None leaves either to the library's
-        default: ``sort=None`` is ``"holdings"``, ``sparkline=None`` is True, ``portfolio=None`` is
-        ``"main"``.
+        ``sparkline=True`` adds the 7-day prices (left out by default: they are most of the
+        answer's size). None leaves either to the library's default: ``sort=None`` is
+        ``"holdings"``, ``sparkline=None`` is True, ``portfolio=None`` is ``"main"``.
 
         Returns ``{"coins": [...], "total_value": x, "as_of": "…" | None, "stale": bool}``.
         """

@@ -320,9 +320,11 @@ def test_limit_and_offset_page_the_list(loaded) -> None:
 
 
 def test_none_options_mean_the_documented_defaults(loaded) -> None:
-    """None leaves an option to the library: the default the signature shows."""
+    """None leaves an option to the library: its documented default (for sparkline, True; the
+    binding's own default is False, so large answers carry sparklines only when asked)."""
     nones = loaded.coins(search=None, sort=None, limit=None, offset=None, sparkline=None)
-    assert nones == loaded.coins() == loaded.coins(search="", sort="rank", offset=0, sparkline=True)
+    assert nones == loaded.coins(sparkline=True) == loaded.coins(search="", sort="rank", offset=0, sparkline=True)
+    assert loaded.coins() == loaded.coins(sparkline=False)
     assert nones["coins"][-1]["id"] == "hive_dollar"  # rank order, unranked last
     loaded.set_holding("bitcoin", 1)
     loaded.set_holding("weth", 2)
@@ -332,7 +334,7 @@ def test_none_options_mean_the_documented_defaults(loaded) -> None:
 def test_coins_without_sparkline(loaded) -> None:
     for c in loaded.coins(sparkline=False)["coins"]:
         assert c.get("sparkline_in_7d") is None
-    assert len(loaded.coins()["coins"][0]["sparkline_in_7d"]["price"]) == 170
+    assert len(loaded.coins(sparkline=True)["coins"][0]["sparkline_in_7d"]["price"]) == 170
 
 
 def test_coins_carry_price_available(loaded) -> None:
@@ -551,3 +553,19 @@ def test_engine_set_holding_follows_store_rules() -> None:
             engine.set_holding("bitcoin", float("inf"))
         engine.set_holding("bitcoin", 0)
         assert engine.portfolio()["coins"] == []
+
+
+def test_answers_are_parsed_with_orjson_when_installed() -> None:
+    import importlib.util
+
+    expected = "orjson" if importlib.util.find_spec("orjson") else "json"
+    assert coinfolio.JSON_PARSER == expected
+
+
+def test_large_answers_carry_sparklines_only_when_asked(loaded) -> None:
+    assert all(c["sparkline_in_7d"] is None for c in loaded.coins()["coins"])
+    with_prices = loaded.coins(search="bitcoin", sparkline=True)["coins"]
+    assert any(c["sparkline_in_7d"] and len(c["sparkline_in_7d"]["price"]) == 170 for c in with_prices)
+    loaded.set_holding("bitcoin", 1.0)
+    assert loaded.portfolio()["coins"][0]["sparkline_in_7d"] is None
+    assert len(loaded.portfolio(sparkline=True)["coins"][0]["sparkline_in_7d"]["price"]) == 170

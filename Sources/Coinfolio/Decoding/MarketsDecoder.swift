@@ -1,0 +1,308 @@
+import CSimdJSON
+import Foundation
+
+/// The one-pass `/coins/markets` decoder: simdjson On-Demand (Sources/CSimdJSON) checks the body
+/// as strict JSON and extracts every row's fields into flat records in one walk; this turns the
+/// records into `Coin`s with the tolerance rules of SPEC §2 and §10.
+///
+/// Sparklines are not parsed: each coin keeps the byte range of its price array in a shared copy
+/// of the body (`Sparkline`), parsed when read.
+enum MarketsDecoder {
+    /// Decodes a body (after any BOM was dropped; `offsetBase` bytes were dropped before it).
+    /// - Throws: `.invalidArgument` for bytes that are not strict JSON (message and
+    ///   `details.offset` from the strict scanner), `.decode` when the top level is not an array.
+    /// - Parameters:
+    ///   - piecewiseAbove, pieceBytes: for tests; the defaults are `piecewiseThreshold` and 4 MB.
+    static func decode(_ body: Data, offsetBase: Int, piecewiseAbove: Int = piecewiseThreshold, pieceBytes: Int = 0) throws -> MarketsPage {
+        try body.withUnsafeBytes { raw -> MarketsPage in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return try SimdJSON.withDecoder { decoder -> MarketsPage in
+                if bytes.count > piecewiseAbove,
+                    let page = try piecewise(decoder, bytes, raw: raw, offsetBase: offsetBase, pieceBytes: pieceBytes)
+                {
+                    return page
+                }
+                var records: UnsafePointer<cf_sj_coin>?
+                var count = 0
+                var copy: UnsafeMutablePointer<UInt8>?
+                var errorOffset: Int64 = -1
+                var errorName: UnsafePointer<CChar>?
+                let status = cf_sj_markets(
+                    decoder, bytes.baseAddress ?? UnsafePointer(bitPattern: 1), bytes.count, &records, &count, &copy,
+                    &errorOffset, &errorName)
+                switch Int(status) {
+                case Int(CF_SJ_OK):
+                    break
+                case Int(CF_SJ_NOT_ARRAY):
+                    throw CoinfolioError(.decode, "expected a JSON array of coins (/coins/markets): the top level is not an array")
+                case Int(CF_SJ_MALFORMED):
+                    throw malformed(raw, offsetBase: offsetBase, simdjsonOffset: Int(errorOffset), name: errorName)
+                default:
+                    throw CoinfolioError(.internalError, "out of memory decoding the markets body")
+                }
+                // Small bodies: sparklines point into the decoder's padded copy of the body.
+                var builder = PageBuilder(text: copy.map { JSONText(adopting: $0, count: bytes.count) })
+                builder.reserve(count)
+                try builder.add(UnsafeBufferPointer(start: records, count: count))
+                return builder.page()
+            }
+        }
+    }
+
+    /// Bodies above this many bytes are decoded in pieces of whole rows (about 4 MB each), so
+    /// memory grows with the kept sparkline text rather than with padded copies of the body.
+    static let piecewiseThreshold = 16 << 20
+
+    /// nil when the body is not a non-empty array (the one-piece path then decides).
+    private static func piecewise(
+        _ decoder: OpaquePointer, _ bytes: UnsafeBufferPointer<UInt8>, raw: UnsafeRawBufferPointer, offsetBase: Int,
+        pieceBytes: Int
+    ) throws -> MarketsPage? {
+        guard let base = bytes.baseAddress else { return nil }
+        var arena: UnsafeMutablePointer<UInt8>?
+        switch Int(cf_sj_markets_chunked_begin(decoder, base, bytes.count, pieceBytes, &arena)) {
+        case Int(CF_SJ_OK): break
+        case Int(CF_SJ_NOT_CHUNKABLE): return nil
+        default: throw CoinfolioError(.internalError, "out of memory decoding the markets body")
+        }
+        // The decoder forgets this body however the loop ends (a deadline can end it early).
+        defer { cf_sj_markets_chunked_end(decoder) }
+        guard let arena else { return nil }
+        var builder = PageBuilder(text: JSONText(adopting: arena, count: bytes.count))
+        while true {
+            try DecodeDeadline.check()
+            var records: UnsafePointer<cf_sj_coin>?
+            var count = 0
+            var errorName: UnsafePointer<CChar>?
+            let status = cf_sj_markets_chunked_next(decoder, &records, &count, &errorName)
+            switch Int(status) {
+            case Int(CF_SJ_MORE):
+                if builder.elementCount == 0 {
+                    // Size the arrays once, from the rows per byte of the first piece.
+                    let covered = max(cf_sj_markets_chunked_position(decoder), 1)
+                    builder.reserve(count * bytes.count / covered + count / 8 + 16)
+                }
+                try builder.add(UnsafeBufferPointer(start: records, count: count))
+            case Int(CF_SJ_OK):
+                return builder.page()
+            case Int(CF_SJ_MALFORMED):
+                throw malformed(raw, offsetBase: offsetBase, simdjsonOffset: -1, name: errorName)
+            default:
+                throw CoinfolioError(.internalError, "out of memory decoding the markets body")
+            }
+        }
+    }
+
+    /// The strict scanner's error for bytes simdjson refused (it names the offset and reason);
+    /// if the scanner finds nothing (the two disagree), simdjson's own reason.
+    static func malformed(_ bytes: UnsafeRawBufferPointer, offsetBase: Int, simdjsonOffset: Int, name: UnsafePointer<CChar>?)
+        -> CoinfolioError
+    {
+        do {
+            // The body as given (with the BOM that was dropped), through the one strict check
+            // every JSON entry point uses, so offsets count from the first byte given.
+            let given = Data(offsetBase == 3 ? [0xEF, 0xBB, 0xBF] : []) + Data(bytes)
+            _ = try CoinGeckoBody.prepared(given)
+        } catch let error as CoinfolioError {
+            return error
+        } catch {}
+        let reason = name.map { String(cString: $0) } ?? "refused"
+        var details: [String: CoinfolioError.Detail] = ["reason": .string("malformed_json")]
+        var message = "malformed JSON (\(reason))"
+        if simdjsonOffset >= 0 {
+            details["offset"] = .number(Double(simdjsonOffset + offsetBase))
+            message = "malformed JSON at byte offset \(simdjsonOffset + offsetBase): \(reason)"
+        }
+        return CoinfolioError(.invalidArgument, message, details: details)
+    }
+
+    // MARK: - Records to coins
+
+    /// JSON keys of the numeric fields, in record order (CF_SJ_CURRENT_PRICE …).
+    static let numberKeys = [
+        "current_price", "market_cap", "market_cap_rank", "fully_diluted_valuation", "total_volume", "high_24h", "low_24h",
+        "price_change_24h", "price_change_percentage_24h", "market_cap_change_24h", "market_cap_change_percentage_24h",
+        "circulating_supply", "total_supply", "max_supply", "ath", "ath_change_percentage", "atl", "atl_change_percentage",
+        "price_change_percentage_1h_in_currency", "price_change_percentage_24h_in_currency",
+        "price_change_percentage_7d_in_currency", "price_change_percentage_14d_in_currency",
+        "price_change_percentage_30d_in_currency", "price_change_percentage_200d_in_currency",
+        "price_change_percentage_1y_in_currency", "roi.times", "roi.percentage",
+    ]
+    /// The change windows and their numeric fields.
+    static let windows: [(Coin.ChangeWindow, Int)] = [
+        (.h1, CF_SJ_PCP_1H), (.h24, CF_SJ_PCP_24H), (.d7, CF_SJ_PCP_7D), (.d14, CF_SJ_PCP_14D),
+        (.d30, CF_SJ_PCP_30D), (.d200, CF_SJ_PCP_200D), (.y1, CF_SJ_PCP_1Y),
+    ]
+    /// JSON keys of the string fields, in record order (CF_SJ_ID …).
+    static let stringKeys = ["id", "symbol", "name", "image", "ath_date", "atl_date", "last_updated", "roi.currency"]
+
+    /// Records to a page, piece after piece: the merge (later row wins), skips and warnings.
+    private struct PageBuilder {
+        let text: JSONText?
+        var merged = LaterRowWins<Coin>()
+        var skipped: [MarketsPage.Skipped] = []
+        /// Warnings by row index; only the rows kept in the end report theirs.
+        var warningsByIndex: [Int: [DecodeWarning]] = [:]
+        var sourceIndex: [Int] = []
+        var elementCount = 0
+
+        init(text: JSONText?) { self.text = text }
+
+        mutating func reserve(_ rows: Int) {
+            merged.reserveCapacity(rows)
+            sourceIndex.reserveCapacity(rows)
+        }
+
+        /// - Throws: `DecodeDeadline.Passed` when a client call's decoding time ran out.
+        mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>) throws {
+            sourceIndex.reserveCapacity(sourceIndex.count + records.count)
+            elementCount += records.count
+            for record in records {
+                try DecodeDeadline.check()
+                let index = Int(record.index)
+                guard Int(record.state) == CF_SJ_ROW_OBJECT else {
+                    skipped.append(.init(index: index, reason: "not an object"))
+                    continue
+                }
+                var rowWarnings: [DecodeWarning] = []
+                switch MarketsDecoder.coin(record, text: text, index: index, warnings: &rowWarnings) {
+                case .failure(let reason):
+                    skipped.append(.init(index: index, reason: reason.text))
+                case .success(let coin):
+                    if !rowWarnings.isEmpty { warningsByIndex[index] = rowWarnings }
+                    if let earlier = merged.add(coin) {
+                        skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
+                        sourceIndex[earlier] = index
+                    } else {
+                        sourceIndex.append(index)
+                    }
+                }
+            }
+        }
+
+        func page() -> MarketsPage {
+            // Warnings of the rows kept (a replaced duplicate's go with it), in body order.
+            var warnings: [DecodeWarning] = []
+            if !warningsByIndex.isEmpty {
+                for index in sourceIndex.sorted() { warnings += warningsByIndex[index] ?? [] }
+            }
+            return MarketsPage(
+                coins: merged.rows, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
+        }
+    }
+
+    private struct Reason: Error { var text: String }
+
+    private static func coin(_ record: cf_sj_coin, text body: JSONText?, index: Int, warnings: inout [DecodeWarning])
+        -> Result<Coin, Reason>
+    {
+        let stringFields = record.strings
+        let numberFields = record.numbers
+        return withUnsafeBytes(of: stringFields) { stringBytes in
+            withUnsafeBytes(of: numberFields) { numberBytes in
+                let strings = stringBytes.bindMemory(to: cf_sj_string.self)
+                let numbers = numberBytes.bindMemory(to: Double.self)
+                func string(_ field: Int) -> String? {
+                    let s = strings[Int(field)]
+                    guard s.length >= 0, let bytes = s.bytes else { return nil }
+                    return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(s.length)), as: UTF8.self)
+                }
+                // The id decides whether the row is kept.
+                let idString = strings[Int(CF_SJ_ID)]
+                guard let id = string(CF_SJ_ID) else {
+                    return .failure(Reason(text: idString.problem != 0 ? "id is not a string" : "missing id"))
+                }
+                do {
+                    try CoinID.validate(id)
+                } catch let error as CoinfolioError {
+                    return .failure(Reason(text: error.message))
+                } catch {
+                    return .failure(Reason(text: "invalid id"))
+                }
+                // Warnings in the order the fields are read (SPEC §10; the reasons of `DecodeWarning`).
+                func warn(_ field: String, _ reason: String) {
+                    warnings.append(DecodeWarning(index: index, id: id, field: field, reason: reason))
+                }
+                func text(_ field: Int) -> String? {
+                    let s = strings[Int(field)]
+                    if s.problem != 0 { warn(stringKeys[Int(field)], DecodeWarning.notAString) }
+                    return string(field)
+                }
+                func requiredText(_ field: Int) -> String {
+                    if let value = text(field) { return value }
+                    if strings[Int(field)].problem == 0 { warn(stringKeys[Int(field)], DecodeWarning.missing) }
+                    return ""
+                }
+                func number(_ field: Int) -> Double? {
+                    let bit = UInt64(1) << UInt64(field)
+                    if record.number_present & bit != 0 { return numbers[Int(field)] }
+                    if record.number_problem & bit != 0 { warn(numberKeys[Int(field)], DecodeWarning.notANumber) }
+                    return nil
+                }
+                var coin = Coin(id: id, symbol: requiredText(CF_SJ_SYMBOL), name: requiredText(CF_SJ_NAME))
+                coin.image = text(CF_SJ_IMAGE)
+                coin.currentPrice = number(CF_SJ_CURRENT_PRICE)
+                coin.marketCap = number(CF_SJ_MARKET_CAP)
+                if let rank = number(CF_SJ_MARKET_CAP_RANK) {
+                    if rank == rank.rounded(), abs(rank) < 9.0e15 {
+                        if rank > 0 { coin.marketCapRank = Int(rank) }  // 0 or below: unranked
+                    } else {
+                        warn("market_cap_rank", DecodeWarning.notAWholeNumber)
+                    }
+                }
+                coin.fullyDilutedValuation = number(CF_SJ_FULLY_DILUTED_VALUATION)
+                coin.totalVolume = number(CF_SJ_TOTAL_VOLUME)
+                coin.high24h = number(CF_SJ_HIGH_24H)
+                coin.low24h = number(CF_SJ_LOW_24H)
+                coin.priceChange24h = number(CF_SJ_PRICE_CHANGE_24H)
+                coin.priceChangePercentage24h = number(CF_SJ_PRICE_CHANGE_PERCENTAGE_24H)
+                coin.marketCapChange24h = number(CF_SJ_MARKET_CAP_CHANGE_24H)
+                coin.marketCapChangePercentage24h = number(CF_SJ_MARKET_CAP_CHANGE_PERCENTAGE_24H)
+                coin.circulatingSupply = number(CF_SJ_CIRCULATING_SUPPLY)
+                coin.totalSupply = number(CF_SJ_TOTAL_SUPPLY)
+                coin.maxSupply = number(CF_SJ_MAX_SUPPLY)
+                coin.ath = number(CF_SJ_ATH)
+                coin.athChangePercentage = number(CF_SJ_ATH_CHANGE_PERCENTAGE)
+                coin.athDate = text(CF_SJ_ATH_DATE)
+                coin.atl = number(CF_SJ_ATL)
+                coin.atlChangePercentage = number(CF_SJ_ATL_CHANGE_PERCENTAGE)
+                coin.atlDate = text(CF_SJ_ATL_DATE)
+                coin.lastUpdated = text(CF_SJ_LAST_UPDATED)
+                switch record.roi_state {
+                case 1:
+                    coin.roi = Coin.ROI(
+                        times: number(CF_SJ_ROI_TIMES), currency: text(CF_SJ_ROI_CURRENCY), percentage: number(CF_SJ_ROI_PERCENTAGE))
+                case 2:
+                    warn("roi", DecodeWarning.notAnObject)
+                default:
+                    break
+                }
+                switch record.sparkline_state {
+                case 1:
+                    if let body {
+                        let sparkline = Sparkline(text: body, offset: Int(record.sparkline_offset), length: Int(record.sparkline_length))
+                        coin.sparkline = sparkline
+                        if record.sparkline_irregular != 0 {
+                            for position in body.problems(offset: Int(record.sparkline_offset), length: Int(record.sparkline_length)) {
+                                warn("sparkline_in_7d.price[\(position)]", DecodeWarning.notANumber)
+                            }
+                        }
+                    }
+                case 2:
+                    warn("sparkline_in_7d", DecodeWarning.notAnObject)
+                case 3:
+                    warn("sparkline_in_7d.price", DecodeWarning.notAnArray)
+                default:
+                    break
+                }
+                var changes: [Coin.ChangeWindow: Double] = [:]
+                changes.reserveCapacity(7)
+                for (window, field) in windows {
+                    if let value = number(field) { changes[window] = value }
+                }
+                coin.priceChangePercentageInCurrency = changes
+                return .success(coin)
+            }
+        }
+    }
+}
