@@ -390,7 +390,7 @@ static void bench_ledger(const char *dir) {
     cf_engine *engine = NULL;
     sqlite3 *db;
     sqlite3_stmt *select = NULL, *check_portfolio = NULL, *insert = NULL;
-    double ours, anchor, start, cold, import_ours[3], import_anchor[3];
+    double ours, anchor, start, cold, import_ours[3], import_anchor[3], import_cpu[3];
     int n = 0, m = 0, round;
     volatile double sink = 0;
     clockid_t saved_clock = bench_clock;
@@ -409,9 +409,15 @@ static void bench_ledger(const char *dir) {
         snprintf(file, sizeof file, "%s/ledger.sqlite", dir);
         remove(file);
         check(cf_engine_open(path, &engine, &error), error, "cf_engine_open");
-        start = now_s();
-        check(cf_engine_import_csv(engine, csv, &out, &error), error, "cf_engine_import_csv");
-        import_ours[round] = now_s() - start;
+        {
+            struct timespec cpu0, cpu1;
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+            start = now_s();
+            check(cf_engine_import_csv(engine, csv, &out, &error), error, "cf_engine_import_csv");
+            import_ours[round] = now_s() - start;
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+            import_cpu[round] = (double)(cpu1.tv_sec - cpu0.tv_sec) + (double)(cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
+        }
         cf_string_free(out);
         cf_engine_close(engine);
         db = raw_ledger(raw_path);
@@ -423,7 +429,8 @@ static void bench_ledger(const char *dir) {
         free(copy);
         sqlite3_close(db);
     }
-    snprintf(note, sizeof note, "%.1f MB, 100,000 rows, one durable transaction, wall time; target < 2 s", size / 1e6);
+    snprintf(note, sizeof note, "%.1f MB, 100,000 rows, one durable transaction, wall time (%.2f s of it our CPU); target < 2 s",
+             size / 1e6, median(import_cpu, 3));
     row("ledger: `cf_engine_import_csv` (100,000 rows)", median(import_ours, 3), "sqlite3 C: same INSERTs, one transaction",
         median(import_anchor, 3), note);
 
