@@ -3,6 +3,9 @@
 #   make            build libcoinfolio.so, coinfolio-cli and the C tests/example (debug)
 #   make test       run the Swift, C and Python suites (each talks to the loopback test server)
 #   make bench      build release and run the benchmarks; writes BENCHMARKS.md
+#   make fuzz       libFuzzer over every JSON entry point and the formatters (FUZZ_SECONDS each, default 60)
+#   make sanitize   the Swift suite under ASan and TSan, the C suite against an ASan library, a TSan C stress test
+#   make stress     SIGKILL trials (STRESS_TRIALS, default 100), 4 writer processes, a full disk
 #   make demo       run coinfolio-cli home against the loopback server with the committed fixtures
 #   make install    install the library, CLI, header and pkg-config file under PREFIX (/usr/local)
 #   make uninstall  remove exactly those files (and the folders install made, when left empty)
@@ -23,7 +26,7 @@ LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
 .PHONY: all build test test-swift test-c test-python bench demo install uninstall clean format lint \
-        docs check-header check-exports test-install test-wheel test-consumer test-packaging
+        docs check-header check-exports test-install test-wheel test-consumer test-packaging fuzz sanitize stress
 
 all: build
 	$(MAKE) -C bindings/c all LIBDIR=$(abspath $(BUILD_DIR))
@@ -47,25 +50,38 @@ bench:
 	$(MAKE) build CONFIG=release
 	$(MAKE) -C bench run LIBDIR=$(abspath .build/release)
 
+fuzz:
+	Tests/fuzz/run.sh
+
+sanitize:
+	Tests/probes/sanitize.sh
+
+stress: build
+	$(PYTHON) Tests/probes/stress.py --cli $(abspath $(BUILD_DIR))/coinfolio-cli --library $(abspath $(LIBRARY))
+
 demo: build
 	$(PYTHON) Tests/server/demo.py $(BUILD_DIR)/coinfolio-cli
 
-INSTALLED = $(DESTDIR)$(PREFIX)/lib/libcoinfolio.so $(DESTDIR)$(PREFIX)/bin/coinfolio-cli \
-            $(DESTDIR)$(PREFIX)/include/coinfolio.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/coinfolio.pc
+# Every path is quoted: PREFIX and DESTDIR may hold spaces. coinfolio.pc escapes them with a
+# backslash, as pkg-config expects (its output then goes through a shell or make unchanged).
+DEST       = $(DESTDIR)$(PREFIX)
+empty     :=
+space     := $(empty) $(empty)
+PC_PREFIX  = $(subst $(space),\\ ,$(PREFIX))
 
 install:
 	$(MAKE) build CONFIG=release
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 755 .build/release/libcoinfolio.so $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 .build/release/coinfolio-cli $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 include/coinfolio.h $(DESTDIR)$(PREFIX)/include/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' coinfolio.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coinfolio.pc
+	install -d "$(DEST)/lib" "$(DEST)/include" "$(DEST)/lib/pkgconfig" "$(DEST)/bin"
+	install -m 755 .build/release/libcoinfolio.so "$(DEST)/lib/"
+	install -m 755 .build/release/coinfolio-cli "$(DEST)/bin/"
+	install -m 644 include/coinfolio.h "$(DEST)/include/"
+	sed -e 's|@PREFIX@|$(PC_PREFIX)|g' coinfolio.pc.in > "$(DEST)/lib/pkgconfig/coinfolio.pc"
 
 # The files above, then each folder install made if nothing else is left in it.
 uninstall:
-	rm -f $(INSTALLED)
-	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
-	    $(DESTDIR)$(PREFIX)/lib 2>/dev/null
+	rm -f "$(DEST)/lib/libcoinfolio.so" "$(DEST)/bin/coinfolio-cli" "$(DEST)/include/coinfolio.h" \
+	    "$(DEST)/lib/pkgconfig/coinfolio.pc"
+	-rmdir "$(DEST)/lib/pkgconfig" "$(DEST)/include" "$(DEST)/bin" "$(DEST)/lib" 2>/dev/null
 
 # The header compiles as C99 and as C++ with every warning an error.
 HEADER_CXX  ?= $(shell command -v clang++ || command -v c++)

@@ -40,6 +40,9 @@ extern "C" {
 
 /** @name Status codes
  * Status codes: stable, never reused. The "code" string of an error object is given beside each.
+ * Every JSON input (bodies, configs, queries) is checked against RFC 8259 strictly; a malformed
+ * one gets CF_INVALID_ARGUMENT with details.reason "malformed_json" (or "lone_surrogate",
+ * "number_out_of_range", "too_deep") and details.offset, the byte offset named in the message.
  */
 /** @{ */
 #define CF_OK               0  /**< "ok" */
@@ -47,8 +50,8 @@ extern "C" {
 #define CF_NOT_FOUND        2  /**< "not_found": HTTP 404, unknown coin id */
 #define CF_NETWORK          3  /**< "network": connect/DNS/TLS failure, timeout */
 #define CF_HTTP             4  /**< "http": any other non-2xx answer; details.http_status */
-#define CF_RATE_LIMITED     5  /**< "rate_limited": HTTP 429; details.retry_after_s when known */
-#define CF_UNAUTHORIZED     6  /**< "unauthorized": 401/403, API error codes 10002/10005/10010/10011 */
+#define CF_RATE_LIMITED     5  /**< "rate_limited": HTTP 429; details.retry_after_s when known; or refused unsent (details.sent false) while a remembered Retry-After runs */
+#define CF_UNAUTHORIZED     6  /**< "unauthorized": 401, API error codes 10002/10005/10010/10011/10012 */
 #define CF_DECODE           7  /**< "decode": a 2xx body that is not the expected CoinGecko JSON */
 #define CF_STORE            8  /**< "store": SQLite failed; the message is SQLite's own */
 #define CF_NO_DATA          9  /**< "no_data": no market snapshot yet (refresh or load first) */
@@ -212,7 +215,8 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
 /** @{ */
 
 /** Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
- * *out_store receives the handle; close it with cf_store_close.
+ * A file it creates is mode 0600 (owner only) whatever the umask, and so are its -wal and -shm;
+ * an existing file keeps its mode. *out_store receives the handle; close it with cf_store_close.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path) or CF_STORE (cannot open,
  * not a database, newer schema than this library knows). Touches the disk; never the network. */
 int cf_store_open(const char *path, cf_store **out_store, char **out_error);
@@ -238,15 +242,27 @@ int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
 /** @} */
 
 /** @name Client
- * Client: CoinGecko API v3 over HTTPS (plain http only without a key, or to a loopback test
- * server). Redirects are not followed. config_json (every key optional):
+ * Client: CoinGecko API v3 over HTTPS (plain http only without a key, or to a host that is a
+ * loopback address: 127.0.0.0/8 parsed as an IP, ::1, localhost). Redirects are not followed.
+ * config_json (every key optional):
  *   {"base_url": "https://api.coingecko.com/api/v3" (plan pro: https://pro-api.coingecko.com/api/v3),
  *    "plan": "public" | "demo" | "pro",  "api_key": "…" (sent as x-cg-demo-api-key or
- *    x-cg-pro-api-key; never in errors or logs), "timeout_ms": 15000 (per attempt, 1…3600000),
- *    "max_retries": 2 (0…10; on 429, 5xx and network failures), "max_retry_wait_s": 60
- *    (0…86400; a longer Retry-After returns CF_RATE_LIMITED at once)}
- * Network calls may return CF_NETWORK, CF_HTTP (details.http_status), CF_RATE_LIMITED
- * (details.retry_after_s), CF_UNAUTHORIZED, CF_NOT_FOUND or CF_DECODE.
+ *    x-cg-pro-api-key; no run of 6 of its characters is ever in an error or log),
+ *    "timeout_ms": 15000 (per attempt, 1…3600000), "max_retries": 2 (0…10; on 429, 5xx and
+ *    network failures), "max_retry_wait_s": 60 (0…86400; a longer Retry-After returns
+ *    CF_RATE_LIMITED at once), "max_body_bytes": 33554432 (1…4294967296; the largest answer
+ *    body, counted after decompression while it is read; a larger one is CF_HTTP with
+ *    details.reason "body_too_large")}
+ * A network call blocks at most timeout_ms × (max_retries + 1) plus the Retry-After waits it
+ * chose plus about a second (attempts, backoff and decoding together). Retry-After is read only
+ * as decimal seconds or an HTTP date. After a 429 whose Retry-After was not waited out (longer
+ * than max_retry_wait_s, or no retry left) the handle remembers it: until it has passed, every
+ * call that would send fails at once with CF_RATE_LIMITED, details.retry_after_s = seconds left
+ * and details.sent = false, and nothing is sent.
+ * Network calls may return CF_NETWORK, CF_HTTP (details.http_status; a 403 without a key error
+ * code, e.g. a CDN block page, is CF_HTTP), CF_RATE_LIMITED (details.retry_after_s),
+ * CF_UNAUTHORIZED (401, or details.error_code 10002/10005/10010/10011/10012), CF_NOT_FOUND or
+ * CF_DECODE; details.error_code is CoinGecko's code whenever the body has one.
  */
 /** @{ */
 
@@ -317,8 +333,8 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
  */
 /** @{ */
 
-/** Opens an engine: opens (creates) its database and loads any saved snapshot. Never blocks on the
- * network. Returns CF_OK, CF_INVALID_ARGUMENT (config) or CF_STORE. */
+/** Opens an engine: opens (creates, mode 0600 whatever the umask) its database and loads any saved
+ * snapshot. Never blocks on the network. Returns CF_OK, CF_INVALID_ARGUMENT (config) or CF_STORE. */
 int cf_engine_open(const char *config_json, cf_engine **out_engine, char **out_error);
 
 /** Closes the engine. NULL is a no-op. */
@@ -327,8 +343,10 @@ void cf_engine_close(cf_engine *engine);
 /** Downloads a new snapshot: one /coins/markets request per 250 coins of coin_limit, one /global
  * request, and one ids= request for held coins missing from those pages; never a detail request.
  * out_json: {"coins":n,"as_of":"…","stale":false}. On failure the previous snapshot is kept and
- * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client) or
- * CF_STORE (the snapshot could not be saved). An empty first /coins/markets page ([] or every
+ * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client),
+ * CF_INVALID_ARGUMENT (details.reason "reentrant": called from the progress function of a
+ * refresh, load or refresh_prices running on the same handle and thread, which it would wait
+ * for) or CF_STORE (the snapshot could not be saved). An empty first /coins/markets page ([] or every
  * row skipped, as CoinGecko sends during incidents) returns CF_DECODE, message "CoinGecko
  * returned no coins", details.reason "no_coins", and keeps the previous snapshot exactly as it
  * was ("stale" unchanged); an empty later page just ends the paging. */
@@ -338,8 +356,8 @@ int cf_engine_refresh(cf_engine *engine, char **out_json, char **out_error);
  * /coins/markets, global_body from /global (may be NULL: the previous market data is kept).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or markets body, bad UTF-8, malformed JSON; or
  * a markets body with no coin — [], [null,null], every row skipped — with details.reason
- * "no_coins": nothing is replaced), CF_DECODE (not CoinGecko shapes) or CF_STORE. Never blocks
- * on the network. */
+ * "no_coins": nothing is replaced; or details.reason "reentrant", as cf_engine_refresh),
+ * CF_DECODE (not CoinGecko shapes) or CF_STORE. Never blocks on the network. */
 int cf_engine_load(cf_engine *engine, const char *markets_body, const char *global_body,
                    char **out_error);
 
@@ -407,8 +425,11 @@ int cf_engine_coin_detail(cf_engine *engine, const char *coin_id, char **out_jso
  * early (fewer coins than coin_limit), its last report has total equal to done.
  * progress_json is borrowed for the duration of the call; user is the pointer given to
  * cf_engine_set_progress. Called on the thread that made the engine call, before that call
- * returns. It may call the engine's queries but must not call cf_engine_refresh, cf_engine_load
- * or cf_engine_close on the same handle. */
+ * returns. It may call the engine's queries. Work that would wait for the call reporting to it
+ * (cf_engine_refresh, cf_engine_load or cf_engine_refresh_prices during a refresh,
+ * cf_engine_chart of the chart being downloaded) returns CF_INVALID_ARGUMENT with
+ * details.reason "reentrant" instead of deadlocking. It must not call cf_engine_close on the
+ * same handle. */
 typedef void (*cf_progress_fn)(const char *progress_json, void *user);
 
 /** Sets the function that cf_engine_refresh (and the import and chart calls) report progress to,
@@ -420,7 +441,8 @@ int cf_engine_set_progress(cf_engine *engine, cf_progress_fn fn, void *user, cha
 /** Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n,
  * "market_chart":n,"simple_price":n} (every HTTP attempt, retries included),
  * "detail_cache_hits":n (detail answers that made no request of their own: served from the
- * cache, or shared with a caller already fetching),"chart_cache_hits":n (the same for charts)}.
+ * cache, or shared with a caller already fetching),"chart_cache_hits":n (the same for charts),
+ * "suppressed_requests":n (calls refused unsent while a remembered Retry-After ran)}.
  * Never blocks. */
 int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 
@@ -512,9 +534,13 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
  * the file names that does not exist is created with the engine's vs_currency; an empty
  * portfolio cell means "main". The separator is a comma and the decimal mark a point: a ';'
  * header or a decimal comma is refused saying so. An empty file imports nothing.
+ * Reports progress (phase "import": done 0, then the rows read every 1,000 rows, and done = total
+ * at the end) to the function of cf_engine_set_progress; the import holds the database for its
+ * one transaction, so a call from that function that reads or writes the database returns
+ * CF_INVALID_ARGUMENT with details.reason "reentrant" instead of waiting for itself.
  * out_json: {"imported":n,"skipped":n}. Returns CF_OK, CF_INVALID_ARGUMENT (details.line: the
  * physical line where the record starts, the header being line 1; details.column: the header
- * name, when the error is about one field) or CF_STORE. */
+ * name, when the error is about one field; or details.reason "reentrant") or CF_STORE. */
 int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, char **out_error);
 
 /** Exports a portfolio's transactions as CSV in ledger order, with the header above and CRLF line
@@ -542,7 +568,9 @@ int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_c
  * "clamped": true.
  * out_json: {"coin_id","vs_currency","days":n | "max" (as asked of CoinGecko),"interval",
  * "clamped":b,"points":[[t_ms,v|null]…] (sorted by time; null is a gap),"summary":{…}}.
- * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id or options), CF_NOT_FOUND
+ * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id or options; or
+ * details.reason "reentrant": called from the progress function of this same chart's
+ * download, which it would wait for), CF_NOT_FOUND
  * (unknown coin), CF_UNAUTHORIZED (details.error_code 10012: a range the plan refuses) or another
  * network status. */
 int cf_engine_chart(cf_engine *engine, const char *coin_id, const char *options_json,
@@ -561,11 +589,12 @@ int cf_engine_portfolio_history(cf_engine *engine, const char *options_json, cha
 
 /** Updates the held coins' prices with one GET /simple/price request (per 250 held coins)
  * instead of a full refresh. A coin the answer prices takes its price, 24 h change (a null
- * change included; price_change_24h follows from it) and last_updated from it; a coin it does not
+ * change included; price_change_24h follows from it) and last_updated from it (null when
+ * last_updated_at is outside 1970…9999); a coin it does not
  * price keeps its previous values. Only held coins in the snapshot change; the snapshot is saved.
  * out_json: {"coins":n (coins priced),"as_of":"…","stale":b}. Blocks on the network.
- * Returns CF_OK, CF_NO_DATA (no snapshot yet), a network status (the snapshot is unchanged) or
- * CF_STORE. */
+ * Returns CF_OK, CF_NO_DATA (no snapshot yet), a network status (the snapshot is unchanged),
+ * CF_INVALID_ARGUMENT (details.reason "reentrant", as cf_engine_refresh) or CF_STORE. */
 int cf_engine_refresh_prices(cf_engine *engine, char **out_json, char **out_error);
 
 /** Draws the JSON answer of cf_engine_chart or cf_engine_portfolio_history (any object with

@@ -16,8 +16,8 @@ struct CLI {
     func openEngine() throws -> PortfolioEngine {
         let configuration = try options.engineConfiguration()
         if configuration.database != ":memory:" {
-            let folder = URL(fileURLWithPath: configuration.database).deletingLastPathComponent()
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Owner-only (0700) for a folder made here; an existing one keeps its mode.
+            try PrivateFiles.createFolder(URL(fileURLWithPath: configuration.database).deletingLastPathComponent().path)
         }
         let engine = try PortfolioEngine(configuration: configuration)
         if ProgressBar.isEnabled { engine.setProgressHandler { ProgressBar.draw($0) } }

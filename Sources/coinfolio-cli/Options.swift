@@ -58,7 +58,10 @@ struct Options {
                                   or ~/.local/share/coinfolio/portfolio.sqlite)
           --base-url URL          CoinGecko API root (env COINFOLIO_BASE_URL)
           --plan public|demo|pro  CoinGecko plan of the key
-          --api-key KEY           CoinGecko API key (env COINFOLIO_API_KEY)
+          --api-key-file PATH     read the CoinGecko API key from the first line of PATH (chmod 600 it)
+          --api-key KEY           CoinGecko API key (env COINFOLIO_API_KEY). Prefer the variable or
+                                  --api-key-file: a key on the command line shows in every user's
+                                  process list (ps) and stays in your shell history
           --vs-currency CODE      quote currency (default usd)
           --limit N               coins listed by home and search (default 20)
           --offline               answer from the saved snapshot, without network
@@ -91,6 +94,10 @@ struct Options {
             case "--base-url": baseURL = try value(argument)
             case "--plan": plan = try value(argument)
             case "--api-key": apiKey = try value(argument)
+            case "--api-key-file":
+                let (key, warning) = try PrivateFiles.readKeyFile(try value(argument))
+                if let warning { FileHandle.standardError.write(Data("coinfolio-cli: \(warning)\n".utf8)) }
+                apiKey = key
             case "--vs-currency": vsCurrency = try value(argument)
             case "--limit":
                 let text = try value(argument)

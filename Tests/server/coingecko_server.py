@@ -17,6 +17,7 @@ server started with stdin=/dev/null must keep running).
 
 import argparse
 import collections
+import gzip
 import json
 import os
 import sys
@@ -176,6 +177,10 @@ class Handler(BaseHTTPRequestHandler):
     def send(self, status, payload, extra_headers=None, fault=None):
         data = payload.encode("utf-8") if isinstance(payload, str) else payload
         headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
+        if fault and fault.get("gzip"):
+            data = gzip.compress(data, compresslevel=6)
+            headers["Content-Encoding"] = "gzip"
+            headers["Content-Length"] = str(len(data))
         for name, value in (extra_headers or {}).items():  # fault headers win, case-insensitively
             for old in [h for h in headers if h.lower() == name.lower()]:
                 del headers[old]
@@ -316,6 +321,10 @@ class Handler(BaseHTTPRequestHandler):
         payload = spec.get("body")
         if payload is not None and not isinstance(payload, str):
             payload = json.dumps(payload)  # convenience: a JSON value is sent as its text
+        if isinstance(spec.get("array_of"), str):  # a big JSON array: the element `count` times
+            payload = "[" + ",".join([spec["array_of"]] * int(spec.get("count", 1))) + "]"
+        if isinstance(spec.get("pad_bytes"), int):  # the body followed by that many spaces (still JSON)
+            payload = (payload or "") + " " * spec["pad_bytes"]
         if path == "/__control/route":
             with state.lock:
                 state.routes[target] = {"status": spec.get("status"), "body": payload}
@@ -324,7 +333,7 @@ class Handler(BaseHTTPRequestHandler):
             fault = {"times": -1 if times < 0 else times, "status": spec.get("status"),
                      "headers": spec.get("headers") or {}, "body": payload,
                      "truncate": bool(spec.get("truncate")), "close": bool(spec.get("close")),
-                     "delay_ms": delay_ms}
+                     "delay_ms": delay_ms, "gzip": bool(spec.get("gzip"))}
             with state.lock:
                 state.faults[target].append(fault)
         return self.send_json(200, {"ok": True})

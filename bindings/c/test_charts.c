@@ -155,7 +155,9 @@ void test_client_simple_price_splits_and_reads_empty_objects(void) {
         json_array_append_new(ids, json_string(id));
     }
     json_array_append_new(ids, json_string("ethereum"));
-    char *request = json_dumps(json_pack("{s:o}", "ids", ids), JSON_COMPACT);
+    json_t *request_object = json_pack("{s:o}", "ids", ids);
+    char *request = json_dumps(request_object, JSON_COMPACT);
+    json_decref(request_object);
     char *out = SENTINEL, *err = SENTINEL;
     int status = cf_client_simple_price(client, request, &out, &err);
     free(request);

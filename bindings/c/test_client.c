@@ -376,7 +376,7 @@ void test_client_unauthorized_never_shows_the_key(void) {
         {401, "{\"status\":{\"error_code\":10002,\"error_message\":\"API Key Missing\"}}"},
         {400, "{\"error\":{\"status\":{\"error_code\":10011,\"error_message\":\"wrong plan\"}}}"},
         {400, "{\"status\":{\"error_code\":10010,\"error_message\":\"wrong plan\"}}"},
-        {403, "<html><body>Forbidden</body></html>"},
+        {401, "<html><body>Unauthorized</body></html>"},
     };
     size_t i;
     REQUIRE_SERVER();

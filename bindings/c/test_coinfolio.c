@@ -118,10 +118,21 @@ static const tf_test tests[] = {
     TEST(test_ledger_portfolios),
     TEST(test_ledger_migrates_schema_v1_fixture),
     TEST(test_ledger_import_reports_progress),
+    /* test_harden.c */
+    TEST(test_strict_json_at_every_entry_point),
+    TEST(test_created_database_files_are_owner_only),
+    TEST(test_client_key_only_to_a_loopback_address),
+    TEST(test_client_errors_never_hold_six_key_characters),
+    TEST(test_client_body_over_max_body_bytes_is_body_too_large),
+    TEST(test_client_hex_retry_after_is_ignored),
+    TEST(test_client_remembers_a_long_retry_after),
+    TEST(test_engine_metrics_count_suppressed_requests),
+    TEST(test_client_error_classes),
     /* test_progress.c */
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),
     TEST(test_progress_null_engine_is_invalid_argument),
+    TEST(test_progress_nested_refresh_work_is_refused_not_a_crash),
     /* test_header.c */
     TEST(test_status_names_are_the_headers),
     TEST(test_abi_version_is_the_headers),

@@ -118,6 +118,16 @@ void test_ledger_csv_export_import_round_trip(void);
 void test_ledger_portfolios(void);
 void test_ledger_migrates_schema_v1_fixture(void);
 void test_ledger_import_reports_progress(void);
+/* test_harden.c */
+void test_strict_json_at_every_entry_point(void);
+void test_created_database_files_are_owner_only(void);
+void test_client_key_only_to_a_loopback_address(void);
+void test_client_errors_never_hold_six_key_characters(void);
+void test_client_body_over_max_body_bytes_is_body_too_large(void);
+void test_client_hex_retry_after_is_ignored(void);
+void test_client_remembers_a_long_retry_after(void);
+void test_engine_metrics_count_suppressed_requests(void);
+void test_client_error_classes(void);
 /* test_charts.c */
 void test_decode_market_chart_keeps_null_points_as_gaps(void);
 void test_client_market_chart_query_and_plan_limit(void);
@@ -136,6 +146,7 @@ void test_store_refuses_an_id_with_a_comma(void);
 void test_progress_five_page_refresh_reports_every_page(void);
 void test_progress_null_function_turns_it_off(void);
 void test_progress_null_engine_is_invalid_argument(void);
+void test_progress_nested_refresh_work_is_refused_not_a_crash(void);
 
 /* test_header.c */
 void test_status_names_are_the_headers(void);

@@ -5,18 +5,31 @@ import Synchronization
 ///
 /// Calls block until an answer, bounded by `timeout` per attempt and at most `maxRetries` further
 /// attempts for 429, 5xx and network failures (waiting `Retry-After` when CoinGecko sends one and
-/// it is at most `maxRetryWait`, otherwise exponential backoff with jitter). Errors are classified
-/// (`CoinfolioError.code`): 429 → `.rateLimited` (details `retry_after_s`); 401/403 and API error
-/// codes 10002/10005/10010/10011 → `.unauthorized`; 404 → `.notFound`; other non-2xx → `.http`
-/// (details `http_status`); connection failures and timeouts → `.network`; a 2xx body that is not
-/// the expected JSON → `.decode`. The API key never appears in an error or a description.
-/// Safe to use from several threads.
+/// it is at most `maxRetryWait`, otherwise exponential backoff with jitter). A whole call —
+/// attempts, backoff and decoding — ends within `timeout × (maxRetries + 1)` plus the Retry-After
+/// waits it chose, plus a small constant; a body over `maxBodyBytes` is stopped while it is read.
+/// Errors are classified (`CoinfolioError.code`, see `ErrorClassifier`): 429 → `.rateLimited`
+/// (details `retry_after_s`); 401 and API error codes 10002/10005/10010/10011/10012 →
+/// `.unauthorized`; 404 → `.notFound`; other non-2xx → `.http` (details `http_status`);
+/// connection failures and timeouts → `.network`; a 2xx body that is not the expected JSON →
+/// `.decode`. After a 429 whose Retry-After was not waited out (too long, or retries ran out),
+/// the client remembers when it may send again; until then every call that would send fails at
+/// once with `.rateLimited`, `details.sent` false and `retry_after_s` the seconds left, and
+/// nothing is sent (`suppressedRequests` counts these). No run of 6 characters of the API key
+/// appears in an error or a description. Safe to use from several threads.
 public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// The configuration the client was opened with.
     public let configuration: ClientConfiguration
     private let transport: HTTPTransport
     private let retryPolicy: RetryPolicy
     private let counts = Mutex<[Endpoint: Int]>([:])
+    /// When this handle may send again after a 429 it did not wait out (monotonic clock), and
+    /// how many calls were refused unsent meanwhile.
+    private let rateLimit = Mutex<(sendAllowedAt: DispatchTime?, suppressed: Int)>((nil, 0))
+
+    /// The longest Retry-After remembered, in seconds (a hostile "Retry-After: 999999999" would
+    /// otherwise silence the handle for decades).
+    static let maximumRememberedWait = 86_400.0
 
     /// The longest `ids=` value sent in one request, in bytes (URLs stay under 8 KB).
     static let maximumIDsLength = 6_000
@@ -24,7 +37,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// A client for `configuration`. Makes no request until a method is called.
     public init(configuration: ClientConfiguration = ClientConfiguration()) {
         self.configuration = configuration
-        self.transport = HTTPTransport(timeout: configuration.timeout)
+        self.transport = HTTPTransport(timeout: configuration.timeout, maxBodyBytes: configuration.maxBodyBytes)
         self.retryPolicy = RetryPolicy(configuration)
     }
 
@@ -34,6 +47,18 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// HTTP attempts made so far, by endpoint (retries included).
     public var requestCounts: [Endpoint: Int] {
         counts.withLock { $0 }
+    }
+
+    /// Calls refused without sending because a remembered Retry-After had not passed yet.
+    public var suppressedRequests: Int {
+        rateLimit.withLock { $0.suppressed }
+    }
+
+    /// Seconds until this handle may send again after a remembered 429 (0 when it may now).
+    public var secondsUntilAllowed: Double {
+        guard let until = rateLimit.withLock({ $0.sendAllowedAt }) else { return 0 }
+        let now = DispatchTime.now()
+        return now < until ? Double(until.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9 : 0
     }
 
     // MARK: - Endpoints
@@ -89,6 +114,9 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
 
     // MARK: - Requests (retries: RetryPolicy; errors: ErrorClassifier; the key: KeyRedaction)
 
+    /// A small constant on top of the call bound: cancelling a late transfer, building errors.
+    static let callBoundSlack = 1.0
+
     /// `ids` cut into the pieces one request may carry: at most 250 ids, and at most about 6 KB
     /// of them once percent-encoded (servers refuse long URLs, 414, well before 250 ids of 128
     /// bytes). Every id lands in exactly one piece, in order.
@@ -121,25 +149,78 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
         var headers: [String: String] = [:]
         if let header = configuration.plan.keyHeader, let key = configuration.apiKey { headers[header] = key }
 
+        try refuseWhileRateLimited()
+        // The call's budget: timeout × (max_retries + 1) for attempts, backoff and decoding; a
+        // Retry-After wait the call chooses to make is added to it.
+        let timeout = configuration.timeout
+        var deadline = DispatchTime.now() + timeout * Double(configuration.maxRetries + 1)
         var attempt = 0
         while true {
             count(endpoint)
+            let attemptTimeout = min(timeout, max(secondsLeft(until: deadline), 0.001))
             do {
-                return try redactingKey(configuration.apiKey) { try attemptOnce(url: url, headers: headers, decode: decode) }
+                return try redactingKey(configuration.apiKey) {
+                    try attemptOnce(url: url, headers: headers, decode: decode, timeout: attemptTimeout, deadline: deadline)
+                }
             } catch let error as CoinfolioError {
-                guard let wait = retryPolicy.wait(after: error, attempt: attempt) else { throw error }
+                let wait = retryPolicy.wait(after: error, attempt: attempt)
+                let isRetryAfter = error.code == .rateLimited && error.retryAfter != nil
+                guard let wait else {
+                    // A Retry-After not waited out (too long, or no retry left) is remembered.
+                    if isRetryAfter, let retryAfter = error.retryAfter { remember(retryAfter: retryAfter) }
+                    throw error
+                }
+                if isRetryAfter {
+                    deadline = deadline + wait
+                } else if wait + 0.01 >= secondsLeft(until: deadline) {
+                    throw error  // no time left in the call's budget for another attempt
+                }
                 attempt += 1
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
             }
         }
     }
 
-    private func attemptOnce<T>(url: URL, headers: [String: String], decode: (Data) throws -> T) throws -> T {
-        let response = try transport.get(url, headers: headers, timeout: configuration.timeout)
+    private func secondsLeft(until deadline: DispatchTime) -> Double {
+        let now = DispatchTime.now()
+        return now < deadline ? Double(deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9 : 0
+    }
+
+    /// Throws `.rateLimited` (nothing sent) while a remembered Retry-After runs.
+    private func refuseWhileRateLimited() throws {
+        let left: Double? = rateLimit.withLock { state in
+            guard let until = state.sendAllowedAt else { return nil }
+            let now = DispatchTime.now()
+            guard now < until else {
+                state.sendAllowedAt = nil
+                return nil
+            }
+            state.suppressed += 1
+            return (Double(until.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9).rounded(.up)
+        }
+        guard let left else { return }
+        throw CoinfolioError(
+            .rateLimited, "CoinGecko asked to wait before the next request: \(Int(left)) s left; nothing was sent",
+            details: ["retry_after_s": .number(left), "sent": .bool(false)])
+    }
+
+    private func remember(retryAfter: Double) {
+        let until = DispatchTime.now() + min(retryAfter, Self.maximumRememberedWait)
+        rateLimit.withLock { state in
+            if let current = state.sendAllowedAt, current > until { return }
+            state.sendAllowedAt = until
+        }
+    }
+
+    private func attemptOnce<T>(
+        url: URL, headers: [String: String], decode: (Data) throws -> T, timeout: Double, deadline: DispatchTime
+    ) throws -> T {
+        let response = try transport.get(url, headers: headers, timeout: timeout)
         if (200..<300).contains(response.status) {
             do {
-                return try decode(response.body)
+                return try DecodeDeadline.$current.withValue(deadline + Self.callBoundSlack / 2) { try decode(response.body) }
             } catch let error as CoinfolioError {
+                if error.details["reason"] == .string("deadline") { throw error }
                 // A 2xx error object ({"status":{"error_code":10002}}) is an API error, not data.
                 if let apiError = ErrorClassifier.classify(
                     status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)

@@ -1,12 +1,13 @@
 import Foundation
 
-/// Turns an HTTP answer that is not data into a `CoinfolioError`: 429 → `.rateLimited` (details
-/// `retry_after_s`); 401/403 and API error codes 10002/10005/10010/10011/10012 → `.unauthorized`
-/// (10012, a time range beyond the plan's, says the plan allows 365 days);
-/// 404 → `.notFound`; other non-2xx → `.http`. Every error carries `http_status` (and CoinGecko's
-/// `error_code` when the body has one).
+/// Turns an HTTP answer that is not data into a `CoinfolioError` (SPEC §5 and §10): 429 →
+/// `.rateLimited` (details `retry_after_s`); 401, or a JSON error code 10002, 10005, 10010, 10011
+/// or 10012 → `.unauthorized`; 404 → `.notFound`; any other non-2xx → `.http` — a 403 with a
+/// non-JSON body (a CDN's block page) included, since "check your key" would be the wrong fix.
+/// Every error carries `http_status`, and CoinGecko's `error_code` whenever the body has one.
 enum ErrorClassifier {
-    /// Error codes CoinGecko uses for a missing, invalid or wrong-plan key.
+    /// Error codes CoinGecko uses for a missing, invalid or wrong-plan key, and 10012 (a range
+    /// the key's plan may not ask for).
     static let unauthorizedErrorCodes: Set<Int> = [10002, 10005, 10010, 10011, 10012]
 
     /// CoinGecko's error code for a time range beyond the plan's: the public and demo plans may
@@ -24,7 +25,7 @@ enum ErrorClassifier {
 
         if status == 429 || api?.errorCode == 429 {
             var message = "CoinGecko rate limit reached (HTTP 429)\(said)"
-            if let retryAfter = headers["retry-after"].flatMap(parseRetryAfter) {
+            if let retryAfter = headers["retry-after"].flatMap({ parseRetryAfter($0) }) {
                 details["retry_after_s"] = .number(retryAfter)
                 message += "; retry after \(NumberFormat.number(retryAfter).replacingOccurrences(of: ".00", with: "")) s"
             }
@@ -40,8 +41,10 @@ enum ErrorClassifier {
         switch status {
         case 200..<300:
             return nil
-        case 401, 403:
-            return CoinfolioError(.unauthorized, "CoinGecko refused the request (HTTP \(status))\(said)", details: details)
+        case 401:
+            return CoinfolioError(.unauthorized, "CoinGecko refused the request (HTTP 401)\(said)", details: details)
+        case 403:
+            return CoinfolioError(.http, "HTTP 403 (forbidden; not a key error)\(said)", details: details)
         case 404:
             return CoinfolioError(.notFound, "not found (HTTP 404)\(said)", details: details)
         default:
@@ -49,16 +52,24 @@ enum ErrorClassifier {
         }
     }
 
-    /// `Retry-After` in seconds: delta-seconds, or an HTTP date.
-    static func parseRetryAfter(_ value: String) -> Double? {
+    /// `Retry-After` in seconds: a non-negative decimal number of seconds (`120`, `1.5`), or an
+    /// HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`, RFC 9110 IMF-fixdate). Anything else — `0x10`,
+    /// `1e3`, `-5`, `inf`, `nan`, an empty value — is no Retry-After (nil), and the normal
+    /// backoff applies.
+    static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let text = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let seconds = Double(text), seconds.isFinite, seconds >= 0 { return seconds }
+        if text.wholeMatch(of: #/[0-9]{1,12}(\.[0-9]{1,9})?/#) != nil {
+            return Double(text)
+        }
+        guard text.wholeMatch(of: #/[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT/#) != nil else {
+            return nil
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         guard let date = formatter.date(from: text) else { return nil }
-        return max(0, date.timeIntervalSinceNow.rounded(.up))
+        return max(0, date.timeIntervalSince(now).rounded(.up))
     }
 }
 

@@ -7,6 +7,12 @@ import Synchronization
 
 /// One HTTP GET over Foundation's URLSession, made synchronous for the C ABI and bounded by a
 /// deadline: the session's own timeouts plus a wait that cancels the task when it runs out.
+///
+/// One URLSession per transport (so per client handle), made on first use and reused by every
+/// request: the platform's URLSession/libcurl keeps 58 bytes per request it makes (a bare
+/// URLSession program does the same), and a session per request would add to that. The body is
+/// read through a delegate that counts the bytes as they arrive, after decompression, and cancels
+/// the transfer as soon as they pass `maxBodyBytes`.
 final class HTTPTransport: Sendable {
     struct Response {
         var status: Int
@@ -15,10 +21,13 @@ final class HTTPTransport: Sendable {
     }
 
     private let timeout: Double
+    private let maxBodyBytes: Int
+    private let delegate = SessionDelegate()
     private let lazySession = Mutex<URLSession?>(nil)
 
-    init(timeout: Double) {
+    init(timeout: Double, maxBodyBytes: Int = ClientConfiguration.defaultMaxBodyBytes) {
         self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
     }
 
     deinit { lazySession.withLock { $0?.invalidateAndCancel() } }
@@ -39,33 +48,41 @@ final class HTTPTransport: Sendable {
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
             configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-            let made = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+            let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
             lazySession = made
             return made
         }
     }
 
-    /// - Throws: `.network` for connection failures and timeouts (never naming headers).
+    /// - Parameter timeout: the most this attempt may take, in seconds (headers and body).
+    /// - Throws: `.network` for connection failures and timeouts (never naming headers); `.http`
+    ///   with `details.reason` `"body_too_large"` when the body passes `maxBodyBytes`.
     func get(_ url: URL, headers: [String: String], timeout: Double) throws -> Response {
         var request = URLRequest(
             url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, timeout.rounded(.up)) + 1)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
 
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        let task = session.dataTask(with: request) { data, response, error in
-            box.set(data: data, response: response, error: error)
-            done.signal()
-        }
+        let transfer = Transfer(limit: maxBodyBytes)
+        let task = session.dataTask(with: request)
+        delegate.register(transfer, for: task)
+        defer { delegate.unregister(task) }
         task.resume()
-        if done.wait(timeout: .now() + timeout) == .timedOut {
+        if transfer.done.wait(timeout: .now() + max(timeout, 0)) == .timedOut {
             task.cancel()
-            _ = done.wait(timeout: .now() + 5)
-            throw CoinfolioError(
-                .network, "no complete answer within \(Int(timeout * 1000)) ms (timed out)",
-                details: ["reason": .string("timeout")])
+            // The cancellation completes at once; a short wait keeps the call within its bound.
+            _ = transfer.done.wait(timeout: .now() + 0.5)
+            if !transfer.isTooLarge {
+                throw CoinfolioError(
+                    .network, "no complete answer within \(Int(timeout * 1000)) ms (timed out)",
+                    details: ["reason": .string("timeout")])
+            }
         }
-        let (data, response, error) = box.get()
+        let (data, response, error, tooLarge) = transfer.result()
+        if tooLarge {
+            throw CoinfolioError(
+                .http, "the answer is larger than max_body_bytes (\(maxBodyBytes) bytes); the transfer was stopped",
+                details: ["reason": .string("body_too_large"), "max_body_bytes": .number(Double(maxBodyBytes))])
+        }
         if let error {
             // Fewer bytes than the declared Content-Length: the body was cut short.
             let expected = task.countOfBytesExpectedToReceive
@@ -79,7 +96,7 @@ final class HTTPTransport: Sendable {
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headerFields[name.lowercased()] = value }
         }
-        return Response(status: http.statusCode, headers: headerFields, body: data ?? Data())
+        return Response(status: http.statusCode, headers: headerFields, body: data)
     }
 
     /// - Parameter truncated: the answer declared a longer body than arrived.
@@ -113,27 +130,102 @@ final class HTTPTransport: Sendable {
         return CoinfolioError(.network, message, details: ["reason": .string(reason)])
     }
 
-    /// Follows no redirect: CoinGecko's API answers in place, and following one would send the
-    /// key header to wherever a 3xx points. The 3xx itself is then classified as an HTTP error.
-    private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    /// One request's state, filled by the session's delegate.
+    final class Transfer: Sendable {
+        let done = DispatchSemaphore(value: 0)
+        let limit: Int
+        private struct State {
+            var data = Data()
+            var response: URLResponse?
+            var error: (any Error)?
+            var tooLarge = false
+        }
+        private let state = Mutex(State())
+
+        init(limit: Int) { self.limit = limit }
+
+        var isTooLarge: Bool { state.withLock { $0.tooLarge } }
+
+        /// false when the body is now over the limit (the caller cancels the task).
+        func accept(response: URLResponse) -> Bool {
+            // A declared length over the limit fails before any byte is read, unless the body is
+            // compressed (then only the decompressed bytes count).
+            let declaredTooLarge =
+                (response as? HTTPURLResponse).map {
+                    $0.expectedContentLength > Int64(limit)
+                        && ($0.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() == "identity"
+                } ?? false
+            return state.withLock { state in
+                state.response = response
+                if declaredTooLarge { state.tooLarge = true }
+                return !state.tooLarge
+            }
+        }
+
+        /// false when the body is now over the limit (the caller cancels the task).
+        func append(_ chunk: Data) -> Bool {
+            state.withLock { state in
+                guard !state.tooLarge else { return false }
+                if state.data.count + chunk.count > limit {
+                    state.tooLarge = true
+                    state.data = Data()
+                    return false
+                }
+                state.data.append(chunk)
+                return true
+            }
+        }
+
+        func finish(_ error: (any Error)?) {
+            state.withLock { $0.error = error }
+            done.signal()
+        }
+
+        func result() -> (Data, URLResponse?, (any Error)?, Bool) {
+            state.withLock { ($0.data, $0.response, $0.error, $0.tooLarge) }
+        }
+    }
+
+    /// The session's delegate: routes each task's events to its `Transfer`, counts the body
+    /// as it arrives, and follows no redirect (CoinGecko's API answers in place, and following
+    /// one would send the key header to wherever a 3xx points; the 3xx itself is then classified
+    /// as an HTTP error).
+    private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+        private let transfers = Mutex<[Int: Transfer]>([:])
+
+        func register(_ transfer: Transfer, for task: URLSessionTask) {
+            transfers.withLock { $0[task.taskIdentifier] = transfer }
+        }
+
+        func unregister(_ task: URLSessionTask) {
+            _ = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        }
+
+        private func transfer(_ task: URLSessionTask) -> Transfer? {
+            transfers.withLock { $0[task.taskIdentifier] }
+        }
+
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
         ) {
             completionHandler(nil)
         }
-    }
 
-    /// The completion handler's arguments, handed from URLSession's queue to the waiting caller.
-    private final class ResultBox: Sendable {
-        private let value = Mutex<(data: Data?, response: URLResponse?, error: (any Error)?)>((nil, nil, nil))
-
-        func set(data: Data?, response: URLResponse?, error: (any Error)?) {
-            value.withLock { $0 = (data, response, error) }
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            let keep = transfer(dataTask)?.accept(response: response) ?? true
+            completionHandler(keep ? .allow : .cancel)
         }
 
-        func get() -> (Data?, URLResponse?, (any Error)?) {
-            value.withLock { ($0.data, $0.response, $0.error) }
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            if transfer(dataTask)?.append(data) == false { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            transfer(task)?.finish(error)
         }
     }
 }

@@ -109,6 +109,7 @@ public enum CoinGeckoBody {
         struct Reason: Error { var text: String }
 
         init(from decoder: Decoder) throws {
+            try DecodeDeadline.check()
             do {
                 result = .success(try Value(from: decoder))
             } catch let error as CoinfolioError {
@@ -126,6 +127,8 @@ public enum CoinGeckoBody {
         var warnings = FieldWarnings()
 
         init(from decoder: Decoder) throws {
+            // A client call's time bound reaches decoding, element by element (DecodeDeadline).
+            try DecodeDeadline.check()
             do {
                 result = .success(try Coin(from: decoder, warnings: &warnings))
             } catch let error as CoinfolioError {
@@ -145,13 +148,14 @@ public enum CoinGeckoBody {
         let data = withoutBOM(body)
         try data.withUnsafeBytes { bytes in
             try JSONSyntax.checkUTF8(bytes)
-            try JSONSyntax.checkStrict(bytes)
+            try JSONSyntax.checkStrict(bytes, offsetBase: body.count - data.count)
         }
         return data
     }
 
     private static func classify(_ error: Error, expected: String, body: Data) -> CoinfolioError {
         if let error = error as? CoinfolioError { return error }
+        if error is DecodeDeadline.Passed { return DecodeDeadline.error }
         // Foundation says only "not valid JSON" (no structured reason); the reasons a person can
         // act on (bad UTF-8, a trailing comma, nesting too deep) were found by `prepared` first,
         // each with its own `details["reason"]`.

@@ -8,9 +8,11 @@ public struct EngineMetrics: Hashable, Sendable {
     public var detailCacheHits: Int
     /// Chart answers served without a request of their own (cached or shared).
     public var chartCacheHits: Int = 0
+    /// Calls refused without sending while a remembered Retry-After ran (SPEC §10).
+    public var suppressedRequests: Int = 0
 
     /// `{"http_requests":{"markets":n,"global":n,"detail":n,"market_chart":n,"simple_price":n},
-    /// "detail_cache_hits":n,"chart_cache_hits":n}`
+    /// "detail_cache_hits":n,"chart_cache_hits":n,"suppressed_requests":n}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -22,6 +24,7 @@ public struct EngineMetrics: Hashable, Sendable {
         w.endObject()
         w.key("detail_cache_hits"); w.number(detailCacheHits)
         w.key("chart_cache_hits"); w.number(chartCacheHits)
+        w.key("suppressed_requests"); w.number(suppressedRequests)
         w.endObject()
         return w.bytes
     }

@@ -13,7 +13,7 @@ extension LedgerStore {
     func importCSV(
         _ reader: inout CSVReader, newPortfolioCurrency: String, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
     ) throws -> (imported: Int, skipped: Int) {
-        try write { connection in
+        try write(reportingProgress: true) { connection in
             func fail(_ line: Int, _ column: String?, _ message: String, _ extra: [String: CoinfolioError.Detail] = [:])
                 -> CoinfolioError
             {

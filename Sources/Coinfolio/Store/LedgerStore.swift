@@ -448,8 +448,8 @@ final class LedgerStore: Sendable {
 
     /// A write: locked, in one BEGIN IMMEDIATE transaction, and the cache dropped after (this
     /// connection's own commits do not change `data_version`).
-    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try file.locked { connection in
+    func write<T: Sendable>(reportingProgress: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try file.locked(reportingProgress: reportingProgress) { connection in
             defer { cache.withLock { $0.portfolios.removeAll() } }
             return try connection.transaction { try body(connection) }
         }

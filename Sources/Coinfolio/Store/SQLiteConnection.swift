@@ -18,6 +18,7 @@ final class SQLiteConnection {
     /// Opens (creating) the file. `":memory:"` gives a private in-memory database.
     /// - Throws: `.store` with SQLite's message.
     init(path: String) throws {
+        Self.createOwnerOnly(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -34,6 +35,25 @@ final class SQLiteConnection {
     }
 
     deinit { close() }
+
+    /// The mode of a database file Coinfolio creates: owner read and write only. SQLite gives the
+    /// `-wal` and `-shm` files the main file's mode.
+    static let createdFileMode: mode_t = 0o600
+
+    /// Creates `path` empty with mode 0600 when it does not exist yet (an empty file is a new
+    /// SQLite database), so that no moment exists in which it is readable by others, whatever the
+    /// umask; no process-wide umask change. An existing file keeps its owner's mode.
+    static func createOwnerOnly(_ path: String) {
+        guard path != ":memory:", !path.isEmpty else { return }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, createdFileMode)
+        if fd < 0 {
+            // It exists (keep its mode), or cannot be made: SQLite's own open then says why.
+            return
+        }
+        // A umask such as 0277 would have removed the owner's write bit: set the mode exactly.
+        _ = fchmod(fd, createdFileMode)
+        _ = Foundation.close(fd)
+    }
 
     func close() {
         for statement in statements.values { sqlite3_finalize(statement) }

@@ -23,9 +23,11 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         public static let network = Code(rawValue: 3)
         /// `CF_HTTP`: any other non-2xx answer; `details["http_status"]` holds the status.
         public static let http = Code(rawValue: 4)
-        /// `CF_RATE_LIMITED`: HTTP 429; `details["retry_after_s"]` holds Retry-After when sent.
+        /// `CF_RATE_LIMITED`: HTTP 429; `details["retry_after_s"]` holds Retry-After when sent. Also
+        /// a call refused before sending while a remembered Retry-After runs (`details["sent"]`
+        /// false, `retry_after_s` the seconds left).
         public static let rateLimited = Code(rawValue: 5)
-        /// `CF_UNAUTHORIZED`: 401/403 or CoinGecko error codes 10002, 10005, 10010, 10011.
+        /// `CF_UNAUTHORIZED`: HTTP 401, or CoinGecko error codes 10002, 10005, 10010, 10011, 10012.
         public static let unauthorized = Code(rawValue: 6)
         /// `CF_DECODE`: a 2xx body (or an input body) that is JSON but not the expected shape.
         public static let decode = Code(rawValue: 7)
@@ -61,10 +63,12 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         public var description: String { name }
     }
 
-    /// A detail value: a number or a string.
+    /// A detail value: a number, a string or a boolean.
     public enum Detail: Equatable, Sendable {
         case number(Double)
         case string(String)
+        /// A JSON `true`/`false` (for example `sent: false` when no request went out).
+        case bool(Bool)
     }
 
     /// What kind of failure this is.

@@ -124,6 +124,7 @@ extension CoinfolioError {
             switch value {
             case .number(let n): w.number(n)
             case .string(let s): w.string(s)
+            case .bool(let b): w.bool(b)
             }
         }
         w.endObject()

@@ -18,20 +18,28 @@ class Client(Handle):
             ``https://pro-api.coingecko.com/api/v3``).
         plan: ``"public"`` (no key), ``"demo"`` (header ``x-cg-demo-api-key``) or ``"pro"``
             (header ``x-cg-pro-api-key``).
-        api_key: the key; it never appears in errors or logs. Required by demo and pro; sent
-            only over https (or to a loopback test server).
+        api_key: the key; no run of 6 of its characters ever appears in errors or logs.
+            Required by demo and pro; sent only over https, or over http to a loopback address
+            (127.0.0.0/8, ::1, localhost).
+        max_body_bytes: the largest answer body read, in bytes, counted after decompression
+            (default 33554432, 32 MiB); a larger one raises HTTPError with
+            ``details["reason"] == "body_too_large"``.
         timeout_ms: per-attempt timeout in milliseconds, 1…3600000 (default 15000).
         max_retries: retries on 429, 5xx and network failures, 0…10 (default 2).
         max_retry_wait_s: the longest Retry-After honoured, in seconds, 0…86400 (default 60);
-            a longer one raises RateLimited at once.
+            a longer one raises RateLimited at once, and the client then remembers it: until
+            it has passed, every request method raises RateLimited at once without sending
+            (``details["sent"] is False``, ``retry_after_s`` the seconds left).
 
     None (each argument's default) leaves the option to the library: the defaults above.
 
     Raises InvalidArgument for a value outside those ranges, an unknown plan or a bad URL.
 
-    Every request method blocks on the network and may raise NetworkError, HTTPError
-    (``details["http_status"]``), RateLimited (``retry_after_s``), Unauthorized, NotFound or
-    DecodeError.
+    Every request method blocks on the network, at most ``timeout_ms × (max_retries + 1)`` plus
+    the Retry-After waits it chose plus about a second, and may raise NetworkError, HTTPError
+    (``details["http_status"]``; a 403 without a key error code is one), RateLimited
+    (``retry_after_s``), Unauthorized (401, or error codes 10002/10005/10010/10011/10012 in
+    ``details["error_code"]``), NotFound or DecodeError.
 
     Raises (constructor):
         InvalidArgument: unknown plan, bad URL, negative timeout or retries, a plan that needs a
@@ -46,8 +54,10 @@ class Client(Handle):
         timeout_ms: Optional[int] = None,
         max_retries: Optional[int] = None,
         max_retry_wait_s: Optional[float] = None,
+        max_body_bytes: Optional[int] = None,
     ) -> None:
         config = _ffi.options(
+            max_body_bytes=max_body_bytes,
             base_url=base_url,
             plan=plan,
             api_key=api_key,

@@ -106,7 +106,10 @@ class HTTPError(CoinfolioError):
 
 
 class RateLimited(CoinfolioError):
-    """Status 5: HTTP 429. ``retry_after_s`` is the Retry-After wait in seconds, or None."""
+    """Status 5: HTTP 429. ``retry_after_s`` is the Retry-After wait in seconds, or None.
+
+    Also raised without sending anything while a remembered Retry-After runs: then
+    ``details["sent"] is False`` and ``retry_after_s`` is the seconds left."""
 
     STATUS = 5
     CODE = "rate_limited"
@@ -121,7 +124,9 @@ class RateLimited(CoinfolioError):
 
 
 class Unauthorized(CoinfolioError):
-    """Status 6: 401/403 or API error codes 10002/10005/10010/10011 (missing or wrong key)."""
+    """Status 6: HTTP 401, or API error codes 10002/10005/10010/10011/10012 (missing or wrong
+    key, or a range the plan may not ask for); ``details["error_code"]`` holds the code. A 403
+    without such a code (a CDN's block page) is an HTTPError instead."""
 
     STATUS = 6
     CODE = "unauthorized"

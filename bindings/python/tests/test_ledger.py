@@ -300,3 +300,23 @@ def test_import_reports_progress(engine: coinfolio.Engine) -> None:
     assert imports[0] == {"phase": "import", "done": 0, "total": None}
     assert {"phase": "import", "done": 1000, "total": None} in imports
     assert imports[-1] == {"phase": "import", "done": 2500, "total": 2500}
+
+
+def test_a_progress_function_calling_back_during_import_is_refused_not_hung(engine: coinfolio.Engine) -> None:
+    """The import holds the database for its one transaction: a call back into it would wait for
+    itself, so it is refused with reason "reentrant" and the import goes on."""
+    reasons = []
+
+    def on_progress(progress: Any) -> None:
+        if progress["phase"] == "import" and progress["done"] == 1000:
+            try:
+                engine.transactions()
+            except coinfolio.InvalidArgument as error:
+                reasons.append(error.details.get("reason"))
+
+    engine.set_progress(on_progress)
+    rows = "".join(f"2024-01-01T00:00:00Z,main,bitcoin,buy,1,1,0,,r{i}\n" for i in range(1500))
+    assert engine.import_csv(HEADER + "\n" + rows) == {"imported": 1500, "skipped": 0}
+    assert reasons == ["reentrant"]
+    engine.set_progress(None)
+    assert engine.transactions(limit=0)["total"] == 1500

@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+
+@testable import Coinfolio
+
+/// Issue 19: database files Coinfolio creates are owner-only (0600) whatever the umask, their
+/// `-wal` and `-shm` follow, and an existing file keeps its owner's mode.
+final class PrivacyTests: XCTestCase {
+    private var savedUmask: mode_t = 0
+
+    override func setUp() {
+        // The usual umask of a new account; restored after each test.
+        savedUmask = umask(0o022)
+    }
+
+    override func tearDown() {
+        umask(savedUmask)
+    }
+
+    private func mode(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_mode & 0o777)
+    }
+
+    func testStoreCreatesItsFileWalAndShmOwnerOnly() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("portfolio.sqlite").path
+        let store = try PortfolioStore(path: path)
+        try store.setHolding(coinID: "bitcoin", amount: 0.5)
+        XCTAssertEqual(mode(path), 0o600)
+        XCTAssertEqual(mode(path + "-wal"), 0o600)
+        XCTAssertEqual(mode(path + "-shm"), 0o600)
+        store.close()
+    }
+
+    func testEngineCreatesItsDatabaseOwnerOnly() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("engine.sqlite").path
+        let engine = try PortfolioEngine(configuration: EngineConfiguration(database: path))
+        try engine.load(marketsBody: Repository.fixture("markets.json"), globalBody: nil)
+        try engine.setHolding(coinID: "bitcoin", amount: 1)
+        XCTAssertEqual(mode(path), 0o600)
+        XCTAssertEqual(mode(path + "-wal"), 0o600)
+        XCTAssertEqual(mode(path + "-shm"), 0o600)
+    }
+
+    func testAnExistingFileKeepsItsMode() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("shared.sqlite").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o640]))
+        let store = try PortfolioStore(path: path)
+        try store.setHolding(coinID: "bitcoin", amount: 0.5)
+        XCTAssertEqual(mode(path), 0o640)
+        XCTAssertEqual(mode(path + "-wal"), 0o640)
+        store.close()
+    }
+
+    func testOwnerOnlyEvenUnderAUmaskThatDropsTheOwnerWriteBit() throws {
+        umask(0o277)
+        let path = try temporaryDirectory(self).appendingPathComponent("odd.sqlite").path
+        let store = try PortfolioStore(path: path)
+        try store.setHolding(coinID: "bitcoin", amount: 0.5)
+        XCTAssertEqual(mode(path), 0o600)
+        store.close()
+    }
+}

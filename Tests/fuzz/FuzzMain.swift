@@ -1,0 +1,220 @@
+// libFuzzer targets for every JSON-taking entry point of Coinfolio and its formatters.
+//
+// Built by Tests/fuzz/run.sh (`make fuzz`) with `swiftc -sanitize=fuzzer,address` together with
+// the core and the ABI thunks. COINFOLIO_FUZZ_TARGET picks the entry point. Oracles, each an
+// abort (so libFuzzer saves the input):
+//   - input that jansson (an independent strict parser) rejects never gets CF_OK;
+//   - every output and every error is JSON that jansson accepts, errors with status/code/message;
+//   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420).
+// A leading UTF-8 byte order mark is accepted on purpose (SPEC: bodies may carry one), so the
+// oracle strips one before asking jansson.
+import CFuzz
+import Coinfolio
+import Foundation
+
+enum Target: String, CaseIterable {
+    case decodeMarkets = "decode_markets", decodeGlobal = "decode_global", decodeCoinDetail = "decode_coin_detail"
+    case engineLoad = "engine_load", engineOpen = "engine_open", clientOpen = "client_open"
+    case engineQuery = "engine_query", marketsRequest = "markets_request", format
+}
+
+let target: Target = {
+    let name = ProcessInfo.processInfo.environment["COINFOLIO_FUZZ_TARGET"] ?? ""
+    guard let target = Target(rawValue: name) else {
+        let names = Target.allCases.map(\.rawValue).joined(separator: " ")
+        FileHandle.standardError.write(Data("set COINFOLIO_FUZZ_TARGET to one of: \(names)\n".utf8))
+        exit(2)
+    }
+    return target
+}()
+
+struct Counts {
+    var inputs = 0
+    var strictInvalid = 0
+    var accepted = 0
+}
+nonisolated(unsafe) var counts = Counts()
+
+/// An engine in memory with the committed markets fixture, for the query and load targets.
+nonisolated(unsafe) let engine: OpaquePointer? = {
+    var handle: OpaquePointer?
+    var error: UnsafeMutablePointer<CChar>?
+    guard cf_engine_open(#"{"database":":memory:"}"#, &handle, &error) == 0 else { fatal("cannot open an engine") }
+    let fixtures = ProcessInfo.processInfo.environment["COINFOLIO_FUZZ_FIXTURES"] ?? "Tests/fixtures/coingecko"
+    if let markets = try? String(contentsOfFile: fixtures + "/markets.json", encoding: .utf8) {
+        _ = cf_engine_load(handle, markets, nil, &error)
+        cf_string_free(error)
+    }
+    return handle
+}()
+
+func fatal(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("coinfolio-fuzz (\(target.rawValue)): \(message)\n".utf8))
+    abort()
+}
+
+/// jansson's verdict on the bytes (as strict as RFC 8259, with NUL escapes allowed).
+func strictlyValid(_ bytes: UnsafePointer<CChar>, _ length: Int) -> Bool {
+    var start = bytes
+    var count = length
+    if count >= 3, UInt8(bitPattern: bytes[0]) == 0xEF, UInt8(bitPattern: bytes[1]) == 0xBB, UInt8(bitPattern: bytes[2]) == 0xBF {
+        start += 3
+        count -= 3
+    }
+    var error = json_error_t()
+    let flags = Int(JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL)
+    guard let value = json_loadb(start, count, flags, &error) else {
+        // jansson's own limit, not RFC 8259's: a \u0000 escape inside an object member name.
+        return isNULInKey(error)
+    }
+    json_decref(value)
+    return true
+}
+
+/// Whether jansson refused only because a member name holds a \u0000 escape (valid JSON).
+func isNULInKey(_ error: json_error_t) -> Bool {
+    let text = withUnsafeBytes(of: error.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    return text.hasPrefix("NUL byte in object key")
+}
+
+/// Checks an output or error string and frees it.
+func checkAndFree(_ text: UnsafeMutablePointer<CChar>?, isError: Bool) {
+    guard let text else { return }
+    defer { cf_string_free(text) }
+    var error = json_error_t()
+    guard let value = json_loads(text, Int(JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL), &error) else {
+        if isNULInKey(error) { return }  // valid JSON jansson cannot hold (a \u0000 in a member name)
+        fatal("the library wrote \(isError ? "an error" : "output") that is not JSON: \(String(cString: text).prefix(300))")
+    }
+    defer { json_decref(value) }
+    if isError {
+        guard json_integer_value(json_object_get(value, "status")) > 0 || json_real_value(json_object_get(value, "status")) > 0,
+            json_string_value(json_object_get(value, "code")) != nil, json_string_value(json_object_get(value, "message")) != nil
+        else { fatal("an error without status, code and message: \(String(cString: text).prefix(300))") }
+    }
+}
+
+func formatOracle(_ text: UnsafeMutablePointer<CChar>?, code: String) {
+    guard let text else { return }
+    defer { cf_string_free(text) }
+    let string = String(cString: text)
+    // The currency code is printed as given (upper-cased): only the rest is the number.
+    var lower = string.lowercased()
+    if !code.isEmpty { lower = lower.replacingOccurrences(of: code.lowercased(), with: "") }
+    if lower.contains("nan") || lower.contains("inf") || string.utf8.count > 1000 {
+        fatal("a formatter wrote \"\(string.prefix(80))\"")
+    }
+}
+
+/// libFuzzer's entry: one input to the target COINFOLIO_FUZZ_TARGET names, checked by the oracles.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    counts.inputs += 1
+    if target == .format {
+        fuzzFormat(bytes)
+        return 0
+    }
+    // The entry points take C strings: the input up to its first NUL.
+    let length = bytes.firstIndex(of: 0) ?? size
+    var text = [CChar](repeating: 0, count: length + 1)
+    for index in 0..<length { text[index] = CChar(bitPattern: bytes[index]) }
+    return text.withUnsafeBufferPointer { buffer -> Int32 in
+        guard let input = buffer.baseAddress else { return 0 }
+        let valid = strictlyValid(input, length)
+        var status: Int32 = 0
+        var out: UnsafeMutablePointer<CChar>?
+        var error: UnsafeMutablePointer<CChar>?
+        switch target {
+        case .decodeMarkets: status = cf_decode_markets(input, &out, &error)
+        case .decodeGlobal: status = cf_decode_global(input, &out, &error)
+        case .decodeCoinDetail: status = cf_decode_coin_detail(input, &out, &error)
+        case .engineLoad:
+            status = cf_engine_load(engine, input, nil, &error)
+            if status != 0 {
+                checkAndFree(error, isError: true)
+                error = nil
+            }
+            // The same bytes as a /global body.
+            let globalStatus = cf_engine_load(engine, #"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin"}]"#, input, &error)
+            if !valid && globalStatus == 0 {
+                fatal("a /global body that is not strict JSON was loaded: \(String(cString: input).prefix(300))")
+            }
+        case .engineOpen:
+            // The JSON entry point itself; a store is opened only in memory (never a fuzzed path).
+            // (The thunk refuses bad UTF-8 before this; String(cString:) would repair it.)
+            let configuration = String(validatingCString: input).flatMap { try? EngineConfiguration(json: $0) }
+            status = configuration == nil ? 1 : 0
+            if let configuration, configuration.database == ":memory:" {
+                var handle: OpaquePointer?
+                status = cf_engine_open(input, &handle, &error)
+                cf_engine_close(handle)
+            }
+        case .clientOpen:
+            var handle: OpaquePointer?
+            status = cf_client_open(input, &handle, &error)
+            cf_client_close(handle)
+        case .engineQuery:
+            status = cf_engine_coins(engine, input, &out, &error)
+            checkAndFree(out, isError: false)
+            checkAndFree(error, isError: true)
+            out = nil
+            error = nil
+            let portfolioStatus = cf_engine_portfolio(engine, input, &out, &error)
+            if !valid && portfolioStatus == 0 {
+                fatal("a portfolio query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300))")
+            }
+        case .marketsRequest:
+            status = String(validatingCString: input).flatMap { try? MarketsRequest(json: $0) } == nil ? 1 : 0
+        case .format:
+            break
+        }
+        checkAndFree(out, isError: false)
+        checkAndFree(error, isError: true)
+        if status == 0 { counts.accepted += 1 }
+        if !valid {
+            counts.strictInvalid += 1
+            if status == 0 { fatal("input that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)") }
+        }
+        return 0
+    }
+}
+
+func fuzzFormat(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard bytes.count >= 10 else { return }
+    var bits: UInt64 = 0
+    for index in 0..<8 { bits = bits << 8 | UInt64(bytes[index]) }
+    let value = Double(bitPattern: bits)
+    let minimum = Int32(bytes[8] % 12)
+    let maximum = Int32(bytes[9] % 12)
+    let rest = bytes[10...]
+    let length = rest.firstIndex(of: 0).map { $0 - 10 } ?? rest.count
+    var code = [CChar](repeating: 0, count: length + 1)
+    for index in 0..<length { code[index] = CChar(bitPattern: bytes[10 + index]) }
+    code.withUnsafeBufferPointer { buffer in
+        let currency = length == 0 ? nil : buffer.baseAddress
+        let codeText = buffer.baseAddress.flatMap { String(validatingCString: $0) } ?? ""
+        formatOracle(cf_format_currency(value, minimum, maximum, currency), code: codeText)
+        formatOracle(cf_format_price(value, currency), code: codeText)
+        formatOracle(cf_format_number(value), code: codeText)
+        formatOracle(cf_format_percent(value), code: codeText)
+        formatOracle(cf_format_abbreviated(value), code: codeText)
+    }
+}
+
+/// Prints the counts when libFuzzer ends the run.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<Int32>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> Int32 {
+    _ = target
+    if target == .engineLoad || target == .engineQuery { _ = engine }
+    atexit {
+        let line =
+            target == .format
+            ? "coinfolio-fuzz format: \(counts.inputs) inputs, 5 formatters each, every output checked\n"
+            : "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.strictInvalid) not strict JSON (all refused), \(counts.accepted) accepted with CF_OK\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+    return 0
+}

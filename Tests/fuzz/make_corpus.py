@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Writes the committed seed corpus of the fuzz targets (Tests/fuzz/corpus/<target>/) from the
+test fixtures (Tests/fixtures/coingecko) and the reproducers of issue 17. Run it again after the
+fixtures change; `make fuzz` reads the result."""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import struct
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE.parent / "fixtures" / "coingecko"
+CORPUS = HERE / "corpus"
+
+MALFORMED = [
+    b"[01]", b'["a\tb"]', b'[{"id":"a","symbol":"b","name":"c","current_price":1.}]', b'{"data":{"markets":-}}',
+    b'{"x":-}', b'["\\x"]', b'["\\ud800"]', b"[1e400]", b"[1,]", b'{"a":1,}', b"\xef\xbb\xbf\xef\xbb\xbf[]", b"[" * 600,
+]
+
+
+def write(target: str, name: str, data: bytes) -> None:
+    folder = CORPUS / target
+    folder.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha1(data).hexdigest()[:10]
+    (folder / f"{name}-{digest}").write_bytes(data)
+
+
+def compact(value: object) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def main() -> None:
+    if CORPUS.exists():
+        shutil.rmtree(CORPUS)
+    markets = json.loads((FIXTURES / "markets.json").read_text(encoding="utf-8"))
+    bad = (FIXTURES / "markets-bad-elements.json").read_bytes()
+    global_body = (FIXTURES / "global.json").read_bytes()
+    details = json.loads((FIXTURES / "details.json").read_text(encoding="utf-8"))
+
+    for index, coin in enumerate(markets):
+        write("decode_markets", f"coin{index}", compact([coin]))
+        write("engine_load", f"coin{index}", compact([coin]))
+    write("decode_markets", "first3", compact(markets[:3]))
+    write("decode_markets", "bad-elements", bad)
+    write("engine_load", "bad-elements", bad)
+    for name in ("decode_global", "engine_load"):
+        write(name, "global", global_body)
+    write("decode_global", "bare", compact(json.loads(global_body)["data"]))
+    for coin_id, body in details.items():
+        write("decode_coin_detail", coin_id.replace(" ", "_").replace("/", "_"), compact(body))
+    for target in ("decode_markets", "decode_global", "decode_coin_detail", "engine_load", "client_open", "engine_open",
+                   "engine_query", "markets_request"):
+        for index, text in enumerate(MALFORMED):
+            write(target, f"malformed{index}", text)
+
+    configs = [
+        {}, {"base_url": "http://127.0.0.1:1/api/v3", "plan": "demo", "api_key": "CG-abc", "timeout_ms": 1000, "max_retries": 0,
+             "max_retry_wait_s": 5, "max_body_bytes": 1048576},
+        {"plan": "pro", "api_key": "x"}, {"base_url": "http://[::1]:8080/api/v3"}, {"timeout_ms": 0.5},
+    ]
+    for index, config in enumerate(configs):
+        write("client_open", f"config{index}", compact(config))
+        write("engine_open", f"config{index}", compact({"database": ":memory:", "vs_currency": "eur", "coin_limit": 100,
+                                                        "api": config}))
+    for index, query in enumerate([{}, {"search": "bit", "sort": "price", "limit": 5, "offset": 1}, {"sort": "holdings_reversed"},
+                                   {"search": "pok\u00e9mon", "sparkline": False}]):
+        write("engine_query", f"query{index}", compact(query))
+    for index, request in enumerate([{}, {"vs_currency": "jpy", "ids": ["bitcoin", "1move token"], "per_page": 2, "page": 3,
+                                          "sparkline": False}]):
+        write("markets_request", f"request{index}", compact(request))
+
+    for index, (value, low, high, code) in enumerate([
+        (1234.56, 2, 2, b"usd"), (-0.004, 2, 6, b"eur"), (2.096e-09, 2, 6, b"btc"), (float("nan"), 0, 2, b"jpy"),
+        (float("inf"), 2, 2, b""), (1.7976931348623157e308, 0, 11, b"kwd"), (5e-324, 2, 8, b"sats"), (999999.999, 2, 2, b"xau"),
+    ]):
+        write("format", f"value{index}", struct.pack(">dBB", value, low, high) + code)
+
+
+if __name__ == "__main__":
+    main()

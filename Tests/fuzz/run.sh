@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# make fuzz: builds the libFuzzer harness (swiftc -sanitize=fuzzer,address over the core, the ABI
+# thunks and FuzzMain.swift), then runs every target for FUZZ_SECONDS (default 60) from the
+# committed seed corpus with the JSON dictionary, and prints the counts. A crash, a leak or an
+# oracle failure stops with the reproducer saved under .build/fuzz/artifacts/.
+#
+#   FUZZ_SECONDS=15 Tests/fuzz/run.sh                 all targets
+#   FUZZ_TARGETS="decode_markets format" Tests/fuzz/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+TARGETS=${FUZZ_TARGETS:-"decode_markets decode_global decode_coin_detail engine_load engine_open client_open engine_query markets_request format"}
+OUT=$ROOT/.build/fuzz
+SWIFTC=${SWIFTC:-swiftc}
+mkdir -p "$OUT/artifacts" "$OUT/work"
+
+sources_newer() { [ ! -e "$1" ] || [ -n "$(find Sources/Coinfolio Sources/CoinfolioABI Tests/fuzz include -newer "$1" -name '*.swift' -o -newer "$1" -name '*.h' | head -1)" ]; }
+
+build() {
+    local FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -module-cache-path "$OUT/module-cache")
+    # The core, as one object with its module interface.
+    "$SWIFTC" "${FLAGS[@]}" -wmo -c -module-name Coinfolio -emit-module -emit-module-path "$OUT/Coinfolio.swiftmodule" \
+        -I Sources/CSQLite $(find Sources/Coinfolio -name '*.swift' | sort) -o "$OUT/Coinfolio.o"
+    # The ABI thunks, then the harness, linked with libFuzzer's main.
+    "$SWIFTC" "${FLAGS[@]}" -wmo -c -module-name CoinfolioABI -I "$OUT" -I Sources/CSQLite \
+        $(find Sources/CoinfolioABI -name '*.swift' | sort) -o "$OUT/CoinfolioABI.o"
+    "$SWIFTC" "${FLAGS[@]}" -module-name CoinfolioFuzz -I "$OUT" -I Sources/CSQLite -I Tests/fuzz/CFuzz -Xcc -Iinclude \
+        Tests/fuzz/FuzzMain.swift "$OUT/Coinfolio.o" "$OUT/CoinfolioABI.o" -lsqlite3 -ljansson -o "$OUT/coinfolio-fuzz"
+}
+
+if sources_newer "$OUT/coinfolio-fuzz"; then
+    echo "building the fuzz harness (swiftc -sanitize=fuzzer,address; log in $OUT/build.log)"
+    if ! build >"$OUT/build.log" 2>&1; then
+        grep -v "Cannot export local symbol" "$OUT/build.log" | tail -40
+        echo "fuzz: the harness did not build"
+        exit 1
+    fi
+fi
+
+status=0
+summary=()
+for target in $TARGETS; do
+    corpus_seed="Tests/fuzz/corpus/$target"
+    corpus_work="$OUT/work/$target"
+    mkdir -p "$corpus_work"
+    log="$OUT/$target.log"
+    echo "== $target: ${SECONDS_EACH} s"
+    # New inputs go to the work folder (not committed); the seeds are read from the repository.
+    if ! (cd "$OUT/work" && COINFOLIO_FUZZ_TARGET=$target COINFOLIO_FUZZ_FIXTURES="$ROOT/Tests/fixtures/coingecko" \
+        ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 SWIFT_BACKTRACE=enable=no \
+        "$OUT/coinfolio-fuzz" -max_total_time="$SECONDS_EACH" -dict="$ROOT/Tests/fuzz/json.dict" -max_len=8192 \
+        -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$OUT/artifacts/$target-" \
+        "$corpus_work" "$ROOT/$corpus_seed") >"$log" 2>&1; then
+        status=1
+        echo "   FAILED: see $log and $OUT/artifacts/"
+        grep -E "ERROR|coinfolio-fuzz|SUMMARY|Test unit written" "$log" | head -20 || true
+    fi
+    runs=$(grep -Eo 'Done [0-9]+ runs' "$log" | grep -Eo '[0-9]+' | tail -1 || true)
+    line=$(grep -E "^coinfolio-fuzz $target:" "$log" | tail -1 || true)
+    echo "   ${line:-no counts (see $log)}"
+    summary+=("$target ${runs:-?}")
+done
+
+total=0
+for entry in "${summary[@]}"; do
+    n=${entry##* }
+    [[ $n =~ ^[0-9]+$ ]] && total=$((total + n))
+done
+echo "fuzz: ${#summary[@]} targets, $total inputs in total, $([ $status = 0 ] && echo 'no crash, no leak, no oracle failure' || echo 'FAILURES above')"
+exit $status
