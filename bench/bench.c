@@ -325,18 +325,18 @@ static void bench_query(const char *dir) {
 /* The ledger's tables, as Coinfolio's schema 2 creates them (Sources/Coinfolio/Store/LedgerStore.swift). */
 static const char *const ledger_schema =
     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-    "CREATE TABLE portfolio (name TEXT PRIMARY KEY NOT NULL, vs_currency TEXT) WITHOUT ROWID;"
-    "CREATE TABLE ledger_transaction (id INTEGER PRIMARY KEY, portfolio TEXT NOT NULL,"
+    "CREATE TABLE portfolio (owner TEXT NOT NULL, name TEXT NOT NULL, vs_currency TEXT, PRIMARY KEY (owner, name)) WITHOUT ROWID;"
+    "CREATE TABLE ledger_transaction (id INTEGER PRIMARY KEY, owner TEXT NOT NULL, portfolio TEXT NOT NULL,"
     " coin_id TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('buy', 'sell', 'transfer_in', 'transfer_out')),"
     " amount TEXT NOT NULL, price TEXT, fee TEXT NOT NULL, timestamp_ms INTEGER NOT NULL, note TEXT NOT NULL DEFAULT '',"
     " external_id TEXT);"
-    "CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (portfolio, external_id) WHERE external_id IS NOT NULL;"
-    "CREATE INDEX ledger_order ON ledger_transaction (portfolio, coin_id, timestamp_ms, id);"
-    "INSERT INTO portfolio (name, vs_currency) VALUES ('main', NULL);";
+    "CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (owner, portfolio, external_id) WHERE external_id IS NOT NULL;"
+    "CREATE INDEX ledger_order ON ledger_transaction (owner, portfolio, coin_id, timestamp_ms, id);"
+    "INSERT INTO portfolio (owner, name, vs_currency) VALUES ('default', 'main', NULL);";
 
 static const char *const ledger_insert =
-    "INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    "INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'default') RETURNING id";
 
 static sqlite3 *raw_ledger(const char *path) {
     sqlite3 *db = NULL;
@@ -445,7 +445,7 @@ static void bench_ledger(const char *dir) {
     db = NULL;
     sqlite3_open(raw_path, &db);
     sqlite3_prepare_v2(db, "SELECT coin_id, id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction"
-                           " WHERE portfolio = 'main' ORDER BY coin_id, timestamp_ms, id", -1, &select, NULL);
+                           " WHERE portfolio = 'main' AND owner = 'default' ORDER BY coin_id, timestamp_ms, id", -1, &select, NULL);
     INTERLEAVED(ours, anchor, 11, 3,
                 {
                     check(cf_engine_pnl(engine, "{\"method\":\"fifo\"}", &out, &error), error, "cf_engine_pnl");
@@ -475,7 +475,7 @@ static void bench_ledger(const char *dir) {
 
     /* add_transaction against the same SQL: BEGIN IMMEDIATE, the portfolio check, the INSERT, COMMIT. */
     db = raw_ledger(raw_path);
-    sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1", -1, &check_portfolio, NULL);
+    sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1 AND owner = 'default'", -1, &check_portfolio, NULL);
     sqlite3_prepare_v2(db, ledger_insert, -1, &insert, NULL);
     snprintf(path, sizeof path, "%s/ledger-add.sqlite", dir);
     remove(path);
@@ -581,9 +581,9 @@ static void bench_store(const char *dir) {
      * INSERT, COMMIT) with the same pragmas. */
     snprintf(path, sizeof path, "%s/store-raw.sqlite", dir);
     db = raw_ledger(path);
-    sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1", -1, &portfolio, NULL);
+    sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1 AND owner = 'default'", -1, &portfolio, NULL);
     sqlite3_prepare_v2(db, "SELECT id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction"
-                           " WHERE portfolio = ?1 AND coin_id = ?2 ORDER BY timestamp_ms, id", -1, &rows, NULL);
+                           " WHERE portfolio = ?1 AND coin_id = ?2 AND owner = 'default' ORDER BY timestamp_ms, id", -1, &rows, NULL);
     sqlite3_prepare_v2(db, ledger_insert, -1, &insert, NULL);
     snprintf(path, sizeof path, "%s/store-coinfolio.sqlite", dir);
     remove(path);

@@ -13,19 +13,21 @@ final class EdgeEngineTests: XCTestCase {
         server = nil
     }
 
-    private func offlineEngine(vs: String = "usd", database: String = ":memory:") throws -> PortfolioEngine {
-        try PortfolioEngine(
+    private func offlineEngine(vs: String = "usd", database: TestDatabase? = nil) throws -> PortfolioEngine {
+        let database = try database ?? TestDatabase.fresh(self)
+        return try PortfolioEngine(
             configuration: EngineConfiguration(
-                database: database, vsCurrency: try VsCurrency(vs),
+                database: database.location, owner: database.owner, vsCurrency: try VsCurrency(vs),
                 api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
     }
 
-    private func serverEngine(database: String = ":memory:", coinLimit: Int = 250) throws -> PortfolioEngine {
+    private func serverEngine(database: TestDatabase? = nil, coinLimit: Int = 250) throws -> PortfolioEngine {
         let server = try self.server ?? TestServer()
         self.server = server
+        let database = try database ?? TestDatabase.fresh(self)
         return try PortfolioEngine(
             configuration: EngineConfiguration(
-                database: database, coinLimit: coinLimit,
+                database: database.location, owner: database.owner, coinLimit: coinLimit,
                 api: try ClientConfiguration(baseURL: server.baseURL, timeout: 5, maxRetries: 0)))
     }
 
@@ -172,8 +174,7 @@ final class EdgeEngineTests: XCTestCase {
     }
 
     func testRefreshWithAnEmptyFirstPageFailsAndKeepsTheSnapshot() throws {
-        let folder = try temporaryDirectory(self)
-        let database = folder.appendingPathComponent("edges.sqlite").path
+        let database = try TestDatabase.fresh(self, name: "edges.sqlite")
         let engine = try serverEngine(database: database)
         let first = try engine.refresh()
         XCTAssertEqual(first.coins, 12)
@@ -247,13 +248,15 @@ final class EdgeEngineTests: XCTestCase {
     }
 
     func testAHoldingAnOlderVersionStoredUnderSuchAnIDCanStillBeRemoved() throws {
+        try XCTSkipIf(TestDatabase.isPostgres, "builds a SQLite file of an older schema (holdings with owners, before the ledger)")
         let folder = try temporaryDirectory(self)
         let path = folder.appendingPathComponent("legacy.sqlite").path
-        // A schema-1 file (holdings only) with such a row; opening it migrates the row into the ledger.
+        // A schema-2 file (holdings with owners) with such a row; opening it moves the row into the ledger.
         let connection = try SQLiteConnection(path: path)
-        try connection.execute(Schema.steps[0].sql)
-        try connection.execute("PRAGMA user_version = 1")
-        try connection.execute("INSERT INTO holding (coin_id, amount) VALUES ('Bitcoin', 1)")
+        try connection.execute(Schema.steps[0].sqlite)
+        try connection.execute(Schema.steps[1].sqlite)
+        try connection.execute("PRAGMA user_version = 2")
+        try connection.execute("INSERT INTO holding (owner, coin_id, amount) VALUES ('default', 'Bitcoin', 1)")
         connection.close()
         let store = try PortfolioStore(path: path)
         XCTAssertEqual(try store.holdings().map(\.coinID), ["Bitcoin"])

@@ -65,7 +65,7 @@ def read_back(path: Path) -> Tuple[str, Dict[str, float]]:
         integrity = connection.execute("PRAGMA integrity_check").fetchone()[0]
         held: Dict[str, Decimal] = {}
         for coin_id, kind, amount in connection.execute(
-            "SELECT coin_id, kind, amount FROM ledger_transaction WHERE portfolio = 'main'"
+            "SELECT coin_id, kind, amount FROM ledger_transaction WHERE portfolio = 'main' AND owner = 'default'"
         ):
             sign = 1 if kind in ("buy", "transfer_in") else -1
             held[coin_id] = held.get(coin_id, Decimal(0)) + sign * Decimal(amount)

@@ -67,7 +67,15 @@ extension PortfolioEngine {
     /// Every portfolio by name, with its currency ("main" follows the engine's `vs_currency`
     /// unless it was created with its own).
     public func portfolios() throws -> [PortfolioInfo] {
-        try store.ledger.portfolios().map { PortfolioInfo(name: $0.name, vsCurrency: $0.vsCurrency ?? configuration.vsCurrency.code) }
+        var list = try store.ledger.portfolios().map {
+            PortfolioInfo(name: $0.name, vsCurrency: $0.vsCurrency ?? configuration.vsCurrency.code)
+        }
+        // "main" exists from the start for every owner, created in the database on first use.
+        if !list.contains(where: { $0.name == Transaction.defaultPortfolio }) {
+            list.append(PortfolioInfo(name: Transaction.defaultPortfolio, vsCurrency: configuration.vsCurrency.code))
+            list.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        }
+        return list
     }
 
     /// Creates a portfolio.

@@ -13,7 +13,14 @@ extension LedgerStore {
     func importCSV(
         _ reader: inout CSVReader, newPortfolioCurrency: String, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
     ) throws -> (imported: Int, skipped: Int) {
-        try write(reportingProgress: true) { connection in
+        // The stream is read once: a PostgreSQL transaction aborted by a concurrent writer (which
+        // the database layer runs again) cannot be replayed, so it fails whole instead.
+        var attempts = 0
+        return try write(reportingProgress: true) { connection in
+            attempts += 1
+            guard attempts == 1 else {
+                throw CoinfolioError(.store, "the import met a concurrent write and was undone whole; import the file again")
+            }
             func fail(_ line: Int, _ column: String?, _ message: String, _ extra: [String: CoinfolioError.Detail] = [:])
                 -> CoinfolioError
             {
@@ -152,12 +159,13 @@ extension LedgerStore {
 
     /// Whether `transaction` is this database's own exported row `coinfolio:<id>`: the row with
     /// that id, in the same portfolio, without an external id, and the same in every field.
-    private func isOwnExport(_ transaction: Transaction, _ connection: SQLiteConnection) throws -> Bool {
+    private func isOwnExport(_ transaction: Transaction, _ connection: any Database) throws -> Bool {
         guard let externalID = transaction.externalID, externalID.hasPrefix(LedgerCSV.ownPrefix),
             let id = Int64(externalID.dropFirst(LedgerCSV.ownPrefix.count))
         else { return false }
-        let select = try connection.statement("SELECT \(Self.columns) FROM ledger_transaction WHERE id = ?1")
+        let select = try connection.statement("SELECT \(Self.columns) FROM ledger_transaction WHERE id = ?1 AND owner = ?2")
         select.bind(1, id)
+        select.bind(2, owner)
         defer { select.reset() }
         guard try select.next() else { return false }
         var stored = try Self.readTransaction(select)

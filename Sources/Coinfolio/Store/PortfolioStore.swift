@@ -1,12 +1,15 @@
 import Foundation
 
-/// The user's holdings and ledger in a SQLite file: portfolios, their transactions (SPEC §12),
-/// and the engine's saved market snapshot.
+/// The user's holdings and ledger in a SQLite file or on a PostgreSQL server: portfolios, their
+/// transactions (SPEC §12), and the engine's saved market snapshot, every row of one owner. The
+/// store sees only its owner's rows.
 ///
-/// Every write that returns is committed and durable (WAL journal, `synchronous=FULL`). Several
-/// threads may share one store (calls are serialized), and several processes may write one file
-/// at once: lock waits are absorbed by SQLite's busy timeout and retries. Reads never re-read
-/// more than they return.
+/// Every write that returns is committed and durable (SQLite: WAL journal, `synchronous=FULL`;
+/// PostgreSQL: a committed transaction). Several threads may share one store (calls are
+/// serialized), and several processes may write one database at once: SQLite's lock waits are
+/// absorbed by its busy timeout and retries; PostgreSQL's serializable transactions are retried.
+/// A PostgreSQL store that lost its connection fails the call in flight with `.store` and
+/// reconnects on the next.
 ///
 ///     let store = try PortfolioStore(path: "portfolio.sqlite")
 ///     try store.setHolding(coinID: "bitcoin", amount: 0.5)
@@ -14,25 +17,32 @@ import Foundation
 public final class PortfolioStore: Sendable {
     /// The path the store was opened with (`":memory:"` for a private in-memory store).
     public let path: String
+    /// Whose rows the store reads and writes.
+    public var owner: String { file.owner }
     private let file: StoreConnection
-    /// The engine's market snapshot, in the same file.
+    /// The engine's market snapshot, in the same database.
     let snapshots: SnapshotStore
-    /// The ledger (portfolios and transactions), in the same file.
+    /// The ledger (portfolios and transactions), in the same database.
     let ledger: LedgerStore
 
-    /// Opens the store, creating the file and its schema on first use and migrating older ones
-    /// (a schema-1 file's holdings become transfers in of unknown cost).
-    /// - Parameter path: a file path, or `":memory:"`.
-    /// - Throws: `.invalidArgument` for an empty path; `.store` when the file cannot be opened, is
-    ///   not a database, or has a newer schema.
-    public init(path: String) throws {
-        file = try StoreConnection(path: path)
+    /// Opens the store, creating the database's schema on first use and migrating older ones (a
+    /// schema-1 file's holdings become transfers in of unknown cost).
+    /// - Parameters:
+    ///   - path: a SQLite file path, `":memory:"`, or a PostgreSQL URL
+    ///     `postgresql://user[:password]@host[:port]/db[?params]` (`postgres://` too).
+    ///   - owner: whose rows the store sees: every read, write, count and delete is limited to
+    ///     them (1–256 bytes, no control characters; default `"default"`).
+    /// - Throws: `.invalidArgument` for an empty path or a bad owner; `.store` when the database
+    ///   cannot be opened (the server's message, never the password), is not a database, or has
+    ///   a newer schema.
+    public init(path: String, owner: String = "default") throws {
+        file = try StoreConnection(path: path, owner: owner)
         self.path = path
         snapshots = SnapshotStore(connection: file)
         ledger = LedgerStore(connection: file)
     }
 
-    /// Closes the file. Later calls throw `.store`. Safe to call twice.
+    /// Closes the database. Later calls throw `.store`. Safe to call twice.
     public func close() {
         file.close()
     }
@@ -41,20 +51,23 @@ public final class PortfolioStore: Sendable {
     /// or transfer_out of the difference in the ledger (SPEC §12).
     ///
     /// - Parameters:
-    ///   - coinID: a CoinGecko coin id (the `CoinID` rule); stored exactly as given.
+    ///   - coinID: a CoinGecko coin id (`CoinID.validateHolding`: no upper case, no surrounding
+    ///     spaces, no comma); stored exactly as given.
     ///   - amount: units of the coin. > 0 sets the holding; ≤ 0 empties it and never inserts.
-    /// - Throws: `.invalidArgument` for a bad id, a NaN/±Inf amount, an amount the ledger cannot
-    ///   hold exactly (below 1e-18 or above 8.5e19 units), or a decrease that would leave a later
-    ///   sell short (nothing written); `.store` with SQLite's message (nothing written).
+    /// - Throws: `.invalidArgument` for a bad id (an id with upper case or surrounding spaces
+    ///   carries the corrected id in `details["suggestion"]`), a NaN/±Inf amount, an amount the
+    ///   ledger cannot hold exactly (below 1e-18 or above 8.5e19 units), or a decrease that would
+    ///   leave a later sell short (nothing written); `.store` with the server's message (nothing
+    ///   written). A holding such an id left behind by an older version can still be emptied.
     public func setHolding(coinID: String, amount: Double) throws {
         try ledger.setHolding(portfolio: Transaction.defaultPortfolio, coinID: coinID, amount: amount)
     }
 
     /// Every holding of the default portfolio ("main"): the coins whose transactions sum above
     /// zero, sorted by coin id (bytewise).
-    /// - Throws: `.store` with SQLite's message.
+    /// - Throws: `.store` with the server's message.
     ///
-    /// The ledger is read from the file only when another connection (thread or process) has
+    /// On SQLite the ledger is read again only when another connection (thread or process) has
     /// committed since the last read, or after this store wrote.
     public func holdings() throws -> [Holding] {
         try ledger.holdings(portfolio: Transaction.defaultPortfolio)
