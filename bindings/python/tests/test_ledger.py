@@ -320,3 +320,35 @@ def test_a_progress_function_calling_back_during_import_is_refused_not_hung(engi
     assert reasons == ["reentrant"]
     engine.set_progress(None)
     assert engine.transactions(limit=0)["total"] == 1500
+
+
+def test_the_ledger_on_both_backends_keeps_owners_apart(tmp_path: Path) -> None:
+    """The worked example, CSV and the never-negative rule where the store and engine suites run:
+    a SQLite file, or the test cluster in the PostgreSQL pass; two owners never see each other."""
+    import os
+    import uuid
+
+    if os.environ.get("COINFOLIO_TEST_BACKEND") == "postgres":
+        from backend import postgres_url
+
+        database = postgres_url()
+    else:
+        database = str(tmp_path / "owners.sqlite")
+    alice_owner, bob_owner = f"alice-{uuid.uuid4()}", f"bob'; DROP TABLE ledger_transaction; -- {uuid.uuid4()}"
+    with coinfolio.Engine(database=database, owner=alice_owner) as alice, coinfolio.Engine(
+        database=database, owner=bob_owner
+    ) as bob:
+        worked_example(alice)
+        assert btc(alice, "fifo")["realized_pnl"] == 246
+        assert btc(alice, "average")["cost_basis"] == 75.25
+        assert btc(alice, "lifo")["unrealized_pnl"] == 149.5
+        assert bob.transactions()["total"] == 0 and bob.pnl()["coins"] == []
+        exported = alice.export_csv()
+        assert alice.import_csv(exported) == {"imported": 0, "skipped": 3}
+        assert bob.import_csv(exported) == {"imported": 3, "skipped": 0}
+        with pytest.raises(coinfolio.InvalidArgument) as caught:
+            bob.add_transaction("bitcoin", "sell", 1, price=1, timestamp="2024-01-04")
+        assert caught.value.details["short_by"] == 0.5
+        assert alice.transactions()["total"] == 3
+        page = alice.transactions(coin_id="bitcoin", from_time="2024-01-02", limit=1, offset=1)
+        assert page["total"] == 2 and len(page["transactions"]) == 1
