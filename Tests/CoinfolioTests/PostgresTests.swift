@@ -217,7 +217,7 @@ final class PostgresTests: XCTestCase {
         try PortfolioStore(path: latin1, owner: "é").setHolding(coinID: "bitcoin", amount: 2)
         XCTAssertEqual(try PortfolioStore(path: latin1, owner: "é").holdings(), [Holding(coinID: "bitcoin", amount: 2)])
         let check = try PostgresConnection(url: latin1)
-        XCTAssertEqual(try check.statement("SELECT count(*) FROM holding WHERE owner = 'é' AND octet_length(owner) = 1").scalarInt(), 1)
+        XCTAssertEqual(try check.statement("SELECT count(*) FROM ledger_transaction WHERE owner = 'é' AND octet_length(owner) = 1").scalarInt(), 1)
         let error = assertThrows(.store) { try PortfolioStore(path: latin1, owner: "日本").setHolding(coinID: "bitcoin", amount: 1) }
         XCTAssertEqual(error?.details["sqlstate"], .string("22P05"))
     }
