@@ -117,6 +117,17 @@ static const tf_test tests[] = {
     TEST(test_store_set_holdings_all_or_nothing),
     TEST(test_engine_set_holdings_in_one_call),
     TEST(test_offline_schema_v1_database_opens_with_holdings_and_snapshot),
+    /* test_ledger.c */
+    TEST(test_ledger_worked_example_fifo),
+    TEST(test_ledger_worked_example_average),
+    TEST(test_ledger_worked_example_lifo),
+    TEST(test_ledger_shortfall_is_refused_with_details),
+    TEST(test_ledger_bad_input_changes_nothing),
+    TEST(test_ledger_csv_edge_cases),
+    TEST(test_ledger_csv_export_import_round_trip),
+    TEST(test_ledger_portfolios),
+    TEST(test_ledger_migrates_schema_v1_fixture),
+    TEST(test_ledger_import_reports_progress),
     /* test_harden.c */
     TEST(test_strict_json_at_every_entry_point),
     TEST(test_created_database_files_are_owner_only),
@@ -154,6 +165,7 @@ static const tf_test tests[] = {
     TEST(test_engine_two_owners_never_see_each_others_snapshots),
     TEST(test_store_open_v2_rejects_bad_config),
     TEST(test_store_postgres_password_never_in_errors),
+    TEST(test_store_postgres_ambiguous_url_refused),
 };
 
 int main(int argc, char **argv) {

@@ -117,6 +117,17 @@ void test_offline_saved_detail_and_stale_fallback(void);
 void test_store_set_holdings_all_or_nothing(void);
 void test_engine_set_holdings_in_one_call(void);
 void test_offline_schema_v1_database_opens_with_holdings_and_snapshot(void);
+/* test_ledger.c */
+void test_ledger_worked_example_fifo(void);
+void test_ledger_worked_example_average(void);
+void test_ledger_worked_example_lifo(void);
+void test_ledger_shortfall_is_refused_with_details(void);
+void test_ledger_bad_input_changes_nothing(void);
+void test_ledger_csv_edge_cases(void);
+void test_ledger_csv_export_import_round_trip(void);
+void test_ledger_portfolios(void);
+void test_ledger_migrates_schema_v1_fixture(void);
+void test_ledger_import_reports_progress(void);
 /* test_harden.c */
 void test_strict_json_at_every_entry_point(void);
 void test_created_database_files_are_owner_only(void);
@@ -171,5 +182,6 @@ void test_store_two_owners_never_see_each_others_rows(void);
 void test_engine_two_owners_never_see_each_others_snapshots(void);
 void test_store_open_v2_rejects_bad_config(void);
 void test_store_postgres_password_never_in_errors(void);
+void test_store_postgres_ambiguous_url_refused(void);
 
 #endif /* COINFOLIO_TESTS_H */

@@ -17,6 +17,8 @@ enum Schema {
         /// Statements run inside the migration's transaction on PostgreSQL ("" when the step
         /// has nothing to do there).
         let postgres: String
+        /// Data moves the SQL cannot express, run after it in the same transaction (nil: none).
+        var code: (@Sendable (any Database) throws -> Void)? = nil
 
         func sql(for kind: DatabaseKind) -> String { kind == .sqlite ? sqlite : postgres }
     }
@@ -88,6 +90,10 @@ enum Schema {
             postgres: ""),
         Step(
             version: 3,
+            summary: "the ledger: portfolios and transactions; each holding becomes a transfer_in of unknown cost",
+            sqlite: LedgerStore.schemaSQLite, postgres: LedgerStore.schemaPostgres, code: LedgerStore.moveHoldingsIntoLedger),
+        Step(
+            version: 4,
             summary: """
                 one snapshot per owner and vs_currency in a compact form that opens without re-decoding \
                 (SnapshotCodec), its sparklines one row per coin (packed doubles or the JSON text of the price \
@@ -185,6 +191,7 @@ enum Schema {
             for step in steps where step.version > version {
                 let sql = step.sql(for: database.kind)
                 if !sql.isEmpty { try database.execute(sql) }
+                try step.code?(database)
             }
             if version < currentVersion { try setVersion(database, currentVersion) }
         }

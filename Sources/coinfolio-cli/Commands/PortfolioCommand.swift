@@ -11,7 +11,7 @@ struct PortfolioCommand: Command {
         let engine = try cli.openEngine()
         cli.refreshOrExplain(engine)
         if cli.options.history { try cli.showPortfolioHistory(engine); return }
-        let portfolio = try engine.portfolio()
+        let portfolio = try engine.portfolio(PortfolioQuery(portfolio: cli.options.portfolio))
         // Holdings but no market data in this currency: the holdings are listed (so the command
         // shows something and exits 0), and stderr says which currency lacks data and how to get it.
         let withoutPrices = !portfolio.entries.isEmpty && portfolio.asOf == nil
