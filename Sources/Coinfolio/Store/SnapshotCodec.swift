@@ -1,4 +1,4 @@
-/// The compact stored form of a snapshot's coins (schema step 3), read back without a JSON parse.
+/// The compact stored form of a snapshot's coins (schema step 4), read back without a JSON parse.
 ///
 /// Layout, little-endian: the magic `CFS1`, the coin count (u32), then one record per coin: a
 /// u64 presence mask, the three required strings (`id`, `symbol`, `name`), then each optional
