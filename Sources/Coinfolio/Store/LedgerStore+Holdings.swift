@@ -44,8 +44,10 @@ extension LedgerStore {
         guard !targets.isEmpty else { return }
         try write { connection in
             try requirePortfolio(portfolio, connection)
+            // Every affected coin's entries in a few queries, not one query per coin.
+            let current = try coinEntries(portfolio: portfolio, coinIDs: targets.map(\.coinID), connection)
             for (index, (coinID, target)) in targets.enumerated() {
-                let entries = try coinEntries(portfolio: portfolio, coinID: coinID, connection)
+                let entries = current[HoldingsKey(coinID)] ?? []
                 var held = ExactDecimal.zero
                 for entry in entries { held += entry.kind.adds ? entry.amount : -entry.amount }
                 guard held != target else { continue }

@@ -477,6 +477,51 @@ final class LedgerStore: Sendable {
         return entries
     }
 
+    /// How many coin ids one `coinEntries(portfolio:coinIDs:)` query asks for: a fixed count, so
+    /// one prepared statement serves every batch (a short last chunk repeats its last id).
+    static let coinsPerQuery = 256
+
+    /// The entries in ledger order of each of `coinIDs` that has any, read inside the current
+    /// transaction with one query per `coinsPerQuery` coins (not one per coin).
+    func coinEntries(portfolio: String, coinIDs: [String], _ connection: any Database) throws -> [HoldingsKey: [LedgerEntry]] {
+        var result: [HoldingsKey: [LedgerEntry]] = [:]
+        guard !coinIDs.isEmpty else { return result }
+        let chunk = Self.coinsPerQuery
+        let placeholders = (0..<chunk).map { "?\($0 + 3)" }.joined(separator: ", ")
+        let sql = """
+            SELECT coin_id, id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction
+            WHERE owner = ?1 AND portfolio = ?2 AND coin_id IN (\(placeholders)) ORDER BY coin_id, timestamp_ms, id
+            """
+        var start = 0
+        while start < coinIDs.count {
+            let part = coinIDs[start..<min(start + chunk, coinIDs.count)]
+            start += chunk
+            let select = try connection.statement(sql)
+            defer { select.reset() }
+            select.bind(1, owner)
+            select.bind(2, portfolio)
+            for slot in 0..<chunk {
+                let coinID = slot < part.count ? part[part.startIndex + slot] : part[part.endIndex - 1]
+                select.bind(Int32(slot + 3), coinID)
+            }
+            var currentID: [UInt8] = []
+            var entries: [LedgerEntry] = []
+            func flush() {
+                if !entries.isEmpty { result[HoldingsKey(String(decoding: currentID, as: UTF8.self))] = entries }
+                entries = []
+            }
+            while try select.next() {
+                if !select.withText(0, { $0.elementsEqual(currentID) }) {
+                    flush()
+                    currentID = select.withText(0) { Array($0) }
+                }
+                entries.append(try Self.readEntry(select, first: 1))
+            }
+            flush()
+        }
+        return result
+    }
+
     static func entry(_ t: Transaction, id: Int64) -> LedgerEntry {
         LedgerEntry(id: id, kind: t.kind, amount: t.amount, price: t.price, fee: t.fee, timestamp: t.timestamp)
     }
