@@ -133,4 +133,26 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try store.holdings().map(\.amount).sorted(), [1, 2])
         XCTAssertEqual(try path.store().holdings().count, 2)
     }
+
+    /// set_holdings reads the affected coins' entries a chunk of coins at a time: a batch
+    /// longer than one chunk (with a short last one) and ids that differ only in normalization.
+    func testLargeBatchReadsEveryCoinsEntries() throws {
+        let (store, path) = try openStore()
+        let count = LedgerStore.coinsPerQuery * 2 + 88
+        let ids = (0..<count).map { "coin-\($0)" } + ["caf\u{E9}", "cafe\u{301}"]
+        try store.setHoldings(ids.enumerated().map { Holding(coinID: $0.element, amount: Double($0.offset + 1)) })
+        // Up, down, emptied, unchanged, one after the other in the ledger.
+        try store.setHoldings(ids.enumerated().map { index, id in
+            Holding(coinID: id, amount: [Double(index + 1) * 2, 0.5, 0, Double(index + 1)][index % 4])
+        })
+        let held = Dictionary(uniqueKeysWithValues: try path.store().holdings().map { ($0.coinID.utf8.map { $0 }, $0.amount) })
+        XCTAssertEqual(held[Array("coin-0".utf8)], 2)
+        XCTAssertEqual(held[Array("coin-1".utf8)], 0.5)
+        XCTAssertNil(held[Array("coin-2".utf8)])
+        XCTAssertEqual(held[Array("coin-3".utf8)], 4)
+        XCTAssertEqual(held[Array("coin-599".utf8)], 600)
+        XCTAssertEqual(held[Array("caf\u{E9}".utf8)], 1202)
+        XCTAssertEqual(held[Array("cafe\u{301}".utf8)], 0.5)
+        XCTAssertEqual(held.count, 452, "602 coins less the 150 emptied")
+    }
 }
