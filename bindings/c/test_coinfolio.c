@@ -2,17 +2,27 @@
  * test_coinfolio.c — the C test suite of Coinfolio: the C ABI of include/coinfolio.h exercised
  * from C, every JSON output parsed with jansson.
  *
- *     build/test_coinfolio <repository root> [test name substring…]
+ *     build/test_coinfolio <repository root> [test name pattern]
  *
- * Needs python3 for the loopback CoinGecko server (Tests/server/coingecko_server.py). The
- * corpus tests read ../shared/fixtures/coingecko beside the repository when it exists.
+ * cmocka runs the tests below and prints its standard summary; the pattern is a glob, or a plain
+ * word matching the test names that contain it. CMOCKA_MESSAGE_OUTPUT=tap (or subunit, xml)
+ * picks cmocka's other output formats. Needs python3 for the loopback CoinGecko server
+ * (Tests/server/coingecko_server.py). The corpus tests read ../shared/fixtures/coingecko beside
+ * the repository when it exists, and are skipped otherwise.
+ *
+ * A new test: `void test_xxx(void)` in a test_*.c file, declared in tests.h, and one line
+ * `TEST(test_xxx),` below.
  */
+#include <setjmp.h> /* cmocka.h needs these four first */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include "test_support.h"
 #include "tests.h"
 
-#define TEST(name) {#name, name}
-
-static const tf_test tests[] = {
+static const struct CMUnitTest tests[] = {
     /* test_format.c */
     TEST(test_library_version),
     TEST(test_string_free_and_close_accept_null),
@@ -141,5 +151,9 @@ static const tf_test tests[] = {
 };
 
 int main(int argc, char **argv) {
-    return tf_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
+    if (tf_parse_arguments(argc, argv) != 0)
+        return 2;
+    return cmocka_run_group_tests_name("coinfolio", tests, tf_group_setup, tf_group_teardown) == 0
+               ? 0
+               : 1;
 }
