@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from ctypes import byref
+from typing import Any, Callable, List, Mapping, Optional, Sequence, Union
 
 from . import _ffi
 from ._handle import Handle
+from .answers import (
+    CoinDetailScreen,
+    CoinsAnswer,
+    EngineMetrics,
+    PortfolioAnswer,
+    PortfolioHistory,
+    PriceChart,
+    Progress,
+    RefreshSummary,
+    Statistic,
+    StatisticsAnswer,
+)
 from .models import Body
 
 __all__ = ["Engine"]
@@ -56,13 +69,13 @@ class Engine(Handle):
         )
         encoded = _ffi.encode_json(config, "config")
         out = _ffi.cf_engine_p()
-        _ffi.lib.cf_engine_open(encoded, _ffi.byref(out), _ffi.error_slot())
+        _ffi.lib.cf_engine_open(encoded, byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_engine_close)
         # Every ctypes callback handed to the library lives as long as the engine: a refresh on
         # another thread may still be calling an earlier one after it was replaced.
         self._progress_callbacks: List[Any] = []
 
-    def refresh(self) -> Dict[str, Any]:
+    def refresh(self) -> RefreshSummary:
         """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
         ``/global``, and one ``ids=`` request for held coins missing from those pages.
 
@@ -75,7 +88,8 @@ class Engine(Handle):
                 is kept exactly as it was, ``stale`` unchanged.
         """
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_refresh, pointer)
+            summary: RefreshSummary = _ffi.call_json(_ffi.lib.cf_engine_refresh, pointer)
+        return summary
 
     def load(self, markets_body: Body, global_body: Optional[Body] = None) -> None:
         """Replaces the snapshot with raw CoinGecko bodies (``/coins/markets`` and, optionally,
@@ -100,7 +114,7 @@ class Engine(Handle):
         limit: Optional[int] = None,
         offset: Optional[int] = 0,
         sparkline: Optional[bool] = False,
-    ) -> Dict[str, Any]:
+    ) -> CoinsAnswer:
         """Lists the snapshot's coins.
 
         Args:
@@ -126,9 +140,10 @@ class Engine(Handle):
         query = _ffi.options(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
         encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
+            answer: CoinsAnswer = _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
+        return answer
 
-    def portfolio(self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = False) -> Dict[str, Any]:
+    def portfolio(self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = False) -> PortfolioAnswer:
         """The held coins joined with the snapshot (the full snapshot, never a search).
 
         Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
@@ -142,9 +157,10 @@ class Engine(Handle):
         """
         encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline), "query")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
+            answer: PortfolioAnswer = _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
+        return answer
 
-    def statistics(self) -> List[Dict[str, Any]]:
+    def statistics(self) -> List[Statistic]:
         """The home screen statistics, four in this order: "Market Cap", "24h Volume",
         "BTC Dominance", "Portfolio Value"; each ``{"title", "value", "percentage_change"}``
         (percent units or None). Money values follow :func:`coinfolio.format_value`
@@ -160,8 +176,8 @@ class Engine(Handle):
             NoData: no snapshot yet.
         """
         with self._borrow() as pointer:
-            result = _ffi.call_json(_ffi.lib.cf_engine_statistics, pointer)
-        return list(result["statistics"])
+            answer: StatisticsAnswer = _ffi.call_json(_ffi.lib.cf_engine_statistics, pointer)
+        return list(answer["statistics"])
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
         """Sets a holding through the engine's store (rules of :meth:`Store.set_holding`;
@@ -171,7 +187,7 @@ class Engine(Handle):
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_engine_set_holding, pointer, encoded, value)
 
-    def coin_detail(self, coin_id: Union[str, bytes]) -> Dict[str, Any]:
+    def coin_detail(self, coin_id: Union[str, bytes]) -> CoinDetailScreen:
         """One coin's detail screen, fetched lazily (``GET /coins/{id}`` only when asked, cached
         for detail_ttl_s, one shared request for concurrent callers). May block.
 
@@ -183,18 +199,20 @@ class Engine(Handle):
         """
         encoded = _ffi.encode(coin_id, "coin_id")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_coin_detail, pointer, encoded)
+            screen: CoinDetailScreen = _ffi.call_json(_ffi.lib.cf_engine_coin_detail, pointer, encoded)
+        return screen
 
-    def metrics(self) -> Dict[str, Any]:
+    def metrics(self) -> EngineMetrics:
         """Counters since open: ``{"http_requests": {"markets": n, "global": n, "detail": n,
         "market_chart": n, "simple_price": n}, "detail_cache_hits": n, "chart_cache_hits": n,
         "suppressed_requests": n}`` (every HTTP attempt, retries included;
         ``suppressed_requests`` counts calls refused without sending while a remembered
         Retry-After ran)."""
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)
+            metrics: EngineMetrics = _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)
+        return metrics
 
-    def chart(self, coin_id: Union[str, bytes], days: Union[int, str, None] = None, interval: Optional[str] = None) -> Dict[str, Any]:
+    def chart(self, coin_id: Union[str, bytes], days: Union[int, str, None] = None, interval: Optional[str] = None) -> PriceChart:
         """One coin's price chart (``GET /coins/{id}/market_chart`` in the engine's vs_currency),
         cached per (coin, days, interval) for chart_ttl_s; concurrent callers share one request.
         ``days`` is 1…36500 or ``"max"`` (None: 7); on the public and demo plans more than 365 is
@@ -212,9 +230,10 @@ class Engine(Handle):
         encoded_id = _ffi.encode(coin_id, "coin_id")
         encoded = _ffi.encode_json(_ffi.options(days=days, interval=interval), "options")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_chart, pointer, encoded_id, encoded)
+            chart: PriceChart = _ffi.call_json(_ffi.lib.cf_engine_chart, pointer, encoded_id, encoded)
+        return chart
 
-    def portfolio_history(self, portfolio: Optional[str] = None) -> Dict[str, Any]:
+    def portfolio_history(self, portfolio: Optional[str] = None) -> PortfolioHistory:
         """The portfolio's value over the snapshot's last 7 days, from each priced holding's
         sparkline × its current amount; no request. ``portfolio`` None means ``"main"``. Hourly points, sparklines aligned at their
         end, the last at the latest ``last_updated``.
@@ -227,9 +246,10 @@ class Engine(Handle):
         """
         encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio), "options")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_portfolio_history, pointer, encoded)
+            history: PortfolioHistory = _ffi.call_json(_ffi.lib.cf_engine_portfolio_history, pointer, encoded)
+        return history
 
-    def refresh_prices(self) -> Dict[str, Any]:
+    def refresh_prices(self) -> RefreshSummary:
         """Updates the held coins' prices with one ``GET /simple/price`` request instead of a full
         refresh. A coin the answer prices takes its price, 24 h change and time; one it does not
         keeps its previous values. Blocks on the network.
@@ -240,8 +260,10 @@ class Engine(Handle):
             NoData: no snapshot yet; or a network error (the snapshot is unchanged).
         """
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_refresh_prices, pointer)
-    def set_progress(self, callback: Optional[Callable[[Dict[str, Any]], None]]) -> None:
+            summary: RefreshSummary = _ffi.call_json(_ffi.lib.cf_engine_refresh_prices, pointer)
+        return summary
+
+    def set_progress(self, callback: Optional[Callable[[Progress], None]]) -> None:
         """Calls ``callback(progress)`` while long work runs; ``None`` turns it off.
 
         ``progress`` is ``{"phase": "markets" | "global" | "ids" | "import" | "chart",

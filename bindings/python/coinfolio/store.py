@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Union
+from ctypes import byref
+from typing import List, Union
 
 from . import _ffi
 from ._handle import Handle
+from .answers import Holding, HoldingsAnswer
 
 __all__ = ["Store"]
 
@@ -27,7 +29,7 @@ class Store(Handle):
     def __init__(self, path: PathArg) -> None:
         encoded = _ffi.encode(os.fspath(path), "path")
         out = _ffi.cf_store_p()
-        _ffi.lib.cf_store_open(encoded, _ffi.byref(out), _ffi.error_slot())
+        _ffi.lib.cf_store_open(encoded, byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_store_close)
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
@@ -49,7 +51,7 @@ class Store(Handle):
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_store_set_holding, pointer, encoded, value)
 
-    def holdings(self) -> List[Dict[str, Any]]:
+    def holdings(self) -> List[Holding]:
         """All holdings, ``[{"coin_id": "bitcoin", "amount": 0.5}, …]``, sorted by coin_id
         (bytewise).
 
@@ -57,5 +59,5 @@ class Store(Handle):
             StoreError: SQLite failed.
         """
         with self._borrow() as pointer:
-            result = _ffi.call_json(_ffi.lib.cf_store_holdings, pointer)
-        return list(result["holdings"])
+            answer: HoldingsAnswer = _ffi.call_json(_ffi.lib.cf_store_holdings, pointer)
+        return list(answer["holdings"])
