@@ -62,22 +62,26 @@ stress: build
 demo: build
 	$(PYTHON) Tests/server/demo.py $(BUILD_DIR)/coinfolio-cli
 
-INSTALLED = $(DESTDIR)$(PREFIX)/lib/libcoinfolio.so $(DESTDIR)$(PREFIX)/bin/coinfolio-cli \
-            $(DESTDIR)$(PREFIX)/include/coinfolio.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/coinfolio.pc
+# Every path is quoted: PREFIX and DESTDIR may hold spaces. coinfolio.pc escapes them with a
+# backslash, as pkg-config expects (its output then goes through a shell or make unchanged).
+DEST       = $(DESTDIR)$(PREFIX)
+empty     :=
+space     := $(empty) $(empty)
+PC_PREFIX  = $(subst $(space),\\ ,$(PREFIX))
 
 install:
 	$(MAKE) build CONFIG=release
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 755 .build/release/libcoinfolio.so $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 .build/release/coinfolio-cli $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 include/coinfolio.h $(DESTDIR)$(PREFIX)/include/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' coinfolio.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coinfolio.pc
+	install -d "$(DEST)/lib" "$(DEST)/include" "$(DEST)/lib/pkgconfig" "$(DEST)/bin"
+	install -m 755 .build/release/libcoinfolio.so "$(DEST)/lib/"
+	install -m 755 .build/release/coinfolio-cli "$(DEST)/bin/"
+	install -m 644 include/coinfolio.h "$(DEST)/include/"
+	sed -e 's|@PREFIX@|$(PC_PREFIX)|g' coinfolio.pc.in > "$(DEST)/lib/pkgconfig/coinfolio.pc"
 
 # The files above, then each folder install made if nothing else is left in it.
 uninstall:
-	rm -f $(INSTALLED)
-	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
-	    $(DESTDIR)$(PREFIX)/lib 2>/dev/null
+	rm -f "$(DEST)/lib/libcoinfolio.so" "$(DEST)/bin/coinfolio-cli" "$(DEST)/include/coinfolio.h" \
+	    "$(DEST)/lib/pkgconfig/coinfolio.pc"
+	-rmdir "$(DEST)/lib/pkgconfig" "$(DEST)/include" "$(DEST)/bin" "$(DEST)/lib" 2>/dev/null
 
 # The header compiles as C99 and as C++ with every warning an error.
 HEADER_CXX  ?= $(shell command -v clang++ || command -v c++)

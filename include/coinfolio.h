@@ -341,8 +341,10 @@ void cf_engine_close(cf_engine *engine);
 /** Downloads a new snapshot: one /coins/markets request per 250 coins of coin_limit, one /global
  * request, and one ids= request for held coins missing from those pages; never a detail request.
  * out_json: {"coins":n,"as_of":"…","stale":false}. On failure the previous snapshot is kept and
- * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client) or
- * CF_STORE (the snapshot could not be saved). An empty first /coins/markets page ([] or every
+ * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client),
+ * CF_INVALID_ARGUMENT (details.reason "reentrant": called from the progress function of a
+ * refresh, load or refresh_prices running on the same handle and thread, which it would wait
+ * for) or CF_STORE (the snapshot could not be saved). An empty first /coins/markets page ([] or every
  * row skipped, as CoinGecko sends during incidents) returns CF_DECODE, message "CoinGecko
  * returned no coins", details.reason "no_coins", and keeps the previous snapshot exactly as it
  * was ("stale" unchanged); an empty later page just ends the paging. */
@@ -352,8 +354,8 @@ int cf_engine_refresh(cf_engine *engine, char **out_json, char **out_error);
  * /coins/markets, global_body from /global (may be NULL: the previous market data is kept).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or markets body, bad UTF-8, malformed JSON; or
  * a markets body with no coin — [], [null,null], every row skipped — with details.reason
- * "no_coins": nothing is replaced), CF_DECODE (not CoinGecko shapes) or CF_STORE. Never blocks
- * on the network. */
+ * "no_coins": nothing is replaced; or details.reason "reentrant", as cf_engine_refresh),
+ * CF_DECODE (not CoinGecko shapes) or CF_STORE. Never blocks on the network. */
 int cf_engine_load(cf_engine *engine, const char *markets_body, const char *global_body,
                    char **out_error);
 
@@ -417,8 +419,11 @@ int cf_engine_coin_detail(cf_engine *engine, const char *coin_id, char **out_jso
  * early (fewer coins than coin_limit), its last report has total equal to done.
  * progress_json is borrowed for the duration of the call; user is the pointer given to
  * cf_engine_set_progress. Called on the thread that made the engine call, before that call
- * returns. It may call the engine's queries but must not call cf_engine_refresh, cf_engine_load
- * or cf_engine_close on the same handle. */
+ * returns. It may call the engine's queries. Work that would wait for the call reporting to it
+ * (cf_engine_refresh, cf_engine_load or cf_engine_refresh_prices during a refresh,
+ * cf_engine_chart of the chart being downloaded) returns CF_INVALID_ARGUMENT with
+ * details.reason "reentrant" instead of deadlocking. It must not call cf_engine_close on the
+ * same handle. */
 typedef void (*cf_progress_fn)(const char *progress_json, void *user);
 
 /** Sets the function that cf_engine_refresh (and the import and chart calls) report progress to,
@@ -453,7 +458,9 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * "clamped": true.
  * out_json: {"coin_id","vs_currency","days":n | "max" (as asked of CoinGecko),"interval",
  * "clamped":b,"points":[[t_ms,v|null]…] (sorted by time; null is a gap),"summary":{…}}.
- * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id or options), CF_NOT_FOUND
+ * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id or options; or
+ * details.reason "reentrant": called from the progress function of this same chart's
+ * download, which it would wait for), CF_NOT_FOUND
  * (unknown coin), CF_UNAUTHORIZED (details.error_code 10012: a range the plan refuses) or another
  * network status. */
 int cf_engine_chart(cf_engine *engine, const char *coin_id, const char *options_json,
@@ -472,11 +479,12 @@ int cf_engine_portfolio_history(cf_engine *engine, const char *options_json, cha
 
 /** Updates the held coins' prices with one GET /simple/price request (per 250 held coins)
  * instead of a full refresh. A coin the answer prices takes its price, 24 h change (a null
- * change included; price_change_24h follows from it) and last_updated from it; a coin it does not
+ * change included; price_change_24h follows from it) and last_updated from it (null when
+ * last_updated_at is outside 1970…9999); a coin it does not
  * price keeps its previous values. Only held coins in the snapshot change; the snapshot is saved.
  * out_json: {"coins":n (coins priced),"as_of":"…","stale":b}. Blocks on the network.
- * Returns CF_OK, CF_NO_DATA (no snapshot yet), a network status (the snapshot is unchanged) or
- * CF_STORE. */
+ * Returns CF_OK, CF_NO_DATA (no snapshot yet), a network status (the snapshot is unchanged),
+ * CF_INVALID_ARGUMENT (details.reason "reentrant", as cf_engine_refresh) or CF_STORE. */
 int cf_engine_refresh_prices(cf_engine *engine, char **out_json, char **out_error);
 
 /** Draws the JSON answer of cf_engine_chart or cf_engine_portfolio_history (any object with

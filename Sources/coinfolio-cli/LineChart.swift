@@ -21,13 +21,16 @@ struct LineChart {
         let rows = max(height, 3)
         let (dotsX, dotsY) = unicode ? (columns * 2, rows * 4) : (columns, rows)
         var dots = [[Bool]](repeating: [Bool](repeating: false, count: dotsX), count: dotsY)
-        let span = end - start
+        // Halves, so that times or values near ±Double.greatestFiniteMagnitude cannot overflow.
+        let span = end / 2 - start / 2
         let range = high / 2 - low / 2
         func place(_ point: (time: Double, value: Double?)) -> (Int, Int)? {
-            guard let value = point.value, value.isFinite else { return nil }
-            let x = span > 0 ? (point.time - start) / span * Double(dotsX - 1) : Double(dotsX - 1) / 2
+            guard let value = point.value, value.isFinite, point.time.isFinite else { return nil }
+            let x = span > 0 ? (point.time / 2 - start / 2) / span * Double(dotsX - 1) : Double(dotsX - 1) / 2
             let ratio = range > 0 ? (value / 2 - low / 2) / range : 0.5
             let y = (1 - ratio) * Double(dotsY - 1)
+            // Int(_:) of NaN or ±infinity stops the process: such a point is a gap instead.
+            guard x.isFinite, y.isFinite else { return nil }
             return (min(max(Int(x.rounded()), 0), dotsX - 1), min(max(Int(y.rounded()), 0), dotsY - 1))
         }
         var previous: (Int, Int)?
@@ -78,9 +81,15 @@ struct LineChart {
             lines.append("\(padded) \(unicode ? "┤" : "|") \(paint(text.trailingSpacesRemoved))".trailingSpacesRemoved)
         }
         let withTime = end - start < 2 * 86_400_000
-        let first = Self.date(start, withTime: withTime), last = Self.date(end, withTime: withTime)
-        let gap = max(columns - first.count - last.count, 1)
-        lines.append(String(repeating: " ", count: labelWidth + 3) + first + String(repeating: " ", count: gap) + last)
+        // The dates fit under the plot: without the times, or the first date alone, when narrow.
+        var first = Self.date(start, withTime: withTime), last = Self.date(end, withTime: withTime)
+        if withTime, first.count + 1 + last.count > columns {
+            (first, last) = (Self.date(start, withTime: false), Self.date(end, withTime: false))
+        }
+        let dates =
+            first.count + 1 + last.count > columns
+            ? first : first + String(repeating: " ", count: max(columns - first.count - last.count, 1)) + last
+        lines.append(String(repeating: " ", count: labelWidth + 3) + dates)
         return lines
     }
 

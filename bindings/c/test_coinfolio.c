@@ -131,6 +131,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),
     TEST(test_progress_null_engine_is_invalid_argument),
+    TEST(test_progress_nested_refresh_work_is_refused_not_a_crash),
     /* test_header.c */
     TEST(test_status_names_are_the_headers),
     TEST(test_abi_version_is_the_headers),

@@ -122,3 +122,64 @@ void test_progress_null_engine_is_invalid_argument(void) {
     free_out(err);
     CHECK_INT(cf_engine_set_progress(NULL, NULL, NULL, NULL), CF_INVALID_ARGUMENT);
 }
+
+/* A progress function that, at the start of the /global request, calls refresh_prices,
+ * refresh and load on the engine it is reporting for, and records each status and reason. */
+struct nested_calls {
+    cf_engine *engine;
+    int statuses[3];
+    char reasons[3][32];
+    int calls;
+};
+
+static void call_back_in(const char *progress_json, void *user) {
+    struct nested_calls *nested = user;
+    char *out = NULL, *err = NULL;
+    const char *reason;
+    int which;
+    if (strstr(progress_json, "\"phase\":\"global\",\"done\":0") == NULL || nested->calls > 0)
+        return;
+    for (which = 0; which < 3; which++) {
+        json_t *error;
+        out = NULL;
+        err = NULL;
+        if (which == 0)
+            nested->statuses[0] = cf_engine_refresh_prices(nested->engine, &out, &err);
+        else if (which == 1)
+            nested->statuses[1] = cf_engine_refresh(nested->engine, &out, &err);
+        else
+            nested->statuses[2] = cf_engine_load(
+                nested->engine, "[{\"id\":\"x\",\"symbol\":\"x\",\"name\":\"X\"}]", NULL, &err);
+        error = err ? json_parse_raw(err, strlen(err)) : NULL;
+        reason = json_str(json_object_get(error, "details"), "reason");
+        snprintf(nested->reasons[which], sizeof nested->reasons[which], "%s", reason ? reason : "none");
+        json_decref(error);
+        free_out(out);
+        free_out(err);
+    }
+    nested->calls++;
+}
+
+/* Before: the nested calls stopped the process ("Recursive call to lock Mutex"). */
+void test_progress_nested_refresh_work_is_refused_not_a_crash(void) {
+    struct nested_calls nested;
+    char *out = SENTINEL, *err = SENTINEL;
+    int which;
+    REQUIRE_SERVER();
+    server_reset();
+    memset(&nested, 0, sizeof nested);
+    nested.engine = paged_engine(10);
+    if (nested.engine == NULL)
+        return;
+    CHECK_STATUS(cf_engine_set_progress(nested.engine, call_back_in, &nested, &err), CF_OK, err);
+    err = SENTINEL;
+    CHECK_STATUS(cf_engine_refresh(nested.engine, &out, &err), CF_OK, err);
+    free_out(out);
+    free_out(err);
+    CHECK_INT(nested.calls, 1);
+    for (which = 0; which < 3; which++) {
+        CHECK_INT(nested.statuses[which], CF_INVALID_ARGUMENT);
+        CHECK_STR(nested.reasons[which], "reentrant");
+    }
+    cf_engine_close(nested.engine);
+}

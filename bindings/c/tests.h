@@ -135,6 +135,7 @@ void test_store_refuses_an_id_with_a_comma(void);
 void test_progress_five_page_refresh_reports_every_page(void);
 void test_progress_null_function_turns_it_off(void);
 void test_progress_null_engine_is_invalid_argument(void);
+void test_progress_nested_refresh_work_is_refused_not_a_crash(void);
 
 /* test_header.c */
 void test_status_names_are_the_headers(void);

@@ -30,8 +30,8 @@ public enum ChartSVG {
     }
 
     /// Renders the JSON answer of `chart` or `portfolio_history`: an object with `points`
-    /// (`[[t_ms, v|null, …]…]`, sorted by time) and `vs_currency` (default usd); other keys are
-    /// ignored.
+    /// (`[[t_ms, v|null, …]…]`; sorted by time here when they are not) and `vs_currency`
+    /// (default usd); other keys are ignored.
     /// - Throws: `.invalidArgument` for malformed JSON or points that are not `[number, number|null, …]`.
     public static func render(json: String, options: ChartSVGOptions = ChartSVGOptions()) throws -> String {
         let chart = try ChartJSONReader.read(json)
@@ -40,7 +40,14 @@ public enum ChartSVG {
                 "chart_json needs \"points\": an array of [t_ms, value|null] (a chart or portfolio_history answer)")
         }
         let vs = try chart.vsCurrency.map { try VsCurrency($0) } ?? .usd
-        return render(Series(times: chart.times, values: chart.values), vsCurrency: vs, options: options)
+        var series = Series(times: chart.times, values: chart.values)
+        // Drawn in time order, as `PriceChart` keeps its points, so that the line never runs
+        // backwards and its colour compares the earliest and latest values.
+        if !zip(series.times, series.times.dropFirst()).allSatisfy({ $0 <= $1 }) {
+            let order = series.times.indices.sorted { (series.times[$0], $0) < (series.times[$1], $1) }
+            series = Series(times: order.map { series.times[$0] }, values: order.map { series.values[$0] })
+        }
+        return render(series, vsCurrency: vs, options: options)
     }
 
     private struct Palette {
@@ -144,7 +151,8 @@ public enum ChartSVG {
         // The line: one subpath per run of values between gaps.
         let colour = last >= first ? risingColour : fallingColour
         out.append("<path fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"")
-        let span = end - start
+        // Halves here too: times ±1e308 apart would make the span infinite and every x NaN.
+        let span = end / 2 - start / 2
         // Halves first, so that values near ±Double.greatestFiniteMagnitude cannot overflow.
         let range = high / 2 - low / 2
         var drawing = false
@@ -152,7 +160,7 @@ public enum ChartSVG {
         for index in series.values.indices {
             let v = series.values[index]
             guard v.isFinite else { drawing = false; continue }
-            let x = span > 0 ? left + (series.times[index] - start) / span * plotWidth : left + plotWidth / 2
+            let x = span > 0 ? left + (series.times[index] / 2 - start / 2) / span * plotWidth : left + plotWidth / 2
             let ratio = range > 0 ? (v / 2 - low / 2) / range : 0.5
             let y = plotTop + (1 - ratio) * plotHeight
             out.byte(drawing ? UInt8(ascii: "L") : UInt8(ascii: "M"))

@@ -230,8 +230,13 @@ struct ChartJSONReader {
                     {
                         index += 2
                         let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw malformed("bad surrogate pair") }
-                        unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                        if (0xDC00...0xDFFF).contains(low) {
+                            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            // A lone high surrogate then another escape (JSON syntax allows it;
+                            // Python reads it): U+FFFD, then that escape read on its own.
+                            index -= 6
+                        }
                     }
                     // A lone surrogate is no character: it becomes U+FFFD.
                     let scalar = Unicode.Scalar(unit) ?? "\u{FFFD}"

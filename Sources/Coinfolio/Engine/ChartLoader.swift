@@ -54,10 +54,13 @@ final class ChartLoader: Sendable {
         case .cached(let chart):
             return chart
         case .wait(let flight):
+            // A progress handler of this very download asking for the same chart: waiting
+            // for the flight would never end.
+            try WorkInProgress.refuseNested(flight, "chart of \"\(key.id)\"")
             flight.done.wait()
             return try flight.result.get()
         case .fetch(let flight):
-            let result = Result { try fetch(key) }
+            let result = Result { try WorkInProgress.doing(flight) { try fetch(key) } }
             state.withLock { state in
                 if case .success(let chart) = result, ttl > 0 {
                     let now = Date()

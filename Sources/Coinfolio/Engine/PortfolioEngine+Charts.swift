@@ -104,7 +104,8 @@ extension PortfolioEngine {
     ///   snapshot is then unchanged); `.store`.
     @discardableResult
     public func refreshPrices() throws -> RefreshSummary {
-        try refreshLock.withLock { _ in try refreshPricesHoldingLock() }
+        try WorkInProgress.refuseNested(self, "refresh_prices")
+        return try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshPricesHoldingLock() } }
     }
 
     /// `refreshPrices()`'s work, run holding `refreshLock`.
@@ -136,7 +137,8 @@ extension PortfolioEngine {
 }
 
 extension Coin {
-    /// Takes a `/simple/price` answer: price, 24 h change and update time.
+    /// Takes a `/simple/price` answer: price, 24 h change and update time (nil when unknown or
+    /// outside 1970…9999).
     mutating func apply(_ quote: SimplePrice, price: Double) {
         currentPrice = price
         priceChangePercentage24h = quote.change24h
@@ -147,6 +149,9 @@ extension Coin {
         } else {
             priceChange24h = nil
         }
-        lastUpdated = quote.lastUpdatedAt.map { isoTimestamp(Date(timeIntervalSince1970: $0)) }
+        // A time outside 1970…9999 is no real update time (an ISO-8601 year has four digits): unknown.
+        lastUpdated = quote.lastUpdatedAt.flatMap {
+            (0..<253_402_300_800).contains($0) ? isoTimestamp(Date(timeIntervalSince1970: $0)) : nil
+        }
     }
 }

@@ -62,7 +62,8 @@ public final class PortfolioEngine: Sendable {
     ///   every row skipped): the previous snapshot is kept as it was, `stale` unchanged.
     @discardableResult
     public func refresh() throws -> RefreshSummary {
-        try refreshLock.withLock { _ in try refreshHoldingLock() }
+        try WorkInProgress.refuseNested(self, "refresh")
+        return try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshHoldingLock() } }
     }
 
     /// `refresh()`'s work, run holding `refreshLock`.
@@ -118,8 +119,10 @@ public final class PortfolioEngine: Sendable {
     /// `refresh()` reports `.markets` (pages: `done` 0 when it starts, then after each page),
     /// `.global` (0 then 1 of 1) and, when held coins were missing from the pages, `.ids` (coins);
     /// import and chart downloads report `.import` and `.chart`. The handler runs on the thread
-    /// that called the engine, before the call returns. It may call queries, but must not start a
-    /// `refresh()` or `load(…)`: those wait for the refresh that is calling it, which never ends.
+    /// that called the engine, before the call returns. It may call queries; a `refresh()`,
+    /// `load(…)` or `refreshPrices()` it starts during a refresh, or a `chart` of the chart being
+    /// downloaded, would wait for the work that is calling it, and throws `.invalidArgument`
+    /// (`details.reason` "reentrant") instead.
     /// - Parameter handler: called with each report, or nil.
     public func setProgressHandler(_ handler: (@Sendable (WorkProgress) -> Void)?) {
         progress.set(handler)
@@ -144,6 +147,7 @@ public final class PortfolioEngine: Sendable {
             return page
         }
         let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
+        try WorkInProgress.refuseNested(self, "load")
         return try refreshLock.withLock { _ in
             let marketData = newMarketData ?? currentSnapshot()?.marketData
             // The body itself is saved: decoding it again applies the same merge, and re-encoding

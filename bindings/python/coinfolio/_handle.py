@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from types import TracebackType
-from typing import Any, Callable, Iterator, Optional, Type, TypeVar
+from typing import Any, Callable, Dict, Iterator, Optional, Type, TypeVar
 
 from .errors import InvalidArgument
 
@@ -16,7 +16,9 @@ class Handle:
     """Owns one ``cf_*`` handle.
 
     ``close()`` is idempotent and thread-safe: it waits for calls running on other threads to
-    return before the C handle is closed, and later calls raise :class:`InvalidArgument`.
+    return before the C handle is closed, and later calls raise :class:`InvalidArgument`. Called
+    from inside one of the handle's own calls (a progress callback), it cannot wait for that
+    call: the handle is then closed when the call returns.
     ``__del__`` closes a forgotten handle and is safe during interpreter shutdown.
     """
 
@@ -26,6 +28,9 @@ class Handle:
     def __init__(self, pointer: Any, closer: Callable[[Any], None]) -> None:
         self._cond = threading.Condition(threading.Lock())
         self._users = 0
+        # Calls in progress per thread, so that close() from inside one never waits for itself.
+        self._users_by_thread: Dict[int, int] = {}
+        self._deferred_close: Any = None
         # Keep the close function on the instance: module globals may be gone at shutdown.
         self._closer = closer
         self._pointer = pointer
@@ -45,13 +50,23 @@ class Handle:
             if not pointer:
                 raise self._closed_error()
             self._users += 1
+            thread = threading.get_ident()
+            self._users_by_thread[thread] = self._users_by_thread.get(thread, 0) + 1
         try:
             yield pointer
         finally:
+            deferred = None
             with cond:
                 self._users -= 1
+                if self._users_by_thread[thread] == 1:
+                    del self._users_by_thread[thread]
+                else:
+                    self._users_by_thread[thread] -= 1
                 if self._users == 0:
                     cond.notify_all()
+                    deferred, self._deferred_close = self._deferred_close, None
+            if deferred is not None:
+                self._closer(deferred)
 
     def _closed_error(self) -> InvalidArgument:
         return InvalidArgument(InvalidArgument.STATUS, InvalidArgument.CODE, f"{type(self).__name__} is closed", {})
@@ -66,6 +81,10 @@ class Handle:
             if not pointer:
                 return
             self._pointer = None
+            if threading.get_ident() in self._users_by_thread:
+                # Inside one of this handle's own calls: the last call to return closes it.
+                self._deferred_close = pointer
+                return
             while self._users:
                 cond.wait()
         self._closer(pointer)

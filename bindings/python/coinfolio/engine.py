@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from ctypes import byref
-from typing import Any, Callable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _ffi
 from ._handle import Handle
@@ -73,7 +73,7 @@ class Engine(Handle):
         super().__init__(out, _ffi.lib.cf_engine_close)
         # Every ctypes callback handed to the library lives as long as the engine: a refresh on
         # another thread may still be calling an earlier one after it was replaced.
-        self._progress_callbacks: List[Any] = []
+        self._progress_callbacks: List[Tuple[Any, Any]] = []
 
     def refresh(self) -> RefreshSummary:
         """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
@@ -271,9 +271,13 @@ class Engine(Handle):
         (markets: pages of ``/coins/markets``; global: 1 request; ids: held coins missing from
         the pages; import: CSV rows; chart: charts). Each phase reports ``done`` 0 when it starts,
         then after each unit. The callback runs on the thread that called :meth:`refresh` (or the
-        import or chart call), before that call returns. It may call queries but not
-        :meth:`refresh`, :meth:`load` or :meth:`close`. An exception it raises is printed
-        (``sys.unraisablehook``) and does not stop the work.
+        import or chart call), before that call returns. It may call queries; work that would wait
+        for the call reporting to it (:meth:`refresh`, :meth:`load` or :meth:`refresh_prices`
+        during a refresh, :meth:`chart` of the chart being downloaded) raises
+        :class:`InvalidArgument` with ``details["reason"] == "reentrant"``; :meth:`close` closes
+        the engine once that call returns. An exception it raises is printed
+        (``sys.unraisablehook``) and does not stop the work. Setting the same callback again
+        reuses its relay, so toggling a callback on and off does not grow memory.
         """
         if callback is None:
             native = _ffi.cf_progress_fn()  # NULL
@@ -281,11 +285,18 @@ class Engine(Handle):
             if not callable(callback):
                 raise TypeError(f"callback must be callable or None, not {type(callback).__name__}")
 
-            def relay(progress_json: Optional[bytes], _user: Optional[int]) -> None:
-                if progress_json is not None:
-                    callback(json.loads(progress_json.decode("utf-8")))
+            # The relay of a callback set before is reused (it is kept alive anyway).
+            # (== so that obj.method, a new bound method each time, is found too.)
+            known = next((pair for pair in self._progress_callbacks if pair[0] == callback), None)
+            if known is not None:
+                native = known[1]
+            else:
 
-            native = _ffi.cf_progress_fn(relay)
-            self._progress_callbacks.append(native)
+                def relay(progress_json: Optional[bytes], _user: Optional[int]) -> None:
+                    if progress_json is not None:
+                        callback(json.loads(progress_json.decode("utf-8")))
+
+                native = _ffi.cf_progress_fn(relay)
+                self._progress_callbacks.append((callback, native))
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_engine_set_progress, pointer, native, None)

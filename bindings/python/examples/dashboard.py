@@ -318,6 +318,13 @@ class Handler(BaseHTTPRequestHandler):
 
     do_POST = do_PUT = do_DELETE = do_PATCH = refuse  # read-only
 
+    def __getattr__(self, name: str) -> Any:
+        # Any other method (OPTIONS, TRACE, PROPFIND, …) is refused the same way, with 405 and
+        # Allow, rather than http.server's 501 page.
+        if name.startswith("do_"):
+            return self.refuse
+        raise AttributeError(name)
+
     def answer(self, send_body: bool) -> None:
         path = urllib.parse.urlsplit(self.path).path
         try:
