@@ -2,10 +2,10 @@
  * test_coinfolio.c — the C test suite of Coinfolio: the C ABI of include/coinfolio.h exercised
  * from C, every JSON output parsed with jansson.
  *
- *     build/test_coinfolio <repository root> [test name pattern]
+ *     build/test_coinfolio <repository root> [test name substring…]
  *
- * cmocka runs the tests below and prints its standard summary; the pattern is a glob, or a plain
- * word matching the test names that contain it. CMOCKA_MESSAGE_OUTPUT=tap (or subunit, xml)
+ * cmocka runs the tests below (those whose name contains one of the substrings, when given) and
+ * prints its standard summary. CMOCKA_MESSAGE_OUTPUT=tap (or subunit, xml)
  * picks cmocka's other output formats. Needs python3 for the loopback CoinGecko server
  * (Tests/server/coingecko_server.py). The corpus tests read ../shared/fixtures/coingecko beside
  * the repository when it exists, and are skipped otherwise.
@@ -152,9 +152,16 @@ static const struct CMUnitTest tests[] = {
 };
 
 int main(int argc, char **argv) {
+    struct CMUnitTest selected[sizeof tests / sizeof tests[0]];
+    size_t i, count = 0;
     if (tf_parse_arguments(argc, argv) != 0)
         return 2;
-    return cmocka_run_group_tests_name("coinfolio", tests, tf_group_setup, tf_group_teardown) == 0
+    for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (tf_selected(tests[i].name))
+            selected[count++] = tests[i];
+    /* cmocka_run_group_tests_name() with the selected tests (the macro needs an array's size) */
+    return _cmocka_run_group_tests("coinfolio", selected, count, tf_group_setup,
+                                   tf_group_teardown) == 0
                ? 0
                : 1;
 }

@@ -174,10 +174,11 @@ void tf_run_test(void **state);
         .initial_state = &(tf_test){#function, function},                                      \
     }
 
-/* Reads the command line (argv[1] the repository root, an optional argv[2] a test name pattern:
- * a glob, or a plain word matching the names that contain it) and sets cmocka's filter. Returns
- * 0 on success; prints the usage and returns 2 otherwise. */
+/* Reads the command line: argv[1] is the repository root, further arguments pick the tests whose
+ * name contains any of them. Returns 0 on success; prints the usage and returns 2 otherwise. */
 int tf_parse_arguments(int argc, char **argv);
+/* 1 when the command line picks the test of this name. */
+int tf_selected(const char *name);
 /* cmocka group setup and teardown: the temporary folder and the loopback server; the teardown
  * prints how many checks passed and failed. */
 int tf_group_setup(void **state);
