@@ -35,6 +35,11 @@ extension CLI {
 
     private func writeSVG(_ path: String?, title: String, _ render: (ChartSVGOptions) -> String) throws {
         guard let path else { return }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CoinfolioError(.invalidArgument, "cannot write \(path): there is no folder \(folder)")
+        }
         let svg = render(try ChartSVGOptions(width: 800, height: 400, title: title))
         do {
             try Data(svg.utf8).write(to: URL(fileURLWithPath: path))

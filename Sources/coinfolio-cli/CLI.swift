@@ -9,7 +9,9 @@ struct CLI {
 
     /// Checks the operand count of `command`; exits with status 2 and its usage line otherwise.
     func expectOperands(_ count: ClosedRange<Int>, _ shape: String) {
-        guard count.contains(options.operands.count) else { fail("usage: coinfolio-cli \(options.command) \(shape)", code: 2) }
+        guard count.contains(options.operands.count) else {
+            fail(shape.isEmpty ? "\(options.command) takes no arguments" : "usage: coinfolio-cli \(options.command) \(shape)", code: 2)
+        }
     }
 
     /// The engine, with the database's folder created first.
@@ -34,6 +36,25 @@ struct CLI {
             FileHandle.standardError.write(Data("coinfolio-cli: refresh failed: \(error.message)\n".utf8))
         } catch {
             FileHandle.standardError.write(Data("coinfolio-cli: refresh failed: \(error)\n".utf8))
+        }
+    }
+
+    /// What `coinfolio-cli` says of an id CoinGecko does not know.
+    static func unknownCoin(_ id: String) -> String {
+        "unknown coin \"\(id)\": use its CoinGecko id (for example bitcoin, not btc)"
+    }
+
+    /// Runs `body`, a request about coin `id`. An id with upper-case letters or surrounding spaces
+    /// (which no CoinGecko id has) is refused first with the corrected id, without a request; a
+    /// 404 is told as an unknown coin when CoinGecko's coin list confirms it does not know the id
+    /// (a 404 for any other reason, such as a wrong `--base-url`, is reported as it came).
+    func aboutCoin<T>(_ engine: PortfolioEngine, _ id: String, _ body: () throws -> T) throws -> T {
+        try CoinID.validateHolding(id)
+        do {
+            return try body()
+        } catch let error as CoinfolioError where error.code == .notFound {
+            if (try? engine.coinExists(id: id)) == false { fail(CLI.unknownCoin(id), code: 1) }
+            throw error
         }
     }
 
@@ -100,9 +121,31 @@ func amountText(_ amount: Double) -> String {
         of: VsCurrency.usd.prefix, with: "")
 }
 
-/// The bytes of the file at `path`; exits with status 1 when it cannot be read.
+/// The most `read(_:)` takes from a pipe or device (a regular file is read whole): 512 MB.
+let readLimit = 512 << 20
+
+/// The bytes of the file at `path` (a regular file, or a pipe such as `/dev/stdin` read to its
+/// end, up to `readLimit`); exits with status 1, saying why, when it cannot be read.
 func read(_ path: String) throws -> Data {
-    do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-        fail("cannot read \(path): \(error.localizedDescription)", code: 1)
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        fail("cannot read \(path): no such file", code: 1)
     }
+    if isFolder.boolValue { fail("cannot read \(path): it is a folder, not a file", code: 1) }
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    if attributes?[.type] as? FileAttributeType == .typeRegular {
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            fail("cannot read \(path): \(error.localizedDescription)", code: 1)
+        }
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+        fail("cannot read \(path): it cannot be opened for reading", code: 1)
+    }
+    defer { try? handle.close() }
+    var data = Data()
+    while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        data.append(chunk)
+        if data.count > readLimit { fail("cannot read \(path): longer than \(readLimit >> 20) MB", code: 1) }
+    }
+    return data
 }

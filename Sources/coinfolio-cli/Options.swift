@@ -29,7 +29,8 @@ struct Options {
           portfolio --history [--svg FILE]
                                   the portfolio's value over the last 7 days, as a line chart
           chart COIN [--days N] [--svg FILE]
-                                  a coin's price chart (days 1…365 or max; default 7) and summary
+                                  a coin's price chart and summary (days 1…36500 or max, default 7;
+                                  the public and demo plans stop at 365)
           set COIN AMOUNT         hold AMOUNT of COIN (a CoinGecko id); 0 or less removes it
           detail COIN             one coin: overview, additional details, description, links
           search TEXT             coins whose name, symbol or id contains TEXT

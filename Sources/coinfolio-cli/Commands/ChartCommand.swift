@@ -11,6 +11,7 @@ struct ChartCommand: Command {
             fail("chart needs the network: prices over time come from CoinGecko's /coins/{id}/market_chart (drop --offline)", code: 1)
         }
         let engine = try cli.openEngine()
-        try cli.showChart(engine, coinID: cli.options.operands[0])
+        let id = cli.options.operands[0]
+        try cli.aboutCoin(engine, id) { try cli.showChart(engine, coinID: id) }
     }
 }

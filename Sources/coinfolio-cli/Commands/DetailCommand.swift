@@ -12,7 +12,8 @@ struct DetailCommand: Command {
         }
         let engine = try cli.openEngine()
         if engine.currentSnapshotAsOf == nil { cli.refreshOrExplain(engine) }
-        let screen = try engine.coinDetail(id: cli.options.operands[0])
+        let id = cli.options.operands[0]
+        let screen = try cli.aboutCoin(engine, id) { try engine.coinDetail(id: id) }
         if cli.options.json { say(screen.json); return }
         let terminal = cli.terminal
         say(terminal.bold(Terminal.printable("\(screen.detail.name) (\(screen.detail.symbol.uppercased()))")))

@@ -23,7 +23,7 @@ struct SetCommand: Command {
                 fail("cannot check that \"\(id)\" is a CoinGecko coin id: \(error.message) (use --offline to store it unchecked)", code: 1)
             }
             guard exists else {
-                fail("unknown coin \"\(id)\": use its CoinGecko id (for example bitcoin, not btc)", code: 1)
+                fail(CLI.unknownCoin(id), code: 1)
             }
         }
         try engine.setHolding(coinID: id, amount: amount)

@@ -26,7 +26,7 @@ import os
 import sys
 from ctypes import POINTER, Structure, byref, c_char_p, c_double, c_int, c_void_p
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import CF_OK, CoinfolioError, InternalError, InvalidArgument, error_for_status
 
@@ -200,6 +200,14 @@ def encode_json(payload: Any, what: str) -> bytes:
     except ValueError as exc:
         raise _invalid(f"{what}: {exc}", {"argument": what}) from None
     return encode(text, what)
+
+
+def to_dict(value: Mapping[str, Any], what: str) -> Dict[str, Any]:
+    """A JSON object argument as a dict; anything but a mapping (a str, a list, None) raises
+    TypeError naming the argument."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{what} must be a mapping (a dict), not {type(value).__name__}")
+    return dict(value)
 
 
 def to_double(value: float, what: str) -> float:

@@ -32,10 +32,13 @@ def chart_svg(
     Raises:
         InvalidArgument: malformed chart JSON (no ``points`` array, a point that is not
             ``[number, number | None]``) or a bad option.
+        TypeError: ``chart`` is not a dict, str or bytes.
     """
     if isinstance(chart, (str, bytes)):
         encoded_chart = _ffi.encode(chart, "chart")
-    else:
+    elif isinstance(chart, Mapping):
         encoded_chart = _ffi.encode_json(dict(chart), "chart")
+    else:
+        raise TypeError(f"chart must be a dict, str or bytes, not {type(chart).__name__}")
     options = _ffi.encode_json(_ffi.options(width=width, height=height, title=title, theme=theme), "options")
     return _ffi.call_text(_ffi.lib.cf_chart_svg, encoded_chart, options)

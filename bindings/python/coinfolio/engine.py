@@ -43,7 +43,9 @@ class Engine(Handle):
     None leaves an option to the library, which applies the default given above (``database``
     None is ``":memory:"``, ``api`` None the public plan's defaults).
 
-    Opening never touches the network. Raises InvalidArgument (config) or StoreError.
+    Opening never touches the network. Raises InvalidArgument (config), StoreError (the
+    database cannot be opened, for example in a folder that does not exist: the folder is not
+    created), or TypeError (``api`` not a mapping).
     """
 
     def __init__(
@@ -59,7 +61,7 @@ class Engine(Handle):
     ) -> None:
         config = _ffi.options(
             database=None if database is None else os.fspath(database),
-            api=None if api is None else dict(api),
+            api=None if api is None else _ffi.to_dict(api, "api"),
             vs_currency=vs_currency,
             coin_limit=coin_limit,
             detail_ttl_s=detail_ttl_s,

@@ -355,11 +355,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--offline", action="store_true", help="no refresh at start: show the saved snapshot")
     args = parser.parse_args(argv)
 
+    try:  # the port first: a port in use is said at once, before any refresh
+        server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    except OSError as error:
+        print(f"dashboard.py: cannot serve on 127.0.0.1:{args.port}: {error.strerror}", file=sys.stderr)
+        return 1
     api = {"base_url": args.base_url} if args.base_url else None
     try:
         engine = coinfolio.Engine(database=args.db or ":memory:", api=api)
     except coinfolio.CoinfolioError as error:
         print(f"dashboard.py: {error.message}", file=sys.stderr)
+        server.server_close()
         return 1
     if not args.offline:
         try:
@@ -368,7 +374,6 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"dashboard.py: refresh failed, showing saved data: {error.message}", file=sys.stderr)
 
     Handler.dashboard = Dashboard(engine)
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     print(f"Serving on http://127.0.0.1:{server.server_address[1]}/", flush=True)
     try:
         server.serve_forever()

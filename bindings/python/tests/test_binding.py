@@ -151,3 +151,17 @@ def test_nul_in_a_string_argument_is_invalid() -> None:
         with pytest.raises(coinfolio.InvalidArgument):
             store.set_holding("bit\x00coin", 1)
         assert store.holdings() == []
+
+
+# --- arguments of the wrong Python type (SPEC §9): a TypeError naming the argument ------------------
+
+def test_engine_api_that_is_not_a_mapping_is_a_type_error_naming_it():
+    with pytest.raises(TypeError) as raised:
+        coinfolio.Engine(api="http://127.0.0.1:9/api/v3")
+    assert str(raised.value) == "api must be a mapping (a dict), not str"
+
+
+def test_chart_svg_of_none_is_a_type_error_naming_the_chart():
+    with pytest.raises(TypeError) as raised:
+        coinfolio.chart_svg(None)  # type: ignore[arg-type]
+    assert str(raised.value) == "chart must be a dict, str or bytes, not NoneType"

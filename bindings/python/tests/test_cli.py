@@ -94,7 +94,7 @@ def test_network_down_without_data_says_how_to_get_it(cli):
 @pytest.mark.parametrize("args, code, message", [
     (("set", "bitcoin", "lots"), 2, "amount must be a number"),
     (("set", "no-such-coin", "1"), 1, "unknown coin"),
-    (("detail", "no-such-coin"), 1, "not found"),
+    (("detail", "no-such-coin"), 1, "unknown coin"),
     (("--frobnicate",), 2, "unknown option"),
     (("teleport",), 2, "unknown command"),
     (("set", "a/b", "1"), 2, "coin id"),
@@ -108,6 +108,42 @@ def test_errors_are_one_line_and_nonzero(cli, args, code, message):
     result = cli(*args)
     assert result.returncode == code, result.stderr
     assert message in result.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize("args, code, line", [
+    (("detail", "no-such-coin"), 1,
+     'coinfolio-cli: unknown coin "no-such-coin": use its CoinGecko id (for example bitcoin, not btc)'),
+    (("chart", "no-such-coin"), 1,
+     'coinfolio-cli: unknown coin "no-such-coin": use its CoinGecko id (for example bitcoin, not btc)'),
+    (("detail", "Bitcoin"), 2,
+     'coinfolio-cli: coin id "Bitcoin" has upper-case letters or surrounding spaces, which no CoinGecko id has; '
+     'did you mean "bitcoin"?'),
+    (("version", "extra"), 2, "coinfolio-cli: version takes no arguments"),
+    (("home", "extra"), 2, "coinfolio-cli: home takes no arguments"),
+    (("load", "/"), 1, "coinfolio-cli: cannot read /: it is a folder, not a file"),
+    (("load", "/nonexistent-coinfolio/markets.json"), 1,
+     "coinfolio-cli: cannot read /nonexistent-coinfolio/markets.json: no such file"),
+    (("chart", "bitcoin", "--svg", "/nonexistent-coinfolio/btc.svg"), 2,
+     "coinfolio-cli: cannot write /nonexistent-coinfolio/btc.svg: there is no folder /nonexistent-coinfolio"),
+])
+def test_what_a_newcomer_mistypes_gets_a_message_saying_what_to_do(cli, args, code, line):
+    result = cli(*args)
+    assert result.returncode == code, result.stderr
+    assert result.stderr.splitlines() == [line]
+
+
+def test_a_404_from_a_wrong_base_url_is_not_called_an_unknown_coin(cli, server):
+    result = cli("detail", "bitcoin", COINFOLIO_BASE_URL=server.base_url.replace("/api/v3", "/wrong"))
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == "coinfolio-cli: not found (HTTP 404): Not Found"
+
+
+def test_load_reads_a_pipe(cli):
+    binary_input = (REPO / "Tests" / "fixtures" / "coingecko" / "markets.json").read_text()
+    result = subprocess.run([str(_cli()), "--db", ":memory:", "load", "/dev/stdin"], input=binary_input,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "loaded 12 coins\n"
 
 
 def test_an_offline_engine_creates_no_folder_of_its_own(cli, tmp_path):
@@ -225,3 +261,10 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(cli):
     result = cli("home", "--limit", "1")
     assert result.returncode == 0
     assert result.stderr == ""
+
+
+def test_help_gives_the_days_the_parser_takes_and_the_plans_limit(cli):
+    result = cli("--help")
+    assert result.returncode == 0
+    assert "(days 1…36500 or max, default 7;" in result.stdout
+    assert "the public and demo plans stop at 365)" in result.stdout

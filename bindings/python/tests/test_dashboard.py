@@ -108,6 +108,19 @@ def test_unknown_pages_and_coins_are_404(dashboard) -> None:
     assert dashboard.get("/coin/no-such-coin")[0] == 404
 
 
+def test_a_port_in_use_is_one_line_and_status_1_not_a_traceback() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, str(DASHBOARD), "--port", str(port), "--offline"],
+                                env=child_env(), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr == f"dashboard.py: cannot serve on 127.0.0.1:{port}: Address already in use\n"
+
+
 def test_every_string_from_coingecko_is_escaped(server, tmp_path) -> None:
     hostile = "<script>alert(1)</script>"
     server.route(
