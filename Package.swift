@@ -36,6 +36,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // simdjson On-Demand (Debian libsimdjson-dev) behind a C surface: the one-pass decoder.
         // No unsafe flags: packages depending on the Coinfolio product build it too. Its C
         // functions are declared with hidden visibility, so libcoinfolio.so never exports them.
@@ -43,7 +48,7 @@ let package = Package(
             name: "CSimdJSON",
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "Coinfolio", dependencies: ["CSQLite", "CSimdJSON"]),
+        .target(name: "Coinfolio", dependencies: ["CSQLite", "CSimdJSON", "CPostgres"]),
         .target(
             name: "CoinfolioABI",
             dependencies: ["Coinfolio"],

@@ -379,9 +379,10 @@ static void bench_store(const char *dir) {
     if (sqlite3_open(path, &db) != SQLITE_OK) { fprintf(stderr, "sqlite3_open failed\n"); exit(1); }
     sqlite3_busy_timeout(db, 5000);
     sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-                     "CREATE TABLE holding (coin_id TEXT PRIMARY KEY NOT NULL, amount REAL NOT NULL CHECK (amount > 0)) WITHOUT ROWID;",
+                     "CREATE TABLE holding (owner TEXT NOT NULL, coin_id TEXT NOT NULL, amount REAL NOT NULL CHECK (amount > 0),"
+                     " PRIMARY KEY (owner, coin_id)) WITHOUT ROWID;",
                  NULL, NULL, NULL);
-    sqlite3_prepare_v2(db, "INSERT INTO holding (coin_id, amount) VALUES (?1, ?2) ON CONFLICT (coin_id) DO UPDATE SET amount = excluded.amount",
+    sqlite3_prepare_v2(db, "INSERT INTO holding (owner, coin_id, amount) VALUES (?3, ?1, ?2) ON CONFLICT (owner, coin_id) DO UPDATE SET amount = excluded.amount",
                        -1, &upsert, NULL);
     snprintf(path, sizeof path, "%s/store-coinfolio.sqlite", dir);
     remove(path);
@@ -398,6 +399,7 @@ static void bench_store(const char *dir) {
                     snprintf(id, sizeof id, "coin-%d", m % 500);
                     sqlite3_bind_text(upsert, 1, id, -1, SQLITE_TRANSIENT);
                     sqlite3_bind_double(upsert, 2, 1.0 + m++);
+                    sqlite3_bind_text(upsert, 3, "default", -1, SQLITE_STATIC);
                     if (sqlite3_step(upsert) != SQLITE_DONE) { fprintf(stderr, "raw upsert failed\n"); exit(1); }
                     sqlite3_reset(upsert);
                 });

@@ -118,6 +118,16 @@ def python_rows(build: Path) -> list[str]:
     return rows
 
 
+def postgres_rows(build: Path) -> list[str]:
+    """postgres_bench's rows, on the cluster bench/Makefile starts (Tests/postgres/with-cluster.sh).
+    Without one the run fails: a missing backend is not a figure."""
+    url = os.environ.get("COINFOLIO_TEST_POSTGRES_URL")
+    if not url:
+        raise SystemExit("report.py: COINFOLIO_TEST_POSTGRES_URL is not set; run `make bench`, which starts a PostgreSQL cluster")
+    return subprocess.run([str(build / "postgres_bench"), url, str(build)], check=True, capture_output=True,
+                          text=True).stdout.splitlines()
+
+
 def start_chart_server(build: Path) -> "tuple[subprocess.Popen[bytes], str]":
     """The loopback CoinGecko server over bench/build/chart-fixtures (the one-year chart)."""
     server = subprocess.Popen([sys.executable, str(REPO / "Tests" / "server" / "coingecko_server.py"), "--port", "0",
@@ -153,7 +163,7 @@ def main() -> None:
           "time; the ratio is ours ÷ the anchor (below 1 is faster than the anchor).\n")
     print("| benchmark | ours | anchor | anchor time | ratio | notes |")
     print("|---|---|---|---|---|---|")
-    for line in c_rows + python_rows(build) + memory:
+    for line in c_rows + python_rows(build) + memory + postgres_rows(build):
         print(line)
     print()
     print((BENCH / "NOTES.md").read_text().rstrip())

@@ -202,9 +202,21 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
 /** @} */
 
 /** @name Store
- * Store: the user's holdings, one row per CoinGecko coin id, in a SQLite file (WAL journal,
- * synchronous=FULL). Every CF_OK write is committed and durable. Several threads and processes
- * may write one file at once; lock waits are absorbed (busy timeout and retries).
+ * Store: the user's holdings, one row per owner and CoinGecko coin id, in a SQLite file (WAL
+ * journal, synchronous=FULL) or on a PostgreSQL server (database "postgresql://…" or
+ * "postgres://…", through libpq). Every CF_OK write is committed and durable. Several threads and
+ * processes may write one database at once; lock waits are absorbed (busy timeout and retries)
+ * and no write is lost.
+ *
+ * Owners: every row belongs to an owner (default "default"); a store or engine sees, changes,
+ * counts and deletes only its own owner's rows, on both backends.
+ *
+ * PostgreSQL: errors are CF_STORE with the server's message (details.sqlstate when the server
+ * gave one); the password never appears in any message. A connection lost mid-call (server
+ * restart) fails that call with CF_STORE (details.connection_lost 1) and the next call
+ * reconnects; a handle that was idle while the server restarted reconnects on its next call.
+ * Calls block on the server, which may be on the network (connecting waits at most 10 s unless
+ * the URL sets connect_timeout).
  *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
  * A holding's id also has no upper-case letters and no surrounding white space (no real
@@ -220,6 +232,16 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path) or CF_STORE (cannot open,
  * not a database, newer schema than this library knows). Touches the disk; never the network. */
 int cf_store_open(const char *path, cf_store **out_store, char **out_error);
+
+/** Opens (creating and migrating as needed) the store config_json names, for one owner:
+ *   {"database": path | ":memory:" | "postgresql://user[:password]@host[:port]/db[?params]",
+ *    "owner": "default" (1–256 bytes, no control characters)}; database is required.
+ * cf_store_open(path) is cf_store_open_v2 with {"database": path}.
+ * *out_store receives the handle; close it with cf_store_close.
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, missing or empty database, bad owner)
+ * or CF_STORE (cannot open or connect: the server's message without the password; not a
+ * database; newer schema). Blocks on the PostgreSQL server when database is a URL. */
+int cf_store_open_v2(const char *config_json, cf_store **out_store, char **out_error);
 
 /** Closes the store. NULL is a no-op. */
 void cf_store_close(cf_store *store);
@@ -316,7 +338,8 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
 /** @name Engine
  * Engine: the tracker's view-model logic over a store, a client and a market snapshot that is
  * saved in the same SQLite file. config_json (may be NULL; every key optional):
- *   {"database": ":memory:" | path, "vs_currency": "usd", "coin_limit": 250 (1…5000),
+ *   {"database": ":memory:" | path | "postgresql://…" (see Store), "owner": "default"
+ *    (whose rows the engine sees; see Store), "vs_currency": "usd", "coin_limit": 250 (1…5000),
  *    "detail_ttl_s": 600, "stale_after_s": 600, "chart_ttl_s": 300 (seconds a chart stays
  *    cached), "price_change_percentage": ["24h"] (the windows a refresh asks for, each of 1h,
  *    24h, 7d, 14d, 30d, 200d, 1y; they fill price_change_percentage_<w>_in_currency),

@@ -33,3 +33,14 @@ public func cf_store_set_holding(_ store: OpaquePointer?, _ coinID: CString?, _ 
 public func cf_store_holdings(_ store: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
     call(outJSON, outError) { try handle(store, as: PortfolioStore.self, "store").holdings().jsonUTF8 }
 }
+
+/// `cf_store_open_v2` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_store_open_v2")
+public func cf_store_open_v2(_ configJSON: CString?, _ outStore: UnsafeMutablePointer<OpaquePointer?>?, _ outError: OutString?) -> Int32 {
+    outStore?.pointee = nil
+    return call(outError) {
+        guard let outStore else { throw CoinfolioError(.invalidArgument, "out_store is NULL") }
+        let configuration = try StoreConfiguration(json: readOptionalString(configJSON, "config_json"))
+        outStore.pointee = retainHandle(try PortfolioStore(configuration: configuration))
+    }
+}

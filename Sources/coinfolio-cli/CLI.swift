@@ -17,7 +17,7 @@ struct CLI {
     /// The engine, with the database's folder created first.
     func openEngine() throws -> PortfolioEngine {
         let configuration = try options.engineConfiguration()
-        if configuration.database != ":memory:" {
+        if configuration.database != ":memory:", !configuration.databaseIsServer {
             // Owner-only (0700) for a folder made here; an existing one keeps its mode.
             try PrivateFiles.createFolder(URL(fileURLWithPath: configuration.database).deletingLastPathComponent().path)
         }

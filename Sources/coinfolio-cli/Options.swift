@@ -6,6 +6,7 @@ struct Options {
     var command = "home"
     var operands: [String] = []
     var database: String
+    var owner: String?
     var baseURL: String?
     var plan: String?
     var apiKey: String?
@@ -40,7 +41,8 @@ struct Options {
 
         options:
           --db PATH               database (env COINFOLIO_DB; default $XDG_DATA_HOME/coinfolio/portfolio.sqlite
-                                  or ~/.local/share/coinfolio/portfolio.sqlite)
+                                  or ~/.local/share/coinfolio/portfolio.sqlite), or postgresql://user@host/db
+          --owner NAME            whose rows to use in a shared database (env COINFOLIO_OWNER; default "default")
           --base-url URL          CoinGecko API root (env COINFOLIO_BASE_URL)
           --plan public|demo|pro  CoinGecko plan of the key
           --api-key-file PATH     read the CoinGecko API key from the first line of PATH (chmod 600 it)
@@ -59,6 +61,7 @@ struct Options {
 
     init(arguments: [String], environment: [String: String]) throws {
         database = environment["COINFOLIO_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? Options.defaultDatabase(environment)
+        owner = environment["COINFOLIO_OWNER"].flatMap { $0.isEmpty ? nil : $0 }
         baseURL = environment["COINFOLIO_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         apiKey = environment["COINFOLIO_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         var positional: [String] = []
@@ -72,6 +75,7 @@ struct Options {
             let argument = arguments[index]
             switch argument {
             case "--db": database = try value(argument)
+            case "--owner": owner = try value(argument)
             case "--base-url": baseURL = try value(argument)
             case "--plan": plan = try value(argument)
             case "--api-key": apiKey = try value(argument)
@@ -122,6 +126,6 @@ struct Options {
         let planValue = ClientConfiguration.Plan(rawValue: (plan ?? (apiKey == nil ? "public" : "demo")).lowercased())
         guard let planValue else { throw UsageError(message: "--plan must be public, demo or pro") }
         let api = try ClientConfiguration(baseURL: baseURL, plan: planValue, apiKey: planValue == .public ? nil : apiKey)
-        return EngineConfiguration(database: database, vsCurrency: try VsCurrency(vsCurrency), api: api)
+        return EngineConfiguration(database: database, owner: owner ?? "default", vsCurrency: try VsCurrency(vsCurrency), api: api)
     }
 }

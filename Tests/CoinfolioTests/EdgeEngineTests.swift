@@ -13,19 +13,21 @@ final class EdgeEngineTests: XCTestCase {
         server = nil
     }
 
-    private func offlineEngine(vs: String = "usd", database: String = ":memory:") throws -> PortfolioEngine {
-        try PortfolioEngine(
+    private func offlineEngine(vs: String = "usd", database: TestDatabase? = nil) throws -> PortfolioEngine {
+        let database = try database ?? TestDatabase.fresh(self)
+        return try PortfolioEngine(
             configuration: EngineConfiguration(
-                database: database, vsCurrency: try VsCurrency(vs),
+                database: database.location, owner: database.owner, vsCurrency: try VsCurrency(vs),
                 api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
     }
 
-    private func serverEngine(database: String = ":memory:", coinLimit: Int = 250) throws -> PortfolioEngine {
+    private func serverEngine(database: TestDatabase? = nil, coinLimit: Int = 250) throws -> PortfolioEngine {
         let server = try self.server ?? TestServer()
         self.server = server
+        let database = try database ?? TestDatabase.fresh(self)
         return try PortfolioEngine(
             configuration: EngineConfiguration(
-                database: database, coinLimit: coinLimit,
+                database: database.location, owner: database.owner, coinLimit: coinLimit,
                 api: try ClientConfiguration(baseURL: server.baseURL, timeout: 5, maxRetries: 0)))
     }
 
@@ -172,8 +174,7 @@ final class EdgeEngineTests: XCTestCase {
     }
 
     func testRefreshWithAnEmptyFirstPageFailsAndKeepsTheSnapshot() throws {
-        let folder = try temporaryDirectory(self)
-        let database = folder.appendingPathComponent("edges.sqlite").path
+        let database = try TestDatabase.fresh(self, name: "edges.sqlite")
         let engine = try serverEngine(database: database)
         let first = try engine.refresh()
         XCTAssertEqual(first.coins, 12)
@@ -247,11 +248,12 @@ final class EdgeEngineTests: XCTestCase {
     }
 
     func testAHoldingAnOlderVersionStoredUnderSuchAnIDCanStillBeRemoved() throws {
-        let folder = try temporaryDirectory(self)
-        let path = folder.appendingPathComponent("legacy.sqlite").path
-        let store = try PortfolioStore(path: path)
-        let connection = try SQLiteConnection(path: path)
-        try connection.execute("INSERT INTO holding (coin_id, amount) VALUES ('Bitcoin', 1)")
+        let database = try TestDatabase.fresh(self, name: "legacy.sqlite")
+        let store = try database.store()
+        let connection = try DatabaseLocation.open(database.location)
+        let insert = try connection.statement("INSERT INTO holding (owner, coin_id, amount) VALUES (?1, 'Bitcoin', 1)")
+        insert.bind(1, database.owner)
+        try insert.run("legacy row")
         connection.close()
         XCTAssertEqual(try store.holdings().map(\.coinID), ["Bitcoin"])
         assertThrows(.invalidArgument) { try store.setHolding(coinID: "Bitcoin", amount: 2) }

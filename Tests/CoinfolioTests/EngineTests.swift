@@ -3,7 +3,8 @@ import XCTest
 
 @testable import Coinfolio
 
-/// SPEC §6: the tracker's view-model logic, on fixtures and over the loopback server.
+/// SPEC §6: the tracker's view-model logic, on fixtures and over the loopback server; run on
+/// SQLite and (COINFOLIO_TEST_BACKEND=postgres) on PostgreSQL.
 final class EngineTests: XCTestCase {
     private var server: TestServer?
 
@@ -12,20 +13,23 @@ final class EngineTests: XCTestCase {
         server = nil
     }
 
-    private func engine(database: String = ":memory:", coinLimit: Int = 250, maxRetries: Int = 0) throws -> PortfolioEngine {
+    private func engine(database: TestDatabase? = nil, coinLimit: Int = 250, maxRetries: Int = 0) throws -> PortfolioEngine {
         let server = try self.server ?? TestServer()
         self.server = server
+        let database = try database ?? TestDatabase.fresh(self)
         return try PortfolioEngine(
             configuration: EngineConfiguration(
-                database: database, coinLimit: coinLimit,
+                database: database.location, owner: database.owner, coinLimit: coinLimit,
                 api: try ClientConfiguration(baseURL: server.baseURL, timeout: 5, maxRetries: maxRetries)))
     }
 
     /// An engine that never reaches a server: loads bodies only.
-    private func offlineEngine(database: String = ":memory:") throws -> PortfolioEngine {
-        try PortfolioEngine(
+    private func offlineEngine(database: TestDatabase? = nil) throws -> PortfolioEngine {
+        let database = try database ?? TestDatabase.fresh(self)
+        return try PortfolioEngine(
             configuration: EngineConfiguration(
-                database: database, api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
+                database: database.location, owner: database.owner,
+                api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
     }
 
     private func coin(_ id: String, price: Double?, change: Double?, rank: Int? = nil) -> String {
@@ -194,7 +198,7 @@ final class EngineTests: XCTestCase {
     }
 
     func testSnapshotSurvivesReopeningAndIsStaleAfterAFailedRefresh() throws {
-        let path = try temporaryDirectory(self).appendingPathComponent("engine.sqlite").path
+        let path = try TestDatabase.fresh(self, name: "engine.sqlite")
         do {
             let first = try engine(database: path)
             try first.setHolding(coinID: "bitcoin", amount: 1)

@@ -3,11 +3,16 @@ import XCTest
 
 @testable import Coinfolio
 
-/// SPEC §4: a durable SQLite store of holdings.
+/// SPEC §4 and §13: a durable store of holdings, run on SQLite and (COINFOLIO_TEST_BACKEND=postgres)
+/// on PostgreSQL.
 final class StoreTests: XCTestCase {
-    private func openStore(_ name: String = "portfolio.sqlite") throws -> (PortfolioStore, String) {
-        let path = try temporaryDirectory(self).appendingPathComponent(name).path
-        return (try PortfolioStore(path: path), path)
+    private func openStore(_ name: String = "portfolio.sqlite") throws -> (PortfolioStore, TestDatabase) {
+        let database = try TestDatabase.fresh(self, name: name)
+        return (try database.store(), database)
+    }
+
+    private func skipOnPostgres(_ why: String) throws {
+        if TestDatabase.isPostgres { throw XCTSkip("SQLite only: \(why)") }
     }
 
     func testPositiveAmountInsertsThenUpdates() throws {
@@ -33,7 +38,7 @@ final class StoreTests: XCTestCase {
             try store.setHolding(coinID: id, amount: amount)
         }
         store.close()
-        let reopened = try PortfolioStore(path: path)
+        let reopened = try path.store()
         XCTAssertEqual(try reopened.holdings().map(\.amount), [0.1, 1e-8, 123456789.123456789, Double.leastNonzeroMagnitude])
     }
 
@@ -43,7 +48,7 @@ final class StoreTests: XCTestCase {
         try store.setHolding(coinID: "bitcoin", amount: 1)
         try store.setHolding(coinID: "1move token", amount: 3)
         store.close()
-        XCTAssertEqual(try PortfolioStore(path: path).holdings().map(\.coinID), ["1move token", "bitcoin", "tether"])
+        XCTAssertEqual(try path.store().holdings().map(\.coinID), ["1move token", "bitcoin", "tether"])
     }
 
     func testRealIDsAndSQLLookingIDsAreStoredLiterally() throws {
@@ -66,6 +71,7 @@ final class StoreTests: XCTestCase {
     }
 
     func testUnopenablePathsAndNonDatabasesAreStoreErrors() throws {
+        try skipOnPostgres("file paths")
         let folder = try temporaryDirectory(self)
         assertThrows(.store) { try PortfolioStore(path: folder.path) }
         assertThrows(.store) { try PortfolioStore(path: folder.appendingPathComponent("missing/dir/x.sqlite").path) }
@@ -76,6 +82,7 @@ final class StoreTests: XCTestCase {
     }
 
     func testMemoryStoresArePrivate() throws {
+        try skipOnPostgres("\":memory:\"")
         let first = try PortfolioStore(path: ":memory:")
         try first.setHolding(coinID: "bitcoin", amount: 1)
         XCTAssertEqual(try PortfolioStore(path: ":memory:").holdings(), [])
@@ -83,7 +90,7 @@ final class StoreTests: XCTestCase {
 
     func testSeveralThreadsWritingOneFileLoseNothing() throws {
         let (store, path) = try openStore()
-        let other = try PortfolioStore(path: path)
+        let other = try path.store()
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             let target = worker % 2 == 0 ? store : other
             for index in 0..<50 {
@@ -98,18 +105,19 @@ final class StoreTests: XCTestCase {
         let (store, path) = try openStore()
         try store.setHolding(coinID: "bitcoin", amount: 1)
         XCTAssertEqual(try store.holdings().count, 1)
-        let other = try PortfolioStore(path: path)
+        let other = try path.store()
         try other.setHolding(coinID: "ethereum", amount: 2)
         XCTAssertEqual(try store.holdings().map(\.coinID), ["bitcoin", "ethereum"])
     }
 
     func testNewerSchemaIsRefused() throws {
+        try skipOnPostgres("PostgresTests.testNewerSchemaIsRefused covers the server (it changes the shared database)")
         let (store, path) = try openStore()
         store.close()
-        let connection = try SQLiteConnection(path: path)
+        let connection = try SQLiteConnection(path: path.location)
         try connection.execute("PRAGMA user_version = 99")
         connection.close()
-        assertThrows(.store) { try PortfolioStore(path: path) }
+        assertThrows(.store) { try path.store() }
     }
 
     func testIDsAreComparedByBytesLikeSQLite() throws {
@@ -120,6 +128,6 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try store.holdings().count, 1)
         try store.setHolding(coinID: decomposed, amount: 2)
         XCTAssertEqual(try store.holdings().map(\.amount).sorted(), [1, 2])
-        XCTAssertEqual(try PortfolioStore(path: path).holdings().count, 2)
+        XCTAssertEqual(try path.store().holdings().count, 2)
     }
 }

@@ -125,3 +125,38 @@ final class TestServer {
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+
+/// Where one store or engine test keeps its rows. The store and engine suites run twice: on
+/// SQLite (a fresh file in a temporary folder), and with `COINFOLIO_TEST_BACKEND=postgres` on the
+/// test cluster's database (`COINFOLIO_TEST_POSTGRES_URL`, started by `make test`), where each
+/// test has an owner of its own so that tests never see each other's rows.
+struct TestDatabase {
+    /// The `database` setting: a SQLite path or a PostgreSQL URL.
+    let location: String
+    /// The owner of the test's rows.
+    let owner: String
+
+    /// Whether this run is the PostgreSQL pass.
+    static var isPostgres: Bool { ProcessInfo.processInfo.environment["COINFOLIO_TEST_BACKEND"] == "postgres" }
+
+    /// The test cluster's URL. The PostgreSQL pass fails (never skips) without one.
+    static func postgresURL() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["COINFOLIO_TEST_POSTGRES_URL"], !url.isEmpty else {
+            throw CoinfolioError(.internalError, "COINFOLIO_TEST_POSTGRES_URL is not set: run the suites through make test")
+        }
+        return url
+    }
+
+    /// A database no other test uses: a new SQLite file, or a new owner on the PostgreSQL server.
+    static func fresh(_ test: XCTestCase, name: String = "store.sqlite") throws -> TestDatabase {
+        let owner = "test-\(UUID().uuidString)"
+        if isPostgres { return TestDatabase(location: try postgresURL(), owner: owner) }
+        return TestDatabase(location: try temporaryDirectory(test).appendingPathComponent(name).path, owner: owner)
+    }
+
+    /// The same database seen by another owner.
+    func other(owner: String) -> TestDatabase { TestDatabase(location: location, owner: owner) }
+
+    /// A store of this database and owner.
+    func store() throws -> PortfolioStore { try PortfolioStore(path: location, owner: owner) }
+}

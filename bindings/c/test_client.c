@@ -28,7 +28,9 @@ cf_client *open_client(json_t *config) {
 }
 
 cf_engine *open_engine(json_t *config) {
-    char *text = json_dumps(config, JSON_COMPACT), *err = SENTINEL;
+    char *text, *err = SENTINEL;
+    tf_place_database(config);
+    text = json_dumps(config, JSON_COMPACT);
     cf_engine *engine = (cf_engine *)SENTINEL;
     int status = cf_engine_open(text, &engine, &err);
     json_decref(config);

@@ -149,6 +149,11 @@ static const struct CMUnitTest tests[] = {
     TEST(test_edges_refresh_with_empty_first_page_keeps_snapshot),
     TEST(test_edges_search_normalized_case_folded_diacritic_insensitive),
     TEST(test_edges_holding_ids_with_upper_case_or_spaces),
+    /* test_postgres.c */
+    TEST(test_store_two_owners_never_see_each_others_rows),
+    TEST(test_engine_two_owners_never_see_each_others_snapshots),
+    TEST(test_store_open_v2_rejects_bad_config),
+    TEST(test_store_postgres_password_never_in_errors),
 };
 
 int main(int argc, char **argv) {

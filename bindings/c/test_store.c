@@ -1,4 +1,5 @@
-/* test_store.c — the portfolio store (SPEC §4): a real SQLite file in a temporary folder. */
+/* test_store.c — the portfolio store (SPEC §4): a real SQLite file in a temporary folder, or in
+ * the PostgreSQL pass the test cluster with an owner per test. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,18 @@
 static cf_store *open_store(const char *path) {
     cf_store *store = (cf_store *)SENTINEL;
     char *err = SENTINEL;
-    int status = cf_store_open(path, &store, &err);
+    int status;
+    if (tf_postgres_pass()) {
+        json_t *config = json_pack("{s:s}", "database", path);
+        char *text;
+        tf_place_database(config);
+        text = json_dumps(config, JSON_COMPACT);
+        status = cf_store_open_v2(text, &store, &err);
+        free(text);
+        json_decref(config);
+    } else {
+        status = cf_store_open(path, &store, &err);
+    }
     if (!CHECK_STATUS(status, CF_OK, err)) {
         free_out(err);
         return NULL;

@@ -249,6 +249,48 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
     return remove(path);
 }
 
+/* ------------------------------------------------------------------ database backends */
+
+int tf_postgres_pass(void) {
+    const char *backend = getenv("COINFOLIO_TEST_BACKEND");
+    return backend != NULL && strcmp(backend, "postgres") == 0;
+}
+
+const char *tf_postgres_url(void) {
+    const char *url = getenv("COINFOLIO_TEST_POSTGRES_URL");
+    if (!tf_check(url != NULL && url[0] != '\0', __FILE__, __LINE__,
+                  "COINFOLIO_TEST_POSTGRES_URL is set (run the suites through make test)"))
+        return NULL;
+    return url;
+}
+
+void tf_place_database(json_t *config) {
+    static int counter;
+    const char *path, *url;
+    char owner[8300];
+    if (!tf_postgres_pass() || config == NULL || json_object_get(config, "owner") != NULL)
+        return;
+    path = json_str(config, "database");
+    url = tf_postgres_url();
+    if (url == NULL)
+        return;
+    /* The temporary folder's name is unique per run, so owners never collide across runs. */
+    if (path == NULL || strcmp(path, ":memory:") == 0)
+        snprintf(owner, sizeof owner, "%s/memory-%d-%d", tf_temp_dir, (int)getpid(), ++counter);
+    else
+        snprintf(owner, sizeof owner, "%s", path);
+    json_object_set_new(config, "owner", json_string(owner));
+    json_object_set_new(config, "database", json_string(url));
+}
+
+const char *tf_shared_database(const char *stem) {
+    if (tf_postgres_pass()) {
+        const char *url = tf_postgres_url();
+        return url ? url : "postgresql://missing-url@127.0.0.1:9/none";
+    }
+    return temp_path(stem);
+}
+
 /* ------------------------------------------------------------------ loopback server */
 
 int tf_server_port;

@@ -110,6 +110,22 @@ const char *fmt_path(const char *fmt, ...)
 /* A fresh file path inside tf_temp_dir (not created), unique per call. */
 const char *temp_path(const char *stem);
 
+/* ------------------------------------------------------------------ database backends */
+
+/* The store and engine tests run twice: on SQLite (temporary files), and in the PostgreSQL pass
+ * (environment COINFOLIO_TEST_BACKEND=postgres) on the cluster `make test` starts
+ * (COINFOLIO_TEST_POSTGRES_URL). 1 in the PostgreSQL pass. */
+int tf_postgres_pass(void);
+/* The cluster's URL; NULL (and a recorded failure: a backend is never skipped) without one. */
+const char *tf_postgres_url(void);
+/* In the PostgreSQL pass, rewrites config's "database" (a temporary path or ":memory:") into the
+ * cluster's URL and an "owner" of the test's own (the path's name; a fresh one for ":memory:"),
+ * unless the config already names an owner. Does nothing on SQLite. */
+void tf_place_database(json_t *config);
+/* A database two owners can share: the cluster's URL in the PostgreSQL pass, else a fresh
+ * temporary path. */
+const char *tf_shared_database(const char *stem);
+
 /* ------------------------------------------------------------------ loopback server */
 
 /* The port of the loopback CoinGecko server, 0 when it is not running. */

@@ -156,4 +156,10 @@ void test_edges_refresh_with_empty_first_page_keeps_snapshot(void);
 void test_edges_search_normalized_case_folded_diacritic_insensitive(void);
 void test_edges_holding_ids_with_upper_case_or_spaces(void);
 
+/* test_postgres.c */
+void test_store_two_owners_never_see_each_others_rows(void);
+void test_engine_two_owners_never_see_each_others_snapshots(void);
+void test_store_open_v2_rejects_bad_config(void);
+void test_store_postgres_password_never_in_errors(void);
+
 #endif /* COINFOLIO_TESTS_H */

@@ -1,11 +1,20 @@
 /// How a `PortfolioEngine` is set up.
 ///
-/// JSON form (every key optional): `{"database": ":memory:" | path, "vs_currency": "usd",
+/// JSON form (every key optional): `{"database": ":memory:" | path | "postgresql://…",
+/// "owner": "default", "vs_currency": "usd",
 /// "coin_limit": 250, "detail_ttl_s": 600, "stale_after_s": 600, "chart_ttl_s": 300,
 /// "price_change_percentage": ["24h"], "api": {client config}}`.
 public struct EngineConfiguration: Sendable {
-    /// The SQLite file holding holdings and the saved snapshot; `":memory:"` for none on disk.
+    /// Where holdings and the saved snapshot live: a SQLite file path, `":memory:"` for none on
+    /// disk, or a PostgreSQL server `postgresql://user[:password]@host[:port]/db[?params]`
+    /// (`postgres://` too).
     public var database: String
+    /// Whether `database` names a PostgreSQL server (a `postgresql://` or `postgres://` URL)
+    /// rather than a SQLite file.
+    public var databaseIsServer: Bool { DatabaseLocation.isPostgres(database) }
+    /// Whose rows the engine reads and writes in `database` (default `"default"`): an engine
+    /// never sees, changes, counts or deletes another owner's rows.
+    public var owner: String
     /// Quote currency of every price, value and statistic.
     public var vsCurrency: VsCurrency
     /// How many top coins (by market cap) a refresh downloads, 1…5000 (250 per request).
@@ -24,11 +33,12 @@ public struct EngineConfiguration: Sendable {
 
     /// A configuration; out-of-range numbers are clamped (the JSON form rejects them instead).
     public init(
-        database: String = ":memory:", vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
+        database: String = ":memory:", owner: String = "default", vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
         detailTTL: Double = 600, staleAfter: Double = 600, chartTTL: Double = 300,
         priceChangePercentage: [Coin.ChangeWindow] = [.h24], api: ClientConfiguration = ClientConfiguration()
     ) {
         self.database = database
+        self.owner = owner
         self.vsCurrency = vsCurrency
         self.coinLimit = min(max(coinLimit, 1), 5000)
         self.detailTTL = detailTTL.isFinite ? max(detailTTL, 0) : 600
@@ -43,7 +53,7 @@ public struct EngineConfiguration: Sendable {
 
 extension EngineConfiguration: Decodable {
     private enum CodingKeys: String, CodingKey {
-        case database, vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL = "detail_ttl_s"
+        case database, owner, vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL = "detail_ttl_s"
         case staleAfter = "stale_after_s", chartTTL = "chart_ttl_s", priceChangePercentage = "price_change_percentage", api
     }
 
@@ -51,9 +61,9 @@ extension EngineConfiguration: Decodable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let database = try c.decodeIfPresent(String.self, forKey: .database) ?? ":memory:"
-        guard !database.isEmpty else { throw CoinfolioError.invalid("database must be a path or \":memory:\"") }
+        guard !database.isEmpty else { throw CoinfolioError.invalid("database must be a path, \":memory:\" or a postgresql:// URL") }
         self.init(
-            database: database,
+            database: database, owner: try c.decodeIfPresent(String.self, forKey: .owner) ?? "default",
             vsCurrency: try c.decodeIfPresent(String.self, forKey: .vsCurrency).map { try VsCurrency($0) } ?? .usd,
             coinLimit: try c.wholeNumber(.coinLimit, in: 1...5000) ?? 250,
             detailTTL: try c.finiteNumber(.detailTTL, in: 0...31_536_000) ?? 600,

@@ -37,7 +37,7 @@ public final class PortfolioEngine: Sendable {
     /// - Throws: `.invalidArgument` for a bad configuration, `.store` when the database fails.
     public init(configuration: EngineConfiguration = EngineConfiguration()) throws {
         self.configuration = configuration
-        store = try PortfolioStore(path: configuration.database)
+        store = try PortfolioStore(path: configuration.database, owner: configuration.owner)
         client = CoinGeckoClient(configuration: configuration.api)
         details = DetailLoader(ttl: configuration.detailTTL)
         charts = ChartLoader(ttl: configuration.chartTTL)

@@ -6,7 +6,8 @@ private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: 
 
 /// One connection to a SQLite file (Debian's libsqlite3). Not thread-safe by itself: its owner
 /// serializes calls (`StoreConnection` holds it in a `Mutex`).
-final class SQLiteConnection {
+final class SQLiteConnection: Database {
+    let kind = DatabaseKind.sqlite
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
@@ -83,7 +84,10 @@ final class SQLiteConnection {
     }
 
     /// A cached prepared statement, reset and cleared for new bindings.
-    func statement(_ sql: String) throws -> Statement {
+    func statement(_ sql: String) throws -> any DatabaseStatement { try prepared(sql) }
+
+    /// A cached prepared statement, reset and cleared for new bindings.
+    func prepared(_ sql: String) throws -> Statement {
         let db = try db()
         if let cached = statements[sql] {
             sqlite3_reset(cached)
@@ -113,8 +117,9 @@ final class SQLiteConnection {
         }
     }
 
-    /// Runs `body` inside BEGIN IMMEDIATE … COMMIT; rolls back when it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` inside BEGIN IMMEDIATE … COMMIT (SQLite has one writer at a time, so every
+    /// write transaction is serializable); rolls back when it throws.
+    func transaction<T>(_ isolation: TransactionIsolation, _ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -126,14 +131,23 @@ final class SQLiteConnection {
         }
     }
 
+    /// SQLite's `data_version`: changes when another connection commits.
+    func dataVersion() throws -> Int? {
+        try prepared("PRAGMA data_version").scalarInt() ?? 0
+    }
+
     /// A prepared statement borrowed from the connection's cache.
-    struct Statement {
+    struct Statement: DatabaseStatement {
         let handle: OpaquePointer
         let connection: SQLiteConnection
 
         func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, SQLITE_TRANSIENT) }
         func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
         func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
+        func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+        func bind(_ index: Int32, _ text: String?) {
+            if let text { bind(index, text) } else { sqlite3_bind_null(handle, index) }
+        }
         /// Binds a blob without copying it (SQLITE_STATIC): `bytes` must stay valid until the
         /// statement has run, so bind and run inside the buffer's `withUnsafeBytes`.
         func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?) {
@@ -147,7 +161,9 @@ final class SQLiteConnection {
         }
 
         /// Steps a statement that returns no rows, retrying while busy.
-        func run(_ context: @autoclosure () -> String) throws {
+        /// - Returns: how many rows it inserted, updated or deleted.
+        @discardableResult
+        func run(_ context: @autoclosure () -> String) throws -> Int {
             try connection.retryingBusy(
                 {
                     let rc = sqlite3_step(handle)
@@ -155,6 +171,7 @@ final class SQLiteConnection {
                     return rc
                 }, context: context)
             sqlite3_reset(handle)
+            return Int(sqlite3_changes(sqlite3_db_handle(handle)))
         }
 
         /// Steps once: true when a row is ready.
@@ -173,18 +190,19 @@ final class SQLiteConnection {
         /// Ends the statement's read (a statement left on a row holds a read transaction open).
         func reset() { sqlite3_reset(handle) }
 
-        /// The first column of the first row as an integer, with the statement reset after.
-        func scalarInt() throws -> Int? {
-            defer { reset() }
-            return try next() ? int(0) : nil
-        }
-
         func text(_ column: Int32) -> String? {
             guard let pointer = sqlite3_column_text(handle, column) else { return nil }
             return String(cString: pointer)
         }
         func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+        /// A text column's bytes in place (valid until the next step), empty for NULL.
+        func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+            let pointer = sqlite3_column_text(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+        }
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
         func blob(_ column: Int32) -> Data? {
             let count = Int(sqlite3_column_bytes(handle, column))

@@ -1,21 +1,31 @@
-/// The store's schema, versioned by `PRAGMA user_version`. A new version appends a `Step` to
-/// `steps`; an existing step never changes.
+/// The store's schema, versioned: SQLite keeps the version in `PRAGMA user_version`, PostgreSQL
+/// in the one-row table `coinfolio_schema`. A new version appends a `Step` to `steps`; an
+/// existing step never changes. Both servers have the same tables, columns and keys; only the
+/// DDL's types differ (`REAL`/`DOUBLE PRECISION`, `BLOB`/`BYTEA`, bytewise `COLLATE "C"` text).
+///
+/// Every row belongs to an owner (column `owner`, the configuration's `owner`, default
+/// `"default"`), first in every primary key; every statement of the stores names it.
 enum Schema {
-    /// One migration: the SQL that takes a database from `version - 1` to `version`.
+    /// One migration: what takes a database from `version - 1` to `version`.
     struct Step: Sendable {
         /// The version the database has after this step (1, 2, … with no gaps).
         let version: Int
         /// What the step adds, for people.
         let summary: String
-        /// Statements run inside the migration's transaction.
-        let sql: String
+        /// Statements run inside the migration's transaction on SQLite.
+        let sqlite: String
+        /// Statements run inside the migration's transaction on PostgreSQL ("" when the step
+        /// has nothing to do there).
+        let postgres: String
+
+        func sql(for kind: DatabaseKind) -> String { kind == .sqlite ? sqlite : postgres }
     }
 
     /// Every step, in version order: `steps[n - 1].version == n`.
     static let steps: [Step] = [
         Step(
             version: 1, summary: "holdings (the seed's PortfolioEntity: coinId, amount) and the engine's snapshot",
-            sql: """
+            sqlite: """
                 CREATE TABLE holding (
                     coin_id TEXT PRIMARY KEY NOT NULL,
                     amount REAL NOT NULL CHECK (amount > 0)
@@ -28,30 +38,109 @@ enum Schema {
                     markets BLOB NOT NULL,
                     global BLOB
                 );
-                """)
+                """,
+            // PostgreSQL support began with owners: its first step already has them (step 2's shape).
+            postgres: """
+                CREATE TABLE holding (
+                    owner TEXT COLLATE "C" NOT NULL,
+                    coin_id TEXT COLLATE "C" NOT NULL,
+                    amount DOUBLE PRECISION NOT NULL CHECK (amount > 0),
+                    PRIMARY KEY (owner, coin_id)
+                );
+                CREATE TABLE market_snapshot (
+                    owner TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    vs_currency TEXT COLLATE "C" NOT NULL,
+                    as_of DOUBLE PRECISION NOT NULL,
+                    refresh_failed INTEGER NOT NULL DEFAULT 0,
+                    markets BYTEA NOT NULL,
+                    global BYTEA
+                );
+                -- Bodies are megabytes of JSON saved on every refresh: stored out of line without
+                -- compression (pglz would cost several times the write itself).
+                ALTER TABLE market_snapshot ALTER COLUMN markets SET STORAGE EXTERNAL,
+                    ALTER COLUMN global SET STORAGE EXTERNAL;
+                """),
+        Step(
+            version: 2, summary: "owners: every row belongs to one (existing rows to \"default\")",
+            sqlite: """
+                CREATE TABLE holding_owned (
+                    owner TEXT NOT NULL,
+                    coin_id TEXT NOT NULL,
+                    amount REAL NOT NULL CHECK (amount > 0),
+                    PRIMARY KEY (owner, coin_id)
+                ) WITHOUT ROWID;
+                INSERT INTO holding_owned (owner, coin_id, amount) SELECT 'default', coin_id, amount FROM holding;
+                DROP TABLE holding;
+                ALTER TABLE holding_owned RENAME TO holding;
+                CREATE TABLE market_snapshot_owned (
+                    owner TEXT PRIMARY KEY NOT NULL,
+                    vs_currency TEXT NOT NULL,
+                    as_of REAL NOT NULL,
+                    refresh_failed INTEGER NOT NULL DEFAULT 0,
+                    markets BLOB NOT NULL,
+                    global BLOB
+                );
+                INSERT INTO market_snapshot_owned (owner, vs_currency, as_of, refresh_failed, markets, global)
+                    SELECT 'default', vs_currency, as_of, refresh_failed, markets, global FROM market_snapshot;
+                DROP TABLE market_snapshot;
+                ALTER TABLE market_snapshot_owned RENAME TO market_snapshot;
+                """,
+            postgres: ""),
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }
 
-    /// Brings the database to `currentVersion` inside one write transaction, so that several
-    /// processes opening a new file at once create it exactly once. A database already at the
-    /// current version is only read (no write lock, and a read-only file still opens).
-    /// - Throws: `.store` when SQLite fails or the file was written by a newer Coinfolio.
-    static func migrate(_ connection: SQLiteConnection) throws {
-        if try checkedVersion(connection) == currentVersion { return }
-        try connection.transaction {
-            let version = try checkedVersion(connection)
+    /// The key of the PostgreSQL advisory lock that serializes migrations of one database
+    /// ("cfschema" in ASCII).
+    static let postgresLockKey: Int64 = 0x6366_7363_6865_6D61
+
+    /// Brings the database to `currentVersion` inside one transaction, so that several processes
+    /// opening a new database at once create it exactly once (SQLite: a write transaction;
+    /// PostgreSQL: a transaction-scoped advisory lock). A database already at the current
+    /// version is only read.
+    /// - Throws: `.store` when the server fails or the database was written by a newer Coinfolio.
+    static func migrate(_ database: any Database) throws {
+        if try checkedVersion(database) == currentVersion { return }
+        try database.transaction(.readCommitted) {
+            if database.kind == .postgres {
+                try database.execute(
+                    """
+                    SELECT pg_advisory_xact_lock(\(postgresLockKey));
+                    CREATE TABLE IF NOT EXISTS coinfolio_schema (version INTEGER NOT NULL);
+                    """)
+            }
+            let version = try checkedVersion(database)
             for step in steps where step.version > version {
-                try connection.execute(step.sql)
+                let sql = step.sql(for: database.kind)
+                if !sql.isEmpty { try database.execute(sql) }
             }
-            if version < currentVersion {
-                try connection.execute("PRAGMA user_version = \(currentVersion)")
-            }
+            if version < currentVersion { try setVersion(database, currentVersion) }
         }
     }
 
-    private static func checkedVersion(_ connection: SQLiteConnection) throws -> Int {
-        let version = try connection.statement("PRAGMA user_version").scalarInt() ?? 0
+    private static func setVersion(_ database: any Database, _ version: Int) throws {
+        switch database.kind {
+        case .sqlite:
+            try database.execute("PRAGMA user_version = \(version)")
+        case .postgres:
+            try database.execute("DELETE FROM coinfolio_schema; INSERT INTO coinfolio_schema (version) VALUES (\(version))")
+        }
+    }
+
+    /// The database's version (0 for a new one).
+    private static func version(_ database: any Database) throws -> Int {
+        switch database.kind {
+        case .sqlite:
+            return try database.statement("PRAGMA user_version").scalarInt() ?? 0
+        case .postgres:
+            let exists = try database.statement("SELECT to_regclass('coinfolio_schema') IS NOT NULL")
+            guard try exists.scalarInt() == 1 else { return 0 }
+            return try database.statement("SELECT max(version) FROM coinfolio_schema").scalarInt() ?? 0
+        }
+    }
+
+    private static func checkedVersion(_ database: any Database) throws -> Int {
+        let version = try version(database)
         guard version <= currentVersion else {
             throw CoinfolioError(.store, "the database has schema version \(version); this Coinfolio knows up to \(currentVersion)")
         }

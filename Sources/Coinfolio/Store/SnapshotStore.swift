@@ -1,10 +1,12 @@
 import Foundation
 
-/// The engine's market snapshot, kept in the holdings' file (table `market_snapshot`, one row):
+/// The engine's market snapshot, kept in the holdings' database (table `market_snapshot`, one
+/// row per owner):
 /// the raw CoinGecko-shaped bodies, their vs_currency, when they were taken and whether the last
 /// refresh after them failed. Shares the `StoreConnection` of the `PortfolioStore` it belongs to.
 final class SnapshotStore: Sendable {
     private let connection: StoreConnection
+    private var owner: String { connection.owner }
 
     init(connection: StoreConnection) {
         self.connection = connection
@@ -23,19 +25,20 @@ final class SnapshotStore: Sendable {
     }
 
     /// Replaces the saved snapshot.
-    /// - Throws: `.store` with SQLite's message (nothing written).
+    /// - Throws: `.store` with the server's message (nothing written).
     func save(_ snapshot: Saved) throws {
         try connection.locked { connection in
             let statement = try connection.statement(
                 """
-                INSERT INTO market_snapshot (id, vs_currency, as_of, refresh_failed, markets, global)
-                VALUES (1, ?1, ?2, ?3, ?4, ?5)
-                ON CONFLICT (id) DO UPDATE SET vs_currency = excluded.vs_currency, as_of = excluded.as_of,
+                INSERT INTO market_snapshot (owner, vs_currency, as_of, refresh_failed, markets, global)
+                VALUES (?6, ?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (owner) DO UPDATE SET vs_currency = excluded.vs_currency, as_of = excluded.as_of,
                     refresh_failed = excluded.refresh_failed, markets = excluded.markets, global = excluded.global
                 """)
             statement.bind(1, snapshot.vsCurrency)
             statement.bind(2, snapshot.asOf)
             statement.bind(3, snapshot.refreshFailed ? 1 : 0)
+            statement.bind(6, owner)
             // The bodies can be tens of megabytes: SQLite reads them in place, no copy.
             try snapshot.markets.withUnsafeBytes { (markets: UnsafeRawBufferPointer) in
                 try (snapshot.global ?? Data()).withUnsafeBytes { (global: UnsafeRawBufferPointer) in
@@ -50,8 +53,9 @@ final class SnapshotStore: Sendable {
     /// Marks the saved snapshot of `vsCurrency` as left behind by a failed refresh.
     func markRefreshFailed(vsCurrency: String) throws {
         try connection.locked { connection in
-            let statement = try connection.statement("UPDATE market_snapshot SET refresh_failed = 1 WHERE id = 1 AND vs_currency = ?1")
+            let statement = try connection.statement("UPDATE market_snapshot SET refresh_failed = 1 WHERE owner = ?2 AND vs_currency = ?1")
             statement.bind(1, vsCurrency)
+            statement.bind(2, owner)
             try statement.run("cannot mark the snapshot stale")
         }
     }
@@ -60,7 +64,8 @@ final class SnapshotStore: Sendable {
     func load() throws -> Saved? {
         try connection.locked { connection in
             let statement = try connection.statement(
-                "SELECT vs_currency, as_of, refresh_failed, markets, global FROM market_snapshot WHERE id = 1")
+                "SELECT vs_currency, as_of, refresh_failed, markets, global FROM market_snapshot WHERE owner = ?1")
+            statement.bind(1, owner)
             defer { statement.reset() }
             guard try statement.next() else { return nil }
             return Saved(

@@ -1,25 +1,42 @@
 import Foundation
 import Synchronization
 
-/// The database file every store of one engine shares: one SQLite connection, opened with the
-/// WAL journal and `synchronous=FULL`, migrated to `Schema.currentVersion`, and used by one
-/// thread at a time (every use goes through `locked`).
+/// The database every store of one engine shares: one connection (a SQLite file opened with the
+/// WAL journal and `synchronous=FULL`, or a PostgreSQL server), migrated to
+/// `Schema.currentVersion`, used by one thread at a time (every use goes through `locked`), and
+/// the owner whose rows every statement reads and writes.
 final class StoreConnection: Sendable {
-    /// The path the file was opened with (`":memory:"` for a private in-memory database).
+    /// The location the database was opened with: a path, `":memory:"`, or a PostgreSQL URL.
     let path: String
-    private let connection: Mutex<SQLiteConnection>
+    /// The owner of every row this connection reads or writes.
+    let owner: String
+    /// The server kind.
+    let kind: DatabaseKind
+    private let connection: Mutex<any Database>
 
-    /// Opens the file, creating it and its schema on first use and migrating older ones.
-    /// - Throws: `.invalidArgument` for an empty path or one with a NUL; `.store` when the file
-    ///   cannot be opened, is not a database, or has a newer schema.
-    init(path: String) throws {
+    /// The owner used when none is configured.
+    static let defaultOwner = "default"
+
+    /// Opens the database, creating its schema on first use and migrating older ones.
+    /// - Parameters:
+    ///   - path: a SQLite file path, `":memory:"`, or `postgresql://user[:password]@host[:port]/db[?params]`
+    ///     (`postgres://` too).
+    ///   - owner: whose rows this connection sees (1–256 bytes, no control characters).
+    /// - Throws: `.invalidArgument` for an empty path, one with a NUL, or a bad owner; `.store`
+    ///   when the database cannot be opened, is not a database, or has a newer schema.
+    init(path: String, owner: String = StoreConnection.defaultOwner) throws {
         guard !path.isEmpty else { throw CoinfolioError.invalid("database path is empty") }
         guard !path.utf8.contains(0) else { throw CoinfolioError.invalid("database path contains a NUL character") }
+        try Self.validate(owner: owner)
         self.path = path
-        let opened = try SQLiteConnection(path: path)
+        self.owner = owner
+        let opened = try DatabaseLocation.open(path)
+        kind = opened.kind
         do {
-            try opened.execute("PRAGMA journal_mode = WAL")
-            try opened.execute("PRAGMA synchronous = FULL")
+            if opened.kind == .sqlite {
+                try opened.execute("PRAGMA journal_mode = WAL")
+                try opened.execute("PRAGMA synchronous = FULL")
+            }
             try Schema.migrate(opened)
         } catch {
             opened.close()
@@ -28,13 +45,24 @@ final class StoreConnection: Sendable {
         connection = Mutex(opened)
     }
 
-    /// Closes the file. Later calls throw `.store`. Safe to call twice.
+    /// Checks the owner rule: 1–256 bytes of UTF-8, no control characters.
+    /// - Throws: `.invalidArgument` with `details.field` = "owner".
+    static func validate(owner: String) throws {
+        guard !owner.isEmpty, owner.utf8.count <= 256,
+            !owner.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw CoinfolioError(
+                .invalidArgument, "owner must be 1 to 256 bytes without control characters", details: ["field": .string("owner")])
+        }
+    }
+
+    /// Closes the database. Later calls throw `.store`. Safe to call twice.
     func close() {
         connection.withLock { $0.close() }
     }
 
     /// Runs `body` with the connection, no other thread using it meanwhile.
-    func locked<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func locked<T: Sendable>(_ body: (any Database) throws -> T) throws -> T {
         try connection.withLock { connection in try body(connection) }
     }
 }

@@ -349,6 +349,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_decode_market_chart", (c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Store
     ("cf_store_open", (c_char_p, POINTER(cf_store_p), c_string_out), c_int, _check_status),
+    ("cf_store_open_v2", (c_char_p, POINTER(cf_store_p), c_string_out), c_int, _check_status),
     ("cf_store_close", (cf_store_p,), None, None),
     ("cf_store_set_holding", (cf_store_p, c_char_p, c_double, c_string_out), c_int, _check_status),
     ("cf_store_holdings", (cf_store_p, c_string_out, c_string_out), c_int, _check_status),

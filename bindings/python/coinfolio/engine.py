@@ -30,7 +30,10 @@ class Engine(Handle):
     """The view-model logic of a tracker over a store, a client and a saved market snapshot.
 
     Args:
-        database: ``":memory:"`` or the path of the SQLite file (holdings and the last snapshot).
+        database: ``":memory:"``, the path of the SQLite file (holdings and the last snapshot),
+            or a PostgreSQL URL ``postgresql://user[:password]@host[:port]/db[?params]``.
+        owner: whose rows the engine sees in ``database`` (default ``"default"``): it never
+            reads, changes, counts or deletes another owner's rows.
         api: the client config (keys of :class:`coinfolio.Client`), passed as given.
         vs_currency: the quote currency of prices and values (default ``"usd"``).
         coin_limit: how many coins ``refresh()`` downloads (1…5000, default 250).
@@ -58,9 +61,11 @@ class Engine(Handle):
         stale_after_s: Optional[float] = None,
         chart_ttl_s: Optional[float] = None,
         price_change_percentage: Optional[Sequence[str]] = None,
+        owner: Optional[str] = None,
     ) -> None:
         config = _ffi.options(
             database=None if database is None else os.fspath(database),
+            owner=owner,
             api=None if api is None else _ffi.to_dict(api, "api"),
             vs_currency=vs_currency,
             coin_limit=coin_limit,

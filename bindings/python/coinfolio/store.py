@@ -1,10 +1,10 @@
-"""The portfolio store: the user's holdings in a durable SQLite file."""
+"""The portfolio store: the user's holdings in a durable SQLite file or on a PostgreSQL server."""
 
 from __future__ import annotations
 
 import os
 from ctypes import byref
-from typing import List, Union
+from typing import List, Optional, Union
 
 from . import _ffi
 from ._handle import Handle
@@ -16,20 +16,30 @@ PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 
 class Store(Handle):
-    """Holdings, one row per CoinGecko coin id, in a SQLite file (WAL, synchronous=FULL).
+    """Holdings, one row per owner and CoinGecko coin id, in a SQLite file (WAL,
+    synchronous=FULL) or on a PostgreSQL server.
 
-    ``Store(":memory:")`` is a private in-memory store. Every write that returns is committed
-    and durable. Several threads and processes may write one file at once.
+    ``Store(":memory:")`` is a private in-memory store; ``Store("postgresql://user:pw@host/db",
+    owner="alice")`` keeps alice's rows on a server shared by many owners. Every write that
+    returns is committed and durable. Several threads and processes may write one database at
+    once. A store sees only its owner's rows (``owner`` defaults to ``"default"``).
 
     Raises (constructor):
-        InvalidArgument: a bad path (invalid UTF-8).
-        StoreError: the file cannot be opened, is not a database, or has a newer schema.
+        InvalidArgument: a bad path (invalid UTF-8) or owner (empty, over 256 bytes, control
+            characters).
+        StoreError: the database cannot be opened (the server's message, never the password),
+            is not a database, or has a newer schema.
     """
 
-    def __init__(self, path: PathArg) -> None:
-        encoded = _ffi.encode(os.fspath(path), "path")
+    def __init__(self, path: PathArg, owner: Optional[str] = None) -> None:
         out = _ffi.cf_store_p()
-        _ffi.lib.cf_store_open(encoded, byref(out), _ffi.error_slot())
+        if owner is None:
+            encoded = _ffi.encode(os.fspath(path), "path")
+            _ffi.lib.cf_store_open(encoded, byref(out), _ffi.error_slot())
+        else:
+            location = os.fsdecode(os.fspath(path))
+            config = _ffi.encode_json({"database": location, "owner": owner}, "config")
+            _ffi.lib.cf_store_open_v2(config, byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_store_close)
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
@@ -44,7 +54,7 @@ class Store(Handle):
                 (``"Bitcoin"``, ``" bitcoin"``; no real CoinGecko id has either) is refused too,
                 with the corrected id in ``exc.details["suggestion"]`` (``"bitcoin"``). A row such
                 an id left behind by an older version can still be removed with ``amount <= 0``.
-            StoreError: SQLite failed; nothing is written.
+            StoreError: the database failed; nothing is written.
         """
         encoded = _ffi.encode(coin_id, "coin_id")
         value = _ffi.to_double(amount, "amount")

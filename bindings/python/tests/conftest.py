@@ -134,6 +134,42 @@ def server(_server_process: LoopbackServer) -> Iterator[LoopbackServer]:
     _server_process.reset()
 
 
+@pytest.fixture(autouse=True)
+def _backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the PostgreSQL pass, every Store and Engine a test opens on a SQLite location opens the
+    test cluster instead, with the location as its owner (see tests/backend.py)."""
+    import coinfolio
+    from backend import place, postgres_pass
+
+    if not postgres_pass():
+        return
+    store_init = coinfolio.Store.__init__
+    engine_init = coinfolio.Engine.__init__
+
+    def store(self: Any, path: Any, owner: Optional[str] = None) -> None:
+        store_init(self, *place(path, owner))
+
+    def engine(self: Any, database: Any = ":memory:", *args: Any, owner: Optional[str] = None, **kwargs: Any) -> None:
+        database, owner = place(database, owner)
+        engine_init(self, database, *args, owner=owner, **kwargs)
+
+    monkeypatch.setattr(coinfolio.Store, "__init__", store)
+    monkeypatch.setattr(coinfolio.Engine, "__init__", engine)
+
+
+def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
+    """Tests marked sqlite_only (file paths, file permissions, SQLite's own files) are about
+    SQLite itself: the PostgreSQL pass leaves them to the SQLite pass."""
+    from backend import postgres_pass
+
+    if not postgres_pass():
+        return
+    skip = pytest.mark.skip(reason="about SQLite files; run in the SQLite pass")
+    for item in items:
+        if "sqlite_only" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     """A fresh SQLite file path in the test's temporary folder (not created yet)."""

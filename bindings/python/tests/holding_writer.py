@@ -12,11 +12,12 @@ from __future__ import annotations
 import sys
 
 import coinfolio
+from backend import place
 
 
 def main() -> None:
     path, prefix, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    with coinfolio.Store(path) as store:
+    with coinfolio.Store(*place(path, None)) as store:
         for i in range(count):
             coin_id, amount = f"{prefix}-{i}", float(i + 1)
             store.set_holding(coin_id, amount)

@@ -133,6 +133,7 @@ def test_memory_store_is_private() -> None:
         assert second.holdings() == []
 
 
+@pytest.mark.sqlite_only
 def test_not_a_database_is_a_store_error(tmp_path: Path) -> None:
     path = tmp_path / "garbage.sqlite"
     path.write_bytes(b"this is not a SQLite database" * 100)
@@ -141,6 +142,7 @@ def test_not_a_database_is_a_store_error(tmp_path: Path) -> None:
             store.holdings()
 
 
+@pytest.mark.sqlite_only
 def test_unopenable_path_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError):
         coinfolio.Store(tmp_path / "missing-dir" / "x.sqlite")

@@ -1,0 +1,464 @@
+import CPostgres
+import Foundation
+
+/// One connection to a PostgreSQL server (Debian's libpq). Not thread-safe by itself: its owner
+/// serializes calls (`StoreConnection` holds it in a `Mutex`).
+///
+/// Statements are prepared once per connection and sent with text parameters (blobs binary) and
+/// binary results. A lost connection fails the call in flight with `.store`; the next call
+/// reconnects (`PQreset`) and prepares again. No message ever holds the password: the URL is
+/// shown without it, and the password is scrubbed from anything the server or libpq says.
+final class PostgresConnection: Database {
+    let kind = DatabaseKind.postgres
+    private var connection: OpaquePointer?
+    /// The password as libpq reads it, and as written in the URL, to scrub from messages.
+    private let secrets: [String]
+    /// SQL → its prepared statement. Each prepares itself again after a reconnect.
+    private var prepared: [String: PostgresStatement] = [:]
+    /// How many sessions this connection has had: a statement prepared in an earlier one is
+    /// prepared again before it runs.
+    private(set) var session = 0
+    private var statementCount = 0
+    /// Whether a `transaction` is running (no silent reconnect then).
+    private var inTransaction = false
+
+    /// Seconds a connection attempt may take (libpq waits for the OS otherwise); a URL's own
+    /// `connect_timeout` wins.
+    static let defaultConnectTimeout = "10"
+
+    /// NULL-terminated C string arrays for libpq's keyword/value calls.
+    private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        var copies = strings.map { strdup($0) }
+        defer { for copy in copies { free(copy) } }
+        copies.append(nil)
+        return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+
+    /// How many times a serializable transaction that failed with 40001 or 40P01 runs again.
+    static let serializationRetries = 20
+
+    /// Connects to `url` (`postgresql://user[:password]@host[:port]/db[?params]`).
+    /// - Throws: `.store` with libpq's message.
+    init(url: String) throws {
+        var secrets: [String] = []
+        if let password = Self.password(url) { secrets.append(password) }
+        if let written = Self.writtenPassword(url) { secrets.append(written) }
+        // Short passwords are not scrubbed (they would cut ordinary words); they never appear anyway.
+        self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+        // Defaults first, so that the URL's own settings win (expand_dbname: later values override).
+        let keywords = ["connect_timeout", "application_name", "dbname"]
+        let values = [Self.defaultConnectTimeout, "coinfolio", url]
+        let opened = Self.withCStrings(keywords) { keywords in
+            Self.withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        connection = opened
+        guard let opened, PQstatus(opened) == CONNECTION_OK else {
+            let message = opened.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
+            close()
+            throw CoinfolioError(
+                .store, "cannot open database \"\(Self.redactedURL(url))\": \(scrub(Self.trimmed(message)))")
+        }
+        Self.silenceNotices(opened)
+    }
+
+    deinit { close() }
+
+    func close() {
+        prepared.removeAll()
+        if let connection { PQfinish(connection) }
+        connection = nil
+    }
+
+    /// Notices ("table already exists, skipping") would go to stderr; the store has no use for them.
+    private static func silenceNotices(_ connection: OpaquePointer) {
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+    }
+
+    /// The open connection, reconnecting first when it was lost: by the last call, or while the
+    /// handle was idle (a restarted server's goodbye waits on the socket). Never reconnects
+    /// inside a transaction: the statements after a reconnect would run outside it.
+    func live() throws -> OpaquePointer {
+        guard let connection else { throw CoinfolioError(.store, "the database is closed") }
+        if !inTransaction, PQstatus(connection) == CONNECTION_OK {
+            // Read what waits (the goodbye, then the end of the stream) until nothing does or
+            // libpq has seen the connection close.
+            var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            var reads = 0
+            while reads < 4, PQstatus(connection) == CONNECTION_OK, poll(&socket, 1, 0) > 0 {
+                if PQconsumeInput(connection) == 0 { break }
+                reads += 1
+            }
+        }
+        if PQstatus(connection) != CONNECTION_OK {
+            guard !inTransaction else {
+                throw CoinfolioError(
+                    .store, "connection to the database lost during a transaction", details: ["connection_lost": .number(1)])
+            }
+            session += 1
+            PQreset(connection)
+            guard PQstatus(connection) == CONNECTION_OK else {
+                throw CoinfolioError(
+                    .store, "cannot reconnect to the database: \(scrub(Self.trimmed(String(cString: PQerrorMessage(connection)))))",
+                    details: ["connection_lost": .number(1)])
+            }
+            Self.silenceNotices(connection)
+        }
+        return connection
+    }
+
+    /// Checks a result: nil when it succeeded, else the error (the result is cleared).
+    func failure(_ result: OpaquePointer?, _ context: String) -> CoinfolioError? {
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return nil }
+        var message = connection.map { String(cString: PQerrorMessage($0)) } ?? ""
+        var details: [String: CoinfolioError.Detail] = [:]
+        if let result {
+            if let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) { message = String(cString: primary) }
+            if let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) { details["sqlstate"] = .string(String(cString: state)) }
+            PQclear(result)
+        }
+        if let connection, PQstatus(connection) != CONNECTION_OK {
+            details["connection_lost"] = .number(1)
+            message = "connection to the database lost: " + message
+        }
+        return CoinfolioError(.store, "\(context): \(scrub(Self.trimmed(message)))", details: details)
+    }
+
+    func execute(_ sql: String) throws {
+        let connection = try live()
+        let result = PQexec(connection, sql)
+        if let error = failure(result, "cannot run \"\(sql.prefix(40))\"") { throw error }
+        PQclear(result)
+    }
+
+    func statement(_ sql: String) throws -> any DatabaseStatement {
+        let connection = try live()
+        if let cached = prepared[sql] {
+            cached.reset()
+            cached.clearBindings()
+            return cached
+        }
+        let (translated, count) = Self.numberedParameters(sql)
+        statementCount += 1
+        let name = "cf\(statementCount)"
+        try prepare(name: name, sql: translated, connection)
+        let statement = PostgresStatement(connection: self, name: name, sql: translated, parameterCount: count, session: session)
+        prepared[sql] = statement
+        return statement
+    }
+
+    /// Prepares `sql` (`$N` placeholders) as `name` in the current session.
+    func prepare(name: String, sql: String, _ connection: OpaquePointer) throws {
+        let result = PQprepare(connection, name, sql, 0, nil)
+        if let error = failure(result, "cannot prepare \"\(sql.prefix(40))\"") { throw error }
+        PQclear(result)
+    }
+
+    func transaction<T>(_ isolation: TransactionIsolation, _ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            try execute(isolation == .serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN")
+            inTransaction = true
+            do {
+                let result = try body()
+                try execute("COMMIT")
+                inTransaction = false
+                return result
+            } catch {
+                inTransaction = false
+                if let connection, PQstatus(connection) == CONNECTION_OK, PQtransactionStatus(connection) != PQTRANS_IDLE {
+                    PQclear(PQexec(connection, "ROLLBACK"))
+                }
+                if let failure = error as? CoinfolioError, case .string(let state)? = failure.details["sqlstate"],
+                    state == "40001" || state == "40P01", attempt < Self.serializationRetries
+                {
+                    attempt += 1
+                    usleep(UInt32.random(in: 1_000...(5_000 * UInt32(min(attempt, 10)))))
+                    continue
+                }
+                throw error
+            }
+        }
+    }
+
+    func dataVersion() throws -> Int? { nil }
+
+    // MARK: - Text
+
+    /// Removes the password from a message (both as libpq reads it and as written in the URL).
+    func scrub(_ message: String) -> String {
+        var message = message
+        for secret in secrets where message.contains(secret) {
+            message = message.replacingOccurrences(of: secret, with: "***")
+        }
+        return message
+    }
+
+    /// libpq's multi-line messages on one line, runs of whitespace as one space.
+    private static func trimmed(_ message: String) -> String {
+        message.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// The password of a connection string as libpq reads it (URL-decoded), if any.
+    static func password(_ url: String) -> String? {
+        guard let options = PQconninfoParse(url, nil) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", let value = option.pointee.val { return String(cString: value) }
+            option += 1
+        }
+        return nil
+    }
+
+    /// The span between `user:` and `@` of a URL, as written, if any.
+    private static func writtenPassword(_ url: String) -> String? {
+        guard let authority = authority(url), let colon = authority.firstIndex(of: ":") else { return nil }
+        return String(authority[authority.index(after: colon)...])
+    }
+
+    /// The `user[:password]` part of `scheme://user[:password]@host…`, nil when there is none.
+    private static func authority(_ url: String) -> Substring? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        guard let at = rest[..<hostEnd].lastIndex(of: "@") else { return nil }
+        return rest[..<at]
+    }
+
+    /// `url` without its password (in the user part or a `password=` parameter).
+    static func redactedURL(_ url: String) -> String {
+        var result = url
+        if let authority = authority(url), let colon = authority.firstIndex(of: ":") {
+            result.replaceSubrange(colon..<authority.endIndex, with: "")
+        }
+        if let query = result.firstIndex(of: "?") {
+            let parameters = result[result.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
+            let kept = parameters.map { $0.lowercased().hasPrefix("password=") ? "password=***" : String($0) }
+            result = String(result[...query]) + kept.joined(separator: "&")
+        }
+        return result
+    }
+
+    /// `?N` placeholders (outside quotes) as PostgreSQL's `$N`, and the highest N.
+    static func numberedParameters(_ sql: String) -> (String, Int) {
+        var output = ""
+        output.reserveCapacity(sql.utf8.count)
+        var highest = 0
+        var quote: Character?
+        var characters = sql.makeIterator()
+        var pending: Character? = characters.next()
+        while let character = pending {
+            pending = characters.next()
+            if let open = quote {
+                output.append(character)
+                if character == open { quote = nil }
+                continue
+            }
+            if character == "'" || character == "\"" {
+                quote = character
+                output.append(character)
+                continue
+            }
+            guard character == "?" else {
+                output.append(character)
+                continue
+            }
+            var digits = ""
+            while let next = pending, next.isASCII, next.isNumber {
+                digits.append(next)
+                pending = characters.next()
+            }
+            output.append("$")
+            output.append(digits)
+            highest = max(highest, Int(digits) ?? 0)
+        }
+        return (output, highest)
+    }
+}
+
+/// A prepared statement of a `PostgresConnection`. Parameters are kept until the statement runs;
+/// the rows of a query are read whole into one result, then stepped.
+final class PostgresStatement: DatabaseStatement {
+    private unowned let connection: PostgresConnection
+    private let name: String
+    private let sql: String
+    /// The connection's session this statement is prepared in.
+    private var session: Int
+    private enum Value {
+        case null
+        case text([CChar])
+        case borrowed(UnsafeRawBufferPointer)
+    }
+    private var values: [Value]
+    private var result: OpaquePointer?
+    private var row: Int32 = -1
+    private var rows: Int32 = 0
+
+    init(connection: PostgresConnection, name: String, sql: String, parameterCount: Int, session: Int) {
+        self.connection = connection
+        self.name = name
+        self.sql = sql
+        self.session = session
+        values = Array(repeating: .null, count: parameterCount)
+    }
+
+    deinit { reset() }
+
+    func clearBindings() {
+        for index in values.indices { values[index] = .null }
+    }
+
+    private func set(_ index: Int32, _ value: Value) {
+        let position = Int(index) - 1
+        guard values.indices.contains(position) else { return }
+        values[position] = value
+    }
+
+    func bind(_ index: Int32, _ text: String) { set(index, .text(Array(text.utf8CString))) }
+    func bind(_ index: Int32, _ text: String?) { set(index, text.map { .text(Array($0.utf8CString)) } ?? .null) }
+    func bind(_ index: Int32, _ value: Double) { set(index, .text(Array("\(value)".utf8CString))) }
+    func bind(_ index: Int32, _ value: Int) { set(index, .text(Array(String(value).utf8CString))) }
+    func bind(_ index: Int32, _ value: Int64) { set(index, .text(Array(String(value).utf8CString))) }
+    func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?) {
+        set(index, bytes.map { .borrowed($0) } ?? .null)
+    }
+
+    /// Sends the statement with its parameters; keeps the result for reading.
+    private func execute(_ context: () -> String) throws {
+        reset()
+        let connection = try self.connection.live()
+        if session != self.connection.session {
+            try self.connection.prepare(name: name, sql: sql, connection)
+            session = self.connection.session
+        }
+        let count = values.count
+        // Text parameters go in one buffer, NUL-terminated each; blobs are sent in place.
+        var texts: [CChar] = []
+        var offsets = [Int](repeating: -1, count: count)
+        var lengths = [Int32](repeating: 0, count: count)
+        var formats = [Int32](repeating: 0, count: count)
+        for (position, value) in values.enumerated() {
+            switch value {
+            case .null: break
+            case .text(let text):
+                offsets[position] = texts.count
+                texts += text
+            case .borrowed(let bytes):
+                lengths[position] = Int32(clamping: bytes.count)
+                formats[position] = 1
+            }
+        }
+        let sent = texts.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var pointers = [UnsafePointer<CChar>?](repeating: nil, count: count)
+            for (position, value) in values.enumerated() {
+                switch value {
+                case .null: break
+                case .text: pointers[position] = buffer.baseAddress.map { $0 + offsets[position] }
+                case .borrowed(let bytes):
+                    // A zero-length blob still needs a non-NULL pointer, or it is sent as NULL.
+                    let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+                    pointers[position] = base?.assumingMemoryBound(to: CChar.self)
+                }
+            }
+            return PQexecPrepared(connection, name, Int32(count), pointers, lengths, formats, 1)
+        }
+        if let error = self.connection.failure(sent, context()) { throw error }
+        result = sent
+        rows = PQntuples(sent)
+        row = -1
+    }
+
+    @discardableResult
+    func run(_ context: @autoclosure () -> String) throws -> Int {
+        try execute(context)
+        defer { reset() }
+        guard let result, let tuples = PQcmdTuples(result) else { return 0 }
+        return Int(String(cString: tuples)) ?? 0
+    }
+
+    func next() throws -> Bool {
+        if result == nil { try execute { "cannot read" } }
+        row += 1
+        return row < rows
+    }
+
+    func reset() {
+        if let result { PQclear(result) }
+        result = nil
+        row = -1
+        rows = 0
+    }
+
+    // MARK: - Columns (binary results)
+
+    private func bytes(_ column: Int32) -> UnsafeRawBufferPointer? {
+        guard let result, row >= 0, row < rows, column < PQnfields(result), PQgetisnull(result, row, column) == 0 else { return nil }
+        let length = Int(PQgetlength(result, row, column))
+        guard let value = PQgetvalue(result, row, column) else { return nil }
+        return UnsafeRawBufferPointer(start: UnsafeRawPointer(value), count: length)
+    }
+
+    private func type(_ column: Int32) -> Oid { result.map { PQftype($0, column) } ?? 0 }
+
+    private static func bigEndian<T: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, as: T.Type) -> T? {
+        guard bytes.count == MemoryLayout<T>.size else { return nil }
+        var value: T = 0
+        for byte in bytes { value = (value << 8) | T(byte) }
+        return value
+    }
+
+    /// The column as a number when it is one (int2/4/8, float4/8, bool).
+    private func number(_ column: Int32) -> (integer: Int64?, real: Double?) {
+        guard let bytes = bytes(column) else { return (nil, nil) }
+        switch type(column) {
+        case 20: return (Self.bigEndian(bytes, as: Int64.self), nil)
+        case 23: return (Self.bigEndian(bytes, as: Int32.self).map(Int64.init), nil)
+        case 21: return (Self.bigEndian(bytes, as: Int16.self).map(Int64.init), nil)
+        case 16: return (bytes.first.map { Int64($0) }, nil)
+        case 701: return (nil, Self.bigEndian(bytes, as: UInt64.self).map(Double.init(bitPattern:)))
+        case 700: return (nil, Self.bigEndian(bytes, as: UInt32.self).map { Double(Float(bitPattern: $0)) })
+        default:
+            let text = String(decoding: bytes, as: UTF8.self)
+            return (Int64(text), Double(text))
+        }
+    }
+
+    func text(_ column: Int32) -> String? {
+        guard let bytes = bytes(column) else { return nil }
+        switch type(column) {
+        case 20, 21, 23, 16: return number(column).integer.map { String($0) }
+        case 700, 701: return number(column).real.map { "\($0)" }
+        default: return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    func double(_ column: Int32) -> Double {
+        let (integer, real) = number(column)
+        return real ?? integer.map(Double.init) ?? 0
+    }
+
+    func int64(_ column: Int32) -> Int64 {
+        let (integer, real) = number(column)
+        if let integer { return integer }
+        if let real, real.isFinite, abs(real) < 9.2e18 { return Int64(real) }
+        return 0
+    }
+
+    func int(_ column: Int32) -> Int { Int(int64(column)) }
+
+    func isNull(_ column: Int32) -> Bool {
+        guard let result, row >= 0, row < rows else { return true }
+        return PQgetisnull(result, row, column) != 0
+    }
+
+    func blob(_ column: Int32) -> Data? {
+        guard let bytes = bytes(column) else { return nil }
+        return Data(bytes)
+    }
+
+    func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        guard let bytes = bytes(column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(bytes.bindMemory(to: UInt8.self))
+    }
+}

@@ -1,0 +1,271 @@
+/*
+ * postgres_bench.c — Coinfolio on PostgreSQL (SPEC §13, §14). Every figure is a ratio against an
+ * anchor measured in the same process, the two calls interleaved round by round. Prints Markdown
+ * rows for BENCHMARKS.md.
+ *
+ *   postgres_bench URL BUILD_DIR
+ *
+ * URL is a PostgreSQL server's (bench/Makefile starts a throwaway cluster with
+ * Tests/postgres/with-cluster.sh); BUILD_DIR holds generate.py's markets-250.json.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "coinfolio.h"
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *samples, int count) {
+    qsort(samples, (size_t)count, sizeof(double), compare_doubles);
+    return samples[count / 2];
+}
+
+static void check(int status, char *error, const char *what) {
+    if (status != CF_OK) {
+        fprintf(stderr, "%s failed: %s\n", what, error ? error : "?");
+        exit(1);
+    }
+}
+
+static void quiet(void *arg, const char *message) {
+    (void)arg;
+    (void)message;
+}
+
+static void check_result(PGresult *result, PGconn *connection, const char *what) {
+    ExecStatusType status = PQresultStatus(result);
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+        fprintf(stderr, "%s failed: %s\n", what, PQerrorMessage(connection));
+        exit(1);
+    }
+    PQclear(result);
+}
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    char *data;
+    long length;
+    if (!f) { perror(path); exit(1); }
+    fseek(f, 0, SEEK_END);
+    length = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = malloc((size_t)length + 1);
+    if (!data || fread(data, 1, (size_t)length, f) != (size_t)length) { perror(path); exit(1); }
+    data[length] = '\0';
+    fclose(f);
+    return data;
+}
+
+static cf_store *open_store(const char *database, const char *owner) {
+    char config[4096], *error = NULL;
+    cf_store *store = NULL;
+    snprintf(config, sizeof config, "{\"database\":\"%s\",\"owner\":\"%s\"}", database, owner);
+    check(cf_store_open_v2(config, &store, &error), error, "cf_store_open_v2");
+    return store;
+}
+
+static cf_engine *open_engine(const char *database, const char *owner) {
+    char config[4096], *error = NULL;
+    cf_engine *engine = NULL;
+    snprintf(config, sizeof config, "{\"database\":\"%s\",\"owner\":\"%s\"}", database, owner);
+    check(cf_engine_open(config, &engine, &error), error, "cf_engine_open");
+    return engine;
+}
+
+/* ---- durable set_holding: cf_store_set_holding vs the same upsert through libpq -------------- */
+static void bench_set_holding(const char *url) {
+    enum { rounds = 15, writes = 60 };
+    double ours[rounds], anchor[rounds];
+    char id[64], amount[64];
+    const char *values[3];
+    cf_store *store;
+    PGconn *connection;
+    int r, i, n = 0;
+    char *error = NULL;
+
+    store = open_store(url, "bench-set-holding"); /* creates the schema */
+    connection = PQconnectdb(url);
+    if (PQstatus(connection) != CONNECTION_OK) { fprintf(stderr, "%s", PQerrorMessage(connection)); exit(1); }
+    /* The statement cf_store_set_holding sends, prepared once, autocommit (durable: fsync=on,
+     * synchronous_commit=on), text parameters. */
+    check_result(PQprepare(connection, "upsert",
+                           "INSERT INTO holding (owner, coin_id, amount) VALUES ($3, $1, $2) "
+                           "ON CONFLICT (owner, coin_id) DO UPDATE SET amount = excluded.amount",
+                           3, NULL),
+                 connection, "prepare");
+    for (r = 0; r < rounds; r++) {
+        double start = now_s();
+        for (i = 0; i < writes; i++) {
+            snprintf(id, sizeof id, "coin-%d", n % 500);
+            snprintf(amount, sizeof amount, "%.17g", 1.0 + n++);
+            values[0] = id;
+            values[1] = amount;
+            values[2] = "bench-libpq";
+            check_result(PQexecPrepared(connection, "upsert", 3, values, NULL, NULL, 0), connection, "upsert");
+        }
+        anchor[r] = (now_s() - start) / writes;
+        start = now_s();
+        for (i = 0; i < writes; i++) {
+            snprintf(id, sizeof id, "coin-%d", n % 500);
+            check(cf_store_set_holding(store, id, 1.0 + n++, &error), error, "cf_store_set_holding");
+        }
+        ours[r] = (now_s() - start) / writes;
+    }
+    PQfinish(connection);
+    cf_store_close(store);
+    {
+        double o = median(ours, rounds), a = median(anchor, rounds);
+        printf("| postgres: durable `cf_store_set_holding` | %.3f ms | libpq C, same upsert, prepared | %.3f ms | %.3g× | "
+               "%d rounds of %d, A/B interleaved; %.0f writes/s ours; target ≤ 1.2× |\n",
+               o * 1e3, a * 1e3, o / a, rounds, writes, 1.0 / o);
+    }
+}
+
+/* ---- 8 processes × 500 writes on one owner ------------------------------------------------ */
+static void bench_processes(const char *url) {
+    enum { processes = 8, writes = 500 };
+    pid_t children[processes];
+    char owner[64], *out = NULL, *error = NULL;
+    double start, elapsed;
+    int p, i, failed = 0, found = 0, wrong = 0;
+    cf_store *store;
+    json_t *root, *row;
+    size_t index;
+
+    snprintf(owner, sizeof owner, "bench-processes-%ld", (long)getpid());
+    cf_store_close(open_store(url, owner)); /* schema in place before the race */
+    start = now_s();
+    for (p = 0; p < processes; p++) {
+        children[p] = fork();
+        if (children[p] == 0) {
+            char id[64];
+            cf_store *mine = open_store(url, owner);
+            for (i = 0; i < writes; i++) {
+                snprintf(id, sizeof id, "p%d-%d", p, i);
+                if (cf_store_set_holding(mine, id, i + 1.0, &error) != CF_OK) {
+                    fprintf(stderr, "writer %d: %s\n", p, error);
+                    _exit(1);
+                }
+            }
+            cf_store_close(mine);
+            _exit(0);
+        }
+    }
+    for (p = 0; p < processes; p++) {
+        int status = 0;
+        waitpid(children[p], &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) failed++;
+    }
+    elapsed = now_s() - start;
+    store = open_store(url, owner);
+    check(cf_store_holdings(store, &out, &error), error, "cf_store_holdings");
+    root = json_loads(out, 0, NULL);
+    json_array_foreach(json_object_get(root, "holdings"), index, row) {
+        const char *id = json_string_value(json_object_get(row, "coin_id"));
+        int writer, n;
+        found++;
+        if (!id || sscanf(id, "p%d-%d", &writer, &n) != 2 || json_number_value(json_object_get(row, "amount")) != n + 1.0)
+            wrong++;
+    }
+    json_decref(root);
+    cf_string_free(out);
+    cf_store_close(store);
+    printf("| postgres: %d processes × %d `cf_store_set_holding`, one owner | %.0f ms | — | — | — | "
+           "%d of %d rows present, %d wrong, %d writers failed: %d lost; %.0f writes/s together |\n",
+           processes, writes, elapsed * 1e3, found, processes * writes, wrong, failed, processes * writes - found,
+           processes * writes / elapsed);
+    if (found != processes * writes || wrong || failed) {
+        fprintf(stderr, "writes were lost\n");
+        exit(1);
+    }
+}
+
+/* ---- one refresh's snapshot save: PostgreSQL vs SQLite ------------------------------------ */
+static void bench_snapshot(const char *url, const char *dir) {
+    enum { rounds = 11 };
+    double on_postgres[rounds], on_sqlite[rounds], in_memory[rounds], raw[rounds];
+    char path[4096], *body, *error = NULL;
+    cf_engine *postgres, *sqlite, *memory;
+    PGconn *connection;
+    int r, length;
+    const int binary = 1;
+
+    snprintf(path, sizeof path, "%s/markets-250.json", dir);
+    body = read_file(path);
+    length = (int)strlen(body);
+    /* The floor: the same bytes upserted through libpq into a table of the same shape. */
+    connection = PQconnectdb(url);
+    if (PQstatus(connection) != CONNECTION_OK) { fprintf(stderr, "%s", PQerrorMessage(connection)); exit(1); }
+    PQsetNoticeProcessor(connection, quiet, NULL);
+    check_result(PQexec(connection, "DROP TABLE IF EXISTS bench_body; CREATE TABLE bench_body (owner TEXT PRIMARY KEY, body BYTEA NOT NULL);"
+                                    "ALTER TABLE bench_body ALTER COLUMN body SET STORAGE EXTERNAL"),
+                 connection, "create bench_body");
+    check_result(PQprepare(connection, "body", "INSERT INTO bench_body VALUES ('x', $1) ON CONFLICT (owner) DO UPDATE SET body = excluded.body",
+                           1, NULL),
+                 connection, "prepare body");
+    snprintf(path, sizeof path, "%s/snapshot-bench.sqlite", dir);
+    remove(path);
+    postgres = open_engine(url, "bench-snapshot");
+    sqlite = open_engine(path, "bench-snapshot");
+    memory = open_engine(":memory:", "bench-snapshot");
+    for (r = 0; r < rounds; r++) {
+        double start = now_s();
+        check(cf_engine_load(sqlite, body, NULL, &error), error, "load sqlite");
+        on_sqlite[r] = now_s() - start;
+        start = now_s();
+        check(cf_engine_load(postgres, body, NULL, &error), error, "load postgres");
+        on_postgres[r] = now_s() - start;
+        start = now_s();
+        check(cf_engine_load(memory, body, NULL, &error), error, "load memory");
+        in_memory[r] = now_s() - start;
+        start = now_s();
+        {
+            const char *values[1] = {body};
+            check_result(PQexecPrepared(connection, "body", 1, values, &length, &binary, 0), connection, "raw body upsert");
+        }
+        raw[r] = now_s() - start;
+    }
+    PQfinish(connection);
+    cf_engine_close(postgres);
+    cf_engine_close(sqlite);
+    cf_engine_close(memory);
+    free(body);
+    {
+        double p = median(on_postgres, rounds), s = median(on_sqlite, rounds), m = median(in_memory, rounds);
+        double floor = median(raw, rounds);
+        printf("| postgres: `cf_engine_load` of 250 coins (decode + snapshot save) | %.3f ms | same on a SQLite file | %.3f ms | %.3g× | "
+               "A/B interleaved; the save alone (minus the same load on `:memory:`, %.3f ms): %.3f ms vs %.3f ms = %.3g×; target ≤ 2× |\n",
+               p * 1e3, s * 1e3, p / s, m * 1e3, (p - m) * 1e3, (s - m) * 1e3, (s - m) > 0 ? (p - m) / (s - m) : 0.0);
+        printf("| postgres: the snapshot save alone (load minus load on `:memory:`) | %.3f ms | libpq C: the same %.1f MB body upserted as one bytea | %.3f ms | %.3g× | "
+               "the server's own cost of a %.1f MB durable write is the floor |\n",
+               (p - m) * 1e3, length / 1e6, floor * 1e3, (p - m) / floor, length / 1e6);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: postgres_bench URL BUILD_DIR\n");
+        return 2;
+    }
+    bench_set_holding(argv[1]);
+    bench_processes(argv[1]);
+    bench_snapshot(argv[1], argv[2]);
+    return 0;
+}

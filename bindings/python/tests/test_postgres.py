@@ -1,0 +1,142 @@
+"""SPEC §13 through the binding: owners (both backends), and on the test cluster the password
+kept out of every error, reconnecting after a restart, and migrations racing on a fresh database
+from several processes. Needs the cluster ``make test`` starts; fails (never skips) without it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+import coinfolio
+from backend import PASSWORD, postgres_url
+from coinfolio import InvalidArgument, NoData, StoreError
+from conftest import REPO, TESTS, child_env
+
+WRITER = TESTS / "holding_writer.py"
+MARKETS = '[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":100,"market_cap_rank":1}]'
+
+
+@pytest.fixture
+def shared(tmp_path: Path) -> str:
+    """A database two owners share: the cluster in the PostgreSQL pass, else a SQLite file."""
+    if os.environ.get("COINFOLIO_TEST_BACKEND") == "postgres":
+        return postgres_url()
+    return str(tmp_path / "shared.sqlite")
+
+
+def test_two_owners_never_see_each_others_holdings(shared: str) -> None:
+    alice_owner, bob_owner = f"alice-{uuid.uuid4()}", f"bob'; DROP TABLE holding; -- {uuid.uuid4()}"
+    with coinfolio.Store(shared, owner=alice_owner) as alice, coinfolio.Store(shared, owner=bob_owner) as bob:
+        alice.set_holding("bitcoin", 0.5)
+        bob.set_holding("bitcoin", 7)
+        bob.set_holding("ethereum", 2)
+        bob.set_holding("bitcoin", 0)
+        assert alice.holdings() == [{"coin_id": "bitcoin", "amount": 0.5}]
+        assert bob.holdings() == [{"coin_id": "ethereum", "amount": 2.0}]
+    with coinfolio.Store(shared, owner=alice_owner) as alice:
+        assert alice.holdings() == [{"coin_id": "bitcoin", "amount": 0.5}]
+
+
+def test_two_owners_never_see_each_others_snapshots(shared: str) -> None:
+    alice_owner, bob_owner = f"alice-{uuid.uuid4()}", f"bob-{uuid.uuid4()}"
+    api = {"base_url": "http://127.0.0.1:9/api/v3", "max_retries": 0}
+    with coinfolio.Engine(database=shared, owner=alice_owner, api=api) as alice:
+        alice.load(MARKETS)
+        alice.set_holding("bitcoin", 2)
+        assert alice.portfolio()["total_value"] == 200
+    with coinfolio.Engine(database=shared, owner=bob_owner, api=api) as bob:
+        with pytest.raises(NoData):
+            bob.coins()
+        assert bob.portfolio()["coins"] == []
+    with coinfolio.Engine(database=shared, owner=alice_owner, api=api) as alice:
+        assert [coin["id"] for coin in alice.coins()["coins"]] == ["bitcoin"]
+
+
+@pytest.mark.parametrize("owner", ["", "a\x00b", "tab\there", "x" * 257])
+def test_bad_owners_are_invalid_arguments(shared: str, owner: str) -> None:
+    with pytest.raises(InvalidArgument):
+        coinfolio.Store(shared, owner=owner)
+    with pytest.raises(InvalidArgument):
+        coinfolio.Engine(database=shared, owner=owner)
+
+
+def test_password_never_appears_in_errors() -> None:
+    url = postgres_url()
+    assert PASSWORD in url
+    wrong = url.replace(PASSWORD, "Zebra-wrong-password")
+    for opener in (lambda: coinfolio.Store(wrong), lambda: coinfolio.Engine(database=wrong)):
+        with pytest.raises(StoreError) as caught:
+            opener()
+        error = caught.value
+        assert "Zebra" not in str(error) and "Zebra" not in repr(error.details)
+        assert "password authentication failed" in error.message
+        assert "postgresql://coinfolio@127.0.0.1" in error.message
+
+
+def test_a_store_idle_during_a_restart_works_on_its_next_call() -> None:
+    folder = os.environ.get("COINFOLIO_TEST_POSTGRES_DIR")
+    assert folder, "COINFOLIO_TEST_POSTGRES_DIR is not set: run the suites through make test"
+    with coinfolio.Store(postgres_url(), owner=f"restart-{uuid.uuid4()}") as store:
+        store.set_holding("bitcoin", 1)
+        subprocess.run(["bash", str(REPO / "Tests" / "postgres" / "cluster.sh"), "restart", folder], check=True)
+        store.set_holding("ethereum", 2)
+        assert [row["coin_id"] for row in store.holdings()] == ["bitcoin", "ethereum"]
+
+
+@pytest.fixture
+def fresh_database() -> Iterator[str]:
+    """A new, empty database on the cluster (psql), dropped after the test."""
+    url = postgres_url()
+    name = f"cf_py_{uuid.uuid4().hex}"
+    subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    yield url.rsplit("/", 1)[0] + "/" + name
+    subprocess.run(["psql", url, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
+
+
+def test_four_processes_opening_a_fresh_database_at_once(fresh_database: str) -> None:
+    writers = [
+        subprocess.Popen(
+            [sys.executable, str(WRITER), fresh_database, f"m{n}", "25"],
+            env=child_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(4)
+    ]
+    for writer in writers:
+        out, err = writer.communicate(timeout=300)
+        assert writer.returncode == 0, err[-3000:]
+        assert out.splitlines()[-1] == "done"
+    with coinfolio.Store(fresh_database) as store:
+        assert len(store.holdings()) == 100
+
+
+def test_cli_keeps_each_owners_holdings_on_the_server(tmp_path: Path) -> None:
+    from test_cli import _cli
+
+    url = postgres_url()
+    owner = f"cli-{uuid.uuid4()}"
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=url, COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
+
+    def run(*args: str) -> "subprocess.CompletedProcess[str]":
+        return subprocess.run([str(_cli()), *args], env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+
+    result = run("--owner", owner, "--offline", "set", "bitcoin", "0.5")
+    assert result.returncode == 0, result.stderr
+    result = run("--owner", owner, "--offline", "--json", "portfolio")
+    assert result.returncode == 0, result.stderr
+    coins = json.loads(result.stdout)["coins"]
+    assert [(coin["id"], coin["current_holdings"]) for coin in coins] == [("bitcoin", 0.5)]
+    result = run("--owner", f"other-{owner}", "--offline", "--json", "portfolio")
+    assert result.returncode == 0, result.stderr
+    assert "bitcoin" not in result.stdout
+    assert not any(tmp_path.iterdir()), "a server URL never creates a local folder"
+    assert "Zebra" not in result.stderr
