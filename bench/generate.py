@@ -9,6 +9,8 @@ Without it the benchmarks cannot mean anything, so this fails loudly instead of 
   asks for; with them the body would be 0.5 GB);
 - holdings-<coins>-<n>.txt: n coin ids of that set, spread evenly, one a line (holdings-1k.txt:
   the 1,000 of the 15,000);
+- ledger-100k.csv: 100,000 ledger rows over 1,000 coins (buys, sells, transfers in) in the CSV
+  format of SPEC §12, and ledger-markets.json pricing those 1,000 coins.
 - chart-fixtures/: the committed loopback-server fixtures, with market_charts.json holding a
   one-year hourly bitcoin chart (8,760 points) made by repeating the recorded 30-day hourly chart
   (../shared/fixtures/coingecko/market-chart/ruby-vcr-btc-30d-hourly.json); without that
@@ -83,6 +85,33 @@ def main() -> None:
     (out / "holdings-1k.txt").write_text((out / "holdings-15k-1k.txt").read_text())
     (out / "source.txt").write_text(f"recorded: {RECORDED.name}\n")
     chart_fixtures(out)
+    write_ledger(out)
+
+
+def write_ledger(out: Path) -> None:
+    """100,000 rows: coin i % 1000, round i // 1000; every fourth round sells 0.5, every tenth
+    (offset 5) is a transfer in of 0.25, the rest buy 1 at 100 + round."""
+    lines = ["timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id"]
+    for i in range(100_000):
+        coin, rnd = i % 1000, i // 1000
+        seconds = 1_704_067_200 + i
+        stamp = f"{time_text(seconds)}"
+        if rnd % 4 == 3:
+            row = f"{stamp},main,coin-{coin},sell,0.5,{150 + rnd}.25,0.1,,row-{i}"
+        elif rnd % 10 == 5:
+            row = f"{stamp},main,coin-{coin},transfer_in,0.25,,,,row-{i}"
+        else:
+            row = f"{stamp},main,coin-{coin},buy,1,{100 + rnd}.5,0.05,,row-{i}"
+        lines.append(row)
+    (out / "ledger-100k.csv").write_text("\n".join(lines) + "\n")
+    markets = [{"id": f"coin-{c}", "symbol": f"c{c}", "name": f"Coin {c}", "current_price": 120 + c / 7} for c in range(1000)]
+    (out / "ledger-markets.json").write_text(json.dumps(markets))
+
+
+def time_text(seconds: int) -> str:
+    import datetime
+
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 if __name__ == "__main__":

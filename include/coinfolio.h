@@ -246,13 +246,15 @@ int cf_store_open_v2(const char *config_json, cf_store **out_store, char **out_e
 /** Closes the store. NULL is a no-op. */
 void cf_store_close(cf_store *store);
 
-/** Sets the amount (units of the coin) held of coin_id. amount > 0 inserts or updates;
- * amount <= 0 deletes the row (never inserts).
- * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or id, bad id, NaN or ±Inf amount: nothing is
- * written; for an id with upper-case letters or surrounding spaces, "Bitcoin" or " bitcoin",
- * details.suggestion holds the corrected id, "bitcoin") or CF_STORE (SQLite's message; nothing
- * is written). A row such an id left behind by an older version can still be deleted
- * (amount <= 0). */
+/** Sets the amount (units of the coin) of coin_id held in the "main" portfolio by recording a
+ * transfer_in or transfer_out of the difference, now, in the ledger (see Ledger below).
+ * amount > 0 sets the holding; amount <= 0 empties it (never inserts).
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or id, bad id, NaN or ±Inf amount, an amount
+ * the ledger cannot hold exactly (below 1e-18 or above 8.5e19), a decrease that would leave a
+ * later-dated sell short: nothing is written; for an id with upper-case letters or surrounding
+ * spaces, "Bitcoin" or " bitcoin", details.suggestion holds the corrected id, "bitcoin") or
+ * CF_STORE (SQLite's message; nothing is written). A holding such an id left behind by an older
+ * version can still be emptied (amount <= 0). */
 int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, char **out_error);
 
 /** out_json: {"holdings":[{"coin_id":"bitcoin","amount":0.5}…]} sorted by coin_id (bytewise).
@@ -395,7 +397,7 @@ int cf_engine_load(cf_engine *engine, const char *markets_body, const char *glob
 int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, char **out_error);
 
 /** Lists held coins joined with the snapshot. query_json (may be NULL):
- * {"sort":"holdings","sparkline":true}
+ * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings)}
  * ("holdings": value descending, "holdings_reversed": ascending, others as cf_engine_coins).
  * A held coin with no market row is listed with "price_available": false and left out of
  * total_value. out_json: {"coins":[…],"total_value":x,"as_of":"…"|null,"stale":b}.
@@ -404,10 +406,13 @@ int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, 
 int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_json,
                         char **out_error);
 
-/** The home screen statistics, always four, in this order:
+/** The home screen statistics, always six, in this order:
  *   "Market Cap" (total_market_cap[vs_currency], percentage_change
  *   market_cap_change_percentage_24h_usd), "24h Volume", "BTC Dominance", "Portfolio Value"
- *   (value: Σ current_holdings_value as cf_format_value prints it, "¥148,064", "₿0.000025").
+ *   (value: Σ current_holdings_value as cf_format_value prints it, "¥148,064", "₿0.000025"),
+ *   "Unrealized P&L" and "Realized P&L" (the "main" portfolio, fifo, as cf_format_value prints
+ *   them; "n/a" when unknown; percentage_change over the cost of the units concerned, null when
+ *   not defined).
  * out_json: {"statistics":[{"title":"…","value":"…","percentage_change":x|null}…]};
  * "Portfolio Value" adds "coverage". Its percentage_change is the 24h change over the holdings
  * whose change is known: a holding's value 24h ago is amount × (current_price −
@@ -421,7 +426,8 @@ int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_js
  * holdings failed). Never blocks. */
 int cf_engine_statistics(cf_engine *engine, char **out_json, char **out_error);
 
-/** Sets a holding through the engine's store (rules of cf_store_set_holding).
+/** Sets a holding of the "main" portfolio through the engine's store (rules of
+ * cf_store_set_holding: a transfer_in or transfer_out of the difference).
  * Returns CF_OK, CF_INVALID_ARGUMENT or CF_STORE. Never blocks on the network. */
 int cf_engine_set_holding(cf_engine *engine, const char *coin_id, double amount,
                           char **out_error);
@@ -463,6 +469,110 @@ int cf_engine_set_progress(cf_engine *engine, cf_progress_fn fn, void *user, cha
  * Never blocks. */
 int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 
+/** @} */
+
+/** @name Ledger
+ * Ledger: named portfolios (default "main", created on first use), their transactions, cost
+ * basis and P&L, CSV import and export (SPEC §12). A portfolio's holdings are the sum of its
+ * transactions; cf_engine_set_holding and cf_store_set_holding record a transfer_in or
+ * transfer_out of the difference. A missing "portfolio" key means "main".
+ *
+ * A transaction: {"id":"12" (a string),"portfolio","coin_id","kind":"buy"|"sell"|"transfer_in"|
+ * "transfer_out","amount" (> 0, coin units),"price" (per unit in the portfolio's currency, >= 0;
+ * required for buy and sell, null for transfers),"fee" (>= 0, the portfolio's currency),
+ * "timestamp" (RFC 3339, UTC: "2024-03-01T12:30:00Z", ".250" when there are milliseconds),
+ * "note","external_id" (null, or unique per portfolio)}. Amounts, prices and fees are exact
+ * decimals with at most 18 fraction digits, written as JSON numbers in their shortest form.
+ * Order: timestamp, then insertion. Never negative: a change after which a coin's running
+ * amount in that order would go below zero is refused whole with CF_INVALID_ARGUMENT and
+ * details {"coin_id","timestamp","short_by"}; selling exactly what is held is allowed.
+ * None of these functions blocks on the network.
+ */
+/** @{ */
+
+/** Stores a transaction. transaction_json: {"portfolio","coin_id","kind","amount","price","fee",
+ * "timestamp","note","external_id"}; numbers may also be strings holding a decimal ("0.1");
+ * timestamp: RFC 3339 with Z or an offset (normalized to UTC; milliseconds kept), a date-time
+ * without a zone is UTC, a date alone is 00:00:00Z; absent means now. note: at most 65,536 bytes.
+ * out_json: the stored transaction with its "id". Returns CF_OK, CF_INVALID_ARGUMENT (NULL,
+ * malformed JSON, a bad field: details.field; a shortfall: details {coin_id, timestamp,
+ * short_by}; an external_id already in the portfolio), CF_NOT_FOUND (a portfolio other than
+ * "main" that does not exist) or CF_STORE. Nothing is written on error. */
+int cf_engine_add_transaction(cf_engine *engine, const char *transaction_json, char **out_json,
+                              char **out_error);
+
+/** Deletes the transaction with id transaction_id (decimal text, "12"). Returns CF_OK,
+ * CF_INVALID_ARGUMENT (not a whole number; or deleting it would leave a later sell or transfer
+ * out short: details {coin_id, timestamp, short_by}), CF_NOT_FOUND or CF_STORE. */
+int cf_engine_delete_transaction(cf_engine *engine, const char *transaction_id, char **out_error);
+
+/** A page of a portfolio's transactions in ledger order. query_json (may be NULL):
+ * {"portfolio":"main","coin_id":null,"from":null,"to":null (RFC 3339, both inclusive),
+ *  "limit":null (all),"offset":0}. out_json: {"transactions":[…],"total":n (matches before
+ * limit/offset)}. Returns CF_OK, CF_INVALID_ARGUMENT or CF_STORE. */
+int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out_json,
+                           char **out_error);
+
+/** Cost basis and P&L of every coin the portfolio ever held (a closed coin stays listed with its
+ * realized P&L), by coin id, against the snapshot's current_price when the portfolio's currency
+ * is the engine's vs_currency. options_json (may be NULL): {"portfolio":"main","method":"fifo"|
+ * "lifo"|"average"}. Fees of a buy add to its lot's cost, fees of a sell reduce its proceeds;
+ * transfers in bring lots of unknown cost, over which P&L is unknown (null, never 0).
+ * out_json: {"portfolio","vs_currency","method","coins":[{"coin_id","amount","cost_basis"
+ * (remaining known cost; 0 when amount is 0; null when no unit has a known cost),"average_cost",
+ * "breakeven_price","current_price","current_value","unrealized_pnl",
+ * "unrealized_pnl_percentage","realized_pnl","realized_coverage" (share of sold units of known
+ * cost; 1 when none sold),"fees","cost_basis_coverage" (share of held units of known cost; 1 when
+ * none held)}…],"totals":{"cost_basis","current_value","unrealized_pnl",
+ * "unrealized_pnl_percentage","realized_pnl","fees"}}. Money in the portfolio's currency.
+ * Returns CF_OK, CF_INVALID_ARGUMENT (unknown method), CF_NOT_FOUND (unknown portfolio) or
+ * CF_STORE. Works without a snapshot (current values are then null). */
+int cf_engine_pnl(cf_engine *engine, const char *options_json, char **out_json, char **out_error);
+
+/** Every portfolio by name. out_json: {"portfolios":[{"name","vs_currency"}…]}. Returns CF_OK,
+ * CF_INVALID_ARGUMENT or CF_STORE. */
+int cf_engine_portfolios(cf_engine *engine, char **out_json, char **out_error);
+
+/** Creates a portfolio. portfolio_json: {"name" (1…128 characters, no control characters or
+ * surrounding spaces),"vs_currency" (optional: the engine's)}. Returns CF_OK,
+ * CF_INVALID_ARGUMENT (bad JSON, name or currency; the name is taken) or CF_STORE. */
+int cf_engine_create_portfolio(cf_engine *engine, const char *portfolio_json, char **out_error);
+
+/** Renames a portfolio; its transactions follow. Returns CF_OK, CF_INVALID_ARGUMENT (NULL, a bad
+ * or taken new name), CF_NOT_FOUND or CF_STORE. */
+int cf_engine_rename_portfolio(cf_engine *engine, const char *name, const char *new_name,
+                               char **out_error);
+
+/** Deletes a portfolio. One with transactions is refused (CF_INVALID_ARGUMENT, details
+ * {"portfolio","transactions"}) unless force is non-zero, which deletes them with it. Returns
+ * CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
+int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, char **out_error);
+
+/** Imports CSV (RFC 4180, UTF-8; a BOM, CRLF or LF line ends, quoted fields with commas, doubled
+ * quotes and line breaks are read) with the header
+ * timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id (the columns timestamp,
+ * coin_id, kind and amount are required). All or nothing, in one database transaction. Rows whose
+ * external_id the portfolio already has (or this database's own "coinfolio:<id>") are skipped and
+ * counted; an external_id repeated within the file is an error at its second row; a portfolio
+ * the file names that does not exist is created with the engine's vs_currency; an empty
+ * portfolio cell means "main". The separator is a comma and the decimal mark a point: a ';'
+ * header or a decimal comma is refused saying so. An empty file imports nothing.
+ * Reports progress (phase "import": done 0, then the rows read every 1,000 rows, and done = total
+ * at the end) to the function of cf_engine_set_progress; the import holds the database for its
+ * one transaction, so a call from that function that reads or writes the database returns
+ * CF_INVALID_ARGUMENT with details.reason "reentrant" instead of waiting for itself.
+ * out_json: {"imported":n,"skipped":n}. Returns CF_OK, CF_INVALID_ARGUMENT (details.line: the
+ * physical line where the record starts, the header being line 1; details.column: the header
+ * name, when the error is about one field; or details.reason "reentrant") or CF_STORE. */
+int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, char **out_error);
+
+/** Exports a portfolio's transactions as CSV in ledger order, with the header above and CRLF line
+ * ends. query_json (may be NULL): {"portfolio":"main"}. A transaction without an external_id is
+ * written with "coinfolio:<id>", so importing the export into the same portfolio imports
+ * nothing, and into an empty database recreates it exactly. out_csv: the CSV text, freed with
+ * cf_string_free. Returns CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
+int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_csv,
+                         char **out_error);
 /** @} */
 
 /** @name Charts and cheap price updates

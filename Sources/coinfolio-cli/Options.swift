@@ -14,6 +14,12 @@ struct Options {
     var json = false
     var offline = false
     var limit = 20
+    var portfolio = Transaction.defaultPortfolio
+    var price: String?
+    var fee: String?
+    var at: String?
+    var note: String?
+    var method = "fifo"
     /// `--days N|max` of `chart`.
     var days: String?
     /// `--svg FILE` of `chart` and `portfolio --history`.
@@ -37,6 +43,16 @@ struct Options {
           search TEXT             coins whose name, symbol or id contains TEXT
           load MARKETS.json [GLOBAL.json]
                                   import saved /coins/markets and /global bodies as the snapshot
+          buy COIN AMOUNT --price P [--fee F] [--at TIME] [--note TEXT]
+                                  record a purchase (price per unit and fee in the portfolio's currency)
+          sell COIN AMOUNT --price P [--fee F] [--at TIME] [--note TEXT]
+                                  record a sale; more than is held at TIME is refused
+          transactions [COIN]     the portfolio's transactions in time order
+          pnl [--method fifo|lifo|average]
+                                  cost basis, unrealized and realized profit and loss per coin
+          import FILE.csv         import transactions (timestamp,portfolio,coin_id,kind,amount,price,
+                                  fee,note,external_id): all rows or none; known external ids skipped
+          export [FILE.csv]       write the portfolio's transactions as CSV (standard output without FILE)
           version                 print the version
 
         options:
@@ -52,6 +68,10 @@ struct Options {
           --vs-currency CODE      quote currency (default usd)
           --limit N               coins listed by home and search (default 20)
           --offline               answer from the saved snapshot, without network
+          --portfolio NAME        the ledger portfolio (default main) of portfolio, set, buy, sell,
+                                  transactions, pnl and export
+          --at TIME               when a buy or sell happened: RFC 3339 (2024-03-01T12:30:00Z, an offset,
+                                  or a date alone = 00:00 UTC); default now; never the local time zone
           --svg FILE              also write the chart as an SVG file
           --json                  machine output (the library's JSON shapes)
           -h, --help              this help
@@ -90,6 +110,16 @@ struct Options {
                     throw UsageError(message: "--limit needs a whole number above 0, not \"\(text)\"")
                 }
                 limit = number
+            case "--portfolio": portfolio = try value(argument)
+            case "--price": price = try value(argument)
+            case "--fee": fee = try value(argument)
+            case "--at": at = try value(argument)
+            case "--note": note = try value(argument)
+            case "--method":
+                method = try value(argument)
+                guard CostBasisMethod(rawValue: method) != nil else {
+                    throw UsageError(message: "--method must be fifo, lifo or average, not \"\(method)\"")
+                }
             case "--days":
                 let text = try value(argument)
                 guard text == "max" || (Int(text).map { (1...36_500).contains($0) } ?? false) else {

@@ -109,8 +109,7 @@ final class EngineTests: XCTestCase {
             globalBody: try Repository.fixture("global.json"))
         try engine.setHolding(coinID: "alpha", amount: 1)
         try engine.setHolding(coinID: "beta", amount: 1)
-        let value = try XCTUnwrap(engine.statistics().last)
-        XCTAssertEqual(value.title, "Portfolio Value")
+        let value = try XCTUnwrap(engine.statistics().first { $0.title == "Portfolio Value" })
         XCTAssertEqual(value.value, "$160.00")
         XCTAssertEqual(try XCTUnwrap(value.percentageChange), -20, accuracy: 1e-9)
     }
@@ -118,7 +117,7 @@ final class EngineTests: XCTestCase {
     func testEmptyPortfolioIsZeroWithNoChange() throws {
         let engine = try offlineEngine()
         try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: try Repository.fixture("global.json"))
-        let value = try XCTUnwrap(engine.statistics().last)
+        let value = try XCTUnwrap(engine.statistics().first { $0.title == "Portfolio Value" })
         XCTAssertEqual(value.value, "$0.00")
         XCTAssertNil(value.percentageChange)
     }
@@ -129,7 +128,7 @@ final class EngineTests: XCTestCase {
         try engine.setHolding(coinID: "gone", amount: 5)
         let statistics = try engine.statistics()
         XCTAssertNil(statistics[3].percentageChange)
-        XCTAssertTrue(statistics.json.contains(#""percentage_change":null,"coverage":0}]"#), statistics.json)
+        XCTAssertTrue(statistics.json.contains(#""percentage_change":null,"coverage":0}"#), statistics.json)
     }
 
     func testStatisticsTitlesValuesAndMissingGlobal() throws {
@@ -139,8 +138,10 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(try engine.statistics().map(\.value).prefix(3), ["n/a", "n/a", "n/a"])
         try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: try Repository.fixture("global.json"))
         let statistics = try engine.statistics()
-        XCTAssertEqual(statistics.map(\.title), ["Market Cap", "24h Volume", "BTC Dominance", "Portfolio Value"])
-        XCTAssertEqual(statistics.map(\.value), ["$2.58Tr", "$342.00Bn", "42.50%", "$0.00"])
+        XCTAssertEqual(
+            statistics.map(\.title),
+            ["Market Cap", "24h Volume", "BTC Dominance", "Portfolio Value", "Unrealized P&L", "Realized P&L"])
+        XCTAssertEqual(statistics.map(\.value), ["$2.58Tr", "$342.00Bn", "42.50%", "$0.00", "$0.00", "$0.00"])
         XCTAssertEqual(statistics[0].percentageChange, 1.2)
         XCTAssertNil(statistics[1].percentageChange)
     }

@@ -233,7 +233,7 @@ final class PostgresTests: XCTestCase {
         let check = try PostgresConnection(url: database)
         XCTAssertEqual(try check.statement("SELECT count(*) FROM coinfolio_schema").scalarInt(), 1)
         XCTAssertEqual(try check.statement("SELECT max(version) FROM coinfolio_schema").scalarInt(), Schema.currentVersion)
-        XCTAssertEqual(try check.statement("SELECT count(*) FROM holding").scalarInt(), 6)
+        XCTAssertEqual(try check.statement("SELECT count(*) FROM ledger_transaction").scalarInt(), 6)
     }
 
     func testNewerSchemaIsRefused() throws {

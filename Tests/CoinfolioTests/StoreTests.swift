@@ -34,12 +34,15 @@ final class StoreTests: XCTestCase {
 
     func testAmountsRoundTripExactly() throws {
         let (store, path) = try openStore()
-        for (id, amount) in [("a", 0.1), ("b", 1e-8), ("c", 123456789.123456789), ("d", Double.leastNonzeroMagnitude)] {
+        for (id, amount) in [("a", 0.1), ("b", 1e-8), ("c", 123456789.123456789), ("d", 1e-18)] {
             try store.setHolding(coinID: id, amount: amount)
         }
+        // The ledger keeps exact decimals with 18 fraction digits (SPEC §12): a double below
+        // 1e-18 units is refused rather than rounded to nothing.
+        assertThrows(.invalidArgument) { try store.setHolding(coinID: "e", amount: Double.leastNonzeroMagnitude) }
         store.close()
         let reopened = try path.store()
-        XCTAssertEqual(try reopened.holdings().map(\.amount), [0.1, 1e-8, 123456789.123456789, Double.leastNonzeroMagnitude])
+        XCTAssertEqual(try reopened.holdings().map(\.amount), [0.1, 1e-8, 123456789.123456789, 1e-18])
     }
 
     func testHoldingsSurviveReopenSortedByCoinID() throws {

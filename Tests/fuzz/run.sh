@@ -15,18 +15,29 @@ OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT/artifacts" "$OUT/work"
 
-sources_newer() { [ ! -e "$1" ] || [ -n "$(find Sources/Coinfolio Sources/CoinfolioABI Tests/fuzz include -newer "$1" -name '*.swift' -o -newer "$1" -name '*.h' | head -1)" ]; }
+sources_newer() { [ ! -e "$1" ] || [ -n "$(find Sources Tests/fuzz include -newer "$1" \( -name '*.swift' -o -name '*.h' -o -name '*.cpp' \) | head -1)" ]; }
 
 build() {
     local FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -module-cache-path "$OUT/module-cache")
+    # The C targets the core imports, as SwiftPM would give them: Debian's SQLite and libpq as
+    # system modules, and the simdjson scanner (C++) compiled with the same sanitizers.
+    local PQ_INCLUDE
+    PQ_INCLUDE=$(pkg-config --variable=includedir libpq)
+    mkdir -p "$OUT/CSimdJSON"
+    printf 'module CSimdJSON {\n    header "%s"\n    export *\n}\n' "$ROOT/Sources/CSimdJSON/include/CSimdJSON.h" \
+        > "$OUT/CSimdJSON/module.modulemap"
+    "${CLANGXX:-clang++}" -fsanitize=fuzzer-no-link,address -O2 -g -std=c++17 -fPIC -I Sources/CSimdJSON/include \
+        -c Sources/CSimdJSON/markets.cpp -o "$OUT/CSimdJSON.o"
+    local CMODULES=(-I Sources/CSQLite -I Sources/CPostgres -I "$OUT/CSimdJSON" -Xcc "-I$PQ_INCLUDE")
     # The core, as one object with its module interface.
     "$SWIFTC" "${FLAGS[@]}" -wmo -c -module-name Coinfolio -emit-module -emit-module-path "$OUT/Coinfolio.swiftmodule" \
-        -I Sources/CSQLite $(find Sources/Coinfolio -name '*.swift' | sort) -o "$OUT/Coinfolio.o"
+        "${CMODULES[@]}" $(find Sources/Coinfolio -name '*.swift' | sort) -o "$OUT/Coinfolio.o"
     # The ABI thunks, then the harness, linked with libFuzzer's main.
-    "$SWIFTC" "${FLAGS[@]}" -wmo -c -module-name CoinfolioABI -I "$OUT" -I Sources/CSQLite \
+    "$SWIFTC" "${FLAGS[@]}" -wmo -c -module-name CoinfolioABI -I "$OUT" "${CMODULES[@]}" \
         $(find Sources/CoinfolioABI -name '*.swift' | sort) -o "$OUT/CoinfolioABI.o"
-    "$SWIFTC" "${FLAGS[@]}" -module-name CoinfolioFuzz -I "$OUT" -I Sources/CSQLite -I Tests/fuzz/CFuzz -Xcc -Iinclude \
-        Tests/fuzz/FuzzMain.swift "$OUT/Coinfolio.o" "$OUT/CoinfolioABI.o" -lsqlite3 -ljansson -o "$OUT/coinfolio-fuzz"
+    "$SWIFTC" "${FLAGS[@]}" -module-name CoinfolioFuzz -I "$OUT" "${CMODULES[@]}" -I Tests/fuzz/CFuzz -Xcc -Iinclude \
+        Tests/fuzz/FuzzMain.swift "$OUT/Coinfolio.o" "$OUT/CoinfolioABI.o" "$OUT/CSimdJSON.o" \
+        -lsqlite3 -lpq -lsimdjson -lstdc++ -ljansson -o "$OUT/coinfolio-fuzz"
 }
 
 if sources_newer "$OUT/coinfolio-fuzz"; then

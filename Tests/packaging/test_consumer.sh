@@ -9,7 +9,9 @@ out=$(cd / && "$repo/Examples/swift-consumer/.build/debug/swift-consumer")
 expected='Market Cap: $2.58Tr (+1.20%)
 24h Volume: $342.00Bn
 BTC Dominance: 42.50%
-Portfolio Value: $28,500.06 (+2.15%)'
+Portfolio Value: $28,500.06 (+2.15%)
+Unrealized P&L: n/a
+Realized P&L: $0.00'
 if [ "$out" != "$expected" ]; then
     echo "test_consumer: swift-consumer printed:" >&2
     echo "$out" >&2

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from decimal import Decimal
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -56,11 +57,19 @@ def child_env(library: str) -> Dict[str, str]:
 
 
 def read_back(path: Path) -> Tuple[str, Dict[str, float]]:
-    """integrity_check's answer and every holding, read by Python's own sqlite3."""
+    """integrity_check's answer and every holding of the "main" portfolio, read by Python's own
+    sqlite3: since schema 2 a holding is the sum of the ledger's transactions (exact decimal text;
+    set_holding records a transfer of the difference)."""
     connection = sqlite3.connect(str(path), timeout=30)
     try:
         integrity = connection.execute("PRAGMA integrity_check").fetchone()[0]
-        rows = dict(connection.execute("SELECT coin_id, amount FROM holding").fetchall())
+        held: Dict[str, Decimal] = {}
+        for coin_id, kind, amount in connection.execute(
+            "SELECT coin_id, kind, amount FROM ledger_transaction WHERE portfolio = 'main' AND owner = 'default'"
+        ):
+            sign = 1 if kind in ("buy", "transfer_in") else -1
+            held[coin_id] = held.get(coin_id, Decimal(0)) + sign * Decimal(amount)
+        rows = {coin_id: float(total) for coin_id, total in held.items() if total > 0}
     finally:
         connection.close()
     return integrity, rows

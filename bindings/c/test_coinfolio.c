@@ -117,6 +117,17 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_and_client_open_with_null_config),
     TEST(test_engine_metrics_count_every_attempt),
     TEST(test_engine_vs_currency_eur),
+    /* test_ledger.c */
+    TEST(test_ledger_worked_example_fifo),
+    TEST(test_ledger_worked_example_average),
+    TEST(test_ledger_worked_example_lifo),
+    TEST(test_ledger_shortfall_is_refused_with_details),
+    TEST(test_ledger_bad_input_changes_nothing),
+    TEST(test_ledger_csv_edge_cases),
+    TEST(test_ledger_csv_export_import_round_trip),
+    TEST(test_ledger_portfolios),
+    TEST(test_ledger_migrates_schema_v1_fixture),
+    TEST(test_ledger_import_reports_progress),
     /* test_harden.c */
     TEST(test_strict_json_at_every_entry_point),
     TEST(test_created_database_files_are_owner_only),

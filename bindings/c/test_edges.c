@@ -51,7 +51,7 @@ static json_t *portfolio_value(cf_engine *engine) {
     parsed = PARSE_JSON(out);
     cf_string_free(out);
     list = json_object_get(parsed, "statistics");
-    if (CHECK(json_array_size(list) == 4)) {
+    if (CHECK(json_array_size(list) == 6)) { /* then "Unrealized P&L", "Realized P&L" (the ledger) */
         value = json_incref(json_array_get(list, 3));
         CHECK_STR(json_str(value, "title"), "Portfolio Value");
         CHECK(json_object_get(json_array_get(list, 0), "coverage") == NULL);

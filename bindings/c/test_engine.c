@@ -156,8 +156,8 @@ static void check_titles(json_t *list, const char *const *titles, size_t count,
     }
 }
 
-static const char *const home_titles[] = {"Market Cap", "24h Volume", "BTC Dominance",
-                                          "Portfolio Value"};
+static const char *const home_titles[] = {"Market Cap",      "24h Volume",     "BTC Dominance",
+                                          "Portfolio Value", "Unrealized P&L", "Realized P&L"};
 
 static char *format_with_symbol(double value) {
     char *abbreviated = cf_format_abbreviated(value);
@@ -209,8 +209,8 @@ void test_engine_statistics_before_any_data_is_no_data(void) {
 }
 
 void test_engine_portfolio_value_example(void) {
-    static const char *const titles[] = {"Market Cap", "24h Volume", "BTC Dominance",
-                                         "Portfolio Value"};
+    static const char *const titles[] = {"Market Cap",      "24h Volume",     "BTC Dominance",
+                                         "Portfolio Value", "Unrealized P&L", "Realized P&L"};
     cf_engine *engine = example_engine();
     json_t *stats, *value, *p, *list;
     if (engine == NULL)
@@ -220,7 +220,7 @@ void test_engine_portfolio_value_example(void) {
     set_holding(engine, "ccc", 3); /* held, but no market row */
 
     stats = statistics(engine);
-    check_titles(stats, titles, 4, "statistics");
+    check_titles(stats, titles, 6, "statistics");
     value = statistic(stats, "Portfolio Value");
     CHECK_STR(json_str(value, "value"), "$160.00");
     CHECK(json_is_number(json_object_get(value, "percentage_change")));
@@ -517,7 +517,7 @@ void test_engine_statistics_after_refresh(void) {
         return;
     json_decref(refresh(engine));
     stats = statistics(engine);
-    check_titles(stats, home_titles, 4, "statistics");
+    check_titles(stats, home_titles, 6, "statistics");
 
     market_cap = format_with_symbol(2.58e12);
     volume = format_with_symbol(342e9);
@@ -747,7 +747,7 @@ void test_engine_snapshot_survives_reopen_offline(void) {
     CHECK_DOUBLE(json_num(after, "total"), json_num(before, "total"), 0);
     CHECK_STR(json_str(after, "as_of"), json_str(before, "as_of"));
     stats = statistics(engine);
-    check_titles(stats, home_titles, 4, "statistics after reopen");
+    check_titles(stats, home_titles, 6, "statistics after reopen");
     CHECK_STR(json_str(json_array_get(stats, 0), "value"), "$2.58Tr");
     json_decref(stats);
     p = portfolio(engine, NULL);

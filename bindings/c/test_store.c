@@ -174,8 +174,9 @@ void test_store_sql_looking_ids_are_stored_literally(void) {
 }
 
 void test_store_amounts_round_trip_exactly(void) {
-    static const double amounts[] = {0.1, 0.3, 1e-12, 123456789.123456789, 4.2e17,
-                                     2.2250738585072014e-308, 1.7976931348623157e308};
+    static const double amounts[] = {0.1, 0.3, 1e-12, 123456789.123456789, 4.2e17, 1e-18};
+    /* The ledger keeps exact decimals with 18 fraction digits up to 8.5e19 units (SPEC §12). */
+    static const double refused[] = {2.2250738585072014e-308, 1e-19, 1.7976931348623157e308};
     cf_store *store = open_store(temp_path("exact.db"));
     size_t i;
     if (store == NULL)
@@ -188,6 +189,8 @@ void test_store_amounts_round_trip_exactly(void) {
                  "amount %.17g round-trips exactly (got %.17g)", amounts[i],
                  amount_of(store, id));
     }
+    for (i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        CHECK_INT(set(store, "refused", refused[i]), CF_INVALID_ARGUMENT);
     cf_store_close(store);
 }
 

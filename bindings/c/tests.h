@@ -107,6 +107,17 @@ void test_engine_and_client_open_with_null_config(void);
 void test_engine_metrics_count_every_attempt(void);
 void test_engine_vs_currency_eur(void);
 
+/* test_ledger.c */
+void test_ledger_worked_example_fifo(void);
+void test_ledger_worked_example_average(void);
+void test_ledger_worked_example_lifo(void);
+void test_ledger_shortfall_is_refused_with_details(void);
+void test_ledger_bad_input_changes_nothing(void);
+void test_ledger_csv_edge_cases(void);
+void test_ledger_csv_export_import_round_trip(void);
+void test_ledger_portfolios(void);
+void test_ledger_migrates_schema_v1_fixture(void);
+void test_ledger_import_reports_progress(void);
 /* test_harden.c */
 void test_strict_json_at_every_entry_point(void);
 void test_created_database_files_are_owner_only(void);

@@ -43,20 +43,23 @@ public struct CoinQuery: Sendable, Decodable {
     }
 }
 
-/// A portfolio query. JSON form: `{"sort":"holdings","sparkline":true}`.
+/// A portfolio query. JSON form: `{"sort":"holdings","sparkline":true,"portfolio":"main"}`.
 public struct PortfolioQuery: Sendable, Decodable {
     /// The order (`holdings`: by value, highest first).
     public var sort: CoinSort
     /// Whether coins carry `sparkline_in_7d`.
     public var sparkline: Bool
+    /// The ledger portfolio whose holdings are listed (default "main").
+    public var portfolio: String
 
     /// A portfolio query.
-    public init(sort: CoinSort = .holdings, sparkline: Bool = true) {
+    public init(sort: CoinSort = .holdings, sparkline: Bool = true, portfolio: String = Transaction.defaultPortfolio) {
         self.sort = sort
         self.sparkline = sparkline
+        self.portfolio = portfolio
     }
 
-    private enum CodingKeys: String, CodingKey { case sort, sparkline }
+    private enum CodingKeys: String, CodingKey { case sort, sparkline, portfolio }
 
     /// Reads the JSON form; see the type's documentation.
     /// - Throws: `.invalidArgument` for an unknown sort, a negative or fractional number, a wrong type.
@@ -64,7 +67,8 @@ public struct PortfolioQuery: Sendable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             sort: try c.decodeIfPresent(String.self, forKey: .sort).map { try CoinSort(name: $0) } ?? .holdings,
-            sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true)
+            sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true,
+            portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio)
     }
 
     /// Reads the JSON form; nil means the defaults.

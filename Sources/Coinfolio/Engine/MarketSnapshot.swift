@@ -20,6 +20,9 @@ final class MarketSnapshot: Sendable {
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
     private let encoded: Mutex<[[UInt8]?]>
+    /// Each coin's `current_price` as an exact decimal (its shortest text), converted once on
+    /// first use for the ledger's P&L.
+    private let exactPrices = Mutex<[ExactDecimal?]?>(nil)
 
     init(coins: [Coin], marketData: MarketData?, asOf: Date, refreshFailed: Bool = false) {
         self.coins = coins
@@ -67,6 +70,15 @@ final class MarketSnapshot: Sendable {
         let members = Array(w.bytes.dropFirst().dropLast())
         encoded.withLock { $0[slot] = members }
         return members
+    }
+
+    /// The `current_price` of the coin with `id` as an exact decimal; nil when unknown.
+    func exactPrice(id: String) -> ExactDecimal? {
+        guard let position = indexByID[id] else { return nil }
+        return exactPrices.withLock { prices in
+            if prices == nil { prices = coins.map { $0.currentPrice.flatMap(ExactDecimal.init) } }
+            return prices?[position] ?? nil
+        }
     }
 
     /// The same data, marked as left behind by a failed refresh.

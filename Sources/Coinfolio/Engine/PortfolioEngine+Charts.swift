@@ -48,15 +48,12 @@ extension PortfolioEngine {
     /// price (a shorter sparkline, a gap) is `partial`, and its value counts the others only.
     /// Holdings without a current price are left out.
     /// - Returns: hourly points, oldest first, and their summary; no points without priced holdings.
-    /// - Throws: `.invalidArgument` for a portfolio other than `main`, `.store` when the holdings
-    ///   cannot be read.
+    /// - Throws: `.notFound` for a ledger portfolio that does not exist, `.store` when the
+    ///   holdings cannot be read.
     public func portfolioHistory(_ options: PortfolioHistoryOptions = PortfolioHistoryOptions()) throws -> PortfolioHistory {
-        guard options.portfolio == "main" else {
-            throw CoinfolioError(
-                .notFound, "no portfolio named \"\(options.portfolio)\"", details: ["portfolio": .string(options.portfolio)])
-        }
+        _ = try currency(ofPortfolio: options.portfolio)  // an unknown portfolio is not found
         guard let snapshot = currentSnapshot() else { return PortfolioHistory(vsCurrency: configuration.vsCurrency, points: []) }
-        let (held, _) = try joinedHoldings(snapshot)
+        let (held, _) = try joinedHoldings(snapshot, portfolio: options.portfolio)
         var series: [(amount: Double, prices: [Double])] = []
         var endTime = -Double.infinity
         for coin in held where coin.value != nil {
@@ -113,7 +110,7 @@ extension PortfolioEngine {
         guard let snapshot = currentSnapshot() else {
             throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
         }
-        let held = try store.holdings().map(\.coinID).filter { snapshot.indexByID[$0] != nil }
+        let held = try heldCoinIDs().filter { snapshot.indexByID[$0] != nil }
         guard !held.isEmpty else {
             return RefreshSummary(
                 coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))

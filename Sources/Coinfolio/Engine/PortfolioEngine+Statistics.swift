@@ -1,10 +1,11 @@
 /// The home screen's statistics and the detail screen's lists (SPEC §6).
 extension PortfolioEngine {
-    /// Always four, in this order: "Market Cap" (`/global` `total_market_cap[vs_currency]`,
+    /// Always six, in this order: "Market Cap" (`/global` `total_market_cap[vs_currency]`,
     /// change `market_cap_change_percentage_24h_usd`), "24h Volume" (`total_volume[vs_currency]`),
     /// "BTC Dominance" (`market_cap_percentage.btc`), "Portfolio Value" (Σ amount × price in the
     /// currency's own precision, `NumberFormat.value`; change over 24 h and `coverage` as
-    /// `PortfolioChange` computes them). Without `/global` data the first three read "n/a".
+    /// `PortfolioChange` computes them), "Unrealized P&L" and "Realized P&L" (the "main"
+    /// portfolio, fifo; see `profitAndLossStatistics`). Without `/global` data the first three read "n/a".
     /// - Throws: `.noData` without a snapshot; `.store`.
     public func statistics() throws -> [Statistic] {
         guard let snapshot = currentSnapshot() else {
@@ -24,6 +25,24 @@ extension PortfolioEngine {
             Statistic(
                 title: "Portfolio Value", value: NumberFormat.value(total, vsCurrency: vs),
                 percentageChange: change.percentage, coverage: change.coverage),
+        ] + (try profitAndLossStatistics())
+    }
+
+    /// "Unrealized P&L" (value of the known-cost units − their cost, percentage over that cost)
+    /// and "Realized P&L" (percentage over the cost of what was sold) of the "main" portfolio,
+    /// fifo, in vs_currency; "n/a" where unknown (no price, or only units of unknown cost).
+    func profitAndLossStatistics() throws -> [Statistic] {
+        let report = try pnl(PnLOptions())
+        let vs = (try? VsCurrency(report.vsCurrency)) ?? configuration.vsCurrency
+        func money(_ value: ExactDecimal?) -> String {
+            value.map { NumberFormat.value($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
+        }
+        return [
+            Statistic(
+                title: "Unrealized P&L", value: money(report.totalUnrealizedPnL),
+                percentageChange: report.totalUnrealizedPnLPercentage),
+            Statistic(
+                title: "Realized P&L", value: money(report.totalRealizedPnL), percentageChange: report.totalRealizedPnLPercentage),
         ]
     }
 

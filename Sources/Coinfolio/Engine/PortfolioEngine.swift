@@ -92,7 +92,7 @@ public final class PortfolioEngine: Sendable {
             let marketData = try client.global()
             progress.report(.global, done: 1, total: 1)
             let listed = Set(coins.lazy.map(\.id))
-            let missing = try store.holdings().map(\.coinID).filter { !listed.contains($0) }
+            let missing = try heldCoinIDs().filter { !listed.contains($0) }
             if !missing.isEmpty {
                 progress.report(.ids, done: 0, total: missing.count)
                 var request = try MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)
@@ -280,7 +280,7 @@ public final class PortfolioEngine: Sendable {
     /// The holdings joined with the current snapshot, in `query`'s order, and their total value.
     func sortedHoldings(_ query: PortfolioQuery) throws -> (snapshot: MarketSnapshot?, held: [HeldCoin], total: Double) {
         let snapshot = currentSnapshot()
-        let (held, total) = try joinedHoldings(snapshot)
+        let (held, total) = try joinedHoldings(snapshot, portfolio: query.portfolio)
         // Sort on small keys, then move each entry once.
         let keys = held.map { entry -> Double? in
             switch query.sort {
@@ -297,10 +297,12 @@ public final class PortfolioEngine: Sendable {
     /// Every holding joined with `snapshot` (in coin id order), and Σ value of the priced ones.
     /// A value is amount × `current_price`; nil when the coin has no row or no price, or when the
     /// product is not finite (it then counts as unpriced rather than making the total infinite).
-    func joinedHoldings(_ snapshot: MarketSnapshot?) throws -> (held: [HeldCoin], total: Double) {
+    func joinedHoldings(_ snapshot: MarketSnapshot?, portfolio: String = Transaction.defaultPortfolio) throws -> (
+        held: [HeldCoin], total: Double
+    ) {
         var held: [HeldCoin] = []
         var total = 0.0
-        for holding in try store.holdings() {
+        for holding in try store.ledger.holdings(portfolio: portfolio) {
             var position: Int?
             var value: Double?
             if let snapshot, let found = snapshot.indexByID[holding.coinID] {
@@ -316,12 +318,14 @@ public final class PortfolioEngine: Sendable {
         return (held, total)
     }
 
-    /// Sets a holding through the store (rules of `PortfolioStore.setHolding`): amount in units
-    /// of the coin; > 0 inserts or updates, ≤ 0 deletes.
-    /// - Throws: `.invalidArgument` for a bad id or a non-finite amount (nothing written);
-    ///   `.store` with SQLite's message.
-    public func setHolding(coinID: String, amount: Double) throws {
-        try store.setHolding(coinID: coinID, amount: amount)
+    /// Sets a holding (rules of `PortfolioStore.setHolding`): records a transfer_in or
+    /// transfer_out of the difference in the portfolio's ledger; amount in units of the coin,
+    /// ≤ 0 empties the holding.
+    /// - Throws: `.invalidArgument` for a bad id, a non-finite amount or a decrease that would
+    ///   leave a later sell short (nothing written); `.notFound` for an unknown portfolio other
+    ///   than "main"; `.store` with SQLite's message.
+    public func setHolding(coinID: String, amount: Double, portfolio: String = Transaction.defaultPortfolio) throws {
+        try store.ledger.setHolding(portfolio: portfolio, coinID: coinID, amount: amount)
     }
 
     /// Whether `id` is a CoinGecko coin id. True at once when the snapshot lists it; otherwise

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// JSON form (every key optional): `{"portfolio":"main"}`.
 public struct PortfolioHistoryOptions: Hashable, Sendable {
-    /// The portfolio's name. The holdings store has one portfolio, `main`.
+    /// The ledger portfolio whose holdings are valued (default `main`).
     public var portfolio: String
 
     /// Options for `portfolio`.

@@ -17,6 +17,8 @@ enum Schema {
         /// Statements run inside the migration's transaction on PostgreSQL ("" when the step
         /// has nothing to do there).
         let postgres: String
+        /// Data moves the SQL cannot express, run after it in the same transaction (nil: none).
+        var code: (@Sendable (any Database) throws -> Void)? = nil
 
         func sql(for kind: DatabaseKind) -> String { kind == .sqlite ? sqlite : postgres }
     }
@@ -86,6 +88,10 @@ enum Schema {
                 ALTER TABLE market_snapshot_owned RENAME TO market_snapshot;
                 """,
             postgres: ""),
+        Step(
+            version: 3,
+            summary: "the ledger: portfolios and transactions; each holding becomes a transfer_in of unknown cost",
+            sqlite: LedgerStore.schemaSQLite, postgres: LedgerStore.schemaPostgres, code: LedgerStore.moveHoldingsIntoLedger),
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }
@@ -113,6 +119,7 @@ enum Schema {
             for step in steps where step.version > version {
                 let sql = step.sql(for: database.kind)
                 if !sql.isEmpty { try database.execute(sql) }
+                try step.code?(database)
             }
             if version < currentVersion { try setVersion(database, currentVersion) }
         }

@@ -62,7 +62,13 @@ final class StoreConnection: Sendable {
     }
 
     /// Runs `body` with the connection, no other thread using it meanwhile.
-    func locked<T: Sendable>(_ body: (any Database) throws -> T) throws -> T {
-        try connection.withLock { connection in try body(connection) }
+    /// - Parameter reportingProgress: `body` reports progress (a CSV import): a progress handler
+    ///   that calls back into this database is refused rather than waiting for itself.
+    /// - Throws: `.invalidArgument` (`details.reason` "reentrant") when called from a progress
+    ///   handler of work that holds the connection: waiting would never end.
+    func locked<T: Sendable>(reportingProgress: Bool = false, _ body: (any Database) throws -> T) throws -> T {
+        try WorkInProgress.refuseNested(self, "a call that reads or writes the database")
+        guard reportingProgress else { return try connection.withLock { connection in try body(connection) } }
+        return try WorkInProgress.doing(self) { try connection.withLock { connection in try body(connection) } }
     }
 }

@@ -52,6 +52,12 @@ struct JSONWriter {
     mutating func number(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8) }
     mutating func number(_ value: Int?) { if let value { number(value) } else { null() } }
 
+    /// Writes a value already in JSON form (a number's text), unchecked.
+    mutating func raw(_ text: String) { separate(); bytes.append(contentsOf: text.utf8) }
+
+    /// Writes a value already in JSON form, appended by `body` straight into the output.
+    mutating func rawBytes(_ body: (inout [UInt8]) -> Void) { separate(); body(&bytes) }
+
     /// Splices already-written object members (`"a":1,"b":2`, a cached fragment) into the open
     /// object.
     mutating func members(_ fragment: [UInt8]) {

@@ -11,7 +11,7 @@ struct PortfolioCommand: Command {
         let engine = try cli.openEngine()
         cli.refreshOrExplain(engine)
         if cli.options.history { try cli.showPortfolioHistory(engine); return }
-        let portfolio = try engine.portfolio()
+        let portfolio = try engine.portfolio(PortfolioQuery(portfolio: cli.options.portfolio))
         if cli.options.json { say(portfolio.json); return }
         if portfolio.entries.isEmpty {
             say("no holdings yet: coinfolio-cli set COIN AMOUNT (for example: set bitcoin 0.5)")

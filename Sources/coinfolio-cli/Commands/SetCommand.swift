@@ -26,7 +26,7 @@ struct SetCommand: Command {
                 fail(CLI.unknownCoin(id), code: 1)
             }
         }
-        try engine.setHolding(coinID: id, amount: amount)
+        try engine.setHolding(coinID: id, amount: amount, portfolio: options.portfolio)
         if options.json { say([Holding(coinID: id, amount: max(amount, 0))].json); return }
         say(amount > 0 ? "holding \(options.operands[1]) \(id)" : "removed \(id)")
     }

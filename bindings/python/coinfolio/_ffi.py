@@ -307,7 +307,7 @@ def call_json(func: Callable[..., int], *args: Any) -> Any:
 
 
 def call_text(func: Callable[..., int], *args: Any) -> str:
-    """Calls ``func(*args, &out_text, &out_error)`` and returns out_text (not JSON: an SVG)."""
+    """Calls ``func(*args, &out_text, &out_error)`` and returns out_text (not JSON: an SVG, a CSV)."""
     out = c_void_p()
     try:
         func(*args, byref(out), error_slot())
@@ -377,6 +377,17 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_refresh_prices", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
     # Charts
     ("cf_chart_svg", (c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    # Ledger
+    ("cf_engine_add_transaction", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_delete_transaction", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_transactions", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_pnl", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_portfolios", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_create_portfolio", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_rename_portfolio", (cf_engine_p, c_char_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_delete_portfolio", (cf_engine_p, c_char_p, c_int, c_string_out), c_int, _check_status),
+    ("cf_engine_import_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_export_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_set_progress", (cf_engine_p, cf_progress_fn, c_void_p, c_string_out), c_int, _check_status),
 )
 

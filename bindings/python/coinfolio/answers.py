@@ -1,4 +1,4 @@
-"""The shapes of Coinfolio's answers, as TypedDicts (SPEC §7, §10, §11; include/coinfolio.h).
+"""The shapes of Coinfolio's answers, as TypedDicts (SPEC §7, §10–§12; include/coinfolio.h).
 
 Every method returns the library's JSON answer parsed into plain dicts and lists; these types
 say which keys each answer has and what their values are, for type checkers and readers. Units:
@@ -48,6 +48,14 @@ __all__ = [
     "SimplePrice",
     "SimplePrices",
     "Progress",
+    "Transaction",
+    "TransactionsAnswer",
+    "CoinPnL",
+    "PnLTotals",
+    "PnLAnswer",
+    "PortfolioInfo",
+    "PortfoliosAnswer",
+    "ImportSummary",
 ]
 
 
@@ -401,3 +409,93 @@ class Progress(TypedDict):
     phase: str
     done: int
     total: Optional[int]
+
+
+# --- Ledger (SPEC §12) ---------------------------------------------------------------------------
+
+
+class Transaction(TypedDict):
+    """A stored transaction: ``id`` a whole number as a string, ``kind`` ``"buy"``, ``"sell"``,
+    ``"transfer_in"`` or ``"transfer_out"``, ``amount`` in coin units, ``price`` per unit and
+    ``fee`` in the portfolio's currency (``price`` None for transfers), ``timestamp`` RFC 3339
+    UTC, ``note`` ``""`` when none, ``external_id`` None when none."""
+
+    id: str
+    portfolio: str
+    coin_id: str
+    kind: str
+    amount: float
+    price: Optional[float]
+    fee: float
+    timestamp: str
+    note: str
+    external_id: Optional[str]
+
+
+class TransactionsAnswer(TypedDict):
+    """:meth:`Engine.transactions`: a page in ledger order; ``total`` before paging."""
+
+    transactions: List[Transaction]
+    total: int
+
+
+class CoinPnL(TypedDict):
+    """One coin of :meth:`Engine.pnl`, in the portfolio's currency, over units of known cost:
+    None where unknown (units of unknown cost only, no price), never 0.
+    ``unrealized_pnl_percentage`` is in percent; the coverages are shares 0…1."""
+
+    coin_id: str
+    amount: float
+    cost_basis: Optional[float]
+    average_cost: Optional[float]
+    breakeven_price: Optional[float]
+    current_price: Optional[float]
+    current_value: Optional[float]
+    unrealized_pnl: Optional[float]
+    unrealized_pnl_percentage: Optional[float]
+    realized_pnl: float
+    realized_coverage: float
+    fees: float
+    cost_basis_coverage: float
+
+
+class PnLTotals(TypedDict):
+    """The totals of :meth:`Engine.pnl`, in the portfolio's currency."""
+
+    cost_basis: float
+    current_value: Optional[float]
+    unrealized_pnl: Optional[float]
+    unrealized_pnl_percentage: Optional[float]
+    realized_pnl: float
+    fees: float
+
+
+class PnLAnswer(TypedDict):
+    """:meth:`Engine.pnl`: ``method`` ``"fifo"``, ``"lifo"`` or ``"average"``."""
+
+    portfolio: str
+    vs_currency: str
+    method: str
+    coins: List[CoinPnL]
+    totals: PnLTotals
+
+
+class PortfolioInfo(TypedDict):
+    """A ledger portfolio: its name and quote currency."""
+
+    name: str
+    vs_currency: str
+
+
+class PortfoliosAnswer(TypedDict):
+    """``cf_engine_portfolios``: every portfolio by name."""
+
+    portfolios: List[PortfolioInfo]
+
+
+class ImportSummary(TypedDict):
+    """:meth:`Engine.import_csv`: rows imported, and rows skipped because the portfolio already
+    has their external_id."""
+
+    imported: int
+    skipped: int

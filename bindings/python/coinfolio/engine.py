@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import json
 import os
 from ctypes import byref
@@ -13,17 +14,40 @@ from .answers import (
     CoinDetailScreen,
     CoinsAnswer,
     EngineMetrics,
+    ImportSummary,
+    PnLAnswer,
     PortfolioAnswer,
     PortfolioHistory,
+    PortfolioInfo,
+    PortfoliosAnswer,
     PriceChart,
     Progress,
     RefreshSummary,
     Statistic,
     StatisticsAnswer,
+    Transaction,
+    TransactionsAnswer,
 )
 from .models import Body
 
-__all__ = ["Engine"]
+__all__ = ["Engine", "Amount"]
+
+
+#: An exact amount: a decimal string (``"0.1"``), a :class:`decimal.Decimal`, an int or a float.
+Amount = Union[str, int, float, decimal.Decimal]
+
+
+def _decimal(value: Optional[Amount], what: str) -> Any:
+    """An amount for the JSON payload: Decimals travel as their exact text, floats as numbers."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be a number or a decimal string, not bool")
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, (str, int, float)):
+        return value
+    raise TypeError(f"{what} must be a number or a decimal string, not {type(value).__name__}")
 
 
 class Engine(Handle):
@@ -150,26 +174,30 @@ class Engine(Handle):
             answer: CoinsAnswer = _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
         return answer
 
-    def portfolio(self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = False) -> PortfolioAnswer:
-        """The held coins joined with the snapshot (the full snapshot, never a search).
+    def portfolio(
+        self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = False, portfolio: Optional[str] = None
+    ) -> PortfolioAnswer:
+        """The held coins of a ledger portfolio (default ``"main"``) joined with the snapshot (the
+        full snapshot, never a search).
 
         Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
         price, null without a price); a coin with no market row has ``price_available: False``
         and is left out of ``total_value``. ``sort="holdings"`` is value descending;
         ``sparkline=True`` adds the 7-day prices (left out by default: they are most of the
         answer's size). None leaves either to the library's default: ``sort=None`` is
-        ``"holdings"``, ``sparkline=None`` is True.
+        ``"holdings"``, ``sparkline=None`` is True, ``portfolio=None`` is ``"main"``.
 
         Returns ``{"coins": [...], "total_value": x, "as_of": "…" | None, "stale": bool}``.
         """
-        encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline), "query")
+        encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline, portfolio=portfolio), "query")
         with self._borrow() as pointer:
             answer: PortfolioAnswer = _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
         return answer
 
     def statistics(self) -> List[Statistic]:
-        """The home screen statistics, four in this order: "Market Cap", "24h Volume",
-        "BTC Dominance", "Portfolio Value"; each ``{"title", "value", "percentage_change"}``
+        """The home screen statistics, six in this order: "Market Cap", "24h Volume",
+        "BTC Dominance", "Portfolio Value", "Unrealized P&L", "Realized P&L" (the "main"
+        portfolio, fifo; "n/a" when unknown); each ``{"title", "value", "percentage_change"}``
         (percent units or None). Money values follow :func:`coinfolio.format_value`
         (``"¥148,064"``, ``"₿0.000025"``).
 
@@ -187,8 +215,9 @@ class Engine(Handle):
         return list(answer["statistics"])
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
-        """Sets a holding through the engine's store (rules of :meth:`Store.set_holding`;
-        ``"Bitcoin"`` or ``" bitcoin"`` raise InvalidArgument with ``details["suggestion"]``)."""
+        """Sets a holding of the "main" portfolio (rules of :meth:`Store.set_holding`): records a
+        ``transfer_in`` or ``transfer_out`` of the difference in the ledger; ``"Bitcoin"`` or
+        ``" bitcoin"`` raise InvalidArgument with ``details["suggestion"]``."""
         encoded = _ffi.encode(coin_id, "coin_id")
         value = _ffi.to_double(amount, "amount")
         with self._borrow() as pointer:
@@ -218,6 +247,176 @@ class Engine(Handle):
         with self._borrow() as pointer:
             metrics: EngineMetrics = _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)
         return metrics
+
+    # --- Ledger (SPEC §12) ----------------------------------------------------------------------
+
+    def add_transaction(
+        self,
+        coin_id: str,
+        kind: str,
+        amount: Amount,
+        price: Optional[Amount] = None,
+        fee: Optional[Amount] = None,
+        timestamp: Optional[str] = None,
+        note: Optional[str] = None,
+        external_id: Optional[str] = None,
+        portfolio: Optional[str] = None,
+    ) -> Transaction:
+        """Stores a transaction in a portfolio's ledger (default ``"main"``). Never blocks.
+
+        Args:
+            coin_id: CoinGecko coin id.
+            kind: ``"buy"``, ``"sell"``, ``"transfer_in"`` or ``"transfer_out"``.
+            amount: coin units, > 0. Pass a ``str`` or :class:`decimal.Decimal` for exactness
+                (``"0.1"``); a float is sent by its shortest repr. At most 18 fraction digits.
+            price: per unit, in the portfolio's currency, >= 0; required for buy and sell,
+                ``None`` for transfers.
+            fee: in the portfolio's currency, >= 0 (default 0). A buy's fee adds to its lot's
+                cost, a sell's reduces its proceeds.
+            timestamp: RFC 3339 (``"2024-03-01T12:30:00Z"``, an offset is normalized to UTC, a date
+                alone is 00:00:00Z); default now.
+            note: free text, at most 65,536 bytes.
+            external_id: an id from the row's source, unique per portfolio.
+            portfolio: the portfolio's name (default ``"main"``).
+
+        Returns the stored transaction: ``{"id": "12", "portfolio", "coin_id", "kind", "amount",
+        "price", "fee", "timestamp", "note", "external_id"}``.
+
+        Raises:
+            InvalidArgument: a bad field (``details["field"]``); a sell or transfer out of more
+                than is held at its time (``details`` ``{"coin_id", "timestamp", "short_by"}``);
+                an external_id already in the portfolio. Nothing is written.
+            NotFound: a portfolio other than "main" that does not exist.
+            StoreError: SQLite failed.
+        """
+        payload = _ffi.options(
+            coin_id=coin_id,
+            kind=kind,
+            amount=_decimal(amount, "amount"),
+            price=_decimal(price, "price"),
+            fee=_decimal(fee, "fee"),
+            timestamp=timestamp,
+            note=note,
+            external_id=external_id,
+            portfolio=portfolio,
+        )
+        encoded = _ffi.encode_json(payload, "transaction")
+        with self._borrow() as pointer:
+            transaction: Transaction = _ffi.call_json(_ffi.lib.cf_engine_add_transaction, pointer, encoded)
+        return transaction
+
+    def delete_transaction(self, transaction_id: Union[str, int]) -> None:
+        """Deletes a transaction by its id (``"12"``).
+
+        Raises:
+            InvalidArgument: not a whole number, or deleting it would leave a later sell or
+                transfer out short (``details`` ``{"coin_id", "timestamp", "short_by"}``).
+            NotFound: no transaction has that id.
+        """
+        encoded = _ffi.encode(str(transaction_id), "transaction_id")
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_engine_delete_transaction, pointer, encoded)
+
+    def transactions(
+        self,
+        portfolio: Optional[str] = None,
+        coin_id: Optional[str] = None,
+        from_time: Optional[str] = None,
+        to_time: Optional[str] = None,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
+    ) -> TransactionsAnswer:
+        """A page of a portfolio's transactions in ledger order (timestamp, then insertion).
+
+        ``from_time``/``to_time`` are RFC 3339 and inclusive. Returns ``{"transactions": [...],
+        "total": n}`` (total before paging). Amounts, prices and fees are JSON numbers (floats
+        here). Raises InvalidArgument for a bad time or paging value.
+        """
+        query = _ffi.options(
+            portfolio=portfolio, coin_id=coin_id, to=to_time, limit=limit, offset=offset, **{"from": from_time}
+        )
+        encoded = _ffi.encode_json(query, "query")
+        with self._borrow() as pointer:
+            answer: TransactionsAnswer = _ffi.call_json(_ffi.lib.cf_engine_transactions, pointer, encoded)
+        return answer
+
+    def pnl(self, portfolio: Optional[str] = None, method: Optional[str] = None) -> PnLAnswer:
+        """Cost basis and profit and loss per coin and in total, in the portfolio's currency.
+
+        Args:
+            portfolio: default ``"main"``.
+            method: ``"fifo"`` (default), ``"lifo"`` or ``"average"``.
+
+        Returns ``{"portfolio", "vs_currency", "method", "coins": [{"coin_id", "amount",
+        "cost_basis", "average_cost", "breakeven_price", "current_price", "current_value",
+        "unrealized_pnl", "unrealized_pnl_percentage" (percent units), "realized_pnl",
+        "realized_coverage", "fees", "cost_basis_coverage"}...], "totals": {"cost_basis",
+        "current_value", "unrealized_pnl", "unrealized_pnl_percentage", "realized_pnl",
+        "fees"}}``. Values over units of unknown cost (transfers in) are None, never 0; without
+        a price the current and unrealized values are None.
+
+        Raises:
+            InvalidArgument: an unknown method.
+            NotFound: an unknown portfolio.
+        """
+        encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio, method=method), "options")
+        with self._borrow() as pointer:
+            pnl: PnLAnswer = _ffi.call_json(_ffi.lib.cf_engine_pnl, pointer, encoded)
+        return pnl
+
+    def portfolios(self) -> List[PortfolioInfo]:
+        """Every portfolio by name: ``[{"name", "vs_currency"}...]``."""
+        with self._borrow() as pointer:
+            answer: PortfoliosAnswer = _ffi.call_json(_ffi.lib.cf_engine_portfolios, pointer)
+        return list(answer["portfolios"])
+
+    def create_portfolio(self, name: str, vs_currency: Optional[str] = None) -> None:
+        """Creates a portfolio quoted in ``vs_currency`` (default: the engine's).
+
+        Raises InvalidArgument for a bad or taken name or an unknown currency.
+        """
+        encoded = _ffi.encode_json(_ffi.options(name=name, vs_currency=vs_currency), "portfolio")
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_engine_create_portfolio, pointer, encoded)
+
+    def rename_portfolio(self, name: str, new_name: str) -> None:
+        """Renames a portfolio; its transactions follow.
+
+        Raises NotFound (no such portfolio) or InvalidArgument (a bad or taken new name).
+        """
+        old = _ffi.encode(name, "name")
+        new = _ffi.encode(new_name, "new_name")
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_engine_rename_portfolio, pointer, old, new)
+
+    def delete_portfolio(self, name: str, force: bool = False) -> None:
+        """Deletes a portfolio. One with transactions is refused with InvalidArgument
+        (``details["transactions"]``) unless ``force``, which deletes them too. Raises NotFound."""
+        encoded = _ffi.encode(name, "name")
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_engine_delete_portfolio, pointer, encoded, 1 if force else 0)
+
+    def import_csv(self, csv: Union[str, bytes]) -> ImportSummary:
+        """Imports ledger CSV (header ``timestamp,portfolio,coin_id,kind,amount,price,fee,note,
+        external_id``): all rows or none. Rows whose external_id the portfolio already has are
+        skipped. Returns ``{"imported": n, "skipped": n}``.
+
+        Raises:
+            InvalidArgument: ``details["line"]`` (the physical line where the record starts; the
+                header is line 1) and ``details["column"]`` (the header name); nothing imported.
+        """
+        encoded = _ffi.encode(csv, "csv")
+        with self._borrow() as pointer:
+            summary: ImportSummary = _ffi.call_json(_ffi.lib.cf_engine_import_csv, pointer, encoded)
+        return summary
+
+    def export_csv(self, portfolio: Optional[str] = None) -> str:
+        """A portfolio's transactions as CSV (CRLF line ends, ledger order); a transaction without
+        an external_id is written as ``coinfolio:<id>``, so importing it back imports nothing.
+        Raises NotFound for an unknown portfolio."""
+        encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio), "query")
+        with self._borrow() as pointer:
+            return _ffi.call_text(_ffi.lib.cf_engine_export_csv, pointer, encoded)
 
     def chart(self, coin_id: Union[str, bytes], days: Union[int, str, None] = None, interval: Optional[str] = None) -> PriceChart:
         """One coin's price chart (``GET /coins/{id}/market_chart`` in the engine's vs_currency),

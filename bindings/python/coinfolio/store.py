@@ -43,17 +43,20 @@ class Store(Handle):
         super().__init__(out, _ffi.lib.cf_store_close)
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
-        """Sets the amount (units of the coin) held of ``coin_id``.
+        """Sets the amount (units of the coin) of ``coin_id`` held in the ``"main"`` portfolio, by
+        recording a ``transfer_in`` or ``transfer_out`` of the difference in the ledger.
 
-        ``amount > 0`` inserts or updates; ``amount <= 0`` deletes the row (never inserts).
+        ``amount > 0`` sets the holding; ``amount <= 0`` empties it (never inserts).
 
         Raises:
             InvalidArgument: a bad id (empty, over 128 bytes, control characters, ``/``, ``.``,
-                ``..``, bad UTF-8, a comma: held ids are sent comma-joined) or a NaN/±Inf amount;
-                nothing is written. An id with upper-case letters or surrounding spaces
-                (``"Bitcoin"``, ``" bitcoin"``; no real CoinGecko id has either) is refused too,
-                with the corrected id in ``exc.details["suggestion"]`` (``"bitcoin"``). A row such
-                an id left behind by an older version can still be removed with ``amount <= 0``.
+                ``..``, bad UTF-8, a comma: held ids are sent comma-joined), a NaN/±Inf amount, an
+                amount the ledger cannot hold exactly (below 1e-18 or above 8.5e19 units), or a
+                decrease that would leave a later-dated sell short; nothing is written. An id with
+                upper-case letters or surrounding spaces (``"Bitcoin"``, ``" bitcoin"``; no real
+                CoinGecko id has either) is refused too, with the corrected id in
+                ``exc.details["suggestion"]`` (``"bitcoin"``). A holding such an id left behind by
+                an older version can still be removed with ``amount <= 0``.
             StoreError: the database failed; nothing is written.
         """
         encoded = _ffi.encode(coin_id, "coin_id")

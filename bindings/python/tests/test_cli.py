@@ -165,6 +165,84 @@ def test_control_characters_in_market_data_never_reach_the_terminal(cli, tmp_pat
     assert "evil" in result.stdout
 
 
+# --- Ledger commands (SPEC §12) --------------------------------------------------------------------
+
+
+def _worked_example(cli) -> None:
+    markets = '[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":400}]'
+    assert cli("--offline", "buy", "bitcoin", "1", "--price", "100", "--fee", "1", "--at", "2024-01-01").returncode == 0
+    assert cli("--offline", "buy", "bitcoin", "1", "--price", "200", "--at", "2024-01-02T00:00:00Z").returncode == 0
+    sold = cli("--offline", "sell", "bitcoin", "1.5", "--price", "300", "--fee", "3", "--at", "2024-01-03T02:00:00+02:00")
+    assert sold.returncode == 0, sold.stderr
+    return markets
+
+
+def test_buy_sell_pnl_and_transactions(cli, tmp_path):
+    markets = _worked_example(cli)
+    (tmp_path / "m.json").write_text(markets)
+    assert cli("load", str(tmp_path / "m.json")).returncode == 0
+    pnl = cli("--offline", "pnl")
+    assert pnl.returncode == 0, pnl.stderr
+    assert "$246.00" in pnl.stdout and "$100.00" in pnl.stdout
+    assert "$221.25" in cli("--offline", "pnl", "--method", "average").stdout
+    assert "$196.50" in cli("--offline", "pnl", "--method", "lifo").stdout
+    report = json.loads(cli("--offline", "--json", "pnl").stdout)
+    assert report["coins"][0]["realized_pnl"] == 246
+    listed = cli("--offline", "transactions").stdout
+    assert "2024-01-03T00:00:00Z" in listed, "--at with an offset is stored in UTC"
+    short = cli("--offline", "sell", "bitcoin", "5", "--price", "1")
+    assert short.returncode == 1 and "short by 4.5" in short.stderr
+    assert cli("--offline", "buy", "bitcoin", "1,5", "--price", "1").returncode == 2
+
+
+def test_export_then_import_and_portfolio_option(cli, tmp_path):
+    _worked_example(cli)
+    exported = tmp_path / "out.csv"
+    assert cli("--offline", "export", str(exported)).returncode == 0
+    text = exported.read_bytes().decode()
+    assert text.startswith("timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id\r\n")
+    again = cli("import", str(exported))
+    assert again.returncode == 0 and "skipped 3" in again.stdout
+    moved = tmp_path / "moved.csv"
+    moved.write_bytes(text.replace(",main,", ",binance,").encode())
+    assert "imported 3" in cli("import", str(moved)).stdout
+    assert json.loads(cli("--offline", "--json", "--portfolio", "binance", "transactions").stdout)["total"] == 3
+    bad = tmp_path / "bad.csv"
+    bad.write_text("timestamp;portfolio;coin_id;kind;amount\n")
+    refused = cli("import", str(bad))
+    assert refused.returncode == 1 and ";" in refused.stderr and "line 1" in refused.stderr
+
+
+def test_pnl_is_coloured_by_sign_on_a_terminal_unless_no_color(cli, tmp_path):
+    import pty
+
+    _worked_example(cli)
+    cli("--offline", "buy", "ethereum", "1", "--price", "10", "--at", "2024-01-01")
+    cli("--offline", "sell", "ethereum", "1", "--price", "4", "--at", "2024-01-02")
+
+    def on_terminal(**env: str) -> str:
+        master, slave = pty.openpty()
+        environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        environment.update(COINFOLIO_DB=str(tmp_path / "cli.sqlite"), TERM="xterm", **env)
+        process = subprocess.Popen([str(_cli()), "--offline", "pnl"], stdout=slave, stderr=slave, env=environment)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait(timeout=60)
+        os.close(master)
+        return b"".join(chunks).decode()
+
+    coloured = on_terminal()
+    assert "\x1b[32m$246.00\x1b[0m" in coloured  # bitcoin's realized gain in green
+    assert "\x1b[31m-$6.00\x1b[0m" in coloured  # ethereum's realized loss in red
+    assert "\x1b[" not in on_terminal(NO_COLOR="1")
 # --- charts (SPEC §11) ---------------------------------------------------------------------------
 
 BRAILLE = range(0x2801, 0x2900)

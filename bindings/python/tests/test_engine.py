@@ -12,7 +12,9 @@ import pytest
 import coinfolio
 from coinfolio import DecodeError, HTTPError, InvalidArgument, NoData
 
-STATISTIC_TITLES = ["Market Cap", "24h Volume", "BTC Dominance", "Portfolio Value"]
+STATISTIC_TITLES = [
+    "Market Cap", "24h Volume", "BTC Dominance", "Portfolio Value", "Unrealized P&L", "Realized P&L"
+]
 OVERVIEW_TITLES = ["Current Price", "Market Capitalization", "Rank", "Volume"]
 ADDITIONAL_TITLES = [
     "24h High",

@@ -97,12 +97,21 @@ def test_sql_looking_id_is_stored_literally(db_path: Path) -> None:
         assert amounts(store)[coin_id] == 2.0
 
 
-@pytest.mark.parametrize("amount", [0.1, 1e-8, 1 / 3, 123456789.123456789, 5e-324, 1.7976931348623157e308])
+@pytest.mark.parametrize("amount", [0.1, 1e-8, 1 / 3, 123456789.123456789, 1e-18, 4.2e17])
 def test_amounts_round_trip_exactly(db_path: Path, amount: float) -> None:
     with coinfolio.Store(db_path) as store:
         store.set_holding("coin", amount)
     with coinfolio.Store(db_path) as store:
         assert store.holdings()[0]["amount"] == amount
+
+
+@pytest.mark.parametrize("amount", [5e-324, 1e-19, 1.7976931348623157e308])
+def test_amounts_the_ledger_cannot_hold_exactly_are_refused(db_path: Path, amount: float) -> None:
+    """The ledger keeps exact decimals with 18 fraction digits up to 8.5e19 units (SPEC §12)."""
+    with coinfolio.Store(db_path) as store:
+        with pytest.raises(coinfolio.InvalidArgument):
+            store.set_holding("coin", amount)
+        assert store.holdings() == []
 
 
 def test_holdings_persist_across_reopen(db_path: Path) -> None:

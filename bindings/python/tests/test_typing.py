@@ -172,3 +172,23 @@ def test_network_answers_are_their_typeddicts(server: LoopbackServer) -> None:
         conform(engine.metrics(), answers.EngineMetrics, "metrics")
     assert progress
     conform(progress, List[answers.Progress], "progress")
+
+
+def test_ledger_answers_are_their_typeddicts() -> None:
+    with coinfolio.Engine() as engine:
+        engine.load(read("markets.json"))
+        conform(engine.add_transaction("bitcoin", "buy", 1, price=100, fee=1, timestamp="2024-01-01T00:00:00Z"),
+                answers.Transaction, "add_transaction(buy)")
+        engine.add_transaction("bitcoin", "sell", "0.5", price=300, timestamp="2024-01-03T00:00:00Z", external_id="x-1")
+        conform(engine.add_transaction("ethereum", "transfer_in", "2", note="from a wallet"),
+                answers.Transaction, "add_transaction(transfer_in)")
+        conform(engine.transactions(), answers.TransactionsAnswer, "transactions")
+        for method in ("fifo", "lifo", "average"):
+            conform(engine.pnl(method=method), answers.PnLAnswer, f"pnl({method})")
+        engine.create_portfolio("savings", vs_currency="eur")
+        conform(engine.portfolios(), List[answers.PortfolioInfo], "portfolios")
+        csv = engine.export_csv()
+        assert isinstance(csv, str)
+        conform(engine.import_csv(csv), answers.ImportSummary, "import_csv")
+        conform(engine.statistics(), List[answers.Statistic], "statistics(with a ledger)")
+        conform(engine.portfolio(portfolio="savings"), answers.PortfolioAnswer, "portfolio(savings)")

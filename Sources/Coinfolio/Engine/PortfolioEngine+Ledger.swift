@@ -1,0 +1,167 @@
+import Foundation
+
+/// The ledger: portfolios, transactions, cost basis and P&L, CSV (SPEC §12).
+extension PortfolioEngine {
+    /// Stores a transaction after checking it (SPEC §12 rules) and that no running amount of its
+    /// coin goes below zero.
+    /// - Parameter transaction: amounts in coin units; price and fee in the portfolio's currency.
+    /// - Returns: the stored transaction with its `id`.
+    /// - Throws: `.invalidArgument` (a bad field with `details.field`; a shortfall with details
+    ///   `{coin_id, timestamp, short_by}`; a used external_id), `.notFound` for an unknown
+    ///   portfolio (other than "main", created on first use), `.store`. Nothing is written on error.
+    @discardableResult
+    public func addTransaction(_ transaction: Transaction) throws -> Transaction {
+        try store.ledger.add(transaction)
+    }
+
+    /// `addTransaction` from the JSON a host sends (`{"portfolio","coin_id","kind","amount",
+    /// "price","fee","timestamp","note","external_id"}`).
+    /// - Throws: as `addTransaction`, and `.invalidArgument` for malformed JSON.
+    @discardableResult
+    public func addTransaction(json: String) throws -> Transaction {
+        try addTransaction(Transaction(json: json))
+    }
+
+    /// Deletes a transaction unless that would leave a later sell or transfer out short.
+    /// - Parameter id: the transaction's id as text (`"12"`).
+    /// - Throws: `.invalidArgument` for an id that is not a whole number or a shortfall (details
+    ///   `{coin_id, timestamp, short_by}`); `.notFound` for an unknown id; `.store`.
+    public func deleteTransaction(id: String) throws {
+        guard let number = Int64(id), number > 0 else {
+            throw CoinfolioError(.invalidArgument, "transaction id must be a whole number above 0, not \"\(id.prefix(64))\"")
+        }
+        try store.ledger.delete(id: number)
+    }
+
+    /// A page of a portfolio's transactions in ledger order (timestamp, then insertion).
+    /// - Throws: `.store`.
+    public func transactions(_ query: TransactionQuery = TransactionQuery()) throws -> TransactionPage {
+        let (transactions, total) = try store.ledger.transactions(query)
+        return TransactionPage(transactions: transactions, total: total)
+    }
+
+    /// Cost basis and profit and loss of every coin the portfolio ever held, in its currency,
+    /// against the snapshot's `current_price` (`/coins/markets`) when the portfolio's currency is
+    /// the engine's `vs_currency` (otherwise current values are unknown). Works without a snapshot.
+    /// - Throws: `.notFound` for an unknown portfolio (other than "main"); `.store`.
+    public func pnl(_ options: PnLOptions = PnLOptions()) throws -> PnLReport {
+        let vs = try currency(ofPortfolio: options.portfolio)
+        let ledger = try store.ledger.ledger(portfolio: options.portfolio)
+        let snapshot = vs == configuration.vsCurrency.code ? currentSnapshot() : nil
+        return PnLReport.compute(
+            portfolio: options.portfolio, vsCurrency: vs, method: options.method, ledger: ledger,
+            price: { snapshot?.exactPrice(id: $0) })
+    }
+
+    /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).
+    func currency(ofPortfolio name: String) throws -> String {
+        switch try store.ledger.portfolioCurrency(name) {
+        case .some(.some(let code)): return code
+        case .some(.none): return configuration.vsCurrency.code
+        case .none:
+            guard name == Transaction.defaultPortfolio else { throw LedgerStore.noPortfolio(name) }
+            return configuration.vsCurrency.code
+        }
+    }
+
+    /// Every portfolio by name, with its currency ("main" follows the engine's `vs_currency`
+    /// unless it was created with its own).
+    public func portfolios() throws -> [PortfolioInfo] {
+        var list = try store.ledger.portfolios().map {
+            PortfolioInfo(name: $0.name, vsCurrency: $0.vsCurrency ?? configuration.vsCurrency.code)
+        }
+        // "main" exists from the start for every owner, created in the database on first use.
+        if !list.contains(where: { $0.name == Transaction.defaultPortfolio }) {
+            list.append(PortfolioInfo(name: Transaction.defaultPortfolio, vsCurrency: configuration.vsCurrency.code))
+            list.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        }
+        return list
+    }
+
+    /// Creates a portfolio.
+    /// - Parameters:
+    ///   - name: 1…128 characters, no control characters or surrounding spaces.
+    ///   - vsCurrency: its quote currency (nil: the engine's `vs_currency`).
+    /// - Throws: `.invalidArgument` for a bad name or currency, or a name already taken.
+    public func createPortfolio(name: String, vsCurrency: String? = nil) throws {
+        let code = try VsCurrency(vsCurrency ?? configuration.vsCurrency.code).code
+        try store.ledger.createPortfolio(name: name, vsCurrency: code)
+    }
+
+    /// Creates a portfolio from `{"name","vs_currency"}` (vs_currency optional).
+    public func createPortfolio(json: String) throws {
+        let empty = PortfolioInfo(name: "", vsCurrency: "")
+        let info = try ConfigJSON.decode(PortfolioInfo.self, from: json, default: { empty })
+        try createPortfolio(name: info.name, vsCurrency: info.vsCurrency.isEmpty ? nil : info.vsCurrency)
+    }
+
+    /// Renames a portfolio; its transactions follow.
+    /// - Throws: `.notFound`; `.invalidArgument` for a bad or taken new name.
+    public func renamePortfolio(_ name: String, to newName: String) throws {
+        try store.ledger.renamePortfolio(name, to: newName)
+    }
+
+    /// Deletes a portfolio; one with transactions only when `force` (they go with it).
+    /// - Throws: `.notFound`; `.invalidArgument` when it has transactions and `force` is false.
+    public func deletePortfolio(_ name: String, force: Bool = false) throws {
+        try store.ledger.deletePortfolio(name, force: force)
+    }
+
+    /// Imports ledger CSV (SPEC §12) in one database transaction: every row or none. Reports
+    /// progress (phase `import`, rows read) to the progress handler.
+    /// - Parameter bytes: the file's bytes (UTF-8), read in 64 KiB chunks.
+    /// - Returns: rows imported and rows skipped because their external_id is already there.
+    /// - Throws: `.invalidArgument` with `details.line` (the physical line where the record
+    ///   starts; the header is line 1) and `details.column` (the header name); `.store`.
+    public func importCSV(_ bytes: UnsafeRawBufferPointer) throws -> ImportSummary {
+        var reader = CSVReader(bytes: bytes)
+        return try importCSV(&reader)
+    }
+
+    /// Imports ledger CSV from a file, streaming it 64 KiB at a time (a 50 MB file is never in
+    /// memory at once). Same rules as `importCSV(_:)`.
+    public func importCSV(contentsOf url: URL) throws -> ImportSummary {
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: url) } catch {
+            throw CoinfolioError(.invalidArgument, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        defer { try? handle.close() }
+        var reader = CSVReader(fileHandle: handle)
+        return try importCSV(&reader)
+    }
+
+    /// Reports phase "import": done 0 at the start, then the rows read every 1,000 rows, and at
+    /// the end done = total = every row read (the total is not known before: the file streams).
+    func importCSV(_ reader: inout CSVReader) throws -> ImportSummary {
+        progress.report(.import, done: 0, total: nil)
+        let result = try store.ledger.importCSV(&reader, newPortfolioCurrency: configuration.vsCurrency.code) { rows, finished in
+            self.progress.report(.import, done: rows, total: finished ? rows : nil)
+        }
+        return ImportSummary(imported: result.imported, skipped: result.skipped)
+    }
+
+    /// The portfolio's transactions as CSV with the header
+    /// `timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id`, in ledger order;
+    /// a transaction without an external_id is written as `coinfolio:<id>`, so importing the
+    /// export into the same portfolio imports nothing.
+    /// - Throws: `.notFound` for an unknown portfolio; `.store`.
+    public func exportCSV(portfolio: String = Transaction.defaultPortfolio) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try store.ledger.exportCSV(portfolio: portfolio) { bytes += $0 }
+        return bytes
+    }
+
+    /// `exportCSV` written to a file handle 64 KiB at a time.
+    public func exportCSV(portfolio: String = Transaction.defaultPortfolio, to handle: FileHandle) throws {
+        try store.ledger.exportCSV(portfolio: portfolio) { try handle.write(contentsOf: $0) }
+    }
+
+    /// Coins held in any portfolio (for refresh: held coins outside the top list are fetched too).
+    func heldCoinIDs() throws -> [String] {
+        var ids: Set<String> = []
+        for portfolio in try store.ledger.portfolios() {
+            for holding in try store.ledger.holdings(portfolio: portfolio.name) { ids.insert(holding.coinID) }
+        }
+        return ids.sorted()
+    }
+}

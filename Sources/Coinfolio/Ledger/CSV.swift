@@ -1,0 +1,186 @@
+import Foundation
+
+/// RFC 4180 CSV, read as a stream of chunks so that a large file is never in memory at once.
+///
+/// Reads: a leading UTF-8 BOM (dropped), CRLF or LF line ends, quoted fields with commas,
+/// doubled quotes and line breaks. Blank lines are skipped. A quote inside an unquoted field, text
+/// after a closing quote, an unterminated quote and bytes that are not UTF-8 are errors naming the
+/// physical line where the record starts and the field's index.
+struct CSVReader {
+    /// A syntax error: the record's first physical line (1-based) and the field index (0-based).
+    struct SyntaxError: Error {
+        var line: Int
+        var field: Int
+        var message: String
+    }
+
+    /// Size of the chunks read from a file.
+    static let chunkSize = 1 << 16
+
+    private let nextChunk: () throws -> [UInt8]?
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var atEnd = false
+    private var startedReading = false
+    /// The physical line the reader is on (1-based).
+    private var line = 1
+
+    /// - Parameter nextChunk: the next bytes of the file, or nil at its end.
+    init(nextChunk: @escaping () throws -> [UInt8]?) {
+        self.nextChunk = nextChunk
+    }
+
+    /// A reader over bytes already in memory, handed out in chunks (no copy of the whole).
+    init(bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        self.init(nextChunk: {
+            guard offset < bytes.count else { return nil }
+            let end = min(offset + CSVReader.chunkSize, bytes.count)
+            defer { offset = end }
+            return Array(bytes[offset..<end])
+        })
+    }
+
+    /// A reader over a file, 64 KiB at a time.
+    init(fileHandle: FileHandle) {
+        self.init(nextChunk: {
+            let data = try fileHandle.read(upToCount: CSVReader.chunkSize)
+            guard let data, !data.isEmpty else { return nil }
+            return [UInt8](data)
+        })
+    }
+
+    /// The next byte, or nil at the end of the input.
+    private mutating func peek() throws -> UInt8? {
+        if position < buffer.count { return buffer[position] }
+        guard !atEnd else { return nil }
+        while true {
+            guard let chunk = try nextChunk() else {
+                atEnd = true
+                return nil
+            }
+            if chunk.isEmpty { continue }
+            buffer = chunk
+            position = 0
+            if !startedReading {
+                startedReading = true
+                if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+                if position >= buffer.count { continue }
+            }
+            return buffer[position]
+        }
+    }
+
+    /// The next record's fields and the physical line where it starts; nil at the end.
+    mutating func nextRecord() throws -> (fields: [String], line: Int)? {
+        // Skip blank lines.
+        while let byte = try peek(), byte == 0x0A || byte == 0x0D {
+            position += 1
+            if byte == 0x0A { line += 1 } else if try peek() != 0x0A { line += 1 }
+        }
+        guard try peek() != nil else { return nil }
+        let startLine = line
+        var fields: [String] = []
+        var field: [UInt8] = []
+        func finish(_ bytes: [UInt8]) throws {
+            if !bytes.contains(where: { $0 >= 0x80 }) {
+                fields.append(String(decoding: bytes, as: UTF8.self))  // ASCII: nothing to validate
+                return
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw SyntaxError(line: startLine, field: fields.count, message: "the field is not valid UTF-8")
+            }
+            fields.append(text)
+        }
+        while true {
+            // Start of a field.
+            if try peek() == UInt8(ascii: "\"") {
+                position += 1
+                while true {
+                    guard let byte = try peek() else {
+                        throw SyntaxError(line: startLine, field: fields.count, message: "a quoted field is not closed")
+                    }
+                    position += 1
+                    if byte == UInt8(ascii: "\"") {
+                        if try peek() == UInt8(ascii: "\"") {
+                            position += 1
+                            field.append(byte)
+                            continue
+                        }
+                        break
+                    }
+                    if byte == 0x0A { line += 1 }
+                    field.append(byte)
+                }
+                // After the closing quote: a separator, a line end or the end.
+                if let byte = try peek(), byte != UInt8(ascii: ","), byte != 0x0A, byte != 0x0D {
+                    throw SyntaxError(line: startLine, field: fields.count, message: "text after a closing quote")
+                }
+            } else {
+                while let byte = try peek(), byte != UInt8(ascii: ","), byte != 0x0A, byte != 0x0D {
+                    if byte == UInt8(ascii: "\"") {
+                        throw SyntaxError(
+                            line: startLine, field: fields.count,
+                            message: "a quote inside an unquoted field (quote the whole field and double the quote)")
+                    }
+                    field.append(byte)
+                    position += 1
+                }
+            }
+            try finish(field)
+            field.removeAll(keepingCapacity: true)
+            guard let byte = try peek() else { return (fields, startLine) }
+            position += 1
+            if byte == UInt8(ascii: ",") { continue }
+            if byte == 0x0D, try peek() == 0x0A { position += 1 }
+            line += 1
+            return (fields, startLine)
+        }
+    }
+}
+
+/// Writes RFC 4180 CSV: CRLF line ends; a field with a comma, quote, CR or LF is quoted, its
+/// quotes doubled.
+struct CSVWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(reserving capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+
+    mutating func record(_ fields: [String]) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
+                bytes.append(UInt8(ascii: "\""))
+                for byte in field.utf8 {
+                    if byte == 0x22 { bytes.append(0x22) }
+                    bytes.append(byte)
+                }
+                bytes.append(UInt8(ascii: "\""))
+            } else {
+                bytes.append(contentsOf: field.utf8)
+            }
+        }
+        bytes.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    /// Hands out what was written and starts afresh (for streaming to a file).
+    mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+}
+
+/// The ledger's CSV columns (SPEC §12), in the order export writes them.
+enum LedgerCSV {
+    static let columns = ["timestamp", "portfolio", "coin_id", "kind", "amount", "price", "fee", "note", "external_id"]
+    static let required: Set<String> = ["timestamp", "coin_id", "kind", "amount"]
+    /// The external id an export gives a transaction that has none.
+    static let ownPrefix = "coinfolio:"
+
+    static func record(_ t: Transaction) -> [String] {
+        [
+            LedgerTimestamp.format(t.timestamp), t.portfolio, t.coinID, t.kind.rawValue, t.amount.description,
+            t.price?.description ?? "", t.fee.description, t.note, t.externalID ?? "\(ownPrefix)\(t.id ?? 0)",
+        ]
+    }
+}

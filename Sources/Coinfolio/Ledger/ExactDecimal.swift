@@ -1,0 +1,300 @@
+import Foundation
+
+/// An exact decimal number with up to 18 fraction digits: the ledger's amounts, prices, fees and
+/// money values (SPEC §12 "exact amounts").
+///
+/// Stored as a 128-bit integer count of 10⁻¹⁸ units, so sums and differences are exact
+/// (0.3 − 0.1 − 0.2 is exactly 0 and a closed position is 0, never dust) and range over
+/// ±8.5 × 10¹⁹. Products and quotients (a lot's share of a cost, an average) round half-to-even
+/// at the 18th fraction digit. Text in, text out: `ExactDecimal("0.1")` is one tenth exactly, and
+/// `description` is the shortest decimal text (`"0.1"`, `"246"`, `"-0.000001"`), never exponent
+/// form. 18 fraction digits are as many as ERC-20 tokens (wei) use.
+public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+    /// The value in units of 10⁻¹⁸.
+    @usableFromInline var units: Int128
+
+    /// 10¹⁸: one whole in units.
+    @usableFromInline static let scale: Int128 = 1_000_000_000_000_000_000
+    /// Fraction digits kept.
+    public static let fractionDigits = 18
+
+    @inlinable init(units: Int128) { self.units = units }
+
+    /// Zero.
+    public static let zero = ExactDecimal(units: 0)
+
+    /// A whole number.
+    public init(integerLiteral value: Int64) { units = Int128(value) * Self.scale }
+
+    /// A whole number.
+    public init(_ value: Int) { units = Int128(value) * Self.scale }
+
+    /// Reads decimal text: an optional sign, digits with an optional point, an optional exponent
+    /// (`"0.1"`, `"-2"`, `".5"`, `"1.186e-09"`). Nil for anything else (`"NaN"`, `"1,5"`, `""`,
+    /// `" 1"`, hexadecimal), for more than 18 significant fraction digits, and for values beyond
+    /// ±8.5 × 10¹⁹.
+    public init?(_ text: String) {
+        guard let value = Self.parse(text.utf8, rounding: false) else { return nil }
+        self = value
+    }
+
+    /// Like `init?(_:)`, but rounds (half-to-even) past the 18th fraction digit instead of
+    /// refusing: for market prices that arrive as binary doubles.
+    public init?(rounding text: String) {
+        guard let value = Self.parse(text.utf8, rounding: true) else { return nil }
+        self = value
+    }
+
+    /// A binary double by its shortest round-trip text (0.1 → 0.1), rounded to 18 fraction
+    /// digits. Nil for NaN, ±Inf and values out of range.
+    public init?(_ value: Double) {
+        guard value.isFinite else { return nil }
+        self.init(rounding: value.description)
+    }
+
+    /// A Foundation `Decimal` by its text; nil past 18 fraction digits or out of range.
+    public init?(_ value: Decimal) {
+        guard value.isFinite else { return nil }
+        self.init(value.description)
+    }
+
+    /// Parses bytes of decimal text (see `init?(_:)`).
+    static func parse<C: Collection>(_ bytes: C, rounding: Bool) -> ExactDecimal? where C.Element == UInt8 {
+        var index = bytes.startIndex
+        let end = bytes.endIndex
+        guard index != end else { return nil }
+        var negative = false
+        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index = bytes.index(after: index)
+        }
+        // Digits collected as a mantissa and a decimal exponent.
+        var mantissa: Int128 = 0
+        var exponent = 0
+        var digits = 0
+        var sawPoint = false
+        var droppedNonZero = false  // digits past what the mantissa holds
+        var lastDropped: UInt8 = 0
+        var droppedCount = 0
+        while index != end {
+            let byte = bytes[index]
+            if byte >= 0x30 && byte <= 0x39 {
+                digits += 1
+                if mantissa < 10_000_000_000_000_000_000_000_000_000_000_000 {
+                    mantissa = mantissa &* 10 &+ Int128(truncatingIfNeeded: byte &- 0x30)
+                    if sawPoint { exponent -= 1 }
+                } else {
+                    // Too many digits to hold: keep the exponent right and remember them for rounding.
+                    if !sawPoint { exponent += 1 }
+                    if droppedCount == 0 { lastDropped = byte - 0x30 } else if byte != 0x30 { droppedNonZero = true }
+                    droppedCount += 1
+                }
+            } else if byte == UInt8(ascii: "."), !sawPoint {
+                sawPoint = true
+            } else {
+                break
+            }
+            index = bytes.index(after: index)
+        }
+        guard digits > 0 else { return nil }
+        if index != end {
+            guard bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") else { return nil }
+            index = bytes.index(after: index)
+            guard index != end else { return nil }
+            var exponentNegative = false
+            if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index = bytes.index(after: index)
+            }
+            var value = 0
+            var exponentDigits = 0
+            while index != end, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                if value < 100_000 { value = value * 10 + Int(bytes[index] - 0x30) }
+                exponentDigits += 1
+                index = bytes.index(after: index)
+            }
+            guard exponentDigits > 0, index == end else { return nil }
+            exponent += exponentNegative ? -value : value
+        }
+        if droppedCount > 0 {
+            // Only zeros may be dropped exactly; otherwise round when allowed.
+            if lastDropped != 0 || droppedNonZero {
+                guard rounding else { return nil }
+                if lastDropped > 5 || (lastDropped == 5 && (droppedNonZero || mantissa % 2 == 1)) { mantissa += 1 }
+            }
+        }
+        // units = mantissa × 10^(exponent + 18)
+        var shift = exponent + fractionDigits
+        var units = mantissa
+        if shift >= 0 {
+            while shift > 0 {
+                if units == 0 { break }
+                let (next, overflow) = units.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                units = next
+                shift -= 1
+            }
+        } else {
+            var remainderNonZero = false
+            var last: Int128 = 0
+            while shift < 0 {
+                if units == 0 { break }
+                let (quotient, remainder) = units.quotientAndRemainder(dividingBy: 10)
+                if last != 0 { remainderNonZero = true }
+                last = remainder
+                units = quotient
+                shift += 1
+            }
+            if last != 0 || remainderNonZero {
+                guard rounding else { return nil }
+                if last > 5 || (last == 5 && (remainderNonZero || units % 2 == 1)) { units += 1 }
+            }
+        }
+        // Keep the range symmetric and away from Int128's edge so that negation never traps.
+        guard units <= Self.maximumUnits else { return nil }
+        return ExactDecimal(units: negative ? -units : units)
+    }
+
+    @usableFromInline static let maximumUnits: Int128 = Int128.max / 2
+
+    /// The shortest decimal text: no exponent, no trailing zeros, no "-0".
+    public var description: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `description`'s UTF-8 bytes (for JSON and CSV writers: no String in between).
+    func appendText(to bytes: inout [UInt8]) {
+        if units == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        let magnitude = units.magnitude
+        let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: Self.unsignedScale)
+        if units < 0 { bytes.append(UInt8(ascii: "-")) }
+        if whole <= UInt128(UInt64.max) {
+            Self.appendDigits(UInt64(whole), to: &bytes)
+        } else {
+            bytes.append(contentsOf: String(whole).utf8)
+        }
+        guard fraction != 0 else { return }
+        // fraction < 10^18 < 2^64: 18 digits with leading zeros, trailing zeros dropped.
+        var digits = UInt64(fraction)
+        var width = Self.fractionDigits
+        while digits % 10 == 0 {
+            digits /= 10
+            width -= 1
+        }
+        bytes.append(UInt8(ascii: "."))
+        var buffer = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+        var index = width - 1
+        while digits > 0 {
+            buffer[index] = UInt8(ascii: "0") + UInt8(digits % 10)
+            digits /= 10
+            index -= 1
+        }
+        bytes.append(contentsOf: buffer)
+    }
+
+    private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+        var digits: (UInt64, [UInt8]) = (value, [])
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        digits.1.reserveCapacity(20)
+        while digits.0 > 0 {
+            digits.1.append(UInt8(ascii: "0") + UInt8(digits.0 % 10))
+            digits.0 /= 10
+        }
+        bytes.append(contentsOf: digits.1.reversed())
+    }
+
+    /// The nearest binary double (for display and ratios).
+    public var double: Double {
+        let magnitude = units.magnitude
+        let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: Self.unsignedScale)
+        // Both halves through UInt64 (the generic UInt128 → Double conversion is slow).
+        let wholeValue =
+            Double(UInt64(truncatingIfNeeded: whole >> 64)) * 18_446_744_073_709_551_616.0
+            + Double(UInt64(truncatingIfNeeded: whole))
+        let value = wholeValue + Double(UInt64(truncatingIfNeeded: fraction)) / 1e18
+        return units < 0 ? -value : value
+    }
+
+    @usableFromInline static let unsignedScale = UInt128(1_000_000_000_000_000_000 as UInt64)
+
+    /// The value as a Foundation `Decimal` (exact: 18 fraction digits fit its 38-digit mantissa).
+    public var decimal: Decimal { Decimal(string: description, locale: Locale(identifier: "en_US_POSIX")) ?? 0 }
+
+    /// Whether the value is 0.
+    @inlinable public var isZero: Bool { units == 0 }
+    /// Whether the value is below 0.
+    @inlinable public var isNegative: Bool { units < 0 }
+
+    /// Whether a is below b.
+    @inlinable public static func < (a: ExactDecimal, b: ExactDecimal) -> Bool { a.units < b.units }
+    /// a + b, exact.
+    @inlinable public static func + (a: ExactDecimal, b: ExactDecimal) -> ExactDecimal { ExactDecimal(units: a.units &+ b.units) }
+    /// a − b, exact.
+    @inlinable public static func - (a: ExactDecimal, b: ExactDecimal) -> ExactDecimal { ExactDecimal(units: a.units &- b.units) }
+    /// −a, exact.
+    @inlinable public static prefix func - (a: ExactDecimal) -> ExactDecimal { ExactDecimal(units: 0 &- a.units) }
+    /// a = a + b, exact.
+    @inlinable public static func += (a: inout ExactDecimal, b: ExactDecimal) { a.units = a.units &+ b.units }
+    /// a = a − b, exact.
+    @inlinable public static func -= (a: inout ExactDecimal, b: ExactDecimal) { a.units = a.units &- b.units }
+
+    /// a × b, rounded half-to-even to 18 fraction digits.
+    public static func * (a: ExactDecimal, b: ExactDecimal) -> ExactDecimal {
+        a.multiplied(by: b, dividedBy: .one)
+    }
+
+    /// a ÷ b, rounded half-to-even to 18 fraction digits; nil when b is 0.
+    public func divided(by b: ExactDecimal) -> ExactDecimal? {
+        guard !b.isZero else { return nil }
+        return ExactDecimal(units: Self.mulDiv(units, Self.scale, b.units))
+    }
+
+    /// One.
+    public static let one = ExactDecimal(units: scale)
+
+    /// self × b ÷ c in one step with a 256-bit intermediate, rounded half-to-even (c ≠ 0): a
+    /// lot's share of its cost without a rounded average in between.
+    public func multiplied(by b: ExactDecimal, dividedBy c: ExactDecimal) -> ExactDecimal {
+        // (a/s)(b/s)/(c/s) = a·b / c / s  → units a·b / c
+        guard !c.isZero else { return .zero }
+        return ExactDecimal(units: Self.mulDiv(units, b.units, c.units))
+    }
+
+    /// x·y/z rounded half-to-even, saturating at the range's edge.
+    @usableFromInline static func mulDiv(_ x: Int128, _ y: Int128, _ z: Int128) -> Int128 {
+        let negative = (x < 0) != (y < 0) && x != 0 && y != 0
+        let signNegative = negative != (z < 0)
+        let divisor = z.magnitude
+        var q: UInt128
+        var remainder: UInt128
+        // Fast path in 128 bits: x·y/z = (x div z)·y + (x mod z)·y/z when neither product overflows.
+        let (q1, r1) = x.magnitude.quotientAndRemainder(dividingBy: divisor)
+        let (ry, overflowRY) = r1.multipliedReportingOverflow(by: y.magnitude)
+        let (qy, overflowQY) = q1.multipliedReportingOverflow(by: y.magnitude)
+        if !overflowRY, !overflowQY {
+            let (q2, r2) = ry.quotientAndRemainder(dividingBy: divisor)
+            let (sum, overflowSum) = qy.addingReportingOverflow(q2)
+            guard !overflowSum else { return signNegative ? -maximumUnits : maximumUnits }
+            q = sum
+            remainder = r2
+        } else {
+            let product = x.magnitude.multipliedFullWidth(by: y.magnitude)
+            guard product.high < divisor else { return signNegative ? -maximumUnits : maximumUnits }
+            (q, remainder) = divisor.dividingFullWidth(product)
+        }
+        // Round half to even: compare 2·remainder with the divisor without overflowing.
+        guard q < UInt128(maximumUnits) else { return signNegative ? -maximumUnits : maximumUnits }
+        let half = divisor - remainder
+        if remainder > half || (remainder == half && q % 2 == 1) { q += 1 }
+        return signNegative ? -Int128(q) : Int128(q)
+    }
+}

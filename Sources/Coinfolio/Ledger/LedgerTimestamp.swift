@@ -1,0 +1,127 @@
+import Foundation
+
+/// Transaction times: RFC 3339 text in, milliseconds since 1970-01-01T00:00:00Z (UTC) kept.
+///
+/// Accepted (SPEC §12 "timestamps"): `2024-03-01T12:30:00Z`, with an offset
+/// (`2024-03-01T14:30:00+02:00` is 12:30 UTC), with fractional seconds (kept to the millisecond,
+/// further digits dropped), without a zone (read as UTC), and a date alone (`2024-03-01` is
+/// 00:00:00Z). `t` or a space may stand for `T`, `z` for `Z`. Never the host's time zone.
+/// Years 0001…9999.
+public enum LedgerTimestamp {
+    /// Milliseconds since the Unix epoch (UTC) for RFC 3339 text; nil when it is not one.
+    public static func parse(_ text: String) -> Int64? {
+        let b = Array(text.utf8)
+        var i = 0
+        func number(_ count: Int) -> Int? {
+            guard i + count <= b.count else { return nil }
+            var value = 0
+            for k in i..<(i + count) {
+                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
+                value = value * 10 + Int(b[k] - 0x30)
+            }
+            i += count
+            return value
+        }
+        func expect(_ char: UInt8) -> Bool {
+            guard i < b.count, b[i] == char else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), year >= 1, expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
+            let day = number(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        var hour = 0, minute = 0, second = 0, millis = 0, offsetMinutes = 0
+        if i < b.count {
+            guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") else { return nil }
+            i += 1
+            guard let h = number(2), expect(UInt8(ascii: ":")), let m = number(2) else { return nil }
+            hour = h
+            minute = m
+            if expect(UInt8(ascii: ":")) {
+                guard let s = number(2) else { return nil }
+                second = s
+                if expect(UInt8(ascii: ".")) {
+                    var digits = 0
+                    while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                        if digits < 3 { millis = millis * 10 + Int(b[i] - 0x30) }
+                        digits += 1
+                        i += 1
+                    }
+                    guard digits > 0 else { return nil }
+                    if digits < 3 { for _ in digits..<3 { millis *= 10 } }
+                }
+            }
+            guard hour <= 23, minute <= 59, second <= 59 else { return nil }
+            if i < b.count {
+                if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
+                    i += 1
+                } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+                    let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
+                    i += 1
+                    guard let oh = number(2), expect(UInt8(ascii: ":")), let om = number(2), oh <= 23, om <= 59 else { return nil }
+                    offsetMinutes = sign * (oh * 60 + om)
+                } else {
+                    return nil
+                }
+            }
+        }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
+        return seconds * 1000 + Int64(millis)
+    }
+
+    /// `2024-03-01T12:30:00Z`, or `2024-03-01T12:30:00.250Z` when there are milliseconds.
+    public static func format(_ milliseconds: Int64) -> String {
+        var seconds = milliseconds / 1000
+        var millis = milliseconds % 1000
+        if millis < 0 { millis += 1000; seconds -= 1 }
+        var days = seconds / 86_400
+        var rest = seconds % 86_400
+        if rest < 0 { rest += 86_400; days -= 1 }
+        let (year, month, day) = civilFromDays(Int(days))
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        var text = String(year)
+        while text.count < 4 { text = "0" + text }
+        text += "-\(two(month))-\(two(day))T\(two(Int(rest / 3600))):\(two(Int(rest % 3600 / 60))):\(two(Int(rest % 60)))"
+        if millis != 0 {
+            let m = Int(millis)
+            text += "." + (m < 10 ? "00" : m < 100 ? "0" : "") + String(m)
+        }
+        return text + "Z"
+    }
+
+    /// Now, in milliseconds since the epoch.
+    public static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,25 @@
+import Coinfolio
+import Foundation
+
+/// `import FILE.csv`: ledger rows (timestamp,portfolio,coin_id,kind,amount,price,fee,note,
+/// external_id), read 64 KiB at a time; all rows or none; rows already there are skipped.
+struct ImportCommand: Command {
+    static let name = "import"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "FILE.csv")
+
+    func run(_ cli: CLI) throws {
+        let path = cli.options.operands[0]
+        let engine = try cli.openEngine()
+        let summary: ImportSummary
+        do {
+            defer { if ProgressBar.isEnabled { ProgressBar.clear() } }
+            summary = try engine.importCSV(contentsOf: URL(fileURLWithPath: path))
+        } catch let error as CoinfolioError where error.code == .invalidArgument {
+            fail("\(path): \(error.message) (nothing was imported)", code: 1)
+        }
+        if cli.options.json { say(summary.json); return }
+        say(
+            "imported \(summary.imported) transaction\(summary.imported == 1 ? "" : "s")"
+                + (summary.skipped > 0 ? ", skipped \(summary.skipped) already there" : ""))
+    }
+}

@@ -1,0 +1,45 @@
+import Coinfolio
+
+/// `pnl [--method fifo|lifo|average]`: cost basis, unrealized and realized P&L per coin of the
+/// `--portfolio`, gains in green and losses in red on a terminal (none with NO_COLOR).
+struct PnLCommand: Command {
+    static let name = "pnl"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+
+    func run(_ cli: CLI) throws {
+        let options = cli.options
+        let engine = try cli.openEngine()
+        cli.refreshOrExplain(engine)
+        let method = CostBasisMethod(rawValue: options.method) ?? .fifo
+        let report = try engine.pnl(PnLOptions(portfolio: options.portfolio, method: method))
+        if options.json { say(report.json); return }
+        if report.coins.isEmpty {
+            say("no transactions yet: coinfolio-cli buy COIN AMOUNT --price P")
+            return
+        }
+        let terminal = cli.terminal
+        let vs = (try? VsCurrency(report.vsCurrency)) ?? .usd
+        func money(_ value: ExactDecimal?) -> String {
+            value.map { NumberFormat.value($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
+        }
+        let rows = report.coins.map { coin -> [String] in
+            [
+                Terminal.printable(coin.coinID), coin.amount.description, money(coin.costBasis),
+                coin.averageCost.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable,
+                money(coin.currentValue), terminal.signed(money(coin.unrealizedPnL), coin.unrealizedPnL),
+                coin.unrealizedPnLPercentage.map { terminal.change($0) } ?? "",
+                terminal.signed(money(coin.realizedPnL), coin.realizedPnL),
+                coin.costBasisCoverage < 1 ? NumberFormat.percent(coin.costBasisCoverage * 100) : "",
+            ]
+        }
+        say(
+            Terminal.table(
+                ["COIN", "AMOUNT", "COST BASIS", "AVG COST", "VALUE", "UNREALIZED", "%", "REALIZED", "KNOWN COST"], rows,
+                right: [1, 2, 3, 4, 5, 6, 7, 8]))
+        say(
+            "\(terminal.bold("Unrealized")): \(terminal.signed(money(report.totalUnrealizedPnL), report.totalUnrealizedPnL))  "
+                + "\(terminal.bold("Realized")): \(terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL))  "
+                + "\(terminal.bold("Fees")): \(money(report.totalFees))  "
+                + terminal.dim("(\(report.method.rawValue), \(Terminal.printable(report.portfolio)))"))
+    }
+}
