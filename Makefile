@@ -70,7 +70,7 @@ fuzz:
 	Tests/fuzz/run.sh
 
 sanitize:
-	Tests/probes/sanitize.sh
+	Tests/postgres/with-cluster.sh Tests/probes/sanitize.sh
 
 stress: build
 	$(PYTHON) Tests/probes/stress.py --cli $(abspath $(BUILD_DIR))/coinfolio-cli --library $(abspath $(LIBRARY))

@@ -19,11 +19,12 @@ final class PostgresTests: XCTestCase {
     }
 
     /// A new, empty database on the cluster, dropped at the end of the test.
-    private func freshDatabase() throws -> String {
+    private func freshDatabase(encoding: String? = nil) throws -> String {
         let server = try serverURL()
         let name = "cf_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
         let admin = try PostgresConnection(url: server)
-        try admin.execute("CREATE DATABASE \(name)")
+        let options = encoding.map { " ENCODING '\($0)' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" } ?? ""
+        try admin.execute("CREATE DATABASE \(name)\(options)")
         admin.close()
         addTeardownBlock {
             if let admin = try? PostgresConnection(url: server) {
@@ -162,6 +163,110 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(
             PostgresConnection.redactedURL("postgresql://u:se%40cret@h:5/db?password=x&sslmode=disable"),
             "postgresql://u@h:5/db?password=***&sslmode=disable")
+    }
+
+    /// A password with an unencoded `/`, `?` or `@` (break2): libpq ends the user part at the
+    /// first `@` before any `/`, so such a URL used to be shown whole, or read as a host, port or
+    /// database that libpq then quoted. Refused before connecting when ambiguous; never shown.
+    func testAPasswordWithUnencodedDelimitersNeverAppears() throws {
+        let server = try serverURL()
+        let hostAndDatabase = String(server[server.index(after: try XCTUnwrap(server.firstIndex(of: "@")))...])
+        for password in ["Zeb/raQQ", "Zeb@raQQ", "Ze/b@raQQ", "Ze/b?raQQ", "Ze/b?x=raQQ"] {
+            let url = "postgresql://coinfolio:\(password)@\(hostAndDatabase)"
+            let error = assertThrows(.store) { try PortfolioStore(path: url) }
+            XCTAssertEqual(
+                error?.message,
+                "cannot open database \"postgresql://…@\(hostAndDatabase)\": its user or password holds an unencoded"
+                    + " '@', '/' or '?' (percent-encode them: %40, %2F, %3F)", password)
+            XCTAssertEqual(error?.details["reason"], .string("ambiguous_url"))
+            XCTAssertFalse(error?.message.contains("raQQ") ?? true, error?.message ?? "")
+            XCTAssertFalse(error?.message.contains("Zeb") ?? true, error?.message ?? "")
+        }
+        // A `?` ends nothing before the `@`: libpq reads the whole password, and so does the redaction.
+        let question = "postgresql://coinfolio:Zeb?raQQ@\(hostAndDatabase)"
+        let error = assertThrows(.store) { try PortfolioStore(path: question) }
+        XCTAssertTrue(error?.message.hasPrefix("cannot open database \"postgresql://coinfolio@\(hostAndDatabase)\": ") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
+        XCTAssertFalse(error?.message.contains("raQQ") ?? true, error?.message ?? "")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://u@h:5/db")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a/b@h:5/db?sslmode=disable"), "postgresql://…@h:5/db?sslmode=disable")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a@b@h:5/db"), "postgresql://…@h:5/db")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a/b?c@h:5/db"), "postgresql://…@h:5/db")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://h:5/db?application_name=a@b"), "postgresql://h:5/db?application_name=a@b")
+        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://[::1]:5,h2:6/db?application_name=a@b"), "postgresql://[::1]:5,h2:6/db?application_name=a@b")
+        // An `@` in the query is no credential: such a URL still opens.
+        let owner = "at-in-query-\(UUID().uuidString)"
+        try PortfolioStore(path: server + "?application_name=me@host", owner: owner).setHolding(coinID: "bitcoin", amount: 1)
+        XCTAssertEqual(try PortfolioStore(path: server, owner: owner).holdings(), [Holding(coinID: "bitcoin", amount: 1)])
+    }
+
+    /// Owners are compared as UTF-8 bytes on the server whatever libpq's client encoding would
+    /// be (break2): with `PGCLIENTENCODING=LATIN1` in the environment, "é" used to be stored
+    /// as "Ã©", so that another process's owner "Ã©" read and changed those rows.
+    func testOwnersAreUTF8WhateverTheEnvironmentsClientEncoding() throws {
+        let server = try serverURL()
+        let suffix = UUID().uuidString
+        setenv("PGCLIENTENCODING", "LATIN1", 1)
+        defer { unsetenv("PGCLIENTENCODING") }
+        try PortfolioStore(path: server, owner: "é-\(suffix)").setHolding(coinID: "bitcoin", amount: 1)
+        unsetenv("PGCLIENTENCODING")
+        XCTAssertEqual(try PortfolioStore(path: server, owner: "Ã©-\(suffix)").holdings(), [])
+        XCTAssertEqual(try PortfolioStore(path: server, owner: "é-\(suffix)").holdings(), [Holding(coinID: "bitcoin", amount: 1)])
+        // A LATIN1 database keeps "é" and refuses what LATIN1 cannot hold, instead of storing mojibake.
+        let latin1 = try freshDatabase(encoding: "LATIN1")
+        try PortfolioStore(path: latin1, owner: "é").setHolding(coinID: "bitcoin", amount: 2)
+        XCTAssertEqual(try PortfolioStore(path: latin1, owner: "é").holdings(), [Holding(coinID: "bitcoin", amount: 2)])
+        let check = try PostgresConnection(url: latin1)
+        XCTAssertEqual(try check.statement("SELECT count(*) FROM ledger_transaction WHERE owner = 'é' AND octet_length(owner) = 1").scalarInt(), 1)
+        let error = assertThrows(.store) { try PortfolioStore(path: latin1, owner: "日本").setHolding(coinID: "bitcoin", amount: 1) }
+        XCTAssertEqual(error?.details["sqlstate"], .string("22P05"))
+    }
+
+    /// A password that is a word of the server's messages is not cut out of them (break2): "***"
+    /// in place of "failed" or of the user name told the reader what the password was. Only
+    /// libpq's complaints about the URL itself, which quote it, are scrubbed, of any length.
+    func testAPasswordThatIsAWordOfTheMessageIsNotRevealedByScrubbing() throws {
+        let server = try serverURL()
+        let hostAndDatabase = String(server[server.index(after: try XCTUnwrap(server.firstIndex(of: "@")))...])
+        let prefix = "cannot open database \"postgresql://coinfolio@\(hostAndDatabase)\": "
+        for password in ["failed", "coinfolio", "password", "user", "for"] {
+            let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio:\(password)@\(hostAndDatabase)") }
+            XCTAssertTrue(error?.message.hasPrefix(prefix) ?? false, error?.message ?? "")
+            XCTAssertTrue(
+                error?.message.hasSuffix("failed: FATAL: password authentication failed for user \"coinfolio\"") ?? false,
+                error?.message ?? "")
+        }
+        for (password, expected) in [
+            ("%zz", "invalid percent-encoded token: \"***\""), ("a%", "invalid percent-encoded token: \"***\""),
+            ("Z%00ebraQQ", "forbidden value %00 in percent-encoded value: \"***\""),
+        ] {
+            let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio:\(password)@\(hostAndDatabase)") }
+            XCTAssertEqual(error?.message, prefix + expected, password)
+        }
+        for (parameter, expected) in [
+            ("password=Zebra%zz", "invalid percent-encoded token: \"***\""), ("password=Zeb=raQQ", "extra key/value separator \"=\" in URI query parameter: \"password\""),
+        ] {
+            let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio@\(hostAndDatabase)?\(parameter)") }
+            XCTAssertEqual(error?.message, "cannot open database \"postgresql://coinfolio@\(hostAndDatabase)?password=***\": " + expected, parameter)
+        }
+    }
+
+    /// URL schemes are case-insensitive (RFC 3986 §3.1) (break2): "POSTGRESQL://…" used to be
+    /// taken for a SQLite path, its password shown in the error and, from the CLI, written into
+    /// the name of a local folder holding a SQLite file instead of the server.
+    func testASchemeInAnyCaseIsTheServer() throws {
+        let server = try serverURL()
+        let rest = server.dropFirst("postgresql://".count)
+        let owner = "scheme-case-\(UUID().uuidString)"
+        try PortfolioStore(path: "POSTGRESQL://" + rest, owner: owner).setHolding(coinID: "bitcoin", amount: 3)
+        XCTAssertEqual(try PortfolioStore(path: "Postgres://" + rest, owner: owner).holdings(), [Holding(coinID: "bitcoin", amount: 3)])
+        XCTAssertEqual(try PortfolioStore(path: server, owner: owner).holdings(), [Holding(coinID: "bitcoin", amount: 3)])
+        XCTAssertTrue(EngineConfiguration(database: "PostgreSQL://u@h/db").databaseIsServer)
+        XCTAssertFalse(EngineConfiguration(database: "postgresql:/u@h/db").databaseIsServer)
+        let wrong = "POSTGRESQL://" + rest.replacingOccurrences(of: Self.password, with: "Zebra-wrong-case")
+        let error = assertThrows(.store) { try PortfolioStore(path: wrong) }
+        assertNoPassword(error)
+        XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
     }
 
     func testAServerErrorIsAStoreErrorWithTheServersMessage() throws {

@@ -165,6 +165,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_two_owners_never_see_each_others_snapshots),
     TEST(test_store_open_v2_rejects_bad_config),
     TEST(test_store_postgres_password_never_in_errors),
+    TEST(test_store_postgres_ambiguous_url_refused),
 };
 
 int main(int argc, char **argv) {

@@ -177,3 +177,32 @@ void test_store_postgres_password_never_in_errors(void) {
     CHECK(err != NULL && strstr(err, "Zebra") == NULL);
     free_out(err);
 }
+
+/* break2: a password with an unencoded '/', '@' or '?' is refused before libpq reads part of it as
+ * a host, port or parameter and quotes it; the URL is shown without anything before its last '@'. */
+void test_store_postgres_ambiguous_url_refused(void) {
+    static const char *const passwords[] = {"Zeb/raQQ", "Zeb@raQQ", "Ze/b?raQQ"};
+    const char *url = tf_postgres_url(), *host;
+    size_t i;
+    if (url == NULL || (host = strchr(url, '@')) == NULL)
+        return;
+    for (i = 0; i < sizeof passwords / sizeof passwords[0]; i++) {
+        char location[4096], expected[4400], *err = SENTINEL;
+        cf_store *store = (cf_store *)SENTINEL;
+        json_t *error, *details;
+        snprintf(location, sizeof location, "postgresql://coinfolio:%s%s", passwords[i], host);
+        snprintf(expected, sizeof expected,
+                 "cannot open database \"postgresql://\xe2\x80\xa6%s\": its user or password holds an unencoded"
+                 " '@', '/' or '?' (percent-encode them: %%40, %%2F, %%3F)",
+                 host);
+        CHECK_STATUS(cf_store_open(location, &store, &err), CF_STORE, err);
+        CHECK(store == NULL);
+        error = CHECK_ERROR_JSON(err, CF_STORE);
+        CHECK_STR(json_str(error, "message"), expected);
+        details = json_object_get(error, "details");
+        CHECK_STR(json_str(details, "reason"), "ambiguous_url");
+        CHECK(err != NULL && strstr(err, "raQQ") == NULL && strstr(err, "Zeb") == NULL);
+        json_decref(error);
+        free_out(err);
+    }
+}

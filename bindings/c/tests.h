@@ -172,5 +172,6 @@ void test_store_two_owners_never_see_each_others_rows(void);
 void test_engine_two_owners_never_see_each_others_snapshots(void);
 void test_store_open_v2_rejects_bad_config(void);
 void test_store_postgres_password_never_in_errors(void);
+void test_store_postgres_ambiguous_url_refused(void);
 
 #endif /* COINFOLIO_TESTS_H */

@@ -94,9 +94,12 @@ extension DatabaseStatement {
 /// Opens the database a `database` setting names: a `postgresql://` or `postgres://` URL is a
 /// PostgreSQL server, anything else a SQLite file path (or `":memory:"`).
 enum DatabaseLocation {
-    /// Whether `location` names a PostgreSQL server.
+    /// Whether `location` names a PostgreSQL server (the scheme in any letter case, as URLs allow).
     static func isPostgres(_ location: String) -> Bool {
-        location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
+        let scheme = location.utf8.prefix(12).split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false)
+        guard let name = scheme.first, location.utf8.dropFirst(name.count).starts(with: "://".utf8) else { return false }
+        let lowered = String(decoding: name, as: UTF8.self).lowercased()
+        return lowered == "postgresql" || lowered == "postgres"
     }
 
     /// A connection to `location`.

@@ -7,12 +7,13 @@ import Foundation
 /// Statements are prepared once per connection and sent with text parameters (blobs binary) and
 /// binary results. A lost connection fails the call in flight with `.store`; the next call
 /// reconnects (`PQreset`) and prepares again. No message ever holds the password: the URL is
-/// shown without it, and the password is scrubbed from anything the server or libpq says.
+/// shown without it, and libpq's complaints about the URL (which quote it) have the password
+/// scrubbed out. The server's messages are never scrubbed: it never sees the password in
+/// anything it could quote, and "***" in place of a word ("failed", the user name) would tell
+/// what the password is.
 final class PostgresConnection: Database {
     let kind = DatabaseKind.postgres
     private var connection: OpaquePointer?
-    /// The password as libpq reads it, and as written in the URL, to scrub from messages.
-    private let secrets: [String]
     /// SQL → its prepared statement. Each prepares itself again after a reconnect.
     private var prepared: [String: PostgresStatement] = [:]
     /// How many sessions this connection has had: a statement prepared in an earlier one is
@@ -40,23 +41,33 @@ final class PostgresConnection: Database {
     /// Connects to `url` (`postgresql://user[:password]@host[:port]/db[?params]`).
     /// - Throws: `.store` with libpq's message.
     init(url: String) throws {
-        var secrets: [String] = []
-        if let password = Self.password(url) { secrets.append(password) }
-        if let written = Self.writtenPassword(url) { secrets.append(written) }
-        // Short passwords are not scrubbed (they would cut ordinary words); they never appear anyway.
-        self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
-        // Defaults first, so that the URL's own settings win (expand_dbname: later values override).
-        let keywords = ["connect_timeout", "application_name", "dbname"]
-        let values = [Self.defaultConnectTimeout, "coinfolio", url]
+        // libpq knows the scheme in lower case only.
+        let url = url.range(of: "://").map { url[..<$0.lowerBound].lowercased() + url[$0.lowerBound...] } ?? url
+        // A user part with an unencoded '@', '/' or '?' ends where libpq says, not where the
+        // writer meant: libpq would read the rest of the password as a host, port or database
+        // and quote it. Refused before libpq sees it.
+        guard !Self.hasStrayAt(url) else {
+            throw CoinfolioError(
+                .store,
+                "cannot open database \"\(Self.redactedURL(url))\": its user or password holds an unencoded '@', '/' or '?'"
+                    + " (percent-encode them: %40, %2F, %3F)",
+                details: ["reason": .string("ambiguous_url")])
+        }
+        // Defaults first, so that the URL's own settings win (expand_dbname: later values override),
+        // except the client encoding: Swift strings are UTF-8, and owners must reach the server
+        // as the same characters whatever PGCLIENTENCODING or the URL say (else "é" sent as
+        // LATIN1 is stored as "Ã©", another owner's name).
+        let keywords = ["connect_timeout", "application_name", "dbname", "client_encoding"]
+        let values = [Self.defaultConnectTimeout, "coinfolio", url, "UTF8"]
         let opened = Self.withCStrings(keywords) { keywords in
             Self.withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }
         connection = opened
         guard let opened, PQstatus(opened) == CONNECTION_OK else {
-            let message = opened.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
+            var message = Self.trimmed(opened.map { String(cString: PQerrorMessage($0)) } ?? "out of memory")
             close()
-            throw CoinfolioError(
-                .store, "cannot open database \"\(Self.redactedURL(url))\": \(scrub(Self.trimmed(message)))")
+            if !Self.parses(url) { message = Self.scrub(message, url) }
+            throw CoinfolioError(.store, "cannot open database \"\(Self.redactedURL(url))\": \(message)")
         }
         Self.silenceNotices(opened)
     }
@@ -98,7 +109,7 @@ final class PostgresConnection: Database {
             PQreset(connection)
             guard PQstatus(connection) == CONNECTION_OK else {
                 throw CoinfolioError(
-                    .store, "cannot reconnect to the database: \(scrub(Self.trimmed(String(cString: PQerrorMessage(connection)))))",
+                    .store, "cannot reconnect to the database: \(Self.trimmed(String(cString: PQerrorMessage(connection))))",
                     details: ["connection_lost": .number(1)])
             }
             Self.silenceNotices(connection)
@@ -121,7 +132,7 @@ final class PostgresConnection: Database {
             details["connection_lost"] = .number(1)
             message = "connection to the database lost: " + message
         }
-        return CoinfolioError(.store, "\(context): \(scrub(Self.trimmed(message)))", details: details)
+        return CoinfolioError(.store, "\(context): \(Self.trimmed(message))", details: details)
     }
 
     func execute(_ sql: String) throws {
@@ -185,13 +196,35 @@ final class PostgresConnection: Database {
 
     // MARK: - Text
 
-    /// Removes the password from a message (both as libpq reads it and as written in the URL).
-    func scrub(_ message: String) -> String {
-        var message = message
-        for secret in secrets where message.contains(secret) {
-            message = message.replacingOccurrences(of: secret, with: "***")
+    /// Whether libpq can read `url` as a connection string (when it cannot, its message quotes
+    /// the part it could not read).
+    static func parses(_ url: String) -> Bool {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &error) else {
+            if let error { PQfreemem(error) }
+            return false
         }
-        return message
+        PQconninfoFree(options)
+        return true
+    }
+
+    /// Removes `url`'s password (as libpq reads it and as written) from libpq's complaint about
+    /// the URL: a quoted token holding it, whatever its length, becomes `"***"` (such messages
+    /// quote the URL's own text), and so does any other place a password of 4 or more characters appears.
+    static func scrub(_ message: String, _ url: String) -> String {
+        // A `password=` parameter's value as written too (the URL may not parse because of it).
+        let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...].split(separator: "&") } ?? []
+        let parameters = query.filter { $0.lowercased().hasPrefix("password=") }.map { String($0.dropFirst("password=".count)) }
+        let secrets = ([password(url), writtenPassword(url)].compactMap { $0 } + parameters).filter { !$0.isEmpty }
+        guard !secrets.isEmpty else { return message }
+        let parts = message.split(separator: "\"", omittingEmptySubsequences: false).enumerated().map { index, part in
+            index % 2 == 1 && secrets.contains(where: { part.contains($0) }) ? "***" : String(part)
+        }
+        var scrubbed = parts.joined(separator: "\"")
+        for secret in secrets.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
+            scrubbed = scrubbed.replacingOccurrences(of: secret, with: "***")
+        }
+        return scrubbed
     }
 
     /// libpq's multi-line messages on one line, runs of whitespace as one space.
@@ -217,19 +250,45 @@ final class PostgresConnection: Database {
         return String(authority[authority.index(after: colon)...])
     }
 
-    /// The `user[:password]` part of `scheme://user[:password]@host…`, nil when there is none.
+    /// The `user[:password]` part of `scheme://user[:password]@host…` as libpq reads it: up to
+    /// the first `@` that comes before any `/` (a `?` does not end it); nil when there is none.
     private static func authority(_ url: String) -> Substring? {
         guard let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
-        let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        guard let at = rest[..<hostEnd].lastIndex(of: "@") else { return nil }
-        return rest[..<at]
+        guard let end = rest.firstIndex(where: { $0 == "@" || $0 == "/" }), rest[end] == "@" else { return nil }
+        return rest[..<end]
     }
 
-    /// `url` without its password (in the user part or a `password=` parameter).
+    /// Whether an `@` follows the user part before the query, or comes anywhere after a "port"
+    /// that is no number: a password with an unencoded `@`, `/` (and `?`), which libpq would
+    /// read partly as a host, port, database or parameter.
+    static func hasStrayAt(_ url: String) -> Bool {
+        guard let scheme = url.range(of: "://") else { return false }
+        var rest = url[scheme.upperBound...]
+        if let authority = authority(url) {
+            rest = rest[rest.index(after: authority.endIndex)...]
+        } else if rest.contains("@") {
+            // No user part: hosts are `host[:port]`, comma-separated, IPv6 in brackets.
+            let hosts = rest.prefix { $0 != "/" && $0 != "?" }.split(separator: ",")
+            let badPort = hosts.contains { host in
+                let afterAddress = host.split(separator: "]", omittingEmptySubsequences: false).last ?? host
+                guard let colon = afterAddress.lastIndex(of: ":") else { return false }
+                return !afterAddress[afterAddress.index(after: colon)...].allSatisfy { $0.isASCII && $0.isNumber }
+            }
+            if badPort { return true }
+        }
+        return rest.prefix { $0 != "?" }.contains("@")
+    }
+
+    /// `url` without its password (in the user part or a `password=` parameter). A URL whose
+    /// user part is ambiguous (`hasStrayAt`) loses everything up to its last `@`.
     static func redactedURL(_ url: String) -> String {
         var result = url
-        if let authority = authority(url), let colon = authority.firstIndex(of: ":") {
+        if hasStrayAt(url), let scheme = url.range(of: "://") {
+            if let at = url[scheme.upperBound...].lastIndex(of: "@") {
+                result = String(url[..<scheme.upperBound]) + "…" + url[at...]
+            }
+        } else if let authority = authority(url), let colon = authority.firstIndex(of: ":") {
             result.replaceSubrange(colon..<authority.endIndex, with: "")
         }
         if let query = result.firstIndex(of: "?") {

@@ -140,3 +140,48 @@ def test_cli_keeps_each_owners_holdings_on_the_server(tmp_path: Path) -> None:
     assert "bitcoin" not in result.stdout
     assert not any(tmp_path.iterdir()), "a server URL never creates a local folder"
     assert "Zebra" not in result.stderr
+
+
+@pytest.mark.parametrize("password", ["Zeb/raQQ", "Zeb@raQQ", "Ze/b@raQQ", "Ze/b?raQQ"])
+def test_a_password_with_unencoded_delimiters_never_appears(password: str) -> None:
+    host_and_database = postgres_url().split("@", 1)[1]
+    url = f"postgresql://coinfolio:{password}@{host_and_database}"
+    for opener in (lambda: coinfolio.Store(url, owner="o"), lambda: coinfolio.Engine(database=url)):
+        with pytest.raises(StoreError) as caught:
+            opener()
+        error = caught.value
+        assert error.message == (
+            f'cannot open database "postgresql://…@{host_and_database}": its user or password holds an unencoded'
+            " '@', '/' or '?' (percent-encode them: %40, %2F, %3F)"
+        )
+        assert error.details == {"reason": "ambiguous_url"}
+        for text in (str(error), repr(error)):
+            assert "Zeb" not in text and "raQQ" not in text
+
+
+def test_a_password_with_a_question_mark_is_redacted_whole() -> None:
+    host_and_database = postgres_url().split("@", 1)[1]
+    with pytest.raises(StoreError) as caught:
+        coinfolio.Store(f"postgresql://coinfolio:Zeb?raQQ@{host_and_database}", owner="o")
+    assert caught.value.message.startswith(f'cannot open database "postgresql://coinfolio@{host_and_database}": ')
+    assert "password authentication failed" in caught.value.message
+    assert "raQQ" not in repr(caught.value)
+
+
+def test_a_scheme_in_any_case_is_the_server(tmp_path: Path) -> None:
+    rest = postgres_url().split("://", 1)[1]
+    owner = f"scheme-case-{uuid.uuid4()}"
+    with coinfolio.Store("POSTGRESQL://" + rest, owner=owner) as store:
+        store.set_holding("bitcoin", 3)
+    with coinfolio.Store(postgres_url(), owner=owner) as store:
+        assert store.holdings() == [{"coin_id": "bitcoin", "amount": 3.0}]
+    from test_cli import _cli
+
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB="Postgres://" + rest, COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
+    result = subprocess.run(
+        [str(_cli()), "--owner", owner, "--offline", "--json", "portfolio"],
+        env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert [coin["id"] for coin in json.loads(result.stdout)["coins"]] == ["bitcoin"]
+    assert not any(tmp_path.iterdir()), "no local folder named after the URL"
