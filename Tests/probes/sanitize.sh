@@ -64,12 +64,11 @@ c_suite_asan() {
     make -s -C bindings/c clean >/dev/null
     # The tests built by the toolchain's clang with the same (shared) ASan runtime as the library.
     # The executable carries the ASan runtime (the library leaves it to the executable). The
-    # tests run in one process (CF_TEST_NO_FORK) so that LeakSanitizer sees every call at exit,
-    # with a throwaway PostgreSQL cluster for the tests of the PostgreSQL store.
+    # tests run in one process (CF_TEST_NO_FORK) so that LeakSanitizer sees every call at exit.
     if make -C bindings/c build/test_coinfolio LIBDIR="$ROOT/.build/asan/debug" CC="$CLANG" \
         CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" \
         LDFLAGS="-fsanitize=address -L$ROOT/.build/asan/debug -Wl,-rpath,$ROOT/.build/asan/debug" >>"$log" 2>&1 &&
-        CF_TEST_NO_FORK=1 Tests/postgres/with-cluster.sh bindings/c/build/test_coinfolio "$ROOT" >>"$log" 2>&1; then
+        CF_TEST_NO_FORK=1 bindings/c/build/test_coinfolio "$ROOT" >>"$log" 2>&1; then
         grep -E "^\[  PASSED  \]|^checks:" "$log" | tr '\n' ' ' && echo
         # What was tolerated: the platform's libcurl allocations only.
         awk '/Suppressions used:/{p=1} p && $1 ~ /^[0-9]+$/ {print "  tolerated (platform, LSan suppression): " $2 " bytes in " $1 " allocations in " $3}' "$log"
