@@ -2,9 +2,11 @@
 (through ctypes, against pure Python on the same data), and the machine they ran on."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -118,6 +120,58 @@ def python_rows(build: Path) -> list[str]:
     return rows
 
 
+HOME_ANCHOR = r"""
+import json, sys
+try:
+    import orjson
+    loads = orjson.loads
+except ImportError:
+    loads = json.loads
+coins = loads(open(sys.argv[1], "rb").read())
+held = {line: 1.0 + n / 7 for n, line in enumerate(open(sys.argv[2]).read().split())}
+by_id = {c["id"]: c for c in coins}
+total = sum(a * (by_id[i].get("current_price") or 0) for i, a in held.items() if i in by_id)
+top = sorted((c for c in coins if c.get("market_cap_rank")), key=lambda c: (c["market_cap_rank"], c["id"]))[:20]
+for c in top:
+    print(c["market_cap_rank"], c["symbol"].upper(), c["name"], f"${c['current_price']:,.2f}")
+print(f"Portfolio Value: ${total:,.2f}")
+"""
+
+
+def child_cpu_seconds(command: list[str]) -> float:
+    """CPU time (user + system) of one child process run to completion."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def snapshot_rows(build: Path) -> list[str]:
+    """The saved snapshot and holdings writes (snapshot_bench.c), and `coinfolio-cli --offline
+    home` on the same 15k-coin file against a Python script (orjson when installed) that
+    answers the same screen from the JSON body; CLI and anchor alternate."""
+    tool = str(build / "snapshot_bench")
+    database = str(build / "snapshot-15k.sqlite")
+    markets, holdings = str(build / "markets-15k.json"), str(build / "holdings-1k.txt")
+    subprocess.run([tool, "prepare", database, markets, holdings], check=True)
+    rows = subprocess.run([tool, "open", database, markets], check=True, capture_output=True, text=True).stdout.splitlines()
+    rows += subprocess.run([tool, "open-rss", database], check=True, capture_output=True, text=True).stdout.splitlines()
+    cli = str(Path(os.environ.get("COINFOLIO_LIBRARY", str(REPO / ".build" / "release" / "libcoinfolio.so"))).parent / "coinfolio-cli")
+    if not Path(cli).exists():
+        raise SystemExit(f"benchmark input missing: {cli} (run `make build CONFIG=release`)")
+    ours, anchor = [], []
+    for _ in range(9):
+        ours.append(child_cpu_seconds([cli, "--db", database, "--offline", "home"]))
+        anchor.append(child_cpu_seconds([sys.executable, "-c", HOME_ANCHOR, markets, holdings]))
+    parser = "orjson" if importlib.util.find_spec("orjson") else "json"
+    o, a = statistics.median(ours), statistics.median(anchor)
+    rows.append(f"| cli: `coinfolio-cli --offline home`, 15,000 coins, 1,000 holdings | {o * 1e3:.1f} ms CPU | "
+                f"Python script with {parser} answering the same screen from the JSON body | {a * 1e3:.1f} ms CPU | "
+                f"{o / a:.3g}× | target ≤ 50 ms CPU; whole process, start-up included |")
+    rows += subprocess.run([tool, "writes", str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
+    return rows
+
+
 def postgres_rows(build: Path) -> list[str]:
     """postgres_bench's rows, on the cluster bench/Makefile starts (Tests/postgres/with-cluster.sh).
     Without one the run fails: a missing backend is not a figure."""
@@ -163,7 +217,7 @@ def main() -> None:
           "time; the ratio is ours ÷ the anchor (below 1 is faster than the anchor).\n")
     print("| benchmark | ours | anchor | anchor time | ratio | notes |")
     print("|---|---|---|---|---|---|")
-    for line in c_rows + python_rows(build) + memory + postgres_rows(build):
+    for line in c_rows + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build):
         print(line)
     print()
     print((BENCH / "NOTES.md").read_text().rstrip())

@@ -54,7 +54,7 @@ extern "C" {
 #define CF_UNAUTHORIZED     6  /**< "unauthorized": 401, API error codes 10002/10005/10010/10011/10012 */
 #define CF_DECODE           7  /**< "decode": a 2xx body that is not the expected CoinGecko JSON */
 #define CF_STORE            8  /**< "store": SQLite failed; the message is SQLite's own */
-#define CF_NO_DATA          9  /**< "no_data": no market snapshot yet (refresh or load first) */
+#define CF_NO_DATA          9  /**< "no_data": no market snapshot in the engine's vs_currency yet (refresh or load first) */
 #define CF_INTERNAL         10 /**< "internal": a bug in Coinfolio; please report it */
 /** @} */
 
@@ -257,6 +257,16 @@ void cf_store_close(cf_store *store);
  * version can still be emptied (amount <= 0). */
 int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, char **out_error);
 
+/** Sets several holdings in one durable transaction: all are written, or none.
+ * holdings_json: {"holdings":[{"coin_id":"bitcoin","amount":0.5},…]} (borrowed for the call;
+ * unknown keys ignored); each entry follows cf_store_set_holding's rules (amount > 0 inserts or
+ * updates, <= 0 deletes), and an id may appear once. An empty list writes nothing.
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or JSON, malformed JSON, "holdings" missing or
+ * not an array, an entry without a string coin_id and a number amount, a bad id, a repeated id:
+ * details.index is the entry's position and details.coin_id its id; nothing is written) or
+ * CF_STORE (SQLite's message; nothing is written). Never blocks on the network. */
+int cf_store_set_holdings(cf_store *store, const char *holdings_json, char **out_error);
+
 /** out_json: {"holdings":[{"coin_id":"bitcoin","amount":0.5}…]} sorted by coin_id (bytewise).
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle) or CF_STORE. */
 int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
@@ -351,8 +361,15 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
  * known); portfolio coins add "current_holdings" (units) and "current_holdings_value"
  * (current_holdings × current_price, null when the price is unknown or the product overflows a
  * double; such a coin is left out of totals).
- * "as_of" is the ISO-8601 UTC time of the snapshot; "stale" is true when the last refresh failed
- * or the snapshot is older than stale_after_s.
+ * Snapshots are kept per vs_currency in the database: an engine opened with "jpy" answers from
+ * the saved jpy snapshot and leaves the usd one in place (switching back finds it again). The
+ * saved form opens without re-decoding JSON; sparklines are read from the file only when an
+ * answer includes them.
+ * "as_of" is the data's own time (ISO-8601 UTC): the newest "last_updated" among the snapshot's
+ * coins, or /global's "updated_at" when newer (the fetch time when neither is known).
+ * "fetched_at" is when the snapshot was downloaded or loaded. "stale" is judged from "as_of": true
+ * when the data is older than stale_after_s or the last refresh failed, so a loaded old body is
+ * stale at once.
  */
 /** @{ */
 
@@ -365,7 +382,7 @@ void cf_engine_close(cf_engine *engine);
 
 /** Downloads a new snapshot: one /coins/markets request per 250 coins of coin_limit, one /global
  * request, and one ids= request for held coins missing from those pages; never a detail request.
- * out_json: {"coins":n,"as_of":"…","stale":false}. On failure the previous snapshot is kept and
+ * out_json: {"coins":n,"as_of":"…","fetched_at":"…","stale":b}. On failure the previous snapshot is kept and
  * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client),
  * CF_INVALID_ARGUMENT (details.reason "reentrant": called from the progress function of a
  * refresh, load or refresh_prices running on the same handle and thread, which it would wait
@@ -375,8 +392,9 @@ void cf_engine_close(cf_engine *engine);
  * was ("stale" unchanged); an empty later page just ends the paging. */
 int cf_engine_refresh(cf_engine *engine, char **out_json, char **out_error);
 
-/** Replaces the snapshot with raw CoinGecko bodies instead of fetching: markets_body from
- * /coins/markets, global_body from /global (may be NULL: the previous market data is kept).
+/** Replaces the snapshot of the engine's vs_currency with raw CoinGecko bodies instead of
+ * fetching: markets_body from /coins/markets, global_body from /global (may be NULL: the
+ * previous market data is kept). "as_of" becomes the bodies' own time, "fetched_at" now.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or markets body, bad UTF-8, malformed JSON; or
  * a markets body with no coin — [], [null,null], every row skipped — with details.reason
  * "no_coins": nothing is replaced; or details.reason "reentrant", as cf_engine_refresh),
@@ -391,16 +409,21 @@ int cf_engine_load(cf_engine *engine, const char *markets_body, const char *glob
  * "holdings_reversed", "limit":null (all), "offset":0, "sparkline":true}.
  * Coins without the sorted value (unranked, unpriced) come last in both directions; ties break
  * on id.
- * out_json: {"coins":[…],"total":n (matches before limit/offset),"as_of":"…","stale":b}.
+ * out_json: {"coins":[…],"total":n (matches before limit/offset),"as_of":"…","fetched_at":"…",
+ * "stale":b}.
  * Returns CF_OK, CF_INVALID_ARGUMENT (unknown sort, negative limit/offset, wrong types) or
- * CF_NO_DATA. Never blocks. */
+ * CF_NO_DATA (no snapshot in the engine's vs_currency; details.vs_currency names it). Never
+ * blocks. */
 int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, char **out_error);
 
 /** Lists held coins joined with the snapshot. query_json (may be NULL):
  * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings)}
  * ("holdings": value descending, "holdings_reversed": ascending, others as cf_engine_coins).
- * A held coin with no market row is listed with "price_available": false and left out of
- * total_value. out_json: {"coins":[…],"total_value":x,"as_of":"…"|null,"stale":b}.
+ * A held coin with no market row or no price is listed with "price_available": false and left
+ * out of total_value; "unpriced_holdings" counts them. total_value is null (unknown, never 0)
+ * when there are holdings and none has a price, and 0 with no holdings.
+ * out_json: {"coins":[…],"total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,
+ * "fetched_at":"…"|null,"stale":b}.
  * Works without a snapshot (every coin then has no price). Returns CF_OK, CF_INVALID_ARGUMENT
  * or CF_STORE. Never blocks. */
 int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_json,
@@ -409,10 +432,10 @@ int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_js
 /** The home screen statistics, always six, in this order:
  *   "Market Cap" (total_market_cap[vs_currency], percentage_change
  *   market_cap_change_percentage_24h_usd), "24h Volume", "BTC Dominance", "Portfolio Value"
- *   (value: Σ current_holdings_value as cf_format_value prints it, "¥148,064", "₿0.000025"),
- *   "Unrealized P&L" and "Realized P&L" (the "main" portfolio, fifo, as cf_format_value prints
- *   them; "n/a" when unknown; percentage_change over the cost of the units concerned, null when
- *   not defined).
+ *   (value: Σ current_holdings_value as cf_format_value prints it, "¥148,064", "₿0.000025";
+ *   "n/a" when there are holdings and none has a price), "Unrealized P&L" and "Realized P&L"
+ *   (the "main" portfolio, fifo, as cf_format_value prints them; "n/a" when unknown;
+ *   percentage_change over the cost of the units concerned, null when not defined).
  * out_json: {"statistics":[{"title":"…","value":"…","percentage_change":x|null}…]};
  * "Portfolio Value" adds "coverage". Its percentage_change is the 24h change over the holdings
  * whose change is known: a holding's value 24h ago is amount × (current_price −
@@ -422,8 +445,8 @@ int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_js
  * is known (when every priced holding is worth 0, the share of priced holdings); the change is
  * null when coverage is 0. Example: 1 of A at 1 (change unknown), 1 of B at 1 after −50 % →
  * percentage_change −50, coverage 0.5.
- * Returns CF_OK, CF_INVALID_ARGUMENT, CF_NO_DATA (no snapshot) or CF_STORE (reading the
- * holdings failed). Never blocks. */
+ * Returns CF_OK, CF_INVALID_ARGUMENT, CF_NO_DATA (no snapshot in the engine's vs_currency) or
+ * CF_STORE (reading the holdings failed). Never blocks. */
 int cf_engine_statistics(cf_engine *engine, char **out_json, char **out_error);
 
 /** Sets a holding of the "main" portfolio through the engine's store (rules of
@@ -432,11 +455,30 @@ int cf_engine_statistics(cf_engine *engine, char **out_json, char **out_error);
 int cf_engine_set_holding(cf_engine *engine, const char *coin_id, double amount,
                           char **out_error);
 
-/** One coin's detail screen, loaded lazily: GET /coins/{id} only when asked, cached per id for
- * detail_ttl_s; concurrent callers for one id share one request.
+/** Sets several holdings in one durable transaction through the engine's store (rules and
+ * statuses of cf_store_set_holdings). Never blocks on the network. */
+int cf_engine_set_holdings(cf_engine *engine, const char *holdings_json, char **out_error);
+
+/** One coin's market row and statistics from the saved snapshot alone: never a request, never
+ * blocks on the network. out_json: {"coin":coin,"overview":[statistic…],"additional":
+ * [statistic…]} with the titles of cf_engine_coin_detail; "Block Time" and "Hashing Algorithm"
+ * come from a saved detail when there is one, else "n/a". cf_engine_coin_detail is this plus the
+ * description.
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or id, bad id), CF_NO_DATA (no snapshot in the
+ * engine's vs_currency) or CF_NOT_FOUND (the coin is not in the snapshot). */
+int cf_engine_coin_statistics(cf_engine *engine, const char *coin_id, char **out_json,
+                              char **out_error);
+
+/** One coin's detail screen, loaded lazily: GET /coins/{id} only when asked. Each fetched detail
+ * is saved in the database with its fetch time; a saved detail younger than detail_ttl_s
+ * answers without a request (in this process or a later one), and concurrent callers for one id
+ * share one request. When the refresh of an older detail fails (network, HTTP, rate limit,
+ * key, decode), the saved one is returned with "stale": true.
  * out_json: {"coin":coin|null (the snapshot's row),"detail":{…} (see cf_decode_coin_detail),
- * "overview":[statistic…],"additional":[statistic…]}. Missing values print "n/a".
- * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id) or a network status. */
+ * "overview":[statistic…],"additional":[statistic…],"as_of":"…" (when the detail was fetched),
+ * "stale":b}. Missing values print "n/a".
+ * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id), CF_NOT_FOUND (unknown
+ * coin) or a network status (only when no detail of the coin was saved). */
 int cf_engine_coin_detail(cf_engine *engine, const char *coin_id, char **out_json,
                           char **out_error);
 

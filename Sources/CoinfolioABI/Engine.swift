@@ -70,6 +70,25 @@ public func cf_engine_set_holding(_ engine: OpaquePointer?, _ coinID: CString?, 
     }
 }
 
+/// `cf_engine_set_holdings` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_engine_set_holdings")
+public func cf_engine_set_holdings(_ engine: OpaquePointer?, _ holdingsJSON: CString?, _ outError: OutString?) -> Int32 {
+    call(outError) {
+        let engine = try handle(engine, as: PortfolioEngine.self, "engine")
+        try engine.setHoldings([Holding](json: readString(holdingsJSON, "holdings_json")))
+    }
+}
+
+/// `cf_engine_coin_statistics` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_engine_coin_statistics")
+public func cf_engine_coin_statistics(
+    _ engine: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?
+) -> Int32 {
+    call(outJSON, outError) {
+        try handle(engine, as: PortfolioEngine.self, "engine").coinStatistics(id: readString(coinID, "coin_id")).jsonUTF8
+    }
+}
+
 /// `cf_engine_coin_detail` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_coin_detail")
 public func cf_engine_coin_detail(_ engine: OpaquePointer?, _ coinID: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {

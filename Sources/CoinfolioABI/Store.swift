@@ -28,6 +28,15 @@ public func cf_store_set_holding(_ store: OpaquePointer?, _ coinID: CString?, _ 
     }
 }
 
+/// `cf_store_set_holdings` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_store_set_holdings")
+public func cf_store_set_holdings(_ store: OpaquePointer?, _ holdingsJSON: CString?, _ outError: OutString?) -> Int32 {
+    call(outError) {
+        let store = try handle(store, as: PortfolioStore.self, "store")
+        try store.setHoldings([Holding](json: readString(holdingsJSON, "holdings_json")))
+    }
+}
+
 /// `cf_store_holdings` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_store_holdings")
 public func cf_store_holdings(_ store: OpaquePointer?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {

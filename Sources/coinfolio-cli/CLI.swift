@@ -1,5 +1,6 @@
 import Coinfolio
 import Foundation
+import Synchronization
 
 /// What every command shares: the parsed options, the terminal, and the steps several commands
 /// take (opening the engine, refreshing, printing coin tables).
@@ -14,6 +15,11 @@ struct CLI {
         }
     }
 
+    /// Engines opened by the command, kept until the process exits: freeing a 15,000-coin
+    /// snapshot value by value costs more than a whole `--offline home` answer, and exit returns
+    /// the memory at once. `closeEngines()` closes their databases.
+    let opened = OpenedEngines()
+
     /// The engine, with the database's folder created first.
     func openEngine() throws -> PortfolioEngine {
         let configuration = try options.engineConfiguration()
@@ -23,8 +29,12 @@ struct CLI {
         }
         let engine = try PortfolioEngine(configuration: configuration)
         if ProgressBar.isEnabled { engine.setProgressHandler { ProgressBar.draw($0) } }
+        opened.keep(engine)
         return engine
     }
+
+    /// Closes the databases of the engines the command opened (they stay allocated until exit).
+    func closeEngines() { opened.closeAll() }
 
     /// Refreshes unless offline; on failure says so and goes on with the saved snapshot, if any.
     func refreshOrExplain(_ engine: PortfolioEngine) {
@@ -37,6 +47,23 @@ struct CLI {
         } catch {
             FileHandle.standardError.write(Data("coinfolio-cli: refresh failed: \(error)\n".utf8))
         }
+    }
+
+    /// `--vs-currency CODE ` for a currency other than usd, to repeat in suggested commands.
+    var currencyFlag: String {
+        let code = vs().code
+        return code == "usd" ? "" : "--vs-currency \(code) "
+    }
+
+    /// What to say when there is no snapshot in the chosen currency: names it and how to get data.
+    func noDataHelp() -> String {
+        "no \(vs().code) market data yet: run `coinfolio-cli \(currencyFlag)home` with network access, or "
+            + "`coinfolio-cli \(currencyFlag)load MARKETS.json [GLOBAL.json]` with saved CoinGecko bodies"
+    }
+
+    /// " (1 holding without a price)", " (2 holdings without a price)"; empty when all are priced.
+    static func unpricedNote(_ count: Int) -> String {
+        count == 0 ? "" : " (\(count) holding\(count == 1 ? "" : "s") without a price)"
     }
 
     /// What `coinfolio-cli` says of an id CoinGecko does not know.
@@ -57,9 +84,6 @@ struct CLI {
             throw error
         }
     }
-
-    static let noDataHelp =
-        "no market data yet: run `coinfolio-cli home` with network access, or `coinfolio-cli load MARKETS.json [GLOBAL.json]` with saved CoinGecko bodies"
 
     func ageLine(asOf: Date?, stale: Bool) -> String {
         guard let asOf else { return terminal.dim("no market data yet") }
@@ -97,10 +121,24 @@ struct CLI {
     }
 }
 
+/// The engines a command opened (see `CLI.opened`).
+final class OpenedEngines: Sendable {
+    private let engines = Mutex<[PortfolioEngine]>([])
+
+    func keep(_ engine: PortfolioEngine) { engines.withLock { $0.append(engine) } }
+
+    func closeAll() { engines.withLock { $0.forEach { $0.close() } } }
+}
+
 /// Prints `message` to stderr as coinfolio-cli's and exits with `code`.
 func fail(_ message: String, code: Int32) -> Never {
     FileHandle.standardError.write(Data("coinfolio-cli: \(message)\n".utf8))
     exit(code)
+}
+
+/// Prints `message` to stderr as coinfolio-cli's, and goes on.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("coinfolio-cli: \(message)\n".utf8))
 }
 
 /// Prints one line of output.

@@ -19,6 +19,7 @@ guard let command = commands.first(where: { $0.name == options.command }) else {
 do {
     if let operands = command.operands { cli.expectOperands(operands.count, operands.shape) }
     try command.init().run(cli)
+    cli.closeEngines()
 } catch let error as CoinfolioError {
     let code: Int32 = error.code == .invalidArgument ? 2 : 1
     fail(error.message, code: code)

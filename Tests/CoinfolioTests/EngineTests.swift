@@ -40,6 +40,7 @@ final class EngineTests: XCTestCase {
 
     func testRefreshMakesOneMarketsAndOneGlobalRequestAndNoDetail() throws {
         let engine = try engine()
+        try server?.live()
         let summary = try engine.refresh()
         XCTAssertEqual(summary.coins, 12)
         XCTAssertFalse(summary.isStale)
@@ -195,13 +196,14 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(try engine.portfolio(PortfolioQuery(sort: .holdings)).entries.map(\.coinID), ["tether", "bitcoin", "compound-usdt"])
         XCTAssertEqual(
             try engine.portfolio(PortfolioQuery(sort: .holdingsReversed)).entries.map(\.coinID), ["bitcoin", "tether", "compound-usdt"])
-        XCTAssertEqual(try engine.portfolio().totalValue, 0.001 * 57000.123 + 100 * 1.0002, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(engine.portfolio().totalValue), 0.001 * 57000.123 + 100 * 1.0002, accuracy: 1e-9)
     }
 
     func testSnapshotSurvivesReopeningAndIsStaleAfterAFailedRefresh() throws {
         let path = try TestDatabase.fresh(self, name: "engine.sqlite")
         do {
             let first = try engine(database: path)
+            try server?.live()
             try first.setHolding(coinID: "bitcoin", amount: 1)
             try first.refresh()
             first.close()

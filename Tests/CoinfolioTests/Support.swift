@@ -103,6 +103,8 @@ final class TestServer {
     }
 
     func fault(_ fields: [String: Any]) throws { try control("fault", fields) }
+    /// Stamps answers with the current time (`last_updated`, `updated_at`), as the live API's are.
+    func live() throws { try control("live", ["live": true]) }
     func route(_ fields: [String: Any]) throws { try control("route", fields) }
 
     /// Logged requests: path, query (decoded), headers (lower-case names).

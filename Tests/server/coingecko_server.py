@@ -20,6 +20,7 @@ import collections
 import gzip
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -97,6 +98,7 @@ class State:
             self.faults = collections.defaultdict(collections.deque)  # path -> FIFO of faults
             self.routes = {}  # path -> {"status": int|None, "body": str|None}
             self.log = []
+            self.live = False  # stamp answers with the current time, as the live API's are
 
     @staticmethod
     def _keys(path):
@@ -208,7 +210,17 @@ class Handler(BaseHTTPRequestHandler):
     # ---------------------------------------------------------------- CoinGecko routes
 
     def answer(self, path, query):
-        """The route's normal (status, body): fixture, route override, or a CoinGecko error."""
+        """The route's normal (status, body), stamped with the current time in live mode."""
+        status, body = self.recorded_answer(path, query)
+        if self.state.live and status == 200:
+            now = time.time()
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + ".000Z"
+            body = re.sub(r'("last_updated"\s*:\s*)"[^"]*"', lambda m: m.group(1) + '"' + stamp + '"', body)
+            body = re.sub(r'("updated_at"\s*:\s*)-?[0-9]+', lambda m: m.group(1) + str(int(now)), body)
+        return status, body
+
+    def recorded_answer(self, path, query):
+        """The route's recorded (status, body): fixture, route override, or a CoinGecko error."""
         override = self.state.route_override(path)
         if path == MARKETS:
             if not query.get("vs_currency"):
@@ -307,6 +319,14 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, {"requests": list(state.log)})
         if path == "/__control/reset":
             state.reset()
+            return self.send_json(200, {"ok": True})
+        if path == "/__control/live":
+            try:
+                live = json.loads(body or b"{}").get("live", True)
+            except (ValueError, AttributeError):
+                return self.send_json(400, {"error": "expected a JSON object"})
+            with state.lock:
+                state.live = bool(live)
             return self.send_json(200, {"ok": True})
         if path not in ("/__control/fault", "/__control/route"):
             return self.send_json(404, {"error": "Not Found"})

@@ -117,6 +117,16 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_and_client_open_with_null_config),
     TEST(test_engine_metrics_count_every_attempt),
     TEST(test_engine_vs_currency_eur),
+    /* test_offline.c */
+    TEST(test_offline_as_of_is_the_data_time_not_the_load_time),
+    TEST(test_offline_live_refresh_is_fresh),
+    TEST(test_offline_snapshots_are_kept_per_currency),
+    TEST(test_offline_portfolio_carries_unpriced_holdings),
+    TEST(test_offline_coin_statistics_from_the_snapshot_alone),
+    TEST(test_offline_saved_detail_and_stale_fallback),
+    TEST(test_store_set_holdings_all_or_nothing),
+    TEST(test_engine_set_holdings_in_one_call),
+    TEST(test_offline_schema_v1_database_opens_with_holdings_and_snapshot),
     /* test_ledger.c */
     TEST(test_ledger_worked_example_fifo),
     TEST(test_ledger_worked_example_average),

@@ -352,6 +352,7 @@ void test_edges_refresh_with_empty_first_page_keeps_snapshot(void) {
     size_t i;
     REQUIRE_SERVER();
     server_reset();
+    server_live(); /* answers stamped now: the good snapshot is not stale */
     config = json_pack("{s:s, s:o}", "database", temp_path("empty.db"), "api", api_config(0, 5000));
     engine = open_engine(config);
     if (engine == NULL)

@@ -455,6 +455,7 @@ static int control_post(const char *route, json_t *spec) {
 int server_reset(void) { return control_post("/__control/reset", NULL); }
 int server_fault(json_t *spec) { return control_post("/__control/fault", spec); }
 int server_route(json_t *spec) { return control_post("/__control/route", spec); }
+int server_live(void) { return control_post("/__control/live", json_pack("{s:b}", "live", 1)); }
 
 json_t *server_log(void) {
     char *body = NULL;

@@ -147,6 +147,9 @@ int http_request(int port, const char *method, const char *path, const char *bod
 int server_reset(void);
 int server_fault(json_t *spec); /* steals the reference */
 int server_route(json_t *spec); /* steals the reference */
+/* Stamps answers with the current time (last_updated, updated_at) until reset, as the live
+ * API's are: a snapshot refreshed from it is not stale. */
+int server_live(void);
 /* The request log ({"requests":[…]}); caller json_decref()s. */
 json_t *server_log(void);
 /* The number of logged requests whose path equals `path`. */

@@ -107,6 +107,16 @@ void test_engine_and_client_open_with_null_config(void);
 void test_engine_metrics_count_every_attempt(void);
 void test_engine_vs_currency_eur(void);
 
+/* test_offline.c */
+void test_offline_as_of_is_the_data_time_not_the_load_time(void);
+void test_offline_live_refresh_is_fresh(void);
+void test_offline_snapshots_are_kept_per_currency(void);
+void test_offline_portfolio_carries_unpriced_holdings(void);
+void test_offline_coin_statistics_from_the_snapshot_alone(void);
+void test_offline_saved_detail_and_stale_fallback(void);
+void test_store_set_holdings_all_or_nothing(void);
+void test_engine_set_holdings_in_one_call(void);
+void test_offline_schema_v1_database_opens_with_holdings_and_snapshot(void);
 /* test_ledger.c */
 void test_ledger_worked_example_fifo(void);
 void test_ledger_worked_example_average(void);

@@ -11,8 +11,13 @@ public struct CoinDetailScreen: Sendable {
     /// "24h High", "24h Low", "24h Price Change", "24h Market Cap Change", "Block Time",
     /// "Hashing Algorithm".
     public var additional: [Statistic]
+    /// When the detail was fetched from CoinGecko (it is saved in the database with this time).
+    public var asOf: Date?
+    /// The detail is older than `detail_ttl_s`: a refresh of it failed (or was not tried,
+    /// offline) and the saved one is shown.
+    public var isStale: Bool = false
 
-    /// `{"coin":coin|null,"detail":{…},"overview":[…],"additional":[…]}`
+    /// `{"coin":coin|null,"detail":{…},"overview":[…],"additional":[…],"as_of":"…","stale":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -28,6 +33,8 @@ public struct CoinDetailScreen: Sendable {
         w.key("detail"); w.beginObject(); detail.writeJSON(to: &w); w.endObject()
         w.key("overview"); overview.writeJSON(to: &w)
         w.key("additional"); additional.writeJSON(to: &w)
+        w.key("as_of"); w.string(asOf.map(isoTimestamp))
+        w.key("stale"); w.bool(isStale)
         w.endObject()
         return w.bytes
     }

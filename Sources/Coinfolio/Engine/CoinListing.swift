@@ -6,9 +6,11 @@ public struct CoinListing: Sendable {
     public var coins: [Coin]
     /// How many coins matched the search, before limit and offset.
     public var total: Int
-    /// When the snapshot was taken.
+    /// The data's own time (newest `last_updated`, or `/global` `updated_at` when newer).
     public var asOf: Date
-    /// The snapshot is older than `stale_after_s` or its last refresh failed.
+    /// When the snapshot was fetched or loaded; nil when unknown.
+    public var fetchedAt: Date?
+    /// The data (`asOf`) is older than `stale_after_s`, or the last refresh failed.
     public var isStale: Bool
     /// Whether `json` includes sparklines.
     public var includesSparkline: Bool
@@ -22,14 +24,14 @@ public struct CoinListing: Sendable {
         self.includesSparkline = includesSparkline
     }
 
-    /// `{"coins":[coin + "price_available"…],"total":n,"as_of":"…","stale":b}`
+    /// `{"coins":[coin + "price_available"…],"total":n,"as_of":"…","fetched_at":"…"|null,"stale":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         Self.answer(
             count: coins.count, reserving: coins.count * 4096 + coins.count * 32 + 96, total: total, asOf: asOf,
-            isStale: isStale
+            fetchedAt: fetchedAt, isStale: isStale
         ) { index, w in
             coins[index].writeJSON(to: &w, sparkline: includesSparkline)
             return coins[index].isPriceAvailable
@@ -39,7 +41,8 @@ public struct CoinListing: Sendable {
     /// Writes `json` for `count` coins; `coin(i, &w)` writes the members of the i-th coin and
     /// says whether it has a price. The engine's SPI passes the snapshot's cached members.
     static func answer(
-        count: Int, reserving: Int, total: Int, asOf: Date, isStale: Bool, coin: (Int, inout JSONWriter) -> Bool
+        count: Int, reserving: Int, total: Int, asOf: Date, fetchedAt: Date?, isStale: Bool,
+        coin: (Int, inout JSONWriter) -> Bool
     ) -> JSONAnswer {
         var w = JSONWriter(reserving: reserving)
         w.beginObject()
@@ -53,6 +56,7 @@ public struct CoinListing: Sendable {
         w.endArray()
         w.key("total"); w.number(total)
         w.key("as_of"); w.string(isoTimestamp(asOf))
+        w.key("fetched_at"); w.string(fetchedAt.map(isoTimestamp))
         w.key("stale"); w.bool(isStale)
         w.endObject()
         return w.answer

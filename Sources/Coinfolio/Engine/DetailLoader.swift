@@ -1,40 +1,66 @@
 import Foundation
 import Synchronization
 
-/// The seed's lazy detail loading: `GET /coins/{id}` only when a host opens one coin, cached per
-/// id for `ttl` seconds; callers asking for the same id at once share one request.
+/// The seed's lazy detail loading: `GET /coins/{id}` only when a host opens one coin; callers
+/// asking for the same id at once share one request. Each fetched detail is saved in the
+/// database with its fetch time, so it outlives the process: a saved detail younger than `ttl`
+/// seconds answers without a request, and an older one answers (marked stale) when its refresh
+/// fails.
 final class DetailLoader: Sendable {
     private let ttl: Double
+    private let store: DetailStore
     private struct State {
-        var cache: [String: (detail: CoinDetail, fetchedAt: Date)] = [:]
+        var cache: [String: Loaded] = [:]
         var inFlight: [String: Flight] = [:]
         var hits = 0
     }
     private let state = Mutex(State())
 
-    init(ttl: Double) { self.ttl = ttl }
+    /// A detail, when it was fetched, and whether it is past its TTL.
+    struct Loaded: Sendable {
+        var detail: CoinDetail
+        var fetchedAt: Date
+        var isStale = false
+    }
+
+    init(ttl: Double, store: DetailStore) {
+        self.ttl = ttl
+        self.store = store
+    }
 
     var cacheHits: Int { state.withLock { $0.hits } }
 
     /// One request shared by every caller that arrives while it runs.
     private final class Flight: Sendable {
         let done = DispatchGroup()
-        let result = Mutex<Result<CoinDetail, any Error>>(.failure(CoinfolioError(.internalError, "detail request did not finish")))
+        let result = Mutex<Result<Loaded, any Error>>(.failure(CoinfolioError(.internalError, "detail request did not finish")))
         init() { done.enter() }
     }
 
     private enum Lookup {
-        case cached(CoinDetail)
+        case cached(Loaded)
         case joining(Flight)
         case leading(Flight)
     }
 
-    /// The cached detail of `id`, or the result of one fetch shared with concurrent callers.
-    func detail(id: String, fetch: (String) throws -> CoinDetail) throws -> CoinDetail {
+    private func isFresh(_ loaded: Loaded, now: Date) -> Bool { now.timeIntervalSince(loaded.fetchedAt) < ttl }
+
+    /// The saved detail of `id` (memory first, then the database), fresh or not; no request.
+    func saved(id: String) -> Loaded? {
+        if let cached = state.withLock({ $0.cache[id] }) { return cached }
+        guard let saved = try? store.load(coinID: id) else { return nil }
+        return Loaded(detail: saved.detail, fetchedAt: saved.fetchedAt)
+    }
+
+    /// The fresh saved detail of `id`, or the result of one fetch shared with concurrent callers.
+    /// When the fetch fails (anything but a bad or unknown id) and a detail was saved, that one is
+    /// returned with `isStale` set.
+    func detail(id: String, fetch: (String) throws -> CoinDetail) throws -> Loaded {
+        let now = Date()
         let lookup = state.withLock { state -> Lookup in
-            if let cached = state.cache[id], Date().timeIntervalSince(cached.fetchedAt) < ttl {
+            if let cached = state.cache[id], isFresh(cached, now: now) {
                 state.hits += 1
-                return .cached(cached.detail)
+                return .cached(cached)
             }
             if let flight = state.inFlight[id] {
                 state.hits += 1
@@ -46,8 +72,8 @@ final class DetailLoader: Sendable {
         }
         let flight: Flight
         switch lookup {
-        case .cached(let detail):
-            return detail
+        case .cached(let loaded):
+            return loaded
         case .joining(let running):
             running.done.wait()
             return try running.result.withLock { $0 }.get()
@@ -55,13 +81,35 @@ final class DetailLoader: Sendable {
             flight = own
         }
 
-        let result = Result { try fetch(id) }
+        var saved: Loaded?
+        if let stored = try? store.load(coinID: id) { saved = Loaded(detail: stored.detail, fetchedAt: stored.fetchedAt) }
+        let result: Result<Loaded, any Error>
+        if let saved, isFresh(saved, now: now) {
+            result = .success(saved)
+        } else {
+            do {
+                let detail = try fetch(id)
+                let fetchedAt = Date()
+                try? store.save(detail, fetchedAt: fetchedAt)
+                result = .success(Loaded(detail: detail, fetchedAt: fetchedAt))
+            } catch let error as CoinfolioError where error.code == .invalidArgument || error.code == .notFound {
+                result = .failure(error)
+            } catch {
+                if var saved {
+                    saved.isStale = true
+                    result = .success(saved)
+                } else {
+                    result = .failure(error)
+                }
+            }
+        }
         state.withLock { state in
-            if case .success(let detail) = result, ttl > 0 {
-                let now = Date()
-                // Forget expired details as new ones arrive, so the cache holds only live ones.
-                state.cache = state.cache.filter { now.timeIntervalSince($0.value.fetchedAt) < ttl }
-                state.cache[id] = (detail, now)
+            if case .success(let loaded) = result, !loaded.isStale {
+                // A fresh saved detail answered without a request of its own.
+                if loaded.fetchedAt == saved?.fetchedAt { state.hits += 1 }
+                // Forget expired details as new ones arrive, so memory holds only live ones.
+                state.cache = state.cache.filter { isFresh($0.value, now: now) }
+                state.cache[id] = loaded
             }
             state.inFlight[id] = nil
         }
@@ -72,17 +120,59 @@ final class DetailLoader: Sendable {
 }
 
 extension PortfolioEngine {
-    /// One coin's detail screen, loaded lazily (see `DetailLoader`).
+    /// One coin's detail screen, loaded lazily (see `DetailLoader`): a saved detail younger than
+    /// `detail_ttl_s` answers without a request; otherwise `GET /coins/{id}` is asked, and its
+    /// answer saved in the database with its fetch time.
     /// - Parameter id: a coin id (`CoinID` rule).
-    /// - Returns: the snapshot's market row (nil when absent), the detail and its statistics.
-    /// - Throws: `.invalidArgument` for a bad id (no request), or the client's errors
-    ///   (`.notFound` for an unknown coin).
+    /// - Returns: the snapshot's market row (nil when absent), the detail and its statistics,
+    ///   `asOf` (when the detail was fetched) and `isStale` (true when the refresh failed and the
+    ///   saved detail is shown).
+    /// - Throws: `.invalidArgument` for a bad id (no request); the client's errors (`.notFound`
+    ///   for an unknown coin) when no detail was saved.
     public func coinDetail(id: String) throws -> CoinDetailScreen {
         try CoinID.validate(id)
-        let detail = try details.detail(id: id) { try client.coinDetail(id: $0) }
-        var coin: Coin?
-        if let snapshot = currentSnapshot(), let index = snapshot.indexByID[id] { coin = snapshot.coins[index] }
+        return screen(id: id, try details.detail(id: id) { try client.coinDetail(id: $0) })
+    }
+
+    /// The saved detail screen of `id`, fresh or not, without any request; nil when no detail
+    /// of the coin was ever saved. `isStale` is true past `detail_ttl_s`.
+    /// - Throws: `.invalidArgument` for a bad id.
+    public func savedCoinDetail(id: String) throws -> CoinDetailScreen? {
+        try CoinID.validate(id)
+        guard var loaded = details.saved(id: id) else { return nil }
+        loaded.isStale = Date().timeIntervalSince(loaded.fetchedAt) >= configuration.detailTTL
+        return screen(id: id, loaded)
+    }
+
+    /// One coin's market row and statistics from the saved snapshot alone: never a request.
+    /// "Block Time" and "Hashing Algorithm" come from a saved detail when there is one, else
+    /// they read "n/a".
+    /// - Parameter id: a coin id (`CoinID` rule).
+    /// - Returns: the coin (prices in vs_currency), overview and additional statistics; `json`
+    ///   gives `{"coin","overview","additional"}`.
+    /// - Throws: `.invalidArgument` for a bad id; `.noData` without a snapshot in the engine's
+    ///   vs_currency; `.notFound` when the coin is not in it.
+    public func coinStatistics(id: String) throws -> CoinStatistics {
+        try CoinID.validate(id)
+        let snapshot = try requireSnapshot()
+        guard let position = snapshot.indexByID[id] else {
+            throw CoinfolioError(
+                .notFound, "\(id) is not in the saved \(configuration.vsCurrency.code) snapshot",
+                details: ["coin_id": .string(id)])
+        }
+        let coin = snapshot.coin(at: position, sparkline: true)
+        let detail = details.saved(id: id)?.detail ?? CoinDetail(id: coin.id, symbol: coin.symbol, name: coin.name)
         let lists = detailStatistics(coin: coin, detail: detail)
-        return CoinDetailScreen(coin: coin, detail: detail, overview: lists.overview, additional: lists.additional)
+        return CoinStatistics(coin: coin, overview: lists.overview, additional: lists.additional)
+    }
+
+    private func screen(id: String, _ loaded: DetailLoader.Loaded) -> CoinDetailScreen {
+        var coin: Coin?
+        if let snapshot = currentSnapshot(), let index = snapshot.indexByID[id] { coin = snapshot.coin(at: index, sparkline: true) }
+        let lists = detailStatistics(coin: coin, detail: loaded.detail)
+        var screen = CoinDetailScreen(coin: coin, detail: loaded.detail, overview: lists.overview, additional: lists.additional)
+        screen.asOf = loaded.fetchedAt
+        screen.isStale = loaded.isStale
+        return screen
     }
 }

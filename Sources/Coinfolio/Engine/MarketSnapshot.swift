@@ -4,16 +4,22 @@ import Synchronization
 /// The market as last downloaded or loaded, indexed for queries. Immutable: a refresh builds a
 /// new one and swaps it in, so queries never wait for the network.
 final class MarketSnapshot: Sendable {
+    /// The coins. A snapshot restored from the database leaves `sparklineIn7d` nil here and reads
+    /// each sparkline from the file when asked (`sparklinePrices(_:)`, `coin(at:sparkline:)`).
     let coins: [Coin]
     let marketData: MarketData?
-    /// When the data was downloaded or loaded.
+    /// The data's own time: the newest `last_updated` among the coins, or `/global`'s
+    /// `updated_at` when newer; the fetch time when neither is known.
     let asOf: Date
+    /// When the data was downloaded or loaded.
+    let fetchedAt: Date
     /// The last refresh after this snapshot failed.
     let refreshFailed: Bool
 
     let indexByID: [String: Int]
+    let storedSparklines: StoredSparklines?
     /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring
-    /// search; made on the first search, not at every load.
+    /// search; made on the first search (opening an engine should not pay for it).
     private let haystacks = Mutex<[[UInt8]]?>(nil)
     /// Coin positions by order, computed once per order.
     private let orders = Mutex<[CoinSort: [Int]]>([:])
@@ -24,16 +30,40 @@ final class MarketSnapshot: Sendable {
     /// first use for the ledger's P&L.
     private let exactPrices = Mutex<[ExactDecimal?]?>(nil)
 
-    init(coins: [Coin], marketData: MarketData?, asOf: Date, refreshFailed: Bool = false) {
+    /// Sparklines left in the database: the saved snapshot's id and which coins have one.
+    struct StoredSparklines: Sendable {
+        let store: SnapshotStore
+        let snapshotID: Int
+        let hasSparkline: [Bool]
+    }
+
+    init(
+        coins: [Coin], marketData: MarketData?, asOf: Date, fetchedAt: Date, refreshFailed: Bool = false,
+        storedSparklines: StoredSparklines? = nil
+    ) {
         self.coins = coins
         self.marketData = marketData
         self.asOf = asOf
+        self.fetchedAt = fetchedAt
         self.refreshFailed = refreshFailed
+        self.storedSparklines = storedSparklines
         var index: [String: Int] = [:]
         index.reserveCapacity(coins.count)
         for (position, coin) in coins.enumerated() { index[coin.id] = position }
         indexByID = index
         encoded = Mutex(Array(repeating: nil, count: coins.count * 2))
+    }
+
+    /// The data's own time (SPEC §10 "Offline truth"): the newest `last_updated` among `coins`,
+    /// or `/global`'s `updated_at` when newer; nil when neither is known.
+    static func dataTime(coins: [Coin], marketData: MarketData?) -> Date? {
+        var newest: Double?
+        for coin in coins {
+            guard let text = coin.lastUpdated, let time = ISOTime.seconds(text) else { continue }
+            if newest.map({ time > $0 }) ?? true { newest = time }
+        }
+        if let updated = marketData?.updatedAt.map(Double.init), newest.map({ updated > $0 }) ?? true { newest = updated }
+        return newest.map { Date(timeIntervalSince1970: $0) }
     }
 
     /// The lower-cased search text of every coin, made on the first search (not at every load).
@@ -44,19 +74,34 @@ final class MarketSnapshot: Sendable {
         return texts
     }
 
-    /// Decoded sparklines of the coins asked for (`portfolio_history`), by position: a coin's
-    /// sparkline stays undecoded JSON in the snapshot until someone needs its points, then is
-    /// parsed once for this snapshot.
+    /// Decoded sparklines of the coins asked for (`portfolio_history`, answers with sparklines),
+    /// by position: a coin's sparkline stays undecoded JSON in the snapshot — or, for a snapshot
+    /// restored from the database, in the file — until someone needs its points, then is parsed
+    /// (or read) once for this snapshot.
     private let decodedSparklines = Mutex<[Int: [Double]]>([:])
 
-    /// The points of the coin at `position`'s sparkline (nil when it has none), parsed once.
+    /// The points of the coin at `position`'s sparkline (nil when it has none, or when the saved
+    /// snapshot it would be read from was replaced since), parsed or read once.
     func sparklinePrices(_ position: Int) -> [Double]? {
-        guard let sparkline = coins[position].sparkline else { return nil }
-        guard sparkline.isUndecoded else { return sparkline.prices }
+        if let sparkline = coins[position].sparkline, !sparkline.isUndecoded { return sparkline.prices }
         if let cached = decodedSparklines.withLock({ $0[position] }) { return cached }
-        let prices = sparkline.prices
-        decodedSparklines.withLock { $0[position] = prices }
+        let prices: [Double]?
+        if let sparkline = coins[position].sparkline {
+            prices = sparkline.prices
+        } else if let stored = storedSparklines, stored.hasSparkline[position] {
+            prices = try? stored.store.sparkline(snapshotID: stored.snapshotID, position: position)
+        } else {
+            return nil
+        }
+        if let prices { decodedSparklines.withLock { $0[position] = prices } }
         return prices
+    }
+
+    /// The coin at `position`; with `sparkline`, one left in the database is read into it.
+    func coin(at position: Int, sparkline: Bool) -> Coin {
+        var coin = coins[position]
+        if sparkline, coin.sparkline == nil, storedSparklines != nil { coin.sparklineIn7d = sparklinePrices(position) }
+        return coin
     }
 
     /// The JSON members of the coin at `position` (see `Coin.writeJSON`), cached.
@@ -65,7 +110,7 @@ final class MarketSnapshot: Sendable {
         if let cached = encoded.withLock({ $0[slot] }) { return cached }
         var w = JSONWriter(reserving: sparkline ? 4096 : 900)
         w.beginObject()
-        coins[position].writeJSON(to: &w, sparkline: sparkline)
+        coin(at: position, sparkline: sparkline).writeJSON(to: &w, sparkline: sparkline)
         w.endObject()
         let members = Array(w.bytes.dropFirst().dropLast())
         encoded.withLock { $0[slot] = members }
@@ -83,10 +128,12 @@ final class MarketSnapshot: Sendable {
 
     /// The same data, marked as left behind by a failed refresh.
     func markedFailed() -> MarketSnapshot {
-        let copy = MarketSnapshot(coins: coins, marketData: marketData, asOf: asOf, refreshFailed: true)
-        return copy
+        MarketSnapshot(
+            coins: coins, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, refreshFailed: true,
+            storedSparklines: storedSparklines)
     }
 
+    /// Judged from the data's own time, not the fetch time: a loaded old body is stale at once.
     func isStale(now: Date, staleAfter: Double) -> Bool {
         refreshFailed || now.timeIntervalSince(asOf) > staleAfter
     }

@@ -4,25 +4,31 @@ import Foundation
 public struct Portfolio: Sendable {
     /// Every held coin, in the query's order.
     public var entries: [PortfolioEntry]
-    /// Σ `current_holdings_value` of the coins that have a price, in vs_currency.
-    public var totalValue: Double
-    /// When the snapshot was taken; nil without one.
+    /// Σ `current_holdings_value` of the coins that have a price, in vs_currency; nil when there
+    /// are holdings and none has a price (unknown, never 0); 0 with no holdings.
+    public var totalValue: Double?
+    /// How many holdings have no price (no market row, or no `current_price`), so that
+    /// `totalValue` leaves them out.
+    public var unpricedHoldings: Int = 0
+    /// The data's own time (newest `last_updated`); nil without a snapshot.
     public var asOf: Date?
-    /// The snapshot is old or its last refresh failed (true without a snapshot).
+    /// When the snapshot was fetched or loaded; nil without one.
+    public var fetchedAt: Date?
+    /// The data is old or its last refresh failed (true without a snapshot).
     public var isStale: Bool
     /// Whether `json` includes sparklines.
     public var includesSparkline: Bool
 
     /// `{"coins":[coin + "price_available","current_holdings","current_holdings_value"…],
-    /// "total_value":x,"as_of":"…"|null,"stale":b}`; a coin with no market row has its id and
-    /// null for every market key.
+    /// "total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,"fetched_at":"…"|null,"stale":b}`;
+    /// a coin with no market row has its id and null for every market key.
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         Self.answer(
             count: entries.count, reserving: entries.count * (includesSparkline ? 4500 : 1500) + 96, totalValue: totalValue,
-            asOf: asOf, isStale: isStale
+            unpricedHoldings: unpricedHoldings, asOf: asOf, fetchedAt: fetchedAt, isStale: isStale
         ) { index, w in
             let entry = entries[index]
             (entry.coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(
@@ -35,7 +41,7 @@ public struct Portfolio: Sendable {
     /// gives its price availability, amount and value. The engine's SPI passes the snapshot's
     /// cached members.
     static func answer(
-        count: Int, reserving: Int, totalValue: Double, asOf: Date?, isStale: Bool,
+        count: Int, reserving: Int, totalValue: Double?, unpricedHoldings: Int, asOf: Date?, fetchedAt: Date?, isStale: Bool,
         entry: (Int, inout JSONWriter) -> (priceAvailable: Bool, amount: Double, value: Double?)
     ) -> JSONAnswer {
         var w = JSONWriter(reserving: reserving)
@@ -51,7 +57,9 @@ public struct Portfolio: Sendable {
         }
         w.endArray()
         w.key("total_value"); w.number(totalValue)
+        w.key("unpriced_holdings"); w.number(unpricedHoldings)
         w.key("as_of"); w.string(asOf.map(isoTimestamp))
+        w.key("fetched_at"); w.string(fetchedAt.map(isoTimestamp))
         w.key("stale"); w.bool(isStale)
         w.endObject()
         return w.answer

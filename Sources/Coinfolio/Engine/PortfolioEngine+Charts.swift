@@ -107,13 +107,12 @@ extension PortfolioEngine {
 
     /// `refreshPrices()`'s work, run holding `refreshLock`.
     private func refreshPricesHoldingLock() throws -> RefreshSummary {
-        guard let snapshot = currentSnapshot() else {
-            throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
-        }
+        let snapshot = try requireSnapshot()
         let held = try heldCoinIDs().filter { snapshot.indexByID[$0] != nil }
         guard !held.isEmpty else {
             return RefreshSummary(
-                coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
+                coins: 0, asOf: snapshot.asOf, fetchedAt: snapshot.fetchedAt,
+                isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
         }
         let answer = try client.simplePrice(SimplePriceRequest(ids: held, vsCurrency: configuration.vsCurrency))
         var coins = snapshot.coins
@@ -125,9 +124,10 @@ extension PortfolioEngine {
         }
         guard priced > 0 else {
             return RefreshSummary(
-                coins: 0, asOf: snapshot.asOf, isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
+                coins: 0, asOf: snapshot.asOf, fetchedAt: snapshot.fetchedAt,
+                isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
         }
-        var summary = try install(coins: coins, marketData: snapshot.marketData)
+        var summary = try install(coins: coins, marketData: snapshot.marketData, carrying: snapshot)
         summary.coins = priced
         return summary
     }

@@ -13,7 +13,7 @@ extension PortfolioEngine {
         let positions = Array(page)
         return CoinListing.answer(
             count: encoded.count, reserving: encoded.count * 32 + 96, total: total,
-            asOf: snapshot.asOf, isStale: isStale
+            asOf: snapshot.asOf, fetchedAt: snapshot.fetchedAt, isStale: isStale
         ) { index, w in
             w.members(deferred: encoded[index])
             return snapshot.coins[positions[index]].isPriceAvailable
@@ -27,7 +27,8 @@ extension PortfolioEngine {
         let sparkline = query.sparkline
         return Portfolio.answer(
             count: held.count, reserving: held.count * 96 + 96, totalValue: total,
-            asOf: snapshot?.asOf, isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true
+            unpricedHoldings: held.reduce(0) { $0 + ($1.value == nil ? 1 : 0) }, asOf: snapshot?.asOf,
+            fetchedAt: snapshot?.fetchedAt, isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true
         ) { index, w in
             let entry = held[index]
             if let snapshot, let position = entry.position {

@@ -3,14 +3,13 @@ extension PortfolioEngine {
     /// Always six, in this order: "Market Cap" (`/global` `total_market_cap[vs_currency]`,
     /// change `market_cap_change_percentage_24h_usd`), "24h Volume" (`total_volume[vs_currency]`),
     /// "BTC Dominance" (`market_cap_percentage.btc`), "Portfolio Value" (Σ amount × price in the
-    /// currency's own precision, `NumberFormat.value`; change over 24 h and `coverage` as
-    /// `PortfolioChange` computes them), "Unrealized P&L" and "Realized P&L" (the "main"
-    /// portfolio, fifo; see `profitAndLossStatistics`). Without `/global` data the first three read "n/a".
-    /// - Throws: `.noData` without a snapshot; `.store`.
+    /// currency's own precision, `NumberFormat.value`; "n/a" when there are holdings and none
+    /// has a price; change over 24 h and `coverage` as `PortfolioChange` computes them),
+    /// "Unrealized P&L" and "Realized P&L" (the "main" portfolio, fifo; see
+    /// `profitAndLossStatistics`). Without `/global` data the first three read "n/a".
+    /// - Throws: `.noData` without a snapshot in the engine's vs_currency; `.store`.
     public func statistics() throws -> [Statistic] {
-        guard let snapshot = currentSnapshot() else {
-            throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
-        }
+        let snapshot = try requireSnapshot()
         let vs = configuration.vsCurrency
         let data = snapshot.marketData
         let (held, total) = try joinedHoldings(snapshot)
@@ -23,7 +22,7 @@ extension PortfolioEngine {
             Statistic(
                 title: "BTC Dominance", value: data?.marketCapPercentage?["btc"].map(NumberFormat.percent) ?? NumberFormat.notAvailable),
             Statistic(
-                title: "Portfolio Value", value: NumberFormat.value(total, vsCurrency: vs),
+                title: "Portfolio Value", value: total.map { NumberFormat.value($0, vsCurrency: vs) } ?? NumberFormat.notAvailable,
                 percentageChange: change.percentage, coverage: change.coverage),
         ] + (try profitAndLossStatistics())
     }

@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// Queries answer from the snapshot in memory and never touch the network; `refresh()` and
 /// `coinDetail(id:)` do. A snapshot saved by an earlier engine on the same file answers at once,
-/// offline, with `asOf` and `isStale` telling its age. Any thread may call any method.
+/// offline, with `asOf` (the data's own time), `fetchedAt` and `isStale` telling its age. The file
+/// keeps one snapshot per `vs_currency`: an engine opened with another currency keeps the others.
+/// Any thread may call any method.
 ///
 ///     let engine = try PortfolioEngine(configuration: EngineConfiguration(database: "portfolio.sqlite"))
 ///     try engine.setHolding(coinID: "bitcoin", amount: 0.5)
@@ -32,14 +34,15 @@ public final class PortfolioEngine: Sendable {
     /// Where long work reports its progress (see `setProgressHandler(_:)`).
     let progress = ProgressReporter()
 
-    /// Opens the database (creating it), restores any saved snapshot of the same vs_currency, and
-    /// prepares the client. Makes no request.
+    /// Opens the database (creating it), restores the saved snapshot of the configured
+    /// vs_currency from its compact stored form (no JSON parse; sparklines stay in the file until
+    /// a query shows them), and prepares the client. Makes no request.
     /// - Throws: `.invalidArgument` for a bad configuration, `.store` when the database fails.
     public init(configuration: EngineConfiguration = EngineConfiguration()) throws {
         self.configuration = configuration
         store = try PortfolioStore(path: configuration.database, owner: configuration.owner)
         client = CoinGeckoClient(configuration: configuration.api)
-        details = DetailLoader(ttl: configuration.detailTTL)
+        details = DetailLoader(ttl: configuration.detailTTL, store: store.details)
         charts = ChartLoader(ttl: configuration.chartTTL)
         // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
         // load replaces it.
@@ -55,7 +58,7 @@ public final class PortfolioEngine: Sendable {
     /// Downloads a new snapshot: one `/coins/markets` request per 250 of `coinLimit` coins, one
     /// `/global` request, and one `ids=` request for held coins missing from those pages (the app
     /// dropped them). Never a detail request. The snapshot is saved in the database.
-    /// - Returns: the number of coins and the snapshot time.
+    /// - Returns: the number of coins, the data's own time (`as_of`), the fetch time and staleness.
     /// - Throws: the client's `CoinfolioError` (network, HTTP, rate limit, key, decode) or
     ///   `.store`; the previous snapshot is then kept and marked stale. `.decode` with
     ///   `details["reason"]` = `"no_coins"` when the first page decodes to no coin (`[]`, or
@@ -134,6 +137,8 @@ public final class PortfolioEngine: Sendable {
     /// - Parameters:
     ///   - marketsBody: a `/coins/markets` body.
     ///   - globalBody: a `/global` body, or nil to keep the previous market data.
+    /// - Returns: the number of coins, the data's own time (the newest `last_updated`, so a loaded
+    ///   old body is stale at once), the load time as `fetchedAt`, and staleness.
     /// - Throws: `.invalidArgument` (malformed JSON; or a markets body with no coin — `[]` or
     ///   every row skipped — with `details["reason"]` = `"no_coins"`: nothing is replaced),
     ///   `.decode` (not CoinGecko shapes), `.store`.
@@ -150,9 +155,7 @@ public final class PortfolioEngine: Sendable {
         try WorkInProgress.refuseNested(self, "load")
         return try refreshLock.withLock { _ in
             let marketData = newMarketData ?? currentSnapshot()?.marketData
-            // The body itself is saved: decoding it again applies the same merge, and re-encoding
-            // 250 coins with sparklines would cost more than the decode.
-            return try install(coins: page.coins, marketData: marketData, savedMarkets: marketsBody, unique: true)
+            return try install(coins: page.coins, marketData: marketData, unique: true)
         }
     }
 
@@ -166,26 +169,34 @@ public final class PortfolioEngine: Sendable {
         }
     }
 
-    /// Swaps in a new snapshot and saves it. `savedMarkets` is a markets body that decodes to
-    /// `coins`; without one, the coins are encoded.
+    /// Swaps in a new snapshot and saves it (compact form, per vs_currency). `carrying` is the
+    /// snapshot `coins` were taken from position for position (a price update): coins whose
+    /// sparkline is still in the file keep it there, copied row for row, never parsed.
     /// - Parameter unique: the coins are one decoded page, already one row per id (no second merge
     ///   copying every coin).
-    func install(coins: [Coin], marketData: MarketData?, savedMarkets: Data? = nil, unique isUnique: Bool = false) throws
-        -> RefreshSummary
-    {
+    func install(
+        coins: [Coin], marketData: MarketData?, carrying previous: MarketSnapshot? = nil, unique isUnique: Bool = false
+    ) throws -> RefreshSummary {
         var unique = coins
         if !isUnique {
             var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
             for coin in coins { merged.add(coin) }
             unique = merged.rows
         }
-        let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: Date())
-        try store.snapshots.save(
-            .init(
-                vsCurrency: configuration.vsCurrency.code, asOf: next.asOf.timeIntervalSince1970, refreshFailed: false,
-                markets: savedMarkets ?? Data(Self.marketsBody(unique)), global: marketData.map { Data(Self.globalBody($0)) }))
+        let fetchedAt = Date()
+        let asOf = MarketSnapshot.dataTime(coins: unique, marketData: marketData) ?? fetchedAt
+        let kept = previous?.storedSparklines.flatMap { unique.count == coins.count ? $0 : nil }
+        let id = try store.snapshots.save(
+            vsCurrency: configuration.vsCurrency.code, coins: unique, asOf: asOf.timeIntervalSince1970,
+            fetchedAt: fetchedAt.timeIntervalSince1970, global: marketData.map { Data(Self.globalBody($0)) },
+            copyingSparklinesOf: kept.map { ($0.snapshotID, $0.hasSparkline) })
+        let next = MarketSnapshot(
+            coins: unique, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt,
+            storedSparklines: kept.map { .init(store: store.snapshots, snapshotID: id, hasSparkline: $0.hasSparkline) })
         snapshot.withLock { $0 = next }
-        return RefreshSummary(coins: unique.count, asOf: next.asOf, isStale: false)
+        return RefreshSummary(
+            coins: unique.count, asOf: asOf, fetchedAt: fetchedAt,
+            isStale: next.isStale(now: fetchedAt, staleAfter: configuration.staleAfter))
     }
 
     func markRefreshFailed() {
@@ -200,29 +211,42 @@ public final class PortfolioEngine: Sendable {
         snapshot.withLock { $0 }
     }
 
-    private func requireSnapshot() throws -> MarketSnapshot {
-        guard let snapshot = currentSnapshot() else {
-            throw CoinfolioError(.noData, "no market data yet: refresh, or load saved CoinGecko bodies, first")
-        }
+    func requireSnapshot() throws -> MarketSnapshot {
+        guard let snapshot = currentSnapshot() else { throw noDataError() }
         return snapshot
     }
 
-    private func restoreSnapshot() throws -> MarketSnapshot? {
-        guard let saved = try store.snapshots.load(), saved.vsCurrency == configuration.vsCurrency.code else { return nil }
-        let coins = try CoinGeckoBody.markets(saved.markets).coins
-        let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
-        return MarketSnapshot(
-            coins: coins, marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
-            refreshFailed: saved.refreshFailed)
+    /// `.noData` naming the engine's currency (and the ones that do have a snapshot).
+    func noDataError() -> CoinfolioError {
+        let vs = configuration.vsCurrency.code
+        let others = ((try? store.snapshots.currencies()) ?? []).filter { $0 != vs }
+        var message = "no \(vs) market data yet: refresh, or load saved CoinGecko bodies, with vs_currency \(vs)"
+        if !others.isEmpty { message += " (saved: \(others.joined(separator: ", ")))" }
+        return CoinfolioError(.noData, message, details: ["vs_currency": .string(vs)])
     }
 
-    /// The snapshot is saved as CoinGecko-shaped bodies, so it is read back by the same decoder.
-    private static func marketsBody(_ coins: [Coin]) -> [UInt8] {
-        var w = JSONWriter(reserving: coins.count * 4096)
-        w.beginArray()
-        for coin in coins { w.beginObject(); coin.writeJSON(to: &w); w.endObject() }
-        w.endArray()
-        return w.bytes
+    private func restoreSnapshot() throws -> MarketSnapshot? {
+        let vs = configuration.vsCurrency.code
+        guard let saved = try store.snapshots.load(vsCurrency: vs) else { return nil }
+        let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
+        switch saved.content {
+        case .compact(let decoded):
+            return MarketSnapshot(
+                coins: decoded.coins, marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
+                fetchedAt: Date(timeIntervalSince1970: saved.fetchedAt), refreshFailed: saved.refreshFailed,
+                storedSparklines: .init(store: store.snapshots, snapshotID: saved.id, hasSparkline: decoded.hasSparkline))
+        case .marketsBody(let body):
+            // Saved by schema 1 as a CoinGecko body: decode it once, learn the data's own time,
+            // and save it again in the compact form (best effort: a read-only file still opens).
+            let coins = try CoinGeckoBody.markets(body).coins
+            let fetchedAt = Date(timeIntervalSince1970: saved.fetchedAt)
+            let asOf = MarketSnapshot.dataTime(coins: coins, marketData: marketData) ?? fetchedAt
+            let resaved = try? store.snapshots.save(
+                vsCurrency: vs, coins: coins, asOf: asOf.timeIntervalSince1970, fetchedAt: saved.fetchedAt, global: saved.global)
+            if resaved != nil, saved.refreshFailed { try? store.snapshots.markRefreshFailed(vsCurrency: vs) }
+            return MarketSnapshot(
+                coins: coins, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, refreshFailed: saved.refreshFailed)
+        }
     }
 
     private static func globalBody(_ data: MarketData) -> [UInt8] {
@@ -237,13 +261,16 @@ public final class PortfolioEngine: Sendable {
     /// - Parameter query: search text, order, page (`limit`, `offset`) and whether coins carry
     ///   their sparkline.
     /// - Returns: the page of coins (prices in vs_currency), how many matched in all, and the
-    ///   snapshot's time and staleness; `json` gives `{"coins","total","as_of","stale"}`.
-    /// - Throws: `.noData` without a snapshot.
+    ///   data's own time, fetch time and staleness; `json` gives
+    ///   `{"coins","total","as_of","fetched_at","stale"}`.
+    /// - Throws: `.noData` without a snapshot in the engine's vs_currency.
     public func coins(_ query: CoinQuery = CoinQuery()) throws -> CoinListing {
         let (snapshot, page, total, isStale) = try listingPage(query)
-        return CoinListing(
-            coins: page.map { snapshot.coins[$0] }, total: total, asOf: snapshot.asOf, isStale: isStale,
-            includesSparkline: query.sparkline)
+        var listing = CoinListing(
+            coins: page.map { snapshot.coin(at: $0, sparkline: query.sparkline) }, total: total, asOf: snapshot.asOf,
+            isStale: isStale, includesSparkline: query.sparkline)
+        listing.fetchedAt = snapshot.fetchedAt
+        return listing
     }
 
     /// The positions of the page `query` asks for, how many matched, and the staleness.
@@ -261,24 +288,29 @@ public final class PortfolioEngine: Sendable {
     /// Works without a snapshot: every coin then has no price. Never touches the network.
     /// - Parameter query: the order (`holdings`: value, highest first) and sparkline choice.
     /// - Returns: one entry per holding (units, value in vs_currency or nil without a price), the
-    ///   total of the priced ones, the snapshot's time and staleness; `json` gives
-    ///   `{"coins","total_value","as_of","stale"}`.
+    ///   total of the priced ones (nil when holdings exist and none is priced — unknown, never
+    ///   0), how many holdings the total leaves out (`unpricedHoldings`), the data's own time,
+    ///   fetch time and staleness; `json` gives
+    ///   `{"coins","total_value","unpriced_holdings","as_of","fetched_at","stale"}`.
     /// - Throws: `.store` when the holdings cannot be read.
     public func portfolio(_ query: PortfolioQuery = PortfolioQuery()) throws -> Portfolio {
         let (snapshot, held, total) = try sortedHoldings(query)
-        return Portfolio(
+        var portfolio = Portfolio(
             entries: held.map { entry in
                 PortfolioEntry(
-                    coinID: entry.coinID, coin: entry.position.flatMap { snapshot?.coins[$0] }, amount: entry.amount,
-                    value: entry.value)
+                    coinID: entry.coinID, coin: entry.position.flatMap { snapshot?.coin(at: $0, sparkline: query.sparkline) },
+                    amount: entry.amount, value: entry.value)
             },
             totalValue: total, asOf: snapshot?.asOf,
             isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true,
             includesSparkline: query.sparkline)
+        portfolio.unpricedHoldings = held.reduce(0) { $0 + ($1.value == nil ? 1 : 0) }
+        portfolio.fetchedAt = snapshot?.fetchedAt
+        return portfolio
     }
 
     /// The holdings joined with the current snapshot, in `query`'s order, and their total value.
-    func sortedHoldings(_ query: PortfolioQuery) throws -> (snapshot: MarketSnapshot?, held: [HeldCoin], total: Double) {
+    func sortedHoldings(_ query: PortfolioQuery) throws -> (snapshot: MarketSnapshot?, held: [HeldCoin], total: Double?) {
         let snapshot = currentSnapshot()
         let (held, total) = try joinedHoldings(snapshot, portfolio: query.portfolio)
         // Sort on small keys, then move each entry once.
@@ -294,14 +326,16 @@ public final class PortfolioEngine: Sendable {
         return (snapshot, order.map { held[$0] }, total)
     }
 
-    /// Every holding joined with `snapshot` (in coin id order), and Σ value of the priced ones.
+    /// Every holding joined with `snapshot` (in coin id order), and Σ value of the priced ones:
+    /// nil when there are holdings and none is priced (unknown, never 0).
     /// A value is amount × `current_price`; nil when the coin has no row or no price, or when the
     /// product is not finite (it then counts as unpriced rather than making the total infinite).
     func joinedHoldings(_ snapshot: MarketSnapshot?, portfolio: String = Transaction.defaultPortfolio) throws -> (
-        held: [HeldCoin], total: Double
+        held: [HeldCoin], total: Double?
     ) {
         var held: [HeldCoin] = []
         var total = 0.0
+        var priced = 0
         for holding in try store.ledger.holdings(portfolio: portfolio) {
             var position: Int?
             var value: Double?
@@ -312,10 +346,13 @@ public final class PortfolioEngine: Sendable {
                     if product.isFinite { value = product }
                 }
             }
-            if let value { total += value }
+            if let value {
+                total += value
+                priced += 1
+            }
             held.append(HeldCoin(coinID: holding.coinID, position: position, amount: holding.amount, value: value))
         }
-        return (held, total)
+        return (held, held.isEmpty || priced > 0 ? total : nil)
     }
 
     /// Sets a holding (rules of `PortfolioStore.setHolding`): records a transfer_in or
@@ -326,6 +363,15 @@ public final class PortfolioEngine: Sendable {
     ///   than "main"; `.store` with SQLite's message.
     public func setHolding(coinID: String, amount: Double, portfolio: String = Transaction.defaultPortfolio) throws {
         try store.ledger.setHolding(portfolio: portfolio, coinID: coinID, amount: amount)
+    }
+
+    /// Sets several holdings in one durable transaction, all or nothing (rules of
+    /// `PortfolioStore.setHoldings`): amounts in units of each coin; > 0 inserts or updates,
+    /// ≤ 0 deletes.
+    /// - Throws: `.invalidArgument` for the first bad id, non-finite amount or repeated id, with
+    ///   `details["index"]`; `.store` with SQLite's message. Nothing is written on any error.
+    public func setHoldings(_ holdings: [Holding]) throws {
+        try store.setHoldings(holdings)
     }
 
     /// Whether `id` is a CoinGecko coin id. True at once when the snapshot lists it; otherwise
@@ -348,6 +394,7 @@ public final class PortfolioEngine: Sendable {
 }
 
 extension PortfolioEngine {
-    /// When the current snapshot was taken; nil when there is none yet.
+    /// The current snapshot's data time (`as_of`); nil when there is none yet in the engine's
+    /// vs_currency.
     public var currentSnapshotAsOf: Date? { currentSnapshot()?.asOf }
 }

@@ -4,12 +4,15 @@ import Foundation
 public struct RefreshSummary: Hashable, Sendable {
     /// Coins in the new snapshot.
     public var coins: Int
-    /// When the snapshot was taken.
+    /// The data's own time: the newest `last_updated` among the coins, or `/global`'s
+    /// `updated_at` when newer (the fetch time when neither is known).
     public var asOf: Date
-    /// Always false right after a successful refresh.
+    /// When the data was fetched (refresh) or loaded (load).
+    public var fetchedAt: Date
+    /// Judged from `asOf`: false after a refresh of live data, true at once for a loaded old body.
     public var isStale: Bool
 
-    /// `{"coins":n,"as_of":"…","stale":false}`
+    /// `{"coins":n,"as_of":"…","fetched_at":"…","stale":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -18,6 +21,7 @@ public struct RefreshSummary: Hashable, Sendable {
         w.beginObject()
         w.key("coins"); w.number(coins)
         w.key("as_of"); w.string(isoTimestamp(asOf))
+        w.key("fetched_at"); w.string(isoTimestamp(fetchedAt))
         w.key("stale"); w.bool(isStale)
         w.endObject()
         return w.bytes

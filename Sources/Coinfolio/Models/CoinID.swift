@@ -43,6 +43,15 @@ public enum CoinID {
     /// The corrected id when `id` has upper-case letters or surrounding white space; nil when
     /// it has neither.
     static func holdingSuggestion(_ id: String) -> String? {
+        // Nearly every id is lower-case ASCII without surrounding spaces: answered without
+        // Foundation (which costs more than the SQLite write of a batch entry).
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        let bytes = id.utf8
+        if let first = bytes.first, let last = bytes.last, !isSpace(first), !isSpace(last),
+            bytes.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) })
+        {
+            return nil
+        }
         let corrected = id.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         return corrected.unicodeScalars.elementsEqual(id.unicodeScalars) ? nil : corrected
     }

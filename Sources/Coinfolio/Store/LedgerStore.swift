@@ -211,7 +211,7 @@ final class LedgerStore: Sendable {
     }
 
     /// Creates "main" on first use (it may have been renamed or deleted); other names must exist.
-    private func requirePortfolio(_ name: String, _ connection: any Database) throws {
+    func requirePortfolio(_ name: String, _ connection: any Database) throws {
         guard try currency(of: name, connection) == nil else { return }
         guard name == Transaction.defaultPortfolio else { throw Self.noPortfolio(name) }
         try insertPortfolio(name, nil, connection)
@@ -477,11 +477,11 @@ final class LedgerStore: Sendable {
         return entries
     }
 
-    private static func entry(_ t: Transaction, id: Int64) -> LedgerEntry {
+    static func entry(_ t: Transaction, id: Int64) -> LedgerEntry {
         LedgerEntry(id: id, kind: t.kind, amount: t.amount, price: t.price, fee: t.fee, timestamp: t.timestamp)
     }
 
-    private static func checkNeverNegative(_ entries: [LedgerEntry], coinID: String) throws {
+    static func checkNeverNegative(_ entries: [LedgerEntry], coinID: String) throws {
         if let short = firstShortfall(entries) { throw shortfallError(short, coinID: coinID) }
     }
 

@@ -24,6 +24,8 @@ public final class PortfolioStore: Sendable {
     let snapshots: SnapshotStore
     /// The ledger (portfolios and transactions), in the same database.
     let ledger: LedgerStore
+    /// Coin details saved with their fetch time, in the same database.
+    let details: DetailStore
 
     /// Opens the store, creating the database's schema on first use and migrating older ones (a
     /// schema-1 file's holdings become transfers in of unknown cost).
@@ -40,6 +42,7 @@ public final class PortfolioStore: Sendable {
         self.path = path
         snapshots = SnapshotStore(connection: file)
         ledger = LedgerStore(connection: file)
+        details = DetailStore(connection: file)
     }
 
     /// Closes the database. Later calls throw `.store`. Safe to call twice.
@@ -61,6 +64,18 @@ public final class PortfolioStore: Sendable {
     ///   written). A holding such an id left behind by an older version can still be emptied.
     public func setHolding(coinID: String, amount: Double) throws {
         try ledger.setHolding(portfolio: Transaction.defaultPortfolio, coinID: coinID, amount: amount)
+    }
+
+    /// Sets several holdings of the default portfolio ("main") in one durable transaction, all or
+    /// nothing: each entry follows `setHolding`'s rules (> 0 sets, ≤ 0 empties) and an id may
+    /// appear once.
+    /// - Parameter holdings: (coin id, units) pairs.
+    /// - Throws: `.invalidArgument` for the first bad id, non-finite amount, amount the ledger
+    ///   cannot hold or repeated id, with `details["index"]` (its position) and
+    ///   `details["coin_id"]`; a decrease that would leave a later sell short; `.store`. Nothing
+    ///   is written on any error.
+    public func setHoldings(_ holdings: [Holding]) throws {
+        try ledger.setHoldings(portfolio: Transaction.defaultPortfolio, holdings)
     }
 
     /// Every holding of the default portfolio ("main"): the coins whose transactions sum above

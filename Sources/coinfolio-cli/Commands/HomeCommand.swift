@@ -14,7 +14,7 @@ struct HomeCommand: Command {
             statistics = try engine.statistics()
             listing = try engine.coins(CoinQuery(limit: cli.options.limit, sparkline: true))
         } catch let error as CoinfolioError where error.code == .noData {
-            fail(CLI.noDataHelp, code: 1)
+            fail(cli.noDataHelp(), code: 1)
         }
         if cli.options.json {
             say(#"{"statistics":\#(statistics.jsonArray),"coins":\#(listing.json)}"#)

@@ -12,7 +12,14 @@ struct PortfolioCommand: Command {
         cli.refreshOrExplain(engine)
         if cli.options.history { try cli.showPortfolioHistory(engine); return }
         let portfolio = try engine.portfolio(PortfolioQuery(portfolio: cli.options.portfolio))
-        if cli.options.json { say(portfolio.json); return }
+        // Holdings but no market data in this currency: the holdings are listed (so the command
+        // shows something and exits 0), and stderr says which currency lacks data and how to get it.
+        let withoutPrices = !portfolio.entries.isEmpty && portfolio.asOf == nil
+        if cli.options.json {
+            say(portfolio.json)
+            if withoutPrices { warn(cli.noDataHelp()) }
+            return
+        }
         if portfolio.entries.isEmpty {
             say("no holdings yet: coinfolio-cli set COIN AMOUNT (for example: set bitcoin 0.5)")
             return
@@ -29,8 +36,11 @@ struct PortfolioCommand: Command {
         }
         say(Terminal.table(["SYMBOL", "NAME", "AMOUNT", "VALUE", "24H"], rows, right: [2, 3, 4]))
         let change = try engine.portfolioChange()
-        let total = "\(terminal.bold("Total")): \(NumberFormat.value(portfolio.totalValue, vsCurrency: cli.vs()))"
+        let totalText = portfolio.totalValue.map { NumberFormat.value($0, vsCurrency: cli.vs()) } ?? NumberFormat.notAvailable
+        let note = portfolio.totalValue == nil ? "" : CLI.unpricedNote(portfolio.unpricedHoldings)
+        let total = "\(terminal.bold("Total")): \(totalText)\(note)"
         say("\(total) \(terminal.change(change.percentage)) \(cli.coverageNote(change))".trailingSpacesRemoved)
+        if withoutPrices { warn(cli.noDataHelp()) }
         say(cli.ageLine(asOf: portfolio.asOf, stale: portfolio.isStale))
     }
 }

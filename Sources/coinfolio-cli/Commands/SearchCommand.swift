@@ -13,7 +13,7 @@ struct SearchCommand: Command {
         do {
             listing = try engine.coins(CoinQuery(search: options.operands[0], limit: options.limit, sparkline: !options.json))
         } catch let error as CoinfolioError where error.code == .noData {
-            fail(CLI.noDataHelp, code: 1)
+            fail(cli.noDataHelp(), code: 1)
         }
         if options.json { say(listing.json); return }
         if listing.coins.isEmpty { say("no coin matches \"\(options.operands[0])\""); return }

@@ -202,6 +202,19 @@ def encode_json(payload: Any, what: str) -> bytes:
     return encode(text, what)
 
 
+def encode_holdings(holdings: Any) -> bytes:
+    """The batch-write argument ``{"holdings":[{"coin_id","amount"}…]}`` from a sequence of
+    ``{"coin_id": str, "amount": number}`` mappings (NaN/Inf rejected with InvalidArgument)."""
+    if isinstance(holdings, (str, bytes)) or not hasattr(holdings, "__iter__"):
+        raise TypeError("holdings must be a sequence of {'coin_id', 'amount'} mappings")
+    entries = []
+    for entry in holdings:
+        if not hasattr(entry, "keys"):
+            raise TypeError("each holding must be a mapping with 'coin_id' and 'amount'")
+        entries.append(dict(entry))
+    return encode_json({"holdings": entries}, "holdings")
+
+
 def to_dict(value: Mapping[str, Any], what: str) -> Dict[str, Any]:
     """A JSON object argument as a dict; anything but a mapping (a str, a list, None) raises
     TypeError naming the argument."""
@@ -352,6 +365,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_store_open_v2", (c_char_p, POINTER(cf_store_p), c_string_out), c_int, _check_status),
     ("cf_store_close", (cf_store_p,), None, None),
     ("cf_store_set_holding", (cf_store_p, c_char_p, c_double, c_string_out), c_int, _check_status),
+    ("cf_store_set_holdings", (cf_store_p, c_char_p, c_string_out), c_int, _check_status),
     ("cf_store_holdings", (cf_store_p, c_string_out, c_string_out), c_int, _check_status),
     # Client
     ("cf_client_open", (c_char_p, POINTER(cf_client_p), c_string_out), c_int, _check_status),
@@ -370,6 +384,8 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_portfolio", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_statistics", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_set_holding", (cf_engine_p, c_char_p, c_double, c_string_out), c_int, _check_status),
+    ("cf_engine_set_holdings", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_coin_statistics", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_coin_detail", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_metrics", (cf_engine_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_chart", (cf_engine_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),

@@ -38,6 +38,7 @@ __all__ = [
     "CoinsAnswer",
     "PortfolioAnswer",
     "CoinDetailScreen",
+    "CoinStatistics",
     "HTTPRequests",
     "EngineMetrics",
     "RefreshSummary",
@@ -287,30 +288,50 @@ class StatisticsAnswer(TypedDict):
 
 class CoinsAnswer(TypedDict):
     """:meth:`Engine.coins`: ``total`` counts the matches before limit and offset; ``as_of`` is
-    the snapshot's time (ISO-8601 UTC), ``stale`` whether it is older than stale_after_s."""
+    the data's own time (ISO-8601 UTC: the newest ``last_updated``, or ``/global``'s
+    ``updated_at`` when newer), ``fetched_at`` when the snapshot was downloaded or loaded,
+    ``stale`` whether ``as_of`` is older than stale_after_s."""
 
     coins: List[ListedCoin]
     total: int
     as_of: str
+    fetched_at: Optional[str]
     stale: bool
 
 
 class PortfolioAnswer(TypedDict):
     """:meth:`Engine.portfolio`: ``total_value`` is the sum of the priced holdings' values in
-    vs_currency; ``as_of`` None without a snapshot."""
+    vs_currency (None, never 0, when there are holdings and none has a price; 0 with no
+    holdings), ``unpriced_holdings`` the holdings left out of it; ``as_of`` and ``fetched_at``
+    (ISO-8601 UTC) None without a snapshot."""
 
     coins: List[PortfolioCoin]
-    total_value: float
+    total_value: Optional[float]
+    unpriced_holdings: int
     as_of: Optional[str]
+    fetched_at: Optional[str]
     stale: bool
 
 
 class CoinDetailScreen(TypedDict):
     """:meth:`Engine.coin_detail`: the snapshot's row (None when the coin is not in it), the
-    detail, and the overview and additional statistics (missing values print ``"n/a"``)."""
+    detail, and the overview and additional statistics (missing values print ``"n/a"``);
+    ``as_of`` is when the detail was fetched (ISO-8601 UTC), ``stale`` True when a saved detail
+    is returned because refreshing it failed."""
 
     coin: Optional[ListedCoin]
     detail: CoinDetail
+    overview: List[Statistic]
+    additional: List[Statistic]
+    as_of: Optional[str]
+    stale: bool
+
+
+class CoinStatistics(TypedDict):
+    """:meth:`Engine.coin_statistics`: the snapshot's row and the detail screen's statistics,
+    from the saved snapshot alone."""
+
+    coin: ListedCoin
     overview: List[Statistic]
     additional: List[Statistic]
 
@@ -336,10 +357,12 @@ class EngineMetrics(TypedDict):
 
 class RefreshSummary(TypedDict):
     """:meth:`Engine.refresh` and :meth:`Engine.refresh_prices`: coins in the new snapshot (or
-    coins priced), its time (ISO-8601 UTC) and staleness."""
+    coins priced), the data's own time ``as_of`` and ``fetched_at`` (ISO-8601 UTC), and
+    staleness (judged from ``as_of``)."""
 
     coins: int
     as_of: str
+    fetched_at: str
     stale: bool
 
 

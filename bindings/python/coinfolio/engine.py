@@ -6,13 +6,14 @@ import decimal
 import json
 import os
 from ctypes import byref
-from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _ffi
 from ._handle import Handle
 from .answers import (
     CoinDetailScreen,
     CoinsAnswer,
+    CoinStatistics,
     EngineMetrics,
     ImportSummary,
     PnLAnswer,
@@ -54,18 +55,27 @@ class Engine(Handle):
     """The view-model logic of a tracker over a store, a client and a saved market snapshot.
 
     Args:
-        database: ``":memory:"``, the path of the SQLite file (holdings and the last snapshot),
-            or a PostgreSQL URL ``postgresql://user[:password]@host[:port]/db[?params]``.
+        database: ``":memory:"``, the path of the SQLite file (holdings, one saved snapshot per
+            vs_currency, and saved coin details), or a PostgreSQL URL
+            ``postgresql://user[:password]@host[:port]/db[?params]``.
         owner: whose rows the engine sees in ``database`` (default ``"default"``): it never
             reads, changes, counts or deletes another owner's rows.
         api: the client config (keys of :class:`coinfolio.Client`), passed as given.
         vs_currency: the quote currency of prices and values (default ``"usd"``).
         coin_limit: how many coins ``refresh()`` downloads (1…5000, default 250).
-        detail_ttl_s: seconds a coin detail stays cached (default 600).
-        stale_after_s: seconds after which the snapshot reports ``stale`` (default 600).
+        detail_ttl_s: seconds a saved coin detail stays fresh (default 600); older ones are
+            fetched again, and still returned (``stale: True``) when that fails.
+        stale_after_s: seconds after the data's own time (``as_of``) when answers report
+            ``stale`` (default 600).
         chart_ttl_s: seconds a chart stays cached (default 300).
         price_change_percentage: the windows a refresh asks for (default ``["24h"]``; any of
             1h, 24h, 7d, 14d, 30d, 200d, 1y).
+
+    Times in answers: ``as_of`` is the data's own time (the newest ``last_updated`` among the
+    coins, or ``/global``'s ``updated_at`` when newer), ``fetched_at`` when the snapshot was
+    downloaded or loaded. Snapshots are kept per ``vs_currency``: an engine opened with
+    ``vs_currency="jpy"`` on a file with a usd snapshot has no data (``NoData``) until a jpy
+    refresh or load, and the usd one stays for the next usd engine.
 
     None leaves an option to the library, which applies the default given above (``database``
     None is ``":memory:"``, ``api`` None the public plan's defaults).
@@ -110,7 +120,8 @@ class Engine(Handle):
         """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
         ``/global``, and one ``ids=`` request for held coins missing from those pages.
 
-        Returns ``{"coins": n, "as_of": "ISO-8601 UTC", "stale": False}``. On failure the previous
+        Returns ``{"coins": n, "as_of": "ISO-8601 UTC" (the data's own time), "fetched_at": "…"
+        (now), "stale": bool (judged from as_of)}``. On failure the previous
         snapshot is kept (and marked stale) and the network error is raised. Blocks.
 
         Raises:
@@ -162,11 +173,12 @@ class Engine(Handle):
         ``sort=None`` is ``"rank"``, ``offset=None`` is 0 and ``sparkline=None`` is True (the
         library's default; this method's own default is False).
 
-        Returns ``{"coins": [coin…], "total": n (before paging), "as_of": "…", "stale": bool}``.
+        Returns ``{"coins": [coin…], "total": n (before paging), "as_of": "…", "fetched_at": "…",
+        "stale": bool}``.
 
         Raises:
             InvalidArgument: unknown sort, negative limit/offset.
-            NoData: no snapshot yet.
+            NoData: no snapshot in this engine's vs_currency yet (``details["vs_currency"]``).
         """
         query = _ffi.options(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
         encoded = _ffi.encode_json(query, "query")
@@ -182,12 +194,15 @@ class Engine(Handle):
 
         Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
         price, null without a price); a coin with no market row has ``price_available: False``
-        and is left out of ``total_value``. ``sort="holdings"`` is value descending;
-        ``sparkline=True`` adds the 7-day prices (left out by default: they are most of the
-        answer's size). None leaves either to the library's default: ``sort=None`` is
-        ``"holdings"``, ``sparkline=None`` is True, ``portfolio=None`` is ``"main"``.
+        and is left out of ``total_value``; ``unpriced_holdings`` counts those left out.
+        ``total_value`` is None (unknown, never 0) when there are holdings and none has a price,
+        and 0 with no holdings. ``sort="holdings"`` is value descending; ``sparkline=True`` adds
+        the 7-day prices (left out by default: they are most of the answer's size). None leaves
+        either to the library's default: ``sort=None`` is ``"holdings"``, ``sparkline=None`` is
+        True, ``portfolio=None`` is ``"main"``.
 
-        Returns ``{"coins": [...], "total_value": x, "as_of": "…" | None, "stale": bool}``.
+        Returns ``{"coins": [...], "total_value": x | None, "unpriced_holdings": n,
+        "as_of": "…" | None, "fetched_at": "…" | None, "stale": bool}``.
         """
         encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline, portfolio=portfolio), "query")
         with self._borrow() as pointer:
@@ -223,15 +238,43 @@ class Engine(Handle):
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_engine_set_holding, pointer, encoded, value)
 
-    def coin_detail(self, coin_id: Union[str, bytes]) -> CoinDetailScreen:
-        """One coin's detail screen, fetched lazily (``GET /coins/{id}`` only when asked, cached
-        for detail_ttl_s, one shared request for concurrent callers). May block.
+    def set_holdings(self, holdings: Iterable[Mapping[str, Any]]) -> None:
+        """Sets several holdings in one durable transaction, all or nothing (rules and errors
+        of :meth:`Store.set_holdings`): ``[{"coin_id": "bitcoin", "amount": 0.5}, …]``."""
+        encoded = _ffi.encode_holdings(holdings)
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_engine_set_holdings, pointer, encoded)
 
-        Returns ``{"coin": coin | None, "detail": {…}, "overview": [statistic…],
-        "additional": [statistic…]}``.
+    def coin_statistics(self, coin_id: Union[str, bytes]) -> CoinStatistics:
+        """One coin's market row and statistics from the saved snapshot alone: never a request.
+
+        Returns ``{"coin": coin, "overview": [statistic…], "additional": [statistic…]}`` with the
+        titles of :meth:`coin_detail` (prices in vs_currency); "Block Time" and "Hashing
+        Algorithm" come from a saved detail when there is one, else read ``"n/a"``.
 
         Raises:
-            InvalidArgument: a bad id; or a network status (see :class:`coinfolio.Client`).
+            InvalidArgument: a bad id.
+            NoData: no snapshot in this engine's vs_currency.
+            NotFound: the coin is not in the snapshot.
+        """
+        encoded = _ffi.encode(coin_id, "coin_id")
+        with self._borrow() as pointer:
+            statistics: CoinStatistics = _ffi.call_json(_ffi.lib.cf_engine_coin_statistics, pointer, encoded)
+        return statistics
+
+    def coin_detail(self, coin_id: Union[str, bytes]) -> CoinDetailScreen:
+        """One coin's detail screen, fetched lazily (``GET /coins/{id}`` only when asked). Each
+        fetched detail is saved in the database with its fetch time: one younger than
+        detail_ttl_s answers without a request (in this process or a later one); concurrent
+        callers share one request. When refreshing an older one fails, the saved detail is
+        returned with ``stale: True``. May block.
+
+        Returns ``{"coin": coin | None, "detail": {…}, "overview": [statistic…],
+        "additional": [statistic…], "as_of": "…" (when the detail was fetched), "stale": bool}``.
+
+        Raises:
+            InvalidArgument: a bad id. NotFound: an unknown coin. A network status (see
+                :class:`coinfolio.Client`) only when no detail of the coin was saved.
         """
         encoded = _ffi.encode(coin_id, "coin_id")
         with self._borrow() as pointer:

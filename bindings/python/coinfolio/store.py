@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from ctypes import byref
-from typing import List, Optional, Union
+from typing import Any, Iterable, List, Mapping, Optional, Union
 
 from . import _ffi
 from ._handle import Handle
@@ -63,6 +63,24 @@ class Store(Handle):
         value = _ffi.to_double(amount, "amount")
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_store_set_holding, pointer, encoded, value)
+
+    def set_holdings(self, holdings: Iterable[Mapping[str, Any]]) -> None:
+        """Sets several holdings in one durable transaction: all are written, or none.
+
+        ``holdings`` is a sequence of ``{"coin_id": str, "amount": float}`` (units of the coin);
+        each follows :meth:`set_holding`'s rules (``amount <= 0`` deletes) and an id may appear
+        once. An empty sequence writes nothing.
+
+        Raises:
+            InvalidArgument: a bad id, a NaN/±Inf or non-number amount, a repeated id, or an
+                entry without ``coin_id``/``amount``; ``details["index"]`` is the entry's
+                position (when the library found it). Nothing is written.
+            StoreError: SQLite failed; nothing is written.
+            TypeError: ``holdings`` is not a sequence of mappings.
+        """
+        encoded = _ffi.encode_holdings(holdings)
+        with self._borrow() as pointer:
+            _ffi.call(_ffi.lib.cf_store_set_holdings, pointer, encoded)
 
     def holdings(self) -> List[Holding]:
         """All holdings, ``[{"coin_id": "bitcoin", "amount": 0.5}, …]``, sorted by coin_id

@@ -195,6 +195,9 @@ class Dashboard:
     def portfolio(self) -> Tuple[int, str]:
         portfolio = self.engine.portfolio(sparkline=False)
         coins = portfolio["coins"]
+
+        def money(value: Optional[float]) -> str:  # total_value is None when no holding has a price
+            return "n/a" if value is None else coinfolio.format_value(value)
         if not coins:
             body = "<h1>Portfolio</h1><p>No holdings yet: <code>coinfolio-cli set bitcoin 0.5</code> adds some.</p>"
             return 200, self.page("Portfolio", body, portfolio.get("as_of"), bool(portfolio.get("stale")))
@@ -213,7 +216,7 @@ class Dashboard:
         body = (
             "<h1>Portfolio</h1>"
             '<section class="stats"><div class="stat"><div class="title">Total Value</div>'
-            f'<div class="value">{esc(coinfolio.format_value(portfolio["total_value"]))}</div></div></section>'
+            f'<div class="value">{esc(money(portfolio["total_value"]))}</div></div></section>'
             '<h2>Holdings</h2><table><thead><tr><th>Coin</th><th class="num">Amount</th>'
             '<th class="num">Value</th><th class="num">24h</th></tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>"

@@ -75,6 +75,11 @@ class LoopbackServer:
         """Queues a fault: path, times, status, headers, body, truncate, delay_ms, close."""
         self._control("fault", spec)
 
+    def live(self) -> None:
+        """Stamps answers with the current time (last_updated, updated_at), as the live API's
+        are, until reset: a snapshot refreshed from it is not stale."""
+        self._control("live", {"live": True})
+
     def route(self, **spec: Any) -> None:
         """Replaces a route's normal answer until reset: path, status, body."""
         self._control("route", spec)

@@ -88,7 +88,8 @@ def test_network_down_shows_saved_snapshot_as_stale(cli):
 def test_network_down_without_data_says_how_to_get_it(cli):
     result = cli("home", COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
     assert result.returncode == 1
-    assert "no market data yet" in result.stderr and "load" in result.stderr
+    assert "no usd market data yet" in result.stderr and "load" in result.stderr
+    assert "`coinfolio-cli home`" in result.stderr
 
 
 @pytest.mark.parametrize("args, code, message", [
@@ -101,7 +102,7 @@ def test_network_down_without_data_says_how_to_get_it(cli):
     (("set", "bitcoin", "0x10"), 2, "amount must be a number"),
     (("set", "bitcoin", "nan"), 2, "amount must be a number"),
     (("load", "/etc/hostname"), 1, "/etc/hostname: malformed JSON"),
-    (("--offline", "detail", "bitcoin"), 1, "detail needs the network"),
+    (("--offline", "detail", "bitcoin"), 1, "nothing saved for bitcoin"),
     (("--json", "bogus"), 2, "unknown command"),
 ])
 def test_errors_are_one_line_and_nonzero(cli, args, code, message):
@@ -346,3 +347,74 @@ def test_help_gives_the_days_the_parser_takes_and_the_plans_limit(cli):
     assert result.returncode == 0
     assert "(days 1…36500 or max, default 7;" in result.stdout
     assert "the public and demo plans stop at 365)" in result.stdout
+
+
+# --- offline truth (issue 18) ----------------------------------------------------------------
+
+FIXTURES = REPO / "Tests" / "fixtures" / "coingecko"
+
+
+def test_a_loaded_old_body_shows_its_own_time_and_is_stale(cli):
+    assert cli("load", str(FIXTURES / "markets.json"), str(FIXTURES / "global.json")).returncode == 0
+    result = cli("--offline", "home", "--limit", "3")
+    assert result.returncode == 0, result.stderr
+    assert "stale as of 2024-12-19T10:44:55Z" in result.stdout
+    loaded = json.loads(cli("--json", "load", str(FIXTURES / "markets.json")).stdout)
+    assert loaded["as_of"] == "2024-12-19T10:44:55Z" and loaded["stale"] is True and loaded["fetched_at"] > "2025"
+
+
+def test_another_currency_without_data_says_so_and_exits_1_when_it_shows_nothing(cli):
+    assert cli("load", str(FIXTURES / "markets.json")).returncode == 0
+    assert cli("--offline", "set", "bitcoin", "0.5").returncode == 0
+    result = cli("--offline", "--vs-currency", "jpy", "portfolio")
+    assert result.returncode == 0, "the holdings are still shown"
+    assert "Total: n/a" in result.stdout and "¥0" not in result.stdout
+    assert "no jpy market data yet" in result.stderr
+    assert "`coinfolio-cli --vs-currency jpy home`" in result.stderr
+    as_json = cli("--offline", "--vs-currency", "jpy", "--json", "portfolio")
+    assert as_json.returncode == 0
+    assert json.loads(as_json.stdout)["total_value"] is None
+    home = cli("--offline", "--vs-currency", "jpy", "home")
+    assert home.returncode == 1 and "no jpy market data yet" in home.stderr
+    usd = cli("--offline", "portfolio")
+    assert usd.returncode == 0 and "Total: $28,500.06" in usd.stdout, "the usd snapshot is still there"
+
+
+def test_a_total_says_how_many_holdings_it_leaves_out(cli):
+    assert cli("load", str(FIXTURES / "markets.json")).returncode == 0
+    assert cli("--offline", "set", "bitcoin", "0.5").returncode == 0
+    assert cli("--offline", "set", "not-a-listed-coin", "10").returncode == 0
+    result = cli("--offline", "portfolio")
+    assert result.returncode == 0, result.stderr
+    assert "Total: $28,500.06 (1 holding without a price)" in result.stdout
+    assert json.loads(cli("--offline", "--json", "portfolio").stdout)["unpriced_holdings"] == 1
+    assert cli("--offline", "set", "0.1-token", "1").returncode == 0
+    assert "(2 holdings without a price)" in cli("--offline", "portfolio").stdout
+
+
+def test_offline_detail_shows_what_it_has_and_says_what_is_missing(cli):
+    assert cli("load", str(FIXTURES / "markets.json")).returncode == 0
+    result = cli("--offline", "detail", "bitcoin")
+    assert result.returncode == 0, result.stderr
+    assert "Current Price: $57,000.123 +2.15%" in result.stdout
+    assert "no saved description of bitcoin" in result.stdout and "`coinfolio-cli detail bitcoin`" in result.stdout
+    statistics = json.loads(cli("--offline", "--json", "detail", "bitcoin").stdout)
+    assert set(statistics) == {"coin", "overview", "additional"}
+    assert cli("detail", "bitcoin").returncode == 0  # online: fetched and saved
+    saved = cli("--offline", "detail", "bitcoin")
+    assert saved.returncode == 0 and "Hashing Algorithm: SHA-256" in saved.stdout
+    assert "no saved description" not in saved.stdout
+    missing = cli("--offline", "detail", "dogecoin-classic")
+    assert missing.returncode == 1 and "nothing saved for dogecoin-classic" in missing.stderr
+
+
+def test_the_issue_total_example_reads_literally(cli, tmp_path):
+    markets = tmp_path / "markets.json"
+    markets.write_text('[{"id":"usd-coin","symbol":"usdc","name":"USDC","current_price":1,'
+                       '"last_updated":"2025-04-01T00:00:00Z"}]')
+    assert cli("load", str(markets)).returncode == 0
+    assert cli("--offline", "set", "usd-coin", "8811.33").returncode == 0
+    assert cli("--offline", "set", "delisted-coin", "3").returncode == 0
+    result = cli("--offline", "portfolio")
+    assert "Total: $8,811.33 (1 holding without a price)" in result.stdout
+    assert "stale as of 2025-04-01T00:00:00Z" in result.stdout

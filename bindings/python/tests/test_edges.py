@@ -228,6 +228,7 @@ def test_load_of_no_coin_replaces_nothing(body: str) -> None:
 @pytest.mark.parametrize("body", ["[]", "[null,null]", '[{"id":1}]'])
 def test_refresh_with_empty_first_page_keeps_snapshot(server, tmp_path: Path, body: str) -> None:
     api = {"base_url": server.base_url, "max_retries": 0, "timeout_ms": 5000}
+    server.live()  # answers stamped now: the good snapshot is not stale
     with coinfolio.Engine(database=str(tmp_path / "e.sqlite"), api=api) as engine:
         first = engine.refresh()
         server.fault(path="/api/v3/coins/markets", body=body)

@@ -74,6 +74,7 @@ def loaded(fixture_text) -> Any:
 
 
 def test_refresh_makes_one_markets_and_one_global_request_and_no_detail(server) -> None:
+    server.live()
     with online_engine(server, coin_limit=3) as engine:
         engine.set_holding("bitcoin", 1)  # inside the first page: no top-up
         result = engine.refresh()
@@ -121,6 +122,7 @@ def test_refresh_uses_the_configured_vs_currency(server) -> None:
 
 
 def test_failed_refresh_keeps_the_snapshot_and_marks_it_stale(server) -> None:
+    server.live()
     with online_engine(server) as engine:
         engine.refresh()
         before = engine.coins()
@@ -133,6 +135,7 @@ def test_failed_refresh_keeps_the_snapshot_and_marks_it_stale(server) -> None:
         assert after["coins"] == before["coins"]
         assert after["as_of"] == before["as_of"]
         server.reset()
+        server.live()
         assert engine.refresh()["stale"] is False
         assert engine.coins()["stale"] is False
 
@@ -499,7 +502,8 @@ def test_portfolio_without_a_snapshot_lists_holdings_without_prices() -> None:
     assert portfolio["as_of"] is None
     assert [c["id"] for c in portfolio["coins"]] == ["bitcoin"]
     assert portfolio["coins"][0]["price_available"] is False
-    assert portfolio["total_value"] == 0
+    assert portfolio["total_value"] is None, "unknown, never 0"
+    assert portfolio["unpriced_holdings"] == 1
 
 
 def test_statistics_before_any_data_is_no_data() -> None:

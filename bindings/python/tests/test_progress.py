@@ -90,6 +90,7 @@ def test_a_callback_that_raises_does_not_stop_the_refresh(server, capsys) -> Non
     def broken(progress: Dict[str, Any]) -> None:
         raise RuntimeError("broken callback")
 
+    server.live()  # answers stamped now: a successful refresh is then not stale (as_of is the data's time)
     with coinfolio.Engine(api={"base_url": server.base_url}) as engine:
         engine.set_progress(broken)
         assert engine.refresh()["stale"] is False

@@ -149,6 +149,7 @@ def test_store_and_offline_engine_answers_are_their_typeddicts() -> None:
         assert "coverage" in statistics[3]
         conform(statistics, List[answers.Statistic], "statistics")
         conform(engine.portfolio_history(), answers.PortfolioHistory, "portfolio_history")
+        conform(engine.coin_statistics("bitcoin"), answers.CoinStatistics, "coin_statistics")
         conform(engine.metrics(), answers.EngineMetrics, "metrics")
 
 

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Coin details (`GET /coins/{id}`) saved in the holdings file with their fetch time, so that a
+/// detail outlives the process and answers offline. The engine's TTL decides whether a saved
+/// detail is fresh; saving never expires anything. Shares the `StoreConnection` of the
+/// `PortfolioStore` it belongs to.
+final class DetailStore: Sendable {
+    private let connection: StoreConnection
+    private var owner: String { connection.owner }
+
+    init(connection: StoreConnection) {
+        self.connection = connection
+    }
+
+    /// A saved detail and when it was fetched.
+    struct Saved: Sendable {
+        var detail: CoinDetail
+        var fetchedAt: Date
+    }
+
+    /// Saves (replaces) the detail of `detail.id`, fetched at `fetchedAt`.
+    func save(_ detail: CoinDetail, fetchedAt: Date) throws {
+        var w = JSONWriter(reserving: 1024 + (detail.description?.utf8.count ?? 0))
+        w.beginObject(); detail.writeJSON(to: &w); w.endObject()
+        let bytes = w.bytes
+        try connection.locked { connection in
+            let statement = try connection.statement(
+                """
+                INSERT INTO coin_detail (owner, coin_id, fetched_at, detail) VALUES (?4, ?1, ?2, ?3)
+                ON CONFLICT (owner, coin_id) DO UPDATE SET fetched_at = excluded.fetched_at, detail = excluded.detail
+                """)
+            try bytes.withUnsafeBytes { raw in
+                statement.bind(1, detail.id)
+                statement.bind(2, fetchedAt.timeIntervalSince1970)
+                statement.bind(3, borrowing: raw)
+                statement.bind(4, owner)
+                _ = try statement.run("cannot save the coin detail")
+            }
+        }
+    }
+
+    /// The saved detail of `coinID`, nil when none was saved (or its saved form no longer reads).
+    func load(coinID: String) throws -> Saved? {
+        let row: (Double, Data)? = try connection.locked { connection in
+            let statement = try connection.statement("SELECT fetched_at, detail FROM coin_detail WHERE owner = ?2 AND coin_id = ?1")
+            statement.bind(1, coinID)
+            statement.bind(2, owner)
+            defer { statement.reset() }
+            guard try statement.next() else { return nil }
+            return (statement.double(0), statement.blob(1) ?? Data())
+        }
+        guard let (fetchedAt, json) = row, let stored = try? JSONDecoder().decode(StoredDetail.self, from: json) else { return nil }
+        return Saved(detail: stored.detail, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+    }
+
+    /// The saved form: `CoinDetail.writeJSON`'s keys (plain text, already cleaned of HTML).
+    private struct StoredDetail: Decodable {
+        var id: String
+        var symbol: String
+        var name: String
+        var block_time_in_minutes: Double?
+        var hashing_algorithm: String?
+        var description: String?
+        var homepage: String?
+        var subreddit_url: String?
+        var genesis_date: String?
+        var categories: [String]?
+
+        var detail: CoinDetail {
+            var detail = CoinDetail(id: id, symbol: symbol, name: name)
+            detail.blockTimeInMinutes = block_time_in_minutes
+            detail.hashingAlgorithm = hashing_algorithm
+            detail.description = description
+            detail.homepage = homepage
+            detail.subredditURL = subreddit_url
+            detail.genesisDate = genesis_date
+            detail.categories = categories ?? []
+            return detail
+        }
+    }
+}

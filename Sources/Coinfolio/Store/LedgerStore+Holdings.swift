@@ -1,0 +1,82 @@
+import Foundation
+
+/// Several `setHolding`s in one durable transaction (`PortfolioStore.setHoldings`).
+extension LedgerStore {
+    /// Makes the portfolio hold each amount (≤ 0 empties the holding) by recording the
+    /// transfers of the differences, all in one transaction: every entry is checked first, and
+    /// any failure — a bad entry, a decrease that would leave a later sell short, the database —
+    /// writes nothing.
+    /// - Throws: `.invalidArgument` with `details["index"]` and `details["coin_id"]` for the
+    ///   first bad entry; `.store`.
+    func setHoldings(portfolio: String, _ holdings: [Holding]) throws {
+        try Transaction.validatePortfolioName(portfolio)
+        var targets: [(coinID: String, target: ExactDecimal)] = []
+        targets.reserveCapacity(holdings.count)
+        var seen = Set<HoldingsKey>()
+        for (index, holding) in holdings.enumerated() {
+            do {
+                try CoinID.validateHeldAsListable(holding.coinID)
+                try CoinID.validate(holding.coinID)
+                guard holding.amount.isFinite else {
+                    throw CoinfolioError.invalid("amount must be a finite number, not \(holding.amount)")
+                }
+                try CoinID.validateHolding(holding.coinID)
+                guard seen.insert(HoldingsKey(holding.coinID)).inserted else {
+                    throw CoinfolioError.invalid("coin id \"\(holding.coinID)\" appears twice")
+                }
+                var target = ExactDecimal.zero
+                if holding.amount > 0 {
+                    guard let exact = ExactDecimal(holding.amount), !exact.isZero else {
+                        throw CoinfolioError(
+                            .invalidArgument, "amount \(holding.amount) is outside what the ledger keeps (1e-18 to 8.5e19 units)",
+                            details: ["field": .string("amount")])
+                    }
+                    target = exact
+                }
+                targets.append((holding.coinID, target))
+            } catch var error as CoinfolioError {
+                error.message = "holdings[\(index)]: \(error.message)"
+                error.details["index"] = .number(Double(index))
+                error.details["coin_id"] = .string(holding.coinID)
+                throw error
+            }
+        }
+        guard !targets.isEmpty else { return }
+        try write { connection in
+            try requirePortfolio(portfolio, connection)
+            for (index, (coinID, target)) in targets.enumerated() {
+                let entries = try coinEntries(portfolio: portfolio, coinID: coinID, connection)
+                var held = ExactDecimal.zero
+                for entry in entries { held += entry.kind.adds ? entry.amount : -entry.amount }
+                guard held != target else { continue }
+                let transaction = Transaction(
+                    portfolio: portfolio, coinID: coinID, kind: target > held ? .transferIn : .transferOut,
+                    amount: target > held ? target - held : held - target, timestamp: LedgerTimestamp.now(), note: "set_holding")
+                if !transaction.kind.adds {
+                    var all = entries
+                    all.append(Self.entry(transaction, id: Int64.max))
+                    all.sort { $0.timestamp < $1.timestamp || ($0.timestamp == $1.timestamp && $0.id < $1.id) }
+                    do {
+                        try Self.checkNeverNegative(all, coinID: coinID)
+                    } catch var error as CoinfolioError {
+                        error.details["index"] = .number(Double(index))
+                        throw error
+                    }
+                }
+                _ = try insert(transaction, connection, skippingKnownExternalID: false)
+            }
+        }
+    }
+}
+
+/// A coin id compared and hashed by its UTF-8 bytes, as the database compares: Swift's `==` on
+/// `String` would call NFC and NFD spellings of one id equal, and they are two holdings.
+struct HoldingsKey: Hashable {
+    let text: String
+    init(_ text: String) { self.text = text }
+    static func == (a: HoldingsKey, b: HoldingsKey) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}

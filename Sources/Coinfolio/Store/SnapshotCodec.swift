@@ -1,0 +1,270 @@
+/// The compact stored form of a snapshot's coins (schema step 4), read back without a JSON parse.
+///
+/// Layout, little-endian: the magic `CFS1`, the coin count (u32), then one record per coin: a
+/// u64 presence mask, the three required strings (`id`, `symbol`, `name`), then each optional
+/// field in a fixed order, written only when its mask bit is set (strings as u32 length + UTF-8,
+/// numbers as IEEE-754 doubles, the rank as an i64). Sparklines are not in this blob: they are
+/// stored one row per coin and read only when a query shows them (the record keeps one mask bit
+/// saying whether the coin has one), in either of two forms `sparklinePoints` tells apart by
+/// their first byte: `D` and the points as little-endian doubles (`packedSparkline`, for points
+/// held as values), or the JSON text of the price array as CoinGecko sent it (`[`…, for a
+/// decoder that keeps sparklines undecoded and can save their bytes without parsing them).
+///
+/// Reading is bounds-checked: a truncated or foreign blob throws `.store`, never traps.
+enum SnapshotCodec {
+    static let magic: UInt32 = 0x3153_4643  // "CFS1"
+
+    /// The coins without their sparklines, and for each coin whether it has a sparkline.
+    struct Decoded: Sendable {
+        var coins: [Coin]
+        var hasSparkline: [Bool]
+    }
+
+    /// - Parameter storedSparklines: for coins whose sparkline is not in memory, whether one is
+    ///   kept in the file (a price update carries a restored snapshot's rows over).
+    static func encode(_ coins: [Coin], storedSparklines: [Bool]? = nil) -> [UInt8] {
+        var w = Writer()
+        w.bytes.reserveCapacity(coins.count * 360 + 8)
+        w.u32(magic)
+        w.u32(UInt32(truncatingIfNeeded: coins.count))
+        for (position, coin) in coins.enumerated() {
+            w.beginRecord()
+            w.string(coin.id); w.string(coin.symbol); w.string(coin.name)
+            w.optional(coin.image); w.optional(coin.athDate); w.optional(coin.atlDate); w.optional(coin.lastUpdated)
+            w.optional(coin.currentPrice); w.optional(coin.marketCap); w.optional(coin.fullyDilutedValuation)
+            w.optional(coin.totalVolume); w.optional(coin.high24h); w.optional(coin.low24h)
+            w.optional(coin.priceChange24h); w.optional(coin.priceChangePercentage24h)
+            w.optional(coin.marketCapChange24h); w.optional(coin.marketCapChangePercentage24h)
+            w.optional(coin.circulatingSupply); w.optional(coin.totalSupply); w.optional(coin.maxSupply)
+            w.optional(coin.ath); w.optional(coin.athChangePercentage); w.optional(coin.atl); w.optional(coin.atlChangePercentage)
+            w.optional(coin.marketCapRank.map(Int64.init))
+            w.flag(coin.roi != nil)
+            w.optional(coin.roi?.times); w.optional(coin.roi?.currency); w.optional(coin.roi?.percentage)
+            for window in Coin.ChangeWindow.allCases { w.optional(coin.priceChangePercentageInCurrency[window]) }
+            w.flag(coin.sparkline != nil || storedSparklines?[position] == true)
+            w.endRecord()
+        }
+        return w.bytes
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> Decoded {
+        var r = Reader(bytes: bytes)
+        guard try r.u32() == magic else { throw corrupt }
+        let count = Int(try r.u32())
+        // Each record takes at least 20 bytes, so a bad count cannot reserve absurd memory.
+        guard count <= bytes.count / 20 else { throw corrupt }
+        var coins: [Coin] = []
+        coins.reserveCapacity(count)
+        var hasSparkline: [Bool] = []
+        hasSparkline.reserveCapacity(count)
+        for _ in 0..<count {
+            try r.beginRecord()
+            var coin = Coin(id: try r.string(), symbol: try r.string(), name: try r.string())
+            coin.image = try r.optionalString(); coin.athDate = try r.optionalString()
+            coin.atlDate = try r.optionalString(); coin.lastUpdated = try r.optionalString()
+            coin.currentPrice = try r.optionalDouble(); coin.marketCap = try r.optionalDouble()
+            coin.fullyDilutedValuation = try r.optionalDouble(); coin.totalVolume = try r.optionalDouble()
+            coin.high24h = try r.optionalDouble(); coin.low24h = try r.optionalDouble()
+            coin.priceChange24h = try r.optionalDouble(); coin.priceChangePercentage24h = try r.optionalDouble()
+            coin.marketCapChange24h = try r.optionalDouble(); coin.marketCapChangePercentage24h = try r.optionalDouble()
+            coin.circulatingSupply = try r.optionalDouble(); coin.totalSupply = try r.optionalDouble()
+            coin.maxSupply = try r.optionalDouble(); coin.ath = try r.optionalDouble()
+            coin.athChangePercentage = try r.optionalDouble(); coin.atl = try r.optionalDouble()
+            coin.atlChangePercentage = try r.optionalDouble()
+            coin.marketCapRank = try r.optionalInt().map { Int(truncatingIfNeeded: $0) }
+            if r.flag() {
+                coin.roi = Coin.ROI(times: try r.optionalDouble(), currency: try r.optionalString(), percentage: try r.optionalDouble())
+            } else {
+                _ = try (r.optionalDouble(), r.optionalString(), r.optionalDouble())
+            }
+            // Most coins carry one or two windows: size the dictionary once, no regrowth.
+            let windows = try (
+                r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(),
+                r.optionalDouble(), r.optionalDouble()
+            )
+            let values = [windows.0, windows.1, windows.2, windows.3, windows.4, windows.5, windows.6]
+            let known = values.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+            if known > 0 {
+                var byWindow = [Coin.ChangeWindow: Double](minimumCapacity: known)
+                for (window, value) in zip(Coin.ChangeWindow.allCases, values) where value != nil { byWindow[window] = value }
+                coin.priceChangePercentageInCurrency = byWindow
+            }
+            hasSparkline.append(r.flag())
+            coins.append(coin)
+        }
+        return Decoded(coins: coins, hasSparkline: hasSparkline)
+    }
+
+    /// A sparkline as `D` and its points as little-endian doubles (a missing point is NaN and
+    /// stays NaN; every point bit for bit).
+    static func packedSparkline(_ points: [Double]) -> [UInt8] {
+        var bytes: [UInt8] = [UInt8(ascii: "D")]
+        bytes.reserveCapacity(points.count * 8 + 1)
+        for point in points { withUnsafeBytes(of: point.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        return bytes
+    }
+
+    /// A sparkline as the JSON text of its price array (`[56795.9281,56736.39,null]`): the form
+    /// CoinGecko sends, so that a decoder that keeps sparklines undecoded can save its bytes as
+    /// they are and read them back lazily. Each number is written in its shortest round-trip
+    /// form (a missing point, NaN, as `null`; −0 keeps its sign).
+    static func sparklineJSON(_ points: [Double]) -> [UInt8] {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(points.count * 12 + 2)
+        for (index, point) in points.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if point.isFinite {
+                bytes.append(contentsOf: point.description.utf8)
+            } else {
+                bytes.append(contentsOf: "null".utf8)
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return bytes
+    }
+
+    /// The points of a saved sparkline: `packedSparkline`'s form, or a JSON array of numbers and
+    /// nulls (`sparklineJSON`'s form, whitespace allowed); nil when the bytes are neither.
+    static func sparklinePoints(_ json: UnsafeBufferPointer<UInt8>) -> [Double]? {
+        if json.first == UInt8(ascii: "D") {
+            guard (json.count - 1) % 8 == 0 else { return nil }
+            let count = (json.count - 1) / 8
+            let raw = UnsafeRawBufferPointer(json)
+            return (0..<count).map { index in
+                Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1 + index * 8, as: UInt64.self)))
+            }
+        }
+        var i = 0
+        let n = json.count
+        func space() { while i < n, json[i] == 0x20 || json[i] == 0x0A || json[i] == 0x0D || json[i] == 0x09 { i += 1 } }
+        space()
+        guard i < n, json[i] == UInt8(ascii: "[") else { return nil }
+        i += 1
+        space()
+        var points: [Double] = []
+        points.reserveCapacity(n / 8)
+        if i < n, json[i] == UInt8(ascii: "]") {
+            i += 1
+        } else {
+            while true {
+                space()
+                if n - i >= 4, json[i] == UInt8(ascii: "n"), json[i + 1] == UInt8(ascii: "u"), json[i + 2] == UInt8(ascii: "l"),
+                    json[i + 3] == UInt8(ascii: "l")
+                {
+                    points.append(.nan)
+                    i += 4
+                } else {
+                    guard let value = JSONNumber.read(json, at: &i) else { return nil }
+                    points.append(value)
+                }
+                space()
+                guard i < n else { return nil }
+                if json[i] == UInt8(ascii: ",") {
+                    i += 1
+                } else if json[i] == UInt8(ascii: "]") {
+                    i += 1
+                    break
+                } else {
+                    return nil
+                }
+            }
+        }
+        space()
+        return i == n ? points : nil
+    }
+
+    static let corrupt = CoinfolioError(.store, "the saved snapshot is damaged or of an unknown format")
+
+    private struct Writer {
+        var bytes: [UInt8] = []
+        private var maskOffset = 0
+        private var mask: UInt64 = 0
+        private var bit = 0
+
+        mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+
+        mutating func beginRecord() {
+            maskOffset = bytes.count
+            mask = 0
+            bit = 0
+            u64(0)
+        }
+
+        mutating func endRecord() {
+            withUnsafeBytes(of: mask.littleEndian) { raw in
+                for index in 0..<8 { bytes[maskOffset + index] = raw[index] }
+            }
+        }
+
+        mutating func string(_ text: String) {
+            var text = text
+            text.withUTF8 { utf8 in
+                u32(UInt32(truncatingIfNeeded: utf8.count))
+                bytes.append(contentsOf: utf8)
+            }
+        }
+
+        mutating func flag(_ set: Bool) {
+            if set { mask |= 1 << UInt64(bit) }
+            bit += 1
+        }
+
+        mutating func optional(_ text: String?) {
+            flag(text != nil)
+            if let text { string(text) }
+        }
+
+        mutating func optional(_ value: Double?) {
+            flag(value != nil)
+            if let value { u64(value.bitPattern) }
+        }
+
+        mutating func optional(_ value: Int64?) {
+            flag(value != nil)
+            if let value { u64(UInt64(bitPattern: value)) }
+        }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+        private var mask: UInt64 = 0
+        private var bit = 0
+
+        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+        mutating func u32() throws -> UInt32 {
+            guard bytes.count - offset >= 4 else { throw SnapshotCodec.corrupt }
+            defer { offset += 4 }
+            return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        }
+
+        mutating func u64() throws -> UInt64 {
+            guard bytes.count - offset >= 8 else { throw SnapshotCodec.corrupt }
+            defer { offset += 8 }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+
+        mutating func beginRecord() throws {
+            mask = try u64()
+            bit = 0
+        }
+
+        mutating func string() throws -> String {
+            let count = Int(try u32())
+            guard bytes.count - offset >= count else { throw SnapshotCodec.corrupt }
+            defer { offset += count }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
+        }
+
+        mutating func flag() -> Bool {
+            defer { bit += 1 }
+            return mask & (1 << UInt64(bit)) != 0
+        }
+
+        mutating func optionalString() throws -> String? { flag() ? try string() : nil }
+        mutating func optionalDouble() throws -> Double? { flag() ? Double(bitPattern: try u64()) : nil }
+        mutating func optionalInt() throws -> Int64? { flag() ? Int64(bitPattern: try u64()) : nil }
+    }
+}
