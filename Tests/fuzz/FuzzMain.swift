@@ -5,6 +5,8 @@
 // abort (so libFuzzer saves the input):
 //   - input that jansson (an independent strict parser) rejects never gets CF_OK;
 //   - every output and every error is JSON that jansson accepts, errors with status/code/message;
+//   - the ledger's CSV import (not JSON) never crashes, and every CF_INVALID_ARGUMENT it returns
+//     names the line (details.line >= 1) unless the input is not UTF-8 at all; nothing lands on error;
 //   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420).
 // A leading UTF-8 byte order mark is accepted on purpose (SPEC: bodies may carry one), so the
 // oracle strips one before asking jansson.
@@ -16,6 +18,7 @@ enum Target: String, CaseIterable {
     case decodeMarkets = "decode_markets", decodeGlobal = "decode_global", decodeCoinDetail = "decode_coin_detail"
     case engineLoad = "engine_load", engineOpen = "engine_open", clientOpen = "client_open"
     case engineQuery = "engine_query", marketsRequest = "markets_request", format
+    case ledgerAdd = "ledger_add", ledgerCSV = "ledger_csv", ledgerQuery = "ledger_query"
 }
 
 let target: Target = {
@@ -47,6 +50,65 @@ nonisolated(unsafe) let engine: OpaquePointer? = {
     }
     return handle
 }()
+
+/// A fresh in-memory engine holding 2 bitcoin (bought 2024-01-01) in "main" and an empty
+/// "eur-book" portfolio, for the ledger targets; replaced every 256 inputs so the ledger stays small.
+nonisolated(unsafe) var ledgerEngine: OpaquePointer?
+nonisolated(unsafe) var ledgerUses = 0
+
+func freshLedgerEngine() -> OpaquePointer? {
+    ledgerUses += 1
+    if ledgerEngine != nil, ledgerUses % 256 != 0 { return ledgerEngine }
+    cf_engine_close(ledgerEngine)
+    var handle: OpaquePointer?
+    var error: UnsafeMutablePointer<CChar>?
+    guard cf_engine_open(#"{"database":":memory:"}"#, &handle, &error) == 0 else { fatal("cannot open a ledger engine") }
+    var out: UnsafeMutablePointer<CChar>?
+    let seed = #"{"coin_id":"bitcoin","kind":"buy","amount":"2","price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z"}"#
+    guard cf_engine_add_transaction(handle, seed, &out, &error) == 0,
+        cf_engine_create_portfolio(handle, #"{"name":"eur-book","vs_currency":"eur"}"#, &error) == 0
+    else { fatal("cannot seed the ledger engine") }
+    cf_string_free(out)
+    ledgerEngine = handle
+    return handle
+}
+
+/// The transaction count of the engine's "main" portfolio.
+func mainTransactionCount(_ handle: OpaquePointer?) -> Double {
+    var out: UnsafeMutablePointer<CChar>?
+    var error: UnsafeMutablePointer<CChar>?
+    guard cf_engine_transactions(handle, nil, &out, &error) == 0, let out else { fatal("cannot count the transactions") }
+    defer { cf_string_free(out) }
+    var jsonError = json_error_t()
+    guard let value = json_loads(out, 0, &jsonError) else { fatal("transactions output is not JSON") }
+    defer { json_decref(value) }
+    return json_number_value(json_object_get(value, "total"))
+}
+
+/// The CSV target: imports the input; a refusal names its line and leaves the ledger as it was.
+func fuzzCSV(_ input: UnsafePointer<CChar>) -> Int32 {
+    let handle = freshLedgerEngine()
+    let before = mainTransactionCount(handle)
+    var out: UnsafeMutablePointer<CChar>?
+    var error: UnsafeMutablePointer<CChar>?
+    let status = cf_engine_import_csv(handle, input, &out, &error)
+    checkAndFree(out, isError: false)
+    if status == 0 {
+        counts.accepted += 1
+    } else if let error {
+        var jsonError = json_error_t()
+        if status == 1, String(validatingCString: input) != nil, let value = json_loads(error, 0, &jsonError) {
+            let line = json_number_value(json_object_get(json_object_get(value, "details"), "line"))
+            json_decref(value)
+            if line < 1 { fatal("a CSV refusal without details.line: \(String(cString: error).prefix(300))") }
+        }
+        if mainTransactionCount(handle) != before {
+            fatal("a refused CSV import changed the ledger: \(String(cString: input).prefix(300).debugDescription)")
+        }
+    }
+    checkAndFree(error, isError: true)
+    return 0
+}
 
 func fatal(_ message: String) -> Never {
     FileHandle.standardError.write(Data("coinfolio-fuzz (\(target.rawValue)): \(message)\n".utf8))
@@ -115,6 +177,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         fuzzFormat(bytes)
         return 0
     }
+    if target == .ledgerCSV {
+        let length = bytes.firstIndex(of: 0) ?? size
+        var text = [CChar](repeating: 0, count: length + 1)
+        for index in 0..<length { text[index] = CChar(bitPattern: bytes[index]) }
+        return text.withUnsafeBufferPointer { buffer in buffer.baseAddress.map(fuzzCSV) ?? 0 }
+    }
     // The entry points take C strings: the input up to its first NUL.
     let length = bytes.firstIndex(of: 0) ?? size
     var text = [CChar](repeating: 0, count: length + 1)
@@ -166,7 +234,20 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             }
         case .marketsRequest:
             status = String(validatingCString: input).flatMap { try? MarketsRequest(json: $0) } == nil ? 1 : 0
-        case .format:
+        case .ledgerAdd:
+            status = cf_engine_add_transaction(freshLedgerEngine(), input, &out, &error)
+        case .ledgerQuery:
+            let handle = freshLedgerEngine()
+            status = cf_engine_transactions(handle, input, &out, &error)
+            checkAndFree(out, isError: false)
+            checkAndFree(error, isError: true)
+            out = nil
+            error = nil
+            let pnlStatus = cf_engine_pnl(handle, input, &out, &error)
+            if !valid && pnlStatus == 0 {
+                fatal("a pnl query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
+            }
+        case .format, .ledgerCSV:
             break
         }
         checkAndFree(out, isError: false)
@@ -213,6 +294,8 @@ public func fuzzInitialize(
         let line =
             target == .format
             ? "coinfolio-fuzz format: \(counts.inputs) inputs, 5 formatters each, every output checked\n"
+            : target == .ledgerCSV
+                ? "coinfolio-fuzz ledger_csv: \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
             : "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.strictInvalid) not strict JSON (all refused), \(counts.accepted) accepted with CF_OK\n"
         FileHandle.standardError.write(Data(line.utf8))
     }

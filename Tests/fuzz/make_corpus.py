@@ -77,6 +77,42 @@ def main() -> None:
     ]):
         write("format", f"value{index}", struct.pack(">dBB", value, low, high) + code)
 
+    # The ledger (SPEC §12): transaction JSON, query JSON and CSV, small and hand-written.
+    for target in ("ledger_add", "ledger_query"):
+        for index, text in enumerate(MALFORMED):
+            write(target, f"malformed{index}", text)
+    transactions = [
+        {"coin_id": "bitcoin", "kind": "buy", "amount": "0.1", "price": 100, "fee": 0, "timestamp": "2024-03-01T12:30:00Z"},
+        {"coin_id": "bitcoin", "kind": "sell", "amount": 2, "price": "101.5", "timestamp": "2024-03-02T00:00:00.250Z",
+         "note": "all of it", "external_id": "ex-1"},
+        {"portfolio": "eur-book", "coin_id": "ethereum", "kind": "transfer_in", "amount": "0.000000000000000001",
+         "price": None, "timestamp": "2024-03-01"},
+        {"coin_id": "bitcoin", "kind": "transfer_out", "amount": 3, "timestamp": "2024-03-01T12:30:00+02:00"},
+        {"coin_id": "solana", "kind": "buy", "amount": "1e2", "price": -1},
+        {"portfolio": "nowhere", "coin_id": "bitcoin", "kind": "swap", "amount": 0},
+    ]
+    for index, transaction in enumerate(transactions):
+        write("ledger_add", f"transaction{index}", compact(transaction))
+    for index, query in enumerate([{}, {"portfolio": "main", "coin_id": "bitcoin", "from": "2024-01-01T00:00:00Z",
+                                        "to": "2025-01-01T00:00:00Z", "limit": 10, "offset": 0},
+                                   {"portfolio": "eur-book"}, {"limit": -1}, {"from": "yesterday"}, {"portfolio": None}]):
+        write("ledger_query", f"query{index}", compact(query))
+    header = b"timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id\n"
+    csvs = [
+        header + b"2024-01-01T00:00:00Z,main,bitcoin,buy,1,100,0,,\n2024-02-01T00:00:00Z,main,bitcoin,sell,0.5,120,1,,x1\n",
+        header + b'2024-01-01,eur-book,ethereum,transfer_in,2,,0,"a,""b""\nc",\r\n',
+        header + b"2024-01-01,main,bitcoin,sell,5,1,0,,\n",
+        header + b"2024-01-01,main,bitcoin,buy,\"1,5\",1,0,,\n",
+        header + b"2024-01-01,main,bitcoin,buy,1,1,0,,dup\n2024-01-02,main,bitcoin,buy,1,1,0,,dup\n",
+        header.replace(b",", b";"),
+        b"coin_id,kind,amount,timestamp\nbitcoin,buy,1,2024-01-01\n",
+        header + b'"unterminated,main,bitcoin,buy,1,1,0,,\n',
+        header + b"2024-01-01,new-book,bitcoin,buy,1,1,0,,coinfolio:1\n",
+        b"",
+    ]
+    for index, text in enumerate(csvs):
+        write("ledger_csv", f"csv{index}", text)
+
 
 if __name__ == "__main__":
     main()

@@ -13,8 +13,9 @@ extension LedgerStore {
     func importCSV(
         _ reader: inout CSVReader, newPortfolioCurrency: String, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
     ) throws -> (imported: Int, skipped: Int) {
-        // The stream is read once: a PostgreSQL transaction aborted by a concurrent writer (which
-        // the database layer runs again) cannot be replayed, so it fails whole instead.
+        // The stream is read once, so the body must never run twice. `write` holds the owner's
+        // ledger lock and is not retried (no serialization failures): this guard only keeps a
+        // future change from replaying a half-read stream.
         var attempts = 0
         return try write(reportingProgress: true) { connection in
             attempts += 1
@@ -58,11 +59,21 @@ extension LedgerStore {
             let kindColumn = index["kind"], amountColumn = index["amount"], priceColumn = index["price"]
             let feeColumn = index["fee"], noteColumn = index["note"], externalColumn = index["external_id"]
             var knownPortfolios: Set<String> = []
-            // Rows get consecutive ids after the largest one (the write lock is ours); the line of
-            // each imported row, by id − firstID, names the row of a shortfall. 4 bytes a row:
-            // nothing else grows with the file.
-            let firstID = (try connection.statement("SELECT coalesce(max(id), 0) FROM ledger_transaction").scalarInt() ?? 0) + 1
+            // The ids this import inserted (increasing: one session's identity values only grow)
+            // and each one's line, to name the row of a shortfall or a repeated external_id. Other
+            // owners' rows may take ids in between, so nothing reads the whole table. 12 bytes a
+            // row: nothing else grows with the file.
+            var importedIDs: [Int64] = []
             var importedLines: [Int32] = []
+            func importedLine(_ id: Int64) -> Int? {
+                var low = 0
+                var high = importedIDs.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if importedIDs[middle] < id { low = middle + 1 } else { high = middle }
+                }
+                return low < importedIDs.count && importedIDs[low] == id ? Int(importedLines[low]) : nil
+            }
             var touched: [String: Set<String>] = [:]
             var imported = 0
             var skipped = 0
@@ -121,16 +132,17 @@ extension LedgerStore {
                 }
                 // A row whose external_id the portfolio already has is not inserted: skipped when
                 // it was there before the import, an error when an earlier row of this file put it there.
-                guard try insert(transaction, connection, skippingKnownExternalID: true) != nil else {
+                guard let id = try insert(transaction, connection, skippingKnownExternalID: true) else {
                     if let externalID = transaction.externalID,
                         let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection),
-                        existing >= firstID
+                        importedLine(existing) != nil
                     {
                         throw fail(line, "external_id", "external_id \"\(externalID)\" appears twice in the file")
                     }
                     skipped += 1
                     continue
                 }
+                importedIDs.append(id)
                 importedLines.append(Int32(clamping: line))
                 touched[transaction.portfolio, default: []].insert(transaction.coinID)
                 imported += 1
@@ -141,9 +153,7 @@ extension LedgerStore {
                     let entries = try coinEntries(portfolio: portfolio, coinID: coinID, connection)
                     if let short = firstShortfall(entries) {
                         var error = Self.shortfallError(short, coinID: coinID)
-                        let offset = Int(short.entry.id) - firstID
-                        if offset >= 0, offset < importedLines.count {
-                            let line = Int(importedLines[offset])
+                        if let line = importedLine(short.entry.id) {
                             error.details["line"] = .number(Double(line))
                             error.details["column"] = .string("amount")
                             error.message = "line \(line), column amount: " + error.message

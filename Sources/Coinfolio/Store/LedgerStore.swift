@@ -526,12 +526,31 @@ final class LedgerStore: Sendable {
 
     /// A write: locked, in one BEGIN IMMEDIATE transaction, and the cache dropped after (this
     /// connection's own commits do not change `data_version`).
+    ///
+    /// On PostgreSQL the transaction first takes the owner's ledger lock (`ownerLockSQL`) and runs
+    /// READ COMMITTED: writes of one owner run one after another, each statement seeing the rows
+    /// the previous writer committed, so the never-negative checks hold; writes of different owners
+    /// never wait for or abort each other (a serializable transaction would: its predicate locks
+    /// cover index pages that other owners' rows share). Nothing here is retried, so a CSV stream
+    /// read once is never replayed. SQLite: `BEGIN IMMEDIATE`, one writer at a time.
     func write<T: Sendable>(reportingProgress: Bool = false, _ body: (any Database) throws -> T) throws -> T {
         try file.locked(reportingProgress: reportingProgress) { connection in
             defer { cache.withLock { $0.portfolios.removeAll() } }
-            return try connection.transaction { try body(connection) }
+            guard connection.kind == .postgres else { return try connection.transaction { try body(connection) } }
+            return try connection.transaction(.readCommitted) {
+                let lock = try connection.statement(Self.ownerLockSQL)
+                lock.bind(1, owner)
+                _ = try lock.next()
+                lock.reset()
+                return try body(connection)
+            }
         }
     }
+
+    /// PostgreSQL: the transaction-scoped advisory lock on one owner's ledger, keyed by
+    /// ("cflg", hashtext(owner)) — the two-key space, apart from the schema's one-key lock. Two
+    /// owners whose names hash alike only wait for each other.
+    static let ownerLockSQL = "SELECT pg_advisory_xact_lock(1667656807, hashtext(?1))"
 }
 
 /// A query of `transactions`: JSON `{portfolio, coin_id, from, to, limit, offset}` (every key
