@@ -45,8 +45,11 @@ test: all
 test-swift:
 	$(SWIFT) test
 
+# On its own, `make test-c` starts the throwaway PostgreSQL cluster its PostgreSQL store tests
+# need (inside `make test` the cluster is already there).
+WITH_CLUSTER = $(if $(COINFOLIO_TEST_POSTGRES_URL),,Tests/postgres/with-cluster.sh)
 test-c: all
-	$(MAKE) -C bindings/c test LIBDIR=$(abspath $(BUILD_DIR))
+	$(WITH_CLUSTER) $(MAKE) -C bindings/c test LIBDIR=$(abspath $(BUILD_DIR))
 
 test-python: build
 	cd bindings/python && PYTHONPATH=. $(PYTHON) -m pytest -q

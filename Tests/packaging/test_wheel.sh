@@ -49,3 +49,27 @@ cp "$(ls "$tmp"/venv/lib/python*/site-packages/coinfolio/libcoinfolio.so)" "$tmp
 COINFOLIO_LIBRARY=$tmp/override.so "$venv_python" -c \
     "import coinfolio, sys; sys.exit(0 if coinfolio.library_path == sys.argv[1] else 1)" "$tmp/override.so"
 echo "test_wheel: the installed package works from $tmp/elsewhere with no environment variable"
+
+# A user's type checker sees the installed package's types (py.typed): mypy --strict over a
+# consumer passes (an untyped package would fail with import-untyped), and a wrong key fails.
+if "$python" -c "import mypy" 2>/dev/null; then
+    cat > consumer.py <<'PY'
+import coinfolio
+from coinfolio.answers import PortfolioCoin
+
+
+def held(engine: coinfolio.Engine) -> list[PortfolioCoin]:
+    return [coin for coin in engine.portfolio()["coins"] if coin["current_holdings"] > 0]
+PY
+    "$python" -m mypy --strict --no-incremental --python-executable "$venv_python" consumer.py > mypy.txt 2>&1 || {
+        echo "test_wheel: mypy --strict over a consumer of the installed package failed:" >&2; cat mypy.txt >&2; exit 1
+    }
+    sed -i 's/"current_holdings"\] > 0/"holdings"] > 0/' consumer.py
+    if "$python" -m mypy --strict --no-incremental --python-executable "$venv_python" consumer.py > mypy.txt 2>&1; then
+        echo "test_wheel: mypy accepted a key PortfolioCoin does not have" >&2; exit 1
+    fi
+    grep -q 'TypedDict "PortfolioCoin" has no key "holdings"' mypy.txt || { cat mypy.txt >&2; exit 1; }
+    echo "test_wheel: mypy --strict sees the installed package's types (py.typed)"
+else
+    echo "test_wheel: mypy is not installed: the installed package's types were not checked"
+fi

@@ -69,7 +69,7 @@ c_suite_asan() {
         CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" \
         LDFLAGS="-fsanitize=address -L$ROOT/.build/asan/debug -Wl,-rpath,$ROOT/.build/asan/debug" >>"$log" 2>&1 &&
         CF_TEST_NO_FORK=1 bindings/c/build/test_coinfolio "$ROOT" >>"$log" 2>&1; then
-        grep -E "passed, [0-9]+ failed" "$log" | tail -1
+        grep -E "^\[  PASSED  \]|^checks:" "$log" | tr '\n' ' ' && echo
         # What was tolerated: the platform's libcurl allocations only.
         awk '/Suppressions used:/{p=1} p && $1 ~ /^[0-9]+$/ {print "  tolerated (platform, LSan suppression): " $2 " bytes in " $1 " allocations in " $3}' "$log"
         make -s -C bindings/c clean >/dev/null

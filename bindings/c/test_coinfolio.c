@@ -4,15 +4,25 @@
  *
  *     build/test_coinfolio <repository root> [test name substring…]
  *
- * Needs python3 for the loopback CoinGecko server (Tests/server/coingecko_server.py). The
- * corpus tests read ../shared/fixtures/coingecko beside the repository when it exists.
+ * cmocka runs the tests below (those whose name contains one of the substrings, when given) and
+ * prints its standard summary. CMOCKA_MESSAGE_OUTPUT=tap (or subunit, xml)
+ * picks cmocka's other output formats. Needs python3 for the loopback CoinGecko server
+ * (Tests/server/coingecko_server.py). The corpus tests read ../shared/fixtures/coingecko beside
+ * the repository when it exists, and are skipped otherwise.
+ *
+ * A new test: `void test_xxx(void)` in a test_*.c file, declared in tests.h, and one line
+ * `TEST(test_xxx),` below.
  */
+#include <setjmp.h> /* cmocka.h needs these four first */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include "test_support.h"
 #include "tests.h"
 
-#define TEST(name) {#name, name}
-
-static const tf_test tests[] = {
+static const struct CMUnitTest tests[] = {
     /* test_format.c */
     TEST(test_library_version),
     TEST(test_string_free_and_close_accept_null),
@@ -169,5 +179,16 @@ static const tf_test tests[] = {
 };
 
 int main(int argc, char **argv) {
-    return tf_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
+    struct CMUnitTest selected[sizeof tests / sizeof tests[0]];
+    size_t i, count = 0;
+    if (tf_parse_arguments(argc, argv) != 0)
+        return 2;
+    for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (tf_selected(tests[i].name))
+            selected[count++] = tests[i];
+    /* cmocka_run_group_tests_name() with the selected tests (the macro needs an array's size) */
+    return _cmocka_run_group_tests("coinfolio", selected, count, tf_group_setup,
+                                   tf_group_teardown) == 0
+               ? 0
+               : 1;
 }

@@ -218,7 +218,7 @@ static int over_corpus(const char *folder, int (*check)(const char *, size_t, co
     struct dirent *entry;
     int files = 0;
     if (dir == NULL) {
-        printf("skip: corpus folder %s is absent\n", dir_path);
+        TF_SKIP(fmt_path("corpus folder %s is absent", dir_path));
         return 0;
     }
     while ((entry = readdir(dir)) != NULL) {

@@ -1,4 +1,5 @@
-/* test_support.c — harness, JSON helpers, temp folder and loopback server for the C tests. */
+/* test_support.c — the cmocka runner glue, non-fatal checks, JSON helpers, temp folder and
+ * loopback server for the C tests. */
 #define _GNU_SOURCE
 #include "test_support.h"
 
@@ -23,49 +24,63 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <setjmp.h> /* cmocka.h needs these four first */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 /* ------------------------------------------------------------------ counting checks */
 
 int tf_passed;
 int tf_failed;
 const char *tf_current_test = "?";
 
-/* Counters live in shared memory so a test child that crashes still reports what it did. */
+/* What a test did, in shared memory so that a test child that crashes still reports it. */
 typedef struct {
     int passed;
     int failed;
+    int skipped;
+    char first_file[256]; /* where the first failed check of the test is */
+    int first_line;
 } tf_counts;
 static tf_counts *tf_shared;
+static tf_counts tf_local; /* when shared memory is not available */
 static int tf_printed_in_test;
 #define TF_MAX_PRINTED_PER_TEST 40
 
-static void tf_count(int ok) {
-    if (ok)
-        tf_passed++;
-    else
-        tf_failed++;
-    if (tf_shared) {
-        tf_shared->passed = tf_passed;
-        tf_shared->failed = tf_failed;
-    }
-}
+static tf_counts *tf_counts_of_test(void) { return tf_shared ? tf_shared : &tf_local; }
 
 int tf_check(int cond, const char *file, int line, const char *fmt, ...) {
-    tf_count(cond);
-    if (!cond) {
-        if (++tf_printed_in_test <= TF_MAX_PRINTED_PER_TEST) {
-            va_list ap;
-            printf("FAIL %s (%s:%d): ", tf_current_test, file, line);
-            va_start(ap, fmt);
-            vprintf(fmt, ap);
-            va_end(ap);
-            printf("\n");
-        } else if (tf_printed_in_test == TF_MAX_PRINTED_PER_TEST + 1) {
-            printf("FAIL %s: further failures of this test are counted, not printed\n",
-                   tf_current_test);
-        }
-        fflush(stdout);
+    tf_counts *counts = tf_counts_of_test();
+    if (cond) {
+        tf_passed++;
+        counts->passed++;
+        return cond;
+    }
+    tf_failed++;
+    if (counts->failed++ == 0) {
+        snprintf(counts->first_file, sizeof counts->first_file, "%s", file);
+        counts->first_line = line;
+    }
+    fflush(stdout);
+    if (++tf_printed_in_test <= TF_MAX_PRINTED_PER_TEST) {
+        char message[2048];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(message, sizeof message, fmt, ap);
+        va_end(ap);
+        print_error("%s:%d: error: %s\n", file, line, message);
+    } else if (tf_printed_in_test == TF_MAX_PRINTED_PER_TEST + 1) {
+        print_error("%s: further failures of this test are counted, not printed\n",
+                    tf_current_test);
     }
     return cond;
+}
+
+void tf_skip(const char *reason) {
+    tf_counts_of_test()->skipped = 1;
+    print_message("skip: %s\n", reason);
 }
 
 int tf_check_str(const char *actual, const char *expected, const char *file, int line,
@@ -484,97 +499,133 @@ int refused_port(void) {
 
 /* ------------------------------------------------------------------ runner */
 
-static int name_selected(const char *name, int argc, char **argv) {
-    int i;
-    if (argc <= 2)
-        return 1;
-    for (i = 2; i < argc; i++)
-        if (strstr(name, argv[i]) != NULL)
-            return 1;
-    return 0;
+static int fork_tests = 1;
+
+/* The signals cmocka turns into a longjmp during a test; a test child dies of them instead. */
+static void default_crash_signals(void) {
+    static const int crash_signals[] = {SIGFPE, SIGILL, SIGSEGV, SIGBUS, SIGSYS, SIGABRT};
+    size_t i;
+    for (i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
+        signal(crash_signals[i], SIG_DFL);
 }
 
-static void run_in_child(const tf_test *test) {
+/* Runs the test in a child process; returns its wait status (or -1 when fork fails). */
+static int run_in_child(const tf_test *test) {
     pid_t pid;
     int status;
-    tf_shared->passed = tf_passed;
-    tf_shared->failed = tf_failed;
     fflush(stdout);
+    fflush(stderr);
     pid = fork();
-    if (pid < 0) {
-        printf("FAIL %s: fork failed\n", test->name);
-        tf_failed++;
-        return;
-    }
+    if (pid < 0)
+        return -1;
     if (pid == 0) {
         unsigned timeout = 180;
         const char *env = getenv("CF_TEST_TIMEOUT_S");
         if (env && atoi(env) > 0)
             timeout = (unsigned)atoi(env);
+        default_crash_signals();
         alarm(timeout);
         test->fn();
         fflush(stdout);
+        fflush(stderr);
         _exit(0);
     }
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    tf_passed = tf_shared->passed;
-    tf_failed = tf_shared->failed;
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        printf("FAIL %s: %s (signal %d%s)\n", test->name,
-               sig == SIGALRM ? "timed out" : "the test process crashed", sig,
-               sig == SIGALRM ? ", CF_TEST_TIMEOUT_S" : ": a library crash is a defect");
-        tf_failed++;
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        printf("FAIL %s: the test process exited with status %d\n", test->name,
-               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        tf_failed++;
-    }
+    return status;
 }
 
-int tf_main(int argc, char **argv, const tf_test *tests, size_t count) {
-    size_t i;
-    int fork_tests = getenv("CF_TEST_NO_FORK") == NULL;
-    char temp_template[] = "/tmp/coinfolio-ctest-XXXXXX";
+void tf_run_test(void **state) {
+    const tf_test *test = *state;
+    tf_counts *counts = tf_counts_of_test();
+    int status = 0;
 
+    memset(counts, 0, sizeof *counts);
+    tf_current_test = test->name;
+    tf_printed_in_test = 0;
+    if (fork_tests) {
+        status = run_in_child(test);
+        tf_passed += counts->passed; /* the child counted in its own copy of these */
+        tf_failed += counts->failed;
+    } else {
+        test->fn();
+    }
+    if (status == -1)
+        fail_msg("%s: fork failed", test->name);
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        fail_msg("%s timed out (CF_TEST_TIMEOUT_S)", test->name);
+    if (WIFSIGNALED(status))
+        fail_msg("%s: the test process crashed (signal %d): a library crash is a defect",
+                 test->name, WTERMSIG(status));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("%s: the test process exited with status %d", test->name,
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (counts->failed > 0) {
+        /* cmocka's failure, at the line of the first failed check */
+        print_error("ERROR: %d of %d checks failed\n", counts->failed,
+                    counts->passed + counts->failed);
+        _fail(counts->first_file, counts->first_line);
+    }
+    if (counts->skipped)
+        skip();
+}
+
+static int tf_argc;
+static char **tf_argv;
+
+int tf_parse_arguments(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2 || realpath(argv[1], tf_repo_root) == NULL) {
         fprintf(stderr, "usage: %s <repository root> [test name substring…]\n", argv[0]);
         return 2;
     }
+    tf_argc = argc;
+    tf_argv = argv;
+    fork_tests = getenv("CF_TEST_NO_FORK") == NULL;
+    return 0;
+}
+
+int tf_selected(const char *name) {
+    int i;
+    if (tf_argc <= 2)
+        return 1;
+    for (i = 2; i < tf_argc; i++)
+        if (strstr(name, tf_argv[i]) != NULL)
+            return 1;
+    return 0;
+}
+
+int tf_group_setup(void **state) {
+    char temp_template[] = "/tmp/coinfolio-ctest-XXXXXX";
+    (void)state;
     if (mkdtemp(temp_template) == NULL) {
-        fprintf(stderr, "cannot create a temporary folder\n");
-        return 2;
+        print_error("cannot create a temporary folder\n");
+        return -1;
     }
     snprintf(tf_temp_dir, sizeof tf_temp_dir, "%s", temp_template);
     signal(SIGPIPE, SIG_IGN);
-
-    tf_shared = mmap(NULL, sizeof *tf_shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                     -1, 0);
-    if (tf_shared == MAP_FAILED) {
-        tf_shared = NULL;
-        fork_tests = 0;
+    if (fork_tests) {
+        tf_shared = mmap(NULL, sizeof *tf_shared, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (tf_shared == MAP_FAILED) {
+            tf_shared = NULL;
+            fork_tests = 0;
+        }
     }
     server_start();
+    return 0;
+}
 
-    for (i = 0; i < count; i++) {
-        if (!name_selected(tests[i].name, argc, argv))
-            continue;
-        tf_current_test = tests[i].name;
-        tf_printed_in_test = 0;
-        printf("-- %s\n", tests[i].name);
-        if (fork_tests)
-            run_in_child(&tests[i]);
-        else
-            tests[i].fn();
-    }
-
+int tf_group_teardown(void **state) {
+    (void)state;
     server_stop();
     if (getenv("CF_TEST_KEEP_TEMP") == NULL)
         nftw(tf_temp_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     else
-        printf("temporary files kept in %s\n", tf_temp_dir);
-    printf("%d passed, %d failed\n", tf_passed, tf_failed);
-    return tf_failed > 0 ? 1 : 0;
+        print_message("temporary files kept in %s\n", tf_temp_dir);
+    if (tf_shared != NULL)
+        munmap(tf_shared, sizeof *tf_shared);
+    tf_shared = NULL;
+    print_message("checks: %d passed, %d failed\n", tf_passed, tf_failed);
+    return 0;
 }

@@ -1,9 +1,13 @@
 /*
- * test_support.h — the tiny harness behind the C tests of Coinfolio.
+ * test_support.h — what the C tests of Coinfolio share, on top of cmocka.
  *
- * Each test is a function `void test_xxx(void)` listed in test_coinfolio.c. CHECK-style macros
- * count passes and failures and print every failure with its file, line and test name. The
- * runner prints a final line "N passed, N failed" and exits 1 when anything failed.
+ * Each test is a function `void test_xxx(void)`, declared in tests.h and registered with one
+ * line `TEST(test_xxx),` in the cmocka test array of test_coinfolio.c; cmocka runs them, picks
+ * them by name and prints its standard summary. Inside a test, the CHECK-style macros below are
+ * non-fatal (a test goes on after a failed check, like the suite always has): each failure is
+ * printed with its file and line, and a test with any failed check is reported FAILED to cmocka.
+ * cmocka's own assert_* macros stop a test with a longjmp and are not used here (they would not
+ * cross the fork that runs each test in its own process). TF_SKIP marks a test skipped.
  *
  * Helpers cover what the tests need around the ABI: parsing every JSON output with jansson,
  * validating error objects, reading fixture files, a temporary folder, and the loopback
@@ -162,17 +166,41 @@ int refused_port(void);
             return;                                                                            \
     } while (0)
 
-/* ------------------------------------------------------------------ runner */
+/* Reports the current test as skipped (cmocka's SKIPPED) with the reason printed; the test
+ * should return after it. A failed check in the same test still fails it. */
+#define TF_SKIP(reason) tf_skip(reason)
+void tf_skip(const char *reason);
 
+/* ------------------------------------------------------------------ registration and runner */
+
+/* One test: its name and its function. */
 typedef struct {
     const char *name;
     void (*fn)(void);
 } tf_test;
 
-/* Runs the tests: argv[1] is the repository root, further arguments pick tests whose name
- * contains them. Each test runs in a forked child (a crash or a hang in the library is reported
- * as a failure of that test, and the next test still runs); set CF_TEST_NO_FORK=1 to run them
- * in-process (for a debugger). Prints "N passed, N failed" last; returns the exit status. */
-int tf_main(int argc, char **argv, const tf_test *tests, size_t count);
+/* The cmocka test function behind every TEST: runs the tf_test that is its state. Each test runs
+ * in a forked child (a crash or a hang in the library fails that test, and the next test still
+ * runs; CF_TEST_TIMEOUT_S, default 180 s); CF_TEST_NO_FORK=1 runs them in-process (for a
+ * debugger, and for LeakSanitizer to see the whole run). */
+void tf_run_test(void **state);
+
+/* A `struct CMUnitTest` (cmocka.h) for `void function(void)`, named after it:
+ *     static const struct CMUnitTest tests[] = { TEST(test_xxx), … };  */
+#define TEST(function)                                                                         \
+    {                                                                                          \
+        .name = #function, .test_func = tf_run_test,                                           \
+        .initial_state = &(tf_test){#function, function},                                      \
+    }
+
+/* Reads the command line: argv[1] is the repository root, further arguments pick the tests whose
+ * name contains any of them. Returns 0 on success; prints the usage and returns 2 otherwise. */
+int tf_parse_arguments(int argc, char **argv);
+/* 1 when the command line picks the test of this name. */
+int tf_selected(const char *name);
+/* cmocka group setup and teardown: the temporary folder and the loopback server; the teardown
+ * prints how many checks passed and failed. */
+int tf_group_setup(void **state);
+int tf_group_teardown(void **state);
 
 #endif /* COINFOLIO_TEST_SUPPORT_H */

@@ -36,7 +36,7 @@ enum ChartTime {
         }
         let rest = b[index...]
         guard rest.elementsEqual("Z".utf8) || rest.elementsEqual("+00:00".utf8) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
         return (seconds * 1000).rounded()
     }
@@ -46,7 +46,7 @@ enum ChartTime {
         guard milliseconds.isFinite, abs(milliseconds) < 2.5e14 else { return "n/a" }
         let seconds = Int((milliseconds / 1000).rounded(.down))
         let days = Int((Double(seconds) / 86_400).rounded(.down))
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilDate.date(days: days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
         var text =
             "\(year < 0 ? "-" : "")\(String(repeating: "0", count: max(0, 4 - String(abs(year)).count)))\(abs(year))-\(two(month))-\(two(day))"
@@ -55,28 +55,5 @@ enum ChartTime {
             text += " \(two(inDay / 3600)):\(two(inDay % 3600 / 60))"
         }
         return text
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The date of a day count since 1970-01-01 (inverse of `daysFromCivil`).
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

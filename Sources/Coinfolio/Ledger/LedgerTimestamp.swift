@@ -67,7 +67,7 @@ public enum LedgerTimestamp {
             }
         }
         guard i == b.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
         return seconds * 1000 + Int64(millis)
     }
@@ -80,7 +80,7 @@ public enum LedgerTimestamp {
         var days = seconds / 86_400
         var rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
-        let (year, month, day) = civilFromDays(Int(days))
+        let (year, month, day) = CivilDate.date(days: Int(days))
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var text = String(year)
         while text.count < 4 { text = "0" + text }
@@ -101,27 +101,5 @@ public enum LedgerTimestamp {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

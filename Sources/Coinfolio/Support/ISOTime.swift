@@ -56,13 +56,7 @@ enum ISOTime {
                 return nil
             }
             guard index == b.count else { return nil }
-            // Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's algorithm).
-            let y = month <= 2 ? year - 1 : year
-            let era = (y >= 0 ? y : y - 399) / 400
-            let yearOfEra = y - era * 400
-            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-            let days = era * 146_097 + dayOfEra - 719_468
+            let days = CivilDate.days(year: year, month: month, day: day)
             return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
         }
     }

@@ -247,7 +247,7 @@ def to_int32(value: int, what: str) -> int:
 
 def _error_from(status: int, error_slot: Any) -> CoinfolioError:
     pointer: Optional[int] = None
-    if isinstance(error_slot, ctypes._Pointer):  # type: ignore[attr-defined]
+    if isinstance(error_slot, ctypes._Pointer):
         pointer = error_slot.contents.value if error_slot else None
     text = take_string(pointer) if pointer else None
     if text is None:
@@ -274,7 +274,7 @@ def _check_status(status: int, func: Any, args: Tuple[Any, ...]) -> int:
     """
     if status == CF_OK:
         slot = args[-1] if args else None
-        if isinstance(slot, ctypes._Pointer) and slot and slot.contents.value:  # type: ignore[attr-defined]
+        if isinstance(slot, ctypes._Pointer) and slot and slot.contents.value:
             take_string(slot.contents.value)  # not expected on success; never leak it
         return status
     raise _error_from(status, args[-1] if args else None)
@@ -288,7 +288,7 @@ def _check_string(pointer: Optional[int], func: Any, args: Tuple[Any, ...]) -> s
     return text
 
 
-def error_slot() -> "ctypes._Pointer[c_void_p]":  # type: ignore[name-defined]
+def error_slot() -> "ctypes._Pointer[c_void_p]":
     """A fresh ``char **out_error`` argument (NULL-initialized)."""
     return ctypes.pointer(c_void_p())
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Union
+from ctypes import byref
+from typing import Optional, Sequence, Union
 
 from . import _ffi
 from ._handle import Handle
+from .answers import DecodedCoinDetail, DecodedGlobal, DecodedMarketChart, DecodedMarkets, SimplePrices
 
 __all__ = ["Client"]
 
@@ -67,7 +69,7 @@ class Client(Handle):
         )
         encoded = _ffi.encode_json(config, "config")
         out = _ffi.cf_client_p()
-        _ffi.lib.cf_client_open(encoded, _ffi.byref(out), _ffi.error_slot())
+        _ffi.lib.cf_client_open(encoded, byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_client_close)
 
     def markets(
@@ -77,7 +79,7 @@ class Client(Handle):
         per_page: Optional[int] = None,
         page: Optional[int] = None,
         sparkline: Optional[bool] = None,
-    ) -> Dict[str, Any]:
+    ) -> DecodedMarkets:
         """``GET /coins/markets``: coins by market cap, or the given ``ids`` (more than 250 are
         split into several requests and merged).
 
@@ -102,15 +104,17 @@ class Client(Handle):
         )
         encoded = _ffi.encode_json(request, "request")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_client_markets, pointer, encoded)
+            answer: DecodedMarkets = _ffi.call_json(_ffi.lib.cf_client_markets, pointer, encoded)
+        return answer
 
-    def global_data(self) -> Dict[str, Any]:
+    def global_data(self) -> DecodedGlobal:
         """``GET /global``. Returns ``{"market_data": {…}}`` (see
         :func:`coinfolio.decode_global`)."""
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_client_global, pointer)
+            answer: DecodedGlobal = _ffi.call_json(_ffi.lib.cf_client_global, pointer)
+        return answer
 
-    def coin_detail(self, coin_id: Union[str, bytes]) -> Dict[str, Any]:
+    def coin_detail(self, coin_id: Union[str, bytes]) -> DecodedCoinDetail:
         """``GET /coins/{id}`` without tickers, market, community or developer data.
 
         The id is checked (InvalidArgument before any request for ``""``, ``"."``, ``".."``,
@@ -120,7 +124,8 @@ class Client(Handle):
         """
         encoded = _ffi.encode(coin_id, "coin_id")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_client_coin_detail, pointer, encoded)
+            answer: DecodedCoinDetail = _ffi.call_json(_ffi.lib.cf_client_coin_detail, pointer, encoded)
+        return answer
 
     def market_chart(
         self,
@@ -128,7 +133,7 @@ class Client(Handle):
         days: Union[int, str] = 7,
         vs_currency: Optional[str] = "usd",
         interval: Optional[str] = None,
-    ) -> Dict[str, Any]:
+    ) -> DecodedMarketChart:
         """``GET /coins/{id}/market_chart``: prices, market caps and volumes over ``days`` (a
         whole number 1…36500, or ``"max"``), in ``vs_currency`` (None: usd); ``interval="daily"``
         for one point a day, None for CoinGecko's automatic granularity.
@@ -145,9 +150,10 @@ class Client(Handle):
         encoded_id = _ffi.encode(coin_id, "coin_id")
         encoded = _ffi.encode_json(request, "request")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_client_market_chart, pointer, encoded_id, encoded)
+            answer: DecodedMarketChart = _ffi.call_json(_ffi.lib.cf_client_market_chart, pointer, encoded_id, encoded)
+        return answer
 
-    def simple_price(self, ids: Sequence[str], vs_currency: Optional[str] = "usd") -> Dict[str, Any]:
+    def simple_price(self, ids: Sequence[str], vs_currency: Optional[str] = "usd") -> SimplePrices:
         """``GET /simple/price`` with the 24 h change and last-updated time, in ``vs_currency``
         (None: usd); more than 250 ids are split into several requests; an empty list makes none.
 
@@ -162,4 +168,5 @@ class Client(Handle):
             ids = [ids]
         encoded = _ffi.encode_json(_ffi.options(ids=list(ids), vs_currency=vs_currency), "request")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_client_simple_price, pointer, encoded)
+            answer: SimplePrices = _ffi.call_json(_ffi.lib.cf_client_simple_price, pointer, encoded)
+        return answer

@@ -5,10 +5,30 @@ from __future__ import annotations
 import decimal
 import json
 import os
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from ctypes import byref
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _ffi
 from ._handle import Handle
+from .answers import (
+    CoinDetailScreen,
+    CoinsAnswer,
+    CoinStatistics,
+    EngineMetrics,
+    ImportSummary,
+    PnLAnswer,
+    PortfolioAnswer,
+    PortfolioHistory,
+    PortfolioInfo,
+    PortfoliosAnswer,
+    PriceChart,
+    Progress,
+    RefreshSummary,
+    Statistic,
+    StatisticsAnswer,
+    Transaction,
+    TransactionsAnswer,
+)
 from .models import Body
 
 __all__ = ["Engine", "Amount"]
@@ -90,13 +110,13 @@ class Engine(Handle):
         )
         encoded = _ffi.encode_json(config, "config")
         out = _ffi.cf_engine_p()
-        _ffi.lib.cf_engine_open(encoded, _ffi.byref(out), _ffi.error_slot())
+        _ffi.lib.cf_engine_open(encoded, byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_engine_close)
         # Every ctypes callback handed to the library lives as long as the engine: a refresh on
         # another thread may still be calling an earlier one after it was replaced.
         self._progress_callbacks: List[Tuple[Any, Any]] = []
 
-    def refresh(self) -> Dict[str, Any]:
+    def refresh(self) -> RefreshSummary:
         """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
         ``/global``, and one ``ids=`` request for held coins missing from those pages.
 
@@ -110,7 +130,8 @@ class Engine(Handle):
                 is kept exactly as it was, ``stale`` unchanged.
         """
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_refresh, pointer)
+            summary: RefreshSummary = _ffi.call_json(_ffi.lib.cf_engine_refresh, pointer)
+        return summary
 
     def load(self, markets_body: Body, global_body: Optional[Body] = None) -> None:
         """Replaces the snapshot with raw CoinGecko bodies (``/coins/markets`` and, optionally,
@@ -135,7 +156,7 @@ class Engine(Handle):
         limit: Optional[int] = None,
         offset: Optional[int] = 0,
         sparkline: Optional[bool] = False,
-    ) -> Dict[str, Any]:
+    ) -> CoinsAnswer:
         """Lists the snapshot's coins.
 
         Args:
@@ -162,11 +183,12 @@ class Engine(Handle):
         query = _ffi.options(search=search, sort=sort, limit=limit, offset=offset, sparkline=sparkline)
         encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
+            answer: CoinsAnswer = _ffi.call_json(_ffi.lib.cf_engine_coins, pointer, encoded)
+        return answer
 
     def portfolio(
         self, sort: Optional[str] = "holdings", sparkline: Optional[bool] = False, portfolio: Optional[str] = None
-    ) -> Dict[str, Any]:
+    ) -> PortfolioAnswer:
         """The held coins of a ledger portfolio (default ``"main"``) joined with the snapshot (the
         full snapshot, never a search).
 
@@ -184,9 +206,10 @@ class Engine(Handle):
         """
         encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline, portfolio=portfolio), "query")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
+            answer: PortfolioAnswer = _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
+        return answer
 
-    def statistics(self) -> List[Dict[str, Any]]:
+    def statistics(self) -> List[Statistic]:
         """The home screen statistics, six in this order: "Market Cap", "24h Volume",
         "BTC Dominance", "Portfolio Value", "Unrealized P&L", "Realized P&L" (the "main"
         portfolio, fifo; "n/a" when unknown); each ``{"title", "value", "percentage_change"}``
@@ -203,8 +226,8 @@ class Engine(Handle):
             NoData: no snapshot yet.
         """
         with self._borrow() as pointer:
-            result = _ffi.call_json(_ffi.lib.cf_engine_statistics, pointer)
-        return list(result["statistics"])
+            answer: StatisticsAnswer = _ffi.call_json(_ffi.lib.cf_engine_statistics, pointer)
+        return list(answer["statistics"])
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
         """Sets a holding of the "main" portfolio (rules of :meth:`Store.set_holding`): records a
@@ -222,7 +245,7 @@ class Engine(Handle):
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_engine_set_holdings, pointer, encoded)
 
-    def coin_statistics(self, coin_id: Union[str, bytes]) -> Dict[str, Any]:
+    def coin_statistics(self, coin_id: Union[str, bytes]) -> CoinStatistics:
         """One coin's market row and statistics from the saved snapshot alone: never a request.
 
         Returns ``{"coin": coin, "overview": [statistic…], "additional": [statistic…]}`` with the
@@ -236,9 +259,10 @@ class Engine(Handle):
         """
         encoded = _ffi.encode(coin_id, "coin_id")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_coin_statistics, pointer, encoded)
+            statistics: CoinStatistics = _ffi.call_json(_ffi.lib.cf_engine_coin_statistics, pointer, encoded)
+        return statistics
 
-    def coin_detail(self, coin_id: Union[str, bytes]) -> Dict[str, Any]:
+    def coin_detail(self, coin_id: Union[str, bytes]) -> CoinDetailScreen:
         """One coin's detail screen, fetched lazily (``GET /coins/{id}`` only when asked). Each
         fetched detail is saved in the database with its fetch time: one younger than
         detail_ttl_s answers without a request (in this process or a later one); concurrent
@@ -254,16 +278,18 @@ class Engine(Handle):
         """
         encoded = _ffi.encode(coin_id, "coin_id")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_coin_detail, pointer, encoded)
+            screen: CoinDetailScreen = _ffi.call_json(_ffi.lib.cf_engine_coin_detail, pointer, encoded)
+        return screen
 
-    def metrics(self) -> Dict[str, Any]:
+    def metrics(self) -> EngineMetrics:
         """Counters since open: ``{"http_requests": {"markets": n, "global": n, "detail": n,
         "market_chart": n, "simple_price": n}, "detail_cache_hits": n, "chart_cache_hits": n,
         "suppressed_requests": n}`` (every HTTP attempt, retries included;
         ``suppressed_requests`` counts calls refused without sending while a remembered
         Retry-After ran)."""
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)
+            metrics: EngineMetrics = _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)
+        return metrics
 
     # --- Ledger (SPEC §12) ----------------------------------------------------------------------
 
@@ -278,7 +304,7 @@ class Engine(Handle):
         note: Optional[str] = None,
         external_id: Optional[str] = None,
         portfolio: Optional[str] = None,
-    ) -> Dict[str, Any]:
+    ) -> Transaction:
         """Stores a transaction in a portfolio's ledger (default ``"main"``). Never blocks.
 
         Args:
@@ -319,7 +345,8 @@ class Engine(Handle):
         )
         encoded = _ffi.encode_json(payload, "transaction")
         with self._borrow() as pointer:
-            return dict(_ffi.call_json(_ffi.lib.cf_engine_add_transaction, pointer, encoded))
+            transaction: Transaction = _ffi.call_json(_ffi.lib.cf_engine_add_transaction, pointer, encoded)
+        return transaction
 
     def delete_transaction(self, transaction_id: Union[str, int]) -> None:
         """Deletes a transaction by its id (``"12"``).
@@ -341,7 +368,7 @@ class Engine(Handle):
         to_time: Optional[str] = None,
         limit: Optional[int] = None,
         offset: Optional[int] = None,
-    ) -> Dict[str, Any]:
+    ) -> TransactionsAnswer:
         """A page of a portfolio's transactions in ledger order (timestamp, then insertion).
 
         ``from_time``/``to_time`` are RFC 3339 and inclusive. Returns ``{"transactions": [...],
@@ -353,9 +380,10 @@ class Engine(Handle):
         )
         encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
-            return dict(_ffi.call_json(_ffi.lib.cf_engine_transactions, pointer, encoded))
+            answer: TransactionsAnswer = _ffi.call_json(_ffi.lib.cf_engine_transactions, pointer, encoded)
+        return answer
 
-    def pnl(self, portfolio: Optional[str] = None, method: Optional[str] = None) -> Dict[str, Any]:
+    def pnl(self, portfolio: Optional[str] = None, method: Optional[str] = None) -> PnLAnswer:
         """Cost basis and profit and loss per coin and in total, in the portfolio's currency.
 
         Args:
@@ -376,12 +404,14 @@ class Engine(Handle):
         """
         encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio, method=method), "options")
         with self._borrow() as pointer:
-            return dict(_ffi.call_json(_ffi.lib.cf_engine_pnl, pointer, encoded))
+            pnl: PnLAnswer = _ffi.call_json(_ffi.lib.cf_engine_pnl, pointer, encoded)
+        return pnl
 
-    def portfolios(self) -> List[Dict[str, Any]]:
+    def portfolios(self) -> List[PortfolioInfo]:
         """Every portfolio by name: ``[{"name", "vs_currency"}...]``."""
         with self._borrow() as pointer:
-            return list(_ffi.call_json(_ffi.lib.cf_engine_portfolios, pointer)["portfolios"])
+            answer: PortfoliosAnswer = _ffi.call_json(_ffi.lib.cf_engine_portfolios, pointer)
+        return list(answer["portfolios"])
 
     def create_portfolio(self, name: str, vs_currency: Optional[str] = None) -> None:
         """Creates a portfolio quoted in ``vs_currency`` (default: the engine's).
@@ -409,7 +439,7 @@ class Engine(Handle):
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_engine_delete_portfolio, pointer, encoded, 1 if force else 0)
 
-    def import_csv(self, csv: Union[str, bytes]) -> Dict[str, Any]:
+    def import_csv(self, csv: Union[str, bytes]) -> ImportSummary:
         """Imports ledger CSV (header ``timestamp,portfolio,coin_id,kind,amount,price,fee,note,
         external_id``): all rows or none. Rows whose external_id the portfolio already has are
         skipped. Returns ``{"imported": n, "skipped": n}``.
@@ -420,7 +450,8 @@ class Engine(Handle):
         """
         encoded = _ffi.encode(csv, "csv")
         with self._borrow() as pointer:
-            return dict(_ffi.call_json(_ffi.lib.cf_engine_import_csv, pointer, encoded))
+            summary: ImportSummary = _ffi.call_json(_ffi.lib.cf_engine_import_csv, pointer, encoded)
+        return summary
 
     def export_csv(self, portfolio: Optional[str] = None) -> str:
         """A portfolio's transactions as CSV (CRLF line ends, ledger order); a transaction without
@@ -430,7 +461,7 @@ class Engine(Handle):
         with self._borrow() as pointer:
             return _ffi.call_text(_ffi.lib.cf_engine_export_csv, pointer, encoded)
 
-    def chart(self, coin_id: Union[str, bytes], days: Union[int, str, None] = None, interval: Optional[str] = None) -> Dict[str, Any]:
+    def chart(self, coin_id: Union[str, bytes], days: Union[int, str, None] = None, interval: Optional[str] = None) -> PriceChart:
         """One coin's price chart (``GET /coins/{id}/market_chart`` in the engine's vs_currency),
         cached per (coin, days, interval) for chart_ttl_s; concurrent callers share one request.
         ``days`` is 1…36500 or ``"max"`` (None: 7); on the public and demo plans more than 365 is
@@ -448,9 +479,10 @@ class Engine(Handle):
         encoded_id = _ffi.encode(coin_id, "coin_id")
         encoded = _ffi.encode_json(_ffi.options(days=days, interval=interval), "options")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_chart, pointer, encoded_id, encoded)
+            chart: PriceChart = _ffi.call_json(_ffi.lib.cf_engine_chart, pointer, encoded_id, encoded)
+        return chart
 
-    def portfolio_history(self, portfolio: Optional[str] = None) -> Dict[str, Any]:
+    def portfolio_history(self, portfolio: Optional[str] = None) -> PortfolioHistory:
         """The portfolio's value over the snapshot's last 7 days, from each priced holding's
         sparkline × its current amount; no request. ``portfolio`` None means ``"main"``. Hourly points, sparklines aligned at their
         end, the last at the latest ``last_updated``.
@@ -463,9 +495,10 @@ class Engine(Handle):
         """
         encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio), "options")
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_portfolio_history, pointer, encoded)
+            history: PortfolioHistory = _ffi.call_json(_ffi.lib.cf_engine_portfolio_history, pointer, encoded)
+        return history
 
-    def refresh_prices(self) -> Dict[str, Any]:
+    def refresh_prices(self) -> RefreshSummary:
         """Updates the held coins' prices with one ``GET /simple/price`` request instead of a full
         refresh. A coin the answer prices takes its price, 24 h change and time; one it does not
         keeps its previous values. Blocks on the network.
@@ -476,8 +509,10 @@ class Engine(Handle):
             NoData: no snapshot yet; or a network error (the snapshot is unchanged).
         """
         with self._borrow() as pointer:
-            return _ffi.call_json(_ffi.lib.cf_engine_refresh_prices, pointer)
-    def set_progress(self, callback: Optional[Callable[[Dict[str, Any]], None]]) -> None:
+            summary: RefreshSummary = _ffi.call_json(_ffi.lib.cf_engine_refresh_prices, pointer)
+        return summary
+
+    def set_progress(self, callback: Optional[Callable[[Progress], None]]) -> None:
         """Calls ``callback(progress)`` while long work runs; ``None`` turns it off.
 
         ``progress`` is ``{"phase": "markets" | "global" | "ids" | "import" | "chart",

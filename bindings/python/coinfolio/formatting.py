@@ -15,7 +15,7 @@ Currency rules (one table inside the library drives every output):
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, cast
 
 from . import _ffi
 
@@ -49,12 +49,12 @@ def format_currency(
         InvalidArgument: a bad vs_currency (1–16 ASCII letters/digits), digits outside 0…18,
             or min > max.
     """
-    return _ffi.lib.cf_format_currency(
+    return cast(str, _ffi.lib.cf_format_currency(
         _ffi.to_double(value, "value"),
         _ffi.to_int32(min_fraction_digits, "min_fraction_digits"),
         _ffi.to_int32(max_fraction_digits, "max_fraction_digits"),
         _currency(vs_currency),
-    )
+    ))
 
 
 def format_value(value: float, vs_currency: Optional[str] = "usd") -> str:
@@ -71,7 +71,7 @@ def format_value(value: float, vs_currency: Optional[str] = "usd") -> str:
     Raises:
         InvalidArgument: a bad vs_currency (1–16 ASCII letters/digits).
     """
-    return _ffi.lib.cf_format_value(_ffi.to_double(value, "value"), _currency(vs_currency))
+    return cast(str, _ffi.lib.cf_format_value(_ffi.to_double(value, "value"), _currency(vs_currency)))
 
 
 def format_price(value: float, vs_currency: Optional[str] = "usd") -> str:
@@ -85,20 +85,20 @@ def format_price(value: float, vs_currency: Optional[str] = "usd") -> str:
     Raises:
         InvalidArgument: a bad vs_currency.
     """
-    return _ffi.lib.cf_format_price(_ffi.to_double(value, "value"), _currency(vs_currency))
+    return cast(str, _ffi.lib.cf_format_price(_ffi.to_double(value, "value"), _currency(vs_currency)))
 
 
 def format_number(value: float) -> str:
     """Two fraction digits, no grouping: ``1.2345`` → ``"1.23"``."""
-    return _ffi.lib.cf_format_number(_ffi.to_double(value, "value"))
+    return cast(str, _ffi.lib.cf_format_number(_ffi.to_double(value, "value")))
 
 
 def format_percent(value: float) -> str:
     """A value already in percent units: ``1.2345`` → ``"1.23%"``."""
-    return _ffi.lib.cf_format_percent(_ffi.to_double(value, "value"))
+    return cast(str, _ffi.lib.cf_format_percent(_ffi.to_double(value, "value")))
 
 
 def format_abbreviated(value: float) -> str:
     """Sign, then Tr/Bn/M/K with two fraction digits: ``1234`` → ``"1.23K"``,
     ``999999`` → ``"1.00M"``, ``12`` → ``"12.00"``."""
-    return _ffi.lib.cf_format_abbreviated(_ffi.to_double(value, "value"))
+    return cast(str, _ffi.lib.cf_format_abbreviated(_ffi.to_double(value, "value")))

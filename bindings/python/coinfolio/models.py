@@ -6,16 +6,17 @@ their UTF-8) and returns the parsed output object. They never block.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Union
+from typing import Union
 
 from . import _ffi
+from .answers import DecodedCoinDetail, DecodedGlobal, DecodedMarketChart, DecodedMarkets
 
 __all__ = ["decode_markets", "decode_global", "decode_coin_detail", "decode_market_chart"]
 
 Body = Union[str, bytes, bytearray, memoryview]
 
 
-def decode_markets(body: Body) -> Dict[str, Any]:
+def decode_markets(body: Body) -> DecodedMarkets:
     """Decodes a ``GET /coins/markets`` body (a JSON array).
 
     Returns ``{"coins": [coin, …], "skipped": [{"index": i, "reason": "…"}, …],
@@ -35,10 +36,11 @@ def decode_markets(body: Body) -> Dict[str, Any]:
         InvalidArgument: bad UTF-8 or malformed JSON.
         DecodeError: JSON that is not an array (e.g. a CoinGecko error object).
     """
-    return _ffi.call_json(_ffi.lib.cf_decode_markets, _ffi.encode(body, "body"))
+    decoded: DecodedMarkets = _ffi.call_json(_ffi.lib.cf_decode_markets, _ffi.encode(body, "body"))
+    return decoded
 
 
-def decode_global(body: Body) -> Dict[str, Any]:
+def decode_global(body: Body) -> DecodedGlobal:
     """Decodes a ``GET /global`` body.
 
     Returns ``{"market_data": {"total_market_cap": {cur: x}, "total_volume": {cur: x},
@@ -51,10 +53,11 @@ def decode_global(body: Body) -> Dict[str, Any]:
         InvalidArgument: bad UTF-8 or malformed JSON.
         DecodeError: JSON that is not an object.
     """
-    return _ffi.call_json(_ffi.lib.cf_decode_global, _ffi.encode(body, "body"))
+    decoded: DecodedGlobal = _ffi.call_json(_ffi.lib.cf_decode_global, _ffi.encode(body, "body"))
+    return decoded
 
 
-def decode_coin_detail(body: Body) -> Dict[str, Any]:
+def decode_coin_detail(body: Body) -> DecodedCoinDetail:
     """Decodes a ``GET /coins/{id}`` body.
 
     Returns ``{"detail": {"id", "symbol", "name", "block_time_in_minutes",
@@ -67,10 +70,11 @@ def decode_coin_detail(body: Body) -> Dict[str, Any]:
         InvalidArgument: bad UTF-8 or malformed JSON.
         DecodeError: not an object, or no id/symbol/name.
     """
-    return _ffi.call_json(_ffi.lib.cf_decode_coin_detail, _ffi.encode(body, "body"))
+    decoded: DecodedCoinDetail = _ffi.call_json(_ffi.lib.cf_decode_coin_detail, _ffi.encode(body, "body"))
+    return decoded
 
 
-def decode_market_chart(body: Body) -> Dict[str, Any]:
+def decode_market_chart(body: Body) -> DecodedMarketChart:
     """Decodes a ``GET /coins/{id}/market_chart`` body.
 
     Returns ``{"prices": [[t_ms, v | None], …], "market_caps": […], "total_volumes": […],
@@ -83,4 +87,5 @@ def decode_market_chart(body: Body) -> Dict[str, Any]:
         InvalidArgument: bad UTF-8 or malformed JSON.
         DecodeError: not an object, or a series that is not an array.
     """
-    return _ffi.call_json(_ffi.lib.cf_decode_market_chart, _ffi.encode(body, "body"))
+    decoded: DecodedMarketChart = _ffi.call_json(_ffi.lib.cf_decode_market_chart, _ffi.encode(body, "body"))
+    return decoded

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+from ctypes import byref
+from typing import Any, Iterable, List, Mapping, Optional, Union
 
 from . import _ffi
 from ._handle import Handle
+from .answers import Holding, HoldingsAnswer
 
 __all__ = ["Store"]
 
@@ -33,11 +35,11 @@ class Store(Handle):
         out = _ffi.cf_store_p()
         if owner is None:
             encoded = _ffi.encode(os.fspath(path), "path")
-            _ffi.lib.cf_store_open(encoded, _ffi.byref(out), _ffi.error_slot())
+            _ffi.lib.cf_store_open(encoded, byref(out), _ffi.error_slot())
         else:
             location = os.fsdecode(os.fspath(path))
             config = _ffi.encode_json({"database": location, "owner": owner}, "config")
-            _ffi.lib.cf_store_open_v2(config, _ffi.byref(out), _ffi.error_slot())
+            _ffi.lib.cf_store_open_v2(config, byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_store_close)
 
     def set_holding(self, coin_id: Union[str, bytes], amount: float) -> None:
@@ -80,7 +82,7 @@ class Store(Handle):
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_store_set_holdings, pointer, encoded)
 
-    def holdings(self) -> List[Dict[str, Any]]:
+    def holdings(self) -> List[Holding]:
         """All holdings, ``[{"coin_id": "bitcoin", "amount": 0.5}, …]``, sorted by coin_id
         (bytewise).
 
@@ -88,5 +90,5 @@ class Store(Handle):
             StoreError: SQLite failed.
         """
         with self._borrow() as pointer:
-            result = _ffi.call_json(_ffi.lib.cf_store_holdings, pointer)
-        return list(result["holdings"])
+            answer: HoldingsAnswer = _ffi.call_json(_ffi.lib.cf_store_holdings, pointer)
+        return list(answer["holdings"])

@@ -24,9 +24,10 @@ import html
 import sys
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import coinfolio
+from coinfolio.answers import Statistic
 
 GREEN = "#16a34a"
 RED = "#dc2626"
@@ -133,7 +134,7 @@ class Dashboard:
         )
 
     @staticmethod
-    def statistics_html(statistics: Sequence[Dict[str, Any]]) -> str:
+    def statistics_html(statistics: Sequence[Statistic]) -> str:
         cards = "".join(
             '<div class="stat">'
             f'<div class="title">{esc(s.get("title"))}</div>'
@@ -170,6 +171,7 @@ class Dashboard:
         for coin in listing["coins"]:
             price = coin.get("current_price")
             cap = coin.get("market_cap")
+            sparkline = coin.get("sparkline_in_7d")
             rows.append(
                 "<tr>"
                 f'<td class="num">{esc(coin.get("market_cap_rank") or "-")}</td>'
@@ -178,7 +180,7 @@ class Dashboard:
                 f'<td class="num">{esc(coinfolio.format_price(price)) if price is not None else "n/a"}</td>'
                 f'<td class="num">{change_html(coin.get("price_change_percentage_24h"))}</td>'
                 f'<td class="num">{esc("$" + coinfolio.format_abbreviated(cap)) if cap is not None else "n/a"}</td>'
-                f"<td>{sparkline_svg((coin.get('sparkline_in_7d') or {}).get('price'))}</td>"
+                f"<td>{sparkline_svg(sparkline['price'] if sparkline else None)}</td>"
                 "</tr>"
             )
         body = (
@@ -193,6 +195,9 @@ class Dashboard:
     def portfolio(self) -> Tuple[int, str]:
         portfolio = self.engine.portfolio(sparkline=False)
         coins = portfolio["coins"]
+
+        def money(value: Optional[float]) -> str:  # total_value is None when no holding has a price
+            return "n/a" if value is None else coinfolio.format_value(value)
         if not coins:
             body = "<h1>Portfolio</h1><p>No holdings yet: <code>coinfolio-cli set bitcoin 0.5</code> adds some.</p>"
             return 200, self.page("Portfolio", body, portfolio.get("as_of"), bool(portfolio.get("stale")))
@@ -211,7 +216,7 @@ class Dashboard:
         body = (
             "<h1>Portfolio</h1>"
             '<section class="stats"><div class="stat"><div class="title">Total Value</div>'
-            f'<div class="value">{esc(coinfolio.format_value(portfolio["total_value"]))}</div></div></section>'
+            f'<div class="value">{esc(money(portfolio["total_value"]))}</div></div></section>'
             '<h2>Holdings</h2><table><thead><tr><th>Coin</th><th class="num">Amount</th>'
             '<th class="num">Value</th><th class="num">24h</th></tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>"

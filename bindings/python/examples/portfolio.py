@@ -29,7 +29,8 @@ def main() -> int:
                 value = coin["current_holdings_value"]
                 shown = "no price" if value is None else coinfolio.format_value(value)
                 print(f"  {coin['id']}: {coin['current_holdings']} = {shown}")
-            print(f"Total: {coinfolio.format_value(portfolio['total_value'])}")
+            total = portfolio["total_value"]  # None when no holding has a price
+            print(f"Total: {'n/a' if total is None else coinfolio.format_value(total)}")
             history = engine.portfolio_history()
             path = os.environ.get("COINFOLIO_CHART_SVG", "portfolio-week.svg")
             with open(path, "w", encoding="utf-8") as file:

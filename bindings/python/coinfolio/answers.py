@@ -1,0 +1,524 @@
+"""The shapes of Coinfolio's answers, as TypedDicts (SPEC §7, §10–§12; include/coinfolio.h).
+
+Every method returns the library's JSON answer parsed into plain dicts and lists; these types
+say which keys each answer has and what their values are, for type checkers and readers. Units:
+prices and values are in the answer's (or the engine's) ``vs_currency``, percentages in percent
+units (``-2.5`` is -2.5 %), amounts in units of the coin, times ``t_ms`` in milliseconds since
+1970 UTC, ``*_at`` and ``updated_at`` in seconds since 1970 where the field name says so, dates
+ISO-8601 strings as CoinGecko sent them. ``None`` is JSON null: unknown, never 0.
+
+JSON has no tuples: a chart point is a list ``[t_ms, value]`` (see :data:`ChartPoint`). The
+library only ever adds keys to its answers, so a newer library may return keys not listed here.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, TypedDict, Union
+
+__all__ = [
+    "ROI",
+    "Sparkline",
+    "Coin",
+    "ListedCoin",
+    "PortfolioCoin",
+    "SkippedElement",
+    "DecodeWarning",
+    "DecodedMarkets",
+    "MarketData",
+    "DecodedGlobal",
+    "CoinDetail",
+    "DecodedCoinDetail",
+    "ChartPoint",
+    "ChartWarning",
+    "DecodedMarketChart",
+    "Holding",
+    "HoldingsAnswer",
+    "Statistic",
+    "StatisticsAnswer",
+    "CoinsAnswer",
+    "PortfolioAnswer",
+    "CoinDetailScreen",
+    "CoinStatistics",
+    "HTTPRequests",
+    "EngineMetrics",
+    "RefreshSummary",
+    "ChartSummary",
+    "PriceChart",
+    "HistoryPoint",
+    "PortfolioHistory",
+    "SimplePrice",
+    "SimplePrices",
+    "Progress",
+    "Transaction",
+    "TransactionsAnswer",
+    "CoinPnL",
+    "PnLTotals",
+    "PnLAnswer",
+    "PortfolioInfo",
+    "PortfoliosAnswer",
+    "ImportSummary",
+]
+
+
+# --- Models (decode outputs, SPEC §2 and §10) ----------------------------------------------------
+
+
+class ROI(TypedDict):
+    """A coin's return on investment, as CoinGecko sends it."""
+
+    times: Optional[float]
+    currency: Optional[str]
+    percentage: Optional[float]
+
+
+class Sparkline(TypedDict):
+    """Seven days of prices, oldest first, one an hour; any length (0 to 170-odd). A price read
+    as null because of its type is None (and listed in the decode's ``warnings``)."""
+
+    price: List[Optional[float]]
+
+
+class _MarketFields(TypedDict):
+    """The keys of a ``/coins/markets`` row besides id, symbol and name (each present)."""
+
+    image: Optional[str]
+    current_price: Optional[float]
+    market_cap: Optional[float]
+    market_cap_rank: Optional[int]
+    fully_diluted_valuation: Optional[float]
+    total_volume: Optional[float]
+    high_24h: Optional[float]
+    low_24h: Optional[float]
+    price_change_24h: Optional[float]
+    price_change_percentage_24h: Optional[float]
+    market_cap_change_24h: Optional[float]
+    market_cap_change_percentage_24h: Optional[float]
+    circulating_supply: Optional[float]
+    total_supply: Optional[float]
+    max_supply: Optional[float]
+    ath: Optional[float]
+    ath_change_percentage: Optional[float]
+    ath_date: Optional[str]
+    atl: Optional[float]
+    atl_change_percentage: Optional[float]
+    atl_date: Optional[str]
+    roi: Optional[ROI]
+    last_updated: Optional[str]
+    sparkline_in_7d: Optional[Sparkline]
+    price_change_percentage_1h_in_currency: Optional[float]
+    price_change_percentage_24h_in_currency: Optional[float]
+    price_change_percentage_7d_in_currency: Optional[float]
+    price_change_percentage_14d_in_currency: Optional[float]
+    price_change_percentage_30d_in_currency: Optional[float]
+    price_change_percentage_200d_in_currency: Optional[float]
+    price_change_percentage_1y_in_currency: Optional[float]
+
+
+class Coin(_MarketFields):
+    """One coin of ``GET /coins/markets`` with CoinGecko's keys, each present: prices, market
+    caps, volumes and supplies in the request's vs_currency (supplies in coin units), changes
+    ``price_change_percentage_*`` in percent. ``symbol`` and ``name`` are ``""`` when CoinGecko
+    left them out. ``sparkline_in_7d`` is None when not asked for."""
+
+    id: str
+    symbol: str
+    name: str
+
+
+class ListedCoin(Coin):
+    """A coin of an engine answer (:meth:`Engine.coins`, :meth:`Engine.coin_detail`):
+    ``price_available`` is False when ``current_price`` is unknown."""
+
+    price_available: bool
+
+
+class PortfolioCoin(_MarketFields):
+    """A held coin of :meth:`Engine.portfolio`: its market row, ``current_holdings`` (coin units)
+    and ``current_holdings_value`` (units × price in vs_currency, None without a price). A held
+    coin with no market row has ``price_available`` False, None for ``symbol``, ``name`` and
+    every market value."""
+
+    id: str
+    symbol: Optional[str]
+    name: Optional[str]
+    price_available: bool
+    current_holdings: float
+    current_holdings_value: Optional[float]
+
+
+class SkippedElement(TypedDict):
+    """An element of a ``/coins/markets`` body that was left out: its position in the body and
+    why (not an object, no usable id, an id seen again later)."""
+
+    index: int
+    reason: str
+
+
+class DecodeWarning(TypedDict):
+    """A field read as null (or ``""``) because of its type. ``index`` is the element's position
+    in a markets body (None for ``/global`` and details), ``id`` the coin id (None for
+    ``/global``), ``field`` the CoinGecko key as a path (``"roi.times"``,
+    ``"sparkline_in_7d.price[3]"``, ``"total_market_cap.eur"``), ``reason`` one of
+    ``"not a number"``, ``"not a whole number"``, ``"not a string"``, ``"missing"``,
+    ``"not an object"``, ``"not an array"``."""
+
+    index: Optional[int]
+    id: Optional[str]
+    field: str
+    reason: str
+
+
+class DecodedMarkets(TypedDict):
+    """:func:`coinfolio.decode_markets` and :meth:`Client.markets`."""
+
+    coins: List[Coin]
+    skipped: List[SkippedElement]
+    warnings: List[DecodeWarning]
+
+
+class MarketData(TypedDict):
+    """``data`` of ``GET /global``; each None when unknown. ``total_market_cap`` and
+    ``total_volume`` map a currency code to an amount in it, ``market_cap_percentage`` a coin
+    symbol to its share in percent; ``updated_at`` is in seconds since 1970."""
+
+    total_market_cap: Optional[Dict[str, float]]
+    total_volume: Optional[Dict[str, float]]
+    market_cap_percentage: Optional[Dict[str, float]]
+    market_cap_change_percentage_24h_usd: Optional[float]
+    active_cryptocurrencies: Optional[int]
+    markets: Optional[int]
+    updated_at: Optional[int]
+
+
+class DecodedGlobal(TypedDict):
+    """:func:`coinfolio.decode_global` and :meth:`Client.global_data`."""
+
+    market_data: MarketData
+    warnings: List[DecodeWarning]
+
+
+class CoinDetail(TypedDict):
+    """``GET /coins/{id}``: ``description`` is ``description.en`` as plain text (tags removed,
+    entities decoded), ``homepage`` the first non-empty ``links.homepage``,
+    ``block_time_in_minutes`` in minutes."""
+
+    id: str
+    symbol: str
+    name: str
+    block_time_in_minutes: Optional[int]
+    hashing_algorithm: Optional[str]
+    description: Optional[str]
+    homepage: Optional[str]
+    subreddit_url: Optional[str]
+    genesis_date: Optional[str]
+    categories: List[str]
+
+
+class DecodedCoinDetail(TypedDict):
+    """:func:`coinfolio.decode_coin_detail` and :meth:`Client.coin_detail`."""
+
+    detail: CoinDetail
+    warnings: List[DecodeWarning]
+
+
+#: ``[t_ms, value]``: milliseconds since 1970 UTC and a value in the chart's vs_currency, or
+#: None for a gap (never 0).
+ChartPoint = List[Optional[float]]
+
+
+class ChartWarning(TypedDict):
+    """A market chart point left out (no usable time) or read as a gap because of its type:
+    ``series`` is ``"prices"``, ``"market_caps"`` or ``"total_volumes"``, ``index`` the point's
+    position in the body's series."""
+
+    series: str
+    index: int
+    reason: str
+
+
+class DecodedMarketChart(TypedDict):
+    """:func:`coinfolio.decode_market_chart` and :meth:`Client.market_chart`: each series sorted
+    as sent; a missing series is ``[]``."""
+
+    prices: List[ChartPoint]
+    market_caps: List[ChartPoint]
+    total_volumes: List[ChartPoint]
+    warnings: List[ChartWarning]
+
+
+# --- Store ---------------------------------------------------------------------------------------
+
+
+class Holding(TypedDict):
+    """One holding: ``amount`` in units of the coin."""
+
+    coin_id: str
+    amount: float
+
+
+class HoldingsAnswer(TypedDict):
+    """``cf_store_holdings``: sorted by coin_id (bytewise)."""
+
+    holdings: List[Holding]
+
+
+# --- Engine (SPEC §6, §10, §11) ------------------------------------------------------------------
+
+
+class _StatisticFields(TypedDict):
+    title: str
+    value: str
+    percentage_change: Optional[float]
+
+
+class Statistic(_StatisticFields, total=False):
+    """A titled display value: ``value`` is formatted (``"$2.58Tr"``, ``"42.50%"``, ``"n/a"``),
+    ``percentage_change`` the 24 h change in percent (None when not applicable or unknown).
+    Only the "Portfolio Value" statistic has ``coverage``: the share (0…1) of the value whose
+    24 h change is known."""
+
+    coverage: float
+
+
+class StatisticsAnswer(TypedDict):
+    """``cf_engine_statistics``."""
+
+    statistics: List[Statistic]
+
+
+class CoinsAnswer(TypedDict):
+    """:meth:`Engine.coins`: ``total`` counts the matches before limit and offset; ``as_of`` is
+    the data's own time (ISO-8601 UTC: the newest ``last_updated``, or ``/global``'s
+    ``updated_at`` when newer), ``fetched_at`` when the snapshot was downloaded or loaded,
+    ``stale`` whether ``as_of`` is older than stale_after_s."""
+
+    coins: List[ListedCoin]
+    total: int
+    as_of: str
+    fetched_at: Optional[str]
+    stale: bool
+
+
+class PortfolioAnswer(TypedDict):
+    """:meth:`Engine.portfolio`: ``total_value`` is the sum of the priced holdings' values in
+    vs_currency (None, never 0, when there are holdings and none has a price; 0 with no
+    holdings), ``unpriced_holdings`` the holdings left out of it; ``as_of`` and ``fetched_at``
+    (ISO-8601 UTC) None without a snapshot."""
+
+    coins: List[PortfolioCoin]
+    total_value: Optional[float]
+    unpriced_holdings: int
+    as_of: Optional[str]
+    fetched_at: Optional[str]
+    stale: bool
+
+
+class CoinDetailScreen(TypedDict):
+    """:meth:`Engine.coin_detail`: the snapshot's row (None when the coin is not in it), the
+    detail, and the overview and additional statistics (missing values print ``"n/a"``);
+    ``as_of`` is when the detail was fetched (ISO-8601 UTC), ``stale`` True when a saved detail
+    is returned because refreshing it failed."""
+
+    coin: Optional[ListedCoin]
+    detail: CoinDetail
+    overview: List[Statistic]
+    additional: List[Statistic]
+    as_of: Optional[str]
+    stale: bool
+
+
+class CoinStatistics(TypedDict):
+    """:meth:`Engine.coin_statistics`: the snapshot's row and the detail screen's statistics,
+    from the saved snapshot alone."""
+
+    coin: ListedCoin
+    overview: List[Statistic]
+    additional: List[Statistic]
+
+
+#: HTTP attempts per endpoint, retries included (``global`` is a Python keyword, hence this
+#: form).
+HTTPRequests = TypedDict(
+    "HTTPRequests",
+    {"markets": int, "global": int, "detail": int, "market_chart": int, "simple_price": int},
+)
+
+
+class EngineMetrics(TypedDict):
+    """:meth:`Engine.metrics`: counters since the engine was opened. The cache hits count answers
+    that made no request of their own; ``suppressed_requests`` counts calls refused unsent while
+    a remembered Retry-After ran."""
+
+    http_requests: HTTPRequests
+    detail_cache_hits: int
+    chart_cache_hits: int
+    suppressed_requests: int
+
+
+class RefreshSummary(TypedDict):
+    """:meth:`Engine.refresh` and :meth:`Engine.refresh_prices`: coins in the new snapshot (or
+    coins priced), the data's own time ``as_of`` and ``fetched_at`` (ISO-8601 UTC), and
+    staleness (judged from ``as_of``)."""
+
+    coins: int
+    as_of: str
+    fetched_at: str
+    stale: bool
+
+
+class ChartSummary(TypedDict):
+    """A series' summary, gaps ignored; every value None for a series with no value. ``first``
+    and ``last`` are the values at the earliest and latest times that have one, ``min_at`` and
+    ``max_at`` the t_ms where each extreme is first reached, ``change`` last − first,
+    ``percentage_change`` in percent (None when first is 0)."""
+
+    first: Optional[float]
+    last: Optional[float]
+    min: Optional[float]
+    max: Optional[float]
+    min_at: Optional[int]
+    max_at: Optional[int]
+    change: Optional[float]
+    percentage_change: Optional[float]
+
+
+class PriceChart(TypedDict):
+    """:meth:`Engine.chart`: ``days`` as asked of CoinGecko (a whole number or ``"max"``),
+    ``clamped`` True when the plan's 365-day limit shortened the ask, ``points`` sorted by
+    time."""
+
+    coin_id: str
+    vs_currency: str
+    days: Union[int, str]
+    interval: Optional[str]
+    clamped: bool
+    points: List[ChartPoint]
+    summary: ChartSummary
+
+
+#: ``[t_ms, value, partial]``: milliseconds since 1970 UTC, the portfolio's value in vs_currency
+#: (None when no priced holding has a price then), and whether some priced holding has none.
+HistoryPoint = List[Union[float, bool, None]]
+
+
+class PortfolioHistory(TypedDict):
+    """:meth:`Engine.portfolio_history`: hourly points, oldest first."""
+
+    vs_currency: str
+    points: List[HistoryPoint]
+    summary: ChartSummary
+
+
+class SimplePrice(TypedDict):
+    """One coin of ``GET /simple/price``: price in vs_currency, 24 h change in percent,
+    ``last_updated_at`` in seconds since 1970; None where CoinGecko gave none."""
+
+    price: Optional[float]
+    change_24h: Optional[float]
+    last_updated_at: Optional[int]
+
+
+class SimplePrices(TypedDict):
+    """:meth:`Client.simple_price`: every asked id."""
+
+    prices: Dict[str, SimplePrice]
+
+
+class Progress(TypedDict):
+    """What :meth:`Engine.set_progress` callbacks receive: ``done`` of ``total`` units of the
+    phase (``"markets"``, ``"global"``, ``"ids"``, ``"import"`` or ``"chart"``) are finished;
+    ``total`` None when not known in advance."""
+
+    phase: str
+    done: int
+    total: Optional[int]
+
+
+# --- Ledger (SPEC §12) ---------------------------------------------------------------------------
+
+
+class Transaction(TypedDict):
+    """A stored transaction: ``id`` a whole number as a string, ``kind`` ``"buy"``, ``"sell"``,
+    ``"transfer_in"`` or ``"transfer_out"``, ``amount`` in coin units, ``price`` per unit and
+    ``fee`` in the portfolio's currency (``price`` None for transfers), ``timestamp`` RFC 3339
+    UTC, ``note`` ``""`` when none, ``external_id`` None when none."""
+
+    id: str
+    portfolio: str
+    coin_id: str
+    kind: str
+    amount: float
+    price: Optional[float]
+    fee: float
+    timestamp: str
+    note: str
+    external_id: Optional[str]
+
+
+class TransactionsAnswer(TypedDict):
+    """:meth:`Engine.transactions`: a page in ledger order; ``total`` before paging."""
+
+    transactions: List[Transaction]
+    total: int
+
+
+class CoinPnL(TypedDict):
+    """One coin of :meth:`Engine.pnl`, in the portfolio's currency, over units of known cost:
+    None where unknown (units of unknown cost only, no price), never 0.
+    ``unrealized_pnl_percentage`` is in percent; the coverages are shares 0…1."""
+
+    coin_id: str
+    amount: float
+    cost_basis: Optional[float]
+    average_cost: Optional[float]
+    breakeven_price: Optional[float]
+    current_price: Optional[float]
+    current_value: Optional[float]
+    unrealized_pnl: Optional[float]
+    unrealized_pnl_percentage: Optional[float]
+    realized_pnl: float
+    realized_coverage: float
+    fees: float
+    cost_basis_coverage: float
+
+
+class PnLTotals(TypedDict):
+    """The totals of :meth:`Engine.pnl`, in the portfolio's currency."""
+
+    cost_basis: float
+    current_value: Optional[float]
+    unrealized_pnl: Optional[float]
+    unrealized_pnl_percentage: Optional[float]
+    realized_pnl: float
+    fees: float
+
+
+class PnLAnswer(TypedDict):
+    """:meth:`Engine.pnl`: ``method`` ``"fifo"``, ``"lifo"`` or ``"average"``."""
+
+    portfolio: str
+    vs_currency: str
+    method: str
+    coins: List[CoinPnL]
+    totals: PnLTotals
+
+
+class PortfolioInfo(TypedDict):
+    """A ledger portfolio: its name and quote currency."""
+
+    name: str
+    vs_currency: str
+
+
+class PortfoliosAnswer(TypedDict):
+    """``cf_engine_portfolios``: every portfolio by name."""
+
+    portfolios: List[PortfolioInfo]
+
+
+class ImportSummary(TypedDict):
+    """:meth:`Engine.import_csv`: rows imported, and rows skipped because the portfolio already
+    has their external_id."""
+
+    imported: int
+    skipped: int
