@@ -185,15 +185,19 @@ final class PostgresTests: XCTestCase {
         // A `?` ends nothing before the `@`: libpq reads the whole password, and so does the redaction.
         let question = "postgresql://coinfolio:Zeb?raQQ@\(hostAndDatabase)"
         let error = assertThrows(.store) { try PortfolioStore(path: question) }
-        XCTAssertTrue(error?.message.hasPrefix("cannot open database \"postgresql://coinfolio@\(hostAndDatabase)\": ") ?? false, error?.message ?? "")
+        XCTAssertTrue(
+            error?.message.hasPrefix("cannot open database \"postgresql://coinfolio@\(hostAndDatabase)\": ") ?? false, error?.message ?? "")
         XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
         XCTAssertFalse(error?.message.contains("raQQ") ?? true, error?.message ?? "")
         XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://u@h:5/db")
         XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a/b@h:5/db?sslmode=disable"), "postgresql://…@h:5/db?sslmode=disable")
         XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a@b@h:5/db"), "postgresql://…@h:5/db")
         XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a/b?c@h:5/db"), "postgresql://…@h:5/db")
-        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://h:5/db?application_name=a@b"), "postgresql://h:5/db?application_name=a@b")
-        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://[::1]:5,h2:6/db?application_name=a@b"), "postgresql://[::1]:5,h2:6/db?application_name=a@b")
+        XCTAssertEqual(
+            PostgresConnection.redactedURL("postgresql://h:5/db?application_name=a@b"), "postgresql://h:5/db?application_name=a@b")
+        XCTAssertEqual(
+            PostgresConnection.redactedURL("postgresql://[::1]:5,h2:6/db?application_name=a@b"),
+            "postgresql://[::1]:5,h2:6/db?application_name=a@b")
         // An `@` in the query is no credential: such a URL still opens.
         let owner = "at-in-query-\(UUID().uuidString)"
         try PortfolioStore(path: server + "?application_name=me@host", owner: owner).setHolding(coinID: "bitcoin", amount: 1)
@@ -217,7 +221,8 @@ final class PostgresTests: XCTestCase {
         try PortfolioStore(path: latin1, owner: "é").setHolding(coinID: "bitcoin", amount: 2)
         XCTAssertEqual(try PortfolioStore(path: latin1, owner: "é").holdings(), [Holding(coinID: "bitcoin", amount: 2)])
         let check = try PostgresConnection(url: latin1)
-        XCTAssertEqual(try check.statement("SELECT count(*) FROM ledger_transaction WHERE owner = 'é' AND octet_length(owner) = 1").scalarInt(), 1)
+        XCTAssertEqual(
+            try check.statement("SELECT count(*) FROM ledger_transaction WHERE owner = 'é' AND octet_length(owner) = 1").scalarInt(), 1)
         let error = assertThrows(.store) { try PortfolioStore(path: latin1, owner: "日本").setHolding(coinID: "bitcoin", amount: 1) }
         XCTAssertEqual(error?.details["sqlstate"], .string("22P05"))
     }
@@ -244,10 +249,12 @@ final class PostgresTests: XCTestCase {
             XCTAssertEqual(error?.message, prefix + expected, password)
         }
         for (parameter, expected) in [
-            ("password=Zebra%zz", "invalid percent-encoded token: \"***\""), ("password=Zeb=raQQ", "extra key/value separator \"=\" in URI query parameter: \"password\""),
+            ("password=Zebra%zz", "invalid percent-encoded token: \"***\""),
+            ("password=Zeb=raQQ", "extra key/value separator \"=\" in URI query parameter: \"password\""),
         ] {
             let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio@\(hostAndDatabase)?\(parameter)") }
-            XCTAssertEqual(error?.message, "cannot open database \"postgresql://coinfolio@\(hostAndDatabase)?password=***\": " + expected, parameter)
+            XCTAssertEqual(
+                error?.message, "cannot open database \"postgresql://coinfolio@\(hostAndDatabase)?password=***\": " + expected, parameter)
         }
     }
 

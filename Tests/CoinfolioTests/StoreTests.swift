@@ -142,9 +142,10 @@ final class StoreTests: XCTestCase {
         let ids = (0..<count).map { "coin-\($0)" } + ["caf\u{E9}", "cafe\u{301}"]
         try store.setHoldings(ids.enumerated().map { Holding(coinID: $0.element, amount: Double($0.offset + 1)) })
         // Up, down, emptied, unchanged, one after the other in the ledger.
-        try store.setHoldings(ids.enumerated().map { index, id in
-            Holding(coinID: id, amount: [Double(index + 1) * 2, 0.5, 0, Double(index + 1)][index % 4])
-        })
+        try store.setHoldings(
+            ids.enumerated().map { index, id in
+                Holding(coinID: id, amount: [Double(index + 1) * 2, 0.5, 0, Double(index + 1)][index % 4])
+            })
         let held = Dictionary(uniqueKeysWithValues: try path.store().holdings().map { ($0.coinID.utf8.map { $0 }, $0.amount) })
         XCTAssertEqual(held[Array("coin-0".utf8)], 2)
         XCTAssertEqual(held[Array("coin-1".utf8)], 0.5)
