@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The seed's lazy detail loading: `GET /coins/{id}` only when a host opens one coin; callers
 /// asking for the same id at once share one request. Each fetched detail is saved in the
@@ -9,12 +8,7 @@ import Synchronization
 final class DetailLoader: Sendable {
     private let ttl: Double
     private let store: DetailStore
-    private struct State {
-        var cache: [String: Loaded] = [:]
-        var inFlight: [String: Flight] = [:]
-        var hits = 0
-    }
-    private let state = Mutex(State())
+    private let fetches: SharedFetches<String, Loaded>
 
     /// A detail, when it was fetched, and whether it is past its TTL.
     struct Loaded: Sendable {
@@ -26,28 +20,14 @@ final class DetailLoader: Sendable {
     init(ttl: Double, store: DetailStore) {
         self.ttl = ttl
         self.store = store
+        fetches = SharedFetches(ttl: ttl)
     }
 
-    var cacheHits: Int { state.withLock { $0.hits } }
-
-    /// One request shared by every caller that arrives while it runs.
-    private final class Flight: Sendable {
-        let done = DispatchGroup()
-        let result = Mutex<Result<Loaded, any Error>>(.failure(CoinfolioError(.internalError, "detail request did not finish")))
-        init() { done.enter() }
-    }
-
-    private enum Lookup {
-        case cached(Loaded)
-        case joining(Flight)
-        case leading(Flight)
-    }
-
-    private func isFresh(_ loaded: Loaded, now: Date) -> Bool { now.timeIntervalSince(loaded.fetchedAt) < ttl }
+    var cacheHits: Int { fetches.hits }
 
     /// The saved detail of `id` (memory first, then the database), fresh or not; no request.
     func saved(id: String) -> Loaded? {
-        if let cached = state.withLock({ $0.cache[id] }) { return cached }
+        if let kept = fetches.kept(id) { return kept.value }
         guard let saved = try? store.load(coinID: id) else { return nil }
         return Loaded(detail: saved.detail, fetchedAt: saved.fetchedAt)
     }
@@ -57,65 +37,26 @@ final class DetailLoader: Sendable {
     /// returned with `isStale` set.
     func detail(id: String, fetch: (String) throws -> CoinDetail) throws -> Loaded {
         let now = Date()
-        let lookup = state.withLock { state -> Lookup in
-            if let cached = state.cache[id], isFresh(cached, now: now) {
-                state.hits += 1
-                return .cached(cached)
+        return try fetches.value(for: id, what: "detail of \"\(id)\"") { id in
+            var saved: Loaded?
+            if let stored = try? store.load(coinID: id) { saved = Loaded(detail: stored.detail, fetchedAt: stored.fetchedAt) }
+            if let saved, now.timeIntervalSince(saved.fetchedAt) < ttl {
+                // A fresh saved detail answers without a request of its own.
+                return .init(value: saved, asOf: saved.fetchedAt, withoutRequest: true)
             }
-            if let flight = state.inFlight[id] {
-                state.hits += 1
-                return .joining(flight)
-            }
-            let flight = Flight()
-            state.inFlight[id] = flight
-            return .leading(flight)
-        }
-        let flight: Flight
-        switch lookup {
-        case .cached(let loaded):
-            return loaded
-        case .joining(let running):
-            running.done.wait()
-            return try running.result.withLock { $0 }.get()
-        case .leading(let own):
-            flight = own
-        }
-
-        var saved: Loaded?
-        if let stored = try? store.load(coinID: id) { saved = Loaded(detail: stored.detail, fetchedAt: stored.fetchedAt) }
-        let result: Result<Loaded, any Error>
-        if let saved, isFresh(saved, now: now) {
-            result = .success(saved)
-        } else {
             do {
                 let detail = try fetch(id)
                 let fetchedAt = Date()
                 try? store.save(detail, fetchedAt: fetchedAt)
-                result = .success(Loaded(detail: detail, fetchedAt: fetchedAt))
+                return .init(value: Loaded(detail: detail, fetchedAt: fetchedAt), asOf: fetchedAt)
             } catch let error as CoinfolioError where error.code == .invalidArgument || error.code == .notFound {
-                result = .failure(error)
+                throw error
             } catch {
-                if var saved {
-                    saved.isStale = true
-                    result = .success(saved)
-                } else {
-                    result = .failure(error)
-                }
+                guard var saved else { throw error }
+                saved.isStale = true
+                return .init(value: saved, asOf: saved.fetchedAt, keep: false)
             }
         }
-        state.withLock { state in
-            if case .success(let loaded) = result, !loaded.isStale {
-                // A fresh saved detail answered without a request of its own.
-                if loaded.fetchedAt == saved?.fetchedAt { state.hits += 1 }
-                // Forget expired details as new ones arrive, so memory holds only live ones.
-                state.cache = state.cache.filter { isFresh($0.value, now: now) }
-                state.cache[id] = loaded
-            }
-            state.inFlight[id] = nil
-        }
-        flight.result.withLock { $0 = result }
-        flight.done.leave()
-        return try result.get()
     }
 }
 
