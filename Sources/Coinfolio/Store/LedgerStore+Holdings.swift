@@ -47,25 +47,13 @@ extension LedgerStore {
             // Every affected coin's entries in a few queries, not one query per coin.
             let current = try coinEntries(portfolio: portfolio, coinIDs: targets.map(\.coinID), connection)
             for (index, (coinID, target)) in targets.enumerated() {
-                let entries = current[HoldingsKey(coinID)] ?? []
-                var held = ExactDecimal.zero
-                for entry in entries { held += entry.kind.adds ? entry.amount : -entry.amount }
-                guard held != target else { continue }
-                let transaction = Transaction(
-                    portfolio: portfolio, coinID: coinID, kind: target > held ? .transferIn : .transferOut,
-                    amount: target > held ? target - held : held - target, timestamp: LedgerTimestamp.now(), note: "set_holding")
-                if !transaction.kind.adds {
-                    var all = entries
-                    all.append(Self.entry(transaction, id: Int64.max))
-                    all.sort { $0.timestamp < $1.timestamp || ($0.timestamp == $1.timestamp && $0.id < $1.id) }
-                    do {
-                        try Self.checkNeverNegative(all, coinID: coinID)
-                    } catch var error as CoinfolioError {
-                        error.details["index"] = .number(Double(index))
-                        throw error
-                    }
+                do {
+                    try recordDifference(
+                        portfolio: portfolio, coinID: coinID, to: target, entries: current[HoldingsKey(coinID)] ?? [], connection)
+                } catch var error as CoinfolioError where error.code == .invalidArgument {
+                    error.details["index"] = .number(Double(index))
+                    throw error
                 }
-                _ = try insert(transaction, connection, skippingKnownExternalID: false)
             }
         }
     }

@@ -301,21 +301,31 @@ final class LedgerStore: Sendable {
         try write { connection in
             try requirePortfolio(portfolio, connection)
             let entries = try coinEntries(portfolio: portfolio, coinID: coinID, connection)
-            var held = ExactDecimal.zero
-            for entry in entries { held += entry.kind.adds ? entry.amount : -entry.amount }
-            guard held != target else { return }
-            let transaction = Transaction(
-                portfolio: portfolio, coinID: coinID, kind: target > held ? .transferIn : .transferOut,
-                amount: target > held ? target - held : held - target, timestamp: LedgerTimestamp.now(), note: "set_holding")
-            // Every field was checked above (the id may be an older version's, being emptied).
-            if !transaction.kind.adds {
-                var all = entries
-                all.append(Self.entry(transaction, id: Int64.max))
-                all.sort { $0.timestamp < $1.timestamp || ($0.timestamp == $1.timestamp && $0.id < $1.id) }
-                try Self.checkNeverNegative(all, coinID: coinID)
-            }
-            _ = try insert(transaction, connection, skippingKnownExternalID: false)
+            try recordDifference(portfolio: portfolio, coinID: coinID, to: target, entries: entries, connection)
         }
+    }
+
+    /// Records a transfer_in or transfer_out, now, of the difference between what `entries` (the
+    /// coin's ledger in this portfolio) hold and `target`; nothing when they are equal. Every
+    /// field was checked by the caller (the id may be an older version's, being emptied).
+    /// - Throws: `.invalidArgument` (never negative, with `{coin_id, timestamp, short_by}`) when a
+    ///   later sell would exceed what is held; `.store`.
+    func recordDifference(
+        portfolio: String, coinID: String, to target: ExactDecimal, entries: [LedgerEntry], _ connection: any Database
+    ) throws {
+        var held = ExactDecimal.zero
+        for entry in entries { held += entry.kind.adds ? entry.amount : -entry.amount }
+        guard held != target else { return }
+        let transaction = Transaction(
+            portfolio: portfolio, coinID: coinID, kind: target > held ? .transferIn : .transferOut,
+            amount: target > held ? target - held : held - target, timestamp: LedgerTimestamp.now(), note: "set_holding")
+        if !transaction.kind.adds {
+            var all = entries
+            all.append(Self.entry(transaction, id: Int64.max))
+            all.sort { $0.timestamp < $1.timestamp || ($0.timestamp == $1.timestamp && $0.id < $1.id) }
+            try Self.checkNeverNegative(all, coinID: coinID)
+        }
+        _ = try insert(transaction, connection, skippingKnownExternalID: false)
     }
 
     /// A page of transactions in ledger order, and how many match in all.
