@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_support.h"
 #include "coinfolio.h"
 
 /* anchors.cpp: simdjson On-Demand extracting every field and every sparkline point. */
@@ -30,42 +31,6 @@ static double now_s(void) {
     struct timespec t;
     clock_gettime(bench_clock, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    char *data;
-    long length;
-    if (!f) {
-        fprintf(stderr, "bench: cannot open %s (run `make bench`, which writes the inputs first)\n", path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    length = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = malloc((size_t)length + 1);
-    if (!data || fread(data, 1, (size_t)length, f) != (size_t)length) { perror(path); exit(1); }
-    data[length] = '\0';
-    fclose(f);
-    *size = (size_t)length;
-    return data;
-}
-
-static void check(int status, char *error, const char *what) {
-    if (status != CF_OK) {
-        fprintf(stderr, "%s failed: %s\n", what, error ? error : "?");
-        exit(1);
-    }
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *samples, int count) {
-    qsort(samples, (size_t)count, sizeof(double), compare_doubles);
-    return samples[count / 2];
 }
 
 #define MAX_ROUNDS 64

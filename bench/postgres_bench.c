@@ -19,29 +19,13 @@
 
 #include <jansson.h>
 
+#include "bench_support.h"
 #include "coinfolio.h"
 
 static double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *samples, int count) {
-    qsort(samples, (size_t)count, sizeof(double), compare_doubles);
-    return samples[count / 2];
-}
-
-static void check(int status, char *error, const char *what) {
-    if (status != CF_OK) {
-        fprintf(stderr, "%s failed: %s\n", what, error ? error : "?");
-        exit(1);
-    }
 }
 
 static void quiet(void *arg, const char *message) {
@@ -56,21 +40,6 @@ static void check_result(PGresult *result, PGconn *connection, const char *what)
         exit(1);
     }
     PQclear(result);
-}
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    char *data;
-    long length;
-    if (!f) { perror(path); exit(1); }
-    fseek(f, 0, SEEK_END);
-    length = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = malloc((size_t)length + 1);
-    if (!data || fread(data, 1, (size_t)length, f) != (size_t)length) { perror(path); exit(1); }
-    data[length] = '\0';
-    fclose(f);
-    return data;
 }
 
 static cf_store *open_store(const char *database, const char *owner) {
@@ -269,7 +238,7 @@ static void bench_snapshot(const char *url, const char *dir) {
     const int binary = 1;
 
     snprintf(path, sizeof path, "%s/markets-250.json", dir);
-    body = read_file(path);
+    body = read_file(path, NULL);
     length = (int)strlen(body);
     /* The floor: the same bytes upserted through libpq into a table of the same shape. */
     connection = PQconnectdb(url);

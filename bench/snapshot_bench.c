@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bench_support.h"
 #include "coinfolio.h"
 
 static double clock_s(clockid_t clock) {
@@ -36,44 +37,11 @@ static double user_s(void) {
     return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6;
 }
 
-static char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    char *data;
-    long length;
-    if (!f) { perror(path); exit(1); }
-    fseek(f, 0, SEEK_END);
-    length = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = malloc((size_t)length + 1);
-    if (!data || fread(data, 1, (size_t)length, f) != (size_t)length) { perror(path); exit(1); }
-    data[length] = '\0';
-    fclose(f);
-    *size = (size_t)length;
-    return data;
-}
-
-static void check(int status, char *error, const char *what) {
-    if (status != CF_OK) {
-        fprintf(stderr, "%s failed: %s\n", what, error ? error : "?");
-        exit(1);
-    }
-}
-
 static void check_sql(int rc, sqlite3 *db, const char *what) {
     if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
         fprintf(stderr, "%s failed: %s\n", what, sqlite3_errmsg(db));
         exit(1);
     }
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *samples, int count) {
-    qsort(samples, (size_t)count, sizeof(double), compare_doubles);
-    return samples[count / 2];
 }
 
 static void row(const char *name, double ours, const char *unit, const char *anchor_name, double anchor, const char *note) {
