@@ -3,10 +3,11 @@
  * anchor measured in the same process, the two calls interleaved round by round. Prints Markdown
  * rows for BENCHMARKS.md.
  *
- *   postgres_bench URL BUILD_DIR
+ *   postgres_bench URL BUILD_DIR [set_holding|processes|snapshot]
  *
  * URL is a PostgreSQL server's (bench/Makefile starts a throwaway cluster with
- * Tests/postgres/with-cluster.sh); BUILD_DIR holds generate.py's markets-250.json.
+ * Tests/postgres/with-cluster.sh); BUILD_DIR holds generate.py's markets-250.json. A section
+ * name runs that section alone (all three without one).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <libpq-fe.h>
@@ -290,12 +291,14 @@ static void bench_snapshot(const char *url, const char *dir) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: postgres_bench URL BUILD_DIR\n");
+    const char *only = argc == 4 ? argv[3] : NULL;
+    if (argc < 3 || argc > 4 ||
+        (only && strcmp(only, "set_holding") != 0 && strcmp(only, "processes") != 0 && strcmp(only, "snapshot") != 0)) {
+        fprintf(stderr, "usage: postgres_bench URL BUILD_DIR [set_holding|processes|snapshot]\n");
         return 2;
     }
-    bench_set_holding(argv[1]);
-    bench_processes(argv[1]);
-    bench_snapshot(argv[1], argv[2]);
+    if (!only || strcmp(only, "set_holding") == 0) bench_set_holding(argv[1]);
+    if (!only || strcmp(only, "processes") == 0) bench_processes(argv[1]);
+    if (!only || strcmp(only, "snapshot") == 0) bench_snapshot(argv[1], argv[2]);
     return 0;
 }

@@ -164,6 +164,19 @@ enum Schema {
                     SELECT owner, vs_currency, as_of, as_of, refresh_failed, 0, markets, global FROM market_snapshot;
                 DROP TABLE market_snapshot;
                 """),
+        // Step 5 is the ledger's (another branch); this one is numbered after it.
+        Step(
+            version: 6,
+            summary: """
+                PostgreSQL keeps each saved sparkline in its row, uncompressed: pglz compressing the JSON text \
+                of 250 sparklines on every save cost five times SQLite's whole save (rows already saved stay \
+                as they are, readable; SQLite has nothing to change)
+                """,
+            sqlite: "",
+            postgres: """
+                ALTER TABLE snapshot_sparkline ALTER COLUMN points SET STORAGE EXTERNAL;
+                ALTER TABLE snapshot_sparkline SET (toast_tuple_target = 8160);
+                """),
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }

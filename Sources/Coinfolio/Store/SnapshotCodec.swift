@@ -98,10 +98,21 @@ enum SnapshotCodec {
     /// A sparkline as `D` and its points as little-endian doubles (a missing point is NaN and
     /// stays NaN; every point bit for bit).
     static func packedSparkline(_ points: [Double]) -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "D")]
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(points.count * 8 + 1)
-        for point in points { withUnsafeBytes(of: point.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        appendPackedSparkline(points, to: &bytes)
         return bytes
+    }
+
+    /// Appends `packedSparkline(points)` to `bytes` (on a little-endian host, one copy of the
+    /// points' memory).
+    static func appendPackedSparkline(_ points: [Double], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "D"))
+        #if _endian(little)
+            points.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+            for point in points { withUnsafeBytes(of: point.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        #endif
     }
 
     /// A sparkline as the JSON text of its price array (`[56795.9281,56736.39,null]`): the form
