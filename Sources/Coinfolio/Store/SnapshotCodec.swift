@@ -7,8 +7,9 @@
 /// stored one row per coin and read only when a query shows them (the record keeps one mask bit
 /// saying whether the coin has one), in either of two forms `sparklinePoints` tells apart by
 /// their first byte: `D` and the points as little-endian doubles (`packedSparkline`, for points
-/// held as values), or the JSON text of the price array as CoinGecko sent it (`[`…, for a
-/// decoder that keeps sparklines undecoded and can save their bytes without parsing them).
+/// held as values, and on PostgreSQL for every sparkline since schema step 6), or the JSON text
+/// of the price array as CoinGecko sent it (`[`…: on SQLite, a decoder that keeps sparklines
+/// undecoded saves their bytes without parsing them).
 ///
 /// Reading is bounds-checked: a truncated or foreign blob throws `.store`, never traps.
 enum SnapshotCodec {
