@@ -133,7 +133,8 @@ public final class PortfolioEngine: Sendable {
 
     /// Replaces the snapshot with raw CoinGecko bodies instead of downloading them (hosts with
     /// their own HTTP, saved files, offline tests). Same merge as `refresh()`: one row per id,
-    /// the later row kept.
+    /// the later row kept. Saved in the database like a refresh's snapshot, except in a private
+    /// `:memory:` database (see `PortfolioStore.keepsSnapshots`).
     /// - Parameters:
     ///   - marketsBody: a `/coins/markets` body.
     ///   - globalBody: a `/global` body, or nil to keep the previous market data.
