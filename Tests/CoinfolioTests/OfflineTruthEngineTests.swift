@@ -148,7 +148,6 @@ final class OfflineTruthEngineTests: XCTestCase {
         XCTAssertEqual(try again.coins(CoinQuery(search: "bitcoin")).coins.first?.currentPrice, 58000.5)
     }
 
-
     // MARK: - A private :memory: database keeps no second copy (issue 11)
 
     /// Every sparkline point of every coin, as bits (a missing point's NaN included).

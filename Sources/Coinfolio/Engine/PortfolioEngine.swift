@@ -198,7 +198,9 @@ public final class PortfolioEngine: Sendable {
                 fetchedAt: fetchedAt.timeIntervalSince1970, global: marketData.map { Data(Self.globalBody($0)) },
                 copyingSparklinesOf: kept.map { ($0.snapshotID, $0.hasSparkline) })
         }
-        let stored = kept.flatMap { kept in id.map { MarketSnapshot.StoredSparklines(store: store.snapshots, snapshotID: $0, hasSparkline: kept.hasSparkline) } }
+        let stored = kept.flatMap { kept in
+            id.map { MarketSnapshot.StoredSparklines(store: store.snapshots, snapshotID: $0, hasSparkline: kept.hasSparkline) }
+        }
         let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, storedSparklines: stored)
         snapshot.withLock { $0 = next }
         return RefreshSummary(
