@@ -24,7 +24,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset COINFOLIO_LIBRARY LD_LIBRARY_PATH
 
-wheel=$(PYTHON=$python SWIFT=$swift "$repo/bindings/python/build_wheel.sh" "$tmp/dist" | tail -n 1)
+wheel=$(PYTHON=$python SWIFT=$swift "$repo/bindings/python/build_wheel.sh" "$tmp/dist")
 runtime=$("$swift" -print-target-info | "$python" -c \
     "import json, sys; print(json.load(sys.stdin)['paths']['runtimeLibraryPaths'][0])")
 runtime=$(cd "$runtime" && pwd -P)
