@@ -1,7 +1,7 @@
 /// How a `PortfolioEngine` is set up.
 ///
 /// JSON form (every key optional): `{"database": ":memory:" | path | "postgresql://…",
-/// "owner": "default", "vs_currency": "usd",
+/// "owner": "default", "database_timeout": 30, "vs_currency": "usd",
 /// "coin_limit": 250, "detail_ttl_s": 600, "stale_after_s": 600, "chart_ttl_s": 300,
 /// "price_change_percentage": ["24h"], "api": {client config}}`.
 public struct EngineConfiguration: Sendable {
@@ -15,6 +15,11 @@ public struct EngineConfiguration: Sendable {
     /// Whose rows the engine reads and writes in `database` (default `"default"`): an engine
     /// never sees, changes, counts or deletes another owner's rows.
     public var owner: String
+    /// `database_timeout`: seconds one wait on `database` may last (positive, finite; default
+    /// 30). PostgreSQL: every round trip (connect, prepare, execute, `BEGIN`/`COMMIT`/`ROLLBACK`);
+    /// past it the call fails with `.store`, `details["reason"]` "timeout", and the next call
+    /// reconnects. SQLite: the busy timeout (how long a write waits for another connection's lock).
+    public var databaseTimeout: Double
     /// Quote currency of every price, value and statistic.
     public var vsCurrency: VsCurrency
     /// How many top coins (by market cap) a refresh downloads, 1…5000 (250 per request).
@@ -33,12 +38,13 @@ public struct EngineConfiguration: Sendable {
 
     /// A configuration; out-of-range numbers are clamped (the JSON form rejects them instead).
     public init(
-        database: String = ":memory:", owner: String = "default", vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
+        database: String = ":memory:", owner: String = "default", databaseTimeout: Double = 30, vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
         detailTTL: Double = 600, staleAfter: Double = 600, chartTTL: Double = 300,
         priceChangePercentage: [Coin.ChangeWindow] = [.h24], api: ClientConfiguration = ClientConfiguration()
     ) {
         self.database = database
         self.owner = owner
+        self.databaseTimeout = databaseTimeout.isFinite && databaseTimeout > 0 ? databaseTimeout : 30
         self.vsCurrency = vsCurrency
         self.coinLimit = min(max(coinLimit, 1), 5000)
         self.detailTTL = detailTTL.isFinite ? max(detailTTL, 0) : 600
@@ -53,7 +59,7 @@ public struct EngineConfiguration: Sendable {
 
 extension EngineConfiguration: Decodable {
     private enum CodingKeys: String, CodingKey {
-        case database, owner, vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL = "detail_ttl_s"
+        case database, owner, databaseTimeout = "database_timeout", vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL = "detail_ttl_s"
         case staleAfter = "stale_after_s", chartTTL = "chart_ttl_s", priceChangePercentage = "price_change_percentage", api
     }
 
@@ -64,6 +70,7 @@ extension EngineConfiguration: Decodable {
         guard !database.isEmpty else { throw CoinfolioError.invalid("database must be a path, \":memory:\" or a postgresql:// URL") }
         self.init(
             database: database, owner: try c.decodeIfPresent(String.self, forKey: .owner) ?? "default",
+            databaseTimeout: try c.databaseTimeout(.databaseTimeout) ?? DatabaseTimeout.defaultSeconds,
             vsCurrency: try c.decodeIfPresent(String.self, forKey: .vsCurrency).map { try VsCurrency($0) } ?? .usd,
             coinLimit: try c.wholeNumber(.coinLimit, in: 1...5000) ?? 250,
             detailTTL: try c.finiteNumber(.detailTTL, in: 0...31_536_000) ?? 600,

@@ -40,7 +40,7 @@ public final class PortfolioEngine: Sendable {
     /// - Throws: `.invalidArgument` for a bad configuration, `.store` when the database fails.
     public init(configuration: EngineConfiguration = EngineConfiguration()) throws {
         self.configuration = configuration
-        store = try PortfolioStore(path: configuration.database, owner: configuration.owner)
+        store = try PortfolioStore(path: configuration.database, owner: configuration.owner, databaseTimeout: configuration.databaseTimeout)
         client = CoinGeckoClient(configuration: configuration.api)
         details = DetailLoader(ttl: configuration.detailTTL, store: store.details)
         charts = ChartLoader(ttl: configuration.chartTTL)

@@ -103,10 +103,12 @@ enum DatabaseLocation {
     }
 
     /// A connection to `location`.
+    /// - Parameter timeout: `database_timeout`, seconds: the bound of each PostgreSQL round trip,
+    ///   or SQLite's busy timeout.
     /// - Throws: `.store` with the server's message (never the password).
-    static func open(_ location: String) throws -> any Database {
-        if isPostgres(location) { return try PostgresConnection(url: location) }
-        return try SQLiteConnection(path: location)
+    static func open(_ location: String, timeout: Double = DatabaseTimeout.defaultSeconds) throws -> any Database {
+        if isPostgres(location) { return try PostgresConnection(url: location, timeout: timeout) }
+        return try SQLiteConnection(path: location, busyTimeout: timeout)
     }
 
     /// `location` as it may appear in messages and logs: a URL's password removed.

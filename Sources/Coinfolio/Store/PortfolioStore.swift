@@ -34,11 +34,20 @@ public final class PortfolioStore: Sendable {
     ///     `postgresql://user[:password]@host[:port]/db[?params]` (`postgres://` too).
     ///   - owner: whose rows the store sees: every read, write, count and delete is limited to
     ///     them (1–256 bytes, no control characters; default `"default"`).
-    /// - Throws: `.invalidArgument` for an empty path or a bad owner; `.store` when the database
-    ///   cannot be opened (the server's message, never the password), is not a database, or has
-    ///   a newer schema.
-    public init(path: String, owner: String = "default") throws {
-        file = try StoreConnection(path: path, owner: owner)
+    ///   - databaseTimeout: seconds one wait on the database may last (a positive finite
+    ///     number, default 30). On PostgreSQL it bounds every round trip — connecting, preparing,
+    ///     running a statement, `BEGIN`, `COMMIT`, `ROLLBACK` — and a call that runs past it is
+    ///     cancelled, its connection dropped (the next call reconnects) and its transaction rolled
+    ///     back (except a `COMMIT` already sent, which the server may have applied). On SQLite it is
+    ///     the busy timeout: how long a write waits for another connection's lock.
+    /// - Throws: `.invalidArgument` for an empty path, a bad owner or a `databaseTimeout` that is
+    ///   not a positive finite number (`details["field"]` "database_timeout"); `.store` when the
+    ///   database cannot be opened (the server's message, never the password), is not a
+    ///   database, has a newer schema, or did not answer within `databaseTimeout`
+    ///   (`details["reason"]` "timeout"). Every later call throws the same `.store` timeout
+    ///   when the server does not answer in time.
+    public init(path: String, owner: String = "default", databaseTimeout: Double = 30) throws {
+        file = try StoreConnection(path: path, owner: owner, timeout: databaseTimeout)
         self.path = path
         snapshots = SnapshotStore(connection: file)
         ledger = LedgerStore(connection: file)

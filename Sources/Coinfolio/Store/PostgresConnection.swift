@@ -5,15 +5,26 @@ import Foundation
 /// serializes calls (`StoreConnection` holds it in a `Mutex`).
 ///
 /// Statements are prepared once per connection and sent with text parameters (blobs binary) and
-/// binary results. A lost connection fails the call in flight with `.store`; the next call
-/// reconnects (`PQreset`) and prepares again. No message ever holds the password: the URL is
+/// binary results. Every round trip (connecting, preparing, running, `BEGIN`, `COMMIT`,
+/// `ROLLBACK`) goes through libpq's asynchronous calls and waits on the socket with a deadline
+/// `timeout` seconds away (`DatabaseTimeout`): past it the query is cancelled (`PostgresCancel`),
+/// the connection dropped, and the call fails with `.store` (`details["reason"]` = "timeout").
+/// A lost or dropped connection fails the call in flight with `.store`; the next call
+/// reconnects and prepares again. No message ever holds the password: the URL is
 /// shown without it, and libpq's complaints about the URL (which quote it) have the password
 /// scrubbed out. The server's messages are never scrubbed: it never sees the password in
 /// anything it could quote, and "***" in place of a word ("failed", the user name) would tell
 /// what the password is.
 final class PostgresConnection: Database {
     let kind = DatabaseKind.postgres
+    /// The connection; nil after `close()` or after a round trip ran out of time (the next call
+    /// connects again, unless `isClosed`).
     private var connection: OpaquePointer?
+    private var isClosed = false
+    /// The URL as libpq reads it (scheme in lower case).
+    private let url: String
+    /// Seconds one round trip may take (`database_timeout`).
+    let timeout: Double
     /// SQL → its prepared statement. Each prepares itself again after a reconnect.
     private var prepared: [String: PostgresStatement] = [:]
     /// How many sessions this connection has had: a statement prepared in an earlier one is
@@ -23,9 +34,9 @@ final class PostgresConnection: Database {
     /// Whether a `transaction` is running (no silent reconnect then).
     private var inTransaction = false
 
-    /// Seconds a connection attempt may take (libpq waits for the OS otherwise); a URL's own
-    /// `connect_timeout` wins.
-    static let defaultConnectTimeout = "10"
+    /// The longest wait for a cancel request to be taken after a round trip ran out of time, in
+    /// seconds (less when `timeout` is shorter).
+    static let cancelWait: Double = 2
 
     /// NULL-terminated C string arrays for libpq's keyword/value calls.
     private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
@@ -39,10 +50,16 @@ final class PostgresConnection: Database {
     static let serializationRetries = 20
 
     /// Connects to `url` (`postgresql://user[:password]@host[:port]/db[?params]`).
-    /// - Throws: `.store` with libpq's message.
-    init(url: String) throws {
+    /// - Parameter timeout: seconds each round trip may take, connecting included (the URL's
+    ///   `connect_timeout` bounds connecting when it is shorter); a positive finite number.
+    /// - Throws: `.invalidArgument` for a bad `timeout`; `.store` with libpq's message, or
+    ///   `details["reason"]` "timeout" when the server did not answer in time.
+    init(url: String, timeout: Double = DatabaseTimeout.defaultSeconds) throws {
+        try DatabaseTimeout.validate(timeout)
         // libpq knows the scheme in lower case only.
         let url = url.range(of: "://").map { url[..<$0.lowerBound].lowercased() + url[$0.lowerBound...] } ?? url
+        self.url = url
+        self.timeout = timeout
         // A user part with an unencoded '@', '/' or '?' ends where libpq says, not where the
         // writer meant: libpq would read the rest of the password as a host, port or database
         // and quote it. Refused before libpq sees it.
@@ -53,31 +70,163 @@ final class PostgresConnection: Database {
                     + " (percent-encode them: %40, %2F, %3F)",
                 details: ["reason": .string("ambiguous_url")])
         }
-        // Defaults first, so that the URL's own settings win (expand_dbname: later values override),
-        // except the client encoding: Swift strings are UTF-8, and owners must reach the server
-        // as the same characters whatever PGCLIENTENCODING or the URL say (else "é" sent as
-        // LATIN1 is stored as "Ã©", another owner's name).
-        let keywords = ["connect_timeout", "application_name", "dbname", "client_encoding"]
-        let values = [Self.defaultConnectTimeout, "coinfolio", url, "UTF8"]
-        let opened = Self.withCStrings(keywords) { keywords in
-            Self.withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
-        }
-        connection = opened
-        guard let opened, PQstatus(opened) == CONNECTION_OK else {
-            var message = Self.trimmed(opened.map { String(cString: PQerrorMessage($0)) } ?? "out of memory")
-            close()
+        switch Self.connect(url, timeout: timeout) {
+        case .success(let opened): connection = opened
+        case .failure(let failure):
+            var message = failure.message
             if !Self.parses(url) { message = Self.scrub(message, url) }
-            throw CoinfolioError(.store, "cannot open database \"\(Self.redactedURL(url))\": \(message)")
+            let context = "cannot open database \"\(Self.redactedURL(url))\""
+            if failure.timedOut { throw DatabaseTimeout.error(context, Self.connectBound(url, timeout)) }
+            throw CoinfolioError(.store, "\(context): \(message)")
         }
-        Self.silenceNotices(opened)
     }
 
     deinit { close() }
 
     func close() {
+        isClosed = true
         prepared.removeAll()
         if let connection { PQfinish(connection) }
         connection = nil
+    }
+
+    // MARK: - Bounded waits
+
+    /// A point `seconds` from now on the monotonic clock.
+    private static func deadline(_ seconds: Double) -> ContinuousClock.Instant {
+        .now + .milliseconds(Int64((min(seconds, DatabaseTimeout.longestSeconds) * 1000).rounded(.up)))
+    }
+
+    private enum Readiness { case ready, timedOut }
+
+    /// Waits until `socket` is ready for `events` (POLLIN, POLLOUT) or `deadline` passes. An
+    /// error or hang-up on the socket counts as ready: libpq's next call reports it.
+    private static func wait(_ socket: Int32, _ events: Int32, until deadline: ContinuousClock.Instant) -> Readiness {
+        guard socket >= 0 else { return .ready }
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return .timedOut }
+            let (seconds, attoseconds) = left.components
+            let milliseconds = min(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, Int64(Int32.max))
+            var descriptor = pollfd(fd: socket, events: Int16(events), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(milliseconds))
+            if ready > 0 { return .ready }
+            if ready < 0, errno != EINTR, errno != EAGAIN { return .ready }
+        }
+    }
+
+    private struct ConnectFailure: Error {
+        let message: String
+        let timedOut: Bool
+    }
+
+    /// How long connecting to `url` may take: `timeout`, or the URL's `connect_timeout` when it
+    /// is shorter (libpq reads 0 or less as "no limit": `timeout` then).
+    private static func connectBound(_ url: String, _ timeout: Double) -> Double {
+        guard let options = PQconninfoParse(url, nil) else { return timeout }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "connect_timeout", let value = option.pointee.val,
+                let seconds = Double(String(cString: value)), seconds > 0
+            {
+                return min(timeout, max(seconds, 2))  // libpq's own minimum is 2 s
+            }
+            option += 1
+        }
+        return timeout
+    }
+
+    /// Opens a connection without blocking past the bound (`PQconnectStartParams` and
+    /// `PQconnectPoll` on the socket), in non-blocking mode, notices silenced.
+    private static func connect(_ url: String, timeout: Double) -> Result<OpaquePointer, ConnectFailure> {
+        let deadline = deadline(connectBound(url, timeout))
+        // Defaults first, so that the URL's own settings win (expand_dbname: later values override),
+        // except the client encoding: Swift strings are UTF-8, and owners must reach the server
+        // as the same characters whatever PGCLIENTENCODING or the URL say (else "é" sent as
+        // LATIN1 is stored as "Ã©", another owner's name).
+        let keywords = ["application_name", "dbname", "client_encoding"]
+        let values = ["coinfolio", url, "UTF8"]
+        let started = withCStrings(keywords) { keywords in
+            withCStrings(values) { values in PQconnectStartParams(keywords, values, 1) }
+        }
+        guard let started else { return .failure(ConnectFailure(message: "out of memory", timedOut: false)) }
+        var polling = PGRES_POLLING_WRITING
+        while PQstatus(started) != CONNECTION_BAD, polling != PGRES_POLLING_FAILED {
+            if polling == PGRES_POLLING_OK {
+                PQsetnonblocking(started, 1)
+                silenceNotices(started)
+                return .success(started)
+            }
+            let events = polling == PGRES_POLLING_READING ? POLLIN : POLLOUT
+            if wait(PQsocket(started), Int32(events), until: deadline) == .timedOut {
+                PQfinish(started)
+                return .failure(ConnectFailure(message: "", timedOut: true))
+            }
+            polling = PQconnectPoll(started)
+        }
+        let message = trimmed(String(cString: PQerrorMessage(started)))
+        PQfinish(started)
+        return .failure(ConnectFailure(message: message, timedOut: false))
+    }
+
+    /// One round trip within `timeout`: `send` queues the request (`PQsend…`), then the output is
+    /// flushed and every result read, waiting on the socket with the deadline.
+    /// - Returns: the first failed result, else the last one (nil when sending failed: the
+    ///   error is the connection's message); the caller clears it.
+    /// - Throws: `.store` (`details["reason"]` "timeout") when the deadline passed: the query
+    ///   was cancelled and the connection dropped.
+    private func roundTrip(_ connection: OpaquePointer, _ context: () -> String, _ send: (OpaquePointer) -> Int32) throws -> OpaquePointer? {
+        let deadline = Self.deadline(timeout)
+        guard send(connection) == 1 else { return nil }
+        while true {
+            let flushed = PQflush(connection)
+            if flushed == 0 { break }
+            if flushed < 0 { return nil }
+            guard Self.wait(PQsocket(connection), Int32(POLLIN | POLLOUT), until: deadline) == .ready else {
+                throw abandon(context())
+            }
+            // The server may be sending while we write: read it, or both sides could wait.
+            if PQconsumeInput(connection) == 0 { return nil }
+        }
+        var kept: OpaquePointer?
+        while true {
+            while PQisBusy(connection) != 0 {
+                guard Self.wait(PQsocket(connection), Int32(POLLIN), until: deadline) == .ready else {
+                    if let kept { PQclear(kept) }
+                    throw abandon(context())
+                }
+                if PQconsumeInput(connection) == 0, PQisBusy(connection) != 0 {
+                    // A read failed on a connection libpq still thinks open: not waiting for it.
+                    if let kept { PQclear(kept) }
+                    return nil
+                }
+            }
+            guard let result = PQgetResult(connection) else { return kept }
+            if let previous = kept, Self.failed(previous) {
+                PQclear(result)
+            } else {
+                if let kept { PQclear(kept) }
+                kept = result
+            }
+        }
+    }
+
+    private static func failed(_ result: OpaquePointer) -> Bool {
+        let status = PQresultStatus(result)
+        return status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK
+    }
+
+    /// After a round trip ran out of time: cancels the query (waiting at most `cancelWait`
+    /// seconds for the server to take the request), drops the connection — the server rolls
+    /// back its open transaction — and returns the timeout error.
+    private func abandon(_ context: String) -> CoinfolioError {
+        if let connection {
+            PostgresCancel.send(for: connection, waiting: min(timeout, Self.cancelWait))
+            PQfinish(connection)
+        }
+        connection = nil
+        return DatabaseTimeout.error(context, timeout)
     }
 
     /// Notices ("table already exists, skipping") would go to stderr; the store has no use for them.
@@ -86,11 +235,12 @@ final class PostgresConnection: Database {
     }
 
     /// The open connection, reconnecting first when it was lost: by the last call, or while the
-    /// handle was idle (a restarted server's goodbye waits on the socket). Never reconnects
-    /// inside a transaction: the statements after a reconnect would run outside it.
+    /// handle was idle (a restarted server's goodbye waits on the socket), or dropped after a
+    /// timeout. Never reconnects inside a transaction: the statements after a reconnect would
+    /// run outside it.
     func live() throws -> OpaquePointer {
-        guard let connection else { throw CoinfolioError(.store, "the database is closed") }
-        if !inTransaction, PQstatus(connection) == CONNECTION_OK {
+        guard !isClosed else { throw CoinfolioError(.store, "the database is closed") }
+        if let connection, !inTransaction, PQstatus(connection) == CONNECTION_OK {
             // Read what waits (the goodbye, then the end of the stream) until nothing does or
             // libpq has seen the connection close.
             var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
@@ -100,21 +250,27 @@ final class PostgresConnection: Database {
                 reads += 1
             }
         }
-        if PQstatus(connection) != CONNECTION_OK {
-            guard !inTransaction else {
-                throw CoinfolioError(
-                    .store, "connection to the database lost during a transaction", details: ["connection_lost": .number(1)])
-            }
-            session += 1
-            PQreset(connection)
-            guard PQstatus(connection) == CONNECTION_OK else {
-                throw CoinfolioError(
-                    .store, "cannot reconnect to the database: \(Self.trimmed(String(cString: PQerrorMessage(connection))))",
-                    details: ["connection_lost": .number(1)])
-            }
-            Self.silenceNotices(connection)
+        if let connection, PQstatus(connection) == CONNECTION_OK { return connection }
+        guard !inTransaction else {
+            throw CoinfolioError(
+                .store, "connection to the database lost during a transaction", details: ["connection_lost": .number(1)])
         }
-        return connection
+        if let connection { PQfinish(connection) }
+        connection = nil
+        session += 1
+        switch Self.connect(url, timeout: timeout) {
+        case .success(let opened):
+            connection = opened
+            return opened
+        case .failure(let failure):
+            if failure.timedOut {
+                var error = DatabaseTimeout.error("cannot reconnect to the database", Self.connectBound(url, timeout))
+                error.details["connection_lost"] = .number(1)
+                throw error
+            }
+            throw CoinfolioError(
+                .store, "cannot reconnect to the database: \(failure.message)", details: ["connection_lost": .number(1)])
+        }
     }
 
     /// Checks a result: nil when it succeeded, else the error (the result is cleared).
@@ -137,9 +293,19 @@ final class PostgresConnection: Database {
 
     func execute(_ sql: String) throws {
         let connection = try live()
-        let result = PQexec(connection, sql)
-        if let error = failure(result, "cannot run \"\(sql.prefix(40))\"") { throw error }
+        let context = "cannot run \"\(sql.prefix(40))\""
+        let result = try roundTrip(connection, { context }) { PQsendQuery($0, sql) }
+        if let error = failure(result, context) { throw error }
         PQclear(result)
+    }
+
+    /// Sends a prepared statement with its parameters (see `PQsendQueryPrepared`) in one round trip.
+    /// - Returns: the result, for `failure`.
+    func executePrepared(
+        _ connection: OpaquePointer, name: String, _ count: Int32, _ values: [UnsafePointer<CChar>?], _ lengths: [Int32],
+        _ formats: [Int32], _ context: () -> String
+    ) throws -> OpaquePointer? {
+        try roundTrip(connection, context) { PQsendQueryPrepared($0, name, count, values, lengths, formats, 1) }
     }
 
     func statement(_ sql: String) throws -> any DatabaseStatement {
@@ -160,8 +326,9 @@ final class PostgresConnection: Database {
 
     /// Prepares `sql` (`$N` placeholders) as `name` in the current session.
     func prepare(name: String, sql: String, _ connection: OpaquePointer) throws {
-        let result = PQprepare(connection, name, sql, 0, nil)
-        if let error = failure(result, "cannot prepare \"\(sql.prefix(40))\"") { throw error }
+        let context = "cannot prepare \"\(sql.prefix(40))\""
+        let result = try roundTrip(connection, { context }) { PQsendPrepare($0, name, sql, 0, nil) }
+        if let error = failure(result, context) { throw error }
         PQclear(result)
     }
 
@@ -178,7 +345,11 @@ final class PostgresConnection: Database {
             } catch {
                 inTransaction = false
                 if let connection, PQstatus(connection) == CONNECTION_OK, PQtransactionStatus(connection) != PQTRANS_IDLE {
-                    PQclear(PQexec(connection, "ROLLBACK"))
+                    // Bounded like any round trip; a ROLLBACK that runs out of time drops the
+                    // connection, which rolls back as well.
+                    if let rolledBack = try? roundTrip(connection, { "cannot roll back" }, { PQsendQuery($0, "ROLLBACK") }) {
+                        PQclear(rolledBack)
+                    }
                 }
                 if let failure = error as? CoinfolioError, case .string(let state)? = failure.details["sqlstate"],
                     state == "40001" || state == "40P01", attempt < Self.serializationRetries
@@ -408,7 +579,7 @@ final class PostgresStatement: DatabaseStatement {
                 formats[position] = 1
             }
         }
-        let sent = texts.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+        let sent = try texts.withUnsafeBufferPointer { buffer throws -> OpaquePointer? in
             var pointers = [UnsafePointer<CChar>?](repeating: nil, count: count)
             for (position, value) in values.enumerated() {
                 switch value {
@@ -420,7 +591,7 @@ final class PostgresStatement: DatabaseStatement {
                     pointers[position] = base?.assumingMemoryBound(to: CChar.self)
                 }
             }
-            return PQexecPrepared(connection, name, Int32(count), pointers, lengths, formats, 1)
+            return try self.connection.executePrepared(connection, name: name, Int32(count), pointers, lengths, formats, context)
         }
         if let error = self.connection.failure(sent, context()) { throw error }
         result = sent

@@ -11,14 +11,19 @@ final class SQLiteConnection: Database {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
-    /// How long one statement waits for another connection's lock before SQLite reports busy.
-    static let busyTimeoutMilliseconds: Int32 = 5_000
-    /// How many times a busy statement is tried again after the busy timeout ran out.
+    /// How long, in seconds, a statement waits for another connection's lock (SQLite's busy
+    /// timeout, `database_timeout`) before it fails busy.
+    let busyTimeout: Double
+    /// How many times a statement SQLite reports busy without waiting (a WAL snapshot that went
+    /// stale, a lock upgrade that would deadlock) is tried again, within `busyTimeout`.
     static let busyRetries = 5
 
     /// Opens (creating) the file. `":memory:"` gives a private in-memory database.
+    /// - Parameter busyTimeout: seconds a statement waits for another connection's lock
+    ///   (`database_timeout`).
     /// - Throws: `.store` with SQLite's message.
-    init(path: String) throws {
+    init(path: String, busyTimeout: Double = DatabaseTimeout.defaultSeconds) throws {
+        self.busyTimeout = busyTimeout
         Self.createOwnerOnly(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -32,7 +37,7 @@ final class SQLiteConnection: Database {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(db, Int32(max(1, min((busyTimeout * 1000).rounded(.up), Double(Int32.max)))))
     }
 
     deinit { close() }
@@ -101,14 +106,17 @@ final class SQLiteConnection: Database {
         return Statement(handle: prepared, connection: self)
     }
 
-    /// Calls `body` again while it answers SQLITE_BUSY (each call already waited the busy timeout).
+    /// Calls `body` again while it answers SQLITE_BUSY without having waited (a busy wait that
+    /// ran its whole `busyTimeout` is not tried again): at most `busyRetries` times, and only
+    /// while `busyTimeout` has not passed since the first call.
     func retryingBusy(_ body: () -> Int32, context: () -> String) throws {
         var attempt = 0
+        let deadline = ContinuousClock.now + .milliseconds(Int64(min(busyTimeout, DatabaseTimeout.longestSeconds) * 1000))
         while true {
             let rc = body()
             if rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW { return }
             let primary = rc & 0xFF
-            if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED), attempt < Self.busyRetries {
+            if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED), attempt < Self.busyRetries, ContinuousClock.now < deadline {
                 attempt += 1
                 usleep(UInt32(10_000 * attempt))
                 continue

@@ -25,15 +25,18 @@ final class StoreConnection: Sendable {
     ///   - path: a SQLite file path, `":memory:"`, or `postgresql://user[:password]@host[:port]/db[?params]`
     ///     (`postgres://` too).
     ///   - owner: whose rows this connection sees (1–256 bytes, no control characters).
-    /// - Throws: `.invalidArgument` for an empty path, one with a NUL, or a bad owner; `.store`
-    ///   when the database cannot be opened, is not a database, or has a newer schema.
-    init(path: String, owner: String = StoreConnection.defaultOwner) throws {
+    ///   - timeout: `database_timeout`, seconds (see `DatabaseTimeout`).
+    /// - Throws: `.invalidArgument` for an empty path, one with a NUL, a bad owner or timeout;
+    ///   `.store` when the database cannot be opened, is not a database, has a newer schema, or
+    ///   did not answer within `timeout` (`details["reason"]` "timeout").
+    init(path: String, owner: String = StoreConnection.defaultOwner, timeout: Double = DatabaseTimeout.defaultSeconds) throws {
         guard !path.isEmpty else { throw CoinfolioError.invalid("database path is empty") }
         guard !path.utf8.contains(0) else { throw CoinfolioError.invalid("database path contains a NUL character") }
         try Self.validate(owner: owner)
+        try DatabaseTimeout.validate(timeout)
         self.path = path
         self.owner = owner
-        let opened = try DatabaseLocation.open(path)
+        let opened = try DatabaseLocation.open(path, timeout: timeout)
         kind = opened.kind
         do {
             if opened.kind == .sqlite {

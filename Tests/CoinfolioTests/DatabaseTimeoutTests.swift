@@ -1,0 +1,173 @@
+import Foundation
+import XCTest
+
+@testable import Coinfolio
+
+/// `database_timeout`: a PostgreSQL server that stops answering (a lock held elsewhere, a frozen
+/// process) fails the call with `.store`, `details["reason"]` "timeout", writes nothing, and the
+/// next call works once the server answers again; SQLite's busy wait is bounded by the same key;
+/// bad values are refused. The PostgreSQL tests need the cluster `make test` starts
+/// (`COINFOLIO_TEST_POSTGRES_URL`, `COINFOLIO_TEST_POSTGRES_DIR`); they fail, never skip,
+/// without it. No test asserts how long a call took, only that it returned (and, generously,
+/// within ten times the bound).
+final class DatabaseTimeoutTests: XCTestCase {
+    private static let password = "pw-Zebra-7781-quokka"
+
+    private func assertTimedOut(_ error: CoinfolioError?, seconds: String, file: StaticString = #filePath, line: UInt = #line) {
+        guard let error else { return XCTFail("no error", file: file, line: line) }
+        XCTAssertEqual(error.code, .store, file: file, line: line)
+        XCTAssertEqual(error.details["reason"], .string("timeout"), "\(error)", file: file, line: line)
+        XCTAssertTrue(error.message.contains("within \(seconds) s (database_timeout)"), error.message, file: file, line: line)
+        XCTAssertFalse(error.message.contains("Zebra"), error.message, file: file, line: line)
+    }
+
+    // MARK: - Configuration (both backends)
+
+    func testBadDatabaseTimeoutsAreRefused() throws {
+        for bad in ["0", "-1", "-0.5", "\"30\"", "true", "[]", "{}"] {
+            let store = assertThrows(.invalidArgument) {
+                try StoreConfiguration(json: #"{"database":":memory:","database_timeout":\#(bad)}"#)
+            }
+            XCTAssertEqual(store?.details["field"], .string("database_timeout"), bad)
+            let engine = assertThrows(.invalidArgument) { try EngineConfiguration(json: #"{"database_timeout":\#(bad)}"#) }
+            XCTAssertEqual(engine?.details["field"], .string("database_timeout"), bad)
+        }
+        // A number out of a double's range is refused by the JSON reader itself.
+        _ = assertThrows(.invalidArgument) { try StoreConfiguration(json: #"{"database":":memory:","database_timeout":1e999}"#) }
+        _ = assertThrows(.invalidArgument) { try EngineConfiguration(json: #"{"database_timeout":1e999}"#) }
+        for bad in [0, -1, Double.nan, Double.infinity, -Double.infinity] {
+            let error = assertThrows(.invalidArgument) { try PortfolioStore(path: ":memory:", databaseTimeout: bad) }
+            XCTAssertEqual(error?.details["field"], .string("database_timeout"))
+            _ = assertThrows(.invalidArgument) { try PostgresConnection(url: "postgresql://nobody@127.0.0.1:1/none", timeout: bad) }
+        }
+    }
+
+    func testDatabaseTimeoutDefaultsToThirtySeconds() throws {
+        XCTAssertEqual(try StoreConfiguration(json: #"{"database":":memory:"}"#).databaseTimeout, 30)
+        XCTAssertEqual(try StoreConfiguration(json: #"{"database":":memory:","database_timeout":null}"#).databaseTimeout, 30)
+        XCTAssertEqual(try StoreConfiguration(json: #"{"database":":memory:","database_timeout":0.5}"#).databaseTimeout, 0.5)
+        XCTAssertEqual(try EngineConfiguration(json: nil).databaseTimeout, 30)
+        XCTAssertEqual(try EngineConfiguration(json: #"{"database_timeout":2}"#).databaseTimeout, 2)
+        XCTAssertEqual(EngineConfiguration(databaseTimeout: -1).databaseTimeout, 30, "the Swift initializer clamps")
+        XCTAssertEqual(DatabaseTimeout.defaultSeconds, 30)
+    }
+
+    // MARK: - SQLite: the busy wait
+
+    func testSQLiteWaitsForAnotherWritersLockAtMostTheTimeout() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("busy.sqlite").path
+        let store = try PortfolioStore(path: path, databaseTimeout: 0.5)
+        try store.setHolding(coinID: "bitcoin", amount: 1)
+        let holder = try SQLiteConnection(path: path)
+        try holder.execute("BEGIN IMMEDIATE")
+        let started = ContinuousClock.now
+        let error = assertThrows(.store) { try store.setHolding(coinID: "bitcoin", amount: 2) }
+        XCTAssertLessThan(started.duration(to: .now), .seconds(5), "returned")
+        guard case .number(let code)? = error?.details["sqlite_code"] else { return XCTFail("\(String(describing: error))") }
+        XCTAssertEqual(Int(code) & 0xFF, 5, "SQLITE_BUSY")
+        try holder.execute("ROLLBACK")
+        XCTAssertEqual(try store.holdings().map(\.amount), [1], "nothing written")
+        try store.setHolding(coinID: "bitcoin", amount: 2)
+        XCTAssertEqual(try store.holdings().map(\.amount), [2])
+    }
+
+    // MARK: - PostgreSQL: a lock held elsewhere
+
+    func testAnOwnerLockHeldElsewhereTimesOutWritesNothingAndTheNextCallWorks() throws {
+        let url = try TestDatabase.postgresURL()
+        let owner = "locked-\(UUID().uuidString)"
+        let store = try PortfolioStore(path: url, owner: owner, databaseTimeout: 1)
+        try store.setHolding(coinID: "bitcoin", amount: 1)
+        // Another writer of the same owner, in the middle of its transaction.
+        let holder = try PostgresConnection(url: url)
+        try holder.execute("BEGIN")
+        let lock = try holder.statement(LedgerStore.ownerLockSQL)
+        lock.bind(1, owner)
+        _ = try lock.next()
+        lock.reset()
+        let started = ContinuousClock.now
+        let error = assertThrows(.store) { try store.setHolding(coinID: "bitcoin", amount: 5) }
+        XCTAssertLessThan(started.duration(to: .now), .seconds(10), "returned within ten times the bound")
+        assertTimedOut(error, seconds: "1")
+        let reader = try PortfolioStore(path: url, owner: owner)
+        XCTAssertEqual(try reader.holdings().map(\.amount), [1], "nothing written")
+        try holder.execute("ROLLBACK")
+        try store.setHolding(coinID: "bitcoin", amount: 5)
+        XCTAssertEqual(try reader.holdings().map(\.amount), [5])
+        XCTAssertEqual(try store.holdings().map(\.amount), [5])
+    }
+
+    func testARowLockHeldElsewhereTimesOutAndTheTransactionWritesNothing() throws {
+        let url = try TestDatabase.postgresURL()
+        let table = "cf_timeout_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
+        let setup = try PostgresConnection(url: url)
+        try setup.execute("CREATE TABLE \(table) (id INTEGER PRIMARY KEY, v INTEGER NOT NULL); INSERT INTO \(table) VALUES (1, 0)")
+        addTeardownBlock { try? setup.execute("DROP TABLE IF EXISTS \(table)") }
+        let holder = try PostgresConnection(url: url)
+        try holder.execute("BEGIN")
+        _ = try holder.statement("SELECT v FROM \(table) WHERE id = 1 FOR UPDATE").scalarInt()
+        let writer = try PostgresConnection(url: url, timeout: 1)
+        let error = assertThrows(.store) {
+            try writer.transaction(.readCommitted) {
+                try writer.statement("INSERT INTO \(table) VALUES (2, 2)").run("insert")
+                try writer.statement("UPDATE \(table) SET v = 1 WHERE id = 1").run("update the locked row")
+            }
+        }
+        assertTimedOut(error, seconds: "1")
+        try holder.execute("COMMIT")
+        XCTAssertEqual(try setup.statement("SELECT count(*) FROM \(table)").scalarInt(), 1, "the insert before the wait was rolled back")
+        XCTAssertEqual(try setup.statement("SELECT v FROM \(table) WHERE id = 1").scalarInt(), 0)
+        try writer.transaction(.readCommitted) {
+            try writer.statement("INSERT INTO \(table) VALUES (2, 2)").run("insert")
+            try writer.statement("UPDATE \(table) SET v = 1 WHERE id = 1").run("update")
+        }
+        XCTAssertEqual(try setup.statement("SELECT sum(v) FROM \(table)").scalarInt(), 3, "the next call reconnected and wrote")
+    }
+
+    // MARK: - PostgreSQL: a frozen server
+
+    /// The test cluster's processes: the postmaster (first line of `postmaster.pid`) and its children.
+    private func clusterProcesses() throws -> [pid_t] {
+        guard let folder = ProcessInfo.processInfo.environment["COINFOLIO_TEST_POSTGRES_DIR"] else {
+            throw CoinfolioError(.internalError, "COINFOLIO_TEST_POSTGRES_DIR is not set: run the suites through make test")
+        }
+        let pidFile = try String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8)
+        let postmaster = try XCTUnwrap(pidFile.split(separator: "\n").first.flatMap { pid_t($0) })
+        var processes = [postmaster]
+        for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After "pid (comm)": state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { processes.append(pid) }
+        }
+        return processes
+    }
+
+    func testAFrozenServerTimesOutWithinTheBoundAndTheNextCallWorks() throws {
+        let url = try TestDatabase.postgresURL()
+        let owner = "frozen-\(UUID().uuidString)"
+        let store = try PortfolioStore(path: url, owner: owner, databaseTimeout: 1)
+        try store.setHolding(coinID: "bitcoin", amount: 1)
+        let processes = try clusterProcesses()
+        var callError: CoinfolioError?
+        var openError: CoinfolioError?
+        var took = Duration.zero
+        do {
+            // The postmaster first, so that it starts no process that would run on.
+            for process in processes { kill(process, SIGSTOP) }
+            defer { for process in processes { kill(process, SIGCONT) } }
+            let started = ContinuousClock.now
+            callError = assertThrows(.store) { try store.setHolding(coinID: "ethereum", amount: 2) }
+            openError = assertThrows(.store) { try PortfolioStore(path: url, owner: owner, databaseTimeout: 1) }
+            took = started.duration(to: .now)
+        }
+        XCTAssertLessThan(took, .seconds(20), "both calls returned, each within ten times the bound")
+        assertTimedOut(callError, seconds: "1")
+        assertTimedOut(openError, seconds: "1")
+        XCTAssertTrue(openError?.message.contains("postgresql://coinfolio@127.0.0.1") ?? false, openError?.message ?? "")
+        try store.setHolding(coinID: "ethereum", amount: 2)
+        XCTAssertEqual(try store.holdings().map(\.coinID), ["bitcoin", "ethereum"])
+    }
+}
