@@ -215,8 +215,20 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * gave one); the password never appears in any message. A connection lost mid-call (server
  * restart) fails that call with CF_STORE (details.connection_lost 1) and the next call
  * reconnects; a handle that was idle while the server restarted reconnects on its next call.
- * Calls block on the server, which may be on the network (connecting waits at most 10 s unless
- * the URL sets connect_timeout).
+ * Calls block on the server, which may be on the network, but never longer than the config's
+ * "database_timeout" (seconds, default 30) per round trip: connecting or reconnecting (the URL's
+ * connect_timeout bounds connecting when shorter), preparing, running a statement, BEGIN, COMMIT,
+ * ROLLBACK. A server that does not answer in time (a frozen process, a lock held by another
+ * connection) fails the call with CF_STORE, a message naming the timeout in seconds and
+ * details {"reason":"timeout"}: the query is cancelled (the cancel request is waited for at
+ * most 2 s more), the connection dropped and the next call reconnects. The transaction of a call
+ * that timed out wrote nothing — except when the timeout fell on its COMMIT, which the server
+ * may have applied before it stopped answering. A host name's DNS lookup is not bounded (libpq
+ * resolves names synchronously): give an address, or a host name the system resolves locally.
+ *
+ * SQLite: "database_timeout" is the busy timeout: a write waits at most that long for another
+ * connection's lock, then fails with CF_STORE (details.sqlite_code 5, SQLITE_BUSY); nothing is
+ * written.
  *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
  * A holding's id also has no upper-case letters and no surrounding white space (no real
@@ -235,12 +247,16 @@ int cf_store_open(const char *path, cf_store **out_store, char **out_error);
 
 /** Opens (creating and migrating as needed) the store config_json names, for one owner:
  *   {"database": path | ":memory:" | "postgresql://user[:password]@host[:port]/db[?params]",
- *    "owner": "default" (1–256 bytes, no control characters)}; database is required.
+ *    "owner": "default" (1–256 bytes, no control characters),
+ *    "database_timeout": 30 (seconds, a positive finite number: the bound of each PostgreSQL
+ *    round trip, or SQLite's busy timeout; see Store)}; database is required.
  * cf_store_open(path) is cf_store_open_v2 with {"database": path}.
  * *out_store receives the handle; close it with cf_store_close.
- * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, missing or empty database, bad owner)
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, missing or empty database, bad owner,
+ * a database_timeout that is not a positive number: details.field "database_timeout")
  * or CF_STORE (cannot open or connect: the server's message without the password; not a
- * database; newer schema). Blocks on the PostgreSQL server when database is a URL. */
+ * database; newer schema; no answer within database_timeout: details.reason "timeout").
+ * Blocks on the PostgreSQL server when database is a URL, at most database_timeout per round trip. */
 int cf_store_open_v2(const char *config_json, cf_store **out_store, char **out_error);
 
 /** Closes the store. NULL is a no-op. */
@@ -351,7 +367,9 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
  * Engine: the tracker's view-model logic over a store, a client and a market snapshot that is
  * saved in the same SQLite file. config_json (may be NULL; every key optional):
  *   {"database": ":memory:" | path | "postgresql://…" (see Store), "owner": "default"
- *    (whose rows the engine sees; see Store), "vs_currency": "usd", "coin_limit": 250 (1…5000),
+ *    (whose rows the engine sees; see Store), "database_timeout": 30 (seconds, positive: the
+ *    bound of each PostgreSQL round trip, or SQLite's busy timeout; see Store; a call past it
+ *    returns CF_STORE, details.reason "timeout"), "vs_currency": "usd", "coin_limit": 250 (1…5000),
  *    "detail_ttl_s": 600, "stale_after_s": 600, "chart_ttl_s": 300 (seconds a chart stays
  *    cached), "price_change_percentage": ["24h"] (the windows a refresh asks for, each of 1h,
  *    24h, 7d, 14d, 30d, 200d, 1y; they fill price_change_percentage_<w>_in_currency),

@@ -1,8 +1,11 @@
 /* test_postgres.c — SPEC §13 through the ABI: owners (both backends), cf_store_open_v2, and on
- * the PostgreSQL cluster the password kept out of every error. */
+ * the PostgreSQL cluster the password kept out of every error and database_timeout (a lock held
+ * by another libpq connection). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libpq-fe.h>
 
 #include "test_support.h"
 #include "tests.h"
@@ -273,4 +276,109 @@ void test_store_postgres_ambiguous_url_refused(void) {
         json_decref(error);
         free_out(err);
     }
+}
+
+/* database_timeout: each bad value is CF_INVALID_ARGUMENT with details.field "database_timeout",
+ * from cf_store_open_v2 and cf_engine_open alike. */
+void test_store_open_v2_rejects_bad_database_timeouts(void) {
+    static const char *const values[] = {"0", "-1", "-0.5", "\"30\"", "true", "[]"};
+    char config[256];
+    size_t i;
+    for (i = 0; i < sizeof values / sizeof values[0]; i++) {
+        cf_store *store = (cf_store *)SENTINEL;
+        cf_engine *engine = (cf_engine *)SENTINEL;
+        char *err = SENTINEL;
+        json_t *error;
+        snprintf(config, sizeof config, "{\"database\":\":memory:\",\"database_timeout\":%s}", values[i]);
+        tf_check(cf_store_open_v2(config, &store, &err) == CF_INVALID_ARGUMENT, __FILE__, __LINE__,
+                 "cf_store_open_v2(%s) is CF_INVALID_ARGUMENT", config);
+        CHECK(store == NULL);
+        error = CHECK_ERROR_JSON(err, CF_INVALID_ARGUMENT);
+        CHECK_STR(json_str(json_object_get(error, "details"), "field"), "database_timeout");
+        json_decref(error);
+        free_out(err);
+        err = SENTINEL;
+        tf_check(cf_engine_open(config, &engine, &err) == CF_INVALID_ARGUMENT, __FILE__, __LINE__,
+                 "cf_engine_open(%s) is CF_INVALID_ARGUMENT", config);
+        CHECK(engine == NULL);
+        error = CHECK_ERROR_JSON(err, CF_INVALID_ARGUMENT);
+        CHECK_STR(json_str(json_object_get(error, "details"), "field"), "database_timeout");
+        json_decref(error);
+        free_out(err);
+    }
+    {
+        cf_store *store = (cf_store *)SENTINEL;
+        CHECK_INT(cf_store_open_v2("{\"database\":\":memory:\",\"database_timeout\":0.5}", &store, NULL), CF_OK);
+        cf_store_close(store);
+    }
+}
+
+/* Another writer of owner in the middle of its transaction: a libpq connection of the test's own
+ * holding the owner's ledger lock (the lock every ledger write takes first); NULL on failure
+ * (counted). Release it with PQfinish (the server rolls its transaction back). */
+static PGconn *hold_owner_lock(const char *url, const char *owner) {
+    const char *values[1];
+    PGresult *result;
+    PGconn *holder = PQconnectdb(url);
+    if (!CHECK(PQstatus(holder) == CONNECTION_OK)) {
+        PQfinish(holder);
+        return NULL;
+    }
+    result = PQexec(holder, "BEGIN");
+    CHECK(PQresultStatus(result) == PGRES_COMMAND_OK);
+    PQclear(result);
+    values[0] = owner;
+    result = PQexecParams(holder, "SELECT pg_advisory_xact_lock(1667656807, hashtext($1))", 1, NULL, values, NULL, NULL, 0);
+    if (!CHECK(PQresultStatus(result) == PGRES_TUPLES_OK)) {
+        PQclear(result);
+        PQfinish(holder);
+        return NULL;
+    }
+    PQclear(result);
+    return holder;
+}
+
+void test_store_postgres_lock_held_elsewhere_times_out(void) {
+    const char *url = tf_postgres_url();
+    char owner[4200], *err = SENTINEL, *text, *config_text;
+    cf_store *store, *reader;
+    PGconn *holder;
+    json_t *config, *error;
+    if (url == NULL)
+        return;
+    snprintf(owner, sizeof owner, "locked %s", tf_temp_dir);
+    config = json_pack("{s:s, s:s, s:f}", "database", url, "owner", owner, "database_timeout", 1.0);
+    config_text = json_dumps(config, JSON_COMPACT);
+    json_decref(config);
+    store = (cf_store *)SENTINEL;
+    CHECK_STATUS(cf_store_open_v2(config_text, &store, &err), CF_OK, err);
+    free(config_text);
+    if (store == NULL || store == (cf_store *)SENTINEL)
+        return;
+    CHECK_INT(cf_store_set_holding(store, "bitcoin", 1, NULL), CF_OK);
+    holder = hold_owner_lock(url, owner);
+    if (holder != NULL) {
+        /* The write waits for the lock, then gives up: CF_STORE, reason "timeout", nothing written. */
+        CHECK_STATUS(cf_store_set_holding(store, "bitcoin", 5, &err), CF_STORE, err);
+        error = CHECK_ERROR_JSON(err, CF_STORE);
+        CHECK_STR(json_str(json_object_get(error, "details"), "reason"), "timeout");
+        CHECK(err != NULL && strstr(err, "within 1 s (database_timeout)") != NULL);
+        CHECK(err != NULL && strstr(err, "Zebra") == NULL);
+        json_decref(error);
+        free_out(err);
+        reader = open_owned(url, owner);
+        if (reader != NULL) {
+            text = holdings_text(reader);
+            CHECK_STR(text, "{\"holdings\":[{\"coin_id\":\"bitcoin\",\"amount\":1}]}");
+            free_out(text);
+            cf_store_close(reader);
+        }
+        PQfinish(holder);
+    }
+    /* The lock released, the next call reconnects and writes. */
+    CHECK_INT(cf_store_set_holding(store, "bitcoin", 5, NULL), CF_OK);
+    text = holdings_text(store);
+    CHECK_STR(text, "{\"holdings\":[{\"coin_id\":\"bitcoin\",\"amount\":5}]}");
+    free_out(text);
+    cf_store_close(store);
 }

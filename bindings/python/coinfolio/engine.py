@@ -60,6 +60,12 @@ class Engine(Handle):
             ``postgresql://user[:password]@host[:port]/db[?params]``.
         owner: whose rows the engine sees in ``database`` (default ``"default"``): it never
             reads, changes, counts or deletes another owner's rows.
+        database_timeout: seconds one wait on the database may last (a positive finite number,
+            default 30). On PostgreSQL it bounds each round trip (connecting, preparing, running
+            a statement, BEGIN, COMMIT, ROLLBACK): past it the call raises StoreError with
+            ``details["reason"] == "timeout"``, the query is cancelled, its transaction wrote
+            nothing (unless the timeout fell on its COMMIT) and the next call reconnects. On
+            SQLite it is the busy timeout (how long a write waits for another connection's lock).
         api: the client config (keys of :class:`coinfolio.Client`), passed as given.
         vs_currency: the quote currency of prices and values (default ``"usd"``).
         coin_limit: how many coins ``refresh()`` downloads (1…5000, default 250).
@@ -80,9 +86,12 @@ class Engine(Handle):
     None leaves an option to the library, which applies the default given above (``database``
     None is ``":memory:"``, ``api`` None the public plan's defaults).
 
-    Opening never touches the network. Raises InvalidArgument (config), StoreError (the
-    database cannot be opened, for example in a folder that does not exist: the folder is not
-    created), or TypeError (``api`` not a mapping).
+    Opening never touches the network. Raises InvalidArgument (config; a ``database_timeout``
+    that is not a positive finite number has ``details["field"] == "database_timeout"``),
+    StoreError (the database cannot be opened, for example in a folder that does not exist: the
+    folder is not created; or it did not answer within ``database_timeout``:
+    ``details["reason"] == "timeout"``), or TypeError (``api`` not a mapping, ``database_timeout``
+    not a number).
     """
 
     def __init__(
@@ -96,10 +105,12 @@ class Engine(Handle):
         chart_ttl_s: Optional[float] = None,
         price_change_percentage: Optional[Sequence[str]] = None,
         owner: Optional[str] = None,
+        database_timeout: Optional[float] = None,
     ) -> None:
         config = _ffi.options(
             database=None if database is None else os.fspath(database),
             owner=owner,
+            database_timeout=None if database_timeout is None else _ffi.to_double(database_timeout, "database_timeout"),
             api=None if api is None else _ffi.to_dict(api, "api"),
             vs_currency=vs_currency,
             coin_limit=coin_limit,

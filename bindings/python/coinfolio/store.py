@@ -24,21 +24,37 @@ class Store(Handle):
     returns is committed and durable. Several threads and processes may write one database at
     once. A store sees only its owner's rows (``owner`` defaults to ``"default"``).
 
+    ``database_timeout`` (seconds, a positive finite number; None is the library's default, 30)
+    bounds every wait on the database. On PostgreSQL each round trip (connecting, preparing,
+    running a statement, BEGIN, COMMIT, ROLLBACK) must be answered within it: a server that
+    does not answer (a frozen process, a lock another connection holds) makes the call raise
+    StoreError with ``exc.details["reason"] == "timeout"`` and a message naming the seconds; the
+    query is cancelled, its transaction wrote nothing (unless the timeout fell on its COMMIT,
+    which the server may have applied), and the next call reconnects. On SQLite it is the busy
+    timeout: how long a write waits for another connection's lock.
+
     Raises (constructor):
-        InvalidArgument: a bad path (invalid UTF-8) or owner (empty, over 256 bytes, control
-            characters).
+        InvalidArgument: a bad path (invalid UTF-8), owner (empty, over 256 bytes, control
+            characters) or ``database_timeout`` (not a positive finite number;
+            ``details["field"] == "database_timeout"``).
         StoreError: the database cannot be opened (the server's message, never the password),
-            is not a database, or has a newer schema.
+            is not a database, has a newer schema, or did not answer within
+            ``database_timeout`` (``details["reason"] == "timeout"``).
+        TypeError: ``database_timeout`` is not a number.
     """
 
-    def __init__(self, path: PathArg, owner: Optional[str] = None) -> None:
+    def __init__(
+        self, path: PathArg, owner: Optional[str] = None, database_timeout: Optional[float] = None
+    ) -> None:
         out = _ffi.cf_store_p()
-        if owner is None:
+        if owner is None and database_timeout is None:
             encoded = _ffi.encode(os.fspath(path), "path")
             _ffi.lib.cf_store_open(encoded, byref(out), _ffi.error_slot())
         else:
             location = os.fsdecode(os.fspath(path))
-            config = _ffi.encode_json({"database": location, "owner": owner}, "config")
+            timeout = None if database_timeout is None else _ffi.to_double(database_timeout, "database_timeout")
+            settings = _ffi.options(database=location, owner=owner, database_timeout=timeout)
+            config = _ffi.encode_json(settings, "config")
             _ffi.lib.cf_store_open_v2(config, byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_store_close)
 

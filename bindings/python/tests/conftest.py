@@ -165,8 +165,8 @@ def _backend(monkeypatch: pytest.MonkeyPatch) -> None:
     store_init = coinfolio.Store.__init__
     engine_init = coinfolio.Engine.__init__
 
-    def store(self: Any, path: Any, owner: Optional[str] = None) -> None:
-        store_init(self, *place(path, owner))
+    def store(self: Any, path: Any, owner: Optional[str] = None, database_timeout: Optional[float] = None) -> None:
+        store_init(self, *place(path, owner), database_timeout=database_timeout)
 
     def engine(self: Any, database: Any = ":memory:", *args: Any, owner: Optional[str] = None, **kwargs: Any) -> None:
         database, owner = place(database, owner)

@@ -288,3 +288,95 @@ def test_concurrent_imports_of_one_owner_never_go_negative_nor_lose_rows(shared:
     finally:
         for engine in engines:
             engine.close()
+
+
+# database_timeout: a server that stops answering fails the call (StoreError, reason "timeout")
+# instead of blocking it; the next call works once the server answers again.
+
+OWNER_LOCK = "SELECT pg_advisory_xact_lock(1667656807, hashtext('{owner}'))"
+
+
+class _OwnerLockHolder:
+    """Another writer of ``owner`` in the middle of its transaction: a psql session holding the
+    owner's ledger lock (LedgerStore's ``ownerLockSQL``) until ``release()``."""
+
+    def __init__(self, url: str, owner: str) -> None:
+        self.psql = subprocess.Popen(
+            ["psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", url],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.psql.stdin is not None and self.psql.stdout is not None
+        self.psql.stdin.write(f"BEGIN;\n{OWNER_LOCK.format(owner=owner)};\n\\echo locked\n")
+        self.psql.stdin.flush()
+        for line in self.psql.stdout:
+            if line.strip() == "locked":
+                return
+        raise AssertionError("psql did not take the lock: " + (self.psql.stderr.read() if self.psql.stderr else ""))
+
+    def release(self) -> None:
+        if self.psql.poll() is None:
+            assert self.psql.stdin is not None
+            self.psql.stdin.write("ROLLBACK;\n\\q\n")
+            self.psql.stdin.close()
+        self.psql.wait(timeout=60)
+
+
+def test_a_lock_held_elsewhere_times_out_writes_nothing_and_the_next_call_works() -> None:
+    url = postgres_url()
+    owner = f"locked-{uuid.uuid4()}"
+    with coinfolio.Store(url, owner=owner, database_timeout=1) as store:
+        store.set_holding("bitcoin", 1)
+        holder = _OwnerLockHolder(url, owner)
+        try:
+            with pytest.raises(StoreError) as caught:
+                store.set_holding("bitcoin", 5)
+            error = caught.value
+            assert error.details == {"reason": "timeout"}
+            assert "within 1 s (database_timeout)" in error.message
+            assert "Zebra" not in error.message
+            with coinfolio.Store(url, owner=owner) as reader:
+                assert [row["amount"] for row in reader.holdings()] == [1], "nothing written"
+        finally:
+            holder.release()
+        store.set_holding("bitcoin", 5)
+        assert [row["amount"] for row in store.holdings()] == [5]
+
+
+def test_an_engine_honours_database_timeout_too() -> None:
+    url = postgres_url()
+    owner = f"locked-engine-{uuid.uuid4()}"
+    with coinfolio.Engine(database=url, owner=owner, database_timeout=0.5) as engine:
+        holder = _OwnerLockHolder(url, owner)
+        try:
+            with pytest.raises(StoreError) as caught:
+                engine.set_holding("bitcoin", 2)
+            assert caught.value.details == {"reason": "timeout"}
+            assert "within 0.5 s (database_timeout)" in caught.value.message
+        finally:
+            holder.release()
+        engine.set_holding("bitcoin", 2)
+
+
+@pytest.mark.parametrize("bad", [0, -1, -0.5])
+def test_bad_database_timeouts_are_refused(bad: float) -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        coinfolio.Store(":memory:", database_timeout=bad)
+    assert caught.value.details == {"field": "database_timeout"}
+    with pytest.raises(InvalidArgument) as caught:
+        coinfolio.Engine(database_timeout=bad)
+    assert caught.value.details == {"field": "database_timeout"}
+
+
+def test_non_numbers_and_non_finite_database_timeouts_are_refused() -> None:
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(InvalidArgument):
+            coinfolio.Store(":memory:", database_timeout=bad)
+        with pytest.raises(InvalidArgument):
+            coinfolio.Engine(database_timeout=bad)
+    with pytest.raises(TypeError):
+        coinfolio.Store(":memory:", database_timeout="30")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        coinfolio.Engine(database_timeout=True)
