@@ -38,7 +38,8 @@ public struct EngineConfiguration: Sendable {
 
     /// A configuration; out-of-range numbers are clamped (the JSON form rejects them instead).
     public init(
-        database: String = ":memory:", owner: String = "default", databaseTimeout: Double = 30, vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
+        database: String = ":memory:", owner: String = "default", databaseTimeout: Double = 30,
+        vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
         detailTTL: Double = 600, staleAfter: Double = 600, chartTTL: Double = 300,
         priceChangePercentage: [Coin.ChangeWindow] = [.h24], api: ClientConfiguration = ClientConfiguration()
     ) {
@@ -59,7 +60,8 @@ public struct EngineConfiguration: Sendable {
 
 extension EngineConfiguration: Decodable {
     private enum CodingKeys: String, CodingKey {
-        case database, owner, databaseTimeout = "database_timeout", vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL = "detail_ttl_s"
+        case database, owner, databaseTimeout = "database_timeout", vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL =
+            "detail_ttl_s"
         case staleAfter = "stale_after_s", chartTTL = "chart_ttl_s", priceChangePercentage = "price_change_percentage", api
     }
 

@@ -176,7 +176,8 @@ final class PostgresConnection: Database {
     ///   error is the connection's message); the caller clears it.
     /// - Throws: `.store` (`details["reason"]` "timeout") when the deadline passed: the query
     ///   was cancelled and the connection dropped.
-    private func roundTrip(_ connection: OpaquePointer, _ context: () -> String, _ send: (OpaquePointer) -> Int32) throws -> OpaquePointer? {
+    private func roundTrip(_ connection: OpaquePointer, _ context: () -> String, _ send: (OpaquePointer) -> Int32) throws -> OpaquePointer?
+    {
         let deadline = Self.deadline(timeout)
         guard send(connection) == 1 else { return nil }
         while true {
