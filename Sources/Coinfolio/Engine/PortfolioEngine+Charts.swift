@@ -115,7 +115,7 @@ extension PortfolioEngine {
                 isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
         }
         let answer = try client.simplePrice(SimplePriceRequest(ids: held, vsCurrency: configuration.vsCurrency))
-        var coins = snapshot.coins
+        var coins = Array(snapshot.coins)
         var priced = 0
         for id in held {
             guard let position = snapshot.indexByID[id], let quote = answer.prices[id], let price = quote.price else { continue }
