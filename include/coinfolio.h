@@ -417,13 +417,24 @@ int cf_engine_load(cf_engine *engine, const char *markets_body, const char *glob
 int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, char **out_error);
 
 /** Lists held coins joined with the snapshot. query_json (may be NULL):
- * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings)}
+ * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings),
+ * "coins_by_reference":false (see below)}
  * ("holdings": value descending, "holdings_reversed": ascending, others as cf_engine_coins).
  * A held coin with no market row or no price is listed with "price_available": false and left
  * out of total_value; "unpriced_holdings" counts them. total_value is null (unknown, never 0)
  * when there are holdings and none has a price, and 0 with no holdings.
  * out_json: {"coins":[…],"total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,
  * "fetched_at":"…"|null,"stale":b}.
+ * With "coins_by_reference":true in query_json (default false), for hosts that keep the coins
+ * of the snapshot they last saw: out_json adds "snapshot_version" (an integer naming the
+ * snapshot the answer was joined with; a new one, never reused in the process, each time the
+ * engine's snapshot is replaced — load, refresh, price update, a failed refresh marking it
+ * stale; null without a snapshot), and every element of "coins" starts with "in_snapshot".
+ * When true the element is {"in_snapshot":true,"id","price_available","current_holdings",
+ * "current_holdings_value"}: it stands for that coin's market members exactly as the plain
+ * answer writes them for that snapshot_version and sparkline choice, followed by the three
+ * holding keys. When false (no market row) it is the plain answer's element, every market key
+ * null, after "in_snapshot":false. Order, values and the other keys are the plain answer's.
  * Works without a snapshot (every coin then has no price). Returns CF_OK, CF_INVALID_ARGUMENT
  * or CF_STORE. Never blocks. */
 int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_json,
