@@ -2,52 +2,45 @@
 /// snapshot's compact records decoded on first use (`CompactCoins`). The id, rank and price of
 /// a position are read without decoding the coin.
 struct SnapshotCoins: RandomAccessCollection, Sendable {
-    private enum Storage: Sendable {
-        case values([Coin])
-        case compact(CompactCoins)
+    // Two stored properties rather than an enum: reading a price through an enum's payload
+    // retained and released the whole array on every call (a fifth of a portfolio answer).
+    /// The coins, when they are values (empty for a compact snapshot).
+    private let values: [Coin]
+    /// The saved records, for a compact snapshot.
+    private let compact: CompactCoins?
+
+    init(_ coins: [Coin]) {
+        values = coins
+        compact = nil
     }
 
-    private let storage: Storage
-
-    init(_ coins: [Coin]) { storage = .values(coins) }
-
-    init(_ compact: CompactCoins) { storage = .compact(compact) }
+    init(_ compact: CompactCoins) {
+        values = []
+        self.compact = compact
+    }
 
     var startIndex: Int { 0 }
 
-    var endIndex: Int {
-        switch storage {
-        case .values(let coins): return coins.count
-        case .compact(let compact): return compact.count
-        }
-    }
+    var endIndex: Int { compact?.count ?? values.count }
 
     subscript(position: Int) -> Coin {
-        switch storage {
-        case .values(let coins): return coins[position]
-        case .compact(let compact): return compact.coin(at: position)
-        }
+        if let compact { return compact.coin(at: position) }
+        return values[position]
     }
 
     func id(at position: Int) -> String {
-        switch storage {
-        case .values(let coins): return coins[position].id
-        case .compact(let compact): return compact.skimmed.ids[position]
-        }
+        if let compact { return compact.skimmed.ids[position] }
+        return values[position].id
     }
 
     func currentPrice(at position: Int) -> Double? {
-        switch storage {
-        case .values(let coins): return coins[position].currentPrice
-        case .compact(let compact): return compact.skimmed.prices[position]
-        }
+        if let compact { return compact.skimmed.prices[position] }
+        return values[position].currentPrice
     }
 
     func marketCapRank(at position: Int) -> Int? {
-        switch storage {
-        case .values(let coins): return coins[position].marketCapRank
-        case .compact(let compact): return compact.skimmed.ranks[position]
-        }
+        if let compact { return compact.skimmed.ranks[position] }
+        return values[position].marketCapRank
     }
 
     /// `sort.listKey` of the coin at `position`, without decoding it.

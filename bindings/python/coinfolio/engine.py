@@ -246,24 +246,28 @@ class Engine(Handle):
         with self._borrow() as pointer:
             answer = _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
         version = answer.pop("snapshot_version")
+        available = answer.pop("price_available")
+        amounts = answer.pop("current_holdings")
+        values = answer.pop("current_holdings_value")
         kept = self._kept_rows
-        rows = kept[1] if kept is not None and kept[0] == version else None
+        rows = kept[1] if kept is not None and kept[0] == version else {}
         coins: List[Any] = []
-        for element in answer["coins"]:
-            if element.pop("in_snapshot"):
-                row = rows.get(element["id"]) if rows is not None else None
+        append = coins.append
+        for element, priced, amount, value in zip(answer["coins"], available, amounts, values):
+            if element.__class__ is str:  # a coin of the snapshot, named by its id
+                row = rows.get(element)
                 if row is None:  # a new snapshot, or a newly held coin: read the rows again
                     return self._keep_rows(sort, portfolio, version)
-                coin, nested = row
-                entry = coin.copy()
-                for key in nested:
-                    entry[key] = _fresh(entry[key])
-                entry["price_available"] = element["price_available"]
-                entry["current_holdings"] = element["current_holdings"]
-                entry["current_holdings_value"] = element["current_holdings_value"]
-                coins.append(entry)
+                entry = row[0].copy()
+                if row[1]:  # nested values (roi): copied too, never shared
+                    for key in row[1]:
+                        entry[key] = _fresh(entry[key])
+                entry["price_available"] = priced
+                entry["current_holdings"] = amount
+                entry["current_holdings_value"] = value
+                append(entry)
             else:  # no market row: the element is the plain answer's
-                coins.append(element)
+                append(element)
         answer["coins"] = coins
         result: PortfolioAnswer = answer
         return result
@@ -277,7 +281,7 @@ class Engine(Handle):
             check = _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
         if version is None or check["snapshot_version"] != version:
             return answer
-        in_snapshot = {element["id"] for element in check["coins"] if element["in_snapshot"]}
+        in_snapshot = {element for element in check["coins"] if isinstance(element, str)}
         kept = self._kept_rows
         # Rows of the same snapshot stay (another portfolio's coins); a new snapshot drops them.
         rows = dict(kept[1]) if kept is not None and kept[0] == version else {}

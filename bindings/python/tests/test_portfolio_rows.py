@@ -156,18 +156,20 @@ def test_the_answer_by_reference_names_its_snapshot(fixture_text: Any) -> None:
         engine.set_holding("delisted-coin", 2)
         empty = json.loads(raw_answer(engine, {"coins_by_reference": True}))
         assert empty["snapshot_version"] is None
+        assert [coin["id"] for coin in empty["coins"]] == ["bitcoin", "delisted-coin"]  # plain elements
         engine.load(fixture_text("markets.json"))
         answer = json.loads(raw_answer(engine, {"coins_by_reference": True, "sparkline": False}))
-        assert list(answer) == ["coins", "total_value", "unpriced_holdings", "as_of", "fetched_at", "stale", "snapshot_version"]
+        assert list(answer) == [
+            "coins", "price_available", "current_holdings", "current_holdings_value",
+            "total_value", "unpriced_holdings", "as_of", "fetched_at", "stale", "snapshot_version",
+        ]
         assert isinstance(answer["snapshot_version"], int)
-        by_id = {coin["id"]: coin for coin in answer["coins"]}
-        assert by_id["bitcoin"] == {
-            "in_snapshot": True, "id": "bitcoin", "price_available": True, "current_holdings": 0.5,
-            "current_holdings_value": by_id["bitcoin"]["current_holdings_value"],
-        }
-        missing = dict(by_id["delisted-coin"])
-        assert missing.pop("in_snapshot") is False
-        assert missing == next(coin for coin in plain(engine)["coins"] if coin["id"] == "delisted-coin")
+        full = plain(engine)["coins"]
+        assert answer["coins"][0] == "bitcoin"
+        assert answer["coins"][1] == full[1] and full[1]["id"] == "delisted-coin"
+        assert answer["price_available"] == [True, False]
+        assert answer["current_holdings"] == [0.5, 2]
+        assert answer["current_holdings_value"] == [full[0]["current_holdings_value"], None]
         engine.load(fixture_text("markets.json"))
         again = json.loads(raw_answer(engine, {"coins_by_reference": True}))
         assert again["snapshot_version"] != answer["snapshot_version"]
