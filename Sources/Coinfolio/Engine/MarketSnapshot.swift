@@ -90,10 +90,11 @@ final class MarketSnapshot: Sendable {
     /// The points of the coin at `position`'s sparkline (nil when it has none, or when the saved
     /// snapshot it would be read from was replaced since), parsed or read once.
     func sparklinePrices(_ position: Int) -> [Double]? {
-        if let sparkline = coins[position].sparkline, !sparkline.isUndecoded { return sparkline.prices }
+        let kept = coins.read(position) { $0.sparkline }
+        if let sparkline = kept, !sparkline.isUndecoded { return sparkline.prices }
         if let cached = decodedSparklines.withLock({ $0[position] }) { return cached }
         let prices: [Double]?
-        if let sparkline = coins[position].sparkline {
+        if let sparkline = kept {
             prices = sparkline.prices
         } else if let stored = storedSparklines, stored.hasSparkline[position] {
             prices = try? stored.store.sparkline(snapshotID: stored.snapshotID, position: position)

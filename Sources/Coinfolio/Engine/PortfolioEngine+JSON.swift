@@ -16,7 +16,7 @@ extension PortfolioEngine {
             asOf: snapshot.asOf, fetchedAt: snapshot.fetchedAt, isStale: isStale
         ) { index, w in
             w.members(deferred: encoded[index])
-            return snapshot.coins[positions[index]].isPriceAvailable
+            return snapshot.coins.read(positions[index]) { $0.isPriceAvailable }
         }
     }
 

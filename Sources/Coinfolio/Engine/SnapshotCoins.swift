@@ -23,9 +23,27 @@ struct SnapshotCoins: RandomAccessCollection, Sendable {
 
     var endIndex: Int { compact?.count ?? values.count }
 
+    /// The coin at `position` (a copy; `read(_:_:)` reads fields without one).
     subscript(position: Int) -> Coin {
         if let compact { return compact.coin(at: position) }
         return values[position]
+    }
+
+    /// `body` of the coin at `position`, read in place for decoded coins (no copy of the whole
+    /// `Coin`, whose dozen references would each be retained and released).
+    func read<T>(_ position: Int, _ body: (Coin) -> T) -> T {
+        if let compact { return body(compact.coin(at: position)) }
+        return values.withUnsafeBufferPointer { body($0[position]) }
+    }
+
+    /// The price and 24 h changes of the coin at `position` (`PortfolioChange`'s inputs), read
+    /// in place or from one decoded record.
+    func priceAndChange(at position: Int) -> (price: Double?, change: Double?, percent: Double?) {
+        if let compact {
+            let coin = compact.coin(at: position)
+            return (coin.currentPrice, coin.priceChange24h, coin.priceChangePercentage24h)
+        }
+        return (values[position].currentPrice, values[position].priceChange24h, values[position].priceChangePercentage24h)
     }
 
     func id(at position: Int) -> String {
