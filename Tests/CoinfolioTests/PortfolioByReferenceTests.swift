@@ -51,4 +51,14 @@ final class PortfolioByReferenceTests: XCTestCase {
         try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)
         XCTAssertNotEqual(try object(engine.portfolioJSON(query))["snapshot_version"] as? Int, version)
     }
+
+    func testStringsAreEscapedWhereNeededAndCopiedWholeElsewhere() {
+        var w = JSONWriter()
+        w.beginArray()
+        for text in ["plain", "quote \" and \\", "tab\tnew\nline\r", "\u{01}\u{1F}\u{7F}", "Pokémon 🚀", ""] { w.string(text) }
+        w.endArray()
+        XCTAssertEqual(
+            String(decoding: w.bytes, as: UTF8.self),
+            #"["plain","quote \" and \\","tab\tnew\nline\r","\u0001\u001f\u007f","Pokémon 🚀",""]"#)
+    }
 }
