@@ -182,6 +182,7 @@ void test_edges_holding_ids_with_upper_case_or_spaces(void);
 /* test_postgres.c */
 void test_store_two_owners_never_see_each_others_rows(void);
 void test_engine_two_owners_never_see_each_others_snapshots(void);
+void test_engine_saved_sparklines_read_back_exactly_per_owner(void);
 void test_store_open_v2_rejects_bad_config(void);
 void test_store_postgres_password_never_in_errors(void);
 void test_store_postgres_ambiguous_url_refused(void);

@@ -10,8 +10,9 @@ import Synchronization
 /// stored one row per coin and read only when a query shows them (the record keeps one mask bit
 /// saying whether the coin has one), in either of two forms `sparklinePoints` tells apart by
 /// their first byte: `D` and the points as little-endian doubles (`packedSparkline`, for points
-/// held as values), or the JSON text of the price array as CoinGecko sent it (`[`…, for a
-/// decoder that keeps sparklines undecoded and can save their bytes without parsing them).
+/// held as values, and on PostgreSQL for every sparkline since schema step 6), or the JSON text
+/// of the price array as CoinGecko sent it (`[`…: on SQLite, a decoder that keeps sparklines
+/// undecoded saves their bytes without parsing them).
 ///
 /// Reading is bounds-checked: a truncated or foreign blob throws `.store`, never traps.
 enum SnapshotCodec {
@@ -153,10 +154,21 @@ enum SnapshotCodec {
     /// A sparkline as `D` and its points as little-endian doubles (a missing point is NaN and
     /// stays NaN; every point bit for bit).
     static func packedSparkline(_ points: [Double]) -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "D")]
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(points.count * 8 + 1)
-        for point in points { withUnsafeBytes(of: point.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        appendPackedSparkline(points, to: &bytes)
         return bytes
+    }
+
+    /// Appends `packedSparkline(points)` to `bytes` (on a little-endian host, one copy of the
+    /// points' memory).
+    static func appendPackedSparkline(_ points: [Double], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "D"))
+        #if _endian(little)
+            points.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+            for point in points { withUnsafeBytes(of: point.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        #endif
     }
 
     /// A sparkline as the JSON text of its price array (`[56795.9281,56736.39,null]`): the form
