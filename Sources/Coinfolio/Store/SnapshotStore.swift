@@ -27,8 +27,8 @@ final class SnapshotStore: Sendable {
         var global: Data?
 
         enum Content: Sendable {
-            /// Compact coins (sparklines left in their own rows).
-            case compact(SnapshotCodec.Decoded)
+            /// Compact coins, decoded one by one on first use (sparklines left in their own rows).
+            case compact(CompactCoins)
             /// A `/coins/markets` body saved by schema 1, sparklines inline.
             case marketsBody(Data)
         }
@@ -169,7 +169,7 @@ final class SnapshotStore: Sendable {
             switch statement.int(4) {
             case 0: content = .marketsBody(statement.blob(5) ?? Data())
             case 1:
-                content = .compact(try (statement.blob(5) ?? Data()).withUnsafeBytes { try SnapshotCodec.decode($0) })
+                content = .compact(try CompactCoins(blob: statement.blob(5) ?? Data()))
             default: throw SnapshotCodec.corrupt
             }
             return Saved(
