@@ -15,7 +15,7 @@ final class SQLiteConnection: Database {
     /// timeout, `database_timeout`) before it fails busy.
     let busyTimeout: Double
     /// How many times a statement SQLite reports busy without waiting (a WAL snapshot that went
-    /// stale, a lock upgrade that would deadlock) is tried again, within `busyTimeout`.
+    /// stale, a WAL being recovered) is tried again.
     static let busyRetries = 5
 
     /// Opens (creating) the file. `":memory:"` gives a private in-memory database.
@@ -106,17 +106,19 @@ final class SQLiteConnection: Database {
         return Statement(handle: prepared, connection: self)
     }
 
-    /// Calls `body` again while it answers SQLITE_BUSY without having waited (a busy wait that
-    /// ran its whole `busyTimeout` is not tried again): at most `busyRetries` times, and only
-    /// while `busyTimeout` has not passed since the first call.
+    /// Calls `body` again while it answers a busy code SQLite gives without waiting
+    /// (`SQLITE_BUSY_SNAPSHOT`, `SQLITE_BUSY_RECOVERY`, `SQLITE_LOCKED`…), at most `busyRetries`
+    /// times. A plain `SQLITE_BUSY` is the busy handler giving up after waiting `busyTimeout`:
+    /// it is not tried again, so a statement waits for another connection's lock at most
+    /// `busyTimeout` (and the short pauses between retries). No clock is read: `next()` calls
+    /// this for every row.
     func retryingBusy(_ body: () -> Int32, context: () -> String) throws {
         var attempt = 0
-        let deadline = ContinuousClock.now + .milliseconds(Int64(min(busyTimeout, DatabaseTimeout.longestSeconds) * 1000))
         while true {
             let rc = body()
             if rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW { return }
             let primary = rc & 0xFF
-            if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED), attempt < Self.busyRetries, ContinuousClock.now < deadline {
+            if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED), rc != SQLITE_BUSY, attempt < Self.busyRetries {
                 attempt += 1
                 usleep(UInt32(10_000 * attempt))
                 continue
