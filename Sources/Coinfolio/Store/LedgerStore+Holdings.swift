@@ -44,17 +44,7 @@ extension LedgerStore {
         guard !targets.isEmpty else { return }
         try write { connection in
             try requirePortfolio(portfolio, connection)
-            // Every affected coin's entries in a few queries, not one query per coin.
-            let current = try coinEntries(portfolio: portfolio, coinIDs: targets.map(\.coinID), connection)
-            for (index, (coinID, target)) in targets.enumerated() {
-                do {
-                    try recordDifference(
-                        portfolio: portfolio, coinID: coinID, to: target, entries: current[HoldingsKey(coinID)] ?? [], connection)
-                } catch var error as CoinfolioError where error.code == .invalidArgument {
-                    error.details["index"] = .number(Double(index))
-                    throw error
-                }
-            }
+            try recordDifferences(portfolio: portfolio, targets, connection)
         }
     }
 }

@@ -164,6 +164,15 @@ enum Schema {
                     SELECT owner, vs_currency, as_of, as_of, refresh_failed, 0, markets, global FROM market_snapshot;
                 DROP TABLE market_snapshot;
                 """),
+        Step(
+            version: 5,
+            summary: """
+                positions: one row per owner, portfolio and coin holding the sum of its transactions, kept by \
+                every ledger write; the ledger's coin-first index replaced by a time-ordered one whose new \
+                entries append (a batch's writes cluster), so a write reads its coin's position and only the \
+                entries after its own time
+                """,
+            sqlite: LedgerStore.positionsSQLite, postgres: LedgerStore.positionsPostgres, code: LedgerStore.fillPositions),
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }
