@@ -131,19 +131,23 @@ extension LedgerStore {
         "SELECT coin_id, amount FROM ledger_position WHERE owner = ?1 AND portfolio = ?2 AND coin_id IN ("
         + (0..<coinsPerQuery).map { "?\($0 + 3)" }.joined(separator: ", ") + ")"
 
-    /// Stores what the portfolio now holds of the coin.
-    func storePosition(portfolio: String, coinID: String, _ amount: ExactDecimal, _ connection: any Database) throws {
-        let upsert = try connection.statement(
-            """
-            INSERT INTO ledger_position (owner, portfolio, coin_id, amount) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (owner, portfolio, coin_id) DO UPDATE SET amount = excluded.amount
-            """)
+    /// Stores what the portfolio now holds of the coin; `upsert` is `storePositionSQL` prepared
+    /// once by a caller that stores many (nil: prepared here).
+    func storePosition(
+        portfolio: String, coinID: String, _ amount: ExactDecimal, _ connection: any Database, using upsert: (any DatabaseStatement)? = nil
+    ) throws {
+        let upsert = try upsert ?? connection.statement(Self.storePositionSQL)
         upsert.bind(1, owner)
         upsert.bind(2, portfolio)
         upsert.bind(3, coinID)
         upsert.bind(4, amount.description)
         try upsert.run("cannot save the position")
     }
+
+    static let storePositionSQL = """
+        INSERT INTO ledger_position (owner, portfolio, coin_id, amount) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (owner, portfolio, coin_id) DO UPDATE SET amount = excluded.amount
+        """
 
     // MARK: - Entries after a point
 

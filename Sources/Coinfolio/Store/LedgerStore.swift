@@ -336,7 +336,9 @@ final class LedgerStore: Sendable {
             ? [HoldingsKey(targets[0].coinID): try position(portfolio: portfolio, coinID: targets[0].coinID, connection)]
             : try positions(portfolio: portfolio, coinIDs: targets.map(\.coinID), connection)
         var later: [HoldingsKey: [LedgerEntry]]?
+        // Both statements prepared (found in the connection's cache) once for the whole batch.
         let insert = try connection.statement(Self.insertColumns)
+        let upsert = try connection.statement(Self.storePositionSQL)
         for (index, (coinID, target)) in targets.enumerated() {
             let key = HoldingsKey(coinID)
             let current = held[key] ?? .zero
@@ -365,7 +367,7 @@ final class LedgerStore: Sendable {
             insert.bind(9, nil as String?)
             insert.bind(10, owner)
             try insert.run("cannot save the transaction")
-            try storePosition(portfolio: portfolio, coinID: coinID, target, connection)
+            try storePosition(portfolio: portfolio, coinID: coinID, target, connection, using: upsert)
         }
     }
 

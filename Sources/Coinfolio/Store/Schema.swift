@@ -186,8 +186,10 @@ enum Schema {
     /// PostgreSQL: a transaction-scoped advisory lock). A database already at the current
     /// version is only read.
     /// - Throws: `.store` when the server fails or the database was written by a newer Coinfolio.
-    static func migrate(_ database: any Database) throws {
-        if try checkedVersion(database) == currentVersion { return }
+    ///
+    /// `target` below `currentVersion` stops at that step (tests build old databases with it).
+    static func migrate(_ database: any Database, upTo target: Int = currentVersion) throws {
+        if try checkedVersion(database) >= target { return }
         try database.transaction(.readCommitted) {
             if database.kind == .postgres {
                 try database.execute(
@@ -197,12 +199,12 @@ enum Schema {
                     """)
             }
             let version = try checkedVersion(database)
-            for step in steps where step.version > version {
+            for step in steps where step.version > version && step.version <= target {
                 let sql = step.sql(for: database.kind)
                 if !sql.isEmpty { try database.execute(sql) }
                 try step.code?(database)
             }
-            if version < currentVersion { try setVersion(database, currentVersion) }
+            if version < target { try setVersion(database, target) }
         }
     }
 
