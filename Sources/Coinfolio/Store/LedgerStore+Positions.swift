@@ -95,41 +95,31 @@ extension LedgerStore {
         return amount
     }
 
-    /// How many coin ids one `positions(portfolio:coinIDs:)` query asks for: a fixed count, so
-    /// one prepared statement serves every batch (a short last chunk repeats its last id).
-    static let coinsPerQuery = 256
-
-    /// The positions of those of `coinIDs` that have one, one query per `coinsPerQuery` coins.
+    /// The positions of those of `coinIDs` that have one, in one query (the ids sent as one
+    /// JSON array).
     func positions(portfolio: String, coinIDs: [String], _ connection: any Database) throws -> [HoldingsKey: ExactDecimal] {
         var result: [HoldingsKey: ExactDecimal] = [:]
         guard !coinIDs.isEmpty else { return result }
         result.reserveCapacity(coinIDs.count)
-        let chunk = Self.coinsPerQuery
-        let select = try connection.statement(Self.positionsSQL)
-        var start = 0
-        while start < coinIDs.count {
-            let part = coinIDs[start..<min(start + chunk, coinIDs.count)]
-            start += chunk
-            select.bind(1, owner)
-            select.bind(2, portfolio)
-            for slot in 0..<chunk {
-                select.bind(Int32(slot + 3), slot < part.count ? part[part.startIndex + slot] : part[part.endIndex - 1])
-            }
-            while try select.next() {
-                guard let amount = select.withText(1, { ExactDecimal.parse($0, rounding: false) }) else {
-                    select.reset()
-                    throw Self.corrupt("position")
-                }
-                result[HoldingsKey(select.text(0) ?? "")] = amount
-            }
-            select.reset()
+        var ids = JSONWriter(reserving: coinIDs.count * 24 + 2)
+        ids.beginArray()
+        for coinID in coinIDs { ids.string(coinID) }
+        ids.endArray()
+        let select = try connection.statement(
+            """
+            SELECT coin_id, amount FROM ledger_position WHERE owner = ?1 AND portfolio = ?2
+            AND coin_id IN (SELECT value FROM \(Self.jsonElements(3, connection.kind, text: true)))
+            """)
+        select.bind(1, owner)
+        select.bind(2, portfolio)
+        select.bind(3, String(decoding: ids.bytes, as: UTF8.self))
+        defer { select.reset() }
+        while try select.next() {
+            guard let amount = select.withText(1, { ExactDecimal.parse($0, rounding: false) }) else { throw Self.corrupt("position") }
+            result[HoldingsKey(select.text(0) ?? "")] = amount
         }
         return result
     }
-
-    private static let positionsSQL =
-        "SELECT coin_id, amount FROM ledger_position WHERE owner = ?1 AND portfolio = ?2 AND coin_id IN ("
-        + (0..<coinsPerQuery).map { "?\($0 + 3)" }.joined(separator: ", ") + ")"
 
     /// Stores what the portfolio now holds of the coin; `upsert` is `storePositionSQL` prepared
     /// once by a caller that stores many (nil: prepared here).

@@ -336,9 +336,12 @@ final class LedgerStore: Sendable {
             ? [HoldingsKey(targets[0].coinID): try position(portfolio: portfolio, coinID: targets[0].coinID, connection)]
             : try positions(portfolio: portfolio, coinIDs: targets.map(\.coinID), connection)
         var later: [HoldingsKey: [LedgerEntry]]?
-        // Both statements prepared (found in the connection's cache) once for the whole batch.
-        let insert = try connection.statement(Self.insertColumns)
-        let upsert = try connection.statement(Self.storePositionSQL)
+        // The changes as one JSON array [[coin_id, kind, amount, position]…], written by two
+        // statements (the transfers, the positions) instead of two per coin: a statement run
+        // costs more than the row it writes.
+        var rows = JSONWriter(reserving: targets.count * 64 + 2)
+        var changed = 0
+        rows.beginArray()
         for (index, (coinID, target)) in targets.enumerated() {
             let key = HoldingsKey(coinID)
             let current = held[key] ?? .zero
@@ -356,18 +359,51 @@ final class LedgerStore: Sendable {
                     throw error
                 }
             }
-            insert.bind(1, portfolio)
-            insert.bind(2, coinID)
-            insert.bind(3, adds ? "transfer_in" : "transfer_out")
-            insert.bind(4, amount.description)
-            insert.bind(5, nil as String?)
-            insert.bind(6, "0")
-            insert.bind(7, now)
-            insert.bind(8, "set_holding")
-            insert.bind(9, nil as String?)
-            insert.bind(10, owner)
-            try insert.run("cannot save the transaction")
-            try storePosition(portfolio: portfolio, coinID: coinID, target, connection, using: upsert)
+            rows.beginArray()
+            rows.string(coinID)
+            rows.raw(adds ? #""transfer_in""# : #""transfer_out""#)
+            rows.rawBytes { bytes in
+                bytes.append(UInt8(ascii: "\""))
+                amount.appendText(to: &bytes)
+                bytes.append(contentsOf: #"",""#.utf8)
+                target.appendText(to: &bytes)
+                bytes.append(UInt8(ascii: "\""))
+            }
+            rows.endArray()
+            changed += 1
+        }
+        rows.endArray()
+        guard changed > 0 else { return }
+        let json = String(decoding: rows.bytes, as: UTF8.self)
+        let insert = try connection.statement(
+            """
+            INSERT INTO ledger_transaction (owner, portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id)
+            SELECT ?1, ?2, value ->> 0, value ->> 1, value ->> 2, NULL, '0', CAST(?3 AS BIGINT), 'set_holding', NULL
+            FROM \(Self.jsonElements(4, connection.kind))
+            """)
+        insert.bind(1, owner)
+        insert.bind(2, portfolio)
+        insert.bind(3, now)
+        insert.bind(4, json)
+        try insert.run("cannot save the transfers")
+        let upsert = try connection.statement(
+            """
+            INSERT INTO ledger_position (owner, portfolio, coin_id, amount)
+            SELECT ?1, ?2, value ->> 0, value ->> 3 FROM \(Self.jsonElements(3, connection.kind)) WHERE true
+            ON CONFLICT (owner, portfolio, coin_id) DO UPDATE SET amount = excluded.amount
+            """)
+        upsert.bind(1, owner)
+        upsert.bind(2, portfolio)
+        upsert.bind(3, json)
+        try upsert.run("cannot save the positions")
+    }
+
+    /// The rows of the JSON array bound to `?parameter`, each element as column `value` (SQLite's
+    /// `json_each`, PostgreSQL's `json_array_elements`; `->>` reads both).
+    static func jsonElements(_ parameter: Int, _ kind: DatabaseKind, text: Bool = false) -> String {
+        switch kind {
+        case .sqlite: return "json_each(?\(parameter))"
+        case .postgres: return "json_array_elements\(text ? "_text" : "")(CAST(?\(parameter) AS json)) AS elements(value)"
         }
     }
 
