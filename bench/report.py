@@ -207,6 +207,8 @@ def main() -> None:
         server.wait()
     memory = subprocess.run([str(build / "bench"), "memory", str(build / "markets-15k.json")], check=True,
                             capture_output=True, text=True).stdout.splitlines()
+    memory += subprocess.run([str(build / "bench"), "memory", str(build / "markets-15k.json"), str(build / "memory-file.sqlite")],
+                             check=True, capture_output=True, text=True).stdout.splitlines()
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor())
     print("# Benchmarks\n")

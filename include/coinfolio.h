@@ -394,7 +394,10 @@ int cf_engine_refresh(cf_engine *engine, char **out_json, char **out_error);
 
 /** Replaces the snapshot of the engine's vs_currency with raw CoinGecko bodies instead of
  * fetching: markets_body from /coins/markets, global_body from /global (may be NULL: the
- * previous market data is kept). "as_of" becomes the bodies' own time, "fetched_at" now.
+ * previous market data is kept). "as_of" becomes the bodies' own time, "fetched_at" now. The
+ * snapshot is saved in the engine's database (a SQLite file or PostgreSQL: a later engine on it
+ * answers from it offline), but not in a private ":memory:" database, which nothing else can
+ * read and which ends with the engine: there the snapshot is held once, in memory.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or markets body, bad UTF-8, malformed JSON; or
  * a markets body with no coin — [], [null,null], every row skipped — with details.reason
  * "no_coins": nothing is replaced; or details.reason "reentrant", as cf_engine_refresh),

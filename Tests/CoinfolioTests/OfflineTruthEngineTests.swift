@@ -148,6 +148,82 @@ final class OfflineTruthEngineTests: XCTestCase {
         XCTAssertEqual(try again.coins(CoinQuery(search: "bitcoin")).coins.first?.currentPrice, 58000.5)
     }
 
+    // MARK: - A private :memory: database keeps no second copy (issue 11)
+
+    /// Every sparkline point of every coin, as bits (a missing point's NaN included).
+    private func sparklineBits(_ engine: PortfolioEngine) throws -> [[UInt64]?] {
+        try engine.coins().coins.map { $0.sparklineIn7d?.map(\.bitPattern) }
+    }
+
+    /// An answer's JSON without its `fetched_at` (the load time of each engine).
+    private func withoutFetchTime(_ json: String) -> String {
+        json.replacingOccurrences(of: #""fetched_at":"[^"]*""#, with: "", options: .regularExpression)
+    }
+
+    func testAMemoryEngineAnswersExactlyAsADatabaseEngineAndAReopenedOne() throws {
+        let path = try databasePath()
+        let memory = try engine()
+        let database = try engine(database: path)
+        for engine in [memory, database] {
+            try engine.load(marketsBody: try markets(), globalBody: try global())
+            try engine.setHolding(coinID: "bitcoin", amount: 0.5)
+            try engine.setHolding(coinID: "ethereum", amount: 2.25)
+        }
+        XCTAssertEqual(try memory.store.snapshots.currencies(), [], "nothing saved where nobody can read it back")
+        XCTAssertEqual(try database.store.snapshots.currencies(), ["usd"])
+        func assertAnswersAlike(_ other: PortfolioEngine, _ what: String) throws {
+            XCTAssertEqual(try other.coins().coins, try memory.coins().coins, what)
+            XCTAssertEqual(try sparklineBits(other), try sparklineBits(memory), "every sparkline point bit for bit: \(what)")
+            let withoutSparklines = CoinQuery(sparkline: false)
+            XCTAssertEqual(
+                withoutFetchTime(try other.coins(withoutSparklines).json), withoutFetchTime(try memory.coins(withoutSparklines).json), what)
+            XCTAssertEqual(withoutFetchTime(try other.portfolio().json), withoutFetchTime(try memory.portfolio().json), what)
+            XCTAssertEqual(try other.statistics(), try memory.statistics(), what)
+            XCTAssertEqual(try other.portfolioHistory(), try memory.portfolioHistory(), what)
+            XCTAssertEqual(try other.coins().asOf, try memory.coins().asOf, what)
+        }
+        try assertAnswersAlike(database, "the database engine")
+        database.close()
+        try assertAnswersAlike(try engine(database: path), "the database reopened")
+        XCTAssertEqual(try sparklineBits(memory).first??.count, 170)
+        XCTAssertEqual(try memory.portfolio().totalValue, 0.5 * 57000.123 + 2.25 * 3928.55)
+        XCTAssertEqual(try memory.portfolioHistory().points.count, 170)
+    }
+
+    func testAMemoryEngineKeepsItsSparklinesThroughPriceUpdates() throws {
+        let memory = try engine(online: true)
+        try memory.load(marketsBody: try markets(), globalBody: nil)
+        try memory.setHolding(coinID: "bitcoin", amount: 0.5)
+        let points = try XCTUnwrap(try memory.coins(CoinQuery(search: "bitcoin")).coins.first?.sparklineIn7d)
+        XCTAssertEqual(try memory.refreshPrices().coins, 1)
+        let updated = try XCTUnwrap(try memory.coins(CoinQuery(search: "bitcoin")).coins.first)
+        XCTAssertEqual(updated.currentPrice, 58000.5)
+        XCTAssertEqual(updated.sparklineIn7d?.map(\.bitPattern), points.map(\.bitPattern))
+        XCTAssertEqual(points.count, 170)
+        XCTAssertEqual(try memory.portfolioHistory().points.count, 170)
+    }
+
+    func testSwitchingCurrencyAndBackAnswersExactlyAsLoaded() throws {
+        let path = try databasePath()
+        let usd = try engine(database: path)
+        try usd.load(marketsBody: try markets(), globalBody: try global())
+        try usd.setHolding(coinID: "bitcoin", amount: 0.5)
+        let loaded = (
+            try usd.coins().json, try usd.portfolio().json, try usd.statistics(), try usd.portfolioHistory(), try sparklineBits(usd)
+        )
+        usd.close()
+        let eur = try engine(database: path, vs: .init("eur"))
+        try eur.load(
+            marketsBody: Data(#"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":52000.5}]"#.utf8), globalBody: nil)
+        XCTAssertEqual(try eur.coins().coins.first?.currentPrice, 52000.5)
+        eur.close()
+        let back = try engine(database: path)
+        XCTAssertEqual(try back.coins().json, loaded.0, "every field, fetched_at and every sparkline point as loaded")
+        XCTAssertEqual(try back.portfolio().json, loaded.1)
+        XCTAssertEqual(try back.statistics(), loaded.2)
+        XCTAssertEqual(try back.portfolioHistory(), loaded.3)
+        XCTAssertEqual(try sparklineBits(back), loaded.4)
+    }
     // MARK: - Honest totals
 
     func testATotalOverHoldingsNoneOfWhichIsPricedIsNullNeverZero() throws {

@@ -174,6 +174,7 @@ static const struct CMUnitTest tests[] = {
     /* test_postgres.c */
     TEST(test_store_two_owners_never_see_each_others_rows),
     TEST(test_engine_two_owners_never_see_each_others_snapshots),
+    TEST(test_engine_memory_answers_as_a_database_and_its_reopening),
     TEST(test_store_open_v2_rejects_bad_config),
     TEST(test_store_postgres_password_never_in_errors),
     TEST(test_store_postgres_ambiguous_url_refused),

@@ -837,3 +837,109 @@ void test_engine_vs_currency_eur(void) {
     json_decref(stats);
     cf_engine_close(engine);
 }
+
+/* ------------------------------------------------------------------ :memory: holds the snapshot once */
+
+/* An engine on the given database whose client can only be refused; `pinned` keeps ":memory:"
+ * in memory in the PostgreSQL pass too (an owner of its own is left where it is). */
+static cf_engine *offline_on(const char *database, int pinned) {
+    json_t *config = json_pack("{s:s, s:{s:s, s:i, s:i}}", "database", database, "api", "base_url",
+                               fmt_path("http://127.0.0.1:%d/api/v3", refused_port()),
+                               "max_retries", 0, "timeout_ms", 2000);
+    if (pinned)
+        json_object_set_new(config, "owner", json_string("default"));
+    return open_engine(config);
+}
+
+/* An answer's exact text (numbers as the engine wrote them) without its "fetched_at" (each
+ * engine's load time); NULL when the call failed. The caller frees it. */
+static char *answer_text(int status, char *out, char *err, const char *call) {
+    char *text = NULL, *at;
+    if (CHECK_STATUS(status, CF_OK, err) && out != NULL) {
+        size_t length = strlen(out) + 1;
+        text = malloc(length);
+        if (text != NULL)
+            memcpy(text, out, length);
+        at = text != NULL ? strstr(text, "\"fetched_at\":\"") : NULL;
+        if (at != NULL) {
+            char *end = strchr(at + 14, '"');
+            if (end != NULL)
+                memmove(at, end + 1, strlen(end + 1) + 1);
+        }
+    }
+    CHECK(text != NULL);
+    (void)call;
+    free_out(out);
+    free_out(err);
+    return text;
+}
+
+/* The answers an engine gives: coins with and without sparklines, the portfolio, the
+ * statistics and the portfolio history. */
+#define ANSWERS 5
+static void answers_of(cf_engine *engine, char *texts[ANSWERS]) {
+    char *out = SENTINEL, *err = SENTINEL;
+    texts[0] = answer_text(cf_engine_coins(engine, "{\"sparkline\":true}", &out, &err), out, err, "coins");
+    out = SENTINEL, err = SENTINEL;
+    texts[1] = answer_text(cf_engine_coins(engine, "{\"sparkline\":false}", &out, &err), out, err, "coins");
+    out = SENTINEL, err = SENTINEL;
+    texts[2] = answer_text(cf_engine_portfolio(engine, "{\"sparkline\":true}", &out, &err), out, err, "portfolio");
+    out = SENTINEL, err = SENTINEL;
+    texts[3] = answer_text(cf_engine_statistics(engine, &out, &err), out, err, "statistics");
+    out = SENTINEL, err = SENTINEL;
+    texts[4] = answer_text(cf_engine_portfolio_history(engine, NULL, &out, &err), out, err, "history");
+}
+
+static void check_same_answers(char *expected[ANSWERS], cf_engine *engine, const char *what) {
+    char *texts[ANSWERS];
+    int i;
+    answers_of(engine, texts);
+    for (i = 0; i < ANSWERS; i++) {
+        tf_check(expected[i] != NULL && texts[i] != NULL && strcmp(expected[i], texts[i]) == 0, __FILE__, __LINE__,
+                 "%s: answer %d is the :memory: engine's, byte for byte", what, i);
+        free(texts[i]);
+    }
+}
+
+/* Issue 11: an engine on ":memory:" saves no second copy of its snapshot (nothing could read it
+ * back); its answers, every sparkline point included, are those of an engine on a database and
+ * of that database reopened offline. */
+void test_engine_memory_answers_as_a_database_and_its_reopening(void) {
+    char path[4096], *expected[ANSWERS];
+    char *markets = read_file(fmt_path("%s/Tests/fixtures/coingecko/markets.json", tf_repo_root), NULL);
+    char *global = read_file(fmt_path("%s/Tests/fixtures/coingecko/global.json", tf_repo_root), NULL);
+    cf_engine *memory, *database;
+    json_t *listing;
+    int i;
+    snprintf(path, sizeof path, "%s", temp_path("alike.db"));
+    memory = offline_on(":memory:", 1);
+    database = offline_on(path, 0);
+    if (!CHECK(markets != NULL && global != NULL) || memory == NULL || database == NULL) {
+        cf_engine_close(memory);
+        cf_engine_close(database);
+        free(markets);
+        free(global);
+        return;
+    }
+    load(memory, markets, global);
+    load(database, markets, global);
+    set_holding(memory, "bitcoin", 0.5);
+    set_holding(database, "bitcoin", 0.5);
+    answers_of(memory, expected);
+    listing = coins(memory, "{\"limit\":1}");
+    CHECK_DOUBLE(json_array_size(json_object_get(
+                     json_object_get(json_array_get(json_object_get(listing, "coins"), 0), "sparkline_in_7d"), "price")),
+                 170, 0);
+    json_decref(listing);
+    check_same_answers(expected, database, "the database engine");
+    cf_engine_close(database);
+    database = offline_on(path, 0);
+    if (database != NULL)
+        check_same_answers(expected, database, "the database reopened offline");
+    for (i = 0; i < ANSWERS; i++)
+        free(expected[i]);
+    cf_engine_close(database);
+    cf_engine_close(memory);
+    free(markets);
+    free(global);
+}

@@ -106,6 +106,7 @@ void test_engine_snapshot_survives_reopen_offline(void);
 void test_engine_and_client_open_with_null_config(void);
 void test_engine_metrics_count_every_attempt(void);
 void test_engine_vs_currency_eur(void);
+void test_engine_memory_answers_as_a_database_and_its_reopening(void);
 
 /* test_offline.c */
 void test_offline_as_of_is_the_data_time_not_the_load_time(void);

@@ -170,8 +170,11 @@ enum MarketsDecoder {
                     skipped.append(.init(index: index, reason: reason.text))
                 case .success(let coin):
                     if !rowWarnings.isEmpty { warningsByIndex[index] = rowWarnings }
-                    if let earlier = merged.add(coin) {
-                        skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
+                    // The coin is moved into the merged rows, not copied (a copy retains and
+                    // later releases each of its strings): nothing reads it afterwards.
+                    let id = coin.id
+                    if let earlier = merged.add(consume coin, id: id) {
+                        skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(id)\": a later row replaces it"))
                         sourceIndex[earlier] = index
                     } else {
                         sourceIndex.append(index)

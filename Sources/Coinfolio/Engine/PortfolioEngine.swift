@@ -133,7 +133,8 @@ public final class PortfolioEngine: Sendable {
 
     /// Replaces the snapshot with raw CoinGecko bodies instead of downloading them (hosts with
     /// their own HTTP, saved files, offline tests). Same merge as `refresh()`: one row per id,
-    /// the later row kept.
+    /// the later row kept. Saved in the database like a refresh's snapshot, except in a private
+    /// `:memory:` database (see `PortfolioStore.keepsSnapshots`).
     /// - Parameters:
     ///   - marketsBody: a `/coins/markets` body.
     ///   - globalBody: a `/global` body, or nil to keep the previous market data.
@@ -169,7 +170,8 @@ public final class PortfolioEngine: Sendable {
         }
     }
 
-    /// Swaps in a new snapshot and saves it (compact form, per vs_currency). `carrying` is the
+    /// Swaps in a new snapshot and saves it (compact form, per vs_currency; not on a private
+    /// `:memory:` database, see `PortfolioStore.keepsSnapshots`). `carrying` is the
     /// snapshot `coins` were taken from position for position (a price update): coins whose
     /// sparkline is still in the file keep it there, copied row for row, never parsed.
     /// - Parameter unique: the coins are one decoded page, already one row per id (no second merge
@@ -186,13 +188,20 @@ public final class PortfolioEngine: Sendable {
         let fetchedAt = Date()
         let asOf = MarketSnapshot.dataTime(coins: unique, marketData: marketData) ?? fetchedAt
         let kept = previous?.storedSparklines.flatMap { unique.count == coins.count ? $0 : nil }
-        let id = try store.snapshots.save(
-            vsCurrency: configuration.vsCurrency.code, coins: unique, asOf: asOf.timeIntervalSince1970,
-            fetchedAt: fetchedAt.timeIntervalSince1970, global: marketData.map { Data(Self.globalBody($0)) },
-            copyingSparklinesOf: kept.map { ($0.snapshotID, $0.hasSparkline) })
-        let next = MarketSnapshot(
-            coins: unique, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt,
-            storedSparklines: kept.map { .init(store: store.snapshots, snapshotID: id, hasSparkline: $0.hasSparkline) })
+        // A private `:memory:` database is read by no one but this engine, whose vs_currency is
+        // fixed, and ends with it: a saved copy there would only double the memory of the
+        // snapshot already held (and its sparkline text), so it is not written.
+        var id: Int?
+        if store.keepsSnapshots {
+            id = try store.snapshots.save(
+                vsCurrency: configuration.vsCurrency.code, coins: unique, asOf: asOf.timeIntervalSince1970,
+                fetchedAt: fetchedAt.timeIntervalSince1970, global: marketData.map { Data(Self.globalBody($0)) },
+                copyingSparklinesOf: kept.map { ($0.snapshotID, $0.hasSparkline) })
+        }
+        let stored = kept.flatMap { kept in
+            id.map { MarketSnapshot.StoredSparklines(store: store.snapshots, snapshotID: $0, hasSparkline: kept.hasSparkline) }
+        }
+        let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, storedSparklines: stored)
         snapshot.withLock { $0 = next }
         return RefreshSummary(
             coins: unique.count, asOf: asOf, fetchedAt: fetchedAt,

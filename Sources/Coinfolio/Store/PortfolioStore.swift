@@ -45,6 +45,10 @@ public final class PortfolioStore: Sendable {
         details = DetailStore(connection: file)
     }
 
+    /// Whether a saved snapshot could ever be read back: false for a private `":memory:"`
+    /// database, which only its own connection sees and which ends with it.
+    var keepsSnapshots: Bool { !file.isPrivateInMemory }
+
     /// Closes the database. Later calls throw `.store`. Safe to call twice.
     public func close() {
         file.close()

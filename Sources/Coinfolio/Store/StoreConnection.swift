@@ -12,6 +12,9 @@ final class StoreConnection: Sendable {
     let owner: String
     /// The server kind.
     let kind: DatabaseKind
+    /// A private SQLite `":memory:"` database: no other connection or process can ever read it,
+    /// and it ends with this connection.
+    var isPrivateInMemory: Bool { kind == .sqlite && path == ":memory:" }
     private let connection: Mutex<any Database>
 
     /// The owner used when none is configured.

@@ -21,7 +21,7 @@ struct LaterRowWins<Row> {
     /// Adds `row` under `id`.
     /// - Returns: the position of the row it replaced, or nil when `id` is new (appended).
     @discardableResult
-    mutating func add(_ row: Row, id: String) -> Int? {
+    mutating func add(_ row: consuming Row, id: String) -> Int? {
         if let earlier = positionByID[id] {
             rows[earlier] = row
             return earlier

@@ -135,7 +135,9 @@ class Engine(Handle):
 
     def load(self, markets_body: Body, global_body: Optional[Body] = None) -> None:
         """Replaces the snapshot with raw CoinGecko bodies (``/coins/markets`` and, optionally,
-        ``/global``; without it the previous market data is kept). Never blocks.
+        ``/global``; without it the previous market data is kept). Never blocks. The snapshot
+        is saved in the database (a later engine on the same file or server answers from it
+        offline), except on ``":memory:"``, which nothing else can read: there it is held once.
 
         Raises:
             InvalidArgument: bad UTF-8 or malformed JSON; or a markets body with no coin

@@ -37,6 +37,20 @@ def child_env() -> Dict[str, str]:
     return env
 
 
+def cli_binary() -> Path:
+    """The coinfolio-cli next to the library under test (or COINFOLIO_CLI); skips when not built."""
+    explicit = os.environ.get("COINFOLIO_CLI")
+    if explicit:
+        return Path(explicit)
+    library = os.environ.get("COINFOLIO_LIBRARY")
+    folders = [Path(library).parent] if library else []
+    folders += [REPO / ".build" / "debug", REPO / ".build" / "release"]
+    for folder in folders:
+        if (folder / "coinfolio-cli").exists():
+            return folder / "coinfolio-cli"
+    pytest.skip("coinfolio-cli is not built: run `make` (or set COINFOLIO_CLI)")
+
+
 @pytest.fixture
 def fixture_text() -> Any:
     """Reads a committed fixture file of Tests/fixtures/coingecko as text."""

@@ -7,27 +7,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import REPO, cli_binary
 
-REPO = Path(__file__).resolve().parents[3]
-
-
-def _cli() -> Path:
-    explicit = os.environ.get("COINFOLIO_CLI")
-    if explicit:
-        return Path(explicit)
-    library = os.environ.get("COINFOLIO_LIBRARY")
-    folders = [Path(library).parent] if library else []
-    folders += [REPO / ".build" / "debug", REPO / ".build" / "release"]
-    for folder in folders:
-        if (folder / "coinfolio-cli").exists():
-            return folder / "coinfolio-cli"
-    pytest.skip("coinfolio-cli is not built: run `make` (or set COINFOLIO_CLI)")
 
 
 @pytest.fixture
 def cli(server, tmp_path):
     """Runs coinfolio-cli with a fresh database, the loopback server and NO_COLOR."""
-    binary = _cli()
+    binary = cli_binary()
     env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
     env.pop("COINFOLIO_API_KEY", None)
 
@@ -141,7 +128,7 @@ def test_a_404_from_a_wrong_base_url_is_not_called_an_unknown_coin(cli, server):
 
 def test_load_reads_a_pipe(cli):
     binary_input = (REPO / "Tests" / "fixtures" / "coingecko" / "markets.json").read_text()
-    result = subprocess.run([str(_cli()), "--db", ":memory:", "load", "/dev/stdin"], input=binary_input,
+    result = subprocess.run([str(cli_binary()), "--db", ":memory:", "load", "/dev/stdin"], input=binary_input,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "loaded 12 coins\n"
@@ -225,7 +212,7 @@ def test_pnl_is_coloured_by_sign_on_a_terminal_unless_no_color(cli, tmp_path):
         master, slave = pty.openpty()
         environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
         environment.update(COINFOLIO_DB=str(tmp_path / "cli.sqlite"), TERM="xterm", **env)
-        process = subprocess.Popen([str(_cli()), "--offline", "pnl"], stdout=slave, stderr=slave, env=environment)
+        process = subprocess.Popen([str(cli_binary()), "--offline", "pnl"], stdout=slave, stderr=slave, env=environment)
         os.close(slave)
         chunks = []
         while True:
@@ -307,7 +294,7 @@ def test_portfolio_history_charts_the_week(cli, tmp_path):
 def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
     import pty
 
-    binary = _cli()
+    binary = cli_binary()
     env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
     controller, terminal = pty.openpty()
     try:

@@ -13,8 +13,8 @@ import pytest
 
 import coinfolio
 from coinfolio import DecodeError, InvalidArgument
+from conftest import REPO, cli_binary
 
-REPO = Path(__file__).resolve().parents[3]
 
 
 def statistic(engine: coinfolio.Engine, title: str) -> Dict[str, Any]:
@@ -281,23 +281,10 @@ def test_holding_id_with_upper_case_or_spaces_is_refused(coin_id: str) -> None:
 # ---------------------------------------------------------------- the CLI
 
 
-def _cli_binary() -> Path:
-    explicit = os.environ.get("COINFOLIO_CLI")
-    if explicit:
-        return Path(explicit)
-    library = os.environ.get("COINFOLIO_LIBRARY")
-    folders = [Path(library).parent] if library else []
-    folders += [REPO / ".build" / "debug", REPO / ".build" / "release"]
-    for folder in folders:
-        if (folder / "coinfolio-cli").exists():
-            return folder / "coinfolio-cli"
-    pytest.skip("coinfolio-cli is not built: run `make` (or set COINFOLIO_CLI)")
-
-
 @pytest.fixture
 def cli(tmp_path: Path):
     """Runs coinfolio-cli offline on a fresh database, without colour."""
-    binary = _cli_binary()
+    binary = cli_binary()
     env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
     env.pop("COINFOLIO_API_KEY", None)
 

@@ -573,3 +573,31 @@ def test_large_answers_carry_sparklines_only_when_asked(loaded) -> None:
     loaded.set_holding("bitcoin", 1.0)
     assert loaded.portfolio()["coins"][0]["sparkline_in_7d"] is None
     assert len(loaded.portfolio(sparkline=True)["coins"][0]["sparkline_in_7d"]["price"]) == 170
+
+
+def _answers_without_fetch_time(engine: coinfolio.Engine) -> List[Any]:
+    """Every answer of a loaded engine (coins with and without sparklines, the portfolio with
+    sparklines, statistics, portfolio history), each without ``fetched_at`` (the load time)."""
+    answers: List[Any] = []
+    for answer in (engine.coins(sparkline=True), engine.coins(sparkline=False), engine.portfolio(sparkline=True)):
+        answers.append({key: value for key, value in answer.items() if key != "fetched_at"})
+    answers += [engine.statistics(), engine.portfolio_history()]
+    return answers
+
+
+def test_a_memory_engine_answers_as_a_database_engine_and_its_reopening(db_path: Path, fixture_text) -> None:
+    """Issue 11: an engine on ":memory:" holds its snapshot once (nothing is saved where nothing
+    could read it back); its answers, every sparkline point included, are those of an engine on a
+    database and of that database reopened offline."""
+    markets, global_body = fixture_text("markets.json"), fixture_text("global.json")
+    # The owner keeps ":memory:" in memory in the PostgreSQL pass too.
+    with coinfolio.Engine(database=":memory:", owner="default") as memory, coinfolio.Engine(database=db_path) as database:
+        for engine in (memory, database):
+            engine.load(markets, global_body)
+            engine.set_holding("bitcoin", 0.5)
+        expected = _answers_without_fetch_time(memory)
+        assert len(expected[0]["coins"][0]["sparkline_in_7d"]["price"]) == 170
+        assert expected[2]["total_value"] == 0.5 * 57000.123
+        assert _answers_without_fetch_time(database) == expected
+    with coinfolio.Engine(database=db_path) as reopened:
+        assert _answers_without_fetch_time(reopened) == expected

@@ -10,7 +10,7 @@ import pytest
 
 import coinfolio
 from coinfolio import HTTPError, InvalidArgument, NetworkError, RateLimited, Unauthorized
-from test_cli import _cli
+from conftest import cli_binary
 
 KEY = "CG-Zq8WvT3nRk5YhLmP2sXa"
 
@@ -94,7 +94,7 @@ def test_no_six_key_characters_on_the_cli(server, tmp_path) -> None:
     server.fault(path="/api/v3/coins/markets", status=401, body=body, times=-1)
     env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url,
                COINFOLIO_API_KEY=KEY)
-    result = subprocess.run([str(_cli()), "--plan", "demo", "home"], env=env, capture_output=True, text=True, timeout=60)
+    result = subprocess.run([str(cli_binary()), "--plan", "demo", "home"], env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert "[redacted]" in result.stderr
     assert longest_key_run(result.stdout + result.stderr) < 6, result.stderr

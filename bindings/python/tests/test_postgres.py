@@ -120,14 +120,14 @@ def test_four_processes_opening_a_fresh_database_at_once(fresh_database: str) ->
 
 
 def test_cli_keeps_each_owners_holdings_on_the_server(tmp_path: Path) -> None:
-    from test_cli import _cli
+    from conftest import cli_binary
 
     url = postgres_url()
     owner = f"cli-{uuid.uuid4()}"
     env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=url, COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
 
     def run(*args: str) -> "subprocess.CompletedProcess[str]":
-        return subprocess.run([str(_cli()), *args], env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        return subprocess.run([str(cli_binary()), *args], env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
 
     result = run("--owner", owner, "--offline", "set", "bitcoin", "0.5")
     assert result.returncode == 0, result.stderr
@@ -175,11 +175,11 @@ def test_a_scheme_in_any_case_is_the_server(tmp_path: Path) -> None:
         store.set_holding("bitcoin", 3)
     with coinfolio.Store(postgres_url(), owner=owner) as store:
         assert store.holdings() == [{"coin_id": "bitcoin", "amount": 3.0}]
-    from test_cli import _cli
+    from conftest import cli_binary
 
     env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB="Postgres://" + rest, COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
     result = subprocess.run(
-        [str(_cli()), "--owner", owner, "--offline", "--json", "portfolio"],
+        [str(cli_binary()), "--owner", owner, "--offline", "--json", "portfolio"],
         env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr

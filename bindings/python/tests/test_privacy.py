@@ -12,7 +12,7 @@ from typing import Iterator
 import pytest
 
 import coinfolio
-from test_cli import _cli
+from conftest import cli_binary
 
 
 def _mode(path: Path) -> int:
@@ -56,7 +56,7 @@ def test_an_existing_file_keeps_its_mode(tmp_path: Path, umask_022: None) -> Non
 
 
 def _run_cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(_cli()), *args], env=env, capture_output=True, text=True, timeout=60, umask=0o022)
+    return subprocess.run([str(cli_binary()), *args], env=env, capture_output=True, text=True, timeout=60, umask=0o022)
 
 
 def test_cli_default_database_folder_is_0700_and_files_0600(server, tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ def test_cli_default_database_folder_is_0700_and_files_0600(server, tmp_path: Pa
     database = folder / "portfolio.sqlite"
     # A slow /coins/markets keeps the CLI (and its -wal and -shm files) alive while we look.
     server.fault(path="/api/v3/coins/markets", delay_ms=3000)
-    process = subprocess.Popen([str(_cli()), "home"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, umask=0o022)
+    process = subprocess.Popen([str(cli_binary()), "home"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, umask=0o022)
     try:
         deadline = time.monotonic() + 30
         while not Path(f"{database}-shm").exists() and process.poll() is None and time.monotonic() < deadline:
@@ -123,6 +123,6 @@ def test_cli_warns_about_a_group_readable_key_file(server, tmp_path: Path) -> No
 
 
 def test_cli_help_says_why_a_key_file_beats_the_command_line() -> None:
-    result = subprocess.run([str(_cli()), "--help"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([str(cli_binary()), "--help"], capture_output=True, text=True, timeout=60)
     assert "--api-key-file PATH" in result.stdout
     assert "process list" in result.stdout and "shell history" in result.stdout
