@@ -166,8 +166,8 @@ static void bench_set_holding(const char *url) {
     cf_store_close(store);
     {
         double o = median(ours, rounds), a = median(anchor, rounds);
-        printf("| postgres: durable `cf_store_set_holding` | %.3f ms | libpq C, same SQL (owner lock, portfolio, coin's "
-               "entries, transfer) in one transaction, prepared | %.3f ms | %.3g× | "
+        printf("| postgres: durable `cf_store_set_holding` | %.3f ms | libpq C, same work (owner lock, portfolio, coin's "
+               "position, transfer, position) in one transaction, prepared | %.3f ms | %.3g× | "
                "%d rounds of %d, A/B interleaved; %.0f writes/s ours; target ≤ 1.2× |\n",
                o * 1e3, a * 1e3, o / a, rounds, writes, 1.0 / o);
     }
