@@ -134,7 +134,8 @@ final class LedgerStoreTests: XCTestCase {
         let bob = try engine(location, owner: "bob")
         XCTAssertEqual(try bob.store.holdings(), [Holding(coinID: "bitcoin", amount: 3)])
         // New writes take new ids after the migrated ones.
-        let added = try alice.addTransaction(json: #"{"coin_id":"bitcoin","kind":"sell","amount":"0.5","price":1,"timestamp":"2024-02-01T00:00:00Z"}"#)
+        let added = try alice.addTransaction(
+            json: #"{"coin_id":"bitcoin","kind":"sell","amount":"0.5","price":1,"timestamp":"2024-02-01T00:00:00Z"}"#)
         XCTAssertEqual(added.id, 10)
         XCTAssertEqual(try positions(location, owner: "alice")[1], "main/bitcoin=0")
         try assertPositionsMatchTransactions(alice, location, owner: "alice")
@@ -179,16 +180,19 @@ final class LedgerStoreTests: XCTestCase {
         // bitcoin: buy 1 (Jan 1), buy 1 (Jan 2), sell 1.5 (Jan 3). A sell of 0.6 on Jan 2 noon
         // passes at its own time (2 − 0.6) but leaves the Jan 3 sell 0.1 short.
         let error = assertThrows(.invalidArgument) {
-            try alice.addTransaction(json: #"{"coin_id":"bitcoin","kind":"sell","amount":"0.6","price":1,"timestamp":"2024-01-02T12:00:00Z"}"#)
+            try alice.addTransaction(
+                json: #"{"coin_id":"bitcoin","kind":"sell","amount":"0.6","price":1,"timestamp":"2024-01-02T12:00:00Z"}"#)
         }
         XCTAssertEqual(
             shortfall(error),
             ["coin_id": .string("bitcoin"), "timestamp": .string("2024-01-03T00:00:00Z"), "short_by": .number(0.1)])
         // 0.5 fits exactly.
-        _ = try alice.addTransaction(json: #"{"coin_id":"bitcoin","kind":"sell","amount":"0.5","price":1,"timestamp":"2024-01-02T12:00:00Z"}"#)
+        _ = try alice.addTransaction(
+            json: #"{"coin_id":"bitcoin","kind":"sell","amount":"0.5","price":1,"timestamp":"2024-01-02T12:00:00Z"}"#)
         // A sell at the same time as the Jan 3 one goes after it, and is short by itself.
         let same = assertThrows(.invalidArgument) {
-            try alice.addTransaction(json: #"{"coin_id":"bitcoin","kind":"sell","amount":"0.25","price":1,"timestamp":"2024-01-03T00:00:00Z"}"#)
+            try alice.addTransaction(
+                json: #"{"coin_id":"bitcoin","kind":"sell","amount":"0.25","price":1,"timestamp":"2024-01-03T00:00:00Z"}"#)
         }
         XCTAssertEqual(
             shortfall(same), ["coin_id": .string("bitcoin"), "timestamp": .string("2024-01-03T00:00:00Z"), "short_by": .number(0.25)])
@@ -256,7 +260,8 @@ final class LedgerStoreTests: XCTestCase {
         let header = "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id\n"
         // A backdated sell leaves the existing Jan 3 sell short: that row is not the file's.
         let backdated = assertThrows(.invalidArgument) {
-            try importCSV(header + "2024-01-01T00:00:00Z,cold,bitcoin,transfer_out,0.1,,,,\n2024-01-02T12:00:00Z,main,bitcoin,sell,0.6,1,,,\n")
+            try importCSV(
+                header + "2024-01-01T00:00:00Z,cold,bitcoin,transfer_out,0.1,,,,\n2024-01-02T12:00:00Z,main,bitcoin,sell,0.6,1,,,\n")
         }
         XCTAssertEqual(
             shortfall(backdated), ["coin_id": .string("bitcoin"), "timestamp": .string("2024-01-03T00:00:00Z"), "short_by": .number(0.1)])
@@ -321,7 +326,8 @@ final class LedgerStoreTests: XCTestCase {
                 for round in 0..<15 {
                     try engine.setHoldings((0..<5).map { Holding(coinID: "coin-\($0)", amount: Double(worker + round % 3) + 0.25) })
                     _ = try engine.addTransaction(
-                        json: #"{"coin_id":"coin-\#(round % 5)","kind":"buy","amount":"0.125","price":1,"timestamp":"2024-01-01T00:00:00Z"}"#)
+                        json:
+                            #"{"coin_id":"coin-\#(round % 5)","kind":"buy","amount":"0.125","price":1,"timestamp":"2024-01-01T00:00:00Z"}"#)
                     _ = try? engine.addTransaction(
                         json: #"{"coin_id":"coin-\#(worker)","kind":"sell","amount":"0.5","price":1,"timestamp":"2024-01-02T00:00:00Z"}"#)
                 }

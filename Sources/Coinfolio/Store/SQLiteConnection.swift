@@ -147,7 +147,8 @@ final class SQLiteConnection: Database {
             text.withUTF8 { bytes in
                 // An empty buffer may have no address, and SQLite binds a NULL pointer as NULL.
                 if let base = bytes.baseAddress, !bytes.isEmpty {
-                    sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT)
+                    sqlite3_bind_text(
+                        handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT)
                 } else {
                     sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT)
                 }
