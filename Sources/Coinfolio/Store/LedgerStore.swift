@@ -6,6 +6,8 @@ import Synchronization
 /// Holdings are derived: a portfolio holds the sum of its transactions. Every write runs in one
 /// `BEGIN IMMEDIATE` transaction that first checks the "never negative" rule against the rows
 /// as committed by every process, so two processes selling at once cannot both pass the check.
+/// Since schema step 5 each write also stores its coin's position (the sum, exact), and the
+/// check reads that position and only the entries after the change (`LedgerStore+Positions`).
 /// Amounts, prices and fees are stored as exact decimal text. Reads of a whole portfolio are
 /// cached until another connection commits (`PRAGMA data_version`) or this one writes.
 final class LedgerStore: Sendable {
