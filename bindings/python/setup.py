@@ -13,6 +13,10 @@ Everything declarative lives in pyproject.toml; this file adds what setuptools c
 - ``bdist_wheel`` tags the wheel for the platform (``py3-none-linux_x86_64``): it holds a native
   library but no Python extension, so any Python 3 can load it.
 
+The library built here loads the Swift runtime from the toolchain's folder (its RUNPATH), so this
+wheel works where that toolchain is installed. ``build_wheel.sh`` (``make wheel``) runs this build
+and then ``auditwheel repair``, which grafts the runtime into the wheel for machines without it.
+
 ``$SWIFT`` names the swift driver (default ``swift`` on PATH).
 """
 
