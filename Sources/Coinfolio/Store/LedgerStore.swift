@@ -401,7 +401,8 @@ final class LedgerStore: Sendable {
     }
 
     /// The rows of the JSON array bound to `?parameter`, each element as column `value` (SQLite's
-    /// `json_each`, PostgreSQL's `json_array_elements`; `->>` reads both).
+    /// `json_each`, PostgreSQL's `json_array_elements`; `->>` reads both, on SQLite from 3.38 —
+    /// Debian 12 ships 3.40; `RETURNING`, used elsewhere, already needs 3.35).
     static func jsonElements(_ parameter: Int, _ kind: DatabaseKind, text: Bool = false) -> String {
         switch kind {
         case .sqlite: return "json_each(?\(parameter))"
