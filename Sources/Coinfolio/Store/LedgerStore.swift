@@ -338,12 +338,8 @@ final class LedgerStore: Sendable {
             ? [HoldingsKey(targets[0].coinID): try position(portfolio: portfolio, coinID: targets[0].coinID, connection)]
             : try positions(portfolio: portfolio, coinIDs: targets.map(\.coinID), connection)
         var later: [HoldingsKey: [LedgerEntry]]?
-        // The changes as one JSON array [[coin_id, kind, amount, position]…], written by two
-        // statements (the transfers, the positions) instead of two per coin: a statement run
-        // costs more than the row it writes.
-        var rows = JSONWriter(reserving: targets.count * 64 + 2)
-        var changed = 0
-        rows.beginArray()
+        var changes: [(coinID: String, adds: Bool, amount: ExactDecimal, target: ExactDecimal)] = []
+        changes.reserveCapacity(targets.count)
         for (index, (coinID, target)) in targets.enumerated() {
             let key = HoldingsKey(coinID)
             let current = held[key] ?? .zero
@@ -361,21 +357,46 @@ final class LedgerStore: Sendable {
                     throw error
                 }
             }
+            changes.append((coinID, adds, amount, target))
+        }
+        if changes.count == 1 {
+            // One change (every set_holding): two plain statements.
+            let change = changes[0]
+            let insert = try connection.statement(Self.insertColumns)
+            insert.bind(1, portfolio)
+            insert.bind(2, change.coinID)
+            insert.bind(3, change.adds ? "transfer_in" : "transfer_out")
+            insert.bind(4, change.amount.description)
+            insert.bind(5, nil as String?)
+            insert.bind(6, "0")
+            insert.bind(7, now)
+            insert.bind(8, "set_holding")
+            insert.bind(9, nil as String?)
+            insert.bind(10, owner)
+            try insert.run("cannot save the transfer")
+            try storePosition(portfolio: portfolio, coinID: change.coinID, change.target, connection)
+            return
+        }
+        guard !changes.isEmpty else { return }
+        // Several: one JSON array [[coin_id, kind, amount, position]…] written by two statements
+        // (the transfers, the positions) instead of two per coin: a statement run costs more
+        // than the row it writes.
+        var rows = JSONWriter(reserving: changes.count * 64 + 2)
+        rows.beginArray()
+        for change in changes {
             rows.beginArray()
-            rows.string(coinID)
-            rows.raw(adds ? #""transfer_in""# : #""transfer_out""#)
+            rows.string(change.coinID)
+            rows.raw(change.adds ? #""transfer_in""# : #""transfer_out""#)
             rows.rawBytes { bytes in
                 bytes.append(UInt8(ascii: "\""))
-                amount.appendText(to: &bytes)
+                change.amount.appendText(to: &bytes)
                 bytes.append(contentsOf: #"",""#.utf8)
-                target.appendText(to: &bytes)
+                change.target.appendText(to: &bytes)
                 bytes.append(UInt8(ascii: "\""))
             }
             rows.endArray()
-            changed += 1
         }
         rows.endArray()
-        guard changed > 0 else { return }
         let json = String(decoding: rows.bytes, as: UTF8.self)
         let insert = try connection.statement(
             """
