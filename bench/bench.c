@@ -627,7 +627,7 @@ static void bench_store(const char *dir) {
     /* set_holding records a transfer of the difference in the ledger and the coin's new position
      * (schema step 5): the anchor runs the same work through sqlite3 (BEGIN IMMEDIATE, the
      * portfolio check, the coin's position, the INSERT, the position stored, COMMIT) with the
-     * same pragmas, as plain statements (ours sends the last two as one-element JSON arrays). */
+     * same pragmas. */
     snprintf(path, sizeof path, "%s/store-raw.sqlite", dir);
     db = raw_ledger(path);
     sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1 AND owner = 'default'", -1, &portfolio, NULL);

@@ -62,10 +62,9 @@ static cf_engine *open_engine(const char *database, const char *owner) {
 
 /* What cf_store_set_holding sends on PostgreSQL (LedgerStore.setHolding and write, schema step 5):
  * in one READ COMMITTED transaction, the owner's ledger advisory lock, the portfolio's row, the
- * coin's position, one transfer of the difference and the new position (ours sends those two as
- * one-element JSON arrays; a decrease also reads the entries after now, none here). The anchor
- * sends the same work as plain prepared statements (doubles: the arithmetic is not what is
- * measured). */
+ * coin's position, one transfer of the difference and the new position (a decrease also reads
+ * the entries after now, none here). The anchor sends the same statements, prepared once
+ * (doubles: the arithmetic is not what is measured). */
 static void anchor_set_holding(PGconn *connection, const char *owner, const char *coin, double target, long long now_ms) {
     const char *values[10];
     char amount[64], timestamp[32];
