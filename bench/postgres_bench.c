@@ -3,10 +3,11 @@
  * anchor measured in the same process, the two calls interleaved round by round. Prints Markdown
  * rows for BENCHMARKS.md.
  *
- *   postgres_bench URL BUILD_DIR
+ *   postgres_bench URL BUILD_DIR [set_holding|processes|snapshot]
  *
  * URL is a PostgreSQL server's (bench/Makefile starts a throwaway cluster with
- * Tests/postgres/with-cluster.sh); BUILD_DIR holds generate.py's markets-250.json.
+ * Tests/postgres/with-cluster.sh); BUILD_DIR holds generate.py's markets-250.json. A section
+ * name runs that section alone (all three without one).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <libpq-fe.h>
@@ -233,8 +234,8 @@ static void bench_processes(const char *url) {
 
 /* ---- one refresh's snapshot save: PostgreSQL vs SQLite ------------------------------------ */
 static void bench_snapshot(const char *url, const char *dir) {
-    enum { rounds = 11 };
-    double on_postgres[rounds], on_sqlite[rounds], in_memory[rounds], raw[rounds];
+    enum { rounds = 21 };
+    double on_postgres[rounds], on_sqlite[rounds], in_memory[rounds], raw[rounds], stored_coins, stored_sparklines;
     char path[4096], *body, *error = NULL;
     cf_engine *postgres, *sqlite, *memory;
     PGconn *connection;
@@ -276,6 +277,16 @@ static void bench_snapshot(const char *url, const char *dir) {
         }
         raw[r] = now_s() - start;
     }
+    /* What the save stores on the server: the compact coins and the sparkline rows. */
+    {
+        PGresult *sizes = PQexec(connection,
+                                 "SELECT octet_length(s.coins), (SELECT sum(octet_length(p.points)) FROM snapshot_sparkline p "
+                                 "WHERE p.owner = s.owner AND p.snapshot_id = s.id) FROM snapshot s WHERE s.owner = 'bench-snapshot'");
+        if (PQresultStatus(sizes) != PGRES_TUPLES_OK || PQntuples(sizes) != 1) check_result(sizes, connection, "stored sizes");
+        stored_coins = strtod(PQgetvalue(sizes, 0, 0), NULL);
+        stored_sparklines = strtod(PQgetvalue(sizes, 0, 1), NULL);
+        PQclear(sizes);
+    }
     PQfinish(connection);
     cf_engine_close(postgres);
     cf_engine_close(sqlite);
@@ -288,18 +299,22 @@ static void bench_snapshot(const char *url, const char *dir) {
                "A/B interleaved; the save alone (minus the same load on `:memory:`, %.3f ms): %.3f ms vs %.3f ms = %.3g×; target ≤ 2× |\n",
                p * 1e3, s * 1e3, p / s, m * 1e3, (p - m) * 1e3, (s - m) * 1e3, (s - m) > 0 ? (p - m) / (s - m) : 0.0);
         printf("| postgres: the snapshot save alone (load minus load on `:memory:`) | %.3f ms | libpq C: the same %.1f MB body upserted as one bytea | %.3f ms | %.3g× | "
-               "the server's own cost of a %.1f MB durable write is the floor |\n",
-               (p - m) * 1e3, length / 1e6, floor * 1e3, (p - m) / floor, length / 1e6);
+               "the anchor is what keeping the body as it came would cost the server; the save stores %.2f MB (compact coins "
+               "%.2f MB, 250 packed sparkline rows %.2f MB) |\n",
+               (p - m) * 1e3, length / 1e6, floor * 1e3, (p - m) / floor, (stored_coins + stored_sparklines) / 1e6,
+               stored_coins / 1e6, stored_sparklines / 1e6);
     }
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: postgres_bench URL BUILD_DIR\n");
+    const char *only = argc == 4 ? argv[3] : NULL;
+    if (argc < 3 || argc > 4 ||
+        (only && strcmp(only, "set_holding") != 0 && strcmp(only, "processes") != 0 && strcmp(only, "snapshot") != 0)) {
+        fprintf(stderr, "usage: postgres_bench URL BUILD_DIR [set_holding|processes|snapshot]\n");
         return 2;
     }
-    bench_set_holding(argv[1]);
-    bench_processes(argv[1]);
-    bench_snapshot(argv[1], argv[2]);
+    if (!only || strcmp(only, "set_holding") == 0) bench_set_holding(argv[1]);
+    if (!only || strcmp(only, "processes") == 0) bench_processes(argv[1]);
+    if (!only || strcmp(only, "snapshot") == 0) bench_snapshot(argv[1], argv[2]);
     return 0;
 }

@@ -144,10 +144,10 @@ final class LedgerStoreTests: XCTestCase {
         let check = try DatabaseLocation.open(location)
         defer { check.close() }
         if TestDatabase.isPostgres {
-            XCTAssertEqual(try check.statement("SELECT max(version) FROM coinfolio_schema").scalarInt(), 5)
+            XCTAssertEqual(try check.statement("SELECT max(version) FROM coinfolio_schema").scalarInt(), Schema.currentVersion)
             XCTAssertEqual(try check.statement("SELECT count(*) FROM pg_indexes WHERE indexname = 'ledger_order'").scalarInt(), 0)
         } else {
-            XCTAssertEqual(try check.statement("PRAGMA user_version").scalarInt(), 5)
+            XCTAssertEqual(try check.statement("PRAGMA user_version").scalarInt(), Schema.currentVersion)
             XCTAssertEqual(try check.statement("SELECT count(*) FROM sqlite_master WHERE name = 'ledger_order'").scalarInt(), 0)
             XCTAssertEqual(try check.statement("PRAGMA integrity_check").next(), true)
         }

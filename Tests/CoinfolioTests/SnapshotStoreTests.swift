@@ -85,6 +85,48 @@ final class SnapshotStoreTests: XCTestCase {
         XCTAssertEqual(try second.statistics(), loaded.3)
     }
 
+    func testAReopenedSnapshotDecodesOnlyTheCoinsAnAnswerShows() throws {
+        let path = try temporaryPath()
+        let first = try offlineEngine(path)
+        try first.load(marketsBody: try Repository.fixture("markets.json"), globalBody: try Repository.fixture("global.json"))
+        try first.setHolding(coinID: "bitcoin", amount: 0.5)
+        try first.setHolding(coinID: "tether", amount: 10)
+        let loaded = (
+            try first.coins(CoinQuery(sort: .price, limit: 3)).json, try first.portfolio(PortfolioQuery(sort: .rankReversed)).json,
+            try first.statistics(), try first.pnl(PnLOptions()).json
+        )
+        first.close()
+        let second = try offlineEngine(path)
+        let snapshot = try second.requireSnapshot()
+        XCTAssertEqual(snapshot.coins.count, 12)
+        XCTAssertEqual(snapshot.indexByID["tether"].map(snapshot.coins.id(at:)), "tether", "ids are read at open")
+        XCTAssertEqual(try second.coins(CoinQuery(sort: .price, limit: 3)).json, loaded.0, "the price order needs no decoded coin")
+        XCTAssertEqual(try second.portfolio(PortfolioQuery(sort: .rankReversed)).json, loaded.1)
+        XCTAssertEqual(try second.statistics(), loaded.2)
+        XCTAssertEqual(try second.pnl(PnLOptions()).json, loaded.3)
+        // Every position decodes to what the compact form holds, also after others were read.
+        let page = try CoinGeckoBody.markets(try Repository.fixture("markets.json"))
+        var expected = page.coins
+        for index in expected.indices { expected[index].sparklineIn7d = nil }
+        XCTAssertEqual(Array(snapshot.coins), expected)
+        XCTAssertEqual(snapshot.coins.map(\.marketCapRank), snapshot.coins.indices.map(snapshot.coins.marketCapRank(at:)))
+        XCTAssertEqual(snapshot.coins.map(\.currentPrice), snapshot.coins.indices.map(snapshot.coins.currentPrice(at:)))
+    }
+
+    func testSkimmingTheCompactFormRefusesDamageAsDecodingDoes() throws {
+        let page = try CoinGeckoBody.markets(try Repository.fixture("markets.json"))
+        let bytes = SnapshotCodec.encode(page.coins)
+        let compact = try CompactCoins(blob: Data(bytes))
+        XCTAssertEqual(compact.skimmed.ids, page.coins.map(\.id))
+        XCTAssertEqual(compact.skimmed.ranks, page.coins.map(\.marketCapRank))
+        XCTAssertEqual(compact.skimmed.hasSparkline, page.coins.map { $0.sparklineIn7d != nil })
+        for cut in [0, 3, 8, 40, bytes.count / 2, bytes.count - 1] {
+            XCTAssertThrowsError(try CompactCoins(blob: Data(bytes.prefix(cut)))) { error in
+                XCTAssertEqual((error as? CoinfolioError)?.code, .store)
+            }
+        }
+    }
+
     func testAReopenedSnapshotLeavesSparklinesInTheFileUntilAsked() throws {
         let path = try temporaryPath()
         try offlineEngine(path).load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)

@@ -103,6 +103,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_portfolio_value_example),
     TEST(test_engine_empty_portfolio_is_zero_without_change),
     TEST(test_engine_portfolio_works_without_snapshot),
+    TEST(test_engine_portfolio_by_reference),
     TEST(test_engine_search_does_not_change_portfolio_value),
     TEST(test_engine_coins_sorting_and_paging),
     TEST(test_engine_coins_have_every_key),
@@ -174,6 +175,7 @@ static const struct CMUnitTest tests[] = {
     /* test_postgres.c */
     TEST(test_store_two_owners_never_see_each_others_rows),
     TEST(test_engine_two_owners_never_see_each_others_snapshots),
+    TEST(test_engine_saved_sparklines_read_back_exactly_per_owner),
     TEST(test_engine_memory_answers_as_a_database_and_its_reopening),
     TEST(test_store_open_v2_rejects_bad_config),
     TEST(test_store_postgres_password_never_in_errors),

@@ -120,6 +120,74 @@ void test_engine_two_owners_never_see_each_others_snapshots(void) {
     }
 }
 
+/* The points of the first coin's sparkline in an engine's coins answer (NULL when it has none); the
+ * caller json_decref()s *answer. */
+static json_t *first_sparkline(cf_engine *engine, json_t **answer) {
+    char *out = SENTINEL, *err = SENTINEL;
+    *answer = NULL;
+    if (!CHECK_STATUS(cf_engine_coins(engine, "{\"sparkline\":true}", &out, &err), CF_OK, err)) {
+        free_out(err);
+        return NULL;
+    }
+    *answer = PARSE_JSON(out);
+    free_out(out);
+    return json_object_get(json_object_get(json_array_get(json_object_get(*answer, "coins"), 0), "sparkline_in_7d"), "price");
+}
+
+void test_engine_saved_sparklines_read_back_exactly_per_owner(void) {
+    static const double expected[] = {1.5, 0, 0 /* null */, 8.12e-06, 4.2e17, 57000.123, 1.186e-09, 0.30000000000000004, 250};
+    const char *shared = tf_shared_database("owners-sparklines.db");
+    char database[4096], alice_owner[4200], bob_owner[4200];
+    cf_engine *alice, *bob;
+    json_t *answer, *points;
+    size_t i;
+    snprintf(database, sizeof database, "%s", shared);
+    snprintf(alice_owner, sizeof alice_owner, "alice sparklines %s", tf_temp_dir);
+    snprintf(bob_owner, sizeof bob_owner, "bob sparklines %s", tf_temp_dir);
+    alice = owned_engine(database, alice_owner);
+    bob = owned_engine(database, bob_owner);
+    if (alice == NULL || bob == NULL) {
+        cf_engine_close(alice);
+        cf_engine_close(bob);
+        return;
+    }
+    CHECK_INT(cf_engine_load(alice,
+                             "[{\"id\":\"bitcoin\",\"symbol\":\"btc\",\"name\":\"Bitcoin\",\"current_price\":100,"
+                             "\"sparkline_in_7d\":{\"price\":[1.5,-0.0,null,8.12e-06,4.2e17,57000.123,1.186e-09,"
+                             "0.30000000000000004,250]}}]",
+                             NULL, NULL),
+              CF_OK);
+    CHECK_INT(cf_engine_load(bob, "[{\"id\":\"bitcoin\",\"symbol\":\"btc\",\"name\":\"Bitcoin\",\"current_price\":7}]", NULL,
+                             NULL),
+              CF_OK);
+    cf_engine_close(alice);
+    cf_engine_close(bob);
+    /* New engines read the saved snapshots: alice's points exactly (answers write -0.0 as 0), bob's
+     * coin without any. */
+    alice = owned_engine(database, alice_owner);
+    if (alice != NULL) {
+        points = first_sparkline(alice, &answer);
+        CHECK_INT(json_array_size(points), 9);
+        for (i = 0; i < json_array_size(points) && i < 9; i++) {
+            json_t *point = json_array_get(points, i);
+            if (i == 2) {
+                CHECK(json_is_null(point));
+            } else {
+                CHECK_DOUBLE(json_number_value(point), expected[i], 0);
+            }
+        }
+        json_decref(answer);
+        cf_engine_close(alice);
+    }
+    bob = owned_engine(database, bob_owner);
+    if (bob != NULL) {
+        points = first_sparkline(bob, &answer);
+        CHECK(points == NULL);
+        json_decref(answer);
+        cf_engine_close(bob);
+    }
+}
+
 void test_store_open_v2_rejects_bad_config(void) {
     static const char *const configs[] = {"", "[]", "{\"owner\":\"a\"}", "{\"database\":\"\"}",
                                           "{\"database\":\":memory:\",\"owner\":\"\"}",

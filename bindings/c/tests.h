@@ -92,6 +92,7 @@ void test_engine_statistics_before_any_data_is_no_data(void);
 void test_engine_portfolio_value_example(void);
 void test_engine_empty_portfolio_is_zero_without_change(void);
 void test_engine_portfolio_works_without_snapshot(void);
+void test_engine_portfolio_by_reference(void);
 void test_engine_search_does_not_change_portfolio_value(void);
 void test_engine_coins_sorting_and_paging(void);
 void test_engine_coins_have_every_key(void);
@@ -182,6 +183,7 @@ void test_edges_holding_ids_with_upper_case_or_spaces(void);
 /* test_postgres.c */
 void test_store_two_owners_never_see_each_others_rows(void);
 void test_engine_two_owners_never_see_each_others_snapshots(void);
+void test_engine_saved_sparklines_read_back_exactly_per_owner(void);
 void test_store_open_v2_rejects_bad_config(void);
 void test_store_postgres_password_never_in_errors(void);
 void test_store_postgres_ambiguous_url_refused(void);

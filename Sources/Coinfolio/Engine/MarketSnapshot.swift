@@ -4,9 +4,10 @@ import Synchronization
 /// The market as last downloaded or loaded, indexed for queries. Immutable: a refresh builds a
 /// new one and swaps it in, so queries never wait for the network.
 final class MarketSnapshot: Sendable {
-    /// The coins. A snapshot restored from the database leaves `sparklineIn7d` nil here and reads
-    /// each sparkline from the file when asked (`sparklinePrices(_:)`, `coin(at:sparkline:)`).
-    let coins: [Coin]
+    /// The coins. A snapshot restored from the database decodes each on first use, leaves
+    /// `sparklineIn7d` nil here and reads each sparkline from the file when asked
+    /// (`sparklinePrices(_:)`, `coin(at:sparkline:)`).
+    let coins: SnapshotCoins
     let marketData: MarketData?
     /// The data's own time: the newest `last_updated` among the coins, or `/global`'s
     /// `updated_at` when newer; the fetch time when neither is known.
@@ -17,6 +18,10 @@ final class MarketSnapshot: Sendable {
     let refreshFailed: Bool
 
     let indexByID: [String: Int]
+    /// Names this snapshot among every one made in the process (`snapshot_version` of the
+    /// portfolio answer by reference): a replaced snapshot never hands its number on.
+    let version: Int
+    private static let versions = Atomic<Int>(0)
     let storedSparklines: StoredSparklines?
     /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring
     /// search; made on the first search (opening an engine should not pay for it).
@@ -26,9 +31,9 @@ final class MarketSnapshot: Sendable {
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
     private let encoded: Mutex<[[UInt8]?]>
-    /// Each coin's `current_price` as an exact decimal (its shortest text), converted once on
-    /// first use for the ledger's P&L.
-    private let exactPrices = Mutex<[ExactDecimal?]?>(nil)
+    /// Each coin's `current_price` as an exact decimal (its shortest text), converted once per
+    /// coin on first use for the ledger's P&L (only the held coins are ever asked for).
+    private let exactPrices = Mutex<[Int: ExactDecimal?]>([:])
 
     /// Sparklines left in the database: the saved snapshot's id and which coins have one.
     struct StoredSparklines: Sendable {
@@ -38,7 +43,7 @@ final class MarketSnapshot: Sendable {
     }
 
     init(
-        coins: [Coin], marketData: MarketData?, asOf: Date, fetchedAt: Date, refreshFailed: Bool = false,
+        coins: SnapshotCoins, marketData: MarketData?, asOf: Date, fetchedAt: Date, refreshFailed: Bool = false,
         storedSparklines: StoredSparklines? = nil
     ) {
         self.coins = coins
@@ -47,9 +52,11 @@ final class MarketSnapshot: Sendable {
         self.fetchedAt = fetchedAt
         self.refreshFailed = refreshFailed
         self.storedSparklines = storedSparklines
+        version = Self.versions.add(1, ordering: .relaxed).newValue
         var index: [String: Int] = [:]
         index.reserveCapacity(coins.count)
-        for (position, coin) in coins.enumerated() { index[coin.id] = position }
+        // By position, not `enumerated()`: that copies each whole `Coin` to read its id.
+        for position in coins.indices { index[coins.id(at: position)] = position }
         indexByID = index
         encoded = Mutex(Array(repeating: nil, count: coins.count * 2))
     }
@@ -83,10 +90,11 @@ final class MarketSnapshot: Sendable {
     /// The points of the coin at `position`'s sparkline (nil when it has none, or when the saved
     /// snapshot it would be read from was replaced since), parsed or read once.
     func sparklinePrices(_ position: Int) -> [Double]? {
-        if let sparkline = coins[position].sparkline, !sparkline.isUndecoded { return sparkline.prices }
+        let kept = coins.read(position) { $0.sparkline }
+        if let sparkline = kept, !sparkline.isUndecoded { return sparkline.prices }
         if let cached = decodedSparklines.withLock({ $0[position] }) { return cached }
         let prices: [Double]?
-        if let sparkline = coins[position].sparkline {
+        if let sparkline = kept {
             prices = sparkline.prices
         } else if let stored = storedSparklines, stored.hasSparkline[position] {
             prices = try? stored.store.sparkline(snapshotID: stored.snapshotID, position: position)
@@ -120,10 +128,10 @@ final class MarketSnapshot: Sendable {
     /// The `current_price` of the coin with `id` as an exact decimal; nil when unknown.
     func exactPrice(id: String) -> ExactDecimal? {
         guard let position = indexByID[id] else { return nil }
-        return exactPrices.withLock { prices in
-            if prices == nil { prices = coins.map { $0.currentPrice.flatMap(ExactDecimal.init) } }
-            return prices?[position] ?? nil
-        }
+        if let cached = exactPrices.withLock({ $0[position] }) { return cached }
+        let price = coins.currentPrice(at: position).flatMap(ExactDecimal.init)
+        exactPrices.withLock { $0[position] = price }
+        return price
     }
 
     /// The same data, marked as left behind by a failed refresh.
@@ -141,7 +149,9 @@ final class MarketSnapshot: Sendable {
     /// Coin positions in `sort` order (computed once per order, then reused).
     func order(_ sort: CoinSort) -> [Int] {
         if let cached = orders.withLock({ $0[sort] }) { return cached }
-        let sorted = CoinSort.order(keys: coins.map(sort.listKey), ids: coins.map(\.id), ascending: sort.ascending)
+        let sorted = CoinSort.order(
+            keys: coins.indices.map { coins.listKey(sort, at: $0) }, ids: coins.indices.map { coins.id(at: $0) },
+            ascending: sort.ascending)
         orders.withLock { $0[sort] = sorted }
         return sorted
     }

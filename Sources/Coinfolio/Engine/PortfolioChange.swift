@@ -56,10 +56,11 @@ public struct PortfolioChange: Hashable, Sendable {
             guard let value = entry.value else { continue }
             priced += 1
             total += value
-            guard let snapshot, let position = entry.position,
+            guard let snapshot, let position = entry.position else { continue }
+            let row = snapshot.coins.priceAndChange(at: position)
+            guard
                 let previous = Self.previousValue(
-                    amount: entry.amount, value: value, price: snapshot.coins[position].currentPrice,
-                    change: snapshot.coins[position].priceChange24h, percent: snapshot.coins[position].priceChangePercentage24h)
+                    amount: entry.amount, value: value, price: row.price, change: row.change, percent: row.percent)
             else { continue }
             known += 1
             now += value

@@ -58,9 +58,10 @@ extension PortfolioEngine {
         var endTime = -Double.infinity
         for coin in held where coin.value != nil {
             guard let position = coin.position else { continue }
-            let row = snapshot.coins[position]
             series.append((coin.amount, snapshot.sparklinePrices(position) ?? []))
-            let end = row.lastUpdated.flatMap(ChartTime.milliseconds(iso:)) ?? snapshot.asOf.timeIntervalSince1970 * 1000
+            let end =
+                snapshot.coins.read(position) { $0.lastUpdated }.flatMap(ChartTime.milliseconds(iso:))
+                ?? snapshot.asOf.timeIntervalSince1970 * 1000
             endTime = max(endTime, end)
         }
         let length = series.map(\.prices.count).max() ?? 0
@@ -115,7 +116,7 @@ extension PortfolioEngine {
                 isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
         }
         let answer = try client.simplePrice(SimplePriceRequest(ids: held, vsCurrency: configuration.vsCurrency))
-        var coins = snapshot.coins
+        var coins = Array(snapshot.coins)
         var priced = 0
         for id in held {
             guard let position = snapshot.indexByID[id], let quote = answer.prices[id], let price = quote.price else { continue }

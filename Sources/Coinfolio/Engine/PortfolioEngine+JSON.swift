@@ -16,13 +16,14 @@ extension PortfolioEngine {
             asOf: snapshot.asOf, fetchedAt: snapshot.fetchedAt, isStale: isStale
         ) { index, w in
             w.members(deferred: encoded[index])
-            return snapshot.coins[positions[index]].isPriceAvailable
+            return snapshot.coins.read(positions[index]) { $0.isPriceAvailable }
         }
     }
 
     /// `portfolio(query).json`, sized once (see `coinsJSON`).
     /// - Throws: `.store` when the holdings cannot be read.
     @_spi(ABI) public func portfolioJSON(_ query: PortfolioQuery) throws -> JSONAnswer {
+        if query.coinsByReference { return try portfolioByReferenceJSON(query) }
         let (snapshot, held, total) = try sortedHoldings(query)
         let sparkline = query.sparkline
         return Portfolio.answer(
@@ -38,5 +39,54 @@ extension PortfolioEngine {
             }
             return (entry.value != nil, entry.amount, entry.value)
         }
+    }
+
+    /// The portfolio answer with `"coins_by_reference": true`: the keys of `portfolioJSON` with
+    /// `"coins"` in another form, and `"snapshot_version"` (an integer naming the snapshot the
+    /// answer was joined with, a new one each time the engine's snapshot is replaced — load,
+    /// refresh, price update, a failed refresh marking it stale — and unique in the process;
+    /// null without a snapshot). Each element of `"coins"` is either a string, the id of a coin
+    /// of that snapshot, standing for the plain answer's element (the coin's market members as
+    /// that snapshot and sparkline choice give them, then the three holding keys), or, for a
+    /// held coin with no market row, the plain answer's element itself. The holding keys of
+    /// every element come as three arrays in the same order, after `"coins"`:
+    /// `"price_available"`, `"current_holdings"`, `"current_holdings_value"`. Columns, not one
+    /// object per holding, so that a host parses no object per coin.
+    /// - Throws: `.store` when the holdings cannot be read.
+    @_spi(ABI) public func portfolioByReferenceJSON(_ query: PortfolioQuery) throws -> JSONAnswer {
+        let (snapshot, held, total) = try sortedHoldings(query)
+        var w = JSONWriter(reserving: held.count * 64 + 256)
+        w.beginObject()
+        w.key("coins"); w.beginArray()
+        for entry in held {
+            if snapshot != nil, entry.position != nil {
+                w.string(entry.coinID)
+            } else {
+                w.beginObject()
+                Coin(id: entry.coinID, symbol: "", name: "").writeJSON(to: &w, sparkline: query.sparkline, known: false)
+                w.key("price_available"); w.bool(entry.value != nil)
+                w.key("current_holdings"); w.number(entry.amount)
+                w.key("current_holdings_value"); w.number(entry.value)
+                w.endObject()
+            }
+        }
+        w.endArray()
+        w.key("price_available"); w.beginArray()
+        for entry in held { w.bool(entry.value != nil) }
+        w.endArray()
+        w.key("current_holdings"); w.beginArray()
+        for entry in held { w.number(entry.amount) }
+        w.endArray()
+        w.key("current_holdings_value"); w.beginArray()
+        for entry in held { w.number(entry.value) }
+        w.endArray()
+        w.key("total_value"); w.number(total)
+        w.key("unpriced_holdings"); w.number(held.reduce(0) { $0 + ($1.value == nil ? 1 : 0) })
+        w.key("as_of"); w.string(snapshot.map { isoTimestamp($0.asOf) })
+        w.key("fetched_at"); w.string(snapshot.map { isoTimestamp($0.fetchedAt) })
+        w.key("stale"); w.bool(snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true)
+        w.key("snapshot_version"); w.number(snapshot?.version)
+        w.endObject()
+        return w.answer
     }
 }

@@ -201,7 +201,8 @@ public final class PortfolioEngine: Sendable {
         let stored = kept.flatMap { kept in
             id.map { MarketSnapshot.StoredSparklines(store: store.snapshots, snapshotID: $0, hasSparkline: kept.hasSparkline) }
         }
-        let next = MarketSnapshot(coins: unique, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, storedSparklines: stored)
+        let next = MarketSnapshot(
+            coins: SnapshotCoins(unique), marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, storedSparklines: stored)
         snapshot.withLock { $0 = next }
         return RefreshSummary(
             coins: unique.count, asOf: asOf, fetchedAt: fetchedAt,
@@ -239,11 +240,11 @@ public final class PortfolioEngine: Sendable {
         guard let saved = try store.snapshots.load(vsCurrency: vs) else { return nil }
         let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
         switch saved.content {
-        case .compact(let decoded):
+        case .compact(let compact):
             return MarketSnapshot(
-                coins: decoded.coins, marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
+                coins: SnapshotCoins(compact), marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
                 fetchedAt: Date(timeIntervalSince1970: saved.fetchedAt), refreshFailed: saved.refreshFailed,
-                storedSparklines: .init(store: store.snapshots, snapshotID: saved.id, hasSparkline: decoded.hasSparkline))
+                storedSparklines: .init(store: store.snapshots, snapshotID: saved.id, hasSparkline: compact.skimmed.hasSparkline))
         case .marketsBody(let body):
             // Saved by schema 1 as a CoinGecko body: decode it once, learn the data's own time,
             // and save it again in the compact form (best effort: a read-only file still opens).
@@ -254,7 +255,8 @@ public final class PortfolioEngine: Sendable {
                 vsCurrency: vs, coins: coins, asOf: asOf.timeIntervalSince1970, fetchedAt: saved.fetchedAt, global: saved.global)
             if resaved != nil, saved.refreshFailed { try? store.snapshots.markRefreshFailed(vsCurrency: vs) }
             return MarketSnapshot(
-                coins: coins, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, refreshFailed: saved.refreshFailed)
+                coins: SnapshotCoins(coins), marketData: marketData, asOf: asOf, fetchedAt: fetchedAt,
+                refreshFailed: saved.refreshFailed)
         }
     }
 
@@ -328,7 +330,7 @@ public final class PortfolioEngine: Sendable {
             case .holdings, .holdingsReversed: return entry.value
             default:
                 guard let snapshot, let position = entry.position else { return nil }
-                return query.sort.listKey(snapshot.coins[position])
+                return snapshot.coins.listKey(query.sort, at: position)
             }
         }
         let order = CoinSort.order(keys: keys, ids: held.map(\.coinID), ascending: query.sort.portfolioAscending)
@@ -350,7 +352,7 @@ public final class PortfolioEngine: Sendable {
             var value: Double?
             if let snapshot, let found = snapshot.indexByID[holding.coinID] {
                 position = found
-                if let price = snapshot.coins[found].currentPrice {
+                if let price = snapshot.coins.currentPrice(at: found) {
                     let product = holding.amount * price
                     if product.isFinite { value = product }
                 }

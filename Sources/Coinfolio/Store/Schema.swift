@@ -1,7 +1,8 @@
 /// The store's schema, versioned: SQLite keeps the version in `PRAGMA user_version`, PostgreSQL
 /// in the one-row table `coinfolio_schema`. A new version appends a `Step` to `steps`; an
 /// existing step never changes. Both servers have the same tables, columns and keys; only the
-/// DDL's types differ (`REAL`/`DOUBLE PRECISION`, `BLOB`/`BYTEA`, bytewise `COLLATE "C"` text).
+/// DDL differs (types: `REAL`/`DOUBLE PRECISION`, `BLOB`/`BYTEA`, bytewise `COLLATE "C"` text;
+/// PostgreSQL's storage settings: blobs kept uncompressed).
 ///
 /// Every row belongs to an owner (column `owner`, the configuration's `owner`, default
 /// `"default"`), first in every primary key; every statement of the stores names it.
@@ -173,6 +174,20 @@ enum Schema {
                 entries after its own time
                 """,
             sqlite: LedgerStore.positionsSQLite, postgres: LedgerStore.positionsPostgres, code: LedgerStore.fillPositions),
+        Step(
+            version: 6,
+            summary: """
+                PostgreSQL saves every sparkline packed (SnapshotCodec.packedSparkline: 1.3 KB for 168 points) and \
+                keeps the column uncompressed, in the row when it fits (STORAGE EXTERNAL, toast_tuple_target 8160): \
+                pglz compressing the JSON text of 250 sparklines on every save cost five times SQLite's whole save. \
+                Rows saved before keep their form and read as before; SQLite has nothing to change (its rows stay \
+                the JSON text CoinGecko sent, never parsed)
+                """,
+            sqlite: "",
+            postgres: """
+                ALTER TABLE snapshot_sparkline ALTER COLUMN points SET STORAGE EXTERNAL;
+                ALTER TABLE snapshot_sparkline SET (toast_tuple_target = 8160);
+                """),
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }

@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// The compact stored form of a snapshot's coins (schema step 4), read back without a JSON parse.
 ///
 /// Layout, little-endian: the magic `CFS1`, the coin count (u32), then one record per coin: a
@@ -7,8 +10,9 @@
 /// stored one row per coin and read only when a query shows them (the record keeps one mask bit
 /// saying whether the coin has one), in either of two forms `sparklinePoints` tells apart by
 /// their first byte: `D` and the points as little-endian doubles (`packedSparkline`, for points
-/// held as values), or the JSON text of the price array as CoinGecko sent it (`[`…, for a
-/// decoder that keeps sparklines undecoded and can save their bytes without parsing them).
+/// held as values, and on PostgreSQL for every sparkline since schema step 6), or the JSON text
+/// of the price array as CoinGecko sent it (`[`…: on SQLite, a decoder that keeps sparklines
+/// undecoded saves their bytes without parsing them).
 ///
 /// Reading is bounds-checked: a truncated or foreign blob throws `.store`, never traps.
 enum SnapshotCodec {
@@ -47,61 +51,124 @@ enum SnapshotCodec {
         return w.bytes
     }
 
+    /// Every coin decoded (what `CompactCoins` does one record at a time).
+    /// - Throws: `.store` (`corrupt`) for a truncated or foreign blob.
     static func decode(_ bytes: UnsafeRawBufferPointer) throws -> Decoded {
+        let index = try skim(bytes)
+        var coins: [Coin] = []
+        coins.reserveCapacity(index.offsets.count)
+        for offset in index.offsets {
+            var r = Reader(bytes: bytes)
+            r.offset = offset
+            coins.append(try record(&r))
+        }
+        return Decoded(coins: coins, hasSparkline: index.hasSparkline)
+    }
+
+    /// What opening a saved snapshot needs of every coin, read without building any `Coin`: where
+    /// each record starts, its id, rank and price (the keys of the index and of the two list
+    /// orders), and whether it has a sparkline. Walks every field with bounds checks, so that
+    /// `record(_:)` cannot fail later on a record that was skimmed.
+    /// - Throws: `.store` (`corrupt`) for a truncated or foreign blob.
+    static func skim(_ bytes: UnsafeRawBufferPointer) throws -> Skimmed {
         var r = Reader(bytes: bytes)
         guard try r.u32() == magic else { throw corrupt }
         let count = Int(try r.u32())
         // Each record takes at least 20 bytes, so a bad count cannot reserve absurd memory.
         guard count <= bytes.count / 20 else { throw corrupt }
-        var coins: [Coin] = []
-        coins.reserveCapacity(count)
-        var hasSparkline: [Bool] = []
-        hasSparkline.reserveCapacity(count)
+        var skimmed = Skimmed()
+        skimmed.offsets.reserveCapacity(count)
+        skimmed.ids.reserveCapacity(count)
+        skimmed.ranks.reserveCapacity(count)
+        skimmed.prices.reserveCapacity(count)
+        skimmed.hasSparkline.reserveCapacity(count)
         for _ in 0..<count {
+            skimmed.offsets.append(r.offset)
             try r.beginRecord()
-            var coin = Coin(id: try r.string(), symbol: try r.string(), name: try r.string())
-            coin.image = try r.optionalString(); coin.athDate = try r.optionalString()
-            coin.atlDate = try r.optionalString(); coin.lastUpdated = try r.optionalString()
-            coin.currentPrice = try r.optionalDouble(); coin.marketCap = try r.optionalDouble()
-            coin.fullyDilutedValuation = try r.optionalDouble(); coin.totalVolume = try r.optionalDouble()
-            coin.high24h = try r.optionalDouble(); coin.low24h = try r.optionalDouble()
-            coin.priceChange24h = try r.optionalDouble(); coin.priceChangePercentage24h = try r.optionalDouble()
-            coin.marketCapChange24h = try r.optionalDouble(); coin.marketCapChangePercentage24h = try r.optionalDouble()
-            coin.circulatingSupply = try r.optionalDouble(); coin.totalSupply = try r.optionalDouble()
-            coin.maxSupply = try r.optionalDouble(); coin.ath = try r.optionalDouble()
-            coin.athChangePercentage = try r.optionalDouble(); coin.atl = try r.optionalDouble()
-            coin.atlChangePercentage = try r.optionalDouble()
-            coin.marketCapRank = try r.optionalInt().map { Int(truncatingIfNeeded: $0) }
-            if r.flag() {
-                coin.roi = Coin.ROI(times: try r.optionalDouble(), currency: try r.optionalString(), percentage: try r.optionalDouble())
-            } else {
-                _ = try (r.optionalDouble(), r.optionalString(), r.optionalDouble())
-            }
-            // Most coins carry one or two windows: size the dictionary once, no regrowth.
-            let windows = try (
-                r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(),
-                r.optionalDouble(), r.optionalDouble()
-            )
-            let values = [windows.0, windows.1, windows.2, windows.3, windows.4, windows.5, windows.6]
-            let known = values.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
-            if known > 0 {
-                var byWindow = [Coin.ChangeWindow: Double](minimumCapacity: known)
-                for (window, value) in zip(Coin.ChangeWindow.allCases, values) where value != nil { byWindow[window] = value }
-                coin.priceChangePercentageInCurrency = byWindow
-            }
-            hasSparkline.append(r.flag())
-            coins.append(coin)
+            skimmed.ids.append(try r.string())
+            try r.skipString(); try r.skipString()
+            for _ in 0..<4 { try r.skipOptionalString() }  // image, ath_date, atl_date, last_updated
+            skimmed.prices.append(try r.optionalDouble())
+            for _ in 0..<16 { _ = try r.optionalDouble() }  // market_cap … atl_change_percentage
+            skimmed.ranks.append(try r.optionalInt().map { Int(truncatingIfNeeded: $0) })
+            _ = r.flag()
+            _ = try r.optionalDouble(); try r.skipOptionalString(); _ = try r.optionalDouble()
+            for _ in Coin.ChangeWindow.allCases { _ = try r.optionalDouble() }
+            skimmed.hasSparkline.append(r.flag())
         }
-        return Decoded(coins: coins, hasSparkline: hasSparkline)
+        return skimmed
+    }
+
+    /// `skim`'s answer: per coin, in order.
+    struct Skimmed: Sendable {
+        var offsets: [Int] = []
+        var ids: [String] = []
+        var ranks: [Int?] = []
+        var prices: [Double?] = []
+        var hasSparkline: [Bool] = []
+    }
+
+    /// The coin whose record starts at `r.offset`.
+    fileprivate static func record(_ r: inout Reader) throws -> Coin {
+        try r.beginRecord()
+        var coin = Coin(id: try r.string(), symbol: try r.string(), name: try r.string())
+        coin.image = try r.optionalString(); coin.athDate = try r.optionalString()
+        coin.atlDate = try r.optionalString(); coin.lastUpdated = try r.optionalString()
+        coin.currentPrice = try r.optionalDouble(); coin.marketCap = try r.optionalDouble()
+        coin.fullyDilutedValuation = try r.optionalDouble(); coin.totalVolume = try r.optionalDouble()
+        coin.high24h = try r.optionalDouble(); coin.low24h = try r.optionalDouble()
+        coin.priceChange24h = try r.optionalDouble(); coin.priceChangePercentage24h = try r.optionalDouble()
+        coin.marketCapChange24h = try r.optionalDouble(); coin.marketCapChangePercentage24h = try r.optionalDouble()
+        coin.circulatingSupply = try r.optionalDouble(); coin.totalSupply = try r.optionalDouble()
+        coin.maxSupply = try r.optionalDouble(); coin.ath = try r.optionalDouble()
+        coin.athChangePercentage = try r.optionalDouble(); coin.atl = try r.optionalDouble()
+        coin.atlChangePercentage = try r.optionalDouble()
+        coin.marketCapRank = try r.optionalInt().map { Int(truncatingIfNeeded: $0) }
+        if r.flag() {
+            coin.roi = Coin.ROI(times: try r.optionalDouble(), currency: try r.optionalString(), percentage: try r.optionalDouble())
+        } else {
+            _ = try (r.optionalDouble(), r.optionalString(), r.optionalDouble())
+        }
+        // Most coins carry one or two windows: size the dictionary once, no regrowth.
+        let windows = try (
+            r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(),
+            r.optionalDouble(), r.optionalDouble()
+        )
+        let values = [windows.0, windows.1, windows.2, windows.3, windows.4, windows.5, windows.6]
+        let known = values.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        if known > 0 {
+            var byWindow = [Coin.ChangeWindow: Double](minimumCapacity: known)
+            for (window, value) in zip(Coin.ChangeWindow.allCases, values) where value != nil { byWindow[window] = value }
+            coin.priceChangePercentageInCurrency = byWindow
+        }
+        return coin
+    }
+
+    /// The coin whose record starts at `offset` of `bytes` (a blob `skim` accepted).
+    static func coin(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Coin {
+        var r = Reader(bytes: bytes)
+        r.offset = offset
+        return try record(&r)
     }
 
     /// A sparkline as `D` and its points as little-endian doubles (a missing point is NaN and
     /// stays NaN; every point bit for bit).
     static func packedSparkline(_ points: [Double]) -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "D")]
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(points.count * 8 + 1)
-        for point in points { withUnsafeBytes(of: point.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        appendPackedSparkline(points, to: &bytes)
         return bytes
+    }
+
+    /// Appends `packedSparkline(points)` to `bytes` (on a little-endian host, one copy of the
+    /// points' memory).
+    static func appendPackedSparkline(_ points: [Double], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "D"))
+        #if _endian(little)
+            points.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+            for point in points { withUnsafeBytes(of: point.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        #endif
     }
 
     /// A sparkline as the JSON text of its price array (`[56795.9281,56736.39,null]`): the form
@@ -226,7 +293,7 @@ enum SnapshotCodec {
         }
     }
 
-    private struct Reader {
+    fileprivate struct Reader {
         let bytes: UnsafeRawBufferPointer
         var offset = 0
         private var mask: UInt64 = 0
@@ -258,6 +325,14 @@ enum SnapshotCodec {
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
         }
 
+        mutating func skipString() throws {
+            let count = Int(try u32())
+            guard bytes.count - offset >= count else { throw SnapshotCodec.corrupt }
+            offset += count
+        }
+
+        mutating func skipOptionalString() throws { if flag() { try skipString() } }
+
         mutating func flag() -> Bool {
             defer { bit += 1 }
             return mask & (1 << UInt64(bit)) != 0
@@ -266,5 +341,35 @@ enum SnapshotCodec {
         mutating func optionalString() throws -> String? { flag() ? try string() : nil }
         mutating func optionalDouble() throws -> Double? { flag() ? Double(bitPattern: try u64()) : nil }
         mutating func optionalInt() throws -> Int64? { flag() ? Int64(bitPattern: try u64()) : nil }
+    }
+}
+
+/// A saved snapshot's coins, each decoded from the compact blob on first use (opening an engine
+/// on 15,000 coins builds none of them: `home` shows 20 and prices the held ones). The id, rank
+/// and price of every coin are read at open (`SnapshotCodec.skim`), for the index and the orders.
+final class CompactCoins: Sendable {
+    private let blob: Data
+    let skimmed: SnapshotCodec.Skimmed
+    /// Coins decoded so far, by position.
+    private let decoded = Mutex<[Int: Coin]>([:])
+
+    /// - Throws: `.store` (`SnapshotCodec.corrupt`) for a truncated or foreign blob.
+    init(blob: Data) throws {
+        self.blob = blob
+        skimmed = try blob.withUnsafeBytes { try SnapshotCodec.skim($0) }
+    }
+
+    var count: Int { skimmed.offsets.count }
+
+    /// The coin at `position`, decoded once.
+    func coin(at position: Int) -> Coin {
+        if let coin = decoded.withLock({ $0[position] }) { return coin }
+        // `skim` checked every field of every record, so this read cannot fail; the fallback
+        // (the id alone) is never reached.
+        let coin =
+            (try? blob.withUnsafeBytes { try SnapshotCodec.coin($0, at: skimmed.offsets[position]) })
+            ?? Coin(id: skimmed.ids[position], symbol: "", name: "")
+        decoded.withLock { $0[position] = coin }
+        return coin
     }
 }

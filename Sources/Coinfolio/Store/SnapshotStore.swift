@@ -27,18 +27,22 @@ final class SnapshotStore: Sendable {
         var global: Data?
 
         enum Content: Sendable {
-            /// Compact coins (sparklines left in their own rows).
-            case compact(SnapshotCodec.Decoded)
+            /// Compact coins, decoded one by one on first use (sparklines left in their own rows).
+            case compact(CompactCoins)
             /// A `/coins/markets` body saved by schema 1, sparklines inline.
             case marketsBody(Data)
         }
     }
 
     /// Replaces the snapshot of `vsCurrency` (one transaction): the coins in compact form, each
-    /// sparkline as a row of its points (`SnapshotCodec.packedSparkline`).
+    /// sparkline as a row of its points. On SQLite a sparkline still in CoinGecko's JSON text is
+    /// saved as that text, never parsed; on PostgreSQL every sparkline is packed
+    /// (`SnapshotCodec.packedSparkline`): 1.3 KB rows the server keeps in its table, where JSON
+    /// text of 3 KB made it compress every row (pglz) or move it out of line, several times the
+    /// cost of the parse (bench/NOTES.md, "PostgreSQL snapshot save").
     /// - Parameter copyingSparklinesOf: a saved snapshot whose coins are `coins`, position for
     ///   position (a price update), and which of its coins have a sparkline row: those rows are
-    ///   copied inside SQLite for the coins whose sparkline is not in memory.
+    ///   copied inside the database for the coins whose sparkline is not in memory.
     /// - Returns: the new snapshot's id.
     @discardableResult
     func save(
@@ -48,18 +52,14 @@ final class SnapshotStore: Sendable {
         let source = carried?.snapshotID
         let compact = SnapshotCodec.encode(coins, storedSparklines: carried?.hasSparkline)
         return try connection.locked { connection in
-            try connection.transaction(.serializable) {
+            let packsEverySparkline = connection.kind == .postgres
+            return try connection.transaction(.serializable) {
                 let owner = self.owner
-                let old = try connection.statement("SELECT id FROM snapshot WHERE owner = ?2 AND vs_currency = ?1")
+                // The replaced row and its id in one statement (one round trip on a server).
+                let old = try connection.statement("DELETE FROM snapshot WHERE owner = ?2 AND vs_currency = ?1 RETURNING id")
                 old.bind(1, vsCurrency)
                 old.bind(2, owner)
                 let oldID = try old.scalarInt()
-                if let oldID {
-                    let row = try connection.statement("DELETE FROM snapshot WHERE owner = ?2 AND id = ?1")
-                    row.bind(1, oldID)
-                    row.bind(2, owner)
-                    _ = try row.run("cannot replace the saved snapshot")
-                }
                 let insert = try connection.statement(
                     """
                     INSERT INTO snapshot (owner, vs_currency, as_of, fetched_at, refresh_failed, format, coins, global)
@@ -101,7 +101,7 @@ final class SnapshotStore: Sendable {
                 var buffer: [UInt8] = []
                 func flush() throws {
                     guard !chunk.isEmpty else { return }
-                    let statement = try connection.statement(Self.sparklineInsert(rows: chunk.count))
+                    let statement = try connection.statement(Self.sparklineInsert(rows: chunk.count, replacing: source != nil))
                     try buffer.withUnsafeBytes { raw in
                         statement.bind(1, owner)
                         statement.bind(2, id)
@@ -116,11 +116,12 @@ final class SnapshotStore: Sendable {
                 }
                 for (position, coin) in coins.enumerated() {
                     guard let stored = coin.sparkline else { continue }
-                    // Undecoded JSON (a decoded body keeps it so) is saved as it came, never
-                    // parsed; points held as values are packed.
-                    let text = stored.isUndecoded ? stored.jsonUTF8 : SnapshotCodec.packedSparkline(stored.prices)
                     let start = buffer.count
-                    buffer.append(contentsOf: text)
+                    if stored.isUndecoded && !packsEverySparkline {
+                        buffer.append(contentsOf: stored.jsonUTF8)
+                    } else {
+                        SnapshotCodec.appendPackedSparkline(stored.prices, to: &buffer)
+                    }
                     chunk.append((position, start..<buffer.count))
                     if chunk.count == Self.sparklinesPerStatement { try flush() }
                 }
@@ -134,12 +135,13 @@ final class SnapshotStore: Sendable {
 
     /// `INSERT … VALUES` of `rows` sparklines: ?1 owner, ?2 snapshot id, then position and points
     /// for each row.
-    static func sparklineInsert(rows: Int) -> String {
+    /// - Parameter replacing: rows copied from the previous snapshot may be there already (they
+    ///   are replaced). Without copied rows a plain insert: PostgreSQL's `ON CONFLICT` costs a
+    ///   speculative insertion per row.
+    static func sparklineInsert(rows: Int, replacing: Bool) -> String {
         let values = (0..<rows).map { "(?1, ?2, ?\(3 + 2 * $0), ?\(4 + 2 * $0))" }.joined(separator: ", ")
-        return """
-            INSERT INTO snapshot_sparkline (owner, snapshot_id, position, points) VALUES \(values)
-            ON CONFLICT (owner, snapshot_id, position) DO UPDATE SET points = excluded.points
-            """
+        let insert = "INSERT INTO snapshot_sparkline (owner, snapshot_id, position, points) VALUES \(values)"
+        return replacing ? insert + " ON CONFLICT (owner, snapshot_id, position) DO UPDATE SET points = excluded.points" : insert
     }
 
     /// Marks the saved snapshot of `vsCurrency` as left behind by a failed refresh.
@@ -167,7 +169,7 @@ final class SnapshotStore: Sendable {
             switch statement.int(4) {
             case 0: content = .marketsBody(statement.blob(5) ?? Data())
             case 1:
-                content = .compact(try (statement.blob(5) ?? Data()).withUnsafeBytes { try SnapshotCodec.decode($0) })
+                content = .compact(try CompactCoins(blob: statement.blob(5) ?? Data()))
             default: throw SnapshotCodec.corrupt
             }
             return Saved(

@@ -59,6 +59,28 @@ def test_two_owners_never_see_each_others_snapshots(shared: str) -> None:
         assert [coin["id"] for coin in alice.coins()["coins"]] == ["bitcoin"]
 
 
+AWKWARD_SPARKLINE = (
+    '[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":100,"market_cap_rank":1,'
+    '"sparkline_in_7d":{"price":[1.5,-0.0,null,8.12e-06,4.2e17,57000.123,1.186e-09,0.30000000000000004,250]}}]'
+)
+
+
+def test_saved_sparklines_read_back_exactly_and_only_for_their_owner(shared: str) -> None:
+    """A saved sparkline (JSON text on SQLite, packed doubles on PostgreSQL) reads back point for
+    point, the gap included (answers write -0.0 as 0), for its owner only."""
+    alice_owner, bob_owner = f"alice-{uuid.uuid4()}", f"bob-{uuid.uuid4()}"
+    api = {"base_url": "http://127.0.0.1:9/api/v3", "max_retries": 0}
+    with coinfolio.Engine(database=shared, owner=alice_owner, api=api) as alice:
+        alice.load(AWKWARD_SPARKLINE)
+    with coinfolio.Engine(database=shared, owner=bob_owner, api=api) as bob:
+        bob.load(MARKETS)
+    with coinfolio.Engine(database=shared, owner=alice_owner, api=api) as alice:
+        points = alice.coins(sparkline=True)["coins"][0]["sparkline_in_7d"]["price"]
+        assert points == [1.5, 0.0, None, 8.12e-06, 4.2e17, 57000.123, 1.186e-09, 0.30000000000000004, 250.0]
+    with coinfolio.Engine(database=shared, owner=bob_owner, api=api) as bob:
+        assert bob.coins(sparkline=True)["coins"][0]["sparkline_in_7d"] is None
+
+
 @pytest.mark.parametrize("owner", ["", "a\x00b", "tab\there", "x" * 257])
 def test_bad_owners_are_invalid_arguments(shared: str, owner: str) -> None:
     with pytest.raises(InvalidArgument):

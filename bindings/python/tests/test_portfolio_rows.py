@@ -1,0 +1,175 @@
+"""Issue 11: ``Engine.portfolio(sparkline=False)`` joins kept market rows with the holdings part
+of the answer (``"coins_by_reference"``); what the caller gets is exactly ``json.loads`` of the
+plain answer, whatever happened in between, and is the caller's to change."""
+
+from __future__ import annotations
+
+import json
+from ctypes import byref, c_void_p
+from pathlib import Path
+from typing import Any, Dict, Iterator
+
+import pytest
+
+import coinfolio
+from coinfolio import _ffi
+from coinfolio.engine import Engine
+
+
+def raw_answer(engine: Engine, query: Dict[str, Any]) -> bytes:
+    """cf_engine_portfolio's bytes, unparsed."""
+    out = c_void_p()
+    with engine._borrow() as pointer:
+        _ffi.lib.cf_engine_portfolio(pointer, _ffi.encode_json(query, "query"), byref(out), _ffi.error_slot())
+    data = _ffi.take_bytes(out.value)
+    assert data is not None
+    return data
+
+
+def plain(engine: Engine, sort: str = "holdings", portfolio: str = "main") -> Any:
+    """Today's answer as the standard library parses it."""
+    return json.loads(raw_answer(engine, {"sort": sort, "sparkline": False, "portfolio": portfolio}))
+
+
+def same(got: Any, expected: Any) -> None:
+    """Equal values, key order and number types (json.dumps tells 1 from 1.0)."""
+    assert got == expected
+    assert json.dumps(got) == json.dumps(expected)
+
+
+def check_every_sort(engine: Engine) -> None:
+    for sort in ("holdings", "holdings_reversed", "rank", "rank_reversed", "price", "price_reversed"):
+        same(engine.portfolio(sort=sort), plain(engine, sort))
+        same(engine.portfolio(sort=sort), plain(engine, sort))  # from the kept rows
+
+
+@pytest.fixture(params=["orjson", "json"])
+def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Runs the test with orjson (when installed) and with the standard library."""
+    if request.param == "orjson":
+        if _ffi._orjson is None:
+            pytest.skip("orjson is not installed")
+    else:
+        monkeypatch.setattr(_ffi, "_orjson", None)
+    yield request.param
+
+
+def markets(fixture_text: Any, factor: float) -> str:
+    """The committed markets.json with every price multiplied by `factor`."""
+    coins = json.loads(fixture_text("markets.json"))
+    for coin in coins:
+        if isinstance(coin.get("current_price"), (int, float)):
+            coin["current_price"] = coin["current_price"] * factor
+    return json.dumps(coins)
+
+
+def test_the_answer_is_the_plain_one_through_every_change(db_path: Path, fixture_text: Any, parser: str) -> None:
+    with coinfolio.Engine(database=db_path) as engine:
+        same(engine.portfolio(), plain(engine))  # no holding, no snapshot
+        engine.set_holding("bitcoin", 0.5)
+        engine.set_holding("delisted-coin", 2)  # never in any snapshot
+        same(engine.portfolio(), plain(engine))  # holdings, no snapshot
+        engine.load(fixture_text("markets.json"), fixture_text("global.json"))
+        check_every_sort(engine)
+        engine.set_holding("ethereum", 1.25)  # a newly held coin (with an roi object)
+        engine.set_holding("tether", 1000)
+        check_every_sort(engine)
+        engine.set_holding("bitcoin", 0)  # no longer held
+        check_every_sort(engine)
+        engine.load(markets(fixture_text, 2.0))  # a new snapshot: every price doubled
+        check_every_sort(engine)
+        tether = next(coin for coin in engine.portfolio()["coins"] if coin["id"] == "tether")
+        original = next(coin for coin in json.loads(fixture_text("markets.json")) if coin["id"] == "tether")
+        assert tether["current_price"] == original["current_price"] * 2.0
+        same(engine.portfolio(portfolio="main"), plain(engine, portfolio="main"))
+        engine.create_portfolio("cold")
+        engine.add_transaction(
+            portfolio="cold", coin_id="dogecoin", kind="transfer_in", amount="10", timestamp="2024-01-01T00:00:00Z"
+        )
+        same(engine.portfolio(portfolio="cold"), plain(engine, portfolio="cold"))
+        same(engine.portfolio(), plain(engine))
+    # The saved snapshot, reopened (another engine's load of the same file included).
+    with coinfolio.Engine(database=db_path) as reopened:
+        check_every_sort(reopened)
+        with coinfolio.Engine(database=db_path) as other:
+            other.load(fixture_text("markets.json"))
+        check_every_sort(reopened)
+
+
+def test_each_currency_has_its_own_rows(db_path: Path, fixture_text: Any, parser: str) -> None:
+    with coinfolio.Engine(database=db_path) as usd, coinfolio.Engine(database=db_path, vs_currency="eur") as eur:
+        usd.set_holding("bitcoin", 1)
+        usd.load(fixture_text("markets.json"))
+        eur.load(markets(fixture_text, 0.5))
+        check_every_sort(usd)
+        check_every_sort(eur)
+        assert eur.portfolio()["coins"][0]["current_price"] == usd.portfolio()["coins"][0]["current_price"] * 0.5
+
+
+def test_changing_an_answer_changes_no_later_one(fixture_text: Any, parser: str) -> None:
+    with coinfolio.Engine(database=":memory:") as engine:
+        engine.load(fixture_text("markets.json"))
+        engine.set_holding("ethereum", 2)
+        engine.set_holding("bitcoin", 1)
+        first = engine.portfolio()
+        second = engine.portfolio()
+        for answer in (first, second):
+            for coin in answer["coins"]:
+                coin["name"] = "changed"
+                coin["current_price"] = -1
+                if isinstance(coin.get("roi"), dict):
+                    coin["roi"]["times"] = -1
+            answer["coins"].clear()
+        same(engine.portfolio(), plain(engine))
+        rois = [next(c["roi"] for c in engine.portfolio()["coins"] if c["id"] == "ethereum") for _ in range(2)]
+        assert isinstance(rois[0], dict) and rois[0] == rois[1] and rois[0] is not rois[1]
+
+
+def test_kept_rows_spare_the_market_rows(fixture_text: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    with coinfolio.Engine(database=":memory:") as engine:
+        engine.load(fixture_text("markets.json"))
+        engine.set_holding("bitcoin", 1)
+        calls = []
+        original = Engine._plain_portfolio
+
+        def counted(self: Engine, *args: Any) -> Any:
+            calls.append(args)
+            return original(self, *args)
+
+        monkeypatch.setattr(Engine, "_plain_portfolio", counted)
+        engine.portfolio()
+        engine.portfolio(sort="rank")
+        assert len(calls) == 1, "the second answer joins the kept rows"
+        engine.set_holding("bitcoin", 3)
+        engine.portfolio()
+        assert len(calls) == 1, "a changed amount needs no market row"
+        engine.load(fixture_text("markets.json"))
+        engine.portfolio()
+        assert len(calls) == 2, "a new snapshot reads the rows again"
+        engine.portfolio(sparkline=True)
+        assert len(calls) == 3, "sparklines always come from the plain answer"
+
+
+def test_the_answer_by_reference_names_its_snapshot(fixture_text: Any) -> None:
+    with coinfolio.Engine(database=":memory:") as engine:
+        engine.set_holding("bitcoin", 0.5)
+        engine.set_holding("delisted-coin", 2)
+        empty = json.loads(raw_answer(engine, {"coins_by_reference": True}))
+        assert empty["snapshot_version"] is None
+        assert [coin["id"] for coin in empty["coins"]] == ["bitcoin", "delisted-coin"]  # plain elements
+        engine.load(fixture_text("markets.json"))
+        answer = json.loads(raw_answer(engine, {"coins_by_reference": True, "sparkline": False}))
+        assert list(answer) == [
+            "coins", "price_available", "current_holdings", "current_holdings_value",
+            "total_value", "unpriced_holdings", "as_of", "fetched_at", "stale", "snapshot_version",
+        ]
+        assert isinstance(answer["snapshot_version"], int)
+        full = plain(engine)["coins"]
+        assert answer["coins"][0] == "bitcoin"
+        assert answer["coins"][1] == full[1] and full[1]["id"] == "delisted-coin"
+        assert answer["price_available"] == [True, False]
+        assert answer["current_holdings"] == [0.5, 2]
+        assert answer["current_holdings_value"] == [full[0]["current_holdings_value"], None]
+        engine.load(fixture_text("markets.json"))
+        again = json.loads(raw_answer(engine, {"coins_by_reference": True}))
+        assert again["snapshot_version"] != answer["snapshot_version"]
