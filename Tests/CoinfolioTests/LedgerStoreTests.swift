@@ -60,7 +60,8 @@ final class LedgerStoreTests: XCTestCase {
         }
         let expected = sums.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { "\($0)=\(sums[$0]!)" }
         XCTAssertEqual(kept, expected, file: file, line: line)
-        XCTAssertEqual(try positions(location, owner: owner).filter { portfolios.contains(String($0.prefix { $0 != "/" })) }, expected,
+        XCTAssertEqual(
+            try positions(location, owner: owner).filter { portfolios.contains(String($0.prefix { $0 != "/" })) }, expected,
             "a new connection sums the same", file: file, line: line)
     }
 
