@@ -164,4 +164,58 @@ final class SavedSnapshotEngineTests: XCTestCase {
         }
         XCTAssertEqual(failures.withLock { $0 }, [])
     }
+
+    // MARK: - A private :memory: database saves no snapshot
+
+    /// An answer's JSON without its `fetched_at` (each engine's own load time).
+    private func withoutFetchTime(_ json: String) -> String {
+        json.replacingOccurrences(of: #""fetched_at":"[^"]*""#, with: "", options: .regularExpression)
+    }
+
+    func testAMemoryEngineAnswersAsADatabaseEngineThroughAFailedRefreshPricesAndDetails() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let database = try TestDatabase.fresh(self)
+        func online(_ location: String, owner: String) throws -> PortfolioEngine {
+            try PortfolioEngine(
+                configuration: EngineConfiguration(
+                    database: location, owner: owner,
+                    api: try ClientConfiguration(baseURL: server.baseURL, timeout: 5, maxRetries: 0)))
+        }
+        let memory = try online(":memory:", owner: "default")
+        let file = try online(database.location, owner: database.owner)
+        for engine in [memory, file] {
+            let missing = engine.noDataError()
+            XCTAssertEqual(missing.message, "no usd market data yet: refresh, or load saved CoinGecko bodies, with vs_currency usd")
+            try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: try Repository.fixture("global.json"))
+            try engine.setHolding(coinID: "bitcoin", amount: 0.5)
+        }
+        func assertAlike(_ what: String) throws {
+            XCTAssertEqual(withoutFetchTime(try memory.coins().json), withoutFetchTime(try file.coins().json), what)
+            XCTAssertEqual(withoutFetchTime(try memory.portfolio().json), withoutFetchTime(try file.portfolio().json), what)
+            XCTAssertEqual(try memory.statistics(), try file.statistics(), what)
+            XCTAssertEqual(try memory.portfolioHistory(), try file.portfolioHistory(), what)
+            XCTAssertEqual(try memory.coinStatistics(id: "bitcoin").json, try file.coinStatistics(id: "bitcoin").json, what)
+        }
+        // A failed refresh keeps the loaded snapshot, marked stale, on both.
+        for engine in [memory, file] {
+            try server.fault(["path": "/api/v3/coins/markets", "status": 500, "body": "oops"])
+            assertThrows(.http) { try engine.refresh() }
+            XCTAssertTrue(try engine.coins().isStale)
+            XCTAssertEqual(try engine.coins().total, 12)
+        }
+        try assertAlike("after a failed refresh")
+        // A price update keeps every sparkline (in memory on one, in the file on the other).
+        for engine in [memory, file] { XCTAssertEqual(try engine.refreshPrices().coins, 1) }
+        try assertAlike("after a price update")
+        XCTAssertEqual(try memory.coins(CoinQuery(search: "bitcoin")).coins.first?.sparklineIn7d?.count, 170)
+        // A detail whose request fails has no saved detail to fall back on: the same error.
+        for engine in [memory, file] {
+            try server.fault(["path": "/api/v3/coins/bitcoin", "status": 500, "body": "oops"])
+            assertThrows(.http) { try engine.coinDetail(id: "bitcoin") }
+        }
+        XCTAssertEqual(
+            try memory.coinDetail(id: "bitcoin").coin?.currentPrice, try file.coinDetail(id: "bitcoin").coin?.currentPrice)
+        XCTAssertEqual(try memory.store.snapshots.currencies(), [])
+    }
 }
