@@ -295,11 +295,13 @@ func fuzzFormat(_ bytes: UnsafeBufferPointer<UInt8>) {
 /// The SQLite file of the snapshot_open target: an engine loaded the committed markets fixture
 /// into it (sparkline rows included) and holds bitcoin and tether; each input replaces the saved
 /// snapshot's `coins` blob.
-nonisolated(unsafe) let snapshotFile: String = {
+let snapshotFile: String = {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coinfolio-fuzz-\(getpid())")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("snapshot.sqlite").path
-    atexit { try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("coinfolio-fuzz-\(getpid())")) }
+    atexit {
+        try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("coinfolio-fuzz-\(getpid())"))
+    }
     let configuration = #"{"database":"\#(path)","api":{"base_url":"http://127.0.0.1:9/api/v3","max_retries":0}}"#
     var handle: OpaquePointer?
     var error: UnsafeMutablePointer<CChar>?
@@ -313,6 +315,11 @@ nonisolated(unsafe) let snapshotFile: String = {
     return path
 }()
 
+/// One query of an engine: (engine, out_json, out_error) -> status.
+typealias SnapshotQuery = (
+    OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+) -> Int32
+
 /// The snapshot_open target: the input as the saved coins, then an engine opened on the file
 /// and asked every query that reads them.
 func fuzzSnapshotOpen(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -321,7 +328,11 @@ func fuzzSnapshotOpen(_ bytes: UnsafeBufferPointer<UInt8>) {
     var statement: OpaquePointer?
     sqlite3_prepare_v2(database, "UPDATE snapshot SET coins = ?1", -1, &statement, nil)
     // An empty input is a zero-length blob, not NULL (the column is NOT NULL).
-    sqlite3_bind_blob(statement, 1, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)
+    if let base = bytes.baseAddress, bytes.count > 0 {
+        sqlite3_bind_blob(statement, 1, UnsafeRawPointer(base), Int32(bytes.count), nil)
+    } else {
+        sqlite3_bind_zeroblob(statement, 1, 0)
+    }
     guard sqlite3_step(statement) == SQLITE_DONE else { fatal("cannot write the snapshot blob") }
     sqlite3_finalize(statement)
     sqlite3_close(database)
@@ -349,7 +360,7 @@ func fuzzSnapshotOpen(_ bytes: UnsafeBufferPointer<UInt8>) {
     }
     checkAndFree(out, isError: false)
     checkAndFree(error, isError: true)
-    let queries: [(OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32] = [
+    let queries: [SnapshotQuery] = [
         { cf_engine_coins($0, #"{"sort":"price","search":"e","sparkline":false}"#, $1, $2) },
         { cf_engine_portfolio($0, nil, $1, $2) },
         { cf_engine_portfolio($0, #"{"sparkline":false,"coins_by_reference":true}"#, $1, $2) },
@@ -381,9 +392,9 @@ public func fuzzInitialize(
             ? "coinfolio-fuzz format: \(counts.inputs) inputs, 5 formatters each, every output checked\n"
             : target == .snapshotOpen
                 ? "coinfolio-fuzz snapshot_open: \(counts.inputs) blobs, \(counts.accepted) kept as a snapshot, every answer JSON\n"
-            : target == .ledgerCSV
-                ? "coinfolio-fuzz ledger_csv: \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
-                : "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.strictInvalid) not strict JSON (all refused), \(counts.accepted) accepted with CF_OK\n"
+                : target == .ledgerCSV
+                    ? "coinfolio-fuzz ledger_csv: \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
+                    : "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.strictInvalid) not strict JSON (all refused), \(counts.accepted) accepted with CF_OK\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
     return 0
