@@ -134,11 +134,11 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try path.store().holdings().count, 2)
     }
 
-    /// set_holdings reads the affected coins' entries a chunk of coins at a time: a batch
-    /// longer than one chunk (with a short last one) and ids that differ only in normalization.
+    /// set_holdings reads the affected coins' positions in one query and writes them in two: a
+    /// batch of 602 coins, ids that differ only in normalization.
     func testLargeBatchReadsEveryCoinsEntries() throws {
         let (store, path) = try openStore()
-        let count = LedgerStore.coinsPerQuery * 2 + 88
+        let count = 600
         let ids = (0..<count).map { "coin-\($0)" } + ["caf\u{E9}", "cafe\u{301}"]
         try store.setHoldings(ids.enumerated().map { Holding(coinID: $0.element, amount: Double($0.offset + 1)) })
         // Up, down, emptied, unchanged, one after the other in the ledger.

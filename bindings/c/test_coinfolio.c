@@ -138,6 +138,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_ledger_csv_export_import_round_trip),
     TEST(test_ledger_portfolios),
     TEST(test_ledger_migrates_schema_v1_fixture),
+    TEST(test_store_ledger_never_negative_through_positions),
     TEST(test_ledger_import_reports_progress),
     /* test_harden.c */
     TEST(test_strict_json_at_every_entry_point),

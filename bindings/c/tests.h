@@ -129,6 +129,7 @@ void test_ledger_csv_edge_cases(void);
 void test_ledger_csv_export_import_round_trip(void);
 void test_ledger_portfolios(void);
 void test_ledger_migrates_schema_v1_fixture(void);
+void test_store_ledger_never_negative_through_positions(void);
 void test_ledger_import_reports_progress(void);
 /* test_harden.c */
 void test_strict_json_at_every_entry_point(void);

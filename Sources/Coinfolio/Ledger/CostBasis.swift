@@ -162,8 +162,9 @@ struct CostBasisCalculator {
 
 /// The running amount of one coin in ledger order never goes below zero (SPEC §12 "never
 /// negative"). Returns the first entry where it would, and by how much it falls short.
-func firstShortfall(_ entries: [LedgerEntry]) -> (entry: LedgerEntry, shortBy: ExactDecimal)? {
-    var held = ExactDecimal.zero
+/// `held` is what is held before the first entry (zero for a coin's whole ledger).
+func firstShortfall(_ entries: [LedgerEntry], startingAt start: ExactDecimal = .zero) -> (entry: LedgerEntry, shortBy: ExactDecimal)? {
+    var held = start
     for entry in entries {
         if entry.kind.adds {
             held += entry.amount

@@ -74,7 +74,8 @@ extension LedgerStore {
                 }
                 return low < importedIDs.count && importedIDs[low] == id ? Int(importedLines[low]) : nil
             }
-            var touched: [String: Set<String>] = [:]
+            // Per portfolio: each imported coin's change of position, and the earliest imported time.
+            var touched: [String: (earliest: Int64, coins: [HoldingsKey: ExactDecimal])] = [:]
             var imported = 0
             var skipped = 0
             var rows = 0
@@ -144,15 +145,40 @@ extension LedgerStore {
                 }
                 importedIDs.append(id)
                 importedLines.append(Int32(clamping: line))
-                touched[transaction.portfolio, default: []].insert(transaction.coinID)
+                let change = transaction.kind.adds ? transaction.amount : -transaction.amount
+                // Taken out and put back: the coins' dictionary is changed in place, never copied.
+                var changes = touched.removeValue(forKey: transaction.portfolio) ?? (transaction.timestamp, [:])
+                changes.earliest = min(changes.earliest, transaction.timestamp)
+                changes.coins[HoldingsKey(transaction.coinID), default: .zero] += change
+                touched[transaction.portfolio] = changes
                 imported += 1
             }
-            // The never-negative rule over each touched coin, with the imported rows in place.
-            for (portfolio, coins) in touched {
-                for coinID in coins.sorted() {
-                    let entries = try coinEntries(portfolio: portfolio, coinID: coinID, connection)
-                    if let short = firstShortfall(entries) {
-                        var error = Self.shortfallError(short, coinID: coinID)
+            // The never-negative rule over each touched coin, with the imported rows in place, from
+            // the earliest imported time on (the points before it did not change), and the new
+            // positions. Two reads of those entries, keeping a few numbers per coin, not the rows.
+            for portfolio in touched.keys.sorted() {
+                guard let (earliest, coins) = touched[portfolio] else { continue }
+                let from: LedgerPoint = (earliest, .min)
+                let held = try positions(portfolio: portfolio, coinIDs: coins.keys.map(\.text), connection)
+                var totals: [HoldingsKey: ExactDecimal] = [:]
+                for (key, change) in coins { totals[key] = (held[key] ?? .zero) + change }
+                // What each coin held just before `from`: its total less its entries from then on.
+                var running = totals
+                try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
+                    running[key]? -= entry.kind.adds ? entry.amount : -entry.amount
+                }
+                var shortfalls: [HoldingsKey: (entry: LedgerEntry, shortBy: ExactDecimal)] = [:]
+                try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
+                    guard shortfalls[key] == nil, let before = running[key] else { return }
+                    if let short = firstShortfall([entry], startingAt: before) {
+                        shortfalls[key] = short
+                    } else {
+                        running[key] = before + (entry.kind.adds ? entry.amount : -entry.amount)
+                    }
+                }
+                for key in coins.keys.sorted(by: { $0.text < $1.text }) {
+                    if let short = shortfalls[key] {
+                        var error = Self.shortfallError(short, coinID: key.text)
                         if let line = importedLine(short.entry.id) {
                             error.details["line"] = .number(Double(line))
                             error.details["column"] = .string("amount")
@@ -160,6 +186,7 @@ extension LedgerStore {
                         }
                         throw error
                     }
+                    try storePosition(portfolio: portfolio, coinID: key.text, totals[key] ?? .zero, connection)
                 }
             }
             progress?(rows, true)

@@ -6,6 +6,8 @@ import Synchronization
 /// Holdings are derived: a portfolio holds the sum of its transactions. Every write runs in one
 /// `BEGIN IMMEDIATE` transaction that first checks the "never negative" rule against the rows
 /// as committed by every process, so two processes selling at once cannot both pass the check.
+/// Since schema step 5 each write also stores its coin's position (the sum, exact), and the
+/// check reads that position and only the entries after the change (`LedgerStore+Positions`).
 /// Amounts, prices and fees are stored as exact decimal text. Reads of a whole portfolio are
 /// cached until another connection commits (`PRAGMA data_version`) or this one writes.
 final class LedgerStore: Sendable {
@@ -172,6 +174,12 @@ final class LedgerStore: Sendable {
             move.bind(2, newName)
             move.bind(3, owner)
             try move.run("cannot rename portfolio")
+            let positions = try connection.statement(
+                "UPDATE ledger_position SET portfolio = ?2 WHERE portfolio = ?1 AND owner = ?3")
+            positions.bind(1, name)
+            positions.bind(2, newName)
+            positions.bind(3, owner)
+            try positions.run("cannot rename portfolio")
             let delete = try connection.statement("DELETE FROM portfolio WHERE name = ?1 AND owner = ?2")
             delete.bind(1, name)
             delete.bind(2, owner)
@@ -196,6 +204,7 @@ final class LedgerStore: Sendable {
             }
             for sql in [
                 "DELETE FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2",
+                "DELETE FROM ledger_position WHERE portfolio = ?1 AND owner = ?2",
                 "DELETE FROM portfolio WHERE name = ?1 AND owner = ?2",
             ] {
                 let statement = try connection.statement(sql)
@@ -234,15 +243,19 @@ final class LedgerStore: Sendable {
                     .invalidArgument, "external_id \"\(externalID)\" is already used in portfolio \"\(transaction.portfolio)\"",
                     details: ["field": .string("external_id")])
             }
+            let held = try position(portfolio: transaction.portfolio, coinID: transaction.coinID, connection)
             if !transaction.kind.adds {
-                var entries = try coinEntries(portfolio: transaction.portfolio, coinID: transaction.coinID, connection)
                 // Later than every entry of the same time: insertion order breaks ties.
-                let position = entries.firstIndex { $0.timestamp > transaction.timestamp } ?? entries.count
-                entries.insert(Self.entry(transaction, id: Int64.max), at: position)
-                try Self.checkNeverNegative(entries, coinID: transaction.coinID)
+                let later = try entries(
+                    portfolio: transaction.portfolio, coinID: transaction.coinID, after: (transaction.timestamp, .max), connection)
+                try Self.checkNeverNegative(
+                    from: held - Self.signedSum(later), [Self.entry(transaction, id: .max)] + later, coinID: transaction.coinID)
             }
             var stored = transaction
             stored.id = try insert(transaction, connection, skippingKnownExternalID: false)
+            try storePosition(
+                portfolio: transaction.portfolio, coinID: transaction.coinID,
+                transaction.kind.adds ? held + transaction.amount : held - transaction.amount, connection)
             return stored
         }
     }
@@ -260,16 +273,21 @@ final class LedgerStore: Sendable {
             }
             let transaction = try Self.readTransaction(select)
             select.reset()
+            let held = try position(portfolio: transaction.portfolio, coinID: transaction.coinID, connection)
             if transaction.kind.adds {
-                let entries = try coinEntries(portfolio: transaction.portfolio, coinID: transaction.coinID, connection).filter {
-                    $0.id != id
-                }
-                try Self.checkNeverNegative(entries, coinID: transaction.coinID)
+                // Without it, every later point holds its amount less.
+                let later = try entries(
+                    portfolio: transaction.portfolio, coinID: transaction.coinID, after: (transaction.timestamp, id), connection)
+                try Self.checkNeverNegative(
+                    from: held - transaction.amount - Self.signedSum(later), later, coinID: transaction.coinID)
             }
             let delete = try connection.statement("DELETE FROM ledger_transaction WHERE id = ?1 AND owner = ?2")
             delete.bind(1, id)
             delete.bind(2, owner)
             try delete.run("cannot delete transaction")
+            try storePosition(
+                portfolio: transaction.portfolio, coinID: transaction.coinID,
+                transaction.kind.adds ? held - transaction.amount : held + transaction.amount, connection)
         }
     }
 
@@ -300,32 +318,117 @@ final class LedgerStore: Sendable {
         }
         try write { connection in
             try requirePortfolio(portfolio, connection)
-            let entries = try coinEntries(portfolio: portfolio, coinID: coinID, connection)
-            try recordDifference(portfolio: portfolio, coinID: coinID, to: target, entries: entries, connection)
+            try recordDifferences(portfolio: portfolio, [(coinID, target)], connection)
         }
     }
 
-    /// Records a transfer_in or transfer_out, now, of the difference between what `entries` (the
-    /// coin's ledger in this portfolio) hold and `target`; nothing when they are equal. Every
-    /// field was checked by the caller (the id may be an older version's, being emptied).
-    /// - Throws: `.invalidArgument` (never negative, with `{coin_id, timestamp, short_by}`) when a
-    ///   later sell would exceed what is held; `.store`.
-    func recordDifference(
-        portfolio: String, coinID: String, to target: ExactDecimal, entries: [LedgerEntry], _ connection: any Database
+    /// Records, now, for each coin a transfer_in or transfer_out of the difference between what
+    /// the portfolio holds and the target, and the coin's new position; nothing for a coin
+    /// already at its target. Every field was checked by the caller (an id may be an older
+    /// version's, being emptied); ids appear once. Reads the coins' positions in a few queries,
+    /// and the entries later than now (normally none) only when some holding decreases.
+    /// - Throws: `.invalidArgument` (never negative, with `{coin_id, timestamp, short_by}` and,
+    ///   with several targets, `index`) when a later sell would exceed what is held; `.store`.
+    func recordDifferences(
+        portfolio: String, _ targets: [(coinID: String, target: ExactDecimal)], _ connection: any Database
     ) throws {
-        var held = ExactDecimal.zero
-        for entry in entries { held += entry.kind.adds ? entry.amount : -entry.amount }
-        guard held != target else { return }
-        let transaction = Transaction(
-            portfolio: portfolio, coinID: coinID, kind: target > held ? .transferIn : .transferOut,
-            amount: target > held ? target - held : held - target, timestamp: LedgerTimestamp.now(), note: "set_holding")
-        if !transaction.kind.adds {
-            var all = entries
-            all.append(Self.entry(transaction, id: Int64.max))
-            all.sort { $0.timestamp < $1.timestamp || ($0.timestamp == $1.timestamp && $0.id < $1.id) }
-            try Self.checkNeverNegative(all, coinID: coinID)
+        let now = LedgerTimestamp.now()
+        let held =
+            targets.count == 1
+            ? [HoldingsKey(targets[0].coinID): try position(portfolio: portfolio, coinID: targets[0].coinID, connection)]
+            : try positions(portfolio: portfolio, coinIDs: targets.map(\.coinID), connection)
+        var later: [HoldingsKey: [LedgerEntry]]?
+        var changes: [(coinID: String, adds: Bool, amount: ExactDecimal, target: ExactDecimal)] = []
+        changes.reserveCapacity(targets.count)
+        for (index, (coinID, target)) in targets.enumerated() {
+            let key = HoldingsKey(coinID)
+            let current = held[key] ?? .zero
+            guard current != target else { continue }
+            let adds = target > current
+            let amount = adds ? target - current : current - target
+            if !adds {
+                if later == nil { later = try entries(portfolio: portfolio, after: (now, .max), connection) }
+                let after = later?[key] ?? []
+                let entry = LedgerEntry(id: .max, kind: .transferOut, amount: amount, price: nil, fee: .zero, timestamp: now)
+                do {
+                    try Self.checkNeverNegative(from: current - Self.signedSum(after), [entry] + after, coinID: coinID)
+                } catch var error as CoinfolioError where targets.count > 1 {
+                    error.details["index"] = .number(Double(index))
+                    throw error
+                }
+            }
+            changes.append((coinID, adds, amount, target))
         }
-        _ = try insert(transaction, connection, skippingKnownExternalID: false)
+        if changes.count == 1 {
+            // One change (every set_holding): two plain statements.
+            let change = changes[0]
+            let insert = try connection.statement(Self.insertColumns)
+            insert.bind(1, portfolio)
+            insert.bind(2, change.coinID)
+            insert.bind(3, change.adds ? "transfer_in" : "transfer_out")
+            insert.bind(4, change.amount.description)
+            insert.bind(5, nil as String?)
+            insert.bind(6, "0")
+            insert.bind(7, now)
+            insert.bind(8, "set_holding")
+            insert.bind(9, nil as String?)
+            insert.bind(10, owner)
+            try insert.run("cannot save the transfer")
+            try storePosition(portfolio: portfolio, coinID: change.coinID, change.target, connection)
+            return
+        }
+        guard !changes.isEmpty else { return }
+        // Several: one JSON array [[coin_id, kind, amount, position]…] written by two statements
+        // (the transfers, the positions) instead of two per coin: a statement run costs more
+        // than the row it writes.
+        var rows = JSONWriter(reserving: changes.count * 64 + 2)
+        rows.beginArray()
+        for change in changes {
+            rows.beginArray()
+            rows.string(change.coinID)
+            rows.raw(change.adds ? #""transfer_in""# : #""transfer_out""#)
+            rows.rawBytes { bytes in
+                bytes.append(UInt8(ascii: "\""))
+                change.amount.appendText(to: &bytes)
+                bytes.append(contentsOf: #"",""#.utf8)
+                change.target.appendText(to: &bytes)
+                bytes.append(UInt8(ascii: "\""))
+            }
+            rows.endArray()
+        }
+        rows.endArray()
+        let json = String(decoding: rows.bytes, as: UTF8.self)
+        let insert = try connection.statement(
+            """
+            INSERT INTO ledger_transaction (owner, portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id)
+            SELECT ?1, ?2, value ->> 0, value ->> 1, value ->> 2, NULL, '0', CAST(?3 AS BIGINT), 'set_holding', NULL
+            FROM \(Self.jsonElements(4, connection.kind))
+            """)
+        insert.bind(1, owner)
+        insert.bind(2, portfolio)
+        insert.bind(3, now)
+        insert.bind(4, json)
+        try insert.run("cannot save the transfers")
+        let upsert = try connection.statement(
+            """
+            INSERT INTO ledger_position (owner, portfolio, coin_id, amount)
+            SELECT ?1, ?2, value ->> 0, value ->> 3 FROM \(Self.jsonElements(3, connection.kind)) WHERE true
+            ON CONFLICT (owner, portfolio, coin_id) DO UPDATE SET amount = excluded.amount
+            """)
+        upsert.bind(1, owner)
+        upsert.bind(2, portfolio)
+        upsert.bind(3, json)
+        try upsert.run("cannot save the positions")
+    }
+
+    /// The rows of the JSON array bound to `?parameter`, each element as column `value` (SQLite's
+    /// `json_each`, PostgreSQL's `json_array_elements`; `->>` reads both, on SQLite from 3.38 —
+    /// Debian 12 ships 3.40; `RETURNING`, used elsewhere, already needs 3.35).
+    static func jsonElements(_ parameter: Int, _ kind: DatabaseKind, text: Bool = false) -> String {
+        switch kind {
+        case .sqlite: return "json_each(?\(parameter))"
+        case .postgres: return "json_array_elements\(text ? "_text" : "")(CAST(?\(parameter) AS json)) AS elements(value)"
+        }
     }
 
     /// A page of transactions in ledger order, and how many match in all.
@@ -397,25 +500,28 @@ final class LedgerStore: Sendable {
                 }
                 if let cached { return cached }
             }
+            // Read in the time-ordered index's order and grouped here: no sort of the whole ledger.
             let select = try connection.statement(
-                "SELECT coin_id, id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2 ORDER BY coin_id, timestamp_ms, id"
+                "SELECT coin_id, id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2 ORDER BY timestamp_ms, id"
             )
-            select.bind(1, portfolio)
-            select.bind(2, owner)
+            select.bind(1, owner)
+            select.bind(2, portfolio)
             defer { select.reset() }
-            var result: [CoinLedger] = []
-            var currentID: [UInt8] = []
-            var entries: [LedgerEntry] = []
+            var slots: [[UInt8]: Int] = [:]
+            var coins: [(id: [UInt8], entries: [LedgerEntry])] = []
             while try select.next() {
-                let same = select.withText(0) { $0.elementsEqual(currentID) }
-                if !same {
-                    if !entries.isEmpty { result.append((String(decoding: currentID, as: UTF8.self), entries)) }
-                    entries = []
-                    currentID = select.withText(0) { Array($0) }
+                let id = select.withText(0) { Array($0) }
+                let entry = try Self.readEntry(select, first: 1)
+                if let slot = slots[id] {
+                    coins[slot].entries.append(entry)
+                } else {
+                    slots[id] = coins.count
+                    coins.append((id, [entry]))
                 }
-                entries.append(try Self.readEntry(select, first: 1))
             }
-            if !entries.isEmpty { result.append((String(decoding: currentID, as: UTF8.self), entries)) }
+            // Coins by id, bytewise (as SQLite and PostgreSQL's "C" collation sort).
+            coins.sort { $0.id.lexicographicallyPrecedes($1.id) }
+            let result: [CoinLedger] = coins.map { (String(decoding: $0.id, as: UTF8.self), $0.entries) }
             if version != nil { cache.withLock { $0.portfolios[portfolio] = result } }
             return result
         }
@@ -465,7 +571,7 @@ final class LedgerStore: Sendable {
         return statement.int64(0)
     }
 
-    private static let insertColumns = """
+    static let insertColumns = """
         INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
         """
@@ -473,71 +579,8 @@ final class LedgerStore: Sendable {
     private static let insertSkippingKnown =
         insertColumns + " ON CONFLICT (owner, portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING id"
 
-    /// One coin's entries of a portfolio in ledger order, read inside the current transaction.
-    func coinEntries(portfolio: String, coinID: String, _ connection: any Database) throws -> [LedgerEntry] {
-        let select = try connection.statement(
-            "SELECT id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction WHERE portfolio = ?1 AND coin_id = ?2 AND owner = ?3 ORDER BY timestamp_ms, id"
-        )
-        select.bind(1, portfolio)
-        select.bind(2, coinID)
-        select.bind(3, owner)
-        defer { select.reset() }
-        var entries: [LedgerEntry] = []
-        while try select.next() { entries.append(try Self.readEntry(select, first: 0)) }
-        return entries
-    }
-
-    /// How many coin ids one `coinEntries(portfolio:coinIDs:)` query asks for: a fixed count, so
-    /// one prepared statement serves every batch (a short last chunk repeats its last id).
-    static let coinsPerQuery = 256
-
-    /// The entries in ledger order of each of `coinIDs` that has any, read inside the current
-    /// transaction with one query per `coinsPerQuery` coins (not one per coin).
-    func coinEntries(portfolio: String, coinIDs: [String], _ connection: any Database) throws -> [HoldingsKey: [LedgerEntry]] {
-        var result: [HoldingsKey: [LedgerEntry]] = [:]
-        guard !coinIDs.isEmpty else { return result }
-        let chunk = Self.coinsPerQuery
-        let placeholders = (0..<chunk).map { "?\($0 + 3)" }.joined(separator: ", ")
-        let sql = """
-            SELECT coin_id, id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction
-            WHERE owner = ?1 AND portfolio = ?2 AND coin_id IN (\(placeholders)) ORDER BY coin_id, timestamp_ms, id
-            """
-        var start = 0
-        while start < coinIDs.count {
-            let part = coinIDs[start..<min(start + chunk, coinIDs.count)]
-            start += chunk
-            let select = try connection.statement(sql)
-            defer { select.reset() }
-            select.bind(1, owner)
-            select.bind(2, portfolio)
-            for slot in 0..<chunk {
-                let coinID = slot < part.count ? part[part.startIndex + slot] : part[part.endIndex - 1]
-                select.bind(Int32(slot + 3), coinID)
-            }
-            var currentID: [UInt8] = []
-            var entries: [LedgerEntry] = []
-            func flush() {
-                if !entries.isEmpty { result[HoldingsKey(String(decoding: currentID, as: UTF8.self))] = entries }
-                entries = []
-            }
-            while try select.next() {
-                if !select.withText(0, { $0.elementsEqual(currentID) }) {
-                    flush()
-                    currentID = select.withText(0) { Array($0) }
-                }
-                entries.append(try Self.readEntry(select, first: 1))
-            }
-            flush()
-        }
-        return result
-    }
-
     static func entry(_ t: Transaction, id: Int64) -> LedgerEntry {
         LedgerEntry(id: id, kind: t.kind, amount: t.amount, price: t.price, fee: t.fee, timestamp: t.timestamp)
-    }
-
-    static func checkNeverNegative(_ entries: [LedgerEntry], coinID: String) throws {
-        if let short = firstShortfall(entries) { throw shortfallError(short, coinID: coinID) }
     }
 
     static func shortfallError(_ short: (entry: LedgerEntry, shortBy: ExactDecimal), coinID: String) -> CoinfolioError {
@@ -548,12 +591,12 @@ final class LedgerStore: Sendable {
             details: ["coin_id": .string(coinID), "timestamp": .string(time), "short_by": .number(short.shortBy.double)])
     }
 
-    private static func corrupt(_ what: String) -> CoinfolioError {
+    static func corrupt(_ what: String) -> CoinfolioError {
         CoinfolioError(.store, "the ledger holds a bad \(what); the database was changed outside Coinfolio")
     }
 
     /// Reads id, kind, amount, price, fee, timestamp_ms starting at column `first`.
-    private static func readEntry(_ s: any DatabaseStatement, first: Int32) throws -> LedgerEntry {
+    static func readEntry(_ s: any DatabaseStatement, first: Int32) throws -> LedgerEntry {
         let kind: TransactionKind? = s.withText(first + 1) { bytes in
             switch bytes.count {
             case 3: return .buy

@@ -141,7 +141,19 @@ final class SQLiteConnection: Database {
         let handle: OpaquePointer
         let connection: SQLiteConnection
 
-        func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, SQLITE_TRANSIENT) }
+        /// Binds the string's UTF-8 in place (SQLite copies it): no C string made for each bind.
+        func bind(_ index: Int32, _ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                // An empty buffer may have no address, and SQLite binds a NULL pointer as NULL.
+                if let base = bytes.baseAddress, !bytes.isEmpty {
+                    sqlite3_bind_text(
+                        handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT)
+                } else {
+                    sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT)
+                }
+            }
+        }
         func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
         func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
         func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }

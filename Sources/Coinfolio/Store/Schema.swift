@@ -165,7 +165,15 @@ enum Schema {
                     SELECT owner, vs_currency, as_of, as_of, refresh_failed, 0, markets, global FROM market_snapshot;
                 DROP TABLE market_snapshot;
                 """),
-        // Step 5 is the ledger's (another branch); this one is numbered after it.
+        Step(
+            version: 5,
+            summary: """
+                positions: one row per owner, portfolio and coin holding the sum of its transactions, kept by \
+                every ledger write; the ledger's coin-first index replaced by a time-ordered one whose new \
+                entries append (a batch's writes cluster), so a write reads its coin's position and only the \
+                entries after its own time
+                """,
+            sqlite: LedgerStore.positionsSQLite, postgres: LedgerStore.positionsPostgres, code: LedgerStore.fillPositions),
         Step(
             version: 6,
             summary: """
@@ -193,8 +201,10 @@ enum Schema {
     /// PostgreSQL: a transaction-scoped advisory lock). A database already at the current
     /// version is only read.
     /// - Throws: `.store` when the server fails or the database was written by a newer Coinfolio.
-    static func migrate(_ database: any Database) throws {
-        if try checkedVersion(database) == currentVersion { return }
+    ///
+    /// `target` below `currentVersion` stops at that step (tests build old databases with it).
+    static func migrate(_ database: any Database, upTo target: Int = currentVersion) throws {
+        if try checkedVersion(database) >= target { return }
         try database.transaction(.readCommitted) {
             if database.kind == .postgres {
                 try database.execute(
@@ -204,12 +214,12 @@ enum Schema {
                     """)
             }
             let version = try checkedVersion(database)
-            for step in steps where step.version > version {
+            for step in steps where step.version > version && step.version <= target {
                 let sql = step.sql(for: database.kind)
                 if !sql.isEmpty { try database.execute(sql) }
                 try step.code?(database)
             }
-            if version < currentVersion { try setVersion(database, currentVersion) }
+            if version < target { try setVersion(database, target) }
         }
     }
 

@@ -270,3 +270,33 @@ def test_killed_writer_keeps_every_acknowledged_write(db_path: Path) -> None:
     assert missing == {}
     # Nothing but the writers' own ids (an unacknowledged last write may or may not be there).
     assert all(key.startswith("k") for key in got)
+
+
+# --- schema step 5: positions --------------------------------------------------------------------
+
+
+def test_never_negative_through_positions_on_backdated_sells_deletes_and_batches(db_path: Path) -> None:
+    """Each write reads its coin's position and the entries after its own time (schema step 5)."""
+    with coinfolio.Engine(database=str(db_path)) as engine:
+        first = engine.add_transaction("bitcoin", "buy", 1, price=100, timestamp="2024-01-01T00:00:00Z")
+        engine.add_transaction("bitcoin", "buy", 1, price=200, timestamp="2024-01-02T00:00:00Z")
+        engine.add_transaction("bitcoin", "sell", "1.5", price=300, timestamp="2024-01-03T00:00:00Z")
+        with pytest.raises(InvalidArgument) as backdated:
+            engine.add_transaction("bitcoin", "sell", "0.6", price=1, timestamp="2024-01-02T12:00:00Z")
+        assert backdated.value.details == {"coin_id": "bitcoin", "timestamp": "2024-01-03T00:00:00Z", "short_by": 0.1}
+        with pytest.raises(InvalidArgument) as deleted:
+            engine.delete_transaction(first["id"])
+        assert deleted.value.details == {"coin_id": "bitcoin", "timestamp": "2024-01-03T00:00:00Z", "short_by": 0.5}
+        # Held 0.5 now and 0.5 in all, but the sell in 2100 needs the 0.5 held now.
+        engine.add_transaction("bitcoin", "buy", 3, price=1, timestamp="2099-01-01T00:00:00Z")
+        engine.add_transaction("bitcoin", "sell", "3.5", price=1, timestamp="2100-01-01T00:00:00Z")
+        engine.add_transaction("bitcoin", "buy", "0.5", price=1, timestamp="2200-01-01T00:00:00Z")
+        before = engine.transactions()
+        with pytest.raises(InvalidArgument) as batch:
+            engine.set_holdings([{"coin_id": "ethereum", "amount": 2}, {"coin_id": "bitcoin", "amount": 0}])
+        assert batch.value.details == {"coin_id": "bitcoin", "timestamp": "2100-01-01T00:00:00Z", "short_by": 0.5,
+                                       "index": 1}
+        assert engine.transactions() == before, "nothing of the batch was written"
+        engine.set_holdings([{"coin_id": "ethereum", "amount": 2}, {"coin_id": "bitcoin", "amount": 1.5}])
+    with coinfolio.Store(db_path) as store:
+        assert store.holdings() == [{"coin_id": "bitcoin", "amount": 1.5}, {"coin_id": "ethereum", "amount": 2}]
