@@ -63,6 +63,22 @@ final class SavedSnapshotEngineTests: XCTestCase {
         }
     }
 
+    func testASchemaOneSnapshotWithoutACoinIsDroppedAsTheCompactOneIs() throws {
+        let path = try temporaryDirectory(self).appendingPathComponent("schema-v1.sqlite").path
+        try FileManager.default.copyItem(
+            at: Repository.root.appendingPathComponent("Tests/fixtures/store/schema-v1.sqlite"), to: URL(fileURLWithPath: path))
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("UPDATE market_snapshot SET markets = CAST('[]' AS BLOB)")
+        connection.close()
+        // Before, the first open listed 0 coins and saved them; the second then had no data.
+        for _ in 0..<2 {
+            let engine = try engine(TestDatabase(location: path, owner: "default"))
+            assertThrows(.noData) { try engine.coins() }
+            XCTAssertEqual(try engine.store.holdings().count, 4)
+            engine.close()
+        }
+    }
+
     func testTheBlobWrittenIsExactlyWhatSkimmingAccepts() throws {
         let coins = try CoinGeckoBody.markets(try Repository.fixture("markets.json")).coins
         let written = SnapshotCodec.encode(coins)

@@ -253,6 +253,8 @@ public final class PortfolioEngine: Sendable {
             // Saved by schema 1 as a CoinGecko body: decode it once, learn the data's own time,
             // and save it again in the compact form (best effort: a read-only file still opens).
             let coins = try CoinGeckoBody.markets(body).coins
+            // As for the compact form: a snapshot without a coin is never installed.
+            guard !coins.isEmpty else { throw SnapshotCodec.corrupt }
             let fetchedAt = Date(timeIntervalSince1970: saved.fetchedAt)
             let asOf = MarketSnapshot.dataTime(coins: coins, marketData: marketData) ?? fetchedAt
             let resaved = try? store.snapshots.save(
