@@ -342,7 +342,8 @@ static void bench_query(const char *dir) {
 
 /* ---- ledger ------------------------------------------------------------------------------- */
 /* The ledger's tables, as Coinfolio's schema step 5 leaves them (Sources/Coinfolio/Store/LedgerStore.swift,
- * LedgerStore+Positions.swift): the time-ordered index and the positions. */
+ * LedgerStore+Positions.swift): the time-ordered index and the owners' change counters (positions
+ * are kept in memory). */
 static const char *const ledger_schema =
     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
     "CREATE TABLE portfolio (owner TEXT NOT NULL, name TEXT NOT NULL, vs_currency TEXT, PRIMARY KEY (owner, name)) WITHOUT ROWID;"
@@ -353,8 +354,7 @@ static const char *const ledger_schema =
     " external_id TEXT);"
     "CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (owner, portfolio, external_id) WHERE external_id IS NOT NULL;"
     "CREATE INDEX ledger_time ON ledger_transaction (owner, portfolio, timestamp_ms, id, coin_id);"
-    "CREATE TABLE ledger_position (owner TEXT NOT NULL, portfolio TEXT NOT NULL, coin_id TEXT NOT NULL, amount TEXT NOT NULL,"
-    " PRIMARY KEY (owner, portfolio, coin_id)) WITHOUT ROWID;"
+    "CREATE TABLE ledger_change (owner TEXT PRIMARY KEY NOT NULL, counter INTEGER NOT NULL) WITHOUT ROWID;"
     "INSERT INTO portfolio (owner, name, vs_currency) VALUES ('default', 'main', NULL);";
 
 static const char *const ledger_insert =
@@ -378,24 +378,10 @@ static void step_done(sqlite3 *db, sqlite3_stmt *statement) {
     sqlite3_reset(statement);
 }
 
-/* A coin's position, read and stored (schema step 5). */
-static const char *const position_select =
-    "SELECT amount FROM ledger_position WHERE owner = 'default' AND portfolio = ?1 AND coin_id = ?2";
-static const char *const position_upsert =
-    "INSERT INTO ledger_position (owner, portfolio, coin_id, amount) VALUES ('default', ?1, ?2, ?3)"
-    " ON CONFLICT (owner, portfolio, coin_id) DO UPDATE SET amount = excluded.amount";
-
-/* Reads then stores a coin's position, as every ledger write does. */
-static void raw_position(sqlite3 *db, sqlite3_stmt *select, sqlite3_stmt *upsert, const char *coin, const char *amount) {
-    sqlite3_bind_text(select, 1, "main", -1, SQLITE_STATIC);
-    sqlite3_bind_text(select, 2, coin, -1, SQLITE_TRANSIENT);
-    while (sqlite3_step(select) == SQLITE_ROW) {}
-    sqlite3_reset(select);
-    sqlite3_bind_text(upsert, 1, "main", -1, SQLITE_STATIC);
-    sqlite3_bind_text(upsert, 2, coin, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(upsert, 3, amount, -1, SQLITE_TRANSIENT);
-    step_done(db, upsert);
-}
+/* The owner's change counter, counted by every ledger write (schema step 5). */
+static const char *const change_count =
+    "INSERT INTO ledger_change (owner, counter) VALUES ('default', 1)"
+    " ON CONFLICT (owner) DO UPDATE SET counter = ledger_change.counter + 1 RETURNING counter";
 
 /* The anchor of the import: the generated CSV (no quotes) split by hand and inserted with the
  * same statement in one durable transaction. */
@@ -431,7 +417,7 @@ static void bench_ledger(const char *dir) {
     char *csv, *copy, *markets, *error = NULL, *out = NULL;
     cf_engine *engine = NULL;
     sqlite3 *db;
-    sqlite3_stmt *select = NULL, *check_portfolio = NULL, *insert = NULL, *position_read = NULL, *position_write = NULL;
+    sqlite3_stmt *select = NULL, *check_portfolio = NULL, *insert = NULL, *count = NULL;
     double ours, anchor, start, cold, import_ours[3], import_anchor[3], import_cpu[3];
     int n = 0, m = 0, round;
     volatile double sink = 0;
@@ -515,13 +501,12 @@ static void bench_ledger(const char *dir) {
     sqlite3_close(db);
     cf_engine_close(engine);
 
-    /* add_transaction against the same SQL: BEGIN IMMEDIATE, the portfolio check, the coin's
-     * position, the INSERT, the position stored, COMMIT. */
+    /* add_transaction against the same SQL: BEGIN IMMEDIATE, the owner's change count, the
+     * portfolio check, the INSERT, COMMIT (the coin's position is kept in memory). */
     db = raw_ledger(raw_path);
     sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1 AND owner = 'default'", -1, &check_portfolio, NULL);
     sqlite3_prepare_v2(db, ledger_insert, -1, &insert, NULL);
-    sqlite3_prepare_v2(db, position_select, -1, &position_read, NULL);
-    sqlite3_prepare_v2(db, position_upsert, -1, &position_write, NULL);
+    sqlite3_prepare_v2(db, change_count, -1, &count, NULL);
     snprintf(path, sizeof path, "%s/ledger-add.sqlite", dir);
     remove(path);
     snprintf(json, sizeof json, "{\"database\":\"%s\"}", path);
@@ -539,6 +524,7 @@ static void bench_ledger(const char *dir) {
                     char amount[32];
                     snprintf(amount, sizeof amount, "0.%d", 1 + m % 9);
                     sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+                    step_done(db, count);
                     sqlite3_bind_text(check_portfolio, 1, "main", -1, SQLITE_STATIC);
                     step_done(db, check_portfolio);
                     sqlite3_bind_text(insert, 1, "main", -1, SQLITE_STATIC);
@@ -551,14 +537,12 @@ static void bench_ledger(const char *dir) {
                     sqlite3_bind_text(insert, 8, "", -1, SQLITE_STATIC);
                     sqlite3_bind_null(insert, 9);
                     step_done(db, insert);
-                    raw_position(db, position_read, position_write, "bitcoin", amount);
                     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
                 });
     bench_clock = saved_clock;
     sqlite3_finalize(check_portfolio);
     sqlite3_finalize(insert);
-    sqlite3_finalize(position_read);
-    sqlite3_finalize(position_write);
+    sqlite3_finalize(count);
     sqlite3_close(db);
     cf_engine_close(engine);
     row("ledger: `cf_engine_add_transaction`", ours, "sqlite3 C, same SQL and pragmas", anchor,
@@ -619,21 +603,19 @@ static void bench_store(const char *dir) {
     char *error = NULL;
     cf_store *store = NULL;
     sqlite3 *db = NULL;
-    sqlite3_stmt *portfolio = NULL, *rows = NULL, *insert = NULL, *position = NULL;
+    sqlite3_stmt *portfolio = NULL, *count = NULL, *insert = NULL;
     double ours, anchor;
     int n = 0, m = 0;
     clockid_t saved_clock;
 
-    /* set_holding records a transfer of the difference in the ledger and the coin's new position
-     * (schema step 5): the anchor runs the same work through sqlite3 (BEGIN IMMEDIATE, the
-     * portfolio check, the coin's position, the INSERT, the position stored, COMMIT) with the
-     * same pragmas. */
+    /* set_holding records a transfer of the difference in the ledger (schema step 5: the coin's
+     * position kept in memory): the anchor runs the same work through sqlite3 (BEGIN IMMEDIATE,
+     * the owner's change count, the portfolio check, the INSERT, COMMIT) with the same pragmas. */
     snprintf(path, sizeof path, "%s/store-raw.sqlite", dir);
     db = raw_ledger(path);
     sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1 AND owner = 'default'", -1, &portfolio, NULL);
-    sqlite3_prepare_v2(db, position_select, -1, &rows, NULL);
+    sqlite3_prepare_v2(db, change_count, -1, &count, NULL);
     sqlite3_prepare_v2(db, ledger_insert, -1, &insert, NULL);
-    sqlite3_prepare_v2(db, position_upsert, -1, &position, NULL);
     snprintf(path, sizeof path, "%s/store-coinfolio.sqlite", dir);
     remove(path);
     check(cf_store_open(path, &store, &error), error, "cf_store_open");
@@ -649,6 +631,7 @@ static void bench_store(const char *dir) {
                     snprintf(id, sizeof id, "coin-%d", m % 500);
                     snprintf(amount, sizeof amount, "%d", 1 + m++);
                     sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+                    step_done(db, count);
                     sqlite3_bind_text(portfolio, 1, "main", -1, SQLITE_STATIC);
                     step_done(db, portfolio);
                     sqlite3_bind_text(insert, 1, "main", -1, SQLITE_STATIC);
@@ -661,14 +644,12 @@ static void bench_store(const char *dir) {
                     sqlite3_bind_text(insert, 8, "set_holding", -1, SQLITE_STATIC);
                     sqlite3_bind_null(insert, 9);
                     step_done(db, insert);
-                    raw_position(db, rows, position, id, amount);
                     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
                 });
     bench_clock = saved_clock;
     sqlite3_finalize(portfolio);
-    sqlite3_finalize(rows);
+    sqlite3_finalize(count);
     sqlite3_finalize(insert);
-    sqlite3_finalize(position);
     sqlite3_close(db);
     cf_store_close(store);
     snprintf(note, sizeof note,

@@ -33,31 +33,36 @@ final class LedgerStoreTests: XCTestCase {
         try PortfolioEngine(configuration: EngineConfiguration(database: location, owner: owner))
     }
 
-    /// The owner's position rows as "portfolio/coin=amount", sorted.
+    /// The positions a new connection of the owner sums from the ledger (every portfolio), as
+    /// "portfolio/coin=amount", sorted.
     private func positions(_ location: String, owner: String) throws -> [String] {
-        let connection = try DatabaseLocation.open(location)
+        let connection = try StoreConnection(path: location, owner: owner)
         defer { connection.close() }
-        let select = try connection.statement(
-            "SELECT portfolio, coin_id, amount FROM ledger_position WHERE owner = ?1 ORDER BY portfolio, coin_id")
-        select.bind(1, owner)
-        var rows: [String] = []
-        while try select.next() { rows.append("\(select.text(0) ?? "")/\(select.text(1) ?? "")=\(select.text(2) ?? "")") }
-        select.reset()
-        return rows
+        let ledger = LedgerStore(connection: connection)
+        let names = try ledger.portfolios().map(\.name)
+        try ledger.write { database in for name in names { try ledger.loadPositions(portfolio: name, database) } }
+        return ledger.keptPositions()
     }
 
-    /// Every position equals the sum of its coin's transactions (listed through the engine).
+    /// Every position the engine's connection keeps in memory (changed write by write) equals the
+    /// sum of its coin's transactions (listed through the engine), zero for a coin sold out.
     private func assertPositionsMatchTransactions(
         _ engine: PortfolioEngine, _ location: String, owner: String, file: StaticString = #filePath, line: UInt = #line
     ) throws {
+        let kept = engine.store.ledger.keptPositions()
+        XCTAssertFalse(kept.isEmpty, "the engine keeps positions", file: file, line: line)
+        let portfolios = Set(kept.map { String($0.prefix { $0 != "/" }) })
         var sums: [String: ExactDecimal] = [:]
-        for (name, _) in try engine.store.ledger.portfolios() {
+        for name in portfolios {
             for t in try engine.transactions(TransactionQuery(portfolio: name)).transactions {
                 sums["\(name)/\(t.coinID)", default: .zero] += t.kind.adds ? t.amount : -t.amount
             }
         }
-        let expected = sums.keys.sorted().map { "\($0)=\(sums[$0]!)" }
-        XCTAssertEqual(try positions(location, owner: owner), expected, file: file, line: line)
+        let expected = sums.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { "\($0)=\(sums[$0]!)" }
+        XCTAssertEqual(kept, expected, file: file, line: line)
+        XCTAssertEqual(
+            try positions(location, owner: owner).filter { portfolios.contains(String($0.prefix { $0 != "/" })) }, expected,
+            "a new connection sums the same", file: file, line: line)
     }
 
     private func shortfall(_ error: CoinfolioError?) -> [String: CoinfolioError.Detail] {
@@ -316,6 +321,37 @@ final class LedgerStoreTests: XCTestCase {
         try assertPositionsMatchTransactions(engine, database.location, owner: database.owner)
     }
 
+    func testPositionsKeptByOneConnectionGiveWayToAnotherConnectionsWrites() throws {
+        let database = try TestDatabase.fresh(self)
+        let a = try engine(database.location, owner: database.owner)
+        let b = try engine(database.location, owner: database.owner)
+        defer {
+            a.close()
+            b.close()
+        }
+        try a.setHolding(coinID: "bitcoin", amount: 1)
+        XCTAssertEqual(a.store.ledger.keptPositions(), ["main/bitcoin=1"])
+        try b.setHolding(coinID: "bitcoin", amount: 3)
+        // a kept 1: a sell of 2.5 passes only because a sums the ledger again.
+        _ = try a.addTransaction(json: #"{"coin_id":"bitcoin","kind":"sell","amount":"2.5","price":1}"#)
+        XCTAssertEqual(a.store.ledger.keptPositions(), ["main/bitcoin=0.5"])
+        // b kept 3: now 0.5 are held, and a sell of 1 is short by 0.5.
+        let error = assertThrows(.invalidArgument) {
+            try b.addTransaction(json: #"{"coin_id":"bitcoin","kind":"sell","amount":"1","price":1,"timestamp":"2100-01-01T00:00:00Z"}"#)
+        }
+        XCTAssertEqual(
+            shortfall(error), ["coin_id": .string("bitcoin"), "timestamp": .string("2100-01-01T00:00:00Z"), "short_by": .number(0.5)])
+        // The refused write summed the ledger again and kept what it read.
+        XCTAssertEqual(b.store.ledger.keptPositions(), ["main/bitcoin=0.5"])
+        try b.setHolding(coinID: "bitcoin", amount: 0)
+        XCTAssertEqual(b.store.ledger.keptPositions(), ["main/bitcoin=0"])
+        try a.setHoldings([Holding(coinID: "bitcoin", amount: 2), Holding(coinID: "ethereum", amount: 1)])
+        let page = try a.transactions()
+        XCTAssertEqual(page.transactions.map(\.kind), [.transferIn, .transferIn, .sell, .transferOut, .transferIn, .transferIn])
+        XCTAssertEqual(page.transactions.map(\.amount.description), ["1", "2", "2.5", "0.5", "2", "1"])
+        try assertPositionsMatchTransactions(a, database.location, owner: database.owner)
+    }
+
     func testSeveralConnectionsWritingOneOwnerKeepPositionsExact() throws {
         let database = try TestDatabase.fresh(self)
         let errors = Mutex<[String]>([])
@@ -337,6 +373,7 @@ final class LedgerStoreTests: XCTestCase {
         }
         XCTAssertEqual(errors.withLock { $0 }, [])
         let engine = try self.engine(database.location, owner: database.owner)
+        try engine.setHoldings(try engine.store.holdings())  // a write: the positions summed and kept
         try assertPositionsMatchTransactions(engine, database.location, owner: database.owner)
         for coin in try engine.pnl().coins { XCTAssertFalse(coin.amount.isNegative, coin.coinID) }
     }

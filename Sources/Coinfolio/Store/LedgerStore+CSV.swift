@@ -159,9 +159,13 @@ extension LedgerStore {
             for portfolio in touched.keys.sorted() {
                 guard let (earliest, coins) = touched[portfolio] else { continue }
                 let from: LedgerPoint = (earliest, .min)
-                let held = try positions(portfolio: portfolio, coinIDs: coins.keys.map(\.text), connection)
+                // Positions summed now (none were kept) already count the imported rows.
+                let kept = positionCache.withLock { $0.portfolios[portfolio] != nil }
+                try loadPositions(portfolio: portfolio, connection)
                 var totals: [HoldingsKey: ExactDecimal] = [:]
-                for (key, change) in coins { totals[key] = (held[key] ?? .zero) + change }
+                changePositions(portfolio: portfolio) { held in
+                    for (key, change) in coins { totals[key] = (held[key] ?? .zero) + (kept ? change : .zero) }
+                }
                 // What each coin held just before `from`: its total less its entries from then on.
                 var running = totals
                 try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
@@ -186,7 +190,9 @@ extension LedgerStore {
                         }
                         throw error
                     }
-                    try storePosition(portfolio: portfolio, coinID: key.text, totals[key] ?? .zero, connection)
+                }
+                changePositions(portfolio: portfolio) { held in
+                    for (key, total) in totals { held[key] = total }
                 }
             }
             progress?(rows, true)

@@ -1,17 +1,33 @@
 import Foundation
 
-/// Positions: what each portfolio holds of each coin, one row per (owner, portfolio, coin_id)
-/// kept equal to the sum of the coin's transactions by every ledger write, in the same database
-/// transaction (schema step 5). A write reads the position and only the coin's entries that come
-/// after it in ledger order — none for a write at "now" — instead of the coin's whole history.
+/// Positions: what each portfolio holds of each coin (the exact sum of its transactions), kept in
+/// memory per store connection (schema step 5) instead of in a table: a table of positions cost as
+/// much to write as the ledger rows themselves (bench/NOTES.md, "Batch writes"). A write reads a
+/// position and only the coin's entries that come after it in ledger order — none for a write at
+/// "now" — instead of the coin's whole history.
+///
+/// The positions are valid while no other connection has written the owner's ledger: every write
+/// transaction first counts itself in the owner's `ledger_change` row (taking the row's lock), and
+/// finds the count one past the one its positions were kept at when only this connection wrote
+/// since. Otherwise they are dropped and each portfolio's are summed again from its ledger on first
+/// use. A write that fails after changing them drops them too (they hold its unwritten changes).
+struct PositionCache: Sendable {
+    /// The owner's `ledger_change.counter` the positions agree with (-1: none).
+    var counter: Int64 = -1
+    /// portfolio → coin → position; a coin with transactions has an entry (zero when sold out).
+    var portfolios: [String: [HoldingsKey: ExactDecimal]] = [:]
+    /// The current write changed them.
+    var changed = false
+}
+
 extension LedgerStore {
     // MARK: - Schema step 5
 
     /// Schema step 5 on SQLite: the time-ordered index replaces the coin-first one (a batch's new
-    /// entries append to one end of it instead of landing in every leaf page), and the positions.
-    /// The table is rebuilt (rows and ids kept) because its `kind` check changes spelling: SQLite
-    /// runs `kind IN (…)` by building a small temporary table on every insert, which cost as much
-    /// as the insert itself; the four equalities accept exactly the same values.
+    /// entries append to one end of it instead of landing in every leaf page), and the owners'
+    /// change counters. The table is rebuilt (rows and ids kept) because its `kind` check changes
+    /// spelling: SQLite runs `kind IN (…)` by building a small temporary table on every insert,
+    /// which cost as much as the insert itself; the four equalities accept exactly the same values.
     static let positionsSQLite = """
         CREATE TABLE ledger_transaction_v5 (
             id INTEGER PRIMARY KEY,
@@ -32,12 +48,9 @@ extension LedgerStore {
         ALTER TABLE ledger_transaction_v5 RENAME TO ledger_transaction;
         CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (owner, portfolio, external_id) WHERE external_id IS NOT NULL;
         CREATE INDEX ledger_time ON ledger_transaction (owner, portfolio, timestamp_ms, id, coin_id);
-        CREATE TABLE ledger_position (
-            owner TEXT NOT NULL,
-            portfolio TEXT NOT NULL,
-            coin_id TEXT NOT NULL,
-            amount TEXT NOT NULL,
-            PRIMARY KEY (owner, portfolio, coin_id)
+        CREATE TABLE ledger_change (
+            owner TEXT PRIMARY KEY NOT NULL,
+            counter INTEGER NOT NULL
         ) WITHOUT ROWID;
         """
 
@@ -45,99 +58,97 @@ extension LedgerStore {
     static let positionsPostgres = """
         DROP INDEX ledger_order;
         CREATE INDEX ledger_time ON ledger_transaction (owner, portfolio, timestamp_ms, id, coin_id);
-        CREATE TABLE ledger_position (
-            owner TEXT COLLATE "C" NOT NULL,
-            portfolio TEXT COLLATE "C" NOT NULL,
-            coin_id TEXT COLLATE "C" NOT NULL,
-            amount TEXT NOT NULL,
-            PRIMARY KEY (owner, portfolio, coin_id)
+        CREATE TABLE ledger_change (
+            owner TEXT COLLATE "C" PRIMARY KEY,
+            counter BIGINT NOT NULL
         );
         """
 
-    /// Schema step 5's data move: each (owner, portfolio, coin) with transactions gets the exact
-    /// sum of its transactions as its position. Runs inside the migration's transaction.
-    @Sendable static func fillPositions(_ connection: any Database) throws {
-        let select = try connection.statement("SELECT owner, portfolio, coin_id, kind, amount FROM ledger_transaction")
-        var sums: [[UInt8]: (owner: String, portfolio: String, coinID: String, amount: ExactDecimal)] = [:]
-        while try select.next() {
-            // The key: the three texts' bytes, each ended by a NUL (which no id or name contains).
-            var key: [UInt8] = []
-            for column: Int32 in 0...2 { select.withText(column) { key.append(contentsOf: $0) }; key.append(0) }
-            guard let amount = select.withText(4, { ExactDecimal.parse($0, rounding: false) }) else { throw corrupt("amount") }
-            let adds = select.withText(3) { $0.count == 3 || $0.count == 11 }
-            if sums[key] == nil { sums[key] = (select.text(0) ?? "", select.text(1) ?? "", select.text(2) ?? "", .zero) }
-            sums[key]?.amount += adds ? amount : -amount
-        }
-        select.reset()
-        let insert = try connection.statement(
-            "INSERT INTO ledger_position (owner, portfolio, coin_id, amount) VALUES (?1, ?2, ?3, ?4)")
-        for position in sums.values {
-            insert.bind(1, position.owner)
-            insert.bind(2, position.portfolio)
-            insert.bind(3, position.coinID)
-            insert.bind(4, position.amount.description)
-            try insert.run("cannot migrate the positions")
-        }
-    }
+    // MARK: - Keeping positions
 
-    // MARK: - Reading and writing positions
-
-    /// What the portfolio holds of the coin (zero without a row), inside the current transaction.
-    func position(portfolio: String, coinID: String, _ connection: any Database) throws -> ExactDecimal {
-        let select = try connection.statement(
-            "SELECT amount FROM ledger_position WHERE owner = ?1 AND portfolio = ?2 AND coin_id = ?3")
-        select.bind(1, owner)
-        select.bind(2, portfolio)
-        select.bind(3, coinID)
-        defer { select.reset() }
-        guard try select.next() else { return .zero }
-        guard let amount = select.withText(0, { ExactDecimal.parse($0, rounding: false) }) else { throw Self.corrupt("position") }
-        return amount
-    }
-
-    /// The positions of those of `coinIDs` that have one, in one query (the ids sent as one
-    /// JSON array).
-    func positions(portfolio: String, coinIDs: [String], _ connection: any Database) throws -> [HoldingsKey: ExactDecimal] {
-        var result: [HoldingsKey: ExactDecimal] = [:]
-        guard !coinIDs.isEmpty else { return result }
-        result.reserveCapacity(coinIDs.count)
-        var ids = JSONWriter(reserving: coinIDs.count * 24 + 2)
-        ids.beginArray()
-        for coinID in coinIDs { ids.string(coinID) }
-        ids.endArray()
-        let select = try connection.statement(
+    /// Counts this write in the owner's `ledger_change` row (which also makes concurrent writers
+    /// of the owner wait for each other) and drops the positions when another connection wrote
+    /// since they were kept. - Returns: the new count, kept with the positions after the commit.
+    func countLedgerWrite(_ connection: any Database) throws -> Int64 {
+        let bump = try connection.statement(
             """
-            SELECT coin_id, amount FROM ledger_position WHERE owner = ?1 AND portfolio = ?2
-            AND coin_id IN (SELECT value FROM \(Self.jsonElements(3, connection.kind, text: true)))
+            INSERT INTO ledger_change (owner, counter) VALUES (?1, 1)
+            ON CONFLICT (owner) DO UPDATE SET counter = ledger_change.counter + 1 RETURNING counter
             """)
+        bump.bind(1, owner)
+        defer { bump.reset() }
+        guard try bump.next() else { throw CoinfolioError(.store, "cannot count the write: the database returned nothing") }
+        let counter = bump.int64(0)
+        positionCache.withLock { cache in
+            if cache.counter != counter - 1 { cache.portfolios.removeAll() }
+            // What the positions agree with until this write commits (a rollback undoes the count).
+            cache.counter = counter - 1
+            cache.changed = false
+        }
+        return counter
+    }
+
+    /// Makes sure the portfolio's positions are in memory, summing its ledger when they are not.
+    /// Only inside a write (`countLedgerWrite` ran).
+    func loadPositions(portfolio: String, _ connection: any Database) throws {
+        guard positionCache.withLock({ $0.portfolios[portfolio] == nil }) else { return }
+        let select = try connection.statement(
+            "SELECT coin_id, kind, amount FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2")
         select.bind(1, owner)
         select.bind(2, portfolio)
-        select.bind(3, String(decoding: ids.bytes, as: UTF8.self))
         defer { select.reset() }
+        var sums: [HoldingsKey: ExactDecimal] = [:]
         while try select.next() {
-            guard let amount = select.withText(1, { ExactDecimal.parse($0, rounding: false) }) else { throw Self.corrupt("position") }
-            result[HoldingsKey(select.text(0) ?? "")] = amount
+            guard let amount = select.withText(2, { ExactDecimal.parse($0, rounding: false) }) else { throw Self.corrupt("amount") }
+            let adds = select.withText(1) { $0.count == 3 || $0.count == 11 }
+            sums[HoldingsKey(select.text(0) ?? ""), default: .zero] += adds ? amount : -amount
         }
-        return result
+        positionCache.withLock { $0.portfolios[portfolio] = sums }
     }
 
-    /// Stores what the portfolio now holds of the coin; `upsert` is `storePositionSQL` prepared
-    /// once by a caller that stores many (nil: prepared here).
-    func storePosition(
-        portfolio: String, coinID: String, _ amount: ExactDecimal, _ connection: any Database, using upsert: (any DatabaseStatement)? = nil
-    ) throws {
-        let upsert = try upsert ?? connection.statement(Self.storePositionSQL)
-        upsert.bind(1, owner)
-        upsert.bind(2, portfolio)
-        upsert.bind(3, coinID)
-        upsert.bind(4, amount.description)
-        try upsert.run("cannot save the position")
+    /// What the portfolio holds of the coin (zero when it has no transactions), inside a write.
+    func position(portfolio: String, coinID: String, _ connection: any Database) throws -> ExactDecimal {
+        try loadPositions(portfolio: portfolio, connection)
+        let key = HoldingsKey(coinID)
+        return positionCache.withLock { $0.portfolios[portfolio]?[key] } ?? .zero
     }
 
-    static let storePositionSQL = """
-        INSERT INTO ledger_position (owner, portfolio, coin_id, amount) VALUES (?1, ?2, ?3, ?4)
-        ON CONFLICT (owner, portfolio, coin_id) DO UPDATE SET amount = excluded.amount
-        """
+    /// Changes the portfolios' positions in place (never copied), inside a write after
+    /// `loadPositions` for each of them; a portfolio not loaded is handed in empty and dropped
+    /// after, to be summed again.
+    func changePositions<T>(portfolio: String, _ body: (inout [HoldingsKey: ExactDecimal]) throws -> T) rethrows -> T {
+        try positionCache.withLock { cache in
+            cache.changed = true
+            guard var held = cache.portfolios.removeValue(forKey: portfolio) else {
+                var scratch: [HoldingsKey: ExactDecimal] = [:]
+                return try body(&scratch)
+            }
+            defer { cache.portfolios[portfolio] = held }
+            return try body(&held)
+        }
+    }
+
+    /// Stores what the portfolio now holds of the coin, inside a write.
+    func storePosition(portfolio: String, coinID: String, _ amount: ExactDecimal) {
+        let key = HoldingsKey(coinID)
+        changePositions(portfolio: portfolio) { $0[key] = amount }
+    }
+
+    /// Forgets the portfolio's positions (a rename or delete): summed again on next use.
+    func forgetPositions(portfolio: String) {
+        positionCache.withLock { _ = $0.portfolios.removeValue(forKey: portfolio) }
+    }
+
+    /// The positions this connection keeps, as "portfolio/coin=amount" sorted (for tests): the
+    /// portfolios a write of this connection used since another connection last wrote.
+    func keptPositions() -> [String] {
+        let rows = positionCache.withLock { cache in
+            cache.portfolios.flatMap { portfolio, coins in coins.map { (portfolio, $0.key.text, $0.value) } }
+        }
+        // By portfolio then coin id, bytewise (as the database sorts).
+        return rows.sorted { ($0.0 == $1.0 ? $0.1 : $0.0).utf8.lexicographicallyPrecedes(($0.0 == $1.0 ? $1.1 : $1.0).utf8) }
+            .map { "\($0.0)/\($0.1)=\($0.2)" }
+    }
 
     // MARK: - Entries after a point
 

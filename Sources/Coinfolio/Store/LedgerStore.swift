@@ -6,8 +6,9 @@ import Synchronization
 /// Holdings are derived: a portfolio holds the sum of its transactions. Every write runs in one
 /// `BEGIN IMMEDIATE` transaction that first checks the "never negative" rule against the rows
 /// as committed by every process, so two processes selling at once cannot both pass the check.
-/// Since schema step 5 each write also stores its coin's position (the sum, exact), and the
-/// check reads that position and only the entries after the change (`LedgerStore+Positions`).
+/// Since schema step 5 the connection keeps each coin's position (the sum, exact) in memory
+/// while no other connection writes, and the check reads that position and only the entries
+/// after the change (`LedgerStore+Positions`).
 /// Amounts, prices and fees are stored as exact decimal text. Reads of a whole portfolio are
 /// cached until another connection commits (`PRAGMA data_version`) or this one writes.
 final class LedgerStore: Sendable {
@@ -18,6 +19,9 @@ final class LedgerStore: Sendable {
     /// portfolio → coins in id order, each with its entries in ledger order; and SQLite's
     /// `data_version` when they were read. Used only while holding the connection's lock.
     private let cache = Mutex<(dataVersion: Int, portfolios: [String: [CoinLedger]])>((-1, [:]))
+    /// The positions, valid while no other connection writes the owner's ledger. Used only while
+    /// holding the connection's lock, inside a write.
+    let positionCache = Mutex(PositionCache())
 
     init(connection: StoreConnection) {
         file = connection
@@ -174,12 +178,8 @@ final class LedgerStore: Sendable {
             move.bind(2, newName)
             move.bind(3, owner)
             try move.run("cannot rename portfolio")
-            let positions = try connection.statement(
-                "UPDATE ledger_position SET portfolio = ?2 WHERE portfolio = ?1 AND owner = ?3")
-            positions.bind(1, name)
-            positions.bind(2, newName)
-            positions.bind(3, owner)
-            try positions.run("cannot rename portfolio")
+            forgetPositions(portfolio: name)
+            forgetPositions(portfolio: newName)
             let delete = try connection.statement("DELETE FROM portfolio WHERE name = ?1 AND owner = ?2")
             delete.bind(1, name)
             delete.bind(2, owner)
@@ -204,7 +204,6 @@ final class LedgerStore: Sendable {
             }
             for sql in [
                 "DELETE FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2",
-                "DELETE FROM ledger_position WHERE portfolio = ?1 AND owner = ?2",
                 "DELETE FROM portfolio WHERE name = ?1 AND owner = ?2",
             ] {
                 let statement = try connection.statement(sql)
@@ -212,6 +211,7 @@ final class LedgerStore: Sendable {
                 statement.bind(2, owner)
                 try statement.run("cannot delete portfolio")
             }
+            forgetPositions(portfolio: name)
         }
     }
 
@@ -253,9 +253,9 @@ final class LedgerStore: Sendable {
             }
             var stored = transaction
             stored.id = try insert(transaction, connection, skippingKnownExternalID: false)
-            try storePosition(
+            storePosition(
                 portfolio: transaction.portfolio, coinID: transaction.coinID,
-                transaction.kind.adds ? held + transaction.amount : held - transaction.amount, connection)
+                transaction.kind.adds ? held + transaction.amount : held - transaction.amount)
             return stored
         }
     }
@@ -285,9 +285,9 @@ final class LedgerStore: Sendable {
             delete.bind(1, id)
             delete.bind(2, owner)
             try delete.run("cannot delete transaction")
-            try storePosition(
+            storePosition(
                 portfolio: transaction.portfolio, coinID: transaction.coinID,
-                transaction.kind.adds ? held - transaction.amount : held + transaction.amount, connection)
+                transaction.kind.adds ? held - transaction.amount : held + transaction.amount)
         }
     }
 
@@ -325,42 +325,46 @@ final class LedgerStore: Sendable {
     /// Records, now, for each coin a transfer_in or transfer_out of the difference between what
     /// the portfolio holds and the target, and the coin's new position; nothing for a coin
     /// already at its target. Every field was checked by the caller (an id may be an older
-    /// version's, being emptied); ids appear once. Reads the coins' positions in a few queries,
-    /// and the entries later than now (normally none) only when some holding decreases.
+    /// version's, being emptied); ids appear once. Reads the coins' positions from memory, and
+    /// the entries later than now (normally none) only when some holding decreases.
     /// - Throws: `.invalidArgument` (never negative, with `{coin_id, timestamp, short_by}` and,
     ///   with several targets, `index`) when a later sell would exceed what is held; `.store`.
     func recordDifferences(
         portfolio: String, _ targets: [(coinID: String, target: ExactDecimal)], _ connection: any Database
     ) throws {
         let now = LedgerTimestamp.now()
-        let held =
-            targets.count == 1
-            ? [HoldingsKey(targets[0].coinID): try position(portfolio: portfolio, coinID: targets[0].coinID, connection)]
-            : try positions(portfolio: portfolio, coinIDs: targets.map(\.coinID), connection)
-        var later: [HoldingsKey: [LedgerEntry]]?
-        var changes: [(coinID: String, adds: Bool, amount: ExactDecimal, target: ExactDecimal)] = []
+        try loadPositions(portfolio: portfolio, connection)
+        // The changes, and the positions set to their targets at once (a failed write drops them).
+        var changes: [(coinID: String, adds: Bool, amount: ExactDecimal, held: ExactDecimal, index: Int)] = []
         changes.reserveCapacity(targets.count)
-        for (index, (coinID, target)) in targets.enumerated() {
-            let key = HoldingsKey(coinID)
-            let current = held[key] ?? .zero
-            guard current != target else { continue }
-            let adds = target > current
-            let amount = adds ? target - current : current - target
-            if !adds {
-                if later == nil { later = try entries(portfolio: portfolio, after: (now, .max), connection) }
-                let after = later?[key] ?? []
-                let entry = LedgerEntry(id: .max, kind: .transferOut, amount: amount, price: nil, fee: .zero, timestamp: now)
+        var decreases = false
+        changePositions(portfolio: portfolio) { held in
+            for (index, (coinID, target)) in targets.enumerated() {
+                let key = HoldingsKey(coinID)
+                let current = held[key] ?? .zero
+                guard current != target else { continue }
+                let adds = target > current
+                if !adds { decreases = true }
+                changes.append((coinID, adds, adds ? target - current : current - target, current, index))
+                held[key] = target
+            }
+        }
+        if decreases {
+            // Entries later than now (normally none) must not be left short.
+            let later = try entries(portfolio: portfolio, after: (now, .max), connection)
+            for change in changes where !change.adds {
+                let after = later[HoldingsKey(change.coinID)] ?? []
+                let entry = LedgerEntry(id: .max, kind: .transferOut, amount: change.amount, price: nil, fee: .zero, timestamp: now)
                 do {
-                    try Self.checkNeverNegative(from: current - Self.signedSum(after), [entry] + after, coinID: coinID)
+                    try Self.checkNeverNegative(from: change.held - Self.signedSum(after), [entry] + after, coinID: change.coinID)
                 } catch var error as CoinfolioError where targets.count > 1 {
-                    error.details["index"] = .number(Double(index))
+                    error.details["index"] = .number(Double(change.index))
                     throw error
                 }
             }
-            changes.append((coinID, adds, amount, target))
         }
         if changes.count == 1 {
-            // One change (every set_holding): two plain statements.
+            // One change (every set_holding): one plain statement.
             let change = changes[0]
             let insert = try connection.statement(Self.insertColumns)
             insert.bind(1, portfolio)
@@ -374,14 +378,12 @@ final class LedgerStore: Sendable {
             insert.bind(9, nil as String?)
             insert.bind(10, owner)
             try insert.run("cannot save the transfer")
-            try storePosition(portfolio: portfolio, coinID: change.coinID, change.target, connection)
             return
         }
         guard !changes.isEmpty else { return }
-        // Several: one JSON array [[coin_id, kind, amount, position]…] written by two statements
-        // (the transfers, the positions) instead of two per coin: a statement run costs more
-        // than the row it writes.
-        var rows = JSONWriter(reserving: changes.count * 64 + 2)
+        // Several: one JSON array [[coin_id, kind, amount]…] written by one statement instead of
+        // one per coin: a statement run costs more than the row it writes.
+        var rows = JSONWriter(reserving: changes.count * 48 + 2)
         rows.beginArray()
         for change in changes {
             rows.beginArray()
@@ -390,8 +392,6 @@ final class LedgerStore: Sendable {
             rows.rawBytes { bytes in
                 bytes.append(UInt8(ascii: "\""))
                 change.amount.appendText(to: &bytes)
-                bytes.append(contentsOf: #"",""#.utf8)
-                change.target.appendText(to: &bytes)
                 bytes.append(UInt8(ascii: "\""))
             }
             rows.endArray()
@@ -409,16 +409,6 @@ final class LedgerStore: Sendable {
         insert.bind(3, now)
         insert.bind(4, json)
         try insert.run("cannot save the transfers")
-        let upsert = try connection.statement(
-            """
-            INSERT INTO ledger_position (owner, portfolio, coin_id, amount)
-            SELECT ?1, ?2, value ->> 0, value ->> 3 FROM \(Self.jsonElements(3, connection.kind)) WHERE true
-            ON CONFLICT (owner, portfolio, coin_id) DO UPDATE SET amount = excluded.amount
-            """)
-        upsert.bind(1, owner)
-        upsert.bind(2, portfolio)
-        upsert.bind(3, json)
-        try upsert.run("cannot save the positions")
     }
 
     /// The rows of the JSON array bound to `?parameter`, each element as column `value` (SQLite's
@@ -634,13 +624,31 @@ final class LedgerStore: Sendable {
     func write<T: Sendable>(reportingProgress: Bool = false, _ body: (any Database) throws -> T) throws -> T {
         try file.locked(reportingProgress: reportingProgress) { connection in
             defer { cache.withLock { $0.portfolios.removeAll() } }
-            guard connection.kind == .postgres else { return try connection.transaction { try body(connection) } }
-            return try connection.transaction(.readCommitted) {
-                let lock = try connection.statement(Self.ownerLockSQL)
-                lock.bind(1, owner)
-                _ = try lock.next()
-                lock.reset()
-                return try body(connection)
+            var counter: Int64 = -1
+            do {
+                let result: T
+                if connection.kind == .postgres {
+                    result = try connection.transaction(.readCommitted) {
+                        let lock = try connection.statement(Self.ownerLockSQL)
+                        lock.bind(1, owner)
+                        _ = try lock.next()
+                        lock.reset()
+                        counter = try countLedgerWrite(connection)
+                        return try body(connection)
+                    }
+                } else {
+                    result = try connection.transaction {
+                        counter = try countLedgerWrite(connection)
+                        return try body(connection)
+                    }
+                }
+                // Committed: the positions (with this write's changes) agree with the new count.
+                positionCache.withLock { $0.counter = counter }
+                return result
+            } catch {
+                // Rolled back: positions changed by this write hold what was not written.
+                positionCache.withLock { if $0.changed { $0 = PositionCache() } }
+                throw error
             }
         }
     }

@@ -168,12 +168,13 @@ enum Schema {
         Step(
             version: 5,
             summary: """
-                positions: one row per owner, portfolio and coin holding the sum of its transactions, kept by \
-                every ledger write; the ledger's coin-first index replaced by a time-ordered one whose new \
-                entries append (a batch's writes cluster), so a write reads its coin's position and only the \
-                entries after its own time
+                the ledger's coin-first index replaced by a time-ordered one whose new entries append (a batch's \
+                writes cluster), and a change counter per owner that every ledger write counts itself in: positions \
+                (each coin's sum) are kept in memory by the connection that wrote last and summed again from the \
+                ledger when another connection has written since, so a write reads its coin's position and only \
+                the entries after its own time
                 """,
-            sqlite: LedgerStore.positionsSQLite, postgres: LedgerStore.positionsPostgres, code: LedgerStore.fillPositions),
+            sqlite: LedgerStore.positionsSQLite, postgres: LedgerStore.positionsPostgres),
         Step(
             version: 6,
             summary: """
