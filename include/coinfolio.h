@@ -241,8 +241,11 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
 /** Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
  * A file it creates is mode 0600 (owner only) whatever the umask, and so are its -wal and -shm;
  * an existing file keeps its mode. *out_store receives the handle; close it with cf_store_close.
- * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path) or CF_STORE (cannot open,
- * not a database, newer schema than this library knows). Touches the disk; never the network. */
+ * A path starting with "file:" is an SQLite URI, which is refused (details.reason "sqlite_uri"):
+ * give "./file:…" for a file of that name.
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path, an SQLite URI) or CF_STORE
+ * (cannot open, not a database, newer schema than this library knows). Touches the disk; never
+ * the network. */
 int cf_store_open(const char *path, cf_store **out_store, char **out_error);
 
 /** Opens (creating and migrating as needed) the store config_json names, for one owner:
@@ -252,7 +255,8 @@ int cf_store_open(const char *path, cf_store **out_store, char **out_error);
  *    round trip, or SQLite's busy timeout; see Store)}; database is required.
  * cf_store_open(path) is cf_store_open_v2 with {"database": path}.
  * *out_store receives the handle; close it with cf_store_close.
- * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, missing or empty database, bad owner,
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, missing or empty database, a
+ * database starting with "file:" (an SQLite URI, as cf_store_open), bad owner,
  * a database_timeout that is not a positive number: details.field "database_timeout")
  * or CF_STORE (cannot open or connect: the server's message without the password; not a
  * database; newer schema; no answer within database_timeout: details.reason "timeout").
@@ -392,7 +396,8 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
 /** @{ */
 
 /** Opens an engine: opens (creates, mode 0600 whatever the umask) its database and loads any saved
- * snapshot. Never blocks on the network. Returns CF_OK, CF_INVALID_ARGUMENT (config) or CF_STORE. */
+ * snapshot. Never blocks on the network. Returns CF_OK, CF_INVALID_ARGUMENT (config; a database
+ * starting with "file:", an SQLite URI, as cf_store_open) or CF_STORE. */
 int cf_engine_open(const char *config_json, cf_engine **out_engine, char **out_error);
 
 /** Closes the engine. NULL is a no-op. */

@@ -43,6 +43,27 @@ final class PrivacyTests: XCTestCase {
         XCTAssertEqual(mode(path + "-shm"), 0o600)
     }
 
+    func testAnSQLiteURIIsRefusedNotOpenedWithTheUmasksMode() throws {
+        // Found by break3: SQLite (built with SQLITE_USE_URI) opened "file:<path>" as <path>,
+        // created 0644 under this umask, and "file::memory:" as a database nobody reads back.
+        let folder = try temporaryDirectory(self)
+        let path = folder.appendingPathComponent("secret.sqlite").path
+        for database in ["file:\(path)", "file:\(path)?mode=rwc", "file::memory:", "file::memory:?cache=shared"] {
+            XCTAssertThrowsError(try PortfolioStore(path: database), database) { error in
+                XCTAssertEqual((error as? CoinfolioError)?.code, .invalidArgument)
+                XCTAssertEqual((error as? CoinfolioError)?.details["reason"], .string("sqlite_uri"))
+            }
+            XCTAssertThrowsError(try PortfolioEngine(configuration: EngineConfiguration(database: database)), database)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        // A file whose name starts with "file:" is a path like any other.
+        let named = folder.appendingPathComponent("file:named.sqlite").path
+        let store = try PortfolioStore(path: named)
+        try store.setHolding(coinID: "bitcoin", amount: 0.5)
+        XCTAssertEqual(mode(named), 0o600)
+        store.close()
+    }
+
     func testAnExistingFileKeepsItsMode() throws {
         let path = try temporaryDirectory(self).appendingPathComponent("shared.sqlite").path
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o640]))

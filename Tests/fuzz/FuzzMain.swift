@@ -7,10 +7,14 @@
 //   - every output and every error is JSON that jansson accepts, errors with status/code/message;
 //   - the ledger's CSV import (not JSON) never crashes, and every CF_INVALID_ARGUMENT it returns
 //     names the line (details.line >= 1) unless the input is not UTF-8 at all; nothing lands on error;
-//   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420).
+//   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420);
+//   - snapshot_open: an engine opened on a SQLite file whose saved snapshot's compact coins are the
+//     input (bytes, NULs included) never crashes, answers every query with JSON, and, when it
+//     keeps the snapshot, lists each coin id once.
 // A leading UTF-8 byte order mark is accepted on purpose (SPEC: bodies may carry one), so the
 // oracle strips one before asking jansson.
 import CFuzz
+import CSQLite
 import Coinfolio
 import Foundation
 
@@ -19,6 +23,7 @@ enum Target: String, CaseIterable {
     case engineLoad = "engine_load", engineOpen = "engine_open", clientOpen = "client_open"
     case engineQuery = "engine_query", marketsRequest = "markets_request", format
     case ledgerAdd = "ledger_add", ledgerCSV = "ledger_csv", ledgerQuery = "ledger_query"
+    case snapshotOpen = "snapshot_open"
 }
 
 let target: Target = {
@@ -177,6 +182,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         fuzzFormat(bytes)
         return 0
     }
+    if target == .snapshotOpen {
+        fuzzSnapshotOpen(bytes)
+        return 0
+    }
     if target == .ledgerCSV {
         let length = bytes.firstIndex(of: 0) ?? size
         var text = [CChar](repeating: 0, count: length + 1)
@@ -247,7 +256,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             if !valid && pnlStatus == 0 {
                 fatal("a pnl query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
             }
-        case .format, .ledgerCSV:
+        case .format, .ledgerCSV, .snapshotOpen:
             break
         }
         checkAndFree(out, isError: false)
@@ -283,6 +292,92 @@ func fuzzFormat(_ bytes: UnsafeBufferPointer<UInt8>) {
     }
 }
 
+/// The SQLite file of the snapshot_open target: an engine loaded the committed markets fixture
+/// into it (sparkline rows included) and holds bitcoin and tether; each input replaces the saved
+/// snapshot's `coins` blob.
+let snapshotFile: String = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coinfolio-fuzz-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("snapshot.sqlite").path
+    atexit {
+        try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("coinfolio-fuzz-\(getpid())"))
+    }
+    let configuration = #"{"database":"\#(path)","api":{"base_url":"http://127.0.0.1:9/api/v3","max_retries":0}}"#
+    var handle: OpaquePointer?
+    var error: UnsafeMutablePointer<CChar>?
+    guard cf_engine_open(configuration, &handle, &error) == 0 else { fatal("cannot open the snapshot engine") }
+    let fixtures = ProcessInfo.processInfo.environment["COINFOLIO_FUZZ_FIXTURES"] ?? "Tests/fixtures/coingecko"
+    guard let markets = try? String(contentsOfFile: fixtures + "/markets.json", encoding: .utf8),
+        cf_engine_load(handle, markets, nil, &error) == 0,
+        cf_engine_set_holding(handle, "bitcoin", 0.5, &error) == 0, cf_engine_set_holding(handle, "tether", 10, &error) == 0
+    else { fatal("cannot seed the snapshot engine") }
+    cf_engine_close(handle)
+    return path
+}()
+
+/// One query of an engine: (engine, out_json, out_error) -> status.
+typealias SnapshotQuery = (
+    OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+) -> Int32
+
+/// The snapshot_open target: the input as the saved coins, then an engine opened on the file
+/// and asked every query that reads them.
+func fuzzSnapshotOpen(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var database: OpaquePointer?
+    guard sqlite3_open(snapshotFile, &database) == SQLITE_OK else { fatal("cannot open the snapshot file") }
+    var statement: OpaquePointer?
+    sqlite3_prepare_v2(database, "UPDATE snapshot SET coins = ?1", -1, &statement, nil)
+    // An empty input is a zero-length blob, not NULL (the column is NOT NULL).
+    if let base = bytes.baseAddress, bytes.count > 0 {
+        sqlite3_bind_blob(statement, 1, UnsafeRawPointer(base), Int32(bytes.count), nil)
+    } else {
+        sqlite3_bind_zeroblob(statement, 1, 0)
+    }
+    guard sqlite3_step(statement) == SQLITE_DONE else { fatal("cannot write the snapshot blob") }
+    sqlite3_finalize(statement)
+    sqlite3_close(database)
+
+    let configuration = #"{"database":"\#(snapshotFile)","api":{"base_url":"http://127.0.0.1:9/api/v3","max_retries":0}}"#
+    var handle: OpaquePointer?
+    var out: UnsafeMutablePointer<CChar>?
+    var error: UnsafeMutablePointer<CChar>?
+    guard cf_engine_open(configuration, &handle, &error) == 0 else { fatal("the engine did not open on a damaged snapshot") }
+    defer { cf_engine_close(handle) }
+    let status = cf_engine_coins(handle, #"{"sparkline":true}"#, &out, &error)
+    if status == 0, let out {
+        // A kept snapshot lists each coin once (every save merges rows by id).
+        var jsonError = json_error_t()
+        if let value = json_loads(out, Int(JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL), &jsonError) {
+            var ids = Set<String>()
+            let coins = json_object_get(value, "coins")
+            for index in 0..<json_array_size(coins) {
+                let id = json_string_value(json_object_get(json_array_get(coins, index), "id")).map { String(cString: $0) } ?? ""
+                if !ids.insert(id).inserted { fatal("a restored snapshot lists \(id.debugDescription) twice") }
+            }
+            json_decref(value)
+        }
+        counts.accepted += 1
+    }
+    checkAndFree(out, isError: false)
+    checkAndFree(error, isError: true)
+    let queries: [SnapshotQuery] = [
+        { cf_engine_coins($0, #"{"sort":"price","search":"e","sparkline":false}"#, $1, $2) },
+        { cf_engine_portfolio($0, nil, $1, $2) },
+        { cf_engine_portfolio($0, #"{"sparkline":false,"coins_by_reference":true}"#, $1, $2) },
+        { cf_engine_statistics($0, $1, $2) },
+        { cf_engine_pnl($0, nil, $1, $2) },
+        { cf_engine_portfolio_history($0, nil, $1, $2) },
+        { cf_engine_coin_statistics($0, "bitcoin", $1, $2) },
+    ]
+    for query in queries {
+        out = nil
+        error = nil
+        _ = query(handle, &out, &error)
+        checkAndFree(out, isError: false)
+        checkAndFree(error, isError: true)
+    }
+}
+
 /// Prints the counts when libFuzzer ends the run.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(
@@ -290,13 +385,16 @@ public func fuzzInitialize(
 ) -> Int32 {
     _ = target
     if target == .engineLoad || target == .engineQuery { _ = engine }
+    if target == .snapshotOpen { _ = snapshotFile }
     atexit {
         let line =
             target == .format
             ? "coinfolio-fuzz format: \(counts.inputs) inputs, 5 formatters each, every output checked\n"
-            : target == .ledgerCSV
-                ? "coinfolio-fuzz ledger_csv: \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
-                : "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.strictInvalid) not strict JSON (all refused), \(counts.accepted) accepted with CF_OK\n"
+            : target == .snapshotOpen
+                ? "coinfolio-fuzz snapshot_open: \(counts.inputs) blobs, \(counts.accepted) kept as a snapshot, every answer JSON\n"
+                : target == .ledgerCSV
+                    ? "coinfolio-fuzz ledger_csv: \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
+                    : "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.strictInvalid) not strict JSON (all refused), \(counts.accepted) accepted with CF_OK\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
     return 0

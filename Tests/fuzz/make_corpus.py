@@ -31,6 +31,56 @@ def compact(value: object) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+def compact_snapshot(coins: list) -> bytes:
+    """The saved snapshot's compact coins (SnapshotCodec.encode, schema step 4) of markets rows:
+    "CFS1", the count, then per coin a 64-bit presence mask and its fields in the codec's order."""
+    out = bytearray(b"CFS1") + struct.pack("<I", len(coins))
+    for coin in coins:
+        mask, bit, body = 0, 0, bytearray()
+
+        def flag(present: bool) -> None:
+            nonlocal mask, bit
+            if present:
+                mask |= 1 << bit
+            bit += 1
+
+        def text(value: object) -> None:
+            data = str(value).encode("utf-8")
+            body.extend(struct.pack("<I", len(data)) + data)
+
+        def optional_text(value: object) -> None:
+            flag(isinstance(value, str))
+            if isinstance(value, str):
+                text(value)
+
+        def optional_number(value: object, kind: str = "<d") -> None:
+            present = isinstance(value, (int, float)) and not isinstance(value, bool)
+            flag(present)
+            if present:
+                body.extend(struct.pack(kind, int(value) if kind == "<q" else float(value)))
+
+        for key in ("id", "symbol", "name"):
+            text(coin.get(key, ""))
+        for key in ("image", "ath_date", "atl_date", "last_updated"):
+            optional_text(coin.get(key))
+        for key in ("current_price", "market_cap", "fully_diluted_valuation", "total_volume", "high_24h", "low_24h",
+                    "price_change_24h", "price_change_percentage_24h", "market_cap_change_24h",
+                    "market_cap_change_percentage_24h", "circulating_supply", "total_supply", "max_supply", "ath",
+                    "ath_change_percentage", "atl", "atl_change_percentage"):
+            optional_number(coin.get(key))
+        optional_number(coin.get("market_cap_rank"), "<q")
+        roi = coin.get("roi") if isinstance(coin.get("roi"), dict) else None
+        flag(roi is not None)
+        optional_number((roi or {}).get("times"))
+        optional_text((roi or {}).get("currency"))
+        optional_number((roi or {}).get("percentage"))
+        for window in ("1h", "24h", "7d", "14d", "30d", "200d", "1y"):
+            optional_number(coin.get(f"price_change_percentage_{window}_in_currency"))
+        flag(isinstance(coin.get("sparkline_in_7d"), dict))
+        out.extend(struct.pack("<Q", mask) + body)
+    return bytes(out)
+
+
 def main() -> None:
     if CORPUS.exists():
         shutil.rmtree(CORPUS)
@@ -97,6 +147,17 @@ def main() -> None:
                                         "to": "2025-01-01T00:00:00Z", "limit": 10, "offset": 0},
                                    {"portfolio": "eur-book"}, {"limit": -1}, {"from": "yesterday"}, {"portfolio": None}]):
         write("ledger_query", f"query{index}", compact(query))
+    # The saved snapshot's compact coins (snapshot_open): the fixture, a few coins, and damage.
+    whole = compact_snapshot(markets)
+    write("snapshot_open", "markets", whole)
+    write("snapshot_open", "first3", compact_snapshot(markets[:3]))
+    write("snapshot_open", "bitcoin-twice", compact_snapshot(markets + markets[:1]))
+    write("snapshot_open", "no-coin", compact_snapshot([]))
+    for cut in (3, 8, 40, len(whole) // 2, len(whole) - 1):
+        write("snapshot_open", f"cut{cut}", whole[:cut])
+    write("snapshot_open", "huge-count", whole[:4] + struct.pack("<I", 0xFFFFFFFF) + whole[8:])
+    write("snapshot_open", "json", (FIXTURES / "markets.json").read_bytes()[:2000])
+
     header = b"timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id\n"
     csvs = [
         header + b"2024-01-01T00:00:00Z,main,bitcoin,buy,1,100,0,,\n2024-02-01T00:00:00Z,main,bitcoin,sell,0.5,120,1,,x1\n",

@@ -235,6 +235,11 @@ void test_store_rejects_null_arguments(void) {
     store = (cf_store *)SENTINEL;
     EXPECT_FAIL_NO_OUT(CF_INVALID_ARGUMENT, cf_store_open("\xff\xfe", &store, &err));
     CHECK(store == NULL);
+    /* An SQLite URI (break3): SQLite would open another file, created with the umask's mode. */
+    EXPECT_FAIL_NO_OUT(CF_INVALID_ARGUMENT, cf_store_open("file::memory:", &store, &err));
+    CHECK(store == NULL);
+    EXPECT_FAIL_NO_OUT(CF_INVALID_ARGUMENT, cf_store_open_v2("{\"database\":\"file:x.sqlite?mode=rwc\"}", &store, &err));
+    CHECK(store == NULL);
     if (store != (cf_store *)SENTINEL)
         cf_store_close(store);
     EXPECT_FAIL_NO_OUT(CF_INVALID_ARGUMENT, cf_store_set_holding(NULL, "bitcoin", 1, &err));

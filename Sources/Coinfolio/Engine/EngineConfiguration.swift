@@ -7,7 +7,8 @@
 public struct EngineConfiguration: Sendable {
     /// Where holdings and the saved snapshot live: a SQLite file path, `":memory:"` for none on
     /// disk, or a PostgreSQL server `postgresql://user[:password]@host[:port]/db[?params]`
-    /// (`postgres://` too).
+    /// (`postgres://` too). A path starting with `file:` (an SQLite URI) is refused when the
+    /// store opens (`.invalidArgument`, `details.reason` `"sqlite_uri"`).
     public var database: String
     /// Whether `database` names a PostgreSQL server (a `postgresql://` or `postgres://` URL)
     /// rather than a SQLite file.

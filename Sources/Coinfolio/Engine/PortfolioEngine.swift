@@ -241,14 +241,20 @@ public final class PortfolioEngine: Sendable {
         let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
         switch saved.content {
         case .compact(let compact):
-            return MarketSnapshot(
+            let restored = MarketSnapshot(
                 coins: SnapshotCoins(compact), marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
                 fetchedAt: Date(timeIntervalSince1970: saved.fetchedAt), refreshFailed: saved.refreshFailed,
                 storedSparklines: .init(store: store.snapshots, snapshotID: saved.id, hasSparkline: compact.skimmed.hasSparkline))
+            // Every save merges its coins to one row per id: a blob naming an id twice was not
+            // written by one, and would list that coin twice.
+            guard restored.indexByID.count == restored.coins.count else { throw SnapshotCodec.corrupt }
+            return restored
         case .marketsBody(let body):
             // Saved by schema 1 as a CoinGecko body: decode it once, learn the data's own time,
             // and save it again in the compact form (best effort: a read-only file still opens).
             let coins = try CoinGeckoBody.markets(body).coins
+            // As for the compact form: a snapshot without a coin is never installed.
+            guard !coins.isEmpty else { throw SnapshotCodec.corrupt }
             let fetchedAt = Date(timeIntervalSince1970: saved.fetchedAt)
             let asOf = MarketSnapshot.dataTime(coins: coins, marketData: marketData) ?? fetchedAt
             let resaved = try? store.snapshots.save(

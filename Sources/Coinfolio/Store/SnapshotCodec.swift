@@ -74,8 +74,9 @@ enum SnapshotCodec {
         var r = Reader(bytes: bytes)
         guard try r.u32() == magic else { throw corrupt }
         let count = Int(try r.u32())
-        // Each record takes at least 20 bytes, so a bad count cannot reserve absurd memory.
-        guard count <= bytes.count / 20 else { throw corrupt }
+        // Each record takes at least 20 bytes, so a bad count cannot reserve absurd memory. A
+        // saved snapshot has at least one coin (an empty markets answer is never installed).
+        guard count > 0, count <= bytes.count / 20 else { throw corrupt }
         var skimmed = Skimmed()
         skimmed.offsets.reserveCapacity(count)
         skimmed.ids.reserveCapacity(count)
@@ -96,6 +97,8 @@ enum SnapshotCodec {
             for _ in Coin.ChangeWindow.allCases { _ = try r.optionalDouble() }
             skimmed.hasSparkline.append(r.flag())
         }
+        // The records end the blob: bytes after them are no part of a blob `encode` wrote.
+        guard r.offset == bytes.count else { throw corrupt }
         return skimmed
     }
 

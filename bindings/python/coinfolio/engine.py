@@ -70,7 +70,9 @@ class Engine(Handle):
     Args:
         database: ``":memory:"``, the path of the SQLite file (holdings, one saved snapshot per
             vs_currency, and saved coin details), or a PostgreSQL URL
-            ``postgresql://user[:password]@host[:port]/db[?params]``.
+            ``postgresql://user[:password]@host[:port]/db[?params]``. A path starting with
+            ``file:`` (an SQLite URI) raises InvalidArgument (``details["reason"]``
+            ``"sqlite_uri"``); ``"./file:…"`` names a file of that name.
         owner: whose rows the engine sees in ``database`` (default ``"default"``): it never
             reads, changes, counts or deletes another owner's rows.
         database_timeout: seconds one wait on the database may last (a positive finite number,

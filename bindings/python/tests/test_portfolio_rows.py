@@ -5,9 +5,10 @@ plain answer, whatever happened in between, and is the caller's to change."""
 from __future__ import annotations
 
 import json
+import threading
 from ctypes import byref, c_void_p
 from pathlib import Path
-from typing import Any, Dict, Iterator
+from typing import Any, Dict, Iterator, List
 
 import pytest
 
@@ -173,3 +174,84 @@ def test_the_answer_by_reference_names_its_snapshot(fixture_text: Any) -> None:
         engine.load(fixture_text("markets.json"))
         again = json.loads(raw_answer(engine, {"coins_by_reference": True}))
         assert again["snapshot_version"] != answer["snapshot_version"]
+
+
+def test_the_key_takes_a_boolean_and_null_is_its_default(fixture_text: Any) -> None:
+    with coinfolio.Engine(database=":memory:") as engine:
+        engine.load(fixture_text("markets.json"))
+        engine.set_holding("bitcoin", 1)
+
+        def ask(query: bytes) -> Any:
+            out = c_void_p()
+            with engine._borrow() as pointer:
+                _ffi.lib.cf_engine_portfolio(pointer, query, byref(out), _ffi.error_slot())
+            return json.loads(_ffi.take_bytes(out.value) or b"null")
+
+        for value in (b"1", b"0", b'"true"', b"[true]", b"{}"):
+            with pytest.raises(coinfolio.InvalidArgument, match="coins_by_reference is not a boolean"):
+                ask(b'{"coins_by_reference":' + value + b"}")
+        assert ask(b'{"coins_by_reference":null,"sparkline":false}') == plain(engine)
+        assert ask(b'{"coins_by_reference":false,"sparkline":false}') == plain(engine)
+        assert ask(b'{"coins_by_reference":true}')["coins"] == ["bitcoin"]
+
+
+def test_escaped_ids_unicode_rows_and_loads_on_other_threads_join_as_the_plain_answer(
+    db_path: Path, fixture_text: Any, parser: str
+) -> None:
+    rows = json.loads(fixture_text("markets.json")) + [
+        {"id": 'q"uo\\te', "symbol": "q", "name": 'Quote "x" \u2028', "current_price": 2.5, "market_cap_rank": 50,
+         "roi": {"times": 1, "currency": "usd", "percentage": 100}},
+        {"id": "\u00fcn\u00ef-\u00e7\u00f6d\u00e9", "symbol": "\u00fc", "name": "\u00dcn\u00ef \U0001F680", "current_price": 3,
+         "market_cap_rank": 51},
+    ]
+
+    def body(variant: int) -> str:
+        changed = json.loads(json.dumps(rows))
+        for row in changed:
+            if variant == 1 and isinstance(row.get("current_price"), (int, float)):
+                row["current_price"] *= 2
+            if variant == 2 and row["id"] == "tether":
+                row["name"], row["roi"] = "Renamed", {"times": 5, "currency": "btc", "percentage": 7}
+        if variant == 3:  # held coins' rows disappear
+            changed = [row for row in changed if row["id"] not in ("bitcoin", 'q"uo\\te')]
+        return json.dumps(changed)
+
+    with coinfolio.Engine(database=db_path) as engine, coinfolio.Engine(database=db_path) as other:
+        engine.load(body(0))
+        for index, coin_id in enumerate(["bitcoin", "tether", 'q"uo\\te', "\u00fcn\u00ef-\u00e7\u00f6d\u00e9", "gone"]):
+            engine.set_holding(coin_id, index + 1)
+        for variant in (1, 2, 3, 0):
+            engine.load(body(variant))
+            check_every_sort(engine)
+            other.load(body((variant + 1) % 4))  # another engine on the file: its own snapshot
+            check_every_sort(engine)
+            check_every_sort(other)
+        # Queries on threads while this one loads: every answer is a plain answer of one body.
+        possible = set()
+        for variant in range(4):
+            engine.load(body(variant))
+            answer = plain(engine)
+            for key in ("as_of", "fetched_at", "stale"):
+                answer.pop(key)
+            possible.add(json.dumps(answer))
+        done = threading.Event()
+        wrong: List[Any] = []
+
+        def read() -> None:
+            while not done.is_set():
+                answer = engine.portfolio()
+                for key in ("as_of", "fetched_at", "stale"):
+                    answer.pop(key)
+                if json.dumps(answer) not in possible:
+                    wrong.append(answer)
+
+        readers = [threading.Thread(target=read) for _ in range(3)]
+        for reader in readers:
+            reader.start()
+        for round in range(24):
+            engine.load(body(round % 4))
+        done.set()
+        for reader in readers:
+            reader.join()
+        assert wrong == []
+        check_every_sort(engine)

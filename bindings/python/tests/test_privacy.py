@@ -46,6 +46,24 @@ def test_engine_creates_owner_only_files(tmp_path: Path, umask_022: None) -> Non
         assert _mode(Path(f"{path}-shm")) == 0o600
 
 
+def test_an_sqlite_uri_is_refused_not_opened_with_the_umasks_mode(
+    tmp_path: Path, umask_022: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by break3: "file:secret.sqlite" opened secret.sqlite created 0644, beside an empty
+    # "file:secret.sqlite"; "file::memory:" was an in-memory database nobody reads back.
+    monkeypatch.chdir(tmp_path)
+    for database in ("file:secret.sqlite", "file:secret.sqlite?mode=rwc", "file::memory:"):
+        with pytest.raises(coinfolio.InvalidArgument) as refused:
+            coinfolio.Engine(database=database)
+        assert refused.value.details["reason"] == "sqlite_uri"
+        with pytest.raises(coinfolio.InvalidArgument):
+            coinfolio.Store(database)
+    assert sorted(os.listdir(tmp_path)) == []
+    with coinfolio.Store("./file:secret.sqlite") as store:  # a file of that name
+        store.set_holding("bitcoin", 1)
+    assert _mode(tmp_path / "file:secret.sqlite") == 0o600
+
+
 def test_an_existing_file_keeps_its_mode(tmp_path: Path, umask_022: None) -> None:
     path = tmp_path / "shared.sqlite"
     path.touch(mode=0o640)
