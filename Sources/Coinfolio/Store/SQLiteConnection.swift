@@ -166,7 +166,7 @@ final class SQLiteConnection: Database {
         /// Binds the string's UTF-8 in place (SQLite copies it): no C string made for each bind.
         func bind(_ index: Int32, _ text: String) {
             var text = text
-            text.withUTF8 { bytes in
+            _ = text.withUTF8 { bytes in
                 // An empty buffer may have no address, and SQLite binds a NULL pointer as NULL.
                 if let base = bytes.baseAddress, !bytes.isEmpty {
                     sqlite3_bind_text(
