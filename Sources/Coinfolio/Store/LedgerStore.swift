@@ -577,7 +577,7 @@ final class LedgerStore: Sendable {
         let time = LedgerTimestamp.format(short.entry.timestamp)
         return CoinfolioError(
             .invalidArgument,
-            "\(coinID) would go below zero at \(time): \(short.shortBy) more than is held would leave",
+            "\(coinID) would go below zero at \(time): short by \(short.shortBy)",
             details: ["coin_id": .string(coinID), "timestamp": .string(time), "short_by": .number(short.shortBy.double)])
     }
 
