@@ -494,4 +494,19 @@ final class LedgerTests: XCTestCase {
         XCTAssertEqual(try engine.importCSV(contentsOf: url), ImportSummary(imported: 3000, skipped: 0))
         XCTAssertEqual(try engine.pnl().totalCostBasis, d("480"))  // 3000 × (0.1 × 1.5 + 0.01)
     }
+
+    /// A folder or a missing file is a CoinfolioError saying so (it was Foundation's raw
+    /// `NSCocoaErrorDomain Code=256` for a folder), and nothing is written.
+    func testCSVImportOfAFolderOrAMissingFileIsInvalidArgument() throws {
+        let folder = try temporaryDirectory(self)
+        let engine = try self.engine(folder.appendingPathComponent("db.sqlite").path)
+        for (url, reason) in [(folder, "it is a folder, not a file"), (folder.appendingPathComponent("none.csv"), "no such file")] {
+            XCTAssertThrowsError(try engine.importCSV(contentsOf: url)) { error in
+                let error = error as? CoinfolioError
+                XCTAssertEqual(error?.code, .invalidArgument)
+                XCTAssertEqual(error?.message, "cannot read \(url.path): \(reason)")
+            }
+        }
+        XCTAssertEqual(try engine.transactions().total, 0)
+    }
 }

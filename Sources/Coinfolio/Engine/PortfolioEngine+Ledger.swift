@@ -120,13 +120,19 @@ extension PortfolioEngine {
 
     /// Imports ledger CSV from a file, streaming it 64 KiB at a time (a 50 MB file is never in
     /// memory at once). Same rules as `importCSV(_:)`.
+    /// - Throws: `.invalidArgument` also when the file is missing, is a folder or cannot be read.
     public func importCSV(contentsOf url: URL) throws -> ImportSummary {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw CoinfolioError(.invalidArgument, "cannot read \(url.path): no such file")
+        }
+        if isFolder.boolValue { throw CoinfolioError(.invalidArgument, "cannot read \(url.path): it is a folder, not a file") }
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: url) } catch {
             throw CoinfolioError(.invalidArgument, "cannot read \(url.path): \(error.localizedDescription)")
         }
         defer { try? handle.close() }
-        var reader = CSVReader(fileHandle: handle)
+        var reader = CSVReader(fileHandle: handle, path: url.path)
         return try importCSV(&reader)
     }
 

@@ -41,10 +41,13 @@ struct CSVReader {
         })
     }
 
-    /// A reader over a file, 64 KiB at a time.
-    init(fileHandle: FileHandle) {
+    /// A reader over a file, 64 KiB at a time; a failed read is `.invalidArgument` naming `path`.
+    init(fileHandle: FileHandle, path: String) {
         self.init(nextChunk: {
-            let data = try fileHandle.read(upToCount: CSVReader.chunkSize)
+            let data: Data?
+            do { data = try fileHandle.read(upToCount: CSVReader.chunkSize) } catch {
+                throw CoinfolioError(.invalidArgument, "cannot read \(path): \(error.localizedDescription)")
+            }
             guard let data, !data.isEmpty else { return nil }
             return [UInt8](data)
         })

@@ -9,6 +9,11 @@ struct ImportCommand: Command {
 
     func run(_ cli: CLI) throws {
         let path = cli.options.operands[0]
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            fail("cannot read \(path): no such file (nothing was imported)", code: 1)
+        }
+        if isFolder.boolValue { fail("cannot read \(path): it is a folder, not a file (nothing was imported)", code: 1) }
         let engine = try cli.openEngine()
         let summary: ImportSummary
         do {
