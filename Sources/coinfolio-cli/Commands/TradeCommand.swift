@@ -24,13 +24,13 @@ private func recordTrade(_ kind: TransactionKind, _ cli: CLI) throws {
     let options = cli.options
     let coinID = options.operands[0]
     guard let amount = ExactDecimal(options.operands[1]), !amount.isNegative, !amount.isZero else {
-        fail("amount must be a decimal number above 0 (a point, not a comma), not \"\(options.operands[1])\"", code: 2)
+        fail("amount must be a decimal number above 0 and below 8.5e19, at most 18 fraction digits, a point not a comma; not \"\(options.operands[1])\"", code: 2)
     }
     guard let priceText = options.price else { fail("\(kind.rawValue) needs --price (per unit, in the portfolio's currency)", code: 2) }
-    guard let price = ExactDecimal(priceText) else { fail("--price must be a decimal number, not \"\(priceText)\"", code: 2) }
+    guard let price = ExactDecimal(priceText) else { fail("--price must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(priceText)\"", code: 2) }
     var fee = ExactDecimal.zero
     if let feeText = options.fee {
-        guard let value = ExactDecimal(feeText) else { fail("--fee must be a decimal number, not \"\(feeText)\"", code: 2) }
+        guard let value = ExactDecimal(feeText) else { fail("--fee must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(feeText)\"", code: 2) }
         fee = value
     }
     var timestamp = LedgerTimestamp.now()
