@@ -10,7 +10,8 @@
 #   make fuzz       libFuzzer over every JSON entry point and the formatters (FUZZ_SECONDS each, default 60)
 #   make sanitize   the Swift suite under ASan and TSan, the C suite against an ASan library, a TSan C stress test
 #   make stress     SIGKILL trials (STRESS_TRIALS, default 100), 4 writer processes, a full disk
-#   make demo       run coinfolio-cli home against the loopback server with the committed fixtures
+#   make demo       run coinfolio-cli set, home, portfolio and detail against the loopback server
+#                   with the committed fixtures, in a temporary database
 #   make install    install the library, CLI, header and pkg-config file under PREFIX (/usr/local)
 #   make uninstall  remove exactly those files (and the folders install made, when left empty)
 #   make wheel      the Python wheel with the Swift runtime grafted in (bindings/python/dist;
