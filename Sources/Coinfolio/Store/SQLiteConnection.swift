@@ -14,6 +14,8 @@ final class SQLiteConnection: Database {
     /// How long, in seconds, a statement waits for another connection's lock (SQLite's busy
     /// timeout, `database_timeout`) before it fails busy.
     let busyTimeout: Double
+    /// The connection's busy handler: waits at most `busyTimeout` and says when it gave up.
+    private let busyWait: BusyWait
     /// How many times a statement SQLite reports busy without waiting (a WAL snapshot that went
     /// stale, a WAL being recovered) is tried again.
     static let busyRetries = 5
@@ -25,6 +27,7 @@ final class SQLiteConnection: Database {
     ///   `file:`; `.store` with SQLite's message.
     init(path: String, busyTimeout: Double = DatabaseTimeout.defaultSeconds) throws {
         self.busyTimeout = busyTimeout
+        busyWait = BusyWait(timeout: busyTimeout)
         // Debian's SQLite reads a name starting with "file:" as a URI (SQLITE_USE_URI):
         // "file:data.sqlite" opened data.sqlite created with the umask's mode (0644), not 0600,
         // beside an empty "file:data.sqlite" made here, and "file::memory:" was a private
@@ -49,7 +52,12 @@ final class SQLiteConnection: Database {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, Int32(max(1, min((busyTimeout * 1000).rounded(.up), Double(Int32.max)))))
+        sqlite3_busy_handler(
+            db,
+            { context, count in
+                guard let context else { return 0 }
+                return Unmanaged<BusyWait>.fromOpaque(context).takeUnretainedValue().shouldWait(after: count)
+            }, Unmanaged.passUnretained(busyWait).toOpaque())
     }
 
     deinit { close() }
@@ -119,18 +127,20 @@ final class SQLiteConnection: Database {
     }
 
     /// Calls `body` again while it answers a busy code SQLite gives without waiting
-    /// (`SQLITE_BUSY_SNAPSHOT`, `SQLITE_BUSY_RECOVERY`, `SQLITE_LOCKED`…), at most `busyRetries`
-    /// times. A plain `SQLITE_BUSY` is the busy handler giving up after waiting `busyTimeout`:
-    /// it is not tried again, so a statement waits for another connection's lock at most
-    /// `busyTimeout` (and the short pauses between retries). No clock is read: `next()` calls
-    /// this for every row.
+    /// (`SQLITE_BUSY_SNAPSHOT`, `SQLITE_BUSY_RECOVERY`, `SQLITE_LOCKED`, or a plain `SQLITE_BUSY`
+    /// SQLite returns without calling the busy handler, as `PRAGMA journal_mode = WAL` does while
+    /// another connection opens the same new file), at most `busyRetries` times. A plain
+    /// `SQLITE_BUSY` after the busy handler gave up (it waited `busyTimeout`) is not tried again,
+    /// so a statement waits for another connection's lock at most `busyTimeout` (and the short
+    /// pauses between retries). No clock is read here: `next()` calls this for every row.
     func retryingBusy(_ body: () -> Int32, context: () -> String) throws {
         var attempt = 0
         while true {
+            busyWait.expired = false
             let rc = body()
             if rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW { return }
             let primary = rc & 0xFF
-            if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED), rc != SQLITE_BUSY, attempt < Self.busyRetries {
+            if primary == SQLITE_BUSY || primary == SQLITE_LOCKED, !busyWait.expired, attempt < Self.busyRetries {
                 attempt += 1
                 usleep(UInt32(10_000 * attempt))
                 continue
@@ -243,5 +253,33 @@ final class SQLiteConnection: Database {
             guard let pointer = sqlite3_column_blob(handle, column) else { return isNull(column) ? nil : Data() }
             return Data(bytes: pointer, count: count)
         }
+    }
+}
+
+/// One SQLite connection's busy handler (in place of `sqlite3_busy_timeout`, which cannot say
+/// whether it waited): pauses of 1, 2, 3 … 25 ms while another connection holds the lock, for
+/// at most `timeout` seconds from the first call of one wait, then gives up and sets `expired`.
+/// Used by its connection's calls only, which its owner serializes.
+final class BusyWait {
+    let timeout: Double
+    /// Set when the handler gave up after waiting `timeout`; cleared before each statement.
+    var expired = false
+    private var started: UInt64 = 0
+
+    init(timeout: Double) { self.timeout = timeout }
+
+    /// SQLite's busy-handler answer: 1 to try again after a pause, 0 to give up.
+    /// - Parameter count: how many times the handler was called for this wait (0 the first).
+    func shouldWait(after count: Int32) -> Int32 {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if count == 0 { started = now }
+        let waited = Double(now &- started) / 1e9
+        guard waited < timeout else {
+            expired = true
+            return 0
+        }
+        let pause = min(Double(min(count, 24) + 1) / 1000, timeout - waited)
+        usleep(UInt32(max(pause, 0) * 1_000_000))
+        return 1
     }
 }
