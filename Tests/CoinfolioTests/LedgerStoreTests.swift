@@ -14,19 +14,7 @@ final class LedgerStoreTests: XCTestCase {
     /// (dropped at the end), for tests that build an old schema.
     private func emptyDatabase() throws -> String {
         guard TestDatabase.isPostgres else { return try temporaryDirectory(self).appendingPathComponent("old.sqlite").path }
-        let server = try TestDatabase.postgresURL()
-        let name = "cf_step5_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
-        let admin = try PostgresConnection(url: server)
-        try admin.execute("CREATE DATABASE \(name)")
-        admin.close()
-        addTeardownBlock {
-            if let admin = try? PostgresConnection(url: server) {
-                try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-                admin.close()
-            }
-        }
-        let base = try XCTUnwrap(server.range(of: "/", options: .backwards))
-        return server[..<base.upperBound] + name
+        return try TestDatabase.emptyPostgresDatabase(self)
     }
 
     private func engine(_ location: String, owner: String) throws -> PortfolioEngine {

@@ -20,19 +20,7 @@ final class PostgresTests: XCTestCase {
 
     /// A new, empty database on the cluster, dropped at the end of the test.
     private func freshDatabase(encoding: String? = nil) throws -> String {
-        let server = try serverURL()
-        let name = "cf_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
-        let admin = try PostgresConnection(url: server)
-        let options = encoding.map { " ENCODING '\($0)' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" } ?? ""
-        try admin.execute("CREATE DATABASE \(name)\(options)")
-        admin.close()
-        addTeardownBlock {
-            if let admin = try? PostgresConnection(url: server) {
-                try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-                admin.close()
-            }
-        }
-        return try url(server, database: name)
+        try TestDatabase.emptyPostgresDatabase(self, encoding: encoding)
     }
 
     private static let password = "pw-Zebra-7781-quokka"

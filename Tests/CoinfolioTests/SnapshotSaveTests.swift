@@ -143,28 +143,12 @@ final class SnapshotSaveTests: XCTestCase {
 
     // MARK: - Step 6 over snapshots saved by schema 4
 
-    /// A new, empty database on the cluster, dropped at the end of the test.
-    private func freshPostgresDatabase() throws -> String {
-        let server = try TestDatabase.postgresURL()
-        let name = "cf_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
-        let admin = try PostgresConnection(url: server)
-        try admin.execute("CREATE DATABASE \(name)")
-        admin.close()
-        addTeardownBlock {
-            if let admin = try? PostgresConnection(url: server) {
-                try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-                admin.close()
-            }
-        }
-        let base = try XCTUnwrap(server.range(of: "/", options: .backwards))
-        return server[..<base.upperBound] + name
-    }
 
     /// A database at schema 4 holding `owner`'s usd snapshot of `body` as schema 4 saved it:
     /// the compact coins, each sparkline a row of the JSON text CoinGecko sent.
     private func schemaFourDatabase(postgres: Bool, owner: String, body: Data) throws -> String {
         let location =
-            postgres ? try freshPostgresDatabase() : try temporaryDirectory(self).appendingPathComponent("schema4.sqlite").path
+            postgres ? try TestDatabase.emptyPostgresDatabase(self) : try temporaryDirectory(self).appendingPathComponent("schema4.sqlite").path
         let database = try DatabaseLocation.open(location)
         defer { database.close() }
         let coins = try CoinGeckoBody.markets(body).coins

@@ -149,6 +149,25 @@ struct TestDatabase {
         return url
     }
 
+    /// A new, empty database on the test cluster (for migrations and first opens), dropped when
+    /// `test` ends; `encoding` creates it with that server encoding (collation C).
+    static func emptyPostgresDatabase(_ test: XCTestCase, encoding: String? = nil) throws -> String {
+        let server = try postgresURL()
+        let name = "cf_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
+        let admin = try PostgresConnection(url: server)
+        let options = encoding.map { " ENCODING '\($0)' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" } ?? ""
+        try admin.execute("CREATE DATABASE \(name)\(options)")
+        admin.close()
+        test.addTeardownBlock {
+            if let admin = try? PostgresConnection(url: server) {
+                try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+                admin.close()
+            }
+        }
+        let base = try XCTUnwrap(server.range(of: "/", options: .backwards))
+        return server[..<base.upperBound] + name
+    }
+
     /// A database no other test uses: a new SQLite file, or a new owner on the PostgreSQL server.
     static func fresh(_ test: XCTestCase, name: String = "store.sqlite") throws -> TestDatabase {
         let owner = "test-\(UUID().uuidString)"
