@@ -15,6 +15,13 @@ public enum TransactionKind: String, Sendable, CaseIterable {
     public var adds: Bool { self == .buy || self == .transferIn }
     /// Whether the kind carries a price (buy, sell).
     public var isTrade: Bool { self == .buy || self == .sell }
+
+    /// The kind whose name is `utf8` (a database column read in place, without a `String`), or
+    /// nil for any other text.
+    init?(utf8: UnsafeBufferPointer<UInt8>) {
+        guard let kind = Self.allCases.first(where: { $0.rawValue.utf8.elementsEqual(utf8) }) else { return nil }
+        self = kind
+    }
 }
 
 /// One ledger row: `{"id","portfolio","coin_id","kind","amount","price","fee","timestamp","note","external_id"}`.

@@ -100,7 +100,7 @@ extension LedgerStore {
         var sums: [HoldingsKey: ExactDecimal] = [:]
         while try select.next() {
             guard let amount = select.withText(2, { ExactDecimal.parse($0, rounding: false) }) else { throw Self.corrupt("amount") }
-            let adds = select.withText(1) { $0.count == 3 || $0.count == 11 }
+            guard let adds = select.withText(1, { TransactionKind(utf8: $0)?.adds }) else { throw Self.corrupt("kind") }
             sums[HoldingsKey(select.text(0) ?? ""), default: .zero] += adds ? amount : -amount
         }
         positionCache.withLock { $0.portfolios[portfolio] = sums }
