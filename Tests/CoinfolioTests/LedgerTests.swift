@@ -14,6 +14,7 @@ final class LedgerTests: XCTestCase {
     }
 
     private func d(_ text: String) -> ExactDecimal { ExactDecimal(text)! }
+    @_disfavoredOverload private func d(_ text: String) -> PreciseDecimal { PreciseDecimal(text)! }
 
     /// buy 1 BTC @ 100 fee 1; buy 1 @ 200; sell 1.5 @ 300 fee 3; price now 400.
     private func workedExample() throws -> PortfolioEngine {

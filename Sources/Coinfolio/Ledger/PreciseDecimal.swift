@@ -12,12 +12,19 @@
 /// Text out is the shortest exact form (`description`), written as JavaScript writes numbers:
 /// `"246"`, `"0.1"`, `"40003.1"`, `"320000000000000000000"`, and `"2e-24"` below 10⁻⁷.
 public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConvertible, ExpressibleByIntegerLiteral {
-    /// |significand| < 10³⁸.
-    @usableFromInline var significand: Int128
+    // The significand is kept as two 64-bit halves, not an Int128: with a stored Int128 (16-byte
+    // alignment) beside the exponent, debug builds of Swift 6.3 read an optional value with an
+    // aligned vector load from a misaligned stack slot and crash.
+    @usableFromInline var high: Int64
+    @usableFromInline var low: UInt64
     @usableFromInline var exponent: Int32
 
+    /// |significand| < 10³⁸.
+    @inlinable var significand: Int128 { Int128(high) << 64 | Int128(low) }
+
     @inlinable init(significand: Int128, exponent: Int32) {
-        self.significand = significand
+        high = Int64(truncatingIfNeeded: significand >> 64)
+        low = UInt64(truncatingIfNeeded: significand)
         self.exponent = exponent
     }
 

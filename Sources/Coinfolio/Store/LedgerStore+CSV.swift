@@ -171,10 +171,10 @@ extension LedgerStore {
                 try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
                     running[key]? -= entry.kind.adds ? entry.amount : -entry.amount
                 }
-                var shortfalls: [HoldingsKey: (entry: LedgerEntry, shortBy: ExactDecimal)] = [:]
+                var shortfalls: [HoldingsKey: (entry: LedgerEntry, breach: RunningAmountBreach)] = [:]
                 try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
                     guard shortfalls[key] == nil, let before = running[key] else { return }
-                    if let short = firstShortfall([entry], startingAt: before) {
+                    if let short = firstBreach([entry], startingAt: before) {
                         shortfalls[key] = short
                     } else {
                         running[key] = before + (entry.kind.adds ? entry.amount : -entry.amount)
@@ -182,7 +182,7 @@ extension LedgerStore {
                 }
                 for key in coins.keys.sorted(by: { $0.text < $1.text }) {
                     if let short = shortfalls[key] {
-                        var error = Self.shortfallError(short, coinID: key.text)
+                        var error = Self.breachError(short, coinID: key.text)
                         if let line = importedLine(short.entry.id) {
                             error.details["line"] = .number(Double(line))
                             error.details["column"] = .string("amount")

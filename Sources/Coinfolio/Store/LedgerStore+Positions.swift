@@ -152,10 +152,6 @@ extension LedgerStore {
 
     // MARK: - Entries after a point
 
-    /// A point of the ledger order: entries after it have a later timestamp, or the same one and
-    /// a larger id. `(t, Int64.max)` is where a new entry at `t` goes (after every entry at `t`).
-    typealias LedgerPoint = (timestamp: Int64, id: Int64)
-
     /// The coin's entries after `point`, in ledger order: none for a point after the last entry,
     /// found with one seek of the time-ordered index.
     func entries(portfolio: String, coinID: String, after point: LedgerPoint, _ connection: any Database) throws
@@ -207,7 +203,7 @@ extension LedgerStore {
     /// not change, so the first shortfall of the whole ledger is the first one here.
     /// - Throws: `.invalidArgument` with `{coin_id, timestamp, short_by}`.
     static func checkNeverNegative(from held: ExactDecimal, _ entries: [LedgerEntry], coinID: String) throws {
-        if let short = firstShortfall(entries, startingAt: held) { throw shortfallError(short, coinID: coinID) }
+        if let breach = firstBreach(entries, startingAt: held) { throw breachError(breach, coinID: coinID) }
     }
 
     /// The signed sum of entries: adds count up, removes down.

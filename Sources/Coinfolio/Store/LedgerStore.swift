@@ -354,7 +354,7 @@ final class LedgerStore: Sendable {
             let later = try entries(portfolio: portfolio, after: (now, .max), connection)
             for change in changes where !change.adds {
                 let after = later[HoldingsKey(change.coinID)] ?? []
-                let entry = LedgerEntry(id: .max, kind: .transferOut, amount: change.amount, price: nil, fee: .zero, timestamp: now)
+                let entry = LedgerEntry(id: .max, timestamp: now, kind: .transferOut, amount: change.amount)
                 do {
                     try Self.checkNeverNegative(from: change.held - Self.signedSum(after), [entry] + after, coinID: change.coinID)
                 } catch var error as CoinfolioError where targets.count > 1 {
@@ -570,15 +570,26 @@ final class LedgerStore: Sendable {
         insertColumns + " ON CONFLICT (owner, portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING id"
 
     static func entry(_ t: Transaction, id: Int64) -> LedgerEntry {
-        LedgerEntry(id: id, kind: t.kind, amount: t.amount, price: t.price, fee: t.fee, timestamp: t.timestamp)
+        LedgerEntry(id: id, timestamp: t.timestamp, kind: t.kind, amount: t.amount)
     }
 
-    static func shortfallError(_ short: (entry: LedgerEntry, shortBy: ExactDecimal), coinID: String) -> CoinfolioError {
-        let time = LedgerTimestamp.format(short.entry.timestamp)
-        return CoinfolioError(
-            .invalidArgument,
-            "\(coinID) would go below zero at \(time): short by \(short.shortBy)",
-            details: ["coin_id": .string(coinID), "timestamp": .string(time), "short_by": .number(short.shortBy.double)])
+    /// The error for a running amount that would go below zero (details `{coin_id, timestamp,
+    /// short_by}`) or past the ledger's ±8.5e19 (details `{reason: "out_of_range", coin_id,
+    /// timestamp, field: "amount"}`).
+    static func breachError(_ breach: (entry: LedgerEntry, breach: RunningAmountBreach), coinID: String) -> CoinfolioError {
+        let time = LedgerTimestamp.format(breach.entry.timestamp)
+        switch breach.breach {
+        case .short(let shortBy):
+            return CoinfolioError(
+                .invalidArgument, "\(coinID) would go below zero at \(time): short by \(shortBy)",
+                details: ["coin_id": .string(coinID), "timestamp": .string(time), "short_by": .number(shortBy.double)])
+        case .outOfRange:
+            return CoinfolioError(
+                .invalidArgument, "\(coinID) would hold more than 8.5e19 units at \(time), more than the ledger keeps exactly",
+                details: [
+                    "reason": .string("out_of_range"), "field": .string("amount"), "coin_id": .string(coinID), "timestamp": .string(time),
+                ])
+        }
     }
 
     static func corrupt(_ what: String) -> CoinfolioError {
@@ -587,20 +598,13 @@ final class LedgerStore: Sendable {
 
     /// Reads id, kind, amount, price, fee, timestamp_ms starting at column `first`.
     static func readEntry(_ s: any DatabaseStatement, first: Int32) throws -> LedgerEntry {
-        let kind: TransactionKind? = s.withText(first + 1) { bytes in
-            switch bytes.count {
-            case 3: return .buy
-            case 4: return .sell
-            case 11: return .transferIn
-            case 12: return .transferOut
-            default: return nil
-            }
-        }
-        guard let kind else { throw corrupt("kind") }
+        guard let kind = s.withText(first + 1, { TransactionKind(utf8: $0) }) else { throw corrupt("kind") }
         guard let amount = s.withText(first + 2, { ExactDecimal.parse($0, rounding: false) }) else { throw corrupt("amount") }
         guard let fee = s.withText(first + 4, { ExactDecimal.parse($0, rounding: false) }) else { throw corrupt("fee") }
         let price = s.isNull(first + 3) ? nil : s.withText(first + 3) { ExactDecimal.parse($0, rounding: false) }
-        return LedgerEntry(id: s.int64(first), kind: kind, amount: amount, price: price, fee: fee, timestamp: s.int64(first + 5))
+        return LedgerEntry(
+            id: s.int64(first), timestamp: s.int64(first + 5), kind: kind, amount: amount, price: price.map(PreciseDecimal.init),
+            fee: PreciseDecimal(fee))
     }
 
     static func readTransaction(_ s: any DatabaseStatement) throws -> Transaction {

@@ -19,7 +19,7 @@ struct PnLCommand: Command {
         }
         let terminal = cli.terminal
         let vs = (try? VsCurrency(report.vsCurrency)) ?? .usd
-        func money(_ value: ExactDecimal?) -> String {
+        func money(_ value: PreciseDecimal?) -> String {
             value.map { NumberFormat.value($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
         }
         let rows = report.coins.map { coin -> [String] in

@@ -69,7 +69,7 @@ extension CLI {
 
 extension Terminal {
     /// `text` in green when `value` > 0, red when < 0, plain otherwise or when unknown.
-    func signed(_ text: String, _ value: ExactDecimal?) -> String {
+    func signed(_ text: String, _ value: PreciseDecimal?) -> String {
         guard let value, !value.isZero else { return text }
         return paint(text, value.isNegative ? "31" : "32")
     }
