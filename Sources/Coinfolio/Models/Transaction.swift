@@ -13,15 +13,23 @@ public enum TransactionKind: String, Sendable, CaseIterable {
 
     /// Whether the kind adds units (buy, transfer_in).
     public var adds: Bool { self == .buy || self == .transferIn }
+    /// What `amount` units of this kind change a holding by: + for a kind that adds, − else.
+    /// The one place the sign of a ledger row is decided (positions, holdings, the checks).
+    func signed(_ amount: ExactDecimal) -> ExactDecimal { adds ? amount : -amount }
     /// Whether the kind carries a price (buy, sell).
     public var isTrade: Bool { self == .buy || self == .sell }
 
     /// The kind whose name is `utf8` (a database column read in place, without a `String`), or
     /// nil for any other text.
     init?(utf8: UnsafeBufferPointer<UInt8>) {
-        guard let kind = Self.allCases.first(where: { $0.rawValue.utf8.elementsEqual(utf8) }) else { return nil }
+        guard let kind = Self.names.first(where: { $0.name.count == utf8.count && $0.name.elementsEqual(utf8) })?.kind else {
+            return nil
+        }
         self = kind
     }
+
+    /// Every kind with its name's bytes (compared by length first: a ledger read checks a kind per row).
+    private static let names = allCases.map { (kind: $0, name: Array($0.rawValue.utf8)) }
 }
 
 /// One ledger row: `{"id","portfolio","coin_id","kind","amount","price","fee","timestamp","note","external_id"}`.

@@ -1,6 +1,8 @@
 import Foundation
 
-/// CSV import and export of the ledger (SPEC §12): the store's side, in one database transaction.
+/// CSV import and export of the ledger (SPEC §12): the store's side. The rows are read and checked
+/// by `LedgerCSVRows`; here they are written, all in one database transaction, and checked
+/// against the ledger (never negative, known external ids).
 extension LedgerStore {
     /// Imports CSV rows in one database transaction: all of them or, on any error, none.
     /// - Parameters:
@@ -22,42 +24,7 @@ extension LedgerStore {
             guard attempts == 1 else {
                 throw CoinfolioError(.store, "the import met a concurrent write and was undone whole; import the file again")
             }
-            func fail(_ line: Int, _ column: String?, _ message: String, _ extra: [String: CoinfolioError.Detail] = [:])
-                -> CoinfolioError
-            {
-                var details = extra
-                details["line"] = .number(Double(line))
-                if let column { details["column"] = .string(column) }
-                let place = column.map { "line \(line), column \($0)" } ?? "line \(line)"
-                return CoinfolioError(.invalidArgument, "\(place): \(message)", details: details)
-            }
-            func next() throws -> (fields: [String], line: Int)? {
-                do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
-                    throw fail(error.line, nil, error.message, ["field_index": .number(Double(error.field))])
-                }
-            }
-            guard let header = try next() else { return (0, 0) }
-            let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-            if names.count == 1, names[0].contains(";") {
-                throw fail(header.line, nil, "the separator must be a comma, not \";\"")
-            }
-            var index: [String: Int] = [:]
-            for (position, name) in names.enumerated() {
-                guard LedgerCSV.columns.contains(name) else {
-                    throw fail(
-                        header.line, name,
-                        "unknown column \"\(name)\": the header is \(LedgerCSV.columns.joined(separator: ","))")
-                }
-                guard index[name] == nil else { throw fail(header.line, name, "column \"\(name)\" appears twice") }
-                index[name] = position
-            }
-            for name in LedgerCSV.columns where LedgerCSV.required.contains(name) && index[name] == nil {
-                throw fail(header.line, name, "the header has no \"\(name)\" column")
-            }
-            // Each column's position, looked up once.
-            let timestampColumn = index["timestamp"], portfolioColumn = index["portfolio"], coinColumn = index["coin_id"]
-            let kindColumn = index["kind"], amountColumn = index["amount"], priceColumn = index["price"]
-            let feeColumn = index["fee"], noteColumn = index["note"], externalColumn = index["external_id"]
+            guard var rows = try LedgerCSVRows.header(&reader) else { return (0, 0) }
             var knownPortfolios: Set<String> = []
             // The ids this import inserted (increasing: one session's identity values only grow)
             // and each one's line, to name the row of a shortfall or a repeated external_id. Other
@@ -78,49 +45,8 @@ extension LedgerStore {
             var touched: [String: (earliest: Int64, coins: [HoldingsKey: ExactDecimal])] = [:]
             var imported = 0
             var skipped = 0
-            var rows = 0
-            while let record = try next() {
-                rows += 1
-                if rows % 1000 == 0 { progress?(rows, false) }
-                let line = record.line
-                guard record.fields.count == names.count else {
-                    throw fail(
-                        line, nil,
-                        "the row has \(record.fields.count) fields and the header \(names.count) (the separator is a comma and the decimal mark a point)"
-                    )
-                }
-                func field(_ column: Int?) -> String? {
-                    column.map { record.fields[$0] }
-                }
-                func decimal(_ name: String, _ column: Int?) throws -> ExactDecimal? {
-                    guard let text = field(column), !text.isEmpty else { return nil }
-                    if let value = ExactDecimal(text) { return value }
-                    if text.contains(",") {
-                        throw fail(line, name, "\"\(text)\" has a decimal comma: the decimal mark is a point (1.5, not 1,5)")
-                    }
-                    throw fail(line, name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
-                }
-                let timestampText = field(timestampColumn) ?? ""
-                guard let timestamp = LedgerTimestamp.parse(timestampText) else {
-                    throw fail(line, "timestamp", "\"\(timestampText)\" is not an RFC 3339 time (2024-03-01T12:30:00Z)")
-                }
-                let kindText = field(kindColumn) ?? ""
-                guard let kind = TransactionKind(rawValue: kindText) else {
-                    throw fail(line, "kind", "\"\(kindText)\" is not buy, sell, transfer_in or transfer_out")
-                }
-                guard let amount = try decimal("amount", amountColumn) else { throw fail(line, "amount", "amount is empty") }
-                let portfolioText = field(portfolioColumn) ?? ""
-                let externalText = field(externalColumn) ?? ""
-                let transaction = Transaction(
-                    portfolio: portfolioText.isEmpty ? Transaction.defaultPortfolio : portfolioText,
-                    coinID: field(coinColumn) ?? "", kind: kind, amount: amount, price: try decimal("price", priceColumn),
-                    fee: try decimal("fee", feeColumn) ?? .zero, timestamp: timestamp, note: field(noteColumn) ?? "",
-                    externalID: externalText.isEmpty ? nil : externalText)
-                do { try transaction.validate() } catch let error as CoinfolioError {
-                    var column: String?
-                    if case .string(let name)? = error.details["field"] { column = name }
-                    throw fail(line, column, error.message)
-                }
+            while let (transaction, line) = try rows.next(&reader) {
+                if rows.rowsRead % 1000 == 0 { progress?(rows.rowsRead, false) }
                 if !knownPortfolios.contains(transaction.portfolio) {
                     if try currency(of: transaction.portfolio, connection) == nil {
                         try insertPortfolio(transaction.portfolio, newPortfolioCurrency, connection)
@@ -138,14 +64,15 @@ extension LedgerStore {
                         let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection),
                         importedLine(existing) != nil
                     {
-                        throw fail(line, "external_id", "external_id \"\(externalID)\" appears twice in the file")
+                        throw LedgerCSVRows.error(
+                            line: line, column: "external_id", "external_id \"\(externalID)\" appears twice in the file")
                     }
                     skipped += 1
                     continue
                 }
                 importedIDs.append(id)
                 importedLines.append(Int32(clamping: line))
-                let change = transaction.kind.adds ? transaction.amount : -transaction.amount
+                let change = transaction.kind.signed(transaction.amount)
                 // Taken out and put back: the coins' dictionary is changed in place, never copied.
                 var changes = touched.removeValue(forKey: transaction.portfolio) ?? (transaction.timestamp, [:])
                 changes.earliest = min(changes.earliest, transaction.timestamp)
@@ -169,7 +96,7 @@ extension LedgerStore {
                 // What each coin held just before `from`: its total less its entries from then on.
                 var running = totals
                 try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
-                    running[key]? -= entry.kind.adds ? entry.amount : -entry.amount
+                    running[key]? -= entry.kind.signed(entry.amount)
                 }
                 var shortfalls: [HoldingsKey: (entry: LedgerEntry, shortBy: ExactDecimal)] = [:]
                 try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
@@ -177,25 +104,21 @@ extension LedgerStore {
                     if let short = firstShortfall([entry], startingAt: before) {
                         shortfalls[key] = short
                     } else {
-                        running[key] = before + (entry.kind.adds ? entry.amount : -entry.amount)
+                        running[key] = before + entry.kind.signed(entry.amount)
                     }
                 }
                 for key in coins.keys.sorted(by: { $0.text < $1.text }) {
                     if let short = shortfalls[key] {
-                        var error = Self.shortfallError(short, coinID: key.text)
-                        if let line = importedLine(short.entry.id) {
-                            error.details["line"] = .number(Double(line))
-                            error.details["column"] = .string("amount")
-                            error.message = "line \(line), column amount: " + error.message
-                        }
-                        throw error
+                        let error = Self.shortfallError(short, coinID: key.text)
+                        guard let line = importedLine(short.entry.id) else { throw error }
+                        throw LedgerCSVRows.error(line: line, column: "amount", error.message, error.details)
                     }
                 }
                 changePositions(portfolio: portfolio) { held in
                     for (key, total) in totals { held[key] = total }
                 }
             }
-            progress?(rows, true)
+            progress?(rows.rowsRead, true)
             return (imported, skipped)
         }
     }
@@ -206,13 +129,7 @@ extension LedgerStore {
         guard let externalID = transaction.externalID, externalID.hasPrefix(LedgerCSV.ownPrefix),
             let id = Int64(externalID.dropFirst(LedgerCSV.ownPrefix.count))
         else { return false }
-        let select = try connection.statement("SELECT \(Self.columns) FROM ledger_transaction WHERE id = ?1 AND owner = ?2")
-        select.bind(1, id)
-        select.bind(2, owner)
-        defer { select.reset() }
-        guard try select.next() else { return false }
-        var stored = try Self.readTransaction(select)
-        guard stored.externalID == nil else { return false }
+        guard var stored = try self.transaction(id: id, connection), stored.externalID == nil else { return false }
         stored.id = nil
         var candidate = transaction
         candidate.externalID = nil
