@@ -16,7 +16,7 @@ final class CostBasisMethodTests: XCTestCase {
         group: String? = nil
     ) -> LedgerEntry {
         LedgerEntry(
-            id: id, timestamp: day * 86_400_000, kind: kind, amount: e(amount), price: price.map(p), fee: fee.map(p), moveGroup: group)
+            id: id, timestamp: day * 86_400_000, kind: kind, amount: e(amount), price: price.map(p), fee: fee.map(p), group: group)
     }
 
     private func report(

@@ -19,7 +19,8 @@ extension PortfolioEngine {
         try trade.validate()
         let vs = try currency(ofPortfolio: trade.portfolio)
         let legs = try trade.legs(prices: storedPrices, vsCurrency: vs)
-        return try store.ledger.addGroup(LedgerGroup.rows(legs, prices: storedPrices, vsCurrency: vs))
+        let written = try store.ledger.addGroup(LedgerGroup.rows(legs, prices: storedPrices, vsCurrency: vs))
+        return TransactionGroup(groupID: written.groupID, transactions: written.rows)
     }
 
     /// `addTrade` from the JSON a host sends (`{"portfolio","timestamp","sent":{"coin_id",
@@ -50,7 +51,8 @@ extension PortfolioEngine {
                     "to_currency": .string(toCurrency),
                 ])
         }
-        return try store.ledger.addGroup(move.legs)
+        let written = try store.ledger.addGroup(move.legs)
+        return TransactionGroup(groupID: written.groupID, transactions: written.rows)
     }
 
     /// `move` from the JSON a host sends (`{"from","to","coin_id","amount","received_amount",

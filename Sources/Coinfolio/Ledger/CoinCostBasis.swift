@@ -47,7 +47,7 @@ struct CoinCostBasis<Lots: LotMethod> {
             }
             add(Lot(units: units, cost: cost, acquired: entry.point))
         case .transferIn:
-            if let group = entry.moveGroup, let received = moves.receive(group, units) {
+            if let group = entry.group, let received = moves.receive(group, units) {
                 for lot in received { add(lot) }
             } else {
                 add(Lot(units: units, cost: nil, acquired: entry.point))
@@ -73,7 +73,7 @@ struct CoinCostBasis<Lots: LotMethod> {
             realizedUnits += knownUnits
         case .transferOut:
             _ = remove(units, &pieces)
-            if let group = entry.moveGroup { moves.send(group, pieces) }
+            if let group = entry.group { moves.send(group, pieces) }
         }
     }
 

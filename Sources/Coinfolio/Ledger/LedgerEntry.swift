@@ -21,13 +21,15 @@ struct LedgerEntry: Sendable {
     /// price) of the linked fee row when the fee was paid in a coin; nil while that price is
     /// pending.
     var fee: PreciseDecimal?
-    /// A transfer's group: a transfer_out and a transfer_in of one group are a move, the second
-    /// receiving the lots the first removed (SPEC §16). Nil for every other entry.
-    var moveGroup: String?
+    /// The row's group (SPEC §16): a transfer_out and a transfer_in of one group are a move, the
+    /// second receiving the lots the first removed; a fee row belongs to its parent's group.
+    var group: String?
+    /// The coin a fee was paid in (the row's `fee_coin_id`; `fee` is then its fee row's value).
+    var feeCoinID: String?
 
     init(
         id: Int64, timestamp: Int64, kind: TransactionKind, amount: ExactDecimal, price: PreciseDecimal? = nil,
-        fee: PreciseDecimal? = .zero, moveGroup: String? = nil
+        fee: PreciseDecimal? = .zero, group: String? = nil, feeCoinID: String? = nil
     ) {
         self.id = id
         self.timestamp = timestamp
@@ -35,7 +37,8 @@ struct LedgerEntry: Sendable {
         self.amount = amount
         self.price = price
         self.fee = fee
-        self.moveGroup = moveGroup
+        self.group = group
+        self.feeCoinID = feeCoinID
     }
 
     var point: LedgerPoint { (timestamp, id) }

@@ -30,7 +30,7 @@ extension PnLReport {
             totalUnrealizedPnL: nil, totalRealizedPnL: .zero, totalFees: .zero, totalIncome: .zero, totalIncomeCoverage: 1)
         report.coins.reserveCapacity(ledger.count)
         for (coinID, entries) in ledger {
-            let receivesMoves = entries.contains { $0.kind == .transferIn && $0.moveGroup != nil }
+            let receivesMoves = entries.contains { $0.kind == .transferIn && $0.group != nil }
             let basis: CoinCostBasis<Lots>
             if receivesMoves, let all = linked(coinID) {
                 basis = CostBasisRun.run(all.portfolios, target: all.target)

@@ -19,6 +19,9 @@ public enum TransactionKind: String, Sendable, CaseIterable {
 
     /// Whether the kind adds units (buy, transfer_in, income); the others remove them.
     public var adds: Bool { self == .buy || self == .transferIn || self == .income }
+    /// What `amount` units of this kind change a holding by: + for a kind that adds, − else.
+    /// The one place the sign of a ledger row is decided (positions, holdings, the checks).
+    func signed(_ amount: ExactDecimal) -> ExactDecimal { adds ? amount : -amount }
     /// Whether the kind carries a price per unit (buy, sell, fee, income); null there means
     /// pending (SPEC §17). Transfers never have one.
     public var hasPrice: Bool { self != .transferIn && self != .transferOut }
@@ -26,9 +29,14 @@ public enum TransactionKind: String, Sendable, CaseIterable {
     /// The kind whose name is `utf8` (a database column read in place, without a `String`), or
     /// nil for any other text.
     init?(utf8: UnsafeBufferPointer<UInt8>) {
-        guard let kind = Self.allCases.first(where: { $0.rawValue.utf8.elementsEqual(utf8) }) else { return nil }
+        guard let kind = Self.names.first(where: { $0.name.count == utf8.count && $0.name.elementsEqual(utf8) })?.kind else {
+            return nil
+        }
         self = kind
     }
+
+    /// Every kind with its name's bytes (compared by length first: a ledger read checks a kind per row).
+    private static let names = allCases.map { (kind: $0, name: Array($0.rawValue.utf8)) }
 
     /// "buy, sell, transfer_in, transfer_out, fee or income", for messages.
     static let list = "buy, sell, transfer_in, transfer_out, fee or income"
