@@ -171,14 +171,14 @@ extension PortfolioEngine {
     /// a transaction without an external_id is written as `coinfolio:<id>`, so importing the
     /// export into the same portfolio imports nothing.
     /// - Throws: `.notFound` for an unknown portfolio; `.store`.
-    public func exportCSV(portfolio: String = Transaction.defaultPortfolio) throws -> [UInt8] {
+    public func exportCSV(portfolio: String? = Transaction.defaultPortfolio) throws -> [UInt8] {
         var bytes: [UInt8] = []
         try store.ledger.exportCSV(portfolio: portfolio) { bytes += $0 }
         return bytes
     }
 
     /// `exportCSV` written to a file handle 64 KiB at a time.
-    public func exportCSV(portfolio: String = Transaction.defaultPortfolio, to handle: FileHandle) throws {
+    public func exportCSV(portfolio: String? = Transaction.defaultPortfolio, to handle: FileHandle) throws {
         try store.ledger.exportCSV(portfolio: portfolio) { try handle.write(contentsOf: $0) }
     }
 

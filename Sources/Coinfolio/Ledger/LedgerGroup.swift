@@ -2,7 +2,7 @@
 /// row when its fee was paid in a coin.
 enum LedgerGroup {
     /// `parents` with, right after each one that has a `fee_coin_id` and a fee above 0, its fee
-    /// row: kind `fee`, the same portfolio, time and note, coin `fee_coin_id`, amount `fee`, and
+    /// row: kind `fee`, the same portfolio, time, note and group, coin `fee_coin_id`, amount `fee`, and
     /// the price `fee_price`; else the parent's own price when the fee is in the parent's coin;
     /// else the fee coin's stored price at that time; else pending. A fee row's external id is
     /// its parent's with `#n` (its place in the group, from 2), as a trade's legs are numbered.
@@ -15,7 +15,7 @@ enum LedgerGroup {
             guard let feeCoinID = parent.feeCoinID, !parent.fee.isZero else { continue }
             var row = Transaction(
                 portfolio: parent.portfolio, coinID: feeCoinID, kind: .fee, amount: parent.fee, timestamp: parent.timestamp,
-                note: parent.note)
+                note: parent.note, groupID: parent.groupID)
             if let feePrice = parent.feePrice {
                 (row.price, row.priceSource) = (feePrice, .user)
             } else if feeCoinID.utf8.elementsEqual(parent.coinID.utf8), let price = parent.price {

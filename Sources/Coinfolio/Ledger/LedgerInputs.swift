@@ -108,7 +108,7 @@ extension Transaction {
     }
 }
 
-/// `pnl` options: JSON `{"portfolio": "main", "method": "fifo"|"lifo"|"average"}`.
+/// `pnl` options: JSON `{"portfolio": "main", "method": "fifo"|"lifo"|"hifo"|"lofo"|"average"}`.
 public struct PnLOptions: Sendable, Decodable {
     /// The portfolio (default "main").
     public var portfolio: String
@@ -128,7 +128,8 @@ public struct PnLOptions: Sendable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let text = try c.decodeIfPresent(String.self, forKey: .method) ?? "fifo"
         guard let method = CostBasisMethod(rawValue: text) else {
-            throw CoinfolioError.invalid("method must be fifo, lifo or average, not \"\(text)\"")
+            throw CoinfolioError(
+                .invalidArgument, "method must be \(CostBasisMethod.list), not \"\(text)\"", details: ["field": .string("method")])
         }
         self.init(portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio, method: method)
     }
@@ -227,20 +228,25 @@ public struct ImportSummary: Hashable, Sendable {
     }
 }
 
-/// `export_csv` options: JSON `{"portfolio": "main"}`.
+/// `export_csv` options: JSON `{"portfolio": "main"}`; `"portfolio": null` exports every portfolio
+/// of the owner in one file (a move's two sides then stay one group through an import).
 public struct ExportQuery: Sendable, Decodable {
-    /// The portfolio to export (default "main").
-    public var portfolio: String
+    /// The portfolio to export (default "main"); nil: every portfolio.
+    public var portfolio: String?
 
-    /// A query for `portfolio`.
-    public init(portfolio: String = Transaction.defaultPortfolio) { self.portfolio = portfolio }
+    /// A query for `portfolio` (nil: every portfolio).
+    public init(portfolio: String? = Transaction.defaultPortfolio) { self.portfolio = portfolio }
 
     private enum CodingKeys: String, CodingKey { case portfolio }
 
-    /// Reads the JSON form.
+    /// Reads the JSON form: a missing `portfolio` is "main", a null one every portfolio.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio)
+        guard c.contains(.portfolio) else {
+            self.init()
+            return
+        }
+        self.init(portfolio: try c.decodeNil(forKey: .portfolio) ? nil : try c.decode(String.self, forKey: .portfolio))
     }
 
     /// Reads the JSON form; nil means every default.

@@ -167,13 +167,13 @@ extension LedgerStore {
             && stored.feeCoinID == transaction.feeCoinID && stored.incomeType == transaction.incomeType
     }
 
-    /// Writes the portfolio's transactions as CSV (the long header first), in ledger order, to
-    /// `sink` in pieces of about 64 KiB. A fee row recreated from its parent's `fee_coin_id` is
+    /// Writes the portfolio's transactions (every portfolio's for nil) as CSV (the long header
+    /// first), in ledger order, to `sink` in pieces of about 64 KiB. A fee row recreated from its parent's `fee_coin_id` is
     /// not written: its price goes in the parent's `fee_price`.
-    func exportCSV(portfolio: String, to sink: ([UInt8]) throws -> Void) throws {
+    func exportCSV(portfolio: String?, to sink: ([UInt8]) throws -> Void) throws {
         var writer = CSVWriter(reserving: CSVReader.chunkSize + 4096)
         writer.record(LedgerCSV.columns)
-        guard try portfolioCurrency(portfolio) != nil || portfolio == Transaction.defaultPortfolio else {
+        if let portfolio, try portfolioCurrency(portfolio) == nil, portfolio != Transaction.defaultPortfolio {
             throw Self.noPortfolio(portfolio)
         }
         // A row with a fee in a coin waits for the next row: its fee row, when that follows.

@@ -65,16 +65,17 @@ extension LedgerStore {
         }
     }
 
-    /// Every transaction of a portfolio in ledger order, handed to `body` one at a time.
-    func forEachTransaction(portfolio: String, _ body: (Transaction) throws -> Void) throws {
+    /// Every transaction of a portfolio (of every portfolio for nil) in ledger order, handed to
+    /// `body` one at a time.
+    func forEachTransaction(portfolio: String?, _ body: (Transaction) throws -> Void) throws {
         try file.locked { connection in
             let select = try connection.statement(
                 """
-                SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2
-                ORDER BY timestamp_ms, id
+                SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction
+                WHERE owner = ?1\(portfolio == nil ? "" : " AND portfolio = ?2") ORDER BY timestamp_ms, id
                 """)
-            select.bind(1, portfolio)
-            select.bind(2, owner)
+            select.bind(1, owner)
+            if let portfolio { select.bind(2, portfolio) }
             defer { select.reset() }
             while try select.next() { try body(try LedgerRow.transaction(select)) }
         }
