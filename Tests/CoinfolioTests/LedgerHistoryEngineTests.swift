@@ -271,6 +271,21 @@ final class LedgerHistoryEngineTests: XCTestCase {
         XCTAssertTrue(unrealized.value.hasPrefix("-"), unrealized.value)
     }
 
+    /// A holding past what the ledger keeps exactly (8.5e19 units) is refused, never wrapped.
+    func testAHoldingPastTheLedgersRangeIsOutOfRange() throws {
+        let engine = try self.engine()
+        try buy(engine, "x-coin", "50000000000000000000", at: "1", day: 1)
+        let before = try everything(engine)
+        let error = assertThrows(.invalidArgument) { try buy(engine, "x-coin", "50000000000000000000", at: "1", day: 2) }
+        XCTAssertEqual(error?.details["reason"], .string("out_of_range"))
+        XCTAssertEqual(error?.details["field"], .string("amount"))
+        XCTAssertEqual(try everything(engine), before)
+        let csv = "timestamp,coin_id,kind,amount\n2024-02-01,x-coin,buy,50000000000000000000\n"
+        let imported = assertThrows(.invalidArgument) { try csv.utf8CString.withUnsafeBytes { try engine.importCSV(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }
+        XCTAssertEqual(imported?.details["reason"], .string("out_of_range"))
+        XCTAssertEqual(try everything(engine), before)
+    }
+
     // MARK: - CSV
 
     /// The long header round-trips every new field: a trade with a fee in a coin, a move, income,

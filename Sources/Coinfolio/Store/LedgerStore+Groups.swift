@@ -45,8 +45,16 @@ extension LedgerStore {
             var positions: [ExactDecimal] = []
             for (portfolio, coinID, added) in touched {
                 let held = try position(portfolio: portfolio, coinID: coinID, connection)
+                guard added.contains(where: { !$0.kind.adds }) else {
+                    // Only additions: nothing later can go short; the holding must stay within range.
+                    try Self.checkNeverNegative(from: held, [Self.sum(added, at: added[0])], coinID: coinID)
+                    positions.append(held + Self.signedSum(added))
+                    continue
+                }
+                // Every stored entry after the earliest new time (those at that time come before the
+                // new ones), merged with the new ones in ledger order.
                 let earliest = added.map(\.timestamp).min() ?? 0
-                let later = try entries(portfolio: portfolio, coinID: coinID, after: (earliest, .min), connection)
+                let later = try entries(portfolio: portfolio, coinID: coinID, after: (earliest, .max), connection)
                 let merged = (later + added).sorted { precedes($0.point, $1.point) }
                 try Self.checkNeverNegative(from: held - Self.signedSum(later), merged, coinID: coinID)
                 positions.append(held + Self.signedSum(added))
@@ -105,6 +113,13 @@ extension LedgerStore {
                 storePosition(portfolio: coin.portfolio, coinID: coin.coinID, positions[slot])
             }
         }
+    }
+
+    /// One entry standing for `entries` together (their signed sum, an addition when not negative)
+    /// at `entry`'s point: what the range check of additions needs.
+    static func sum(_ entries: [LedgerEntry], at entry: LedgerEntry) -> LedgerEntry {
+        let total = signedSum(entries)
+        return LedgerEntry(id: entry.id, timestamp: entry.timestamp, kind: total.isNegative ? .transferOut : .transferIn, amount: total.isNegative ? -total : total)
     }
 
     /// Every row of the owner's group `groupID`, in ledger order.
