@@ -568,7 +568,7 @@ static void bench_ledger(const char *dir) {
  * same SQL in C: BEGIN IMMEDIATE, the owner's change count, the portfolio check, two INSERTs with
  * their group id, COMMIT. */
 static void bench_ledger_history(const char *dir) {
-    char path[4096], config[4200], json[512], note[256];
+    char path[4096], config[4200], json[512], note[256], sent[32], received[32], group[40];
     size_t size, markets_size;
     char *csv, *markets, *error = NULL, *out = NULL;
     cf_engine *engine = NULL;
@@ -660,7 +660,6 @@ static void bench_ledger_history(const char *dir) {
                     cf_string_free(out);
                 },
                 {
-                    char sent[32], received[32], group[40];
                     snprintf(sent, sizeof sent, "0.%d", 1 + m % 9);
                     snprintf(received, sizeof received, "%d", 1 + m % 7);
                     snprintf(group, sizeof group, "%08x-0000-4000-8000-%012x", (unsigned)m, (unsigned)m);

@@ -13,7 +13,7 @@ final class CostBasisMethodTests: XCTestCase {
     /// An entry at day `day` (ms), id `id`.
     private func entry(
         _ id: Int64, _ kind: TransactionKind, _ amount: String, at day: Int64, price: String? = nil, fee: String? = "0",
-        group: String? = nil
+        group: Int32 = 0
     ) -> LedgerEntry {
         LedgerEntry(
             id: id, timestamp: day * 86_400_000, kind: kind, amount: e(amount), price: price.map(p), fee: fee.map(p), group: group)
@@ -178,9 +178,9 @@ final class CostBasisMethodTests: XCTestCase {
     func testAMoveCarriesItsLotsWithTheirCostAndTime() {
         let main = [
             entry(1, .buy, "2", at: 1, price: "100"), entry(2, .buy, "1", at: 2, price: "300"),
-            entry(3, .transferOut, "1.5", at: 3, group: "g"),
+            entry(3, .transferOut, "1.5", at: 3, group: 7),
         ]
-        let cold = [entry(4, .transferIn, "1.4", at: 3, group: "g"), entry(5, .sell, "1.4", at: 4, price: "400")]
+        let cold = [entry(4, .transferIn, "1.4", at: 3, group: 7), entry(5, .sell, "1.4", at: 4, price: "400")]
         let both = ["bitcoin": [main]]
         let fifoMain = report(.fifo, [("bitcoin", main)]).coins[0]
         XCTAssertEqual(fifoMain.costBasis, p("350"))
@@ -201,9 +201,9 @@ final class CostBasisMethodTests: XCTestCase {
     /// In the receiving portfolio the moved lots order by their first acquisition time: fifo in
     /// cold sells the moved t1 lot before cold's own t2 buy.
     func testMovedLotsOrderByFirstAcquisition() {
-        let main = [entry(1, .buy, "1", at: 1, price: "100"), entry(3, .transferOut, "1", at: 3, group: "g")]
+        let main = [entry(1, .buy, "1", at: 1, price: "100"), entry(3, .transferOut, "1", at: 3, group: 7)]
         let cold = [
-            entry(2, .buy, "1", at: 2, price: "500"), entry(4, .transferIn, "1", at: 3, group: "g"),
+            entry(2, .buy, "1", at: 2, price: "500"), entry(4, .transferIn, "1", at: 3, group: 7),
             entry(5, .sell, "1", at: 4, price: "600"),
         ]
         let coin = report(.fifo, [("bitcoin", cold)], linked: ["bitcoin": [main]]).coins[0]
@@ -227,9 +227,9 @@ final class CostBasisMethodTests: XCTestCase {
     func testAverageMoveCarriesTheAverageCost() {
         let main = [
             entry(1, .buy, "1", at: 1, price: "100"), entry(2, .buy, "1", at: 2, price: "300"),
-            entry(3, .transferOut, "1", at: 3, group: "g"),
+            entry(3, .transferOut, "1", at: 3, group: 7),
         ]
-        let cold = [entry(4, .transferIn, "0.5", at: 3, group: "g")]
+        let cold = [entry(4, .transferIn, "0.5", at: 3, group: 7)]
         let coin = report(.average, [("bitcoin", cold)], linked: ["bitcoin": [main]]).coins[0]
         XCTAssertEqual(coin.costBasis, p("200"), "one unit at the average 200, scaled to 0.5 units with its whole cost")
         XCTAssertEqual(coin.averageCost, p("400"))

@@ -41,6 +41,12 @@ public struct Move: Hashable, Sendable {
     /// (numbers as JSON numbers or decimal strings; timestamp RFC 3339, default now) and checks it.
     /// - Throws: `.invalidArgument` with `details.field`.
     public init(json: String) throws {
+        try self.init(parsing: json)
+        try validate()
+    }
+
+    /// Reads the JSON form without checking the rules (`validate`, which the engine runs).
+    init(parsing json: String) throws {
         let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
         guard let from = try read.string("from") else { throw read.invalid("from", "from is required: the portfolio the coins leave") }
         guard let to = try read.string("to") else { throw read.invalid("to", "to is required: the portfolio the coins arrive in") }
@@ -49,7 +55,6 @@ public struct Move: Hashable, Sendable {
         self.init(
             from: from, to: to, coinID: coinID, amount: amount, receivedAmount: try read.decimal("received_amount"),
             timestamp: try read.timestamp(), note: try read.string("note") ?? "", externalID: try read.string("external_id"))
-        try validate()
     }
 
     /// Checks SPEC §16's rules: two different portfolios, amount > 0, 0 < received ≤ amount, and

@@ -29,7 +29,7 @@ extension PnLReport {
             totalUnrealizedPnL: nil, totalRealizedPnL: .zero, totalFees: .zero, totalIncome: .zero, totalIncomeCoverage: 1)
         report.coins.reserveCapacity(ledger.count)
         for (coinID, entries) in ledger {
-            let receivesMoves = entries.contains { $0.kind == .transferIn && $0.group != nil }
+            let receivesMoves = entries.contains { $0.kind == .transferIn && $0.group != 0 }
             let linked = receivesMoves ? others(coinID) : []
             let basis: CoinCostBasis<Lots> = linked.isEmpty ? CostBasisRun.run(entries) : CostBasisRun.run([entries] + linked, target: 0)
             report.coins.append(coin(coinID, basis, price(coinID)))

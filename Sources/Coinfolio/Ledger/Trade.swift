@@ -64,6 +64,12 @@ public struct Trade: Hashable, Sendable {
     /// decimal strings; timestamp RFC 3339, default now) and checks it.
     /// - Throws: `.invalidArgument` with `details.field` (`"sent.amount"` inside a side).
     public init(json: String) throws {
+        try self.init(parsing: json)
+        try validate()
+    }
+
+    /// Reads the JSON form without checking the rules (`validate`, which the engine runs).
+    init(parsing json: String) throws {
         let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
         func side(_ key: String) throws -> Side {
             guard let object = try read.object(key) else { throw read.invalid(key, "\(key) is required: {\"coin_id\",\"amount\"}") }
@@ -77,7 +83,6 @@ public struct Trade: Hashable, Sendable {
             sent: try side("sent"), received: try side("received"), value: try read.decimal("value"),
             fee: try read.decimal("fee") ?? .zero, feeCoinID: try read.string("fee_coin_id"), feePrice: try read.decimal("fee_price"),
             note: try read.string("note") ?? "", externalID: try read.string("external_id"))
-        try validate()
     }
 
     /// Checks SPEC §16's rules: both sides coins (not currencies), different, amounts > 0;

@@ -52,23 +52,61 @@ struct WideMagnitude: Comparable {
     }
 }
 
-/// Powers of ten that fit 128 bits, and digit counts.
+/// Powers of ten that fit 128 bits, and digit counts. The powers are constants in a switch, not
+/// an array: a static array costs a lazy-initialisation check and a retain on every read, which
+/// showed in every decimal sum of a pnl.
 enum DecimalDigitTable {
-    /// 10⁰ … 10³⁸.
-    static let powers: [UInt128] = {
-        var table: [UInt128] = [1]
-        for _ in 1...38 { table.append(table[table.count - 1] * 10) }
-        return table
-    }()
-
-    /// 10ⁿ for 0 ≤ n ≤ 38.
-    @inline(__always) static func power(_ n: Int) -> UInt128 { powers[n] }
+    /// 10ⁿ for 0 ≤ n ≤ 38 (0 for any other n).
+    @inline(__always) static func power(_ n: Int) -> UInt128 {
+        switch n {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        case 8: return 100_000_000
+        case 9: return 1_000_000_000
+        case 10: return 10_000_000_000
+        case 11: return 100_000_000_000
+        case 12: return 1_000_000_000_000
+        case 13: return 10_000_000_000_000
+        case 14: return 100_000_000_000_000
+        case 15: return 1_000_000_000_000_000
+        case 16: return 10_000_000_000_000_000
+        case 17: return 100_000_000_000_000_000
+        case 18: return 1_000_000_000_000_000_000
+        case 19: return 10_000_000_000_000_000_000
+        case 20: return 100_000_000_000_000_000_000
+        case 21: return 1_000_000_000_000_000_000_000
+        case 22: return 10_000_000_000_000_000_000_000
+        case 23: return 100_000_000_000_000_000_000_000
+        case 24: return 1_000_000_000_000_000_000_000_000
+        case 25: return 10_000_000_000_000_000_000_000_000
+        case 26: return 100_000_000_000_000_000_000_000_000
+        case 27: return 1_000_000_000_000_000_000_000_000_000
+        case 28: return 10_000_000_000_000_000_000_000_000_000
+        case 29: return 100_000_000_000_000_000_000_000_000_000
+        case 30: return 1_000_000_000_000_000_000_000_000_000_000
+        case 31: return 10_000_000_000_000_000_000_000_000_000_000
+        case 32: return 100_000_000_000_000_000_000_000_000_000_000
+        case 33: return 1_000_000_000_000_000_000_000_000_000_000_000
+        case 34: return 10_000_000_000_000_000_000_000_000_000_000_000
+        case 35: return 100_000_000_000_000_000_000_000_000_000_000_000
+        case 36: return 1_000_000_000_000_000_000_000_000_000_000_000_000
+        case 37: return 10_000_000_000_000_000_000_000_000_000_000_000_000
+        case 38: return 100_000_000_000_000_000_000_000_000_000_000_000_000
+        default: return 0
+        }
+    }
 
     /// Decimal digits of `value` (1 for 0).
     static func digitCount(_ value: UInt128) -> Int {
         let bits = 128 - value.leadingZeroBitCount
         // ⌊bits × log10(2)⌋ is the count or one less.
         let estimate = (bits * 1233) >> 12
-        return estimate < 39 && value >= powers[estimate] ? estimate + 1 : max(estimate, 1)
+        return estimate < 39 && value >= power(estimate) ? estimate + 1 : max(estimate, 1)
     }
 }

@@ -5,15 +5,16 @@ import Foundation
 /// in one database transaction.
 extension LedgerStore {
     /// Stores rows as one group (a fresh `group_id` shared by all; none for a single row) after
-    /// checking every rule: each row's own (`Transaction.validate`), external ids new in their
-    /// portfolios, and no running amount of any coin the rows touch going below zero or past
-    /// 8.5e19 with all of them in place. Each row goes after every existing row of its time.
+    /// checking the rules that need the ledger: external ids new in their portfolios, and no
+    /// running amount of any coin the rows touch going below zero or past 8.5e19 with all of them
+    /// in place. Each row goes after every existing row of its time. The rows' own rules
+    /// (`Transaction.validate`) were checked by the caller: `add`, and the engine's trades, moves
+    /// and fee rows (`Trade.validate`, `Move.validate`, `LedgerGroup.rows` of a checked parent).
     /// - Returns: the group id and the rows with their new ids, in the order given.
     /// - Throws: `.invalidArgument` (a rule with `details.field`; a shortfall `{coin_id,
     ///   timestamp, short_by}`; `out_of_range`), `.notFound` for a portfolio other than "main"
     ///   that does not exist, `.store`. Nothing is written on error.
     func addGroup(_ rows: [Transaction]) throws -> (groupID: String?, rows: [Transaction]) {
-        for row in rows { try row.validate() }
         let groupID = rows.count > 1 ? UUID().uuidString.lowercased() : nil
         return try write { connection in
             var portfolios: [String] = []

@@ -7,7 +7,8 @@ extension LedgerStore {
     /// - Throws: `.invalidArgument` (rules, a used external id, a shortfall with details
     ///   `{coin_id, timestamp, short_by}`), `.notFound` for an unknown portfolio, `.store`.
     func add(_ transaction: Transaction) throws -> Transaction {
-        try addGroup([transaction]).rows[0]
+        try transaction.validate()
+        return try addGroup([transaction]).rows[0]
     }
 
     /// A page of transactions in ledger order, and how many match in all.
