@@ -49,8 +49,9 @@ extension PnLReport {
         var percentage: Double?
         if let unrealized, let costBasis { percentage = Self.percentage(unrealized, of: costBasis) }
         let realized = basis.realized
+        // A share is a double (a coverage): the ratio of the two doubles is as close as it needs.
         func share(_ part: PreciseDecimal, of whole: PreciseDecimal) -> Double {
-            whole.isZero ? 1 : (part.divided(by: whole)?.double ?? 1)
+            whole.isZero || part == whole ? 1 : part.double / whole.double
         }
         var coin = CoinPnL(
             coinID: coinID, amount: amount, costBasis: costBasis, averageCost: hasKnown ? known.cost.divided(by: known.units) : nil,

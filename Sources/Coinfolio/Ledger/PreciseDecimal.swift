@@ -78,7 +78,8 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
                 exponent = -places
             }
         }
-        self.init(significand: units < 0 ? -Int128(digits) : Int128(digits), exponent: Int32(exponent))
+        let signed = Int128(bitPattern: digits)  // below 10³⁸ < 2¹²⁷
+        self.init(significand: units < 0 ? -signed : signed, exponent: Int32(exponent))
     }
 
     /// Reads decimal text (`"-12.5"`, `"2e-24"`, `"1E+3"`); nil for anything else, and for a
@@ -132,7 +133,7 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
 
     @inline(__always) static func make(_ negative: Bool, _ magnitude: UInt128, _ exponent: Int) -> PreciseDecimal {
         PreciseDecimal(
-            significand: negative ? -Int128(magnitude) : Int128(magnitude),
+            significand: negative ? -Int128(bitPattern: magnitude) : Int128(bitPattern: magnitude),  // below 10³⁸ < 2¹²⁷
             exponent: magnitude == 0 ? 0 : Int32(clamping: exponent))
     }
 
@@ -165,6 +166,7 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
     }
 
     /// a + b: exact when the result fits 38 significant digits, else rounded half-to-even there.
+    @inline(__always)
     public static func + (a: PreciseDecimal, b: PreciseDecimal) -> PreciseDecimal {
         if a.significand == 0 { return b }
         if b.significand == 0 { return a }
