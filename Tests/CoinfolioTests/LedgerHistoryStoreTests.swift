@@ -52,7 +52,8 @@ final class LedgerHistoryStoreTests: XCTestCase {
         try alice.addTransaction(
             Transaction(coinID: "bitcoin", kind: .income, amount: 1, price: 50, timestamp: 1_704_300_000_000, incomeType: .staking))
         try alice.addTransaction(
-            Transaction(coinID: "bitcoin", kind: .sell, amount: e("0.1"), price: 60, fee: e("0.01"), timestamp: 1_704_400_000_000,
+            Transaction(
+                coinID: "bitcoin", kind: .sell, amount: e("0.1"), price: 60, fee: e("0.01"), timestamp: 1_704_400_000_000,
                 feeCoinID: "bitcoin"))
         XCTAssertEqual(try alice.transactions().transactions.map(\.kind), [.buy, .sell, .income, .sell, .fee])
         let check = try DatabaseLocation.open(location)

@@ -116,7 +116,11 @@ struct LedgerCSVRows {
             fee: try decimal("fee", fee) ?? .zero, timestamp: time, note: field(note) ?? "",
             externalID: externalText.isEmpty ? nil : externalText, feeCoinID: optional(feeCoinID),
             feePrice: try decimal("fee_price", feePrice), incomeType: income, groupID: optional(groupID))
-        do { try transaction.validate() } catch let error as CoinfolioError {
+        do {
+            try transaction.validate()
+            // A group label follows the external id's rule (1…256 bytes, no control characters).
+            if let label = transaction.groupID { try Transaction.validateExternalID(label, field: "group_id") }
+        } catch let error as CoinfolioError {
             var column: String?
             if case .string(let name)? = error.details["field"] { column = name }
             throw Self.error(line: line, column: column, error.message)

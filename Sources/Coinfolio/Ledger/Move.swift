@@ -71,7 +71,9 @@ public struct Move: Hashable, Sendable {
             error.details["field"] = .string("to")
             throw error
         }
-        guard !from.utf8.elementsEqual(to.utf8) else { throw refuse("to", "a move goes to another portfolio; from and to are both \"\(from)\"") }
+        guard !from.utf8.elementsEqual(to.utf8) else {
+            throw refuse("to", "a move goes to another portfolio; from and to are both \"\(from)\"")
+        }
         if let receivedAmount {
             guard !receivedAmount.isNegative, !receivedAmount.isZero else {
                 throw refuse("received_amount", "received_amount must be above 0, not \(receivedAmount)")

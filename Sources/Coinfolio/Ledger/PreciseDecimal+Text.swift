@@ -85,8 +85,9 @@ extension PreciseDecimal {
         }
         if magnitude < (1 << 53) { return Double(description) ?? (significand < 0 ? -.infinity : .infinity) }
         // A long significand (a quotient): within an ulp or two, for ratios and display.
-        let value = (Double(UInt64(truncatingIfNeeded: magnitude >> 64)) * 18_446_744_073_709_551_616.0
-            + Double(UInt64(truncatingIfNeeded: magnitude))) * pow(10, Double(exponent))
+        let value =
+            (Double(UInt64(truncatingIfNeeded: magnitude >> 64)) * 18_446_744_073_709_551_616.0
+                + Double(UInt64(truncatingIfNeeded: magnitude))) * pow(10, Double(exponent))
         return significand < 0 ? -value : value
     }
 

@@ -37,7 +37,8 @@ extension LedgerStore {
             var touched: [(portfolio: String, coinID: String, entries: [LedgerEntry])] = []
             for (index, row) in rows.enumerated() {
                 let entry = Self.entry(row, id: Int64.max - Int64(rows.count - index))
-                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) }) {
+                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) })
+                {
                     touched[slot].entries.append(entry)
                 } else {
                     touched.append((row.portfolio, row.coinID, [entry]))
@@ -88,7 +89,8 @@ extension LedgerStore {
             for row in removed {
                 let point = (row.timestamp, (row.id ?? 0) - 1)
                 let change = row.kind.signed(row.amount)
-                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) }) {
+                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) })
+                {
                     if precedes(point, touched[slot].from) { touched[slot].from = point }
                     touched[slot].change += change
                 } else {
@@ -120,7 +122,9 @@ extension LedgerStore {
     /// at `entry`'s point: what the range check of additions needs.
     static func sum(_ entries: [LedgerEntry], at entry: LedgerEntry) -> LedgerEntry {
         let total = signedSum(entries)
-        return LedgerEntry(id: entry.id, timestamp: entry.timestamp, kind: total.isNegative ? .transferOut : .transferIn, amount: total.isNegative ? -total : total)
+        return LedgerEntry(
+            id: entry.id, timestamp: entry.timestamp, kind: total.isNegative ? .transferOut : .transferIn,
+            amount: total.isNegative ? -total : total)
     }
 
     /// Every row of the owner's group `groupID`, in ledger order.

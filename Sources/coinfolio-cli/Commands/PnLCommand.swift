@@ -40,7 +40,8 @@ struct PnLCommand: Command {
             "\(terminal.bold("Unrealized")): \(terminal.signed(money(report.totalUnrealizedPnL), report.totalUnrealizedPnL))  "
                 + "\(terminal.bold("Realized")): \(terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL))  "
                 + "\(terminal.bold("Fees")): \(money(report.totalFees))  "
-                + (report.totalIncome.isZero && report.totalIncomeCoverage == 1 ? "" : "\(terminal.bold("Income")): \(money(report.totalIncome))  ")
+                + (report.totalIncome.isZero && report.totalIncomeCoverage == 1
+                    ? "" : "\(terminal.bold("Income")): \(money(report.totalIncome))  ")
                 + terminal.dim("(\(report.method.rawValue), \(Terminal.printable(report.portfolio)))"))
     }
 }

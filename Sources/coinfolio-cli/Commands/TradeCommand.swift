@@ -52,6 +52,8 @@ struct MoveCommand: Command {
         }
         if options.json { say(group.json); return }
         let arrived = group.transactions.last?.amount ?? amount
-        say("moved \(amount) \(Terminal.printable(coinID)) from \(Terminal.printable(from)) to \(Terminal.printable(to)) (\(arrived) arrived)")
+        say(
+            "moved \(amount) \(Terminal.printable(coinID)) from \(Terminal.printable(from)) to \(Terminal.printable(to)) (\(arrived) arrived)"
+        )
     }
 }
