@@ -94,7 +94,8 @@ struct TimeAxis {
             let n = interval.count
             for days in Int((start / day).rounded(.down))...Int((end / day).rounded(.down)) {
                 let (year, month, date) = CivilDate.date(days: days)
-                let length = CivilDate.days(year: month == 12 ? year + 1 : year, month: month % 12 + 1, day: 1)
+                let length =
+                    CivilDate.days(year: month == 12 ? year + 1 : year, month: month % 12 + 1, day: 1)
                     - CivilDate.days(year: year, month: month, day: 1)
                 if (date - 1) % n == 0 && date + n <= length + 1 { add(Double(days) * day) }
             }
