@@ -105,27 +105,22 @@ public enum ChartSVG {
             low: scaled.low, high: scaled.high, vsCurrency: vsCurrency, maximumCount: Int(plotHeight / (fontSize * 1.5)) + 1)
         let characters = axis.labels.map(\.count).max() ?? 0
         let labelWidth = min(Double(characters) * characterWidth + 8, width / 2)
-        let left = 4 + labelWidth
-        let right = width - 6
-        let plotWidth = max(right - left, 1)
-        // Halves here too: times ±1e308 apart would make the span infinite and every x NaN.
-        let span = extent.end / 2 - extent.start / 2
-        func x(_ time: Double) -> Double { span > 0 ? left + (time / 2 - extent.start / 2) / span * plotWidth : left + plotWidth / 2 }
-        // Halves first, so that values near ±Double.greatestFiniteMagnitude cannot overflow.
-        let range = axis.high / 2 - axis.low / 2
-        func y(_ value: Double) -> Double { plotTop + (1 - (range > 0 ? (value / 2 - axis.low / 2) / range : 0.5)) * plotHeight }
+        let frame = ChartFrame(
+            left: 4 + labelWidth, top: plotTop, width: max(width - 6 - (4 + labelWidth), 1), height: plotHeight, start: extent.start,
+            end: extent.end, low: axis.low, high: axis.high)
+        let (left, right) = (frame.left, width - 6)
 
         // Round times: grid lines, then (below) the labels that fit between the end dates. At
         // most a dozen, each with two ems to spare: days for a week, months for a year.
         let timeTicks = TimeAxis.ticks(start: extent.start, end: extent.end) { unit in
-            Int(plotWidth / (Double(unit.labelCharacters) * characterWidth + 2 * fontSize))
+            Int(frame.width / (Double(unit.labelCharacters) * characterWidth + 2 * fontSize))
         }
-        for tick in timeTicks { out.line(x1: x(tick.time), y1: plotTop, x2: x(tick.time), y2: bottom, stroke: palette.grid) }
+        for tick in timeTicks { out.line(x1: frame.x(tick.time), y1: plotTop, x2: frame.x(tick.time), y2: bottom, stroke: palette.grid) }
 
         // Value ticks, highest first: grid lines and labels.
         for (tick, label) in zip(axis.ticks, axis.labels).reversed() {
-            out.line(x1: left, y1: y(tick), x2: right, y2: y(tick), stroke: palette.grid)
-            out.text(label, x: left - 4, y: y(tick) + fontSize * 0.35, anchor: "end", fill: palette.text)
+            out.line(x1: left, y1: frame.y(tick), x2: right, y2: frame.y(tick), stroke: palette.grid)
+            out.text(label, x: left - 4, y: frame.y(tick) + fontSize * 0.35, anchor: "end", fill: palette.text)
         }
 
         // Time labels: the first and last dates, with the time when the span is under two days,
@@ -133,7 +128,7 @@ public enum ChartSVG {
         let withTime = extent.end - extent.start < 2 * 86_400_000
         let baseline = height - 5
         let first = ChartTime.date(milliseconds: extent.start, withTime: withTime)
-        if span > 0 {
+        if frame.halfSpan > 0 {
             let last = ChartTime.date(milliseconds: extent.end, withTime: withTime)
             let gap = fontSize / 2
             var free = left + Double(first.count) * characterWidth + gap
@@ -141,17 +136,17 @@ public enum ChartSVG {
             out.text(first, x: left, y: baseline, anchor: "start", fill: palette.text)
             for tick in timeTicks {
                 let half = Double(tick.label.count) * characterWidth / 2
-                let at = x(tick.time)
+                let at = frame.x(tick.time)
                 guard at - half >= free, at + half <= limit else { continue }
                 out.text(tick.label, x: at, y: baseline, anchor: "middle", fill: palette.text)
                 free = at + half + gap
             }
             out.text(last, x: right, y: baseline, anchor: "end", fill: palette.text)
         } else {
-            out.text(first, x: left + plotWidth / 2, y: baseline, anchor: "middle", fill: palette.text)
+            out.text(first, x: frame.x(extent.start), y: baseline, anchor: "middle", fill: palette.text)
         }
 
-        drawLine(series, colour: colour, x: x, y: y, scale: axis.low...axis.high, plot: (left, plotTop, plotWidth, plotHeight), into: &out)
+        drawLine(series, colour: colour, frame: frame, scale: axis.low...axis.high, into: &out)
         out.append("</svg>\n")
         return out.string
     }
@@ -161,8 +156,7 @@ public enum ChartSVG {
     /// between gaps is a dot of the line's width. Cut at the plot's edge when a value lies
     /// outside `scale` (a partial one).
     private static func drawLine(
-        _ series: ChartSeries, colour: String, x: (Double) -> Double, y: (Double) -> Double, scale: ClosedRange<Double>,
-        plot: (left: Double, top: Double, width: Double, height: Double), into out: inout SVGBuffer
+        _ series: ChartSeries, colour: String, frame: ChartFrame, scale: ClosedRange<Double>, into out: inout SVGBuffer
     ) {
         var solid = SVGBuffer(capacity: series.times.count * 16)
         var dashed = SVGBuffer(capacity: series.partial.isEmpty ? 0 : series.times.count * 16)
@@ -174,23 +168,16 @@ public enum ChartSVG {
         for index in values.indices {
             let v = values[index]
             guard v.isFinite else { previous = nil; continue }
-            let point = (x: x(series.times[index]), y: y(v), partial: series.isPartial(index))
+            let point = (x: frame.x(series.times[index]), y: frame.y(v), partial: series.isPartial(index))
             if !scale.contains(v) { outside = true }
             if let previous {
-                func extend(_ path: inout SVGBuffer, _ end: inout Int) {
-                    if end != index - 1 {
-                        path.byte(UInt8(ascii: "M"))
-                        path.coordinate(previous.x)
-                        path.byte(UInt8(ascii: ","))
-                        path.coordinate(previous.y)
-                    }
-                    path.byte(UInt8(ascii: "L"))
-                    path.coordinate(point.x)
-                    path.byte(UInt8(ascii: ","))
-                    path.coordinate(point.y)
-                    end = index
+                if previous.partial || point.partial {
+                    dashed.segment(from: (previous.x, previous.y), to: (point.x, point.y), penIsThere: dashedEnd == index - 1)
+                    dashedEnd = index
+                } else {
+                    solid.segment(from: (previous.x, previous.y), to: (point.x, point.y), penIsThere: solidEnd == index - 1)
+                    solidEnd = index
                 }
-                if previous.partial || point.partial { extend(&dashed, &dashedEnd) } else { extend(&solid, &solidEnd) }
             } else if index + 1 >= values.count || !values[index + 1].isFinite {
                 dots.append(point)
             }
@@ -198,15 +185,15 @@ public enum ChartSVG {
         }
         var clip = ""
         if outside {
-            let id = "cf-plot-\(Int(plot.left))-\(Int(plot.top))-\(Int(plot.width))-\(Int(plot.height))"
+            let id = "cf-plot-\(Int(frame.left))-\(Int(frame.top))-\(Int(frame.width))-\(Int(frame.height))"
             out.append("<clipPath id=\"\(id)\"><rect x=\"")
-            out.coordinate(plot.left)
+            out.coordinate(frame.left)
             out.append("\" y=\"")
-            out.coordinate(plot.top)
+            out.coordinate(frame.top)
             out.append("\" width=\"")
-            out.coordinate(plot.width)
+            out.coordinate(frame.width)
             out.append("\" height=\"")
-            out.coordinate(plot.height)
+            out.coordinate(frame.height)
             out.append("\"/></clipPath>\n")
             clip = " clip-path=\"url(#\(id))\""
         }

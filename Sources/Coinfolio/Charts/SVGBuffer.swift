@@ -50,6 +50,21 @@ struct SVGBuffer {
 }
 
 extension SVGBuffer {
+    /// Path data of a straight segment: `Mx,y` to its start unless the pen is there already, then
+    /// `Lx,y` to its end.
+    @inline(__always) mutating func segment(from start: (Double, Double), to end: (Double, Double), penIsThere: Bool) {
+        if !penIsThere {
+            byte(UInt8(ascii: "M"))
+            coordinate(start.0)
+            byte(UInt8(ascii: ","))
+            coordinate(start.1)
+        }
+        byte(UInt8(ascii: "L"))
+        coordinate(end.0)
+        byte(UInt8(ascii: ","))
+        coordinate(end.1)
+    }
+
     /// `<line x1 y1 x2 y2 stroke stroke-width="1"/>`.
     mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String) {
         append("<line x1=\"")
