@@ -74,22 +74,61 @@ public enum LedgerTimestamp {
 
     /// `2024-03-01T12:30:00Z`, or `2024-03-01T12:30:00.250Z` when there are milliseconds.
     public static func format(_ milliseconds: Int64) -> String {
-        var seconds = milliseconds / 1000
-        var millis = milliseconds % 1000
-        if millis < 0 { millis += 1000; seconds -= 1 }
-        var days = seconds / 86_400
-        var rest = seconds % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
-        let (year, month, day) = CivilDate.date(days: Int(days))
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        var text = String(year)
-        while text.count < 4 { text = "0" + text }
-        text += "-\(two(month))-\(two(day))T\(two(Int(rest / 3600))):\(two(Int(rest % 3600 / 60))):\(two(Int(rest % 60)))"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(milliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `format(milliseconds)` appended to `bytes` (no String made: reports write thousands).
+    static func append(_ milliseconds: Int64, to bytes: inout [UInt8]) {
+        let (days, rest) = split(milliseconds)
+        appendDate(days, to: &bytes)
+        let seconds = Int(rest / 1000)
+        bytes.append(UInt8(ascii: "T"))
+        appendTwo(seconds / 3600, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendTwo(seconds % 3600 / 60, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendTwo(seconds % 60, to: &bytes)
+        let millis = Int(rest % 1000)
         if millis != 0 {
-            let m = Int(millis)
-            text += "." + (m < 10 ? "00" : m < 100 ? "0" : "") + String(m)
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(millis / 100))
+            appendTwo(millis % 100, to: &bytes)
         }
-        return text + "Z"
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// The UTC date `2024-03-01` of a day count since 1970-01-01, appended to `bytes`.
+    static func appendDate(_ days: Int, to bytes: inout [UInt8]) {
+        let (year, month, day) = CivilDate.date(days: days)
+        if year >= 0, year <= 9999 {
+            appendTwo(year / 100, to: &bytes)
+            appendTwo(year % 100, to: &bytes)
+        } else {
+            bytes.append(contentsOf: String(year).utf8)
+        }
+        bytes.append(UInt8(ascii: "-"))
+        appendTwo(month, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendTwo(day, to: &bytes)
+    }
+
+    /// Days since 1970-01-01 and milliseconds into that UTC day.
+    static func split(_ milliseconds: Int64) -> (days: Int, rest: Int64) {
+        var days = milliseconds / 86_400_000
+        var rest = milliseconds % 86_400_000
+        if rest < 0 {
+            rest += 86_400_000
+            days -= 1
+        }
+        return (Int(days), rest)
+    }
+
+    private static func appendTwo(_ value: Int, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "0") + UInt8(value / 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// Now, in milliseconds since the epoch.

@@ -1,0 +1,217 @@
+/// Whether a disposal's gain is short or long term (SPEC §19): long when the disposal's UTC date
+/// is after the anniversary of `long_term_after_years` (`HoldingPeriod`).
+public enum Term: String, Sendable {
+    case short
+    case long
+}
+
+/// One (disposal, lot) pair of `realized` (SPEC §19): the units of one lot a sell or a fee row
+/// took, what they brought and what they cost. Money is in the portfolio's currency, exact to 38
+/// significant digits.
+public struct RealizedRow: Hashable, Sendable {
+    /// The portfolio of the disposal.
+    public var portfolio: String
+    /// CoinGecko coin id.
+    public var coinID: String
+    /// Units of the lot disposed of.
+    public var amount: PreciseDecimal
+    /// When the units were first acquired (ms, UTC; a move keeps it). With `average` and in the
+    /// `uk` Section 104 pool, the earliest acquisition in the pool; a `uk` match, the first
+    /// acquisition of the matched day.
+    public var acquiredAt: Int64
+    /// The disposal's time (ms, UTC).
+    public var disposedAt: Int64
+    /// This lot's share, by units, of the disposal's proceeds net of its fees; nil while the
+    /// disposal's price or its fee's value is pending.
+    public var proceeds: PreciseDecimal?
+    /// The units' cost; nil when unknown (transferred in, a pending price) — never 0.
+    public var cost: PreciseDecimal?
+    /// proceeds − cost; nil when either is unknown.
+    public var gain: PreciseDecimal?
+    /// UTC calendar days from the acquisition's date to the disposal's (0 for a `uk` thirty-day
+    /// match, acquired after the disposal).
+    public var holdingDays: Int
+    /// Short or long term.
+    public var term: Term
+    /// Whether the lot was held past `tax_free_after_years`; nil when that option is null.
+    public var taxFree: Bool?
+    /// The id of the sell or fee transaction.
+    public var disposalID: Int64
+
+    /// `description,acquired,disposed,proceeds,cost,gain,term`: the columns of `csv`.
+    static let csvHeader = "description,acquired,disposed,proceeds,cost,gain,term"
+
+    func writeJSON(to w: inout JSONWriter) {
+        w.key("portfolio"); w.string(portfolio)
+        w.key("coin_id"); w.string(coinID)
+        w.key("amount"); w.decimal(amount)
+        w.key("acquired_at"); w.timestamp(acquiredAt)
+        w.key("disposed_at"); w.timestamp(disposedAt)
+        w.key("proceeds"); w.decimal(proceeds)
+        w.key("cost"); w.decimal(cost)
+        w.key("gain"); w.decimal(gain)
+        w.key("holding_days"); w.number(holdingDays)
+        w.key("term"); w.string(term.rawValue)
+        w.key("tax_free"); if let taxFree { w.bool(taxFree) } else { w.null() }
+        w.key("disposal_id"); w.string(String(disposalID))
+    }
+
+    /// The row as CSV: `<amount> <coin_id>`, the UTC dates, the money (an unknown value is an
+    /// empty cell), the term.
+    func appendCSV(to bytes: inout [UInt8]) {
+        var description: [UInt8] = []
+        amount.appendText(to: &description)
+        description.append(UInt8(ascii: " "))
+        description.append(contentsOf: coinID.utf8)
+        CSVWriter.appendField(description, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        LedgerTimestamp.appendDate(HoldingPeriod.day(acquiredAt), to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        LedgerTimestamp.appendDate(HoldingPeriod.day(disposedAt), to: &bytes)
+        for value in [proceeds, cost, gain] {
+            bytes.append(UInt8(ascii: ","))
+            value?.appendText(to: &bytes)
+        }
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(contentsOf: term.rawValue.utf8)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+    }
+}
+
+/// Income received (SPEC §19): one row per income transaction.
+public struct IncomeRow: Hashable, Sendable {
+    /// The portfolio.
+    public var portfolio: String
+    /// CoinGecko coin id.
+    public var coinID: String
+    /// staking, interest, airdrop, mining, fork, gift, reward or other.
+    public var incomeType: IncomeType?
+    /// Units received.
+    public var amount: PreciseDecimal
+    /// amount × price at receipt in the portfolio's currency; nil while the price is pending.
+    public var value: PreciseDecimal?
+    /// When it was received (ms, UTC).
+    public var timestamp: Int64
+    /// The transaction's id.
+    public var transactionID: Int64
+
+    func writeJSON(to w: inout JSONWriter) {
+        w.key("portfolio"); w.string(portfolio)
+        w.key("coin_id"); w.string(coinID)
+        w.key("income_type"); w.string(incomeType?.rawValue)
+        w.key("amount"); w.decimal(amount)
+        w.key("value"); w.decimal(value)
+        w.key("timestamp"); w.timestamp(timestamp)
+        w.key("transaction_id"); w.string(String(transactionID))
+    }
+}
+
+/// The sums over `realized`'s rows, each over the rows whose figure is known.
+public struct RealizedTotals: Hashable, Sendable {
+    /// Σ proceeds.
+    public var proceeds = PreciseDecimal.zero
+    /// Σ cost.
+    public var cost = PreciseDecimal.zero
+    /// Σ gain.
+    public var gain = PreciseDecimal.zero
+    /// Σ gain of the short-term rows.
+    public var shortTermGain = PreciseDecimal.zero
+    /// Σ gain of the long-term rows.
+    public var longTermGain = PreciseDecimal.zero
+    /// Σ gain of the rows that are not tax-free (all of them without `tax_free_after_years`).
+    public var taxableGain = PreciseDecimal.zero
+    /// Share (0…1) of the rows whose gain is known; 1 when there is none.
+    public var coverage: Double = 1
+
+    init(_ rows: [RealizedRow]) {
+        var known = 0
+        for row in rows {
+            if let proceeds = row.proceeds { self.proceeds += proceeds }
+            if let cost = row.cost { self.cost += cost }
+            guard let gain = row.gain else { continue }
+            known += 1
+            self.gain += gain
+            if row.term == .long { longTermGain += gain } else { shortTermGain += gain }
+            if row.taxFree != true { taxableGain += gain }
+        }
+        coverage = rows.isEmpty ? 1 : Double(known) / Double(rows.count)
+    }
+
+    func writeJSON(to w: inout JSONWriter) {
+        w.key("proceeds"); w.decimal(proceeds)
+        w.key("cost"); w.decimal(cost)
+        w.key("gain"); w.decimal(gain)
+        w.key("short_term_gain"); w.decimal(shortTermGain)
+        w.key("long_term_gain"); w.decimal(longTermGain)
+        w.key("taxable_gain"); w.decimal(taxableGain)
+        w.key("coverage"); w.number(coverage)
+    }
+}
+
+/// `realized` (SPEC §19): every (disposal, lot) pair of the period in ledger order, their totals,
+/// and the income received in the period.
+public struct RealizedReport: Sendable {
+    /// The portfolio; nil: every portfolio of the owner.
+    public var portfolio: String?
+    /// The currency of every money value.
+    public var vsCurrency: String
+    /// The cost basis method.
+    public var method: CostBasisMethod
+    /// The rows, by disposal (ledger order), each disposal's lots in the order the method took them.
+    public var rows: [RealizedRow]
+    /// Their sums.
+    public var totals: RealizedTotals
+    /// Income of the period, in ledger order.
+    public var income: [IncomeRow]
+    /// Σ value of the income rows whose value is known.
+    public var incomeTotal: PreciseDecimal
+
+    /// `{"portfolio","vs_currency","method","rows":[{portfolio, coin_id, amount, acquired_at,
+    /// disposed_at, proceeds, cost, gain, holding_days, term, tax_free, disposal_id}…],
+    /// "totals":{proceeds, cost, gain, short_term_gain, long_term_gain, taxable_gain, coverage},
+    /// "income":[{portfolio, coin_id, income_type, amount, value, timestamp, transaction_id}…],
+    /// "income_total"}`
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI.
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        var w = JSONWriter(reserving: rows.count * 330 + income.count * 200 + 400)
+        w.beginObject()
+        w.key("portfolio"); w.string(portfolio)
+        w.key("vs_currency"); w.string(vsCurrency)
+        w.key("method"); w.string(method.rawValue)
+        w.key("rows"); w.beginArray()
+        for row in rows { w.beginObject(); row.writeJSON(to: &w); w.endObject() }
+        w.endArray()
+        w.key("totals"); w.beginObject(); totals.writeJSON(to: &w); w.endObject()
+        w.key("income"); w.beginArray()
+        for row in income { w.beginObject(); row.writeJSON(to: &w); w.endObject() }
+        w.endArray()
+        w.key("income_total"); w.decimal(incomeTotal)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// The rows as CSV (RFC 4180, CRLF) in Form 8949-like columns:
+    /// `description,acquired,disposed,proceeds,cost,gain,term` — description `<amount> <coin_id>`,
+    /// dates as UTC `YYYY-MM-DD`, exact money, an unknown value as an empty cell.
+    public var csv: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rows.count * 120 + 64)
+        bytes.append(contentsOf: RealizedRow.csvHeader.utf8)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        for row in rows { row.appendCSV(to: &bytes) }
+        return bytes
+    }
+}
+
+extension JSONWriter {
+    /// A time (ms, UTC) as RFC 3339 text, `"2024-03-01T12:30:00Z"`.
+    mutating func timestamp(_ milliseconds: Int64) {
+        rawBytes { bytes in
+            bytes.append(UInt8(ascii: "\""))
+            LedgerTimestamp.append(milliseconds, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+}
