@@ -87,7 +87,9 @@ final class UKSharePoolingTests: XCTestCase {
     /// £300,000 → allowable cost £126,000 × 50/150 = £42,000, gain £258,000; the pool keeps 100
     /// costing £84,000.
     func testCRYPTO22251SectionOnlyPool() {
-        let entries = ledger([(.buy, "100", "1000", "2024-01-01"), (.buy, "50", "125000", "2024-09-18"), (.sell, "50", "300000", "2024-12-01")])
+        let entries = ledger([
+            (.buy, "100", "1000", "2024-01-01"), (.buy, "50", "125000", "2024-09-18"), (.sell, "50", "300000", "2024-12-01"),
+        ])
         XCTAssertEqual(figures(realized(entries), disposal: 3).cost, p("42000"))
         let coin = pnl(entries)
         XCTAssertEqual(coin.realizedPnL, p("258000"))
@@ -112,7 +114,8 @@ final class UKSharePoolingTests: XCTestCase {
         let report = realized(entries)
         XCTAssertEqual(figures(report, disposal: 2).cost, p("625"))
         XCTAssertEqual(figures(report, disposal: 4).cost, p("312.5"))
-        XCTAssertEqual(report.rows.map(\.acquiredAt), [LedgerTimestamp.parse("2024-06-23T14:00:00Z"), LedgerTimestamp.parse("2024-06-23T14:00:00Z")])
+        XCTAssertEqual(
+            report.rows.map(\.acquiredAt), [LedgerTimestamp.parse("2024-06-23T14:00:00Z"), LedgerTimestamp.parse("2024-06-23T14:00:00Z")])
         XCTAssertEqual(report.totals.gain, p("462.5"))
         let coin = pnl(entries)
         XCTAssertEqual(coin.amount, p("5100"))
@@ -174,7 +177,9 @@ final class UKSharePoolingTests: XCTestCase {
     /// £160,000, buys 500 on 11 September for £17,500. 500 match the later buy (£17,500), 3,500
     /// come from the pool (£50,000): gain £92,500; the pool keeps 10,500 costing £150,000.
     func testCRYPTO22255ThirtyDaysAndThePool() {
-        let entries = ledger([(.buy, "14000", "200000", "2024-01-01"), (.sell, "4000", "160000", "2024-08-30"), (.buy, "500", "17500", "2024-09-11")])
+        let entries = ledger([
+            (.buy, "14000", "200000", "2024-01-01"), (.sell, "4000", "160000", "2024-08-30"), (.buy, "500", "17500", "2024-09-11"),
+        ])
         let report = realized(entries)
         XCTAssertEqual(report.rows.map(\.amount), [p("500"), p("3500")])
         XCTAssertEqual(report.rows.map(\.cost), [p("17500"), p("50000")])
@@ -193,7 +198,8 @@ final class UKSharePoolingTests: XCTestCase {
     /// takes £345,000 × 100,000/110,000 = £313,636.36 (HMRC: £313,637), loss £163,636.36.
     func testCRYPTO22256AllThreeRules() {
         let entries = ledger([
-            (.buy, "100000", "300000", "2024-01-01"), (.buy, "10000", "45000", "2024-07-31T10:00"), (.sell, "30000", "150000", "2024-07-31T12:00"),
+            (.buy, "100000", "300000", "2024-01-01"), (.buy, "10000", "45000", "2024-07-31T10:00"),
+            (.sell, "30000", "150000", "2024-07-31T12:00"),
             (.sell, "20000", "100000", "2024-08-05"), (.buy, "50000", "225000", "2024-08-06"), (.sell, "100000", "150000", "2024-08-07"),
         ])
         let report = realized(entries)
@@ -214,7 +220,9 @@ final class UKSharePoolingTests: XCTestCase {
     /// £2,000, gain £4,000); on 30 March, day 30, it matches (cost £12,000, loss £6,000).
     func testCG51560DayThirtyMatchesAndDayThirtyOneDoesNot() {
         for (day, cost, gain) in [("2009-03-31", "2000", "4000"), ("2009-03-30", "12000", "-6000")] {
-            let entries = ledger([(.buy, "10000", "10000", "2008-06-02"), (.sell, "2000", "6000", "2009-02-28"), (.buy, "3000", "18000", day)])
+            let entries = ledger([
+                (.buy, "10000", "10000", "2008-06-02"), (.sell, "2000", "6000", "2009-02-28"), (.buy, "3000", "18000", day),
+            ])
             XCTAssertEqual(figures(realized(entries), disposal: 2).cost, p(cost), day)
             XCTAssertEqual(figures(realized(entries), disposal: 2).gain, p(gain), day)
         }
@@ -225,9 +233,10 @@ final class UKSharePoolingTests: XCTestCase {
     /// A move is no acquisition: on the day of the move the receiving portfolio's transfer in
     /// does not match its sale; the moved units keep the pool's cost (40 units at £1 each).
     func testAMovedLotCarriesThePoolCostAndIsNoAcquisition() {
-        let main = ledger([(.buy, "100", "100", "2024-01-02")]) + [
-            LedgerEntry(id: 10, timestamp: LedgerTimestamp.parse("2024-06-01T10:00:00Z")!, kind: .transferOut, amount: 40, group: 1)
-        ]
+        let main =
+            ledger([(.buy, "100", "100", "2024-01-02")]) + [
+                LedgerEntry(id: 10, timestamp: LedgerTimestamp.parse("2024-06-01T10:00:00Z")!, kind: .transferOut, amount: 40, group: 1)
+            ]
         let cold = [
             LedgerEntry(id: 11, timestamp: LedgerTimestamp.parse("2024-06-01T10:00:00Z")!, kind: .transferIn, amount: 40, group: 1),
             LedgerEntry(id: 12, timestamp: LedgerTimestamp.parse("2024-06-01T12:00:00Z")!, kind: .sell, amount: 20, price: 10),
@@ -238,7 +247,8 @@ final class UKSharePoolingTests: XCTestCase {
         XCTAssertEqual(report.rows.map(\.cost), [p("20")])
         XCTAssertEqual(report.rows.map(\.gain), [p("180")])
         XCTAssertEqual(report.rows.map(\.acquiredAt), [LedgerTimestamp.parse("2024-01-02")], "the first acquisition time")
-        let coin = PnLReport.compute(portfolio: "main", vsCurrency: "gbp", method: .uk, ledger: [("token", main)], price: { _ in nil }).coins[0]
+        let coin = PnLReport.compute(portfolio: "main", vsCurrency: "gbp", method: .uk, ledger: [("token", main)], price: { _ in nil })
+            .coins[0]
         XCTAssertEqual(coin.costBasis, p("60"))
     }
 
@@ -260,7 +270,9 @@ final class UKSharePoolingTests: XCTestCase {
     /// A fee row is a disposal: it matches a same-day buy first (HMRC treats tokens spent on fees
     /// as disposed of).
     func testAFeeRowIsADisposalThatMatchesTheDay() {
-        let entries = ledger([(.buy, "10", "10", "2024-01-02"), (.buy, "10", "30", "2024-02-01T10:00"), (.fee, "1", "5", "2024-02-01T11:00")])
+        let entries = ledger([
+            (.buy, "10", "10", "2024-01-02"), (.buy, "10", "30", "2024-02-01T10:00"), (.fee, "1", "5", "2024-02-01T11:00"),
+        ])
         let report = realized(entries)
         XCTAssertEqual(report.rows.map(\.cost), [p("3")])
         XCTAssertEqual(report.rows.map(\.gain), [p("2")])

@@ -76,7 +76,9 @@ public struct RealizedOptions: Sendable, Equatable {
         longTermAfterYears = try read.integer("long_term_after_years", in: 0...Self.maximumYears) ?? 1
         taxFreeAfterYears = try read.integer("tax_free_after_years", in: 0...Self.maximumYears)
         if let text = try read.string("format") {
-            guard let format = Format(rawValue: text) else { throw read.invalid("format", "format must be json or csv, not \"\(text.prefix(64))\"") }
+            guard let format = Format(rawValue: text) else {
+                throw read.invalid("format", "format must be json or csv, not \"\(text.prefix(64))\"")
+            }
             self.format = format
         }
     }
