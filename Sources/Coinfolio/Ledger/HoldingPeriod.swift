@@ -10,10 +10,7 @@
 /// date is missing, and a sale after it is tax-free.
 enum HoldingPeriod {
     /// The UTC date of a time, as days since 1970-01-01.
-    static func day(_ timestamp: Int64) -> Int {
-        let (quotient, remainder) = timestamp.quotientAndRemainder(dividingBy: 86_400_000)
-        return Int(remainder < 0 ? quotient - 1 : quotient)
-    }
+    static func day(_ timestamp: Int64) -> Int { Int(UTCDays.number(of: timestamp)) }
 
     /// The anniversary `years` years after the date `day` (days since 1970-01-01): the same month
     /// and day, or the last day of the month when that day does not exist in it.

@@ -117,13 +117,8 @@ public enum LedgerTimestamp {
 
     /// Days since 1970-01-01 and milliseconds into that UTC day.
     static func split(_ milliseconds: Int64) -> (days: Int, rest: Int64) {
-        var days = milliseconds / 86_400_000
-        var rest = milliseconds % 86_400_000
-        if rest < 0 {
-            rest += 86_400_000
-            days -= 1
-        }
-        return (Int(days), rest)
+        let days = UTCDays.number(of: milliseconds)
+        return (Int(days), milliseconds - days * UTCDays.milliseconds)
     }
 
     private static func appendTwo(_ value: Int, to bytes: inout [UInt8]) {

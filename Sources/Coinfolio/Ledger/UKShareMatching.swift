@@ -24,12 +24,6 @@ struct UKShareMatching {
     /// pool. An acquisition not listed gave none.
     private(set) var reserved: [Int64: PreciseDecimal] = [:]
 
-    /// The day of a time: days since 1970-01-01, UTC.
-    static func day(_ timestamp: Int64) -> Int64 {
-        let (quotient, remainder) = timestamp.quotientAndRemainder(dividingBy: 86_400_000)
-        return remainder < 0 ? quotient - 1 : quotient
-    }
-
     /// How far after a disposal's day its acquisitions match: 30 days (CRYPTO22253, CG51560: a
     /// repurchase on day 31 falls to the pool).
     static let window: Int64 = 30
@@ -58,7 +52,7 @@ struct UKShareMatching {
         var acquisitions: [Acquisitions] = []
         var disposals: [Disposals] = []
         for entry in entries {
-            let day = Self.day(entry.timestamp)
+            let day = UTCDays.number(of: entry.timestamp)
             switch entry.kind {
             case .buy, .income:
                 if acquisitions.last?.day != day { acquisitions.append(Acquisitions(day: day)) }

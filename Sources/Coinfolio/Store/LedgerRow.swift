@@ -35,7 +35,7 @@ enum LedgerRow {
         if let groups, !s.isNull(first + 6) { group = groups.pointee.number(s.text(first + 6) ?? "") }
         return LedgerEntry(
             id: s.int64(first), timestamp: s.int64(first + 5), kind: kind, amount: amount, price: price.map(PreciseDecimal.init),
-            fee: s.isNull(first + 7) || fee.isZero ? PreciseDecimal(fee) : nil, group: group)
+            fee: s.isNull(first + 7) || fee.isZero ? PreciseDecimal(fee) : nil, group: group, feeInCoin: !s.isNull(first + 7))
     }
 
     /// The coin a fee was paid in (`fee_coin_id`) of the row whose `entryColumns` start at
