@@ -33,8 +33,9 @@ public struct PerformanceReport: Sendable {
     public var portfolio: String?
     /// The currency of every money value.
     public var vsCurrency: String
-    /// The range's ends (ms, UTC).
+    /// The range's start (ms, UTC).
     public var from: Int64
+    /// The range's end (ms, UTC): now, for a range ending now.
     public var to: Int64
     /// The value at `from` (transactions at `from` are flows, not part of it); nil when a price is
     /// missing.

@@ -1,7 +1,9 @@
 /// Whether a disposal's gain is short or long term (SPEC §19): long when the disposal's UTC date
 /// is after the anniversary of `long_term_after_years` (`HoldingPeriod`).
 public enum Term: String, Sendable {
+    /// Held until the anniversary, or less.
     case short
+    /// Held past the anniversary.
     case long
 }
 
