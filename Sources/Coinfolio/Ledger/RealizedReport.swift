@@ -194,6 +194,9 @@ public struct RealizedReport: Sendable {
         return w.bytes
     }
 
+    /// `jsonUTF8` or `csv`, as `format` says.
+    @_spi(ABI) public func encoded(as format: RealizedOptions.Format) -> [UInt8] { format == .csv ? csv : jsonUTF8 }
+
     /// The rows as CSV (RFC 4180, CRLF) in Form 8949-like columns:
     /// `description,acquired,disposed,proceeds,cost,gain,term` — description `<amount> <coin_id>`,
     /// dates as UTC `YYYY-MM-DD`, exact money, an unknown value as an empty cell.
