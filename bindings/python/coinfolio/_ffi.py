@@ -305,9 +305,8 @@ def take_bytes(pointer: Optional[int]) -> Optional[bytes]:
         lib.cf_string_free(pointer)
 
 
-def call_json(func: Callable[..., int], *args: Any) -> Any:
-    """Calls ``func(*args, &out_json, &out_error)`` and returns the parsed out_json (parsed by
-    :func:`parse_answer`: orjson when installed, else the standard library)."""
+def _call_for_json(func: Callable[..., int], *args: Any) -> bytes:
+    """Calls ``func(*args, &out_json, &out_error)`` and returns out_json's bytes (freed here)."""
     out = c_void_p()
     try:
         func(*args, byref(out), error_slot())
@@ -318,24 +317,20 @@ def call_json(func: Callable[..., int], *args: Any) -> Any:
             lib.cf_string_free(out.value)
     if data is None:
         raise error_for_status(InternalError.STATUS, message=f"{getattr(func, '__name__', 'cf_*')} returned no JSON")
-    return parse_answer(data)
+    return data
+
+
+def call_json(func: Callable[..., int], *args: Any) -> Any:
+    """Calls ``func(*args, &out_json, &out_error)`` and returns the parsed out_json (parsed by
+    :func:`parse_answer`: orjson when installed, else the standard library)."""
+    return parse_answer(_call_for_json(func, *args))
 
 
 def call_exact_json(func: Callable[..., int], *args: Any) -> Any:
     """As :func:`call_json` for a ledger answer: parsed by the standard library with every
     number of a key in ``answers.EXACT_KEYS`` a :class:`decimal.Decimal` (its exact text), every
     other number a float or an int as JSON wrote it (orjson has no exact decimals)."""
-    out = c_void_p()
-    try:
-        func(*args, byref(out), error_slot())
-        data = take_bytes(out.value)
-        out.value = None
-    finally:
-        if out.value:
-            lib.cf_string_free(out.value)
-    if data is None:
-        raise error_for_status(InternalError.STATUS, message=f"{getattr(func, '__name__', 'cf_*')} returned no JSON")
-    return _exact(json.loads(data, parse_float=decimal.Decimal))
+    return _exact(json.loads(_call_for_json(func, *args), parse_float=decimal.Decimal))
 
 
 def _exact(value: Any, key: Optional[str] = None) -> Any:
