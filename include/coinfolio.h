@@ -314,7 +314,11 @@ int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
  * Network calls may return CF_NETWORK, CF_HTTP (details.http_status; a 403 without a key error
  * code, e.g. a CDN block page, is CF_HTTP), CF_RATE_LIMITED (details.retry_after_s),
  * CF_UNAUTHORIZED (401, or details.error_code 10002/10005/10010/10011/10012), CF_NOT_FOUND or
- * CF_DECODE; details.error_code is CoinGecko's code whenever the body has one.
+ * CF_DECODE; details.error_code is CoinGecko's code whenever the body has one, in any of its three
+ * shapes: {"status":{"error_code":…}}, {"error":{"status":{"error_code":…}}} and the top-level
+ * {"timestamp":…,"error_code":…,"error_message":…} (a demo key sent to the pro host, or the
+ * reverse: 400 with 10010 or 10011). A 10012 answer (a time range the plan refuses) also carries
+ * details.reason "history_limit".
  */
 /** @{ */
 
@@ -347,8 +351,8 @@ int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_jso
  * every key optional): {"vs_currency":"usd","days":7 (a whole number 1…36500) | "max",
  * "interval":"daily" | null (null: CoinGecko picks 5-minute, hourly or daily points from days)}.
  * The client sends days as given: beyond 365 days on the public and demo plans CoinGecko answers
- * 401 with error code 10012, returned as CF_UNAUTHORIZED (details.error_code 10012; the message
- * says the plan allows at most 365 days). cf_engine_chart clamps instead.
+ * 401 with error code 10012, returned as CF_UNAUTHORIZED (details.error_code 10012, details.reason
+ * "history_limit"; the message says the plan allows at most 365 days). cf_engine_chart clamps instead.
  * out_json has the shape of cf_decode_market_chart. Blocks on the network. Returns CF_OK,
  * CF_INVALID_ARGUMENT (NULL or bad id, malformed request) or a network status. */
 int cf_client_market_chart(cf_client *client, const char *coin_id, const char *request_json,
@@ -675,7 +679,7 @@ int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_c
  * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id or options; or
  * details.reason "reentrant": called from the progress function of this same chart's
  * download, which it would wait for), CF_NOT_FOUND
- * (unknown coin), CF_UNAUTHORIZED (details.error_code 10012: a range the plan refuses) or another
+ * (unknown coin), CF_UNAUTHORIZED (details.error_code 10012, details.reason "history_limit": a range the plan refuses) or another
  * network status. */
 int cf_engine_chart(cf_engine *engine, const char *coin_id, const char *options_json,
                     char **out_json, char **out_error);

@@ -34,11 +34,25 @@ COIN_PREFIX = API + "/coins/"
 SIMPLE_PRICE = API + "/simple/price"
 CHART_SUFFIX = "/market_chart"
 PLAN_DAYS = 365  # public and demo keys may not ask for more history (error 10012)
-TIME_RANGE_ERROR = (
-    '{"error":{"status":{"timestamp":"2024-03-30T07:22:29.427+00:00","error_code":10012,'
-    '"error_message":"Your request exceeds the allowed time range. Public API users are limited '
-    'to querying historical data within the past 365 days."}}}')
 DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "coingecko"
+# The three places CoinGecko puts an error code (a fault's "error_shape"): {"status":{…}},
+# {"error":{"status":{…}}} and the top level (a demo key sent to the pro host, or the reverse).
+ERROR_SHAPES = ("status", "error.status", "top_level")
+
+
+def coingecko_error(code, message, shape):
+    """CoinGecko's error body for that code and message, in one of ERROR_SHAPES."""
+    fields = {"timestamp": "2025-01-10T12:00:00.000+00:00", "error_code": code, "error_message": message}
+    if shape == "top_level":
+        return json.dumps(fields)
+    if shape == "error.status":
+        return json.dumps({"error": {"status": fields}})
+    return json.dumps({"status": fields})
+
+
+TIME_RANGE_ERROR = coingecko_error(
+    10012, "Your request exceeds the allowed time range. Public API users are limited to querying "
+    "historical data within the past 365 days.", "error.status")
 
 
 def split_json_array(text):
@@ -339,6 +353,11 @@ class Handler(BaseHTTPRequestHandler):
         except (ValueError, KeyError, TypeError, AttributeError):
             return self.send_json(400, {"error": "expected a JSON object with a string \"path\""})
         payload = spec.get("body")
+        if spec.get("error_code") is not None:  # CoinGecko's error body in the shape asked for
+            shape = spec.get("error_shape", "status")
+            if shape not in ERROR_SHAPES:
+                return self.send_json(400, {"error": f"error_shape must be one of {list(ERROR_SHAPES)}"})
+            payload = coingecko_error(spec["error_code"], spec.get("error_message", "error"), shape)
         if payload is not None and not isinstance(payload, str):
             payload = json.dumps(payload)  # convenience: a JSON value is sent as its text
         if isinstance(spec.get("array_of"), str):  # a big JSON array: the element `count` times

@@ -150,6 +150,8 @@ static const struct CMUnitTest tests[] = {
     TEST(test_client_remembers_a_long_retry_after),
     TEST(test_engine_metrics_count_suppressed_requests),
     TEST(test_client_error_classes),
+    /* test_client_edges.c */
+    TEST(test_client_error_code_in_every_shape),
     /* test_progress.c */
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),

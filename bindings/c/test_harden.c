@@ -12,23 +12,6 @@
 #include "test_support.h"
 #include "tests.h"
 
-/* err's details[key] as a number (NAN when absent); err must be an error of `status`. */
-static double detail_number(const char *err, int status, const char *key) {
-    json_t *object = CHECK_ERROR_JSON(err, status);
-    double value = json_num(json_object_get(object, "details"), key);
-    json_decref(object);
-    return value;
-}
-
-/* err's details[key] as a malloc()ed string (NULL when absent). */
-static char *detail_string(const char *err, int status, const char *key) {
-    json_t *object = CHECK_ERROR_JSON(err, status);
-    const char *value = json_str(json_object_get(object, "details"), key);
-    char *copy = value ? strdup(value) : NULL;
-    json_decref(object);
-    return copy;
-}
-
 static void check_malformed(int status, char *err, const char *reason, int offset, const char *input) {
     char *got;
     tf_check(status == CF_INVALID_ARGUMENT, __FILE__, __LINE__, "%s is refused (status %d)", input, status);

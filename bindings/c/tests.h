@@ -20,6 +20,13 @@ cf_client *open_client(json_t *config);              /* steals config */
 cf_engine *open_engine(json_t *config);              /* steals config */
 int queue_fault(const char *path, int status, int times, json_t *headers, const char *body);
 json_t *logged_request(json_t *log, const char *path, int nth);
+/* err (checked to be an error of `status`)'s details[key]: a number (NAN when absent), or a
+ * malloc()ed string (NULL when absent). */
+double detail_number(const char *err, int status, const char *key);
+char *detail_string(const char *err, int status, const char *key);
+
+/* test_client_edges.c */
+void test_client_error_code_in_every_shape(void);
 
 /* test_format.c */
 void test_library_version(void);

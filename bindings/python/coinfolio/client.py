@@ -140,7 +140,8 @@ class Client(Handle):
 
         Returns the shape of :func:`coinfolio.decode_market_chart` (null points kept as gaps).
         The days are sent as given: beyond 365 on the public and demo plans CoinGecko refuses
-        with error code 10012, raised as Unauthorized (``details["error_code"] == 10012``).
+        with error code 10012, raised as Unauthorized (``details["error_code"] == 10012``,
+        ``details["reason"] == "history_limit"``).
         Blocks on the network.
 
         Raises:

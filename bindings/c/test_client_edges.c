@@ -1,0 +1,51 @@
+#define _POSIX_C_SOURCE 200809L
+/* test_client_edges.c — issue 31's client findings through the C ABI: CoinGecko's error code in
+ * each of its three shapes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "tests.h"
+
+void test_client_error_code_in_every_shape(void) {
+    static const char *shapes[] = {"status", "error.status", "top_level"};
+    static const struct {
+        int status, code, expected;
+        const char *reason;
+    } cases[] = {
+        {400, 10011, CF_UNAUTHORIZED, NULL}, /* a demo key sent to the pro host */
+        {400, 10010, CF_UNAUTHORIZED, NULL}, /* a pro key sent to the public host */
+        {401, 10012, CF_UNAUTHORIZED, "history_limit"},
+        {401, 10002, CF_UNAUTHORIZED, NULL},
+        {400, 10099, CF_HTTP, NULL},
+    };
+    size_t s, i;
+    REQUIRE_SERVER();
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            cf_client *client;
+            char *out = SENTINEL, *err = SENTINEL, *reason;
+            server_reset();
+            server_fault(json_pack("{s:s, s:i, s:i, s:s, s:s}", "path", "/api/v3/global", "status", cases[i].status,
+                                   "error_code", cases[i].code, "error_shape", shapes[s], "error_message", "said"));
+            client = open_client(api_config(0, 5000));
+            if (client == NULL)
+                continue;
+            tf_check(cf_client_global(client, &out, &err) == cases[i].expected, __FILE__, __LINE__,
+                     "%s %d → status %d (%s)", shapes[s], cases[i].code, cases[i].expected, err ? err : "");
+            CHECK_DOUBLE(detail_number(err, cases[i].expected, "error_code"), cases[i].code, 0);
+            CHECK_DOUBLE(detail_number(err, cases[i].expected, "http_status"), cases[i].status, 0);
+            reason = detail_string(err, cases[i].expected, "reason");
+            if (cases[i].reason)
+                CHECK_STR(reason, cases[i].reason);
+            else
+                tf_check(reason == NULL, __FILE__, __LINE__, "%s %d has no reason (got %s)", shapes[s], cases[i].code,
+                         reason);
+            free(reason);
+            free_out(err);
+            cf_client_close(client);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+"""Issue 31's client findings through the ABI: CoinGecko's error code in each of its three shapes."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pytest
+
+import coinfolio
+from coinfolio import HTTPError, Unauthorized
+
+
+def client(server: Any, **options: Any) -> coinfolio.Client:
+    return coinfolio.Client(base_url=server.base_url, max_retries=0, timeout_ms=5000, **options)
+
+
+@pytest.mark.parametrize("shape", ["status", "error.status", "top_level"])
+@pytest.mark.parametrize(
+    "status, code, expected, reason",
+    [
+        (400, 10011, Unauthorized, None),  # a demo key sent to the pro host
+        (400, 10010, Unauthorized, None),  # a pro key sent to the public host
+        (401, 10012, Unauthorized, "history_limit"),
+        (401, 10002, Unauthorized, None),
+        (400, 10099, HTTPError, None),
+    ],
+)
+def test_error_code_is_read_in_every_shape(
+    server: Any, shape: str, status: int, code: int, expected: type, reason: Optional[str]
+) -> None:
+    server.fault(path="/api/v3/global", status=status, error_code=code, error_shape=shape, error_message="said")
+    with client(server) as c:
+        with pytest.raises(expected) as info:
+            c.global_data()
+    assert type(info.value) is expected
+    assert info.value.details["error_code"] == code
+    assert info.value.details["http_status"] == status
+    assert info.value.details.get("reason") == reason
+    assert info.value.message.endswith(": said")
+
+
+def test_the_top_level_shape_of_the_issue(server: Any) -> None:
+    body = (
+        '{"timestamp":"2025-01-10T12:00:00.000+00:00","error_code":10011,'
+        '"error_message":"If you are using Demo API key, please change your root URL"}'
+    )
+    server.fault(path="/api/v3/coins/markets", status=400, body=body)
+    with client(server) as c:
+        with pytest.raises(Unauthorized) as info:
+            c.markets()
+    assert info.value.details == {"http_status": 400, "error_code": 10011}
+    assert info.value.message == (
+        "CoinGecko refused the API key (error 10011): If you are using Demo API key, please change your root URL"
+    )
