@@ -71,4 +71,28 @@ final class ClientEdgeTests: XCTestCase {
             XCTAssertNil(error?.details["error_code"], body)
         }
     }
+
+    // MARK: - precision=full (SPEC §17)
+
+    func testMarketsAndSimplePriceAskForFullPrecision() throws {
+        try server.route([
+            "path": "/api/v3/coins/markets", "body": #"[{"id":"shiba-inu","symbol":"shib","name":"Shiba Inu","current_price":2.6e-13}]"#,
+        ])
+        try server.route(["path": "/api/v3/simple/price", "body": #"{"shiba-inu":{"btc":2.6e-13}}"#])
+        let page = try client().markets(try MarketsRequest(vsCurrency: VsCurrency("btc")))
+        XCTAssertEqual(page.coins.first?.currentPrice, 2.6e-13)
+        let prices = try client().simplePrice(try SimplePriceRequest(ids: ["shiba-inu"], vsCurrency: VsCurrency("btc")))
+        XCTAssertEqual(prices.prices["shiba-inu"]?.price, 2.6e-13)
+        for path in ["/api/v3/coins/markets", "/api/v3/simple/price"] {
+            let query = try XCTUnwrap(server.requests(to: path).first?["query"] as? [String: String], path)
+            XCTAssertEqual(query["precision"], "full", path)
+        }
+    }
+
+    func testTheServerRefusesARequestWithoutFullPrecision() throws {
+        for path in ["coins/markets?vs_currency=usd", "simple/price?ids=bitcoin&vs_currencies=usd"] {
+            let url = try XCTUnwrap(URL(string: "\(server.baseURL)/\(path)"))
+            XCTAssertEqual(try HTTPTransport(timeout: 5).get(url, headers: [:], timeout: 5).status, 422, path)
+        }
+    }
 }

@@ -40,6 +40,11 @@ DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "coinge
 ERROR_SHAPES = ("status", "error.status", "top_level")
 
 
+# Coinfolio always asks /coins/markets and /simple/price for unrounded prices (SPEC §17); the
+# real API would round without it, so this stand-in refuses such a request instead.
+PRECISION_ERROR = '{"error":"precision=full is missing: without it CoinGecko rounds prices (SPEC §17)"}'
+
+
 def coingecko_error(code, message, shape):
     """CoinGecko's error body for that code and message, in one of ERROR_SHAPES."""
     fields = {"timestamp": "2025-01-10T12:00:00.000+00:00", "error_code": code, "error_message": message}
@@ -236,6 +241,8 @@ class Handler(BaseHTTPRequestHandler):
     def recorded_answer(self, path, query):
         """The route's recorded (status, body): fixture, route override, or a CoinGecko error."""
         override = self.state.route_override(path)
+        if path in (MARKETS, SIMPLE_PRICE) and query.get("precision") != "full":
+            return 422, PRECISION_ERROR
         if path == MARKETS:
             if not query.get("vs_currency"):
                 return 422, '{"error":"Missing parameter vs_currency"}'

@@ -49,3 +49,42 @@ void test_client_error_code_in_every_shape(void) {
         }
     }
 }
+
+/* SPEC §17: /coins/markets and /simple/price ask for unrounded prices; 2.6e-13 BTC arrives whole. */
+void test_client_asks_for_full_precision(void) {
+    static const char *paths[] = {"/api/v3/coins/markets", "/api/v3/simple/price"};
+    cf_client *client;
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *log;
+    size_t i;
+    REQUIRE_SERVER();
+    server_reset();
+    server_route(json_pack("{s:s, s:s}", "path", paths[0], "body",
+                           "[{\"id\":\"shiba-inu\",\"symbol\":\"shib\",\"name\":\"Shiba Inu\",\"current_price\":2.6e-13}]"));
+    server_route(json_pack("{s:s, s:s}", "path", paths[1], "body", "{\"shiba-inu\":{\"btc\":2.6e-13}}"));
+    client = open_client(api_config(0, 5000));
+    if (client == NULL)
+        return;
+    if (CHECK_STATUS(cf_client_markets(client, "{\"vs_currency\":\"btc\"}", &out, &err), CF_OK, err)) {
+        json_t *answer = PARSE_JSON(out);
+        CHECK_DOUBLE(json_num(json_array_get(json_object_get(answer, "coins"), 0), "current_price"), 2.6e-13, 0);
+        json_decref(answer);
+        free_out(out);
+    }
+    out = SENTINEL;
+    if (CHECK_STATUS(cf_client_simple_price(client, "{\"ids\":[\"shiba-inu\"],\"vs_currency\":\"btc\"}", &out, &err),
+                     CF_OK, err)) {
+        json_t *answer = PARSE_JSON(out);
+        CHECK_DOUBLE(json_num(json_object_get(json_object_get(answer, "prices"), "shiba-inu"), "price"), 2.6e-13, 0);
+        json_decref(answer);
+        free_out(out);
+    }
+    log = server_log();
+    for (i = 0; i < 2; i++) {
+        json_t *request = logged_request(log, paths[i], 0);
+        tf_check(request != NULL, __FILE__, __LINE__, "%s was requested", paths[i]);
+        CHECK_STR(json_str(json_object_get(request, "query"), "precision"), "full");
+    }
+    json_decref(log);
+    cf_client_close(client);
+}

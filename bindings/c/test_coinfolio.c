@@ -152,6 +152,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_client_error_classes),
     /* test_client_edges.c */
     TEST(test_client_error_code_in_every_shape),
+    TEST(test_client_asks_for_full_precision),
     /* test_progress.c */
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),

@@ -27,6 +27,7 @@ char *detail_string(const char *err, int status, const char *key);
 
 /* test_client_edges.c */
 void test_client_error_code_in_every_shape(void);
+void test_client_asks_for_full_precision(void);
 
 /* test_format.c */
 void test_library_version(void);

@@ -52,3 +52,16 @@ def test_the_top_level_shape_of_the_issue(server: Any) -> None:
     assert info.value.message == (
         "CoinGecko refused the API key (error 10011): If you are using Demo API key, please change your root URL"
     )
+
+
+def test_markets_and_simple_price_ask_for_full_precision(server: Any) -> None:
+    server.route(
+        path="/api/v3/coins/markets",
+        body='[{"id":"shiba-inu","symbol":"shib","name":"Shiba Inu","current_price":2.6e-13}]',
+    )
+    server.route(path="/api/v3/simple/price", body='{"shiba-inu":{"btc":2.6e-13}}')
+    with client(server) as c:
+        assert c.markets(vs_currency="btc")["coins"][0]["current_price"] == 2.6e-13
+        assert c.simple_price(["shiba-inu"], vs_currency="btc")["prices"]["shiba-inu"]["price"] == 2.6e-13
+    for path in ("/coins/markets", "/simple/price"):
+        assert server.requests_to(path)[0]["query"]["precision"] == "full"
