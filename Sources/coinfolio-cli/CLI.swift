@@ -97,10 +97,10 @@ struct CLI {
     func coinRows(_ coins: [Coin]) -> String {
         let rows = coins.map { coin -> [String] in
             [
-                coin.marketCapRank.map(String.init) ?? "-", Terminal.printable(coin.symbol.uppercased()),
+                coin.marketCapRank.map(String.init) ?? Terminal.unknownCell, Terminal.printable(coin.symbol.uppercased()),
                 Terminal.printable(coin.name.isEmpty ? coin.id : coin.name),  // a row needs only its id
                 coin.currentPrice.map { NumberFormat.price($0, vsCurrency: vs()) } ?? NumberFormat.notAvailable,
-                terminal.change(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d),
+                terminal.changeCell(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d),
             ]
         }
         return Terminal.table(["#", "SYMBOL", "NAME", "PRICE", "24H", "7D"], rows, right: [0, 3, 4])

@@ -13,7 +13,16 @@ struct Terminal {
     func bold(_ text: String) -> String { paint(text, "1") }
     func dim(_ text: String) -> String { paint(text, "2") }
 
-    /// "+1.23%" in green, "-4.56%" in red, "" when unknown.
+    /// What a table cell shows for a figure that is not known (a rank, a price, a 24 h change).
+    static let unknownCell = "-"
+
+    /// A change in a table's cell: as `change`, and `unknownCell` when unknown.
+    func changeCell(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return Terminal.unknownCell }
+        return change(value)
+    }
+
+    /// "+1.23%" in green, "-4.56%" in red, "" when unknown (after a total or a statistic).
     func change(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "" }
         let text = (value > 0 ? "+" : "") + NumberFormat.percent(value)
