@@ -566,7 +566,8 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * "transfer_out","amount" (> 0, coin units),"price" (per unit in the portfolio's currency, >= 0;
  * required for buy and sell, null for transfers),"fee" (>= 0, the portfolio's currency),
  * "timestamp" (RFC 3339, UTC: "2024-03-01T12:30:00Z", ".250" when there are milliseconds),
- * "note","external_id" (null, or unique per portfolio)}. Amounts, prices and fees are exact
+ * "note" (text, or null for none: a note sent as null or left out comes back null, "" comes
+ * back ""),"external_id" (null, or unique per portfolio)}. Amounts, prices and fees are exact
  * decimals with at most 18 fraction digits, written as JSON numbers in their shortest form.
  * Order: timestamp, then insertion. Never negative: a change after which a coin's running
  * amount in that order would go below zero is refused whole with CF_INVALID_ARGUMENT and
@@ -640,15 +641,19 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
  * external_id the portfolio already has (or this database's own "coinfolio:<id>") are skipped and
  * counted; an external_id repeated within the file is an error at its second row; a portfolio
  * the file names that does not exist is created with the engine's vs_currency; an empty
- * portfolio cell means "main". The separator is a comma and the decimal mark a point: a ';'
- * header or a decimal comma is refused saying so. An empty file imports nothing.
+ * portfolio cell means "main"; an empty note cell is no note (null). The separator is a comma,
+ * the decimal mark a point and numbers have no thousands separator: a ';' header is refused
+ * saying so, and a number with a comma with details.reason "thousands_separator" ("11,426.20":
+ * write 11426.20), "decimal_comma" ("1,5": write 1.5) or "ambiguous_comma" ("1,234": 1234 or
+ * 1.234?), each message saying what to write. An empty file imports nothing.
  * Reports progress (phase "import": done 0, then the rows read every 1,000 rows, and done = total
  * at the end) to the function of cf_engine_set_progress; the import holds the database for its
  * one transaction, so a call from that function that reads or writes the database returns
  * CF_INVALID_ARGUMENT with details.reason "reentrant" instead of waiting for itself.
  * out_json: {"imported":n,"skipped":n}. Returns CF_OK, CF_INVALID_ARGUMENT (details.line: the
  * physical line where the record starts, the header being line 1; details.column: the header
- * name, when the error is about one field; or details.reason "reentrant") or CF_STORE. */
+ * name, when the error is about one field; details.reason for a number with a comma, above; or
+ * details.reason "reentrant") or CF_STORE. */
 int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, char **out_error);
 
 /** Exports a portfolio's transactions as CSV in ledger order, with the header above and CRLF line

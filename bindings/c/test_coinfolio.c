@@ -153,6 +153,9 @@ static const struct CMUnitTest tests[] = {
     /* test_client_edges.c */
     TEST(test_client_error_code_in_every_shape),
     TEST(test_client_asks_for_full_precision),
+    /* test_ledger_edges.c */
+    TEST(test_edges_transaction_note_null_comes_back_null),
+    TEST(test_edges_csv_number_with_a_comma_says_what_it_is),
     /* test_progress.c */
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),

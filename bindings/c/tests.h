@@ -29,6 +29,10 @@ char *detail_string(const char *err, int status, const char *key);
 void test_client_error_code_in_every_shape(void);
 void test_client_asks_for_full_precision(void);
 
+/* test_ledger_edges.c */
+void test_edges_transaction_note_null_comes_back_null(void);
+void test_edges_csv_number_with_a_comma_says_what_it_is(void);
+
 /* test_format.c */
 void test_library_version(void);
 void test_string_free_and_close_accept_null(void);

@@ -183,7 +183,7 @@ enum LedgerCSV {
     static func record(_ t: Transaction) -> [String] {
         [
             LedgerTimestamp.format(t.timestamp), t.portfolio, t.coinID, t.kind.rawValue, t.amount.description,
-            t.price?.description ?? "", t.fee.description, t.note, t.externalID ?? "\(ownPrefix)\(t.id ?? 0)",
+            t.price?.description ?? "", t.fee.description, t.note ?? "", t.externalID ?? "\(ownPrefix)\(t.id ?? 0)",
         ]
     }
 }

@@ -46,7 +46,7 @@ private func recordTrade(_ kind: TransactionKind, _ cli: CLI) throws {
         stored = try engine.addTransaction(
             Transaction(
                 portfolio: options.portfolio, coinID: coinID, kind: kind, amount: amount, price: price, fee: fee,
-                timestamp: timestamp, note: options.note ?? ""))
+                timestamp: timestamp, note: options.note))
     } catch let error as CoinfolioError where error.details["short_by"] != nil {
         var short = ""
         if case .number(let value)? = error.details["short_by"] { short = " (short by \(ExactDecimal(value) ?? .zero))" }

@@ -19,7 +19,7 @@ struct TransactionsCommand: Command {
             [
                 String(t.id ?? 0), LedgerTimestamp.format(t.timestamp), t.kind.rawValue, Terminal.printable(t.coinID),
                 t.amount.description, t.price.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? Terminal.unknownCell,
-                t.fee.isZero ? Terminal.unknownCell : NumberFormat.price(t.fee.double, vsCurrency: vs), Terminal.printable(t.note),
+                t.fee.isZero ? Terminal.unknownCell : NumberFormat.price(t.fee.double, vsCurrency: vs), Terminal.printable(t.note ?? ""),
             ]
         }
         say(Terminal.table(["ID", "TIME", "KIND", "COIN", "AMOUNT", "PRICE", "FEE", "NOTE"], rows, right: [0, 4, 5, 6]))
