@@ -15,7 +15,7 @@ extension CLI {
         let period = chart.days == .max ? "all history" : "\(chart.days) day\(chart.days == .days(1) ? "" : "s")"
         let title = "\(name), \(period)"
         try writeSVG(options.svg, title: title) { chart.svg($0) }
-        if options.json { say(chart.json); return }
+        if options.json { sayJSON(chart.json); return }
         say(terminal.bold(Terminal.printable(title)) + (chart.clamped ? terminal.dim(" (the plan allows 365 days)") : ""))
         show(chart.points.map { ($0.time, $0.value) }, summary: chart.summary, vsCurrency: chart.vsCurrency)
         if let path = options.svg { say(terminal.dim("wrote \(path)")) }
@@ -25,7 +25,7 @@ extension CLI {
     func showPortfolioHistory(_ engine: PortfolioEngine) throws {
         let history = try engine.portfolioHistory()
         try writeSVG(options.svg, title: "Portfolio, 7 days") { history.svg($0) }
-        if options.json { say(history.json); return }
+        if options.json { sayJSON(history.json); return }
         say(terminal.bold("Portfolio, 7 days"))
         show(history.points.map { ($0.time, $0.value) }, summary: history.summary, vsCurrency: history.vsCurrency)
         let partial = history.points.filter(\.partial).count

@@ -16,7 +16,7 @@ struct PortfolioCommand: Command {
         // shows something and exits 0), and stderr says which currency lacks data and how to get it.
         let withoutPrices = !portfolio.entries.isEmpty && portfolio.asOf == nil
         if cli.options.json {
-            say(portfolio.json)
+            sayJSON(portfolio.json)
             if withoutPrices { warn(cli.noDataHelp()) }
             return
         }

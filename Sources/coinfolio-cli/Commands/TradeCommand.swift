@@ -52,7 +52,7 @@ private func recordTrade(_ kind: TransactionKind, _ cli: CLI) throws {
         if case .number(let value)? = error.details["short_by"] { short = " (short by \(ExactDecimal(value) ?? .zero))" }
         fail("cannot sell more \(coinID) than the portfolio holds at that time\(short)", code: 1)
     }
-    if options.json { say(stored.json); return }
+    if options.json { sayJSON(stored.json); return }
     let verb = kind == .buy ? "bought" : "sold"
     say(
         "\(verb) \(amount) \(coinID) at \(NumberFormat.price(price.double, vsCurrency: try cli.portfolioCurrency(engine))) (transaction \(stored.id ?? 0))"

@@ -9,7 +9,7 @@ struct TransactionsCommand: Command {
         let options = cli.options
         let engine = try cli.openEngine()
         let page = try engine.transactions(TransactionQuery(portfolio: options.portfolio, coinID: options.operands.first))
-        if options.json { say(page.json); return }
+        if options.json { sayJSON(page.json); return }
         if page.transactions.isEmpty {
             say("no transactions yet: coinfolio-cli buy COIN AMOUNT --price P (for example: buy bitcoin 0.5 --price 60000)")
             return
