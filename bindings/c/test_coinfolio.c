@@ -143,6 +143,7 @@ static const struct CMUnitTest tests[] = {
     /* test_harden.c */
     TEST(test_strict_json_at_every_entry_point),
     TEST(test_created_database_files_are_owner_only),
+    TEST(test_dangling_link_target_is_created_owner_only),
     TEST(test_client_key_only_to_a_loopback_address),
     TEST(test_client_errors_never_hold_six_key_characters),
     TEST(test_client_body_over_max_body_bytes_is_body_too_large),
@@ -156,6 +157,7 @@ static const struct CMUnitTest tests[] = {
     /* test_ledger_edges.c */
     TEST(test_edges_transaction_note_null_comes_back_null),
     TEST(test_edges_csv_number_with_a_comma_says_what_it_is),
+    TEST(test_edges_exported_cells_cannot_run_as_formulas),
     /* test_progress.c */
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),

@@ -108,3 +108,50 @@ void test_edges_csv_number_with_a_comma_says_what_it_is(void) {
     }
     cf_engine_close(engine);
 }
+
+/* Finding 8: exported cells a spreadsheet would run as formulas start with ', and import back exactly. */
+void test_edges_exported_cells_cannot_run_as_formulas(void) {
+    static const char *notes[] = {"=1+1", "+1", "-1", "@SUM(A1)", "'=x", "plain"};
+    cf_engine *engine = open_engine(json_pack("{s:s}", "database", temp_path("formulas.sqlite")));
+    cf_engine *other = open_engine(json_pack("{s:s}", "database", temp_path("formulas-copy.sqlite")));
+    char *csv = NULL, *out = NULL, *err = NULL;
+    size_t i;
+    if (engine == NULL || other == NULL)
+        goto done;
+    for (i = 0; i < sizeof notes / sizeof notes[0]; i++) {
+        json_t *t = json_pack("{s:s, s:s, s:i, s:s, s:s}", "coin_id", "bitcoin", "kind", "transfer_in", "amount", 1,
+                              "timestamp", "2024-01-01", "note", notes[i]);
+        char *text = json_dumps(t, JSON_COMPACT);
+        CHECK_STATUS(cf_engine_add_transaction(engine, text, &out, &err), CF_OK, err);
+        free_out(out);
+        free_out(err);
+        out = err = NULL;
+        free(text);
+        json_decref(t);
+    }
+    if (!CHECK_STATUS(cf_engine_export_csv(engine, NULL, &csv, &err), CF_OK, err))
+        goto done;
+    CHECK(strstr(csv, ",'=1+1,") != NULL && strstr(csv, ",'+1,") != NULL && strstr(csv, ",'-1,") != NULL);
+    CHECK(strstr(csv, ",'@SUM(A1),") != NULL && strstr(csv, ",''=x,") != NULL && strstr(csv, ",plain,") != NULL);
+    CHECK(strstr(csv, ",=") == NULL && strstr(csv, ",+") == NULL && strstr(csv, ",-") == NULL && strstr(csv, ",@") == NULL);
+    if (CHECK_STATUS(cf_engine_import_csv(other, csv, &out, &err), CF_OK, err)) {
+        free_out(out);
+        out = NULL;
+        if (CHECK_STATUS(cf_engine_transactions(other, NULL, &out, &err), CF_OK, err)) {
+            json_t *page = PARSE_JSON(out), *t;
+            size_t n;
+            CHECK_INT(json_array_size(json_object_get(page, "transactions")), 6);
+            json_array_foreach(json_object_get(page, "transactions"), n, t) {
+                if (n < sizeof notes / sizeof notes[0])
+                    CHECK_STR(json_str(t, "note"), notes[n]); /* ledger order: insertion within one time */
+            }
+            json_decref(page);
+        }
+    }
+done:
+    free_out(csv);
+    free_out(out);
+    free_out(err);
+    cf_engine_close(engine);
+    cf_engine_close(other);
+}

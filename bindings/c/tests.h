@@ -32,6 +32,7 @@ void test_client_asks_for_full_precision(void);
 /* test_ledger_edges.c */
 void test_edges_transaction_note_null_comes_back_null(void);
 void test_edges_csv_number_with_a_comma_says_what_it_is(void);
+void test_edges_exported_cells_cannot_run_as_formulas(void);
 
 /* test_format.c */
 void test_library_version(void);
@@ -146,6 +147,7 @@ void test_ledger_import_reports_progress(void);
 /* test_harden.c */
 void test_strict_json_at_every_entry_point(void);
 void test_created_database_files_are_owner_only(void);
+void test_dangling_link_target_is_created_owner_only(void);
 void test_client_key_only_to_a_loopback_address(void);
 void test_client_errors_never_hold_six_key_characters(void);
 void test_client_body_over_max_body_bytes_is_body_too_large(void);

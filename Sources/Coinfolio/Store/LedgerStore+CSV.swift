@@ -90,7 +90,7 @@ extension LedgerStore {
                     )
                 }
                 func field(_ column: Int?) -> String? {
-                    column.map { record.fields[$0] }
+                    column.map { SpreadsheetFormula.unprotected(record.fields[$0]) }
                 }
                 func decimal(_ name: String, _ column: Int?) throws -> ExactDecimal? {
                     guard let text = field(column), !text.isEmpty else { return nil }

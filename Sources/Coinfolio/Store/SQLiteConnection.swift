@@ -62,22 +62,13 @@ final class SQLiteConnection: Database {
 
     deinit { close() }
 
-    /// The mode of a database file Coinfolio creates: owner read and write only. SQLite gives the
-    /// `-wal` and `-shm` files the main file's mode.
-    static let createdFileMode: mode_t = 0o600
-
-    /// Creates `path` empty with mode 0600 when it does not exist yet (an empty file is a new
-    /// SQLite database), so that no moment exists in which it is readable by others, whatever the
-    /// umask; no process-wide umask change. An existing file keeps its owner's mode.
+    /// Creates `path` empty and owner-only when it does not exist yet (an empty file is a new
+    /// SQLite database; `OwnerOnlyFile.create`, which follows a dangling symbolic link to create
+    /// its target 0600 instead of SQLite creating it with the umask's mode); an existing file
+    /// keeps its owner's mode. A file that cannot be made is left to SQLite's open, which says why.
+    /// SQLite gives the `-wal` and `-shm` files the main file's mode.
     static func createOwnerOnly(_ path: String) {
-        guard path != ":memory:", !path.isEmpty else { return }
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, createdFileMode)
-        if fd < 0 {
-            // It exists (keep its mode), or cannot be made: SQLite's own open then says why.
-            return
-        }
-        // A umask such as 0277 would have removed the owner's write bit: set the mode exactly.
-        _ = fchmod(fd, createdFileMode)
+        guard path != ":memory:", !path.isEmpty, let fd = OwnerOnlyFile.create(path) else { return }
         _ = Foundation.close(fd)
     }
 

@@ -139,3 +139,39 @@ def test_notes_are_made_visible_on_a_terminal_and_exported_exactly_through_a_pip
     text = seen.decode()
     assert "cold\\u001B[2Jwallet" in text
     assert "\x1b" not in text
+
+
+# --- Files the CLI writes (finding 8) ---------------------------------------------------------
+
+
+def test_export_and_svg_files_are_owner_only(cli: Run, tmp_path) -> None:
+    assert cli("buy", "bitcoin", "1", "--price", "100", "--at", "2024-01-01").returncode == 0
+    previous = os.umask(0o022)
+    try:
+        exported = cli("export", str(tmp_path / "ledger.csv"))
+        chart = cli("chart", "bitcoin", "--svg", str(tmp_path / "btc.svg"))
+    finally:
+        os.umask(previous)
+    assert exported.returncode == 0, exported.stderr
+    assert chart.returncode == 0, chart.stderr
+    for name in ("ledger.csv", "btc.svg"):
+        assert (os.stat(tmp_path / name).st_mode & 0o777) == 0o600, name
+    assert (tmp_path / "ledger.csv").read_text().startswith("timestamp,portfolio")
+    assert (tmp_path / "btc.svg").read_text().startswith("<svg") or "<svg" in (tmp_path / "btc.svg").read_text()
+    # An existing file is rewritten and keeps the mode its owner gave it.
+    os.chmod(tmp_path / "ledger.csv", 0o644)
+    assert cli("export", str(tmp_path / "ledger.csv")).returncode == 0
+    assert (os.stat(tmp_path / "ledger.csv").st_mode & 0o777) == 0o644
+
+
+def test_a_dangling_link_as_the_database_is_created_owner_only(cli: Run, tmp_path) -> None:
+    (tmp_path / "data").mkdir()
+    link = tmp_path / "linked.sqlite"
+    link.symlink_to(tmp_path / "data" / "real.sqlite")
+    previous = os.umask(0o022)
+    try:
+        result = cli("set", "bitcoin", "1", "--offline", COINFOLIO_DB=str(link))
+    finally:
+        os.umask(previous)
+    assert result.returncode == 0, result.stderr
+    assert (os.stat(tmp_path / "data" / "real.sqlite").st_mode & 0o777) == 0o600
