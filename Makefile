@@ -9,7 +9,8 @@
 #   make bench      build release and run the benchmarks; writes BENCHMARKS.md
 #   make fuzz       libFuzzer over every JSON entry point and the formatters (FUZZ_SECONDS each, default 60)
 #   make sanitize   the Swift suite under ASan and TSan, the C suite against an ASan library, a TSan C stress test
-#   make stress     SIGKILL trials (STRESS_TRIALS, default 100), 4 writer processes, a full disk
+#   make stress     SIGKILL trials (STRESS_TRIALS, default 100), 4 writer processes, a full disk;
+#                   hostile bodies (Tests/probes/bounds.py: a gzip/deflate bomb's memory near max_body_bytes)
 #   make demo       run coinfolio-cli set, home, portfolio and detail against the loopback server
 #                   with the committed fixtures, in a temporary database
 #   make install    install the library, CLI, header and pkg-config file under PREFIX (/usr/local)
@@ -79,6 +80,7 @@ sanitize:
 
 stress: build
 	$(PYTHON) Tests/probes/stress.py --cli $(abspath $(BUILD_DIR))/coinfolio-cli --library $(abspath $(LIBRARY))
+	$(PYTHON) Tests/probes/bounds.py --check
 
 demo: build
 	$(PYTHON) Tests/server/demo.py $(BUILD_DIR)/coinfolio-cli

@@ -95,4 +95,64 @@ final class ClientEdgeTests: XCTestCase {
             XCTAssertEqual(try HTTPTransport(timeout: 5).get(url, headers: [:], timeout: 5).status, 422, path)
         }
     }
+
+    // MARK: - Proxies (finding 2): the environment read as libcurl 7.88 reads it
+
+    private func proxyVariable(_ url: String, _ environment: [String: String]) throws -> String? {
+        ProxyEnvironment.variable(for: try XCTUnwrap(URL(string: url)), environment: { environment[$0] })
+    }
+
+    func testProxyVariablesAreReadAsLibcurlReadsThem() throws {
+        let proxy = "http://127.0.0.1:3128"
+        XCTAssertEqual(try proxyVariable("http://127.0.0.1:9/api/v3", ["http_proxy": proxy]), "http_proxy")
+        XCTAssertNil(try proxyVariable("http://127.0.0.1:9/api/v3", ["HTTP_PROXY": proxy]), "libcurl never reads HTTP_PROXY")
+        XCTAssertNil(try proxyVariable("http://127.0.0.1:9/api/v3", ["https_proxy": proxy]), "https_proxy is for https")
+        XCTAssertEqual(try proxyVariable("https://api.coingecko.com/api/v3", ["HTTPS_PROXY": proxy]), "HTTPS_PROXY")
+        XCTAssertEqual(try proxyVariable("https://x.example/", ["https_proxy": "", "HTTPS_PROXY": proxy]), "HTTPS_PROXY", "empty is unset")
+        XCTAssertEqual(try proxyVariable("http://x.example/", ["http_proxy": "", "all_proxy": proxy]), "all_proxy")
+        XCTAssertEqual(try proxyVariable("http://[::1]:9/", ["ALL_PROXY": proxy]), "ALL_PROXY")
+        XCTAssertNil(try proxyVariable("http://127.0.0.1:9/", [:]))
+        XCTAssertNil(try proxyVariable("http://127.0.0.1:9/", ["http_proxy": proxy, "no_proxy": "", "NO_PROXY": "127.0.0.1"]))
+        XCTAssertEqual(
+            try proxyVariable("http://127.0.0.1:9/", ["http_proxy": proxy, "no_proxy": "example.org", "NO_PROXY": "127.0.0.1"]),
+            "http_proxy", "a set no_proxy hides NO_PROXY")
+    }
+
+    func testNoProxyListsAreMatchedAsLibcurlMatchesThem() {
+        let cases: [(list: String, host: String, excluded: Bool)] = [
+            ("*", "127.0.0.1", true), ("*,example.org", "127.0.0.1", false),
+            ("127.0.0.1", "127.0.0.1", true), ("127.0.0.2", "127.0.0.1", false),
+            ("127.0.0.0/8", "127.200.3.4", true), ("127.0.0.0/8", "128.0.0.1", false), ("10.0.0.0/33", "10.0.0.1", false),
+            ("::1", "[::1]", true), ("::1", "::1", true), ("0:0:0:0:0:0:0:1", "[::1]", true), ("fe80::/10", "[fe80::1]", true),
+            ("localhost", "localhost", true), ("localhost", "LOCALHOST", true), ("localhost", "127.0.0.1", false),
+            ("example.com", "api.example.com", true), (".example.com", "api.example.com", true),
+            ("example.com.", "EXAMPLE.COM", true), ("example.com", "notexample.com", false),
+            (" example.org , 127.0.0.1 ", "127.0.0.1", true), ("example.org,,127.0.0.1", "127.0.0.1", true),
+            // Blanks alone as separators: libcurl 7.88 reads them, later ones may not; "proxied".
+            ("example.org 127.0.0.1", "127.0.0.1", false),
+        ]
+        for item in cases {
+            XCTAssertEqual(ProxyEnvironment.excludes(item.list, host: item.host), item.excluded, "\(item.list) / \(item.host)")
+        }
+    }
+
+    // MARK: - Compression bombs (finding 3): bounded while decompressing
+
+    func testACompressionBombIsBodyTooLarge() throws {
+        for encoding in ["gzip", "deflate"] {
+            try server.control("reset")
+            // 256 MiB of JSON padding from 260 KB on the wire; the client stops at 1 MiB. (The
+            // memory a 2 GiB bomb costs is measured by Tests/probes/bounds.py, in make stress.)
+            try server.fault(["path": "/api/v3/global", "body": #"{"data":{}}"#, "bomb_bytes": 256 << 20, "encoding": encoding])
+            let error = assertThrows(.http) { try self.client { $0.maxBodyBytes = 1 << 20 }.global() }
+            XCTAssertEqual(error?.details["reason"], .string("body_too_large"), encoding)
+            XCTAssertEqual(error?.details["max_body_bytes"], .number(Double(1 << 20)), encoding)
+        }
+        XCTAssertNotNil(try client().global().markets, "the next call works")
+    }
+
+    func testACompressedBodyUnderTheLimitDecodes() throws {
+        try server.fault(["path": "/api/v3/global", "body": #"{"data":{"markets":7}}"#, "bomb_bytes": 4 << 20, "encoding": "deflate"])
+        XCTAssertEqual(try client { $0.maxBodyBytes = 8 << 20 }.global().markets, 7)
+    }
 }

@@ -24,6 +24,7 @@ import re
 import sys
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote
@@ -58,6 +59,51 @@ def coingecko_error(code, message, shape):
 TIME_RANGE_ERROR = coingecko_error(
     10012, "Your request exceeds the allowed time range. Public API users are limited to querying "
     "historical data within the past 365 days.", "error.status")
+
+
+class Bomb:
+    """A compressed body that inflates to `size` bytes: the fault's body (default `{"data":{}}`)
+    followed by spaces, sent as Content-Encoding `encoding` (gzip or deflate, zlib-wrapped). One
+    megabyte of spaces is compressed once after a full flush and its bytes repeated, so a
+    gigabyte bomb costs the server a few megabytes and a checksum pass, not a compression."""
+
+    BLOCK = 1 << 20
+
+    def __init__(self, head, size, encoding):
+        self.head, self.size, self.encoding = head, max(size, len(head)), encoding
+        wbits = 31 if encoding == "gzip" else 15
+        compressor = zlib.compressobj(9, zlib.DEFLATED, wbits)
+        self.start = compressor.compress(head) + compressor.flush(zlib.Z_FULL_FLUSH)
+        self.blocks, rest = divmod(self.size - len(head), self.BLOCK)
+        self.block = compressor.compress(b" " * self.BLOCK) + compressor.flush(zlib.Z_FULL_FLUSH)
+        self.rest = rest
+        # The tail ends with the checksum of what this compressor saw (one block); the real one
+        # covers every repeated block: `chunks` puts it in, only if a client reads that far.
+        self.tail = compressor.compress(b" " * rest) + compressor.flush(zlib.Z_FINISH)
+
+    def _trailer(self, rest):
+        spaces = b" " * self.BLOCK
+        if self.encoding == "gzip":
+            crc = zlib.crc32(self.head)
+            for _ in range(self.blocks):
+                crc = zlib.crc32(spaces, crc)
+            crc = zlib.crc32(b" " * rest, crc)
+            return crc.to_bytes(4, "little") + (self.size & 0xFFFFFFFF).to_bytes(4, "little")
+        adler = zlib.adler32(self.head)
+        for _ in range(self.blocks):
+            adler = zlib.adler32(spaces, adler)
+        adler = zlib.adler32(b" " * rest, adler)
+        return adler.to_bytes(4, "big")
+
+    def __len__(self):
+        return len(self.start) + self.blocks * len(self.block) + len(self.tail)
+
+    def chunks(self):
+        yield self.start
+        for _ in range(self.blocks):
+            yield self.block
+        trailer = 8 if self.encoding == "gzip" else 4
+        yield self.tail[:-trailer] + self._trailer(self.rest)
 
 
 def split_json_array(text):
@@ -198,6 +244,8 @@ class Handler(BaseHTTPRequestHandler):
     def send(self, status, payload, extra_headers=None, fault=None):
         data = payload.encode("utf-8") if isinstance(payload, str) else payload
         headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
+        if fault and fault.get("bomb_bytes"):
+            return self.send_bomb(status, Bomb(data, fault["bomb_bytes"], fault.get("encoding") or "gzip"))
         if fault and fault.get("gzip"):
             data = gzip.compress(data, compresslevel=6)
             headers["Content-Encoding"] = "gzip"
@@ -222,6 +270,18 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except (BrokenPipeError, ConnectionError):
             self.close_connection = True  # the client gave up (e.g. its timeout fired)
+
+    def send_bomb(self, status, bomb):
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", bomb.encoding)
+            self.send_header("Content-Length", str(len(bomb)))
+            self.end_headers()
+            for chunk in bomb.chunks():
+                self.wfile.write(chunk)
+        except (BrokenPipeError, ConnectionError):
+            self.close_connection = True  # the client stopped reading: what it should do
 
     def send_json(self, status, obj):
         self.send(status, json.dumps(obj, ensure_ascii=False))
@@ -379,7 +439,8 @@ class Handler(BaseHTTPRequestHandler):
             fault = {"times": -1 if times < 0 else times, "status": spec.get("status"),
                      "headers": spec.get("headers") or {}, "body": payload,
                      "truncate": bool(spec.get("truncate")), "close": bool(spec.get("close")),
-                     "delay_ms": delay_ms, "gzip": bool(spec.get("gzip"))}
+                     "delay_ms": delay_ms, "gzip": bool(spec.get("gzip")),
+                     "bomb_bytes": int(spec.get("bomb_bytes") or 0), "encoding": spec.get("encoding")}
             with state.lock:
                 state.faults[target].append(fault)
         return self.send_json(200, {"ok": True})

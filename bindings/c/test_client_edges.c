@@ -88,3 +88,34 @@ void test_client_asks_for_full_precision(void) {
     json_decref(log);
     cf_client_close(client);
 }
+
+/* Finding 3: a gzip or deflate bomb is CF_HTTP body_too_large (its memory is measured by
+ * Tests/probes/bounds.py in make stress), and the handle's next call works. */
+void test_client_compression_bomb_is_body_too_large(void) {
+    static const char *encodings[] = {"gzip", "deflate"};
+    size_t i;
+    REQUIRE_SERVER();
+    for (i = 0; i < 2; i++) {
+        json_t *config = api_config(0, 10000);
+        cf_client *client;
+        char *out = SENTINEL, *err = SENTINEL, *reason;
+        server_reset();
+        /* 256 MiB of padding from 260 KB on the wire; the client stops at 1 MiB. */
+        server_fault(json_pack("{s:s, s:s, s:I, s:s}", "path", "/api/v3/global", "body", "{\"data\":{}}", "bomb_bytes",
+                               (json_int_t)256 << 20, "encoding", encodings[i]));
+        json_object_set_new(config, "max_body_bytes", json_integer(1 << 20));
+        client = open_client(config);
+        if (client == NULL)
+            continue;
+        CHECK_INT(cf_client_global(client, &out, &err), CF_HTTP);
+        reason = detail_string(err, CF_HTTP, "reason");
+        CHECK_STR(reason, "body_too_large");
+        free(reason);
+        free_out(err);
+        out = err = SENTINEL;
+        CHECK_STATUS(cf_client_global(client, &out, &err), CF_OK, err); /* the next call works */
+        free_out(out);
+        free_out(err);
+        cf_client_close(client);
+    }
+}

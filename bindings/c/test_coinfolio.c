@@ -154,6 +154,7 @@ static const struct CMUnitTest tests[] = {
     /* test_client_edges.c */
     TEST(test_client_error_code_in_every_shape),
     TEST(test_client_asks_for_full_precision),
+    TEST(test_client_compression_bomb_is_body_too_large),
     /* test_ledger_edges.c */
     TEST(test_edges_transaction_note_null_comes_back_null),
     TEST(test_edges_csv_number_with_a_comma_says_what_it_is),

@@ -85,14 +85,18 @@ enum ErrorClassifier {
 /// level, `{"timestamp":"…","error_code":N,"error_message":"…"}` (a demo key sent to the pro host,
 /// or the reverse: 400 with 10010 or 10011); the first shape present wins. `{"error":"…"}` and
 /// `{"status":500,"error":"…"}` carry a message only. A code is an integer JSON number (a string,
-/// a fraction or a boolean is no code). An HTML or plain-text body reads as nil: it is classified
-/// by status alone.
+/// a fraction or a boolean is no code). An HTML or plain-text body reads as nil, and so does one
+/// over `maximumSize` (CoinGecko's are a few hundred bytes; Foundation's parse of a huge one could
+/// not be interrupted): it is classified by status alone.
 struct APIErrorBody {
     var errorCode: Int?
     var message: String?
 
+    /// The largest body read for an error code: 64 KiB.
+    static let maximumSize = 1 << 16
+
     init?(_ body: Data) {
-        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
+        guard body.count <= Self.maximumSize, let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
             first == UInt8(ascii: "{"),
             let object = try? JSONSerialization.jsonObject(with: CoinGeckoBody.withoutBOM(body)) as? [String: Any]
         else { return nil }

@@ -11,8 +11,18 @@ import Synchronization
 /// One URLSession per transport (so per client handle), made on first use and reused by every
 /// request: the platform's URLSession/libcurl keeps 58 bytes per request it makes (a bare
 /// URLSession program does the same), and a session per request would add to that. The body is
-/// read through a delegate that counts the bytes as they arrive, after decompression, and cancels
+/// read through a delegate that counts the bytes as they arrive, after decompression, and stops
 /// the transfer as soon as they pass `maxBodyBytes`.
+///
+/// Decompression is libcurl's (swift-corelibs-foundation always sets `CURLOPT_ACCEPT_ENCODING`
+/// and cannot pause or fail a transfer from its write callback): it inflates a gzip or deflate
+/// answer 16 KB at a time and hands each piece to the session's delegate queue without waiting.
+/// Through an ordinary queue a 2 MB gzip bomb piled 2 GB of pieces up before the delegate could
+/// stop it. `InlineDelegateQueue` runs the delegate inside libcurl's callback, so each piece is
+/// counted (and, past the limit, dropped) as it is made: memory stays near `maxBodyBytes`, and
+/// the call returns `body_too_large` at once. libcurl still inflates what it reads of that body
+/// (dropped as it comes) until the cancel takes effect; that session is retired, so the handle's
+/// next request starts on a new one instead of waiting behind it.
 final class HTTPTransport: Sendable {
     struct Response {
         var status: Int
@@ -30,7 +40,13 @@ final class HTTPTransport: Sendable {
         self.maxBodyBytes = maxBodyBytes
     }
 
-    deinit { lazySession.withLock { $0?.invalidateAndCancel() } }
+    // Closing never waits for a transfer still draining (URLSession's invalidation waits for its
+    // work queue, which may be inflating the rest of a bomb).
+    deinit {
+        lazySession.withLock { session in
+            if let session { DispatchQueue.global().async { session.invalidateAndCancel() } }
+        }
+    }
 
     /// The session, made on first use: creating a URLSessionConfiguration makes
     /// swift-corelibs-foundation set up its shared cookie storage (a folder under
@@ -48,7 +64,7 @@ final class HTTPTransport: Sendable {
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
             configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-            let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: InlineDelegateQueue())
             lazySession = made
             return made
         }
@@ -63,12 +79,13 @@ final class HTTPTransport: Sendable {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
 
         let transfer = Transfer(limit: maxBodyBytes)
+        let session = self.session
         let task = session.dataTask(with: request)
         delegate.register(transfer, for: task)
         defer { delegate.unregister(task) }
         task.resume()
         if transfer.done.wait(timeout: .now() + max(timeout, 0)) == .timedOut {
-            task.cancel()
+            Self.cancel(task)
             // The cancellation completes at once; a short wait keeps the call within its bound.
             _ = transfer.done.wait(timeout: .now() + 0.5)
             if !transfer.isTooLarge {
@@ -79,6 +96,8 @@ final class HTTPTransport: Sendable {
         }
         let (data, response, error, tooLarge) = transfer.result()
         if tooLarge {
+            Self.cancel(task)
+            retire(session)
             throw CoinfolioError(
                 .http, "the answer is larger than max_body_bytes (\(maxBodyBytes) bytes); the transfer was stopped",
                 details: ["reason": .string("body_too_large"), "max_body_bytes": .number(Double(maxBodyBytes))])
@@ -97,6 +116,22 @@ final class HTTPTransport: Sendable {
             if let name = name as? String, let value = value as? String { headerFields[name.lowercased()] = value }
         }
         return Response(status: http.statusCode, headers: headerFields, body: data)
+    }
+
+    /// Lets `session` finish alone after a body over the limit: libcurl goes on inflating what it
+    /// has read of that body (dropped as it comes) until the cancel takes effect, which for a
+    /// bomb is seconds of work on the session's one work queue. The next request gets a new
+    /// session instead of waiting behind it; the old one ends when its tasks do.
+    private func retire(_ session: URLSession) {
+        lazySession.withLock { current in if current === session { current = nil } }
+        DispatchQueue.global().async { session.finishTasksAndInvalidate() }
+    }
+
+    /// Cancels `task` from a thread of its own: never from the delegate queue, whose thread a
+    /// URLSession that cancels synchronously on its work queue (older swift-corelibs-foundation)
+    /// would wait for while that queue waits for the delegate queue.
+    private static func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 
     /// - Parameter truncated: the answer declared a longer body than arrived.
@@ -146,7 +181,8 @@ final class HTTPTransport: Sendable {
 
         var isTooLarge: Bool { state.withLock { $0.tooLarge } }
 
-        /// false when the body is now over the limit (the caller cancels the task).
+        /// false when the body is now over the limit (the caller waiting in `get` is woken and
+        /// cancels the task).
         func accept(response: URLResponse) -> Bool {
             // A declared length over the limit fails before any byte is read, unless the body is
             // compressed (then only the decompressed bytes count).
@@ -155,25 +191,29 @@ final class HTTPTransport: Sendable {
                     $0.expectedContentLength > Int64(limit)
                         && ($0.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() == "identity"
                 } ?? false
-            return state.withLock { state in
+            let keep = state.withLock { state in
                 state.response = response
                 if declaredTooLarge { state.tooLarge = true }
                 return !state.tooLarge
             }
+            if !keep { done.signal() }
+            return keep
         }
 
-        /// false when the body is now over the limit (the caller cancels the task).
-        func append(_ chunk: Data) -> Bool {
-            state.withLock { state in
+        /// Adds a piece of the body; past the limit, drops it (and every later one) and wakes the
+        /// caller waiting in `get`, which cancels the task.
+        func append(_ chunk: Data) {
+            let crossed = state.withLock { state in
                 guard !state.tooLarge else { return false }
                 if state.data.count + chunk.count > limit {
                     state.tooLarge = true
                     state.data = Data()
-                    return false
+                    return true
                 }
                 state.data.append(chunk)
-                return true
+                return false
             }
+            if crossed { done.signal() }
         }
 
         func finish(_ error: (any Error)?) {
@@ -216,16 +256,37 @@ final class HTTPTransport: Sendable {
             _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
             completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
         ) {
+            // swift-corelibs-foundation ignores the disposition; `get` cancels a declared-too-large answer.
             let keep = transfer(dataTask)?.accept(response: response) ?? true
             completionHandler(keep ? .allow : .cancel)
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            if transfer(dataTask)?.append(data) == false { dataTask.cancel() }
+            transfer(dataTask)?.append(data)
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
             transfer(task)?.finish(error)
         }
     }
+}
+
+/// A session delegate "queue" that runs each delegate callback at once, on the thread that hands
+/// it over, instead of queueing it: libcurl's thread, inside its write callback, for every piece
+/// of a body. So a body reaches the delegate exactly as fast as libcurl produces it — nothing
+/// piles up between them (through an ordinary queue a 2 MB gzip bomb piled 2 GB of pieces up),
+/// and once the body passes `max_body_bytes` every further piece is dropped as it comes.
+///
+/// URLSession hands every callback over with the block form of `addOperation`, always from its
+/// work queue (one at a time, in order) or while closing the session. The delegate's callbacks
+/// here only count bytes and signal, and never wait for that work queue (`HTTPTransport.cancel`
+/// runs elsewhere), so running them inline cannot deadlock.
+final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
+    override init() {
+        super.init()
+        maxConcurrentOperationCount = 1
+        name = "Coinfolio.HTTPTransport.delegate"
+    }
+
+    override func addOperation(_ block: @escaping @Sendable () -> Void) { block() }
 }

@@ -65,3 +65,15 @@ def test_markets_and_simple_price_ask_for_full_precision(server: Any) -> None:
         assert c.simple_price(["shiba-inu"], vs_currency="btc")["prices"]["shiba-inu"]["price"] == 2.6e-13
     for path in ("/coins/markets", "/simple/price"):
         assert server.requests_to(path)[0]["query"]["precision"] == "full"
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+def test_a_compression_bomb_is_body_too_large(server: Any, encoding: str) -> None:
+    # 256 MiB of JSON padding from 260 KB on the wire; the client stops at 1 MiB. (What a 2 GiB
+    # bomb costs in memory is measured by Tests/probes/bounds.py, run by make stress.)
+    server.fault(path="/api/v3/global", body='{"data":{}}', bomb_bytes=256 << 20, encoding=encoding)
+    with client(server, max_body_bytes=1 << 20) as c:
+        with pytest.raises(HTTPError) as info:
+            c.global_data()
+        assert info.value.details["reason"] == "body_too_large"
+        assert c.global_data()["market_data"]["markets"] is not None, "the next call works"
