@@ -1,10 +1,18 @@
 #define _POSIX_C_SOURCE 200809L
 /* test_client_edges.c — issue 31's client findings through the C ABI: CoinGecko's error code in
- * each of its three shapes. */
+ * each of its three shapes, precision=full, compression bombs, and no loopback request through a
+ * proxy (a real recording proxy, Tests/server/recording_proxy.py). */
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_support.h"
 #include "tests.h"
@@ -118,4 +126,100 @@ void test_client_compression_bomb_is_body_too_large(void) {
         free_out(err);
         cf_client_close(client);
     }
+}
+
+/* Starts Tests/server/recording_proxy.py logging to `log`; its pid (0 when it did not start) and
+ * its port in *port. */
+static pid_t start_proxy(const char *log, int *port) {
+    const char *script = fmt_path("%s/Tests/server/recording_proxy.py", tf_repo_root);
+    int from_proxy[2];
+    char line[64];
+    size_t used = 0;
+    pid_t pid;
+    *port = 0;
+    if (pipe(from_proxy) != 0)
+        return 0;
+    pid = fork();
+    if (pid == 0) {
+        dup2(from_proxy[1], 1);
+        close(from_proxy[0]);
+        close(from_proxy[1]);
+        execlp("python3", "python3", script, "--log", log, (char *)NULL);
+        _exit(127);
+    }
+    close(from_proxy[1]);
+    while (pid > 0 && used < sizeof line - 1) {
+        struct pollfd pfd = {from_proxy[0], POLLIN, 0};
+        if (poll(&pfd, 1, 10000) <= 0 || read(from_proxy[0], line + used, 1) <= 0 || line[used] == '\n')
+            break;
+        used++;
+    }
+    line[used] = '\0';
+    close(from_proxy[0]);
+    if (pid > 0 && sscanf(line, "PORT=%d", port) != 1) {
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+        return 0;
+    }
+    return pid;
+}
+
+/* Finding 2: with http_proxy set, a keyed request to the loopback server is refused unsent
+ * (nothing reaches the proxy or the server); with no_proxy listing 127.0.0.1 it goes directly. */
+void test_client_loopback_never_goes_through_a_proxy(void) {
+    const char *log = temp_path("proxy.log");
+    char proxy[64], *variable, *reason;
+    int port;
+    pid_t pid;
+    REQUIRE_SERVER();
+    pid = start_proxy(log, &port);
+    if (!tf_check(pid > 0, __FILE__, __LINE__, "the recording proxy started"))
+        return;
+    snprintf(proxy, sizeof proxy, "http://127.0.0.1:%d", port);
+    server_reset();
+    setenv("http_proxy", proxy, 1);
+    unsetenv("no_proxy");
+    unsetenv("NO_PROXY");
+    {
+        json_t *config = api_config(0, 5000);
+        cf_client *client;
+        char *out = SENTINEL, *err = SENTINEL;
+        json_t *logged;
+        struct stat info;
+        json_object_set_new(config, "plan", json_string("demo"));
+        json_object_set_new(config, "api_key", json_string("CG-c-proxy-key-8812"));
+        client = open_client(json_deep_copy(config));
+        if (client != NULL) {
+            CHECK_INT(cf_client_global(client, &out, &err), CF_NETWORK);
+            reason = detail_string(err, CF_NETWORK, "reason");
+            variable = detail_string(err, CF_NETWORK, "variable");
+            CHECK_STR(reason, "proxy");
+            CHECK_STR(variable, "http_proxy");
+            CHECK(err != NULL && strstr(err, proxy) == NULL); /* the proxy's address (and any password) is never shown */
+            free(reason);
+            free(variable);
+            free_out(err);
+            cf_client_close(client);
+        }
+        logged = server_log();
+        CHECK_INT(server_count(logged, "/api/v3/global"), 0);
+        json_decref(logged);
+        setenv("no_proxy", "localhost,127.0.0.0/8,::1", 1);
+        client = open_client(config);
+        if (client != NULL) {
+            out = err = SENTINEL;
+            CHECK_STATUS(cf_client_global(client, &out, &err), CF_OK, err);
+            free_out(out);
+            free_out(err);
+            cf_client_close(client);
+        }
+        logged = server_log();
+        CHECK_INT(server_count(logged, "/api/v3/global"), 1);
+        json_decref(logged);
+        CHECK(stat(log, &info) == 0 && info.st_size == 0); /* nothing reached the proxy */
+    }
+    unsetenv("http_proxy");
+    unsetenv("no_proxy");
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
 }

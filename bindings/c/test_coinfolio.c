@@ -155,6 +155,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_client_error_code_in_every_shape),
     TEST(test_client_asks_for_full_precision),
     TEST(test_client_compression_bomb_is_body_too_large),
+    TEST(test_client_loopback_never_goes_through_a_proxy),
     /* test_ledger_edges.c */
     TEST(test_edges_transaction_note_null_comes_back_null),
     TEST(test_edges_csv_number_with_a_comma_says_what_it_is),

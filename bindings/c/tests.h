@@ -29,6 +29,7 @@ char *detail_string(const char *err, int status, const char *key);
 void test_client_error_code_in_every_shape(void);
 void test_client_asks_for_full_precision(void);
 void test_client_compression_bomb_is_body_too_large(void);
+void test_client_loopback_never_goes_through_a_proxy(void);
 
 /* test_ledger_edges.c */
 void test_edges_transaction_note_null_comes_back_null(void);
