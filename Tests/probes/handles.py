@@ -34,6 +34,18 @@ sqlite = ctypes.CDLL(ctypes.util.find_library("sqlite3"))
 sqlite.sqlite3_memory_used.restype = ctypes.c_int64
 
 
+def start_server():  # the loopback CoinGecko server, for --refresh
+    import subprocess
+    sys.path.insert(0, str(REPO / "bindings" / "python" / "tests"))
+    from conftest import LoopbackServer
+
+    process = subprocess.Popen(
+        [sys.executable, str(REPO / "Tests/server/coingecko_server.py"), "--port", "0", "--fixtures",
+         str(REPO / "Tests/fixtures/coingecko"), "--exit-on-stdin-eof"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert process.stdout is not None
+    return LoopbackServer(process, int(process.stdout.readline().decode().strip().split("=")[1]))
+
+
 def resident() -> int:
     """VmRSS in bytes, after Python's garbage and glibc's free lists are returned."""
     gc.collect()
@@ -55,8 +67,11 @@ def prepare(path: Path, snapshot: bool) -> str:
     return f"{markets.name} ({len(coins)} coins)" if snapshot else "no snapshot"
 
 
-def query(engine: coinfolio.Engine) -> None:
-    """One statistics and one portfolio answer (without a snapshot: the ledger's P&L)."""
+def query(engine: coinfolio.Engine, refresh: bool) -> None:
+    """One statistics and one portfolio answer (without a snapshot: the ledger's P&L), after a
+    refresh when asked."""
+    if refresh:
+        engine.refresh()
     try:
         engine.statistics()
         engine.portfolio()
@@ -68,23 +83,28 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--handles", type=int, default=1000)
     parser.add_argument("--no-snapshot", action="store_true", help="a database with a ledger but no market snapshot")
+    parser.add_argument("--refresh", action="store_true",
+                        help="each engine also refreshes once from the loopback server (its HTTP session)")
     parser.add_argument("--check", action="store_true", help=f"exit 1 above {TARGET_BYTES // 1024} KB a handle")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "shared.sqlite"
         snapshot = prepare(path, not args.no_snapshot)
-        first = coinfolio.Engine(database=path)
-        query(first)
+        server = start_server() if args.refresh else None
+        api = {"base_url": server.base_url} if server else None
+        first = coinfolio.Engine(database=path, api=api)
+        query(first, args.refresh)
         base, base_sqlite = resident(), sqlite.sqlite3_memory_used()
         engines = []
         for _ in range(args.handles):
-            engines.append(coinfolio.Engine(database=path))
+            engines.append(coinfolio.Engine(database=path, api=api))
         opened, opened_sqlite = resident(), sqlite.sqlite3_memory_used()
         for engine in engines:
-            query(engine)
+            query(engine, args.refresh)
         used, used_sqlite = resident(), sqlite.sqlite3_memory_used()
         n = args.handles
-        print(f"handles: {n} engines on one SQLite file holding {snapshot}, library {coinfolio.library_path}")
+        refreshed = ", each refreshed once from the loopback server" if args.refresh else ""
+        print(f"handles: {n} engines on one SQLite file holding {snapshot}{refreshed}, library {coinfolio.library_path}")
         print(f"  opened:            {(opened - base) / n / 1024:8.1f} KB a handle (SQLite's own {(opened_sqlite - base_sqlite) / n / 1024:.1f} KB)")
         print(f"  after one query:   {(used - base) / n / 1024:8.1f} KB a handle (SQLite's own {(used_sqlite - base_sqlite) / n / 1024:.1f} KB)")
         for engine in engines:

@@ -8,9 +8,12 @@ import Synchronization
 /// One HTTP GET over Foundation's URLSession, made synchronous for the C ABI and bounded by a
 /// deadline: the session's own timeouts plus a wait that cancels the task when it runs out.
 ///
-/// One URLSession per transport (so per client handle), made on first use and reused by every
-/// request: the platform's URLSession/libcurl keeps 58 bytes per request it makes (a bare
-/// URLSession program does the same), and a session per request would add to that. The body is
+/// One URLSession for the whole process, made on first use and shared by every transport (so
+/// every client and engine handle): a session (libcurl's multi handle, its connection cache and
+/// buffers) cost each handle that refreshed about 70 KB, and a service holds an engine per user
+/// (SPEC §20). Each request carries its own timeout and body limit; the session's one delegate
+/// routes each task's events to its transfer. The platform's URLSession/libcurl keeps 58 bytes
+/// per request it makes (a bare URLSession program does the same). The body is
 /// read through a delegate that counts the bytes as they arrive, after decompression, and stops
 /// the transfer as soon as they pass `maxBodyBytes`.
 ///
@@ -21,8 +24,8 @@ import Synchronization
 /// stop it. `InlineDelegateQueue` runs the delegate inside libcurl's callback, so each piece is
 /// counted (and, past the limit, dropped) as it is made: memory stays near `maxBodyBytes`, and
 /// the call returns `body_too_large` at once. libcurl still inflates what it reads of that body
-/// (dropped as it comes) until the cancel takes effect; that session is retired, so the handle's
-/// next request starts on a new one instead of waiting behind it.
+/// (dropped as it comes) until the cancel takes effect; that session is retired, so the next
+/// request starts on a new one instead of waiting behind it.
 final class HTTPTransport: Sendable {
     struct Response {
         var status: Int
@@ -32,40 +35,33 @@ final class HTTPTransport: Sendable {
 
     private let timeout: Double
     private let maxBodyBytes: Int
-    private let delegate = SessionDelegate()
-    private let lazySession = Mutex<URLSession?>(nil)
 
     init(timeout: Double, maxBodyBytes: Int = ClientConfiguration.defaultMaxBodyBytes) {
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
     }
 
-    // Closing never waits for a transfer still draining (URLSession's invalidation waits for its
-    // work queue, which may be inflating the rest of a bomb).
-    deinit {
-        lazySession.withLock { session in
-            if let session { DispatchQueue.global().async { session.invalidateAndCancel() } }
-        }
-    }
+    /// The process's session and the delegate of every session made here.
+    private static let sharedSession = Mutex<URLSession?>(nil)
+    private static let delegate = SessionDelegate()
 
-    /// The session, made on first use: creating a URLSessionConfiguration makes
+    /// The process's session, made on first use: creating a URLSessionConfiguration makes
     /// swift-corelibs-foundation set up its shared cookie storage (a folder under
-    /// $XDG_DATA_HOME), which a client that never sends a request should not do.
+    /// $XDG_DATA_HOME), which a process that never sends a request should not do.
     private var session: URLSession {
-        lazySession.withLock { lazySession in
-            if let lazySession { return lazySession }
+        Self.sharedSession.withLock { shared in
+            if let shared { return shared }
             let configuration = URLSessionConfiguration.ephemeral
-            // Foundation on Linux counts these in whole seconds (0.5 s would time out at once), so
-            // they are a coarse backstop; the exact per-attempt deadline is the wait in `get`.
-            let backstop = max(1, timeout.rounded(.up)) + 1
-            configuration.timeoutIntervalForRequest = backstop
-            configuration.timeoutIntervalForResource = backstop
+            // Every request carries its own timeout (`get`), so the session's are a backstop only.
+            configuration.timeoutIntervalForRequest = 3600
+            configuration.timeoutIntervalForResource = 3600
+            configuration.httpMaximumConnectionsPerHost = 16
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
             configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-            let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: InlineDelegateQueue())
-            lazySession = made
+            let made = URLSession(configuration: configuration, delegate: Self.delegate, delegateQueue: InlineDelegateQueue())
+            shared = made
             return made
         }
     }
@@ -81,8 +77,8 @@ final class HTTPTransport: Sendable {
         let transfer = Transfer(limit: maxBodyBytes)
         let session = self.session
         let task = session.dataTask(with: request)
-        delegate.register(transfer, for: task)
-        defer { delegate.unregister(task) }
+        Self.delegate.register(transfer, for: task)
+        defer { Self.delegate.unregister(task) }
         task.resume()
         if transfer.done.wait(timeout: .now() + max(timeout, 0)) == .timedOut {
             Self.cancel(task)
@@ -123,7 +119,7 @@ final class HTTPTransport: Sendable {
     /// bomb is seconds of work on the session's one work queue. The next request gets a new
     /// session instead of waiting behind it; the old one ends when its tasks do.
     private func retire(_ session: URLSession) {
-        lazySession.withLock { current in if current === session { current = nil } }
+        Self.sharedSession.withLock { current in if current === session { current = nil } }
         DispatchQueue.global().async { session.finishTasksAndInvalidate() }
     }
 
@@ -231,18 +227,20 @@ final class HTTPTransport: Sendable {
     /// one would send the key header to wherever a 3xx points; the 3xx itself is then classified
     /// as an HTTP error).
     private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-        private let transfers = Mutex<[Int: Transfer]>([:])
+        /// By task object (task identifiers restart in each session, and a retired one may still be
+        /// draining).
+        private let transfers = Mutex<[ObjectIdentifier: Transfer]>([:])
 
         func register(_ transfer: Transfer, for task: URLSessionTask) {
-            transfers.withLock { $0[task.taskIdentifier] = transfer }
+            transfers.withLock { $0[ObjectIdentifier(task)] = transfer }
         }
 
         func unregister(_ task: URLSessionTask) {
-            _ = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+            _ = transfers.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
         }
 
         private func transfer(_ task: URLSessionTask) -> Transfer? {
-            transfers.withLock { $0[task.taskIdentifier] }
+            transfers.withLock { $0[ObjectIdentifier(task)] }
         }
 
         func urlSession(
