@@ -4,22 +4,7 @@ import XCTest
 @testable import Coinfolio
 
 /// Issue 31's client findings (SPEC §5, §10, §17), over real HTTP to the loopback server.
-final class ClientEdgeTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
-    private func client(_ change: (inout ClientConfiguration) throws -> Void = { _ in }) throws -> CoinGeckoClient {
-        CoinGeckoClient(configuration: try server.configuration(change))
-    }
-
+final class ClientEdgeTests: LoopbackServerTestCase {
     // MARK: - CoinGecko's error code in each of its three shapes
 
     func testErrorCodeIsReadInEveryShape() throws {

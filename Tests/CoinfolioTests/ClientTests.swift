@@ -4,22 +4,7 @@ import XCTest
 @testable import Coinfolio
 
 /// SPEC §5: the CoinGecko client over real HTTP to the loopback server.
-final class ClientTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
-    private func client(_ change: (inout ClientConfiguration) throws -> Void = { _ in }) throws -> CoinGeckoClient {
-        CoinGeckoClient(configuration: try server.configuration(change))
-    }
-
+final class ClientTests: LoopbackServerTestCase {
     func testMarketsSendsTheDefaultQuery() throws {
         let page = try client().markets(try MarketsRequest())
         XCTAssertEqual(page.coins.first?.id, "bitcoin")

@@ -17,11 +17,12 @@ Python standard library only.
 import argparse
 import http.client
 import json
-import os
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
+
+from coingecko_server import watch_stdin  # this folder: exits when stdin closes
 
 
 class Proxy(BaseHTTPRequestHandler):
@@ -76,15 +77,6 @@ class Proxy(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
-
-
-def watch_stdin():
-    try:
-        while os.read(0, 4096):
-            pass
-    except OSError:
-        pass
-    os._exit(0)
 
 
 def main():
