@@ -109,9 +109,9 @@ struct CLI {
     /// "Title: value +1.23%", one line each; `notes` adds text after a statistic's change.
     func statisticsBlock(_ statistics: [Statistic], notes: [String: String] = [:]) -> String {
         statistics.map {
-            let value = Terminal.printable($0.value)  // a detail's hashing_algorithm, categories …
-            return "\(terminal.bold(Terminal.printable($0.title))): \(value) \(terminal.change($0.percentageChange)) \(notes[$0.title] ?? "")"
-                .trimmingCharacters(in: .whitespaces)
+            // Title and value may be outside text: a detail's hashing_algorithm, genesis date …
+            let line = "\(terminal.bold(Terminal.printable($0.title))): \(Terminal.printable($0.value))"
+            return "\(line) \(terminal.change($0.percentageChange)) \(notes[$0.title] ?? "")".trimmingCharacters(in: .whitespaces)
         }
         .joined(separator: "\n")
     }

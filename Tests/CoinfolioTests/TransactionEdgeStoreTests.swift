@@ -93,7 +93,8 @@ extension TransactionEdgeStoreTests {
             let noteJSON = String(decoding: note, as: UTF8.self).dropFirst().dropLast()
             let externalID = text.isEmpty || text.contains("\t") || text.contains("\r") ? "null" : String(noteJSON)
             _ = try engine.addTransaction(
-                json: #"{"portfolio":"=Main","coin_id":"bitcoin","kind":"transfer_in","amount":1,"timestamp":"2024-01-\#(String(format: "%02d", index + 1))","note":\#(noteJSON),"external_id":\#(externalID)}"#
+                json:
+                    #"{"portfolio":"=Main","coin_id":"bitcoin","kind":"transfer_in","amount":1,"timestamp":"2024-01-\#(String(format: "%02d", index + 1))","note":\#(noteJSON),"external_id":\#(externalID)}"#
             )
         }
         let before = try engine.transactions(TransactionQuery(portfolio: "=Main")).transactions

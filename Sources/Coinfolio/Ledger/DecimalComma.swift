@@ -24,7 +24,9 @@ enum DecimalComma {
             return .thousandsSeparator(plain: sign + body.replacingOccurrences(of: ",", with: ""))
         }
         if body.wholeMatch(of: #/[0-9]{1,3},[0-9]{3}/#) != nil {
-            return .ambiguous(asThousands: sign + body.replacingOccurrences(of: ",", with: ""), asDecimal: sign + body.replacingOccurrences(of: ",", with: "."))
+            return .ambiguous(
+                asThousands: sign + body.replacingOccurrences(of: ",", with: ""),
+                asDecimal: sign + body.replacingOccurrences(of: ",", with: "."))
         }
         if body.wholeMatch(of: #/[0-9]*,[0-9]+/#) != nil || body.wholeMatch(of: #/[0-9]{1,3}(\.[0-9]{3})+,[0-9]+/#) != nil {
             let plain = body.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")

@@ -114,8 +114,8 @@ extension LedgerStore {
                 let transaction = Transaction(
                     portfolio: portfolioText.isEmpty ? Transaction.defaultPortfolio : portfolioText,
                     coinID: field(coinColumn) ?? "", kind: kind, amount: amount, price: try decimal("price", priceColumn),
-                    fee: try decimal("fee", feeColumn) ?? .zero, timestamp: timestamp, note: field(noteColumn).flatMap { $0.isEmpty ? nil : $0 },
-                    externalID: externalText.isEmpty ? nil : externalText)
+                    fee: try decimal("fee", feeColumn) ?? .zero, timestamp: timestamp,
+                    note: field(noteColumn).flatMap { $0.isEmpty ? nil : $0 }, externalID: externalText.isEmpty ? nil : externalText)
                 do { try transaction.validate() } catch let error as CoinfolioError {
                     var column: String?
                     if case .string(let name)? = error.details["field"] { column = name }

@@ -15,7 +15,8 @@ struct ExportCommand: Command {
             if isatty(STDOUT_FILENO) == 1 {
                 // Read by a person: cells (notes) may hold control characters, made visible.
                 let text = String(decoding: try engine.exportCSV(portfolio: portfolio), as: UTF8.self)
-                FileHandle.standardOutput.write(Data(Terminal.printable(text.replacingOccurrences(of: "\r\n", with: "\n"), multiline: true).utf8))
+                FileHandle.standardOutput.write(
+                    Data(Terminal.printable(text.replacingOccurrences(of: "\r\n", with: "\n"), multiline: true).utf8))
             } else {
                 try engine.exportCSV(portfolio: portfolio, to: FileHandle.standardOutput)  // the exact bytes
             }
