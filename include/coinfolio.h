@@ -304,10 +304,17 @@ int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
  *    "timeout_ms": 15000 (per attempt, 1…3600000), "max_retries": 2 (0…10; on 429, 5xx and
  *    network failures), "max_retry_wait_s": 60 (0…86400; a longer Retry-After returns
  *    CF_RATE_LIMITED at once), "max_body_bytes": 33554432 (1…4294967296; the largest answer
- *    body, counted after decompression while it is read; a larger one is CF_HTTP with
- *    details.reason "body_too_large")}
+ *    body, counted after decompression while libcurl decompresses it, so a gzip or deflate
+ *    bomb costs about this much memory; a larger one is CF_HTTP with details.reason
+ *    "body_too_large")}
  * A network call blocks at most timeout_ms × (max_retries + 1) plus the Retry-After waits it
- * chose plus about a second (attempts, backoff and decoding together). Retry-After is read only
+ * chose plus about a second (attempts, backoff and decoding together), whatever max_body_bytes
+ * is (a decode still running then is left to finish on its own thread, its result dropped).
+ * A request to a loopback address never goes through a proxy: when the environment's proxy
+ * variables (http_proxy, https_proxy/HTTPS_PROXY, all_proxy/ALL_PROXY, as libcurl reads them)
+ * would send it through one and no_proxy/NO_PROXY does not list it, the call returns CF_NETWORK
+ * with details.reason "proxy", details.variable naming the variable and details.sent = false;
+ * nothing is sent (add the address to no_proxy). Retry-After is read only
  * as decimal seconds or an HTTP date. After a 429 whose Retry-After was not waited out (longer
  * than max_retry_wait_s, or no retry left) the handle remembers it: until it has passed, every
  * call that would send fails at once with CF_RATE_LIMITED, details.retry_after_s = seconds left
