@@ -81,7 +81,8 @@ final class LedgerHistoryStoreTests: XCTestCase {
     func testAFileWrittenByMainAtStepSixMigratesWithNothingLost() throws {
         try XCTSkipIf(TestDatabase.isPostgres, "the fixture is a SQLite file")
         let copy = try temporaryDirectory(self).appendingPathComponent("schema-v6-ledger.sqlite")
-        try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("Tests/fixtures/store/schema-v6-ledger.sqlite"), to: copy)
+        try FileManager.default.copyItem(
+            at: Repository.root.appendingPathComponent("Tests/fixtures/store/schema-v6-ledger.sqlite"), to: copy)
         let engine = try engine(copy.path, owner: "default")
         let text = try ledger(engine)
         XCTAssertTrue(
