@@ -342,7 +342,7 @@ static void bench_query(const char *dir) {
 }
 
 /* ---- ledger ------------------------------------------------------------------------------- */
-/* The ledger's tables, as Coinfolio's schema step 7 leaves them (Sources/Coinfolio/Store/Schema/):
+/* The ledger's tables, as Coinfolio's schema step 8 leaves them (Sources/Coinfolio/Store/Schema/):
  * the time-ordered index, the groups' index and the owners' change counters (positions are kept
  * in memory). */
 static const char *const ledger_schema =
@@ -352,7 +352,7 @@ static const char *const ledger_schema =
     " coin_id TEXT NOT NULL,"
     " kind TEXT NOT NULL CHECK (kind = 'buy' OR kind = 'sell' OR kind = 'transfer_in' OR kind = 'transfer_out'"
     " OR kind = 'fee' OR kind = 'income'),"
-    " amount TEXT NOT NULL, price TEXT, fee TEXT NOT NULL, timestamp_ms INTEGER NOT NULL, note TEXT NOT NULL DEFAULT '',"
+    " amount TEXT NOT NULL, price TEXT, fee TEXT NOT NULL, timestamp_ms INTEGER NOT NULL, note TEXT,"
     " external_id TEXT, group_id TEXT, income_type TEXT, fee_coin_id TEXT, fee_price TEXT, price_source TEXT,"
     " price_at INTEGER, original_price TEXT, price_currency TEXT);"
     "CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (owner, portfolio, external_id) WHERE external_id IS NOT NULL;"

@@ -92,8 +92,11 @@ final class PreciseDecimalTests: XCTestCase {
         XCTAssertEqual(product.divided(by: max38).remainder, 0)
         let small = WideMagnitude(UInt128(UInt64.max), times: UInt128(UInt64.max) + 5)
         XCTAssertEqual(small.divided(bySmall: UInt64.max).quotient, UInt128(UInt64.max) + 5)
-        XCTAssertEqual(p("99999999999999999999999999999999999999") * p("99999999999999999999999999999999999999"),
-                       p("9.9999999999999999999999999999999999998e75"), "Python's decimal at 38 digits")
-        XCTAssertEqual(p("12345678901234567890.123456789") * p("98765432109876543210.987654321"), p("1.2193263113702179522618503273362292333e39"), "Python's decimal at 38 digits")
+        XCTAssertEqual(
+            p("99999999999999999999999999999999999999") * p("99999999999999999999999999999999999999"),
+            p("9.9999999999999999999999999999999999998e75"), "Python's decimal at 38 digits")
+        XCTAssertEqual(
+            p("12345678901234567890.123456789") * p("98765432109876543210.987654321"), p("1.2193263113702179522618503273362292333e39"),
+            "Python's decimal at 38 digits")
     }
 }

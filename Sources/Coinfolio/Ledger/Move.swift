@@ -18,14 +18,14 @@ public struct Move: Hashable, Sendable {
     /// Milliseconds since the epoch, UTC.
     public var timestamp: Int64
     /// Free text, on both sides.
-    public var note: String
+    public var note: String?
     /// The transfer out's external id (the transfer in's adds `#2`).
     public var externalID: String?
 
     /// A move; the engine checks it before writing.
     public init(
         from: String, to: String, coinID: String, amount: ExactDecimal, receivedAmount: ExactDecimal? = nil, timestamp: Int64,
-        note: String = "", externalID: String? = nil
+        note: String? = nil, externalID: String? = nil
     ) {
         self.from = from
         self.to = to
@@ -54,7 +54,7 @@ public struct Move: Hashable, Sendable {
         guard let amount = try read.decimal("amount") else { throw read.invalid("amount", "amount is required") }
         self.init(
             from: from, to: to, coinID: coinID, amount: amount, receivedAmount: try read.decimal("received_amount"),
-            timestamp: try read.timestamp(), note: try read.string("note") ?? "", externalID: try read.string("external_id"))
+            timestamp: try read.timestamp(), note: try read.string("note"), externalID: try read.string("external_id"))
     }
 
     /// Checks SPEC §16's rules: two different portfolios, amount > 0, 0 < received ≤ amount, and

@@ -37,14 +37,14 @@ public struct Trade: Hashable, Sendable {
     /// The fee coin's price per unit in the portfolio's currency (optional).
     public var feePrice: ExactDecimal?
     /// Free text, on every leg.
-    public var note: String
+    public var note: String?
     /// The first leg's external id (the others add `#2`, `#3`); unique per portfolio.
     public var externalID: String?
 
     /// A trade; the engine checks it before writing.
     public init(
         portfolio: String = Transaction.defaultPortfolio, timestamp: Int64, sent: Side, received: Side, value: ExactDecimal? = nil,
-        fee: ExactDecimal = .zero, feeCoinID: String? = nil, feePrice: ExactDecimal? = nil, note: String = "",
+        fee: ExactDecimal = .zero, feeCoinID: String? = nil, feePrice: ExactDecimal? = nil, note: String? = nil,
         externalID: String? = nil
     ) {
         self.portfolio = portfolio
@@ -82,7 +82,7 @@ public struct Trade: Hashable, Sendable {
             portfolio: try read.string("portfolio") ?? Transaction.defaultPortfolio, timestamp: try read.timestamp(),
             sent: try side("sent"), received: try side("received"), value: try read.decimal("value"),
             fee: try read.decimal("fee") ?? .zero, feeCoinID: try read.string("fee_coin_id"), feePrice: try read.decimal("fee_price"),
-            note: try read.string("note") ?? "", externalID: try read.string("external_id"))
+            note: try read.string("note"), externalID: try read.string("external_id"))
     }
 
     /// Checks SPEC §16's rules: both sides coins (not currencies), different, amounts > 0;

@@ -38,10 +38,12 @@ extension Transaction {
             }
             guard !feePrice.isNegative else { throw refuse("fee_price", "fee_price must be 0 or more, not \(feePrice)") }
         }
-        guard note.utf8.count <= Transaction.maximumNoteBytes else {
-            throw refuse("note", "note is \(note.utf8.count) bytes; at most \(Transaction.maximumNoteBytes) are kept")
+        if let note {
+            guard note.utf8.count <= Transaction.maximumNoteBytes else {
+                throw refuse("note", "note is \(note.utf8.count) bytes; at most \(Transaction.maximumNoteBytes) are kept")
+            }
+            guard !note.utf8.contains(0) else { throw refuse("note", "note contains a NUL character") }
         }
-        guard !note.utf8.contains(0) else { throw refuse("note", "note contains a NUL character") }
         if let externalID { try Transaction.validateExternalID(externalID) }
         guard timestamp >= Transaction.earliestTimestamp, timestamp <= Transaction.latestTimestamp else {
             throw refuse("timestamp", "timestamp must be between years 1 and 9999")

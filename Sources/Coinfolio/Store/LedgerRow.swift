@@ -60,7 +60,7 @@ enum LedgerRow {
         }
         return Transaction(
             id: s.int64(0), portfolio: s.text(8) ?? "", coinID: s.text(9) ?? "", kind: kind, amount: amount, price: price, fee: fee,
-            timestamp: s.int64(5), note: s.text(10) ?? "", externalID: s.text(11), feeCoinID: s.text(7),
+            timestamp: s.int64(5), note: s.text(10), externalID: s.text(11), feeCoinID: s.text(7),
             feePrice: try optionalExact(s, 13, "fee_price"), incomeType: incomeType, groupID: s.text(6),
             priceSource: priceSource, priceAt: s.isNull(15) ? nil : s.int64(15))
     }

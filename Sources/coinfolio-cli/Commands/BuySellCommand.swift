@@ -55,11 +55,11 @@ private func record(_ kind: TransactionKind, _ cli: CLI, incomeType: IncomeType?
         try engine.addTransaction(
             Transaction(
                 portfolio: options.portfolio, coinID: coinID, kind: kind, amount: amount, price: price,
-                fee: options.fee.map { cli.decimal($0, "--fee") } ?? .zero, timestamp: cli.timestamp(), note: options.note ?? "",
+                fee: options.fee.map { cli.decimal($0, "--fee") } ?? .zero, timestamp: cli.timestamp(), note: options.note,
                 feeCoinID: options.feeCoin, feePrice: options.feePrice.map { cli.decimal($0, "--fee-price") },
                 incomeType: incomeType))
     }
-    if options.json { say(stored.json); return }
+    if options.json { sayJSON(stored.json); return }
     let verb = [TransactionKind.buy: "bought", .sell: "sold"][kind] ?? "received"
     let at =
         price.map { "at \(NumberFormat.price($0.double, vsCurrency: (try? cli.portfolioCurrency(engine)) ?? .usd))" } ?? "(price pending)"
