@@ -31,6 +31,7 @@ from .answers import (
     TransactionsAnswer,
 )
 from .models import Body
+from .returns import ReturnsMethods
 
 __all__ = ["Engine", "Amount"]
 
@@ -65,7 +66,7 @@ def _decimal(value: Optional[Amount], what: str) -> Any:
     raise TypeError(f"{what} must be a number or a decimal string, not {type(value).__name__}")
 
 
-class Engine(Handle):
+class Engine(ReturnsMethods, Handle):
     """The view-model logic of a tracker over a store, a client and a saved market snapshot.
 
     Args:
@@ -610,7 +611,8 @@ class Engine(Handle):
         Args:
             portfolio: default ``"main"``.
             method: ``"fifo"`` (default), ``"lifo"``, ``"hifo"`` (highest unit cost first),
-                ``"lofo"`` (lowest first) or ``"average"``.
+                ``"lofo"`` (lowest first), ``"average"`` or ``"uk"`` (UK share pooling: the same
+                day, the next 30 days, then the Section 104 pool; see :meth:`realized`).
 
         Returns ``{"portfolio", "vs_currency", "method", "coins": [{"coin_id", "amount",
         "cost_basis", "average_cost", "breakeven_price", "current_price", "current_value",
