@@ -146,6 +146,14 @@ static const struct CMUnitTest tests[] = {
     TEST(test_ledger_migrates_schema_v1_fixture),
     TEST(test_store_ledger_never_negative_through_positions),
     TEST(test_ledger_import_reports_progress),
+    /* test_returns.c */
+    TEST(test_engine_returns_uk_example),
+    TEST(test_engine_returns_uk_same_day),
+    TEST(test_engine_returns_holding_periods),
+    TEST(test_engine_returns_moved_lot),
+    TEST(test_engine_returns_rows_and_csv),
+    TEST(test_engine_returns_performance),
+    TEST(test_engine_returns_bad_options),
     /* test_ledger_history.c */
     TEST(test_engine_ledger_history_fee_in_bnb),
     TEST(test_engine_ledger_history_swap),

@@ -147,6 +147,15 @@ void test_ledger_migrates_schema_v1_fixture(void);
 void test_store_ledger_never_negative_through_positions(void);
 void test_ledger_import_reports_progress(void);
 
+/* test_returns.c */
+void test_engine_returns_uk_example(void);
+void test_engine_returns_uk_same_day(void);
+void test_engine_returns_holding_periods(void);
+void test_engine_returns_moved_lot(void);
+void test_engine_returns_rows_and_csv(void);
+void test_engine_returns_performance(void);
+void test_engine_returns_bad_options(void);
+
 /* test_ledger_history.c */
 void test_engine_ledger_history_fee_in_bnb(void);
 void test_engine_ledger_history_swap(void);
