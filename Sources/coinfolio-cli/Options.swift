@@ -34,6 +34,13 @@ struct Options {
     var svg: String?
     /// `--history` of `portfolio`.
     var history = false
+    /// Returns and taxes (SPEC §19): `--range` and `--benchmark` of `performance`; `--year`,
+    /// `--tax-free-after` and `--csv` of `realized`.
+    var range: String?
+    var benchmark: String?
+    var year: Int?
+    var taxFreeAfter: Int?
+    var csv = false
 
     static let usage = """
         usage: coinfolio-cli [options] <command> [arguments]
@@ -66,8 +73,14 @@ struct Options {
           income COIN AMOUNT --type staking|interest|airdrop|mining|fork|gift|reward|other [--price P]
                                   record coins received as income at their value P per unit
           transactions [COIN]     the portfolio's transactions in time order
-          pnl [--method fifo|lifo|hifo|lofo|average]
+          pnl [--method fifo|lifo|hifo|lofo|average|uk]
                                   cost basis, unrealized and realized profit and loss per coin
+          performance [--range 24h|7d|30d|90d|1y|ytd|max|FROM..TO] [--benchmark COIN] [--svg FILE]
+                                  value, flows, gain, roi, time- and money-weighted returns over the
+                                  range (default max), from stored prices; days without one listed
+          realized [--year Y] [--method M] [--tax-free-after N] [--csv]
+                                  each lot sold with its holding days, term, proceeds, cost and gain
+                                  (uk: UK share pooling); --csv: Form 8949-like columns
           import FILE.csv         import transactions (timestamp,portfolio,coin_id,kind,amount,price,
                                   fee,note,external_id[,fee_coin_id,fee_price,income_type,group_id]):
                                   all rows or none; known external ids skipped
@@ -144,8 +157,17 @@ struct Options {
             case "--method":
                 method = try value(argument)
                 guard CostBasisMethod(rawValue: method) != nil else {
-                    throw UsageError(message: "--method must be fifo, lifo, hifo, lofo or average, not \"\(method)\"")
+                    throw UsageError(message: "--method must be fifo, lifo, hifo, lofo, average or uk, not \"\(method)\"")
                 }
+            case "--range": range = try value(argument)
+            case "--benchmark": benchmark = try value(argument)
+            case "--year", "--tax-free-after":
+                let text = try value(argument)
+                guard let number = Int(text), number >= 0 else {
+                    throw UsageError(message: "\(argument) needs a whole number, not \"\(text)\"")
+                }
+                if argument == "--year" { year = number } else { taxFreeAfter = number }
+            case "--csv": csv = true
             case "--days":
                 let text = try value(argument)
                 guard text == "max" || (Int(text).map { (1...36_500).contains($0) } ?? false) else {
