@@ -83,47 +83,73 @@ public enum LedgerTimestamp {
     /// `format(milliseconds)` appended to `bytes` (no String made: reports write thousands).
     static func append(_ milliseconds: Int64, to bytes: inout [UInt8]) {
         let (days, rest) = split(milliseconds)
-        appendDate(days, to: &bytes)
         let seconds = Int(rest / 1000)
-        bytes.append(UInt8(ascii: "T"))
-        appendTwo(seconds / 3600, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendTwo(seconds % 3600 / 60, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendTwo(seconds % 60, to: &bytes)
         let millis = Int(rest % 1000)
-        if millis != 0 {
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(UInt8(ascii: "0") + UInt8(millis / 100))
-            appendTwo(millis % 100, to: &bytes)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
+            var count = writeDate(days, into: text)
+            func two(_ value: Int) {
+                text[count] = UInt8(ascii: "0") + UInt8(value / 10)
+                text[count + 1] = UInt8(ascii: "0") + UInt8(value % 10)
+                count += 2
+            }
+            func put(_ byte: UInt8) {
+                text[count] = byte
+                count += 1
+            }
+            put(UInt8(ascii: "T"))
+            two(seconds / 3600)
+            put(UInt8(ascii: ":"))
+            two(seconds % 3600 / 60)
+            put(UInt8(ascii: ":"))
+            two(seconds % 60)
+            if millis != 0 {
+                put(UInt8(ascii: "."))
+                put(UInt8(ascii: "0") + UInt8(millis / 100))
+                two(millis % 100)
+            }
+            put(UInt8(ascii: "Z"))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<count]))
         }
-        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// The UTC date `2024-03-01` of a day count since 1970-01-01, appended to `bytes`.
     static func appendDate(_ days: Int, to bytes: inout [UInt8]) {
-        let (year, month, day) = CivilDate.date(days: days)
-        if year >= 0, year <= 9999 {
-            appendTwo(year / 100, to: &bytes)
-            appendTwo(year % 100, to: &bytes)
-        } else {
-            bytes.append(contentsOf: String(year).utf8)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<writeDate(days, into: text)]))
         }
-        bytes.append(UInt8(ascii: "-"))
-        appendTwo(month, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendTwo(day, to: &bytes)
+    }
+
+    /// Writes the date of `days` at the start of `text` (32 bytes); returns its length.
+    private static func writeDate(_ days: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let (year, month, day) = CivilDate.date(days: days)
+        var count = 0
+        func two(_ value: Int) {
+            text[count] = UInt8(ascii: "0") + UInt8(value / 10)
+            text[count + 1] = UInt8(ascii: "0") + UInt8(value % 10)
+            count += 2
+        }
+        if year >= 0, year <= 9999 {
+            two(year / 100)
+            two(year % 100)
+        } else {
+            for byte in String(year).utf8 {
+                text[count] = byte
+                count += 1
+            }
+        }
+        text[count] = UInt8(ascii: "-")
+        count += 1
+        two(month)
+        text[count] = UInt8(ascii: "-")
+        count += 1
+        two(day)
+        return count
     }
 
     /// Days since 1970-01-01 and milliseconds into that UTC day.
     static func split(_ milliseconds: Int64) -> (days: Int, rest: Int64) {
         let days = UTCDays.number(of: milliseconds)
         return (Int(days), milliseconds - days * UTCDays.milliseconds)
-    }
-
-    private static func appendTwo(_ value: Int, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "0") + UInt8(value / 10))
-        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// Now, in milliseconds since the epoch.

@@ -33,6 +33,9 @@ extension RealizedReport {
         let from = options.from ?? .min
         let to = options.to ?? .max
         var rows: [RealizedRow] = []
+        // Each disposal's time, id and first row: the rows come coin by coin, and are put in
+        // ledger order by their disposals (a sort of the disposals, not of every row).
+        var disposals: [(timestamp: Int64, id: Int64, first: Int)] = []
         var income: [IncomeRow] = []
         for target in reported {
             let name = portfolios[target].name
@@ -47,6 +50,7 @@ extension RealizedReport {
                     guard entry.timestamp >= from, entry.timestamp < to else { return }
                     switch entry.kind {
                     case .sell, .fee:
+                        disposals.append((entry.timestamp, entry.id, rows.count))
                         appendRows(&rows, name, coinID, entry, pieces, options)
                     case .income:
                         var value: PreciseDecimal?
@@ -61,7 +65,7 @@ extension RealizedReport {
                 }
             }
         }
-        rows = inLedgerOrder(rows)
+        rows = inLedgerOrder(rows, disposals)
         income.sort { ($0.timestamp, $0.transactionID) < ($1.timestamp, $1.transactionID) }
         var incomeTotal = PreciseDecimal.zero
         for row in income { if let value = row.value { incomeTotal += value } }
@@ -100,14 +104,18 @@ extension RealizedReport {
     }
 
     /// The rows by disposal in ledger order (time, then id), each disposal's pieces as taken.
-    private static func inLedgerOrder(_ rows: [RealizedRow]) -> [RealizedRow] {
-        var order = Array(rows.indices)
-        order.sort { a, b in
-            let (x, y) = (rows[a], rows[b])
-            if x.disposedAt != y.disposedAt { return x.disposedAt < y.disposedAt }
-            if x.disposalID != y.disposalID { return x.disposalID < y.disposalID }
-            return a < b
+    private static func inLedgerOrder(_ rows: [RealizedRow], _ disposals: [(timestamp: Int64, id: Int64, first: Int)]) -> [RealizedRow] {
+        func before(_ a: (timestamp: Int64, id: Int64, first: Int), _ b: (timestamp: Int64, id: Int64, first: Int)) -> Bool {
+            a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.id < b.id
         }
-        return order.map { rows[$0] }
+        guard zip(disposals, disposals.dropFirst()).contains(where: { before($1, $0) }) else { return rows }
+        let order = disposals.indices.sorted { before(disposals[$0], disposals[$1]) }
+        var sorted: [RealizedRow] = []
+        sorted.reserveCapacity(rows.count)
+        for index in order {
+            let end = index + 1 < disposals.count ? disposals[index + 1].first : rows.count
+            sorted.append(contentsOf: rows[disposals[index].first..<end])
+        }
+        return sorted
     }
 }

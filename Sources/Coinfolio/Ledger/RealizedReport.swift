@@ -43,19 +43,54 @@ public struct RealizedRow: Hashable, Sendable {
     /// `description,acquired,disposed,proceeds,cost,gain,term`: the columns of `csv`.
     static let csvHeader = "description,acquired,disposed,proceeds,cost,gain,term"
 
-    func writeJSON(to w: inout JSONWriter) {
-        w.key("portfolio"); w.string(portfolio)
-        w.key("coin_id"); w.string(coinID)
-        w.key("amount"); w.decimal(amount)
-        w.key("acquired_at"); w.timestamp(acquiredAt)
-        w.key("disposed_at"); w.timestamp(disposedAt)
-        w.key("proceeds"); w.decimal(proceeds)
-        w.key("cost"); w.decimal(cost)
-        w.key("gain"); w.decimal(gain)
-        w.key("holding_days"); w.number(holdingDays)
-        w.key("term"); w.string(term.rawValue)
-        w.key("tax_free"); if let taxFree { w.bool(taxFree) } else { w.null() }
-        w.key("disposal_id"); w.string(String(disposalID))
+    /// The keys of a row's JSON, in the order written.
+    enum JSONKey: String, CaseIterable {
+        case portfolio, coinID = "coin_id", amount, acquiredAt = "acquired_at", disposedAt = "disposed_at", proceeds, cost, gain
+        case holdingDays = "holding_days", term, taxFree = "tax_free", disposalID = "disposal_id"
+    }
+
+    /// Each key with the punctuation before it (`{"portfolio":`, `,"coin_id":`, …), made once: a
+    /// report writes every row's keys, and rows run to hundreds of thousands.
+    private static let keyFragments: [[UInt8]] = JSONKey.allCases.enumerated().map { index, key in
+        Array(((index == 0 ? "{" : ",") + "\"" + key.rawValue + "\":").utf8)
+    }
+
+    /// Appends the row's JSON object to `bytes`.
+    func appendJSON(to bytes: inout [UInt8]) {
+        let keys = Self.keyFragments
+        func decimal(_ value: PreciseDecimal?) {
+            if let value { value.appendText(to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        }
+        bytes.append(contentsOf: keys[0])
+        JSONWriter.appendQuoted(portfolio, to: &bytes)
+        bytes.append(contentsOf: keys[1])
+        JSONWriter.appendQuoted(coinID, to: &bytes)
+        bytes.append(contentsOf: keys[2])
+        amount.appendText(to: &bytes)
+        bytes.append(contentsOf: keys[3])
+        bytes.append(UInt8(ascii: "\""))
+        LedgerTimestamp.append(acquiredAt, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: keys[4])
+        bytes.append(UInt8(ascii: "\""))
+        LedgerTimestamp.append(disposedAt, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: keys[5])
+        decimal(proceeds)
+        bytes.append(contentsOf: keys[6])
+        decimal(cost)
+        bytes.append(contentsOf: keys[7])
+        decimal(gain)
+        bytes.append(contentsOf: keys[8])
+        bytes.append(contentsOf: String(holdingDays).utf8)
+        bytes.append(contentsOf: keys[9])
+        bytes.append(contentsOf: term == .long ? #""long""#.utf8 : #""short""#.utf8)
+        bytes.append(contentsOf: keys[10])
+        bytes.append(contentsOf: taxFree.map { $0 ? "true" : "false" }?.utf8 ?? "null".utf8)
+        bytes.append(contentsOf: keys[11])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: String(disposalID).utf8)
+        bytes.append(contentsOf: "\"}".utf8)
     }
 
     /// The row as CSV: `<amount> <coin_id>`, the UTC dates, the money (an unknown value is an
@@ -177,14 +212,20 @@ public struct RealizedReport: Sendable {
 
     /// `json` as UTF-8 bytes, for the C ABI.
     @_spi(ABI) public var jsonUTF8: [UInt8] {
-        var w = JSONWriter(reserving: rows.count * 330 + income.count * 200 + 400)
+        var w = JSONWriter(reserving: rows.count * 400 + income.count * 240 + 400)
         w.beginObject()
         w.key("portfolio"); w.string(portfolio)
         w.key("vs_currency"); w.string(vsCurrency)
         w.key("method"); w.string(method.rawValue)
-        w.key("rows"); w.beginArray()
-        for row in rows { w.beginObject(); row.writeJSON(to: &w); w.endObject() }
-        w.endArray()
+        w.key("rows")
+        w.rawBytes { bytes in
+            bytes.append(UInt8(ascii: "["))
+            for (index, row) in rows.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                row.appendJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
         w.key("totals"); w.beginObject(); totals.writeJSON(to: &w); w.endObject()
         w.key("income"); w.beginArray()
         for row in income { w.beginObject(); row.writeJSON(to: &w); w.endObject() }
