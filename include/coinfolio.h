@@ -230,6 +230,12 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * connection's lock, then fails with CF_STORE (details.sqlite_code 5, SQLITE_BUSY); nothing is
  * written.
  *
+ * One handle runs one call at a time. A call that finds its handle busy with a call from another
+ * thread waits for it, and that wait counts in its "database_timeout" (both backends): it waits
+ * at most that long (then CF_STORE, details {"reason":"timeout"}, a message saying another call
+ * kept the handle busy), and its first round trip or busy wait after it ends when the bound does.
+ * So calls queued on a frozen server each give up after one bound, not one per call ahead.
+ *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
  * A holding's id also has no upper-case letters and no surrounding white space (no real
  * CoinGecko id has either), and no ',' (held ids are sent comma-joined to /simple/price; no
