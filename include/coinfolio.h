@@ -212,7 +212,12 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * counts and deletes only its own owner's rows, on both backends.
  *
  * PostgreSQL: errors are CF_STORE with the server's message (details.sqlstate when the server
- * gave one); the password never appears in any message. A connection lost mid-call (server
+ * gave one); the password never appears in any message. A URL is shown as
+ * "postgresql://…@host…", never with anything between "//" and the host. A password holding an
+ * unencoded '@' or '/' (libpq would read part of it as a host or parameter) is refused before
+ * connecting (CF_STORE, details.reason "ambiguous_url"): percent-encode it (%40, %2F; an '@' in
+ * a query value after a user part too). libpq's complaints about a URL it cannot read pass
+ * through the same redaction as the API key: no 6 characters of the password survive. A connection lost mid-call (server
  * restart) fails that call with CF_STORE (details.connection_lost 1) and the next call
  * reconnects; a handle that was idle while the server restarted reconnects on its next call.
  * Calls block on the server, which may be on the network, but never longer than the config's
@@ -248,8 +253,12 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * A file it creates is mode 0600 (owner only) whatever the umask, and so are its -wal and -shm;
  * an existing file keeps its mode. *out_store receives the handle; close it with cf_store_close.
  * A path starting with "file:" is an SQLite URI, which is refused (details.reason "sqlite_uri"):
- * give "./file:…" for a file of that name.
- * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path, an SQLite URI) or CF_STORE
+ * give "./file:…" for a file of that name. Any other path holding "://" that is not a
+ * postgresql:// or postgres:// URL ("postgresql+psycopg2://…", "jdbc:postgresql://…", a space
+ * before the scheme) is refused too, never taken for a file (details.reason "unsupported_url",
+ * details.field "database"; the message shows it without anything between "//" and the host).
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path, an SQLite URI, an
+ * unsupported URL) or CF_STORE
  * (cannot open, not a database, newer schema than this library knows). Touches the disk; never
  * the network. */
 int cf_store_open(const char *path, cf_store **out_store, char **out_error);
@@ -262,7 +271,8 @@ int cf_store_open(const char *path, cf_store **out_store, char **out_error);
  * cf_store_open(path) is cf_store_open_v2 with {"database": path}.
  * *out_store receives the handle; close it with cf_store_close.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, missing or empty database, a
- * database starting with "file:" (an SQLite URI, as cf_store_open), bad owner,
+ * database starting with "file:" (an SQLite URI, as cf_store_open) or holding "://" without
+ * being a postgresql:// URL (details.reason "unsupported_url", as cf_store_open), bad owner,
  * a database_timeout that is not a positive number: details.field "database_timeout")
  * or CF_STORE (cannot open or connect: the server's message without the password; not a
  * database; newer schema; no answer within database_timeout: details.reason "timeout").

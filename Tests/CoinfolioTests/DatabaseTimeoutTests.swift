@@ -147,7 +147,7 @@ final class DatabaseTimeoutTests: XCTestCase {
         XCTAssertLessThan(took, .seconds(20), "both calls returned, each within ten times the bound")
         assertTimedOut(callError, seconds: "1")
         assertTimedOut(openError, seconds: "1")
-        XCTAssertTrue(openError?.message.contains("postgresql://coinfolio@127.0.0.1") ?? false, openError?.message ?? "")
+        XCTAssertTrue(openError?.message.contains("postgresql://…@127.0.0.1") ?? false, openError?.message ?? "")
         try store.setHolding(coinID: "ethereum", amount: 2)
         XCTAssertEqual(try store.holdings().map(\.coinID), ["bitcoin", "ethereum"])
     }

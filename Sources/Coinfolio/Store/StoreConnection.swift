@@ -36,12 +36,12 @@ final class StoreConnection: @unchecked Sendable {
     ///     (`postgres://` too).
     ///   - owner: whose rows this connection sees (1–256 bytes, no control characters).
     ///   - timeout: `database_timeout`, seconds (see `DatabaseTimeout`).
-    /// - Throws: `.invalidArgument` for an empty path, one with a NUL, a bad owner or timeout;
+    /// - Throws: `.invalidArgument` for a path `DatabaseLocation.check` refuses (empty, a NUL,
+    ///   an SQLite URI, an unsupported URL), a bad owner or timeout;
     ///   `.store` when the database cannot be opened, is not a database, has a newer schema, or
     ///   did not answer within `timeout` (`details["reason"]` "timeout").
     init(path: String, owner: String = StoreConnection.defaultOwner, timeout: Double = DatabaseTimeout.defaultSeconds) throws {
-        guard !path.isEmpty else { throw CoinfolioError.invalid("database path is empty") }
-        guard !path.utf8.contains(0) else { throw CoinfolioError.invalid("database path contains a NUL character") }
+        try DatabaseLocation.check(path)
         try Self.validate(owner: owner)
         try DatabaseTimeout.validate(timeout)
         self.path = path
