@@ -52,9 +52,4 @@ enum DatabaseLocation {
         if isPostgres(location) { return try PostgresConnection(url: location, timeout: timeout) }
         return try SQLiteConnection(path: location, busyTimeout: timeout)
     }
-
-    /// `location` as it may appear in messages and logs: a URL without its user part and password.
-    static func redacted(_ location: String) -> String {
-        location.contains("://") ? PostgresURL.redactedURL(location) : location
-    }
 }
