@@ -711,7 +711,9 @@ int cf_engine_portfolio_history(cf_engine *engine, const char *options_json, cha
  * instead of a full refresh. A coin the answer prices takes its price, 24 h change (a null
  * change included; price_change_24h follows from it) and last_updated from it (null when
  * last_updated_at is outside 1970…9999); a coin it does not
- * price keeps its previous values. Only held coins in the snapshot change; the snapshot is saved.
+ * price keeps its previous values. Only held coins in the snapshot change; the snapshot is saved
+ * in place (its other coins and sparklines are not written again). as_of becomes the newest
+ * last_updated of the priced coins when that is newer.
  * out_json: {"coins":n (coins priced),"as_of":"…","stale":b}. Blocks on the network.
  * Returns CF_OK, CF_NO_DATA (no snapshot yet), a network status (the snapshot is unchanged),
  * CF_INVALID_ARGUMENT (details.reason "reentrant", as cf_engine_refresh) or CF_STORE. */
