@@ -1,4 +1,5 @@
 import CSimdJSON
+import Foundation
 
 /// The one merge of market rows (SPEC: one row per coin id; a later row replaces the earlier in
 /// its place, `LaterRowWins`): the decoder adds each `/coins/markets` row here once, and a
@@ -80,5 +81,50 @@ struct MarketRows {
         }
         return MarketsPage(
             coins: merged.rows, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
+    }
+
+    /// Rows handed to decodes that may run on another thread (the client decodes a large body
+    /// on a thread of its own, and a call past its deadline leaves it there): a decode takes the
+    /// rows out, adds its body and gives them back, so no two decodes ever touch them. A decode
+    /// that failed after adding some of its rows keeps them out (they would be a body's half):
+    /// every later decode of the box then fails, and so does the call.
+    final class Box: @unchecked Sendable {
+        /// The rows, nil while a decode holds them; read and written under `lock` only.
+        private var held: MarketRows?
+        private let lock = NSLock()
+
+        init(_ rows: consuming MarketRows) { held = rows }
+
+        private func take() -> MarketRows? {
+            lock.lock()
+            defer { lock.unlock() }
+            return held.take()
+        }
+
+        private func give(_ rows: consuming MarketRows) {
+            lock.lock()
+            defer { lock.unlock() }
+            held = rows
+        }
+
+        /// Decodes a `/coins/markets` body into the rows (`CoinGeckoBody.markets(_:into:)`).
+        /// - Throws: what the decoder throws; `.internalError` when the rows are out (a decode
+        ///   still running or one that failed midway).
+        func decode(_ body: Data) throws {
+            guard var rows = take() else {
+                throw CoinfolioError(.internalError, "the market rows of this call are held by an unfinished or failed decode")
+            }
+            let before = rows.elementCount
+            do {
+                try CoinGeckoBody.markets(body, into: &rows)
+            } catch {
+                if rows.elementCount == before { give(rows) }
+                throw error
+            }
+            give(rows)
+        }
+
+        /// The rows as the decodes left them (none while a decode holds them).
+        func rows() -> MarketRows { take() ?? MarketRows() }
     }
 }

@@ -55,9 +55,11 @@ struct LedgerCSVRows {
     }
 
     /// The next row as a validated transaction (no id; an empty portfolio is "main", an empty
-    /// fee 0, an empty external_id none) and its line; nil after the last row.
+    /// fee 0, an empty note or external_id none; a cell protected against spreadsheet formulas
+    /// read as written, `SpreadsheetFormula`) and its line; nil after the last row.
     /// - Throws: `.invalidArgument` with the line and column: a row of another width, a bad
-    ///   time, kind or decimal (a decimal comma said so), an empty amount, any rule of
+    ///   time, kind or decimal (a decimal comma or thousands separator said so, `details.reason`),
+    ///   an empty amount, any rule of
     ///   `Transaction.validate`; a CSV syntax error (`details.field_index`).
     mutating func next(_ reader: inout CSVReader) throws -> (transaction: Transaction, line: Int)? {
         guard let record = try Self.record(&reader) else { return nil }
@@ -69,13 +71,13 @@ struct LedgerCSVRows {
                 "the row has \(record.fields.count) fields and the header \(width) (the separator is a comma and the decimal mark a point)")
         }
         func field(_ column: Int?) -> String? {
-            column.map { record.fields[$0] }
+            column.map { SpreadsheetFormula.unprotected(record.fields[$0]) }
         }
         func decimal(_ name: String, _ column: Int?) throws -> ExactDecimal? {
             guard let text = field(column), !text.isEmpty else { return nil }
             if let value = ExactDecimal(text) { return value }
-            if text.contains(",") {
-                throw Self.error(line: line, column: name, "\"\(text)\" has a decimal comma: the decimal mark is a point (1.5, not 1,5)")
+            if let comma = DecimalComma.refusal(text) {
+                throw Self.error(line: line, column: name, comma.message, ["reason": .string(comma.reason)])
             }
             throw Self.error(line: line, column: name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
         }
@@ -93,7 +95,7 @@ struct LedgerCSVRows {
         let transaction = Transaction(
             portfolio: portfolioText.isEmpty ? Transaction.defaultPortfolio : portfolioText,
             coinID: field(coinID) ?? "", kind: transactionKind, amount: units, price: try decimal("price", price),
-            fee: try decimal("fee", fee) ?? .zero, timestamp: time, note: field(note) ?? "",
+            fee: try decimal("fee", fee) ?? .zero, timestamp: time, note: field(note).flatMap { $0.isEmpty ? nil : $0 },
             externalID: externalText.isEmpty ? nil : externalText)
         do { try transaction.validate() } catch let error as CoinfolioError {
             var column: String?

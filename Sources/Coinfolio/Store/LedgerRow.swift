@@ -29,7 +29,7 @@ enum LedgerRow {
         let entry = try entry(s, at: 0)
         return Transaction(
             id: entry.id, portfolio: s.text(6) ?? "", coinID: s.text(7) ?? "", kind: entry.kind, amount: entry.amount,
-            price: entry.price, fee: entry.fee, timestamp: entry.timestamp, note: s.text(8) ?? "", externalID: s.text(9))
+            price: entry.price, fee: entry.fee, timestamp: entry.timestamp, note: s.text(8), externalID: s.text(9))
     }
 
     /// A column's exact decimal as stored (text, never rounded).

@@ -92,7 +92,11 @@ final class StoreConnection: @unchecked Sendable {
         guard gate.wait(timeout: .now() + min(bound, DatabaseTimeout.longestSeconds)) == .success else {
             throw DatabaseTimeout.error("another call on this handle kept the database busy", bound)
         }
-        defer { gate.signal() }
+        defer {
+            // After each use the connection gives its cache back when many are open.
+            if !SQLiteConnection.keepsCachesBetweenCalls { database.releaseMemory() }
+            gate.signal()
+        }
         database.boundNextWait(by: deadline)
         guard reportingProgress else { return try body(database) }
         return try WorkInProgress.doing(self) { try body(database) }
