@@ -1,8 +1,9 @@
 import Foundation
 
 /// The rows of a ledger CSV file (SPEC §12, header
-/// `timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id`), read from a CSV stream
-/// and checked one by one: the header's columns, then each row as a validated `Transaction`.
+/// `timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id`, and §16's optional
+/// `fee_coin_id,fee_price,income_type,group_id`), read from a CSV stream and checked one by one:
+/// the header's columns, then each row as a validated `Transaction`.
 /// Every error is `.invalidArgument` naming the physical line where the record starts (the
 /// header is line 1) and the column (`details.line`, `details.column`). The store writes the
 /// rows (`LedgerStore.importCSV`); nothing here touches a database.
@@ -10,6 +11,7 @@ struct LedgerCSVRows {
     /// Each known column's position in the file's header.
     private let timestamp: Int?, portfolio: Int?, coinID: Int?, kind: Int?, amount: Int?
     private let price: Int?, fee: Int?, note: Int?, externalID: Int?
+    private let feeCoinID: Int?, feePrice: Int?, incomeType: Int?, groupID: Int?
     /// How many fields every row has (the header's count).
     private let width: Int
     /// Rows read so far (not counting the header).
@@ -51,15 +53,20 @@ struct LedgerCSVRows {
         fee = index["fee"]
         note = index["note"]
         externalID = index["external_id"]
+        feeCoinID = index["fee_coin_id"]
+        feePrice = index["fee_price"]
+        incomeType = index["income_type"]
+        groupID = index["group_id"]
         self.width = width
     }
 
     /// The next row as a validated transaction (no id; an empty portfolio is "main", an empty
-    /// fee 0, an empty note or external_id none; a cell protected against spreadsheet formulas
-    /// read as written, `SpreadsheetFormula`) and its line; nil after the last row.
+    /// fee 0, an empty external_id, fee_coin_id, fee_price, income_type or group_id none; an empty
+    /// price on a buy, sell, fee or income pending) and its line; nil after the last row. The
+    /// transaction's `groupID` is the file's label, local to the file (the store gives each label a
+    /// fresh group id).
     /// - Throws: `.invalidArgument` with the line and column: a row of another width, a bad
-    ///   time, kind or decimal (a decimal comma or thousands separator said so, `details.reason`),
-    ///   an empty amount, any rule of
+    ///   time, kind or decimal (a decimal comma said so), an empty amount, any rule of
     ///   `Transaction.validate`; a CSV syntax error (`details.field_index`).
     mutating func next(_ reader: inout CSVReader) throws -> (transaction: Transaction, line: Int)? {
         guard let record = try Self.record(&reader) else { return nil }
@@ -70,6 +77,7 @@ struct LedgerCSVRows {
                 line: line, column: nil,
                 "the row has \(record.fields.count) fields and the header \(width) (the separator is a comma and the decimal mark a point)")
         }
+        // A cell export protected against formula injection reads back as written (SpreadsheetFormula).
         func field(_ column: Int?) -> String? {
             column.map { SpreadsheetFormula.unprotected(record.fields[$0]) }
         }
@@ -87,7 +95,18 @@ struct LedgerCSVRows {
         }
         let kindText = field(kind) ?? ""
         guard let transactionKind = TransactionKind(rawValue: kindText) else {
-            throw Self.error(line: line, column: "kind", "\"\(kindText)\" is not buy, sell, transfer_in or transfer_out")
+            throw Self.error(line: line, column: "kind", "\"\(kindText)\" is not \(TransactionKind.list)")
+        }
+        var income: IncomeType?
+        if let text = field(incomeType), !text.isEmpty {
+            guard let type = IncomeType(rawValue: text) else {
+                throw Self.error(line: line, column: "income_type", "\"\(text)\" is not \(IncomeType.list)")
+            }
+            income = type
+        }
+        func optional(_ column: Int?) -> String? {
+            guard let text = field(column), !text.isEmpty else { return nil }
+            return text
         }
         guard let units = try decimal("amount", amount) else { throw Self.error(line: line, column: "amount", "amount is empty") }
         let portfolioText = field(portfolio) ?? ""
@@ -96,8 +115,13 @@ struct LedgerCSVRows {
             portfolio: portfolioText.isEmpty ? Transaction.defaultPortfolio : portfolioText,
             coinID: field(coinID) ?? "", kind: transactionKind, amount: units, price: try decimal("price", price),
             fee: try decimal("fee", fee) ?? .zero, timestamp: time, note: field(note).flatMap { $0.isEmpty ? nil : $0 },
-            externalID: externalText.isEmpty ? nil : externalText)
-        do { try transaction.validate() } catch let error as CoinfolioError {
+            externalID: externalText.isEmpty ? nil : externalText, feeCoinID: optional(feeCoinID),
+            feePrice: try decimal("fee_price", feePrice), incomeType: income, groupID: optional(groupID))
+        do {
+            try transaction.validate()
+            // A group label follows the external id's rule (1…256 bytes, no control characters).
+            if let label = transaction.groupID { try Transaction.validateExternalID(label, field: "group_id") }
+        } catch let error as CoinfolioError {
             var column: String?
             if case .string(let name)? = error.details["field"] { column = name }
             throw Self.error(line: line, column: column, error.message)

@@ -1,19 +1,24 @@
 import Foundation
 
-/// CSV import and export of the ledger (SPEC §12): the store's side. The rows are read and checked
-/// by `LedgerCSVRows`; here they are written, all in one database transaction, and checked
-/// against the ledger (never negative, known external ids).
+/// CSV import and export of the ledger (SPEC §12, §16): the store's side. The rows are read and
+/// checked by `LedgerCSVRows`; here they are written, all in one database transaction, and checked
+/// against the ledger (never negative, known external ids). Rows sharing a `group_id` label
+/// become one group with a fresh id; a row with a fee in a coin brings its fee row (recreated
+/// here, never read from the file), in its group.
 extension LedgerStore {
     /// Imports CSV rows in one database transaction: all of them or, on any error, none.
     /// - Parameters:
     ///   - reader: the CSV stream.
-    ///   - newPortfolioCurrency: the currency of portfolios the file names that do not exist.
+    ///   - newPortfolioCurrency: the currency of portfolios the file names that do not exist (and
+    ///     of those created without one).
+    ///   - prices: where a fee row without a price finds one (SPEC §16).
     ///   - progress: called with the rows read so far every 1,000 rows, and once more at the end
     ///     with `finished` true (after the checks, before the commit).
     /// - Returns: rows imported and rows skipped (their external_id already in the portfolio).
     /// - Throws: `.invalidArgument` with `details.line` and `details.column`; `.store`.
     func importCSV(
-        _ reader: inout CSVReader, newPortfolioCurrency: String, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
+        _ reader: inout CSVReader, newPortfolioCurrency: String, prices: StoredPrices = .none,
+        progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
     ) throws -> (imported: Int, skipped: Int) {
         // The stream is read once, so the body must never run twice. `write` holds the owner's
         // ledger lock and is not retried (no serialization failures): this guard only keeps a
@@ -25,7 +30,10 @@ extension LedgerStore {
                 throw CoinfolioError(.store, "the import met a concurrent write and was undone whole; import the file again")
             }
             guard var rows = try LedgerCSVRows.header(&reader) else { return (0, 0) }
-            var knownPortfolios: Set<String> = []
+            // Each portfolio's currency (for fee rows' stored prices), once.
+            var currencies: [String: String] = [:]
+            // The file's group labels and the fresh group id each one stands for.
+            var groups: [String: String] = [:]
             // The ids this import inserted (increasing: one session's identity values only grow)
             // and each one's line, to name the row of a shortfall or a repeated external_id. Other
             // owners' rows may take ids in between, so nothing reads the whole table. 12 bytes a
@@ -45,40 +53,61 @@ extension LedgerStore {
             var touched: [String: (earliest: Int64, coins: [HoldingsKey: ExactDecimal])] = [:]
             var imported = 0
             var skipped = 0
-            while let (transaction, line) = try rows.next(&reader) {
+            while let (row, line) = try rows.next(&reader) {
                 if rows.rowsRead % 1000 == 0 { progress?(rows.rowsRead, false) }
-                if !knownPortfolios.contains(transaction.portfolio) {
-                    if try currency(of: transaction.portfolio, connection) == nil {
-                        try insertPortfolio(transaction.portfolio, newPortfolioCurrency, connection)
+                if currencies[row.portfolio] == nil {
+                    switch try currency(of: row.portfolio, connection) {
+                    case nil:
+                        try insertPortfolio(row.portfolio, newPortfolioCurrency, connection)
+                        currencies[row.portfolio] = newPortfolioCurrency
+                    case let code?: currencies[row.portfolio] = code ?? newPortfolioCurrency
                     }
-                    knownPortfolios.insert(transaction.portfolio)
                 }
-                if transaction.externalID != nil, try isOwnExport(transaction, connection) {
+                if row.externalID != nil, try isOwnExport(row, connection) {
                     skipped += 1
                     continue
                 }
-                // A row whose external_id the portfolio already has is not inserted: skipped when
-                // it was there before the import, an error when an earlier row of this file put it there.
-                guard let id = try insert(transaction, connection, skippingKnownExternalID: true) else {
-                    if let externalID = transaction.externalID,
-                        let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection),
-                        importedLine(existing) != nil
-                    {
+                var transaction = row
+                if let label = row.groupID {
+                    transaction.groupID = groups[label] ?? UUID().uuidString.lowercased()
+                    groups[label] = transaction.groupID
+                }
+                // With a fee in a coin, the row's fee row follows it, in its group.
+                var written = LedgerGroup.rows([transaction], prices: prices, vsCurrency: currencies[row.portfolio] ?? newPortfolioCurrency)
+                if written.count > 1, transaction.groupID == nil {
+                    let group = UUID().uuidString.lowercased()
+                    for index in written.indices { written[index].groupID = group }
+                }
+                for (index, transaction) in written.enumerated() {
+                    // A row whose external_id the portfolio already has is not inserted: skipped when
+                    // it was there before the import, an error when an earlier row of this file put
+                    // it there. A skipped row's fee row is skipped with it.
+                    guard let id = try insert(transaction, connection, skippingKnownExternalID: true) else {
+                        if let externalID = transaction.externalID,
+                            let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection),
+                            importedLine(existing) != nil
+                        {
+                            throw LedgerCSVRows.error(
+                                line: line, column: "external_id", "external_id \"\(externalID)\" appears twice in the file")
+                        }
+                        if index == 0 { skipped += 1 }
+                        break
+                    }
+                    importedIDs.append(id)
+                    importedLines.append(Int32(clamping: line))
+                    // Taken out and put back: the coins' dictionary is changed in place, never copied.
+                    var changes = touched.removeValue(forKey: transaction.portfolio) ?? (transaction.timestamp, [:])
+                    changes.earliest = min(changes.earliest, transaction.timestamp)
+                    let key = HoldingsKey(transaction.coinID)
+                    guard let sum = (changes.coins[key] ?? .zero).adding(transaction.kind.signed(transaction.amount)) else {
                         throw LedgerCSVRows.error(
-                            line: line, column: "external_id", "external_id \"\(externalID)\" appears twice in the file")
+                            line: line, column: "amount", "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19",
+                            ["reason": .string("out_of_range")])
                     }
-                    skipped += 1
-                    continue
+                    changes.coins[key] = sum
+                    touched[transaction.portfolio] = changes
+                    if index == 0 { imported += 1 }
                 }
-                importedIDs.append(id)
-                importedLines.append(Int32(clamping: line))
-                let change = transaction.kind.signed(transaction.amount)
-                // Taken out and put back: the coins' dictionary is changed in place, never copied.
-                var changes = touched.removeValue(forKey: transaction.portfolio) ?? (transaction.timestamp, [:])
-                changes.earliest = min(changes.earliest, transaction.timestamp)
-                changes.coins[HoldingsKey(transaction.coinID), default: .zero] += change
-                touched[transaction.portfolio] = changes
-                imported += 1
             }
             // The never-negative rule over each touched coin, with the imported rows in place, from
             // the earliest imported time on (the points before it did not change), and the new
@@ -98,10 +127,10 @@ extension LedgerStore {
                 try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
                     running[key]? -= entry.kind.signed(entry.amount)
                 }
-                var shortfalls: [HoldingsKey: (entry: LedgerEntry, shortBy: ExactDecimal)] = [:]
+                var shortfalls: [HoldingsKey: (entry: LedgerEntry, breach: RunningAmountBreach)] = [:]
                 try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
                     guard shortfalls[key] == nil, let before = running[key] else { return }
-                    if let short = firstShortfall([entry], startingAt: before) {
+                    if let short = firstBreach([entry], startingAt: before) {
                         shortfalls[key] = short
                     } else {
                         running[key] = before + entry.kind.signed(entry.amount)
@@ -109,7 +138,7 @@ extension LedgerStore {
                 }
                 for key in coins.keys.sorted(by: { $0.text < $1.text }) {
                     if let short = shortfalls[key] {
-                        let error = Self.shortfallError(short, coinID: key.text)
+                        let error = Self.breachError(short, coinID: key.text)
                         guard let line = importedLine(short.entry.id) else { throw error }
                         throw LedgerCSVRows.error(line: line, column: "amount", error.message, error.details)
                     }
@@ -124,30 +153,50 @@ extension LedgerStore {
     }
 
     /// Whether `transaction` is this database's own exported row `coinfolio:<id>`: the row with
-    /// that id, in the same portfolio, without an external id, and the same in every field.
+    /// that id, in the same portfolio, without an external id, and the same in every field an
+    /// export writes (a group id is a label local to the file; the fee price written is the one
+    /// its fee row took).
     private func isOwnExport(_ transaction: Transaction, _ connection: any Database) throws -> Bool {
         guard let externalID = transaction.externalID, externalID.hasPrefix(LedgerCSV.ownPrefix),
             let id = Int64(externalID.dropFirst(LedgerCSV.ownPrefix.count))
         else { return false }
-        guard var stored = try self.transaction(id: id, connection), stored.externalID == nil else { return false }
-        stored.id = nil
-        var candidate = transaction
-        candidate.externalID = nil
-        return stored == candidate
+        guard let stored = try self.transaction(id: id, connection), stored.externalID == nil else { return false }
+        return stored.portfolio == transaction.portfolio && stored.coinID == transaction.coinID && stored.kind == transaction.kind
+            && stored.amount == transaction.amount && stored.price == transaction.price && stored.fee == transaction.fee
+            && stored.timestamp == transaction.timestamp && stored.note == transaction.note
+            && stored.feeCoinID == transaction.feeCoinID && stored.incomeType == transaction.incomeType
     }
 
-    /// Writes the portfolio's transactions as CSV (header first), in ledger order, to `sink` in
-    /// pieces of about 64 KiB.
-    func exportCSV(portfolio: String, to sink: ([UInt8]) throws -> Void) throws {
+    /// Writes the portfolio's transactions (every portfolio's for nil) as CSV (the long header
+    /// first), in ledger order, to `sink` in pieces of about 64 KiB. A fee row recreated from its parent's `fee_coin_id` is
+    /// not written: its price goes in the parent's `fee_price`.
+    func exportCSV(portfolio: String?, to sink: ([UInt8]) throws -> Void) throws {
         var writer = CSVWriter(reserving: CSVReader.chunkSize + 4096)
         writer.record(LedgerCSV.columns)
-        guard try portfolioCurrency(portfolio) != nil || portfolio == Transaction.defaultPortfolio else {
+        if let portfolio, try portfolioCurrency(portfolio) == nil, portfolio != Transaction.defaultPortfolio {
             throw Self.noPortfolio(portfolio)
         }
+        // A row with a fee in a coin waits for the next row: its fee row, when that follows.
+        var parent: Transaction?
         try forEachTransaction(portfolio: portfolio) { transaction in
-            writer.record(LedgerCSV.record(transaction))
+            if let waiting = parent {
+                parent = nil
+                if transaction.kind == .fee, transaction.groupID != nil, transaction.groupID == waiting.groupID,
+                    transaction.coinID == waiting.feeCoinID, transaction.amount == waiting.fee
+                {
+                    writer.record(LedgerCSV.record(waiting, feePrice: transaction.price))
+                    return
+                }
+                writer.record(LedgerCSV.record(waiting, feePrice: nil))
+            }
+            if transaction.feeCoinID != nil, !transaction.fee.isZero {
+                parent = transaction
+            } else {
+                writer.record(LedgerCSV.record(transaction, feePrice: nil))
+            }
             if writer.bytes.count >= CSVReader.chunkSize { try sink(writer.take()) }
         }
+        if let waiting = parent { writer.record(LedgerCSV.record(waiting, feePrice: nil)) }
         try sink(writer.take())
     }
 }

@@ -35,7 +35,7 @@ extension LedgerStore {
             let later = try entries(portfolio: portfolio, after: (now, .max), connection)
             for change in changes where !change.adds {
                 let after = later[HoldingsKey(change.coinID)] ?? []
-                let entry = LedgerEntry(id: .max, kind: .transferOut, amount: change.amount, price: nil, fee: .zero, timestamp: now)
+                let entry = LedgerEntry(id: .max, timestamp: now, kind: .transferOut, amount: change.amount)
                 do {
                     try Self.checkNeverNegative(from: change.held - Self.signedSum(after), [entry] + after, coinID: change.coinID)
                 } catch var error as CoinfolioError where targets.count > 1 {

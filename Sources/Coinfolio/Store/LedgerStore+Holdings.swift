@@ -3,7 +3,9 @@ import Foundation
 /// Holdings: what each portfolio holds (the sum of its transactions), read whole and cached, and
 /// set — one coin or a batch — by recording the transfers of the differences.
 extension LedgerStore {
-    /// The portfolio's coins (by id) with their entries in ledger order, cached until a commit.
+    /// The portfolio's coins (by id) with their entries in ledger order, cached until a commit. A
+    /// row whose fee was paid in a coin carries its fee row's value (amount × price) as its fee,
+    /// nil while that price is pending (SPEC §16).
     func ledger(portfolio: String) throws -> [CoinLedger] {
         try file.locked { connection in
             // nil (PostgreSQL): no cheap way to know another connection committed; read every time.
@@ -26,14 +28,31 @@ extension LedgerStore {
             defer { select.reset() }
             var slots: [[UInt8]: Int] = [:]
             var coins: [(id: [UInt8], entries: [LedgerEntry])] = []
-            while try select.next() {
-                let id = select.withText(0) { Array($0) }
-                let entry = try LedgerRow.entry(select, at: 1)
-                if let slot = slots[id] {
-                    coins[slot].entries.append(entry)
-                } else {
-                    slots[id] = coins.count
-                    coins.append((id, [entry]))
+            // Rows whose fee was paid in a coin, by group, until their fee row (which follows) is read.
+            var feeParents: [Int32: (slot: Int, index: Int, coin: [UInt8])] = [:]
+            try groupNumbers.withLock { numbers in
+                try withUnsafeMutablePointer(to: &numbers) { groups in
+                    while try select.next() {
+                        let id = select.withText(0) { Array($0) }
+                        let entry = try LedgerRow.entry(select, at: 1, groups: groups)
+                        let slot: Int
+                        if let known = slots[id] {
+                            slot = known
+                            coins[slot].entries.append(entry)
+                        } else {
+                            slot = coins.count
+                            slots[id] = slot
+                            coins.append((id, [entry]))
+                        }
+                        guard entry.group != 0 else { continue }
+                        if entry.fee == nil, let coin = LedgerRow.feeCoin(select, at: 1) {
+                            feeParents[entry.group] = (slot, coins[slot].entries.count - 1, coin)
+                        } else if entry.kind == .fee, let parent = feeParents[entry.group], parent.coin == id {
+                            // The parent's fee is its fee row's value: unknown while that price is pending.
+                            coins[parent.slot].entries[parent.index].fee = entry.price.map { entry.units * $0 }
+                            feeParents[entry.group] = nil
+                        }
+                    }
                 }
             }
             // Coins by id, bytewise (as SQLite and PostgreSQL's "C" collation sort).

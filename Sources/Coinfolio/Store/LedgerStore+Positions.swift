@@ -108,10 +108,6 @@ extension LedgerStore {
 
     // MARK: - Entries after a point
 
-    /// A point of the ledger order: entries after it have a later timestamp, or the same one and
-    /// a larger id. `(t, Int64.max)` is where a new entry at `t` goes (after every entry at `t`).
-    typealias LedgerPoint = (timestamp: Int64, id: Int64)
-
     /// The coin's entries after `point`, in ledger order: none for a point after the last entry,
     /// found with one seek of the time-ordered index.
     func entries(portfolio: String, coinID: String, after point: LedgerPoint, _ connection: any Database) throws
@@ -120,7 +116,7 @@ extension LedgerStore {
         let select = try connection.statement(
             """
             SELECT \(LedgerRow.entryColumns) FROM ledger_transaction
-            WHERE owner = ?1 AND portfolio = ?2 AND (timestamp_ms, id) > (?3, ?4) AND coin_id = ?5 ORDER BY timestamp_ms, id
+            WHERE owner = ?1 AND portfolio = ?2 AND \(Self.after(point)) AND coin_id = ?5 ORDER BY timestamp_ms, id
             """)
         select.bind(1, owner)
         select.bind(2, portfolio)
@@ -131,6 +127,13 @@ extension LedgerStore {
         var result: [LedgerEntry] = []
         while try select.next() { result.append(try LedgerRow.entry(select, at: 0)) }
         return result
+    }
+
+    /// The condition "after `point`" on parameters ?3 (timestamp) and ?4 (id): for a point after
+    /// every entry of its time, `timestamp_ms > ?3`, which the index seeks past all the rows of
+    /// that time (the row value comparison would scan them).
+    static func after(_ point: LedgerPoint) -> String {
+        point.id == .max ? "timestamp_ms > ?3 AND CAST(?4 AS BIGINT) IS NOT NULL" : "(timestamp_ms, id) > (?3, ?4)"
     }
 
     /// Every coin's entries after `point`, each coin's in ledger order.
@@ -147,7 +150,7 @@ extension LedgerStore {
         let select = try connection.statement(
             """
             SELECT coin_id, \(LedgerRow.entryColumns) FROM ledger_transaction
-            WHERE owner = ?1 AND portfolio = ?2 AND (timestamp_ms, id) > (?3, ?4) ORDER BY timestamp_ms, id
+            WHERE owner = ?1 AND portfolio = ?2 AND \(Self.after(point)) ORDER BY timestamp_ms, id
             """)
         select.bind(1, owner)
         select.bind(2, portfolio)
@@ -163,7 +166,7 @@ extension LedgerStore {
     /// not change, so the first shortfall of the whole ledger is the first one here.
     /// - Throws: `.invalidArgument` with `{coin_id, timestamp, short_by}`.
     static func checkNeverNegative(from held: ExactDecimal, _ entries: [LedgerEntry], coinID: String) throws {
-        if let short = firstShortfall(entries, startingAt: held) { throw shortfallError(short, coinID: coinID) }
+        if let breach = firstBreach(entries, startingAt: held) { throw breachError(breach, coinID: coinID) }
     }
 
     /// The signed sum of entries (`TransactionKind.signed`): what they change a holding by.

@@ -8,83 +8,31 @@ extension LedgerStore {
     ///   `{coin_id, timestamp, short_by}`), `.notFound` for an unknown portfolio, `.store`.
     func add(_ transaction: Transaction) throws -> Transaction {
         try transaction.validate()
-        return try write { connection in
-            try requirePortfolio(transaction.portfolio, connection)
-            if let externalID = transaction.externalID,
-                try existingID(portfolio: transaction.portfolio, externalID: externalID, connection) != nil
-            {
-                throw CoinfolioError(
-                    .invalidArgument, "external_id \"\(externalID)\" is already used in portfolio \"\(transaction.portfolio)\"",
-                    details: ["field": .string("external_id")])
-            }
-            let held = try position(portfolio: transaction.portfolio, coinID: transaction.coinID, connection)
-            if !transaction.kind.adds {
-                // Later than every entry of the same time: insertion order breaks ties.
-                let later = try entries(
-                    portfolio: transaction.portfolio, coinID: transaction.coinID, after: (transaction.timestamp, .max), connection)
-                try Self.checkNeverNegative(
-                    from: held - Self.signedSum(later), [Self.entry(transaction, id: .max)] + later, coinID: transaction.coinID)
-            }
-            var stored = transaction
-            stored.id = try insert(transaction, connection, skippingKnownExternalID: false)
-            storePosition(
-                portfolio: transaction.portfolio, coinID: transaction.coinID, held + transaction.kind.signed(transaction.amount))
-            return stored
-        }
-    }
-
-    /// Deletes a transaction unless that would leave a later sell or transfer out short.
-    /// - Throws: `.notFound` for an unknown id; `.invalidArgument` for a shortfall.
-    func delete(id: Int64) throws {
-        try write { connection in
-            let select = try connection.statement(
-                "SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE id = ?1 AND owner = ?2")
-            select.bind(1, id)
-            select.bind(2, owner)
-            guard try select.next() else {
-                select.reset()
-                throw CoinfolioError(.notFound, "no transaction with id \(id)", details: ["id": .string(String(id))])
-            }
-            let transaction = try LedgerRow.transaction(select)
-            select.reset()
-            let held = try position(portfolio: transaction.portfolio, coinID: transaction.coinID, connection)
-            let change = transaction.kind.signed(transaction.amount)
-            if transaction.kind.adds {
-                // Without it, every later point holds its amount less.
-                let later = try entries(
-                    portfolio: transaction.portfolio, coinID: transaction.coinID, after: (transaction.timestamp, id), connection)
-                try Self.checkNeverNegative(from: held - change - Self.signedSum(later), later, coinID: transaction.coinID)
-            }
-            let delete = try connection.statement("DELETE FROM ledger_transaction WHERE id = ?1 AND owner = ?2")
-            delete.bind(1, id)
-            delete.bind(2, owner)
-            try delete.run("cannot delete transaction")
-            storePosition(portfolio: transaction.portfolio, coinID: transaction.coinID, held - change)
-        }
+        return try addGroup([transaction]).rows[0]
     }
 
     /// A page of transactions in ledger order, and how many match in all.
     func transactions(_ query: TransactionQuery) throws -> (transactions: [Transaction], total: Int) {
         try file.locked { connection in
             // Parameters numbered without gaps (PostgreSQL needs every $n it is given).
-            var conditions = ["owner = ?1", "portfolio = ?2"]
+            var conditions = ["owner = ?1"]
             var values: [(Int32, Any)] = []
-            if let coinID = query.coinID {
-                conditions.append("coin_id = ?\(conditions.count + 1)")
-                values.append((Int32(conditions.count), coinID))
+            /// Adds "`column` `comparison` ?n" with its value, when there is one.
+            func condition(_ column: String, _ comparison: String, _ value: Any?) {
+                guard let value else { return }
+                conditions.append("\(column) \(comparison) ?\(conditions.count + 1)")
+                values.append((Int32(conditions.count), value))
             }
-            if let from = query.from {
-                conditions.append("timestamp_ms >= ?\(conditions.count + 1)")
-                values.append((Int32(conditions.count), from))
-            }
-            if let to = query.to {
-                conditions.append("timestamp_ms <= ?\(conditions.count + 1)")
-                values.append((Int32(conditions.count), to))
-            }
+            // With a group and no portfolio, the group's rows in every portfolio.
+            let everyPortfolio = query.portfolio == nil && query.groupID != nil
+            condition("portfolio", "=", everyPortfolio ? nil : query.portfolio ?? Transaction.defaultPortfolio)
+            condition("group_id", "=", query.groupID)
+            condition("coin_id", "=", query.coinID)
+            condition("timestamp_ms", ">=", query.from)
+            condition("timestamp_ms", "<=", query.to)
             let filter = conditions.joined(separator: " AND ")
             func bind(_ statement: any DatabaseStatement) {
                 statement.bind(1, owner)
-                statement.bind(2, query.portfolio)
                 for (index, value) in values {
                     if let text = value as? String { statement.bind(index, text) }
                     if let number = value as? Int64 { statement.bind(index, number) }
@@ -110,16 +58,17 @@ extension LedgerStore {
         }
     }
 
-    /// Every transaction of a portfolio in ledger order, handed to `body` one at a time.
-    func forEachTransaction(portfolio: String, _ body: (Transaction) throws -> Void) throws {
+    /// Every transaction of a portfolio (of every portfolio for nil) in ledger order, handed to
+    /// `body` one at a time.
+    func forEachTransaction(portfolio: String?, _ body: (Transaction) throws -> Void) throws {
         try file.locked { connection in
             let select = try connection.statement(
                 """
-                SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2
-                ORDER BY timestamp_ms, id
+                SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction
+                WHERE owner = ?1\(portfolio == nil ? "" : " AND portfolio = ?2") ORDER BY timestamp_ms, id
                 """)
-            select.bind(1, portfolio)
-            select.bind(2, owner)
+            select.bind(1, owner)
+            if let portfolio { select.bind(2, portfolio) }
             defer { select.reset() }
             while try select.next() { try body(try LedgerRow.transaction(select)) }
         }
@@ -146,8 +95,8 @@ extension LedgerStore {
         return try select.next() ? LedgerRow.transaction(select) : nil
     }
 
-    /// Inserts `t`; its new id, or nil when `skippingKnownExternalID` and the portfolio already has
-    /// its external_id (nothing inserted).
+    /// Inserts `t` (its `groupID` included); its new id, or nil when `skippingKnownExternalID` and
+    /// the portfolio already has its external_id (nothing inserted).
     func insert(_ t: Transaction, _ connection: any Database, skippingKnownExternalID: Bool) throws -> Int64? {
         let statement = try connection.statement(skippingKnownExternalID ? Self.insertSkippingKnown : Self.insertSQL)
         statement.bind(1, t.portfolio)
@@ -160,6 +109,12 @@ extension LedgerStore {
         statement.bind(8, t.note)
         statement.bind(9, t.externalID)
         statement.bind(10, owner)
+        statement.bind(11, t.groupID)
+        statement.bind(12, t.incomeType?.rawValue)
+        statement.bind(13, t.feeCoinID)
+        statement.bind(14, t.feePrice?.description)
+        statement.bind(15, t.priceSource?.rawValue)
+        if let priceAt = t.priceAt { statement.bind(16, priceAt) } else { statement.bind(16, nil as String?) }
         defer { statement.reset() }
         // RETURNING gives the new id (no row when a known external id was skipped).
         guard try statement.next() else {
@@ -169,18 +124,25 @@ extension LedgerStore {
         return statement.int64(0)
     }
 
-    /// The insert of one row: ?1 portfolio, ?2 coin_id, ?3 kind, ?4 amount, ?5 price, ?6 fee,
-    /// ?7 timestamp_ms, ?8 note, ?9 external_id, ?10 owner.
+    /// The insert of one plain row (a set_holding transfer): ?1 portfolio, ?2 coin_id, ?3 kind,
+    /// ?4 amount, ?5 price, ?6 fee, ?7 timestamp_ms, ?8 note, ?9 external_id, ?10 owner.
     static let insertColumns = """
         INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
         """
-    private static let insertSQL = insertColumns + " RETURNING id"
+    /// The insert of any row: `insertColumns`' ten, then ?11 group_id, ?12 income_type,
+    /// ?13 fee_coin_id, ?14 fee_price, ?15 price_source, ?16 price_at.
+    private static let insertAllColumns = """
+        INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner,
+            group_id, income_type, fee_coin_id, fee_price, price_source, price_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+        """
+    private static let insertSQL = insertAllColumns + " RETURNING id"
     private static let insertSkippingKnown =
-        insertColumns + " ON CONFLICT (owner, portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING id"
+        insertAllColumns + " ON CONFLICT (owner, portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING id"
 
     /// `t` as the ledger entry it becomes, under `id`.
     static func entry(_ t: Transaction, id: Int64) -> LedgerEntry {
-        LedgerEntry(id: id, kind: t.kind, amount: t.amount, price: t.price, fee: t.fee, timestamp: t.timestamp)
+        LedgerEntry(id: id, timestamp: t.timestamp, kind: t.kind, amount: t.amount)
     }
 }

@@ -25,6 +25,9 @@ final class LedgerStore: Sendable {
     /// The positions, valid while no other connection writes the owner's ledger. Used only while
     /// holding the connection's lock, inside a write.
     let positionCache = Mutex(PositionCache())
+    /// The numbers that stand for group ids in the ledger entries this store reads (the same
+    /// number for the same group in every portfolio, for as long as the store is open).
+    let groupNumbers = Mutex(LedgerGroupNumbers())
 
     init(connection: StoreConnection) {
         file = connection
@@ -62,12 +65,23 @@ final class LedgerStore: Sendable {
         CoinfolioError(.notFound, "no portfolio named \"\(name)\"", details: ["portfolio": .string(name)])
     }
 
-    /// The never-negative rule's error: `.invalidArgument` with `{coin_id, timestamp, short_by}`.
-    static func shortfallError(_ short: (entry: LedgerEntry, shortBy: ExactDecimal), coinID: String) -> CoinfolioError {
-        let time = LedgerTimestamp.format(short.entry.timestamp)
-        return CoinfolioError(
-            .invalidArgument,
-            "\(coinID) would go below zero at \(time): short by \(short.shortBy)",
-            details: ["coin_id": .string(coinID), "timestamp": .string(time), "short_by": .number(short.shortBy.double)])
+    /// The error for a running amount that would go below zero (SPEC §12's never-negative rule:
+    /// `.invalidArgument` with details `{coin_id, timestamp, short_by}`) or past what the ledger
+    /// keeps exactly (±8.5e19: details `{reason: "out_of_range", field: "amount", coin_id,
+    /// timestamp}`).
+    static func breachError(_ breach: (entry: LedgerEntry, breach: RunningAmountBreach), coinID: String) -> CoinfolioError {
+        let time = LedgerTimestamp.format(breach.entry.timestamp)
+        switch breach.breach {
+        case .short(let shortBy):
+            return CoinfolioError(
+                .invalidArgument, "\(coinID) would go below zero at \(time): short by \(shortBy)",
+                details: ["coin_id": .string(coinID), "timestamp": .string(time), "short_by": .number(shortBy.double)])
+        case .outOfRange:
+            return CoinfolioError(
+                .invalidArgument, "\(coinID) would hold more than 8.5e19 units at \(time), more than the ledger keeps exactly",
+                details: [
+                    "reason": .string("out_of_range"), "field": .string("amount"), "coin_id": .string(coinID), "timestamp": .string(time),
+                ])
+        }
     }
 }

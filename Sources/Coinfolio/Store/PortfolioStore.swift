@@ -109,6 +109,12 @@ extension PortfolioStore {
     /// Stores a validated transaction under the never-negative rule; see `LedgerStore.add`.
     func addTransaction(_ transaction: Transaction) throws -> Transaction { try ledger.add(transaction) }
 
+    /// Stores rows that belong together (a trade, a move, a transaction and its fee row) as one
+    /// group, all or none; see `LedgerStore.addGroup`.
+    func addTransactionGroup(_ rows: [Transaction]) throws -> (groupID: String?, rows: [Transaction]) {
+        try ledger.addGroup(rows)
+    }
+
     /// Deletes a transaction unless that would leave a later one short; see `LedgerStore.delete`.
     func deleteTransaction(id: Int64) throws { try ledger.delete(id: id) }
 
@@ -142,13 +148,14 @@ extension PortfolioStore {
 
     /// Imports ledger CSV in one transaction; see `LedgerStore.importCSV`.
     func importCSV(
-        _ reader: inout CSVReader, newPortfolioCurrency: String, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
+        _ reader: inout CSVReader, newPortfolioCurrency: String, prices: StoredPrices = .none,
+        progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
     ) throws -> (imported: Int, skipped: Int) {
-        try ledger.importCSV(&reader, newPortfolioCurrency: newPortfolioCurrency, progress: progress)
+        try ledger.importCSV(&reader, newPortfolioCurrency: newPortfolioCurrency, prices: prices, progress: progress)
     }
 
-    /// Writes the portfolio's transactions as CSV; see `LedgerStore.exportCSV`.
-    func exportCSV(portfolio: String, to sink: ([UInt8]) throws -> Void) throws {
+    /// Writes a portfolio's transactions (every portfolio's for nil) as CSV; see `LedgerStore.exportCSV`.
+    func exportCSV(portfolio: String?, to sink: ([UInt8]) throws -> Void) throws {
         try ledger.exportCSV(portfolio: portfolio, to: sink)
     }
 

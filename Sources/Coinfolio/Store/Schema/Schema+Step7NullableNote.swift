@@ -1,16 +1,15 @@
 extension Schema {
-    /// Step 7: a transaction's note may be null (no note), kept apart from an empty one.
+    /// Step 7: a transaction's note may be null (no note), kept apart from an empty note (issue 31).
     static let step7NullableNote = Step(
-        version: 7, summary: nullableNoteSummary, sqlite: nullableNoteSQLite, postgres: nullableNotePostgres)
+        version: 7,
+        summary: """
+            a transaction's note may be null (no note), kept apart from an empty note: "note": null used to \
+            come back as "". Before this step the two could not be told apart, so every '' becomes null
+            """,
+        sqlite: nullableNoteSQLite, postgres: nullableNotePostgres)
 
-    /// What step 7 does, for people.
-    private static let nullableNoteSummary = """
-        a transaction's note may be null (no note), kept apart from an empty note: "note": null used to \
-        come back as "". Before this step the two could not be told apart, so every '' becomes null
-        """
-
-    /// Step 7 on SQLite: the ledger table rebuilt with `note` nullable and no default (rows,
-    /// ids and indexes kept; SQLite cannot drop a NOT NULL in place), '' read as null.
+    /// Step 7 on SQLite: the ledger table rebuilt with `note` nullable and no default (rows, ids
+    /// and indexes kept; SQLite cannot drop a NOT NULL in place), '' read as null.
     private static let nullableNoteSQLite = """
         CREATE TABLE ledger_transaction_v7 (
             id INTEGER PRIMARY KEY,
