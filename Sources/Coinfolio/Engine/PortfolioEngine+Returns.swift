@@ -10,7 +10,7 @@ extension PortfolioEngine {
     ///   differ; `.store`.
     public func realized(_ options: RealizedOptions = RealizedOptions()) throws -> RealizedReport {
         let (vs, ledgers, reported) = try ledgers(for: options.portfolio)
-        let types = try store.ledger.incomeTypes(portfolio: options.portfolio)
+        let types = try store.incomeTypes(portfolio: options.portfolio)
         return RealizedReport.compute(portfolios: ledgers, reported: reported, vsCurrency: vs, options: options, incomeType: { types[$0] })
     }
 
@@ -71,15 +71,15 @@ extension PortfolioEngine {
                     "the portfolios are in different currencies (\(currencies.sorted().joined(separator: ", "))): ask for one portfolio at a time",
                     details: ["reason": .string("currency")])
             }
-            let ledgers = try all.map { (name: $0.name, coins: try store.ledger.ledger(portfolio: $0.name)) }
+            let ledgers = try all.map { (name: $0.name, coins: try store.coinLedgers(portfolio: $0.name)) }
             return (currencies.first ?? configuration.vsCurrency.code, ledgers, Array(ledgers.indices))
         }
         let vs = try currency(ofPortfolio: portfolio)
-        let own = try store.ledger.ledger(portfolio: portfolio)
+        let own = try store.coinLedgers(portfolio: portfolio)
         var ledgers: [RealizedReport.PortfolioLedger] = [(portfolio, own)]
         if own.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
-            for other in try store.ledger.portfolios() where other.name != portfolio {
-                ledgers.append((other.name, try store.ledger.ledger(portfolio: other.name)))
+            for other in try store.portfolios() where other.name != portfolio {
+                ledgers.append((other.name, try store.coinLedgers(portfolio: other.name)))
             }
         }
         return (vs, ledgers, [0])
