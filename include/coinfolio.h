@@ -354,6 +354,22 @@ int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_jso
 int cf_client_market_chart(cf_client *client, const char *coin_id, const char *request_json,
                            char **out_json, char **out_error);
 
+/** GET /coins/{id}/market_chart/range?vs_currency=…&from=…&to=…&precision=full: one coin's
+ * points between two times. coin_id follows the id rule above. request_json (required):
+ * {"vs_currency":"usd" (optional),"from":…,"to":…}, each time whole UNIX seconds
+ * (0…253402300799, years 1970…9999) or RFC 3339 text ("2024-03-01", "2024-03-01T12:30:00+02:00";
+ * no zone is UTC, never the host's); sent as UNIX seconds (a text time with milliseconds widens
+ * the range to whole seconds); from may not be after to. CoinGecko spaces the points by the
+ * range: 5 minutes within a day of now, hourly up to 90 days, daily (00:00 UTC) beyond. On the
+ * public and demo plans a range reaching back more than 365 days is answered 401 with error code
+ * 10012: CF_UNAUTHORIZED, details.error_code 10012.
+ * out_json has the shape of cf_decode_market_chart. Blocks on the network. Returns CF_OK,
+ * CF_INVALID_ARGUMENT (NULL handle, id or request, bad id, malformed request, a time missing or
+ * out of range or from after to: details.field names it; nothing is sent), CF_NOT_FOUND (a coin
+ * CoinGecko does not know) or a network status. */
+int cf_client_market_chart_range(cf_client *client, const char *coin_id, const char *request_json,
+                                 char **out_json, char **out_error);
+
 /** GET /simple/price with include_24hr_change and include_last_updated_at. request_json
  * (required): {"ids":["bitcoin",…],"vs_currency":"usd"}; more than 250 ids (or about 6 KB of
  * them) are asked in several requests and merged; an empty list makes no request. Ids follow the
@@ -543,7 +559,7 @@ typedef void (*cf_progress_fn)(const char *progress_json, void *user);
 int cf_engine_set_progress(cf_engine *engine, cf_progress_fn fn, void *user, char **out_error);
 
 /** Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n,
- * "market_chart":n,"simple_price":n} (every HTTP attempt, retries included),
+ * "market_chart":n,"market_chart_range":n,"simple_price":n} (every HTTP attempt, retries included),
  * "detail_cache_hits":n (detail answers that made no request of their own: served from the
  * cache, or shared with a caller already fetching),"chart_cache_hits":n (the same for charts),
  * "suppressed_requests":n (calls refused unsent while a remembered Retry-After ran)}.

@@ -87,6 +87,9 @@ static const struct CMUnitTest tests[] = {
     /* test_charts.c */
     TEST(test_decode_market_chart_keeps_null_points_as_gaps),
     TEST(test_client_market_chart_query_and_plan_limit),
+    TEST(test_client_market_chart_range_hourly_points_and_query),
+    TEST(test_client_market_chart_range_plan_limit_and_unknown_coin),
+    TEST(test_client_market_chart_range_refuses_bad_input_unsent),
     TEST(test_client_simple_price_splits_and_reads_empty_objects),
     TEST(test_engine_chart_summary_and_clamp),
     TEST(test_engine_chart_empty_series_has_null_summary),

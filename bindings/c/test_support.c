@@ -482,6 +482,24 @@ int server_count(json_t *log, const char *path) {
     return count;
 }
 
+int server_endpoint_count(const char *endpoint) {
+    char *body = NULL;
+    int status = http_request(tf_server_port, "GET", "/__control/counts", NULL, &body);
+    json_t *answer = NULL, *count;
+    int result = -1;
+    if (tf_check(status == 200 && body != NULL, __FILE__, __LINE__,
+                 "GET /__control/counts answers 200 (got %d)", status))
+        answer = json_loads(body, 0, NULL);
+    free(body);
+    if (tf_check(json_is_object(json_object_get(answer, "counts")), __FILE__, __LINE__,
+                 "the server's counts are an object")) {
+        count = json_object_get(json_object_get(answer, "counts"), endpoint);
+        result = count ? (int)json_integer_value(count) : 0;
+    }
+    json_decref(answer);
+    return result;
+}
+
 int refused_port(void) {
     struct sockaddr_in addr;
     socklen_t length = sizeof addr;

@@ -154,6 +154,9 @@ int server_live(void);
 json_t *server_log(void);
 /* The number of logged requests whose path equals `path`. */
 int server_count(json_t *log, const char *path);
+/* Requests since the last reset to one endpoint ("market_chart_range", "markets", …; the
+ * server's GET /__control/counts); -1 (and a recorded failure) when the server does not answer. */
+int server_endpoint_count(const char *endpoint);
 
 /* A TCP port on 127.0.0.1 that nothing listens on (connection refused). */
 int refused_port(void);

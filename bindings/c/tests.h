@@ -21,6 +21,11 @@ cf_engine *open_engine(json_t *config);              /* steals config */
 int queue_fault(const char *path, int status, int times, json_t *headers, const char *body);
 json_t *logged_request(json_t *log, const char *path, int nth);
 
+/* test_prices.c */
+void test_client_market_chart_range_hourly_points_and_query(void);
+void test_client_market_chart_range_plan_limit_and_unknown_coin(void);
+void test_client_market_chart_range_refuses_bad_input_unsent(void);
+
 /* test_format.c */
 void test_library_version(void);
 void test_string_free_and_close_accept_null(void);

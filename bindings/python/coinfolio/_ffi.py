@@ -374,6 +374,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_client_global", (cf_client_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_coin_detail", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_market_chart", (cf_client_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_client_market_chart_range", (cf_client_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_simple_price", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Engine
     ("cf_engine_open", (c_char_p, POINTER(cf_engine_p), c_string_out), c_int, _check_status),

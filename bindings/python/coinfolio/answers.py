@@ -340,7 +340,14 @@ class CoinStatistics(TypedDict):
 #: form).
 HTTPRequests = TypedDict(
     "HTTPRequests",
-    {"markets": int, "global": int, "detail": int, "market_chart": int, "simple_price": int},
+    {
+        "markets": int,
+        "global": int,
+        "detail": int,
+        "market_chart": int,
+        "market_chart_range": int,
+        "simple_price": int,
+    },
 )
 
 

@@ -381,7 +381,7 @@ class Engine(Handle):
 
     def metrics(self) -> EngineMetrics:
         """Counters since open: ``{"http_requests": {"markets": n, "global": n, "detail": n,
-        "market_chart": n, "simple_price": n}, "detail_cache_hits": n, "chart_cache_hits": n,
+        "market_chart": n, "market_chart_range": n, "simple_price": n}, "detail_cache_hits": n, "chart_cache_hits": n,
         "suppressed_requests": n}`` (every HTTP attempt, retries included;
         ``suppressed_requests`` counts calls refused without sending while a remembered
         Retry-After ran)."""

@@ -75,7 +75,7 @@ class LoopbackServer:
         request = urllib.request.Request(
             f"{self.root}/__control/{route}",
             data=data,
-            method="GET" if route == "log" else "POST",
+            method="GET" if route in ("log", "counts") else "POST",
             headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(request, timeout=10) as response:
@@ -101,6 +101,10 @@ class LoopbackServer:
     def log(self) -> List[Dict[str, Any]]:
         """Every CoinGecko request so far, oldest first."""
         return list(self._control("log")["requests"])
+
+    def counts(self) -> Dict[str, int]:
+        """Requests since the last reset by endpoint (``market_chart_range``, ``markets``, …)."""
+        return dict(self._control("counts")["counts"])
 
     def requests_to(self, path: str) -> List[Dict[str, Any]]:
         """The logged requests whose path equals ``path`` (``/api/v3`` prefix optional)."""
