@@ -43,7 +43,8 @@ final class MarketChartRangeTests: XCTestCase {
     }
 
     func testRFC3339TimesAreSentAsWholeSecondsCoveringThem() throws {
-        let request = try MarketChartRangeRequest(json: #"{"vs_currency":"EUR","from":"2024-03-01T00:00:00.250Z","to":"2024-03-01T01:00:00.250+01:00"}"#)
+        let request = try MarketChartRangeRequest(
+            json: #"{"vs_currency":"EUR","from":"2024-03-01T00:00:00.250Z","to":"2024-03-01T01:00:00.250+01:00"}"#)
         XCTAssertEqual(request.vsCurrency.code, "eur")
         XCTAssertEqual(request.from, 1_709_251_200)  // 2024-03-01T00:00:00Z, rounded down
         XCTAssertEqual(request.to, 1_709_251_201)  // 2024-03-01T00:00:00.250Z, rounded up
@@ -93,13 +94,15 @@ final class MarketChartRangeTests: XCTestCase {
         for bad in [
             #"{"from":-1,"to":10}"#, #"{"from":10,"to":253402300800}"#, #"{"from":20,"to":10}"#, #"{"from":1.5,"to":10}"#,
             #"{"from":"yesterday","to":10}"#, #"{"to":10}"#, #"{"from":10}"#, #"{"from":true,"to":10}"#, #"{"from":1e400,"to":10}"#,
-            #"{"from":"1969-12-31T23:59:59Z","to":10}"#, #"{"from":10,"to":20,"vs_currency":"u$d"}"#, #"{"from":10,"to":20,"vs_currency":1}"#,
+            #"{"from":"1969-12-31T23:59:59Z","to":10}"#, #"{"from":10,"to":20,"vs_currency":"u$d"}"#,
+            #"{"from":10,"to":20,"vs_currency":1}"#,
             "[]", "{", "",
         ] {
             assertThrows(.invalidArgument) { try client.marketChartRange(id: "ethereum", MarketChartRangeRequest(json: bad)) }
         }
         XCTAssertEqual(
-            assertThrows(.invalidArgument) { try MarketChartRangeRequest(json: #"{"from":20,"to":10}"#) }?.details["field"], .string("from"))
+            assertThrows(.invalidArgument) { try MarketChartRangeRequest(json: #"{"from":20,"to":10}"#) }?.details["field"], .string("from")
+        )
         for id in ["a/b", "", "..", "bit\u{1}coin"] {
             assertThrows(.invalidArgument) { try client.marketChartRange(id: id, MarketChartRangeRequest(from: 0, to: 10)) }
         }
