@@ -26,6 +26,8 @@ public final class PortfolioStore: Sendable {
     let ledger: LedgerStore
     /// Coin details saved with their fetch time, in the same database.
     let details: DetailStore
+    /// Price points (shared) and the owner's manual prices, in the same database.
+    let prices: PriceStore
 
     /// Opens the store, creating the database's schema on first use and migrating older ones (a
     /// schema-1 file's holdings become transfers in of unknown cost).
@@ -52,6 +54,7 @@ public final class PortfolioStore: Sendable {
         snapshots = SnapshotStore(connection: file)
         ledger = LedgerStore(connection: file)
         details = DetailStore(connection: file)
+        prices = PriceStore(connection: file)
     }
 
     /// Whether a saved snapshot could ever be read back: false for a private `":memory:"`

@@ -4,8 +4,9 @@
 /// DDL differs (types: `REAL`/`DOUBLE PRECISION`, `BLOB`/`BYTEA`, bytewise `COLLATE "C"` text;
 /// PostgreSQL's storage settings: blobs kept uncompressed).
 ///
-/// Every row belongs to an owner (column `owner`, the configuration's `owner`, default
-/// `"default"`), first in every primary key; every statement of the stores names it.
+/// Every row of an owner's data belongs to it (column `owner`, the configuration's `owner`,
+/// default `"default"`), first in its primary key; every statement of the stores names it.
+/// Market data shared by every owner (SPEC §20: `price_point`) has no owner column.
 enum Schema {
     /// One migration: what takes a database from `version - 1` to `version`.
     struct Step: Sendable {
@@ -189,6 +190,14 @@ enum Schema {
                 ALTER TABLE snapshot_sparkline ALTER COLUMN points SET STORAGE EXTERNAL;
                 ALTER TABLE snapshot_sparkline SET (toast_tuple_target = 8160);
                 """),
+        Step(
+            version: 7,
+            summary: """
+                prices of the past (SPEC §17): CoinGecko's price points keyed by coin, vs_currency and time, shared by \
+                every owner (market data, no owner column: SPEC §20), and each owner's manual prices (historical points, \
+                and current prices of coins the snapshot lacks)
+                """,
+            sqlite: PriceStore.schemaSQLite, postgres: PriceStore.schemaPostgres),
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }
