@@ -732,6 +732,42 @@ int cf_chart_svg(const char *chart_json, const char *options_json, char **out_sv
 
 /** @} */
 
+/** @name Prices in the past
+ * SPEC §17. CoinGecko's price points (GET /coins/{id}/market_chart/range) are stored once per
+ * database for every owner (market data); manual prices (cf_engine_set_price) belong to the
+ * engine's owner. Times are RFC 3339 text (an offset is normalized to UTC, no zone is UTC, a date
+ * alone is 00:00:00Z; never the host's zone) between 1970-01-01 and 9999-12-31. A vs_currency
+ * must be one CoinGecko prices coins in (its /simple/supported_vs_currencies: usd, eur, btc, sats,
+ * …): another is CF_INVALID_ARGUMENT with details.reason "unknown_currency". Every bad field is
+ * CF_INVALID_ARGUMENT with details.field naming it, and changes nothing.
+ *
+ * The price at a time t, in this order: the owner's manual point of t's UTC day (the latest at or
+ * before t, else the earliest after); the latest stored CoinGecko point in [t's day 00:00, t];
+ * the earliest in (t, the next 00:00); the snapshot's current_price when it is in that currency
+ * and the coin's last_updated is within an hour of t; else one range request for t's day (its
+ * points stored), and the stored points again. CoinGecko's spacing decides what a day holds: 5
+ * minutes within a day of now, hourly up to 90 days back, daily (00:00 UTC) beyond.
+ */
+/** @{ */
+
+/** The price of a coin at a time. query_json (required): {"coin_id":"bitcoin","timestamp":
+ * "2024-03-01T12:30:00Z","vs_currency":"usd" (optional: the engine's)}.
+ * out_json: {"coin_id","vs_currency","timestamp" (as asked, RFC 3339 UTC),"price" (per unit in
+ * vs_currency: a manual price exactly as set, a CoinGecko price exactly as sent),"at" (t_ms of the
+ * point used; the snapshot's last_updated for "snapshot"),"source":"manual" | "coingecko" |
+ * "snapshot"}.
+ * May block on the network (one range request when nothing stored answers). Returns CF_OK,
+ * CF_INVALID_ARGUMENT (NULL argument, malformed JSON, a bad coin_id (one with a '/' included),
+ * timestamp or vs_currency: details.field; nothing is sent), CF_NO_DATA with details {"reason",
+ * "coin_id","vs_currency","timestamp"}: reason "history_limit" (the public and demo plans reach
+ * back 365 days: CoinGecko's error 10012, or an older time, refused without a request),
+ * "unknown_coin" (CoinGecko answered 404) or "no_point" (no point on that UTC day, a future time
+ * included), a network status (CF_NETWORK, CF_HTTP, CF_RATE_LIMITED, CF_UNAUTHORIZED) or
+ * CF_STORE. */
+int cf_engine_price_at(cf_engine *engine, const char *query_json, char **out_json, char **out_error);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif
