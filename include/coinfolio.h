@@ -766,6 +766,20 @@ int cf_chart_svg(const char *chart_json, const char *options_json, char **out_sv
  * CF_STORE. */
 int cf_engine_price_at(cf_engine *engine, const char *query_json, char **out_json, char **out_error);
 
+/** Sets or removes one of the owner's manual prices. price_json (required): {"coin_id":"…",
+ * "vs_currency":"usd" (optional: the engine's),"timestamp":"2024-03-01T12:00:00Z" | null,
+ * "price":12.5 | "12.5" | null}. With a timestamp it is a historical point: cf_engine_price_at
+ * takes it for the whole UTC day of that time, before any CoinGecko point. Without one (null or
+ * absent) it is the coin's current price in that currency: cf_engine_portfolio,
+ * cf_engine_statistics and cf_engine_pnl value a holding with it ("price_source":"manual") while
+ * the snapshot has no price for the coin (a token CoinGecko does not list). The price is an exact
+ * decimal >= 0 (at most 18 fraction digits, below 8.5e19); null or absent removes the manual
+ * price (removing one that is not there is no error). Other owners never see it.
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL argument, malformed JSON, a bad coin_id, timestamp,
+ * vs_currency or price — negative, not a number, more than 18 fraction digits: details.field;
+ * nothing is written) or CF_STORE. Never blocks on the network. */
+int cf_engine_set_price(cf_engine *engine, const char *price_json, char **out_error);
+
 /** @} */
 
 #ifdef __cplusplus

@@ -10,3 +10,11 @@ public func cf_engine_price_at(_ engine: OpaquePointer?, _ queryJSON: CString?, 
         return try engine.priceAt(json: readString(queryJSON, "query_json")).jsonUTF8
     }
 }
+
+/// `cf_engine_set_price` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_engine_set_price")
+public func cf_engine_set_price(_ engine: OpaquePointer?, _ priceJSON: CString?, _ outError: OutString?) -> Int32 {
+    call(outError) {
+        try handle(engine, as: PortfolioEngine.self, "engine").setPrice(json: readString(priceJSON, "price_json"))
+    }
+}

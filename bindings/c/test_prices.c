@@ -127,3 +127,173 @@ void test_client_market_chart_range_refuses_bad_input_unsent(void) {
     CHECK_INT(server_endpoint_count("market_chart_range"), 0);
     cf_client_close(client);
 }
+
+/* ------------------------------------------------------------------ the engine: price_at, set_price */
+
+/* An engine on a database no other test's price points reach, talking to the loopback server. */
+static cf_engine *price_engine(void) {
+    const char *database = tf_private_database("prices.sqlite");
+    if (database == NULL)
+        return NULL;
+    return open_engine(json_pack("{s:s, s:s, s:o}", "database", database, "owner", "prices", "api", api_config(0, 5000)));
+}
+
+/* The RFC 3339 text of t_ms (UTC, whole seconds). */
+static const char *rfc3339(long long t_ms) {
+    time_t seconds = (time_t)(t_ms / 1000);
+    struct tm utc;
+    char text[32];
+    gmtime_r(&seconds, &utc);
+    strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return fmt_path("%s", text);
+}
+
+/* price_at of coin at t_ms; returns the parsed answer (caller json_decref()s) when the status
+ * is `expected` and CF_OK, else NULL; for other statuses, *reason gets details.reason (static). */
+static json_t *price_at(cf_engine *engine, const char *coin, long long t_ms, int expected, const char **reason) {
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer = NULL;
+    int status = cf_engine_price_at(engine, fmt_path("{\"coin_id\":\"%s\",\"timestamp\":\"%s\"}", coin, rfc3339(t_ms)), &out, &err);
+    if (!CHECK_STATUS(status, expected, err)) {
+        free_out(err);
+        return NULL;
+    }
+    if (status == CF_OK) {
+        answer = PARSE_JSON(out);
+        free_out(out);
+    } else {
+        static char text[64];
+        json_t *error = CHECK_ERROR_JSON(err, expected);
+        snprintf(text, sizeof text, "%s", json_str(json_object_get(error, "details"), "reason") ? json_str(json_object_get(error, "details"), "reason") : "");
+        *reason = text;
+        json_decref(error);
+        free_out(err);
+    }
+    return answer;
+}
+
+void test_engine_price_at_lookup_order(void) {
+    const long long hour = 3600000, minute = 60000;
+    long long day = day_start(10) * 1000;
+    json_t *answer;
+    char *err = SENTINEL;
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    /* Nothing stored: one request for the day, then the 12:02 point (110 + 12). */
+    answer = price_at(engine, "ethereum", day + 12 * hour + 30 * minute, CF_OK, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "price"), 122, 0);
+        CHECK_DOUBLE(json_num(answer, "at"), (double)(day + 12 * hour + 2 * minute), 0);
+        CHECK_STR(json_str(answer, "source"), "coingecko");
+        CHECK_STR(json_str(answer, "vs_currency"), "usd");
+        CHECK_STR(json_str(answer, "timestamp"), rfc3339(day + 12 * hour + 30 * minute));
+        json_decref(answer);
+    }
+    CHECK_INT(server_endpoint_count("market_chart_range"), 1);
+    /* Stored: the point at or before 15:00 is 14:02; at 00:01 the first after it, 00:02. */
+    answer = price_at(engine, "ethereum", day + 15 * hour, CF_OK, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "price"), 124, 0);
+        json_decref(answer);
+    }
+    answer = price_at(engine, "ethereum", day + minute, CF_OK, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "price"), 110, 0);
+        CHECK_DOUBLE(json_num(answer, "at"), (double)(day + 2 * minute), 0);
+        json_decref(answer);
+    }
+    CHECK_INT(server_endpoint_count("market_chart_range"), 1);
+    /* A manual point of the day wins. */
+    CHECK_STATUS(cf_engine_set_price(engine, fmt_path("{\"coin_id\":\"ethereum\",\"timestamp\":\"%s\",\"price\":\"99.125\"}",
+                                                      rfc3339(day + 10 * hour)),
+                                     &err),
+                 CF_OK, err);
+    free_out(err);
+    answer = price_at(engine, "ethereum", day + 12 * hour, CF_OK, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "price"), 99.125, 0);
+        CHECK_STR(json_str(answer, "source"), "manual");
+        CHECK_DOUBLE(json_num(answer, "at"), (double)(day + 10 * hour), 0);
+        json_decref(answer);
+    }
+    cf_engine_close(engine);
+}
+
+void test_engine_price_at_no_data_reasons(void) {
+    const char *reason = NULL;
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    price_at(engine, "ethereum", day_start(400) * 1000, CF_NO_DATA, &reason);
+    CHECK_STR(reason, "history_limit");
+    price_at(engine, "ethereum", ((long long)time(NULL) + 7200) * 1000, CF_NO_DATA, &reason);
+    CHECK_STR(reason, "no_point");
+    CHECK_INT(server_endpoint_count("market_chart_range"), 0);
+    price_at(engine, "no-such-coin", day_start(5) * 1000, CF_NO_DATA, &reason);
+    CHECK_STR(reason, "unknown_coin");
+    price_at(engine, "boringdao-[old]", day_start(5) * 1000, CF_NO_DATA, &reason);
+    CHECK_STR(reason, "no_point");
+    queue_fault("/api/v3/coins/tether/market_chart/range", 500, 1, NULL, "{}");
+    price_at(engine, "tether", day_start(6) * 1000, CF_HTTP, &reason);
+    cf_engine_close(engine);
+}
+
+void test_engine_price_bad_input_changes_nothing(void) {
+    char when[32];
+    char *out = SENTINEL, *err = SENTINEL;
+    size_t i;
+    json_t *answer;
+    snprintf(when, sizeof when, "%s", rfc3339(day_start(4) * 1000));
+    /* fmt_path's buffers rotate: each array element is used before too many others are made. */
+    const char *query_formats[] = {
+        "{\"coin_id\":\"ethereum\",\"timestamp\":\"1969-12-31T23:59:59Z\"}",
+        "{\"coin_id\":\"ethereum\",\"timestamp\":\"10000-01-01\"}",
+        "{\"coin_id\":\"ethereum\",\"timestamp\":\"%s\",\"vs_currency\":\"xyz\"}",
+        "{\"coin_id\":\"a/b\",\"timestamp\":\"%s\"}",
+        "{\"coin_id\":\"ethereum\"}",
+        "{",
+    };
+    const char *setting_formats[] = {
+        "{\"coin_id\":\"tether\",\"timestamp\":\"%s\",\"price\":-1}",
+        "{\"coin_id\":\"tether\",\"timestamp\":\"%s\",\"price\":\"NaN\"}",
+        "{\"coin_id\":\"tether\",\"timestamp\":\"%s\",\"price\":1e400}",
+        "{\"coin_id\":\"tether\",\"timestamp\":\"%s\",\"price\":\"0.0000000000000000001\"}",
+        "{\"coin_id\":\"tether\",\"timestamp\":\"1969-12-31\",\"price\":1}",
+        "{\"coin_id\":\"tether\",\"timestamp\":\"%s\",\"price\":1,\"vs_currency\":\"xyz\"}",
+        "{\"coin_id\":\"a/b\",\"timestamp\":\"%s\",\"price\":1}",
+    };
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    for (i = 0; i < sizeof query_formats / sizeof query_formats[0]; i++) {
+        CHECK_STATUS(cf_engine_price_at(engine, fmt_path(query_formats[i], when), &out, &err), CF_INVALID_ARGUMENT, err);
+        CHECK(out == NULL);
+        free_out(err);
+    }
+    CHECK_INT(server_endpoint_count("market_chart_range"), 0);
+    CHECK_STATUS(cf_engine_set_price(engine, fmt_path("{\"coin_id\":\"tether\",\"timestamp\":\"%s\",\"price\":1.5}", when), &err),
+                 CF_OK, err);
+    for (i = 0; i < sizeof setting_formats / sizeof setting_formats[0]; i++) {
+        CHECK_STATUS(cf_engine_set_price(engine, fmt_path(setting_formats[i], when), &err), CF_INVALID_ARGUMENT, err);
+        free_out(err);
+    }
+    CHECK_STATUS(cf_engine_set_price(engine, NULL, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK_STATUS(cf_engine_set_price(NULL, "{}", &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK_STATUS(cf_engine_price_at(engine, NULL, &out, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    answer = price_at(engine, "tether", day_start(4) * 1000, CF_OK, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "price"), 1.5, 0);
+        json_decref(answer);
+    }
+    cf_engine_close(engine);
+}

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
 #include <setjmp.h> /* cmocka.h needs these four first */
 #include <stdarg.h>
 #include <stddef.h>
@@ -289,6 +291,29 @@ const char *tf_shared_database(const char *stem) {
         return url ? url : "postgresql://missing-url@127.0.0.1:9/none";
     }
     return temp_path(stem);
+}
+
+const char *tf_private_database(const char *stem) {
+    static int counter;
+    const char *url, *slash;
+    char name[96], statement[160];
+    PGconn *admin;
+    PGresult *result;
+    int created;
+    if (!tf_postgres_pass())
+        return temp_path(stem);
+    url = tf_postgres_url();
+    if (url == NULL || (slash = strrchr(url, '/')) == NULL)
+        return NULL;
+    snprintf(name, sizeof name, "cf_c_%d_%d_%ld", (int)getpid(), ++counter, (long)time(NULL));
+    snprintf(statement, sizeof statement, "CREATE DATABASE %s", name);
+    admin = PQconnectdb(url);
+    result = PQexec(admin, statement);
+    created = PQresultStatus(result) == PGRES_COMMAND_OK;
+    tf_check(created, __FILE__, __LINE__, "CREATE DATABASE %s: %s", name, PQerrorMessage(admin));
+    PQclear(result);
+    PQfinish(admin);
+    return created ? fmt_path("%.*s/%s", (int)(slash - url), url, name) : NULL;
 }
 
 /* ------------------------------------------------------------------ loopback server */

@@ -125,6 +125,11 @@ void tf_place_database(json_t *config);
 /* A database two owners can share: the cluster's URL in the PostgreSQL pass, else a fresh
  * temporary path. */
 const char *tf_shared_database(const char *stem);
+/* A database no other test reaches, even through what every owner shares (price points): in the
+ * PostgreSQL pass a new database created on the cluster (CREATE DATABASE through libpq; the
+ * cluster goes at the end of the run), else a fresh temporary path. NULL (and a recorded
+ * failure) when it cannot be created. */
+const char *tf_private_database(const char *stem);
 
 /* ------------------------------------------------------------------ loopback server */
 

@@ -25,6 +25,9 @@ json_t *logged_request(json_t *log, const char *path, int nth);
 void test_client_market_chart_range_hourly_points_and_query(void);
 void test_client_market_chart_range_plan_limit_and_unknown_coin(void);
 void test_client_market_chart_range_refuses_bad_input_unsent(void);
+void test_engine_price_at_lookup_order(void);
+void test_engine_price_at_no_data_reasons(void);
+void test_engine_price_bad_input_changes_nothing(void);
 
 /* test_format.c */
 void test_library_version(void);

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import decimal
 import json
 import os
 import sys
@@ -303,9 +304,8 @@ def take_bytes(pointer: Optional[int]) -> Optional[bytes]:
         lib.cf_string_free(pointer)
 
 
-def call_json(func: Callable[..., int], *args: Any) -> Any:
-    """Calls ``func(*args, &out_json, &out_error)`` and returns the parsed out_json (parsed by
-    :func:`parse_answer`: orjson when installed, else the standard library)."""
+def _answer_bytes(func: Callable[..., int], *args: Any) -> bytes:
+    """Calls ``func(*args, &out_json, &out_error)`` and returns out_json's bytes (freed here)."""
     out = c_void_p()
     try:
         func(*args, byref(out), error_slot())
@@ -316,7 +316,19 @@ def call_json(func: Callable[..., int], *args: Any) -> Any:
             lib.cf_string_free(out.value)
     if data is None:
         raise error_for_status(InternalError.STATUS, message=f"{getattr(func, '__name__', 'cf_*')} returned no JSON")
-    return parse_answer(data)
+    return data
+
+
+def call_json(func: Callable[..., int], *args: Any) -> Any:
+    """Calls ``func(*args, &out_json, &out_error)`` and returns the parsed out_json (parsed by
+    :func:`parse_answer`: orjson when installed, else the standard library)."""
+    return parse_answer(_answer_bytes(func, *args))
+
+
+def call_json_exact(func: Callable[..., int], *args: Any) -> Any:
+    """As :func:`call_json`, with every JSON number that has a fraction or an exponent parsed as a
+    :class:`decimal.Decimal` (ledger money: the number's exact text, never a binary double)."""
+    return json.loads(_answer_bytes(func, *args), parse_float=decimal.Decimal)
 
 
 def call_text(func: Callable[..., int], *args: Any) -> str:
@@ -407,6 +419,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_export_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Prices in the past
     ("cf_engine_price_at", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_set_price", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
     ("cf_engine_set_progress", (cf_engine_p, cf_progress_fn, c_void_p, c_string_out), c_int, _check_status),
 )
 

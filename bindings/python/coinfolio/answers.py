@@ -13,6 +13,7 @@ library only ever adds keys to its answers, so a newer library may return keys n
 
 from __future__ import annotations
 
+import decimal
 from typing import Dict, List, Optional, TypedDict, Union
 
 __all__ = [
@@ -529,3 +530,20 @@ class ImportSummary(TypedDict):
 
     imported: int
     skipped: int
+
+
+# --- Prices in the past (SPEC §17) --------------------------------------------------------------
+
+
+class PriceAt(TypedDict):
+    """:meth:`Engine.price_at`: the price of one unit of ``coin_id`` in ``vs_currency`` at
+    ``timestamp`` (RFC 3339 UTC, as asked), exact (a manual price as set, a CoinGecko price as
+    sent); ``at`` is the t_ms of the point used (the snapshot's ``last_updated`` for
+    ``"snapshot"``); ``source`` is ``"manual"``, ``"coingecko"`` or ``"snapshot"``."""
+
+    coin_id: str
+    vs_currency: str
+    timestamp: str
+    price: decimal.Decimal
+    at: int
+    source: str

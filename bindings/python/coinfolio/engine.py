@@ -9,7 +9,9 @@ from ctypes import byref
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _ffi
+from ._amounts import Amount, decimal_payload as _decimal
 from ._handle import Handle
+from .prices import PriceMethods
 from .answers import (
     CoinDetailScreen,
     CoinsAnswer,
@@ -47,24 +49,7 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-#: An exact amount: a decimal string (``"0.1"``), a :class:`decimal.Decimal`, an int or a float.
-Amount = Union[str, int, float, decimal.Decimal]
-
-
-def _decimal(value: Optional[Amount], what: str) -> Any:
-    """An amount for the JSON payload: Decimals travel as their exact text, floats as numbers."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise TypeError(f"{what} must be a number or a decimal string, not bool")
-    if isinstance(value, decimal.Decimal):
-        return str(value)
-    if isinstance(value, (str, int, float)):
-        return value
-    raise TypeError(f"{what} must be a number or a decimal string, not {type(value).__name__}")
-
-
-class Engine(Handle):
+class Engine(PriceMethods, Handle):
     """The view-model logic of a tracker over a store, a client and a saved market snapshot.
 
     Args:

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import urllib.request
+import uuid
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
@@ -191,6 +192,18 @@ def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
     for item in items:
         if "sqlite_only" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def fresh_database() -> Iterator[str]:
+    """A new, empty database on the PostgreSQL test cluster (psql), dropped after the test."""
+    from backend import postgres_url
+
+    url = postgres_url()
+    name = f"cf_py_{uuid.uuid4().hex}"
+    subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    yield url.rsplit("/", 1)[0] + "/" + name
+    subprocess.run(["psql", url, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
 
 
 @pytest.fixture

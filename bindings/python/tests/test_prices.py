@@ -4,15 +4,22 @@ points at hh:02:00, daily ones at 00:00:00)."""
 
 from __future__ import annotations
 
+import decimal
+import json
 import time
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterator, Optional, Tuple
 
 import pytest
 
 import coinfolio
-from coinfolio import InvalidArgument, NotFound, Unauthorized
+from backend import postgres_pass
+from coinfolio import HTTPError, InvalidArgument, NoData, NotFound, Unauthorized
 
 from conftest import LoopbackServer
+
+HOUR_MS = 3_600_000
+MINUTE_MS = 60_000
 
 
 def day_start(days_ago: int) -> int:
@@ -91,3 +98,127 @@ def test_a_bad_id_or_currency_is_refused_and_sends_nothing(server: LoopbackServe
         with pytest.raises(InvalidArgument):
             api.market_chart_range("ethereum", 0, 10, vs_currency="u$d")
     assert server.counts() == {}
+
+
+# --- The engine: price_at and set_price ---------------------------------------------------------
+
+
+@pytest.fixture
+def price_database(tmp_path: Path, request: pytest.FixtureRequest) -> Tuple[str, Optional[str]]:
+    """(database, owner) no other test's price points reach: a SQLite file, or in the PostgreSQL
+    pass a database of its own (price points are shared by every owner of a database)."""
+    if not postgres_pass():
+        return str(tmp_path / "prices.sqlite"), None
+    url: str = request.getfixturevalue("fresh_database")
+    return url, "prices"
+
+
+@pytest.fixture
+def engine(server: LoopbackServer, price_database: Tuple[str, Optional[str]]) -> Iterator[coinfolio.Engine]:
+    database, owner = price_database
+    with coinfolio.Engine(
+        database=database, owner=owner, api={"base_url": server.base_url, "timeout_ms": 5000, "max_retries": 0}
+    ) as opened:
+        yield opened
+
+
+def rfc3339(ms: int) -> str:
+    seconds, millis = divmod(ms, 1000)
+    text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+    return text + (f".{millis:03d}Z" if millis else "Z")
+
+
+def test_the_lookup_order_fetch_then_at_or_before_then_after_then_manual(
+    engine: coinfolio.Engine, server: LoopbackServer
+) -> None:
+    day = day_start(10) * 1000
+    fetched = engine.price_at("ethereum", rfc3339(day + 12 * HOUR_MS + 30 * MINUTE_MS))
+    assert fetched == {
+        "coin_id": "ethereum", "vs_currency": "usd", "timestamp": rfc3339(day + 12 * HOUR_MS + 30 * MINUTE_MS),
+        "price": decimal.Decimal(122), "at": day + 12 * HOUR_MS + 2 * MINUTE_MS, "source": "coingecko",
+    }
+    assert server.counts() == {"market_chart_range": 1}
+    before = engine.price_at("ethereum", rfc3339(day + 15 * HOUR_MS))
+    assert (before["price"], before["at"]) == (124, day + 14 * HOUR_MS + 2 * MINUTE_MS)
+    after = engine.price_at("ethereum", rfc3339(day + MINUTE_MS))
+    assert (after["price"], after["at"]) == (110, day + 2 * MINUTE_MS)
+    assert server.counts() == {"market_chart_range": 1}
+    engine.set_price("ethereum", decimal.Decimal("99.125"), timestamp=rfc3339(day + 10 * HOUR_MS))
+    manual = engine.price_at("ethereum", rfc3339(day + 12 * HOUR_MS))
+    assert manual["price"] == decimal.Decimal("99.125") and isinstance(manual["price"], decimal.Decimal)
+    assert (manual["at"], manual["source"]) == (day + 10 * HOUR_MS, "manual")
+    engine.set_price("ethereum", None, timestamp=rfc3339(day + 10 * HOUR_MS))
+    assert engine.price_at("ethereum", rfc3339(day + 12 * HOUR_MS))["source"] == "coingecko"
+
+
+def test_the_snapshot_answers_within_an_hour(engine: coinfolio.Engine, server: LoopbackServer) -> None:
+    updated = day_start(3) * 1000 + 6 * HOUR_MS
+    body = [{"id": "ethereum", "symbol": "eth", "name": "Ethereum", "current_price": 3000.5,
+             "last_updated": rfc3339(updated)}]
+    engine.load(json.dumps(body))
+    answer = engine.price_at("ethereum", rfc3339(updated + 59 * MINUTE_MS))
+    assert (answer["price"], answer["at"], answer["source"]) == (decimal.Decimal("3000.5"), updated, "snapshot")
+    assert server.counts() == {}
+    later = engine.price_at("ethereum", rfc3339(updated + HOUR_MS + MINUTE_MS))
+    assert (later["price"], later["source"]) == (116, "coingecko")
+
+
+def test_each_no_data_reason(engine: coinfolio.Engine, server: LoopbackServer) -> None:
+    def reason(coin_id: str, when_ms: int) -> Any:
+        with pytest.raises(NoData) as caught:
+            engine.price_at(coin_id, rfc3339(when_ms))
+        return caught.value.details["reason"]
+
+    assert reason("ethereum", day_start(400) * 1000) == "history_limit"
+    assert reason("ethereum", int(time.time() * 1000) + 2 * HOUR_MS) == "no_point"
+    assert server.counts() == {}
+    assert reason("no-such-coin", day_start(5) * 1000) == "unknown_coin"
+    assert reason("boringdao-[old]", day_start(5) * 1000) == "no_point"
+    server.fault(path="/api/v3/coins/tether/market_chart/range", status=500, body="{}")
+    with pytest.raises(HTTPError):
+        engine.price_at("tether", rfc3339(day_start(6) * 1000))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"coin_id": "ethereum", "timestamp": "1969-12-31T23:59:59Z"},
+        {"coin_id": "ethereum", "timestamp": "10000-01-01"},
+        {"coin_id": "ethereum", "timestamp": "2026-01-01", "vs_currency": "xyz"},
+        {"coin_id": "a/b", "timestamp": "2026-01-01"},
+    ],
+)
+def test_bad_price_queries_are_refused_and_send_nothing(
+    engine: coinfolio.Engine, server: LoopbackServer, query: Any
+) -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        engine.price_at(**query)
+    assert caught.value.details["field"] in ("timestamp", "vs_currency", "coin_id")
+    assert server.counts() == {}
+
+
+@pytest.mark.parametrize(
+    "price, timestamp, vs_currency, field",
+    [
+        ("-1", None, None, "price"),
+        ("NaN", None, None, "price"),
+        ("Infinity", None, None, "price"),
+        ("1e400", None, None, "price"),
+        ("0.0000000000000000001", None, None, "price"),
+        ("1", "1969-12-31", None, "timestamp"),
+        ("1", None, "xyz", "vs_currency"),
+    ],
+)
+def test_bad_manual_prices_are_refused_and_change_nothing(
+    engine: coinfolio.Engine, price: str, timestamp: Optional[str], vs_currency: Optional[str], field: str
+) -> None:
+    day = day_start(2) * 1000
+    engine.set_price("tether", "1.5", timestamp=rfc3339(day))
+    with pytest.raises(InvalidArgument) as caught:
+        engine.set_price("tether", price, timestamp=timestamp or rfc3339(day), vs_currency=vs_currency)
+    assert caught.value.details["field"] == field
+    assert engine.price_at("tether", rfc3339(day))["price"] == decimal.Decimal("1.5")
+    with pytest.raises(InvalidArgument):
+        engine.set_price("a/b", "1")
+    with pytest.raises(TypeError):
+        engine.set_price("tether", True)  # type: ignore[arg-type]
