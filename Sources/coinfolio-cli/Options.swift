@@ -53,6 +53,12 @@ struct Options {
           import FILE.csv         import transactions (timestamp,portfolio,coin_id,kind,amount,price,
                                   fee,note,external_id): all rows or none; known external ids skipped
           export [FILE.csv]       write the portfolio's transactions as CSV (standard output without FILE)
+          price COIN [--at TIME]  the coin's price at TIME (default now) and where it came from: your manual
+                                  price of that UTC day, CoinGecko's stored points, the snapshot within an
+                                  hour, else one request for the day
+          set-price COIN PRICE|none [--at TIME]
+                                  a manual price in --vs-currency: for TIME's UTC day, or without --at the
+                                  current price of a coin CoinGecko does not list; none removes it
           version                 print the version
 
         options:
@@ -70,8 +76,9 @@ struct Options {
           --offline               answer from the saved snapshot, without network
           --portfolio NAME        the ledger portfolio (default main) of portfolio, set, buy, sell,
                                   transactions, pnl and export
-          --at TIME               when a buy or sell happened: RFC 3339 (2024-03-01T12:30:00Z, an offset,
-                                  or a date alone = 00:00 UTC); default now; never the local time zone
+          --at TIME               when a buy or sell happened, or the time of price and set-price: RFC 3339
+                                  (2024-03-01T12:30:00Z, an offset, or a date alone = 00:00 UTC); default
+                                  now; never the local time zone
           --svg FILE              also write the chart as an SVG file
           --json                  machine output (the library's JSON shapes)
           -h, --help              this help

@@ -20,6 +20,6 @@ var commands: [any Command.Type] {
     [
         HomeCommand.self, PortfolioCommand.self, SetCommand.self, DetailCommand.self, ChartCommand.self, SearchCommand.self,
         LoadCommand.self, BuyCommand.self, SellCommand.self, TransactionsCommand.self, PnLCommand.self, ImportCommand.self,
-        ExportCommand.self, VersionCommand.self, HelpCommand.self,
+        ExportCommand.self, PriceCommand.self, SetPriceCommand.self, VersionCommand.self, HelpCommand.self,
     ]
 }

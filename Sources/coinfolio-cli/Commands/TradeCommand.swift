@@ -33,13 +33,7 @@ private func recordTrade(_ kind: TransactionKind, _ cli: CLI) throws {
         guard let value = ExactDecimal(feeText) else { fail("--fee must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(feeText)\"", code: 2) }
         fee = value
     }
-    var timestamp = LedgerTimestamp.now()
-    if let at = options.at {
-        guard let value = LedgerTimestamp.parse(at) else {
-            fail("--at must be an RFC 3339 time such as 2024-03-01T12:30:00Z or 2024-03-01, not \"\(at)\"", code: 2)
-        }
-        timestamp = value
-    }
+    let timestamp = options.at.map { readTime($0) } ?? LedgerTimestamp.now()
     let engine = try cli.openEngine()
     let stored: Transaction
     do {

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import decimal
 import json
+import os
+import subprocess
 import time
 from pathlib import Path
 from typing import Any, Iterator, Optional, Tuple
@@ -16,7 +18,7 @@ import coinfolio
 from backend import postgres_pass
 from coinfolio import HTTPError, InvalidArgument, NoData, NotFound, Unauthorized
 
-from conftest import LoopbackServer
+from conftest import LoopbackServer, cli_binary
 
 HOUR_MS = 3_600_000
 MINUTE_MS = 60_000
@@ -222,3 +224,54 @@ def test_bad_manual_prices_are_refused_and_change_nothing(
         engine.set_price("a/b", "1")
     with pytest.raises(TypeError):
         engine.set_price("tether", True)  # type: ignore[arg-type]
+
+
+# --- The CLI ------------------------------------------------------------------------------------
+
+
+def run_cli(server: LoopbackServer, database: Path, *args: str) -> "subprocess.CompletedProcess[str]":
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(database), COINFOLIO_BASE_URL=server.base_url)
+    env.pop("COINFOLIO_API_KEY", None)
+    return subprocess.run([str(cli_binary()), *args], env=env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.sqlite_only
+def test_cli_price_and_set_price(server: LoopbackServer, tmp_path: Path) -> None:
+    database = tmp_path / "cli.sqlite"
+    day = rfc3339(day_start(10) * 1000)[:10]
+    result = run_cli(server, database, "price", "ethereum", "--at", day + "T12:30:00Z")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"ethereum at {day}T12:30:00Z: $122.00 (CoinGecko's point of {day}T12:02:00Z)\n"
+    result = run_cli(server, database, "--vs-currency", "eur", "price", "bitcoin", "--at", day, "--json")
+    assert json.loads(result.stdout)["price"] == 36000
+    result = run_cli(server, database, "set-price", "ethereum", "99.125", "--at", day + "T10:00:00Z")
+    assert result.stdout == f"ethereum price on the UTC day of {day}T10:00:00Z: $99.125 (manual)\n"
+    result = run_cli(server, database, "price", "ethereum", "--at", day + "T12:30:00Z")
+    assert result.stdout == f"ethereum at {day}T12:30:00Z: $99.125 (your manual price of {day}T10:00:00Z)\n"
+    assert run_cli(server, database, "set-price", "my-token", "0.5").stdout == "my-token current price: $0.50 (manual)\n"
+    assert run_cli(server, database, "set-price", "my-token", "none").stdout == "removed the manual current price of my-token\n"
+    assert server.counts() == {"market_chart_range": 2}
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (("price", "no-such-coin", "--at", "2026-11-01"), 1, None),
+        (("price", "ethereum", "--at", "yesterday"), 2, "--at must be an RFC 3339 time"),
+        (("price", "a/b"), 2, 'coin id may not contain "/"'),
+        (("--vs-currency", "xyz", "price", "ethereum"), 2, 'vs_currency "xyz" is not a currency CoinGecko prices'),
+        (("set-price", "ethereum", "-1"), 2, "PRICE must be a decimal number of 0 or more"),
+        (("set-price", "ethereum", "1,5"), 2, "PRICE must be a decimal number of 0 or more"),
+        (("set-price", "ethereum", "1", "--at", "1969-12-31"), 2, "timestamp must be between 1970-01-01 and 9999-12-31"),
+        (("price",), 2, "usage: coinfolio-cli price COIN [--at TIME]"),
+    ],
+)
+def test_cli_price_errors_are_one_line(
+    server: LoopbackServer, tmp_path: Path, args: Tuple[str, ...], code: int, message: Optional[str]
+) -> None:
+    result = run_cli(server, tmp_path / "cli.sqlite", *args)
+    assert result.returncode == code, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("coinfolio-cli: ")
+    if message is not None:
+        assert message in result.stderr

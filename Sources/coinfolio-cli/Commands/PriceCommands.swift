@@ -1,0 +1,69 @@
+import Coinfolio
+
+/// `price COIN [--at TIME]`: the coin's price at TIME (default now) in `--vs-currency`, by the
+/// rule of SPEC §17 (a manual point of that UTC day, a stored CoinGecko point of the day, the
+/// snapshot within an hour, else one range request for the day), and where it came from.
+struct PriceCommand: Command {
+    static let name = "price"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "COIN [--at TIME]")
+
+    func run(_ cli: CLI) throws {
+        let options = cli.options
+        let time = options.at.map { readTime($0) } ?? LedgerTimestamp.now()
+        let engine = try cli.openEngine()
+        let answer: HistoricalPrice
+        do {
+            answer = try engine.priceAt(PriceQuery(coinID: options.operands[0], time: time, vsCurrency: VsCurrency(options.vsCurrency)))
+        } catch let error as CoinfolioError where error.code == .noData {
+            fail(error.message, code: 1)
+        }
+        if options.json { say(answer.json); return }
+        let currency = (try? VsCurrency(answer.vsCurrency)) ?? .usd
+        let source: String
+        switch answer.source {
+        case .manual: source = "your manual price of \(LedgerTimestamp.format(answer.at))"
+        case .coingecko: source = "CoinGecko's point of \(LedgerTimestamp.format(answer.at))"
+        case .snapshot: source = "the snapshot, updated \(LedgerTimestamp.format(answer.at))"
+        }
+        say("\(answer.coinID) at \(LedgerTimestamp.format(answer.time)): \(NumberFormat.price(answer.price, vsCurrency: currency)) (\(source))")
+    }
+}
+
+/// `set-price COIN PRICE [--at TIME]`: a manual price in `--vs-currency`: with `--at`, a point
+/// `price` takes for that whole UTC day; without, the coin's current price (values a holding the
+/// snapshot has no price for). PRICE `none` removes it.
+struct SetPriceCommand: Command {
+    static let name = "set-price"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN PRICE|none [--at TIME]")
+
+    func run(_ cli: CLI) throws {
+        let options = cli.options
+        let text = options.operands[1]
+        var price: ExactDecimal?
+        if text != "none" {
+            guard let value = ExactDecimal(text), !value.isNegative else {
+                fail("PRICE must be a decimal number of 0 or more (below 8.5e19, at most 18 fraction digits, a point not a comma) or none, not \"\(text)\"", code: 2)
+            }
+            price = value
+        }
+        let time = options.at.map { readTime($0) }
+        let currency = try VsCurrency(options.vsCurrency)
+        let setting = try PriceSetting(coinID: options.operands[0], vsCurrency: currency, time: time, price: price)
+        try cli.openEngine().setPrice(setting)
+        let which = time.map { "price on the UTC day of \(LedgerTimestamp.format($0))" } ?? "current price"
+        guard let price else {
+            say("removed the manual \(which) of \(setting.coinID)")
+            return
+        }
+        say("\(setting.coinID) \(which): \(NumberFormat.price(price.double, vsCurrency: currency)) (manual)")
+    }
+}
+
+/// `--at` as RFC 3339 (UTC when it has no zone, never the machine's time zone); exits with
+/// status 2 otherwise.
+func readTime(_ text: String) -> Int64 {
+    guard let value = LedgerTimestamp.parse(text) else {
+        fail("--at must be an RFC 3339 time such as 2024-03-01T12:30:00Z or 2024-03-01, not \"\(text)\"", code: 2)
+    }
+    return value
+}
