@@ -25,7 +25,8 @@ struct PriceCommand: Command {
         case .coingecko: source = "CoinGecko's point of \(LedgerTimestamp.format(answer.at))"
         case .snapshot: source = "the snapshot, updated \(LedgerTimestamp.format(answer.at))"
         }
-        say("\(answer.coinID) at \(LedgerTimestamp.format(answer.time)): \(NumberFormat.price(answer.price, vsCurrency: currency)) (\(source))")
+        let price = NumberFormat.price(answer.price, vsCurrency: currency)
+        say("\(answer.coinID) at \(LedgerTimestamp.format(answer.time)): \(price) (\(source))")
     }
 }
 
@@ -42,7 +43,9 @@ struct SetPriceCommand: Command {
         var price: ExactDecimal?
         if text != "none" {
             guard let value = ExactDecimal(text), !value.isNegative else {
-                fail("PRICE must be a decimal number of 0 or more (below 8.5e19, at most 18 fraction digits, a point not a comma) or none, not \"\(text)\"", code: 2)
+                fail(
+                    "PRICE must be a decimal number of 0 or more (below 8.5e19, at most 18 fraction digits, a point not a comma) "
+                        + "or none, not \"\(text)\"", code: 2)
             }
             price = value
         }
