@@ -396,9 +396,12 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
  *    "api": {client config as above}}
  *
  * Coins in engine output are coin objects (see Models) plus "price_available" (current_price is
- * known); portfolio coins add "current_holdings" (units) and "current_holdings_value"
+ * known); portfolio coins add "current_holdings" (units), "current_holdings_value"
  * (current_holdings × current_price, null when the price is unknown or the product overflows a
- * double; such a coin is left out of totals).
+ * double; such a coin is left out of totals) and "price_source" ("coingecko": the snapshot's
+ * current_price; "manual": the owner's manual current price in the engine's vs_currency, set by
+ * cf_engine_set_price without a timestamp, which values a coin the snapshot does not have and is
+ * then its current_price; null without a price).
  * Snapshots are kept per vs_currency in the database: an engine opened with "jpy" answers from
  * the saved jpy snapshot and leaves the usd one in place (switching back finds it again). The
  * saved form opens without re-decoding JSON; sparklines are read from the file only when an
@@ -462,19 +465,21 @@ int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, 
  * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings),
  * "coins_by_reference":false (see below)}
  * ("holdings": value descending, "holdings_reversed": ascending, others as cf_engine_coins).
- * A held coin with no market row or no price is listed with "price_available": false and left
- * out of total_value; "unpriced_holdings" counts them. total_value is null (unknown, never 0)
+ * A held coin with no market row and no manual current price, or with a market row and no
+ * price, is listed with "price_available": false and left out of total_value;
+ * "unpriced_holdings" counts them. total_value is null (unknown, never 0)
  * when there are holdings and none has a price, and 0 with no holdings.
  * out_json: {"coins":[…],"total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,
  * "fetched_at":"…"|null,"stale":b}.
  * With "coins_by_reference":true in query_json (default false), for hosts that keep the coins
  * of the snapshot they last saw, out_json is {"coins":[…],"price_available":[b…],
- * "current_holdings":[x…],"current_holdings_value":[x|null…],"total_value","unpriced_holdings",
+ * "current_holdings":[x…],"current_holdings_value":[x|null…],"price_source":[s|null…],
+ * "total_value","unpriced_holdings",
  * "as_of","fetched_at","stale","snapshot_version":n|null}: the same order, values and other keys
  * as the plain answer, with each element of "coins" either a string — the id of a coin of the
  * snapshot, standing for the plain element: that coin's market members exactly as the plain
- * answer writes them for that snapshot_version and sparkline choice, then the three holding
- * keys — or, for a held coin with no market row, the plain element itself. The three arrays
+ * answer writes them for that snapshot_version and sparkline choice, then the four holding
+ * keys — or, for a held coin with no market row, the plain element itself. The four arrays
  * give every element's holding keys in the same order. snapshot_version is an integer naming
  * the snapshot the answer was joined with: a new one, never reused in the process, each time the
  * engine's snapshot is replaced (load, refresh, price update, a failed refresh marking it

@@ -155,4 +155,42 @@ final class PriceEngineTests: XCTestCase {
             .string("coin_id"))
         XCTAssertEqual(try rangeRequests(), 0)
     }
+
+    /// A token CoinGecko does not list, valued with a manual current price: 100 units at 0.5 are
+    /// worth 50; with bitcoin (0.5 at 57,000.123 from markets.json, +2.15 % in 24 h) the total is
+    /// 28,550.0615, and the 24 h change covers bitcoin's 28,500.0615 of it only.
+    func testAManualCurrentPriceValuesACoinTheSnapshotLacks() throws {
+        let database = try database()
+        let engine = try engine(database)
+        defer { engine.close() }
+        try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: try Repository.fixture("global.json"))
+        try engine.setHolding(coinID: "my-token", amount: 100)
+        try engine.setHolding(coinID: "bitcoin", amount: 0.5)
+        XCTAssertNil(try engine.portfolio().entries.first { $0.coinID == "my-token" }?.value)
+        try engine.setPrice(PriceSetting(coinID: "my-token", time: nil, price: ExactDecimal("0.5")))
+        let portfolio = try engine.portfolio()
+        let token = try XCTUnwrap(portfolio.entries.first { $0.coinID == "my-token" })
+        XCTAssertEqual(token.value, 50)
+        XCTAssertEqual(token.priceSource, "manual")
+        XCTAssertEqual(portfolio.entries.first { $0.coinID == "bitcoin" }?.priceSource, "coingecko")
+        XCTAssertEqual(portfolio.totalValue, 28_550.0615)
+        XCTAssertEqual(portfolio.unpricedHoldings, 0)
+        let json = portfolio.json
+        XCTAssertTrue(json.contains(#""id":"my-token","symbol":null,"name":null,"image":null,"current_price":0.5,"#), json)
+        XCTAssertTrue(json.contains(#""current_holdings":100,"current_holdings_value":50,"price_source":"manual""#), json)
+        let value = try XCTUnwrap(try engine.statistics().first { $0.title == "Portfolio Value" })
+        XCTAssertEqual(value.value, "$28,550.06")
+        XCTAssertEqual(try XCTUnwrap(value.coverage), 28_500.0615 / 28_550.0615, accuracy: 1e-12)
+        // Another owner of the database holds nothing priced by it.
+        let other = try PortfolioEngine(
+            configuration: EngineConfiguration(database: database.location, owner: database.owner + "-other", api: engine.configuration.api)
+        )
+        defer { other.close() }
+        try other.setHolding(coinID: "my-token", amount: 1)
+        XCTAssertNil(try other.portfolio().entries.first?.value)
+        // Removed: unpriced again.
+        try engine.setPrice(PriceSetting(coinID: "my-token", time: nil, price: nil))
+        XCTAssertNil(try engine.portfolio().entries.first { $0.coinID == "my-token" }?.value)
+        XCTAssertEqual(try engine.portfolio().unpricedHoldings, 1)
+    }
 }

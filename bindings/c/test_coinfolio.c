@@ -93,6 +93,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_price_at_lookup_order),
     TEST(test_engine_price_at_no_data_reasons),
     TEST(test_engine_price_bad_input_changes_nothing),
+    TEST(test_engine_manual_current_price_values_a_coin_the_snapshot_lacks),
     TEST(test_client_simple_price_splits_and_reads_empty_objects),
     TEST(test_engine_chart_summary_and_clamp),
     TEST(test_engine_chart_empty_series_has_null_summary),

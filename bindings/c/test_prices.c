@@ -297,3 +297,35 @@ void test_engine_price_bad_input_changes_nothing(void) {
     }
     cf_engine_close(engine);
 }
+
+void test_engine_manual_current_price_values_a_coin_the_snapshot_lacks(void) {
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer, *token;
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    CHECK_STATUS(cf_engine_set_holding(engine, "my-token", 100, &err), CF_OK, err);
+    CHECK_STATUS(cf_engine_set_price(engine, "{\"coin_id\":\"my-token\",\"price\":\"0.5\"}", &err), CF_OK, err);
+    if (CHECK_STATUS(cf_engine_portfolio(engine, NULL, &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        token = json_array_get(json_object_get(answer, "coins"), 0);
+        CHECK_STR(json_str(token, "id"), "my-token");
+        CHECK_DOUBLE(json_num(token, "current_price"), 0.5, 0);
+        CHECK_DOUBLE(json_num(token, "current_holdings_value"), 50, 0);
+        CHECK_STR(json_str(token, "price_source"), "manual");
+        CHECK_DOUBLE(json_num(answer, "total_value"), 50, 0);
+        CHECK_INT((int)json_integer_value(json_object_get(answer, "unpriced_holdings")), 0);
+        json_decref(answer);
+        free_out(out);
+    }
+    CHECK_STATUS(cf_engine_set_price(engine, "{\"coin_id\":\"my-token\",\"price\":null}", &err), CF_OK, err);
+    if (CHECK_STATUS(cf_engine_portfolio(engine, NULL, &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        token = json_array_get(json_object_get(answer, "coins"), 0);
+        CHECK(json_is_null(json_object_get(token, "price_source")));
+        CHECK(json_is_null(json_object_get(answer, "total_value")));
+        json_decref(answer);
+        free_out(out);
+    }
+    cf_engine_close(engine);
+}

@@ -28,6 +28,7 @@ void test_client_market_chart_range_refuses_bad_input_unsent(void);
 void test_engine_price_at_lookup_order(void);
 void test_engine_price_at_no_data_reasons(void);
 void test_engine_price_bad_input_changes_nothing(void);
+void test_engine_manual_current_price_values_a_coin_the_snapshot_lacks(void);
 
 /* test_format.c */
 void test_library_version(void);

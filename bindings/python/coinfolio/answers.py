@@ -134,10 +134,11 @@ class ListedCoin(Coin):
 
 
 class PortfolioCoin(_MarketFields):
-    """A held coin of :meth:`Engine.portfolio`: its market row, ``current_holdings`` (coin units)
-    and ``current_holdings_value`` (units × price in vs_currency, None without a price). A held
-    coin with no market row has ``price_available`` False, None for ``symbol``, ``name`` and
-    every market value."""
+    """A held coin of :meth:`Engine.portfolio`: its market row, ``current_holdings`` (coin units),
+    ``current_holdings_value`` (units × price in vs_currency, None without a price) and
+    ``price_source`` (``"coingecko"``, ``"manual"`` or None). A held coin with no market row has
+    None for ``symbol``, ``name`` and every market value but ``current_price`` (the owner's manual
+    current price, when one values it; else ``price_available`` is False)."""
 
     id: str
     symbol: Optional[str]
@@ -145,6 +146,7 @@ class PortfolioCoin(_MarketFields):
     price_available: bool
     current_holdings: float
     current_holdings_value: Optional[float]
+    price_source: Optional[str]
 
 
 class SkippedElement(TypedDict):

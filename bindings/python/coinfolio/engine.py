@@ -37,7 +37,7 @@ __all__ = ["Engine", "Amount"]
 
 
 #: The keys a portfolio entry adds to its coin's market row.
-_HOLDING_KEYS = frozenset(("price_available", "current_holdings", "current_holdings_value"))
+_HOLDING_KEYS = frozenset(("price_available", "current_holdings", "current_holdings_value", "price_source"))
 
 
 def _fresh(value: Any) -> Any:
@@ -208,9 +208,12 @@ class Engine(PriceMethods, Handle):
         """The held coins of a ledger portfolio (default ``"main"``) joined with the snapshot (the
         full snapshot, never a search).
 
-        Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
-        price, null without a price); a coin with no market row has ``price_available: False``
-        and is left out of ``total_value``; ``unpriced_holdings`` counts those left out.
+        Each coin adds ``current_holdings`` (units), ``current_holdings_value`` (units ×
+        price, null without a price) and ``price_source`` (``"coingecko"``: the snapshot's price;
+        ``"manual"``: the owner's manual current price, :meth:`set_price` without a time, for a coin
+        the snapshot does not have, which is then its ``current_price``; None without a price); a
+        coin with neither has ``price_available: False`` and is left out of ``total_value``;
+        ``unpriced_holdings`` counts those left out.
         ``total_value`` is None (unknown, never 0) when there are holdings and none has a price,
         and 0 with no holdings. ``sort="holdings"`` is value descending; ``sparkline=True`` adds
         the 7-day prices (left out by default: they are most of the answer's size). None leaves
@@ -249,11 +252,12 @@ class Engine(PriceMethods, Handle):
         available = answer.pop("price_available")
         amounts = answer.pop("current_holdings")
         values = answer.pop("current_holdings_value")
+        sources = answer.pop("price_source")
         kept = self._kept_rows
         rows = kept[1] if kept is not None and kept[0] == version else {}
         coins: List[Any] = []
         append = coins.append
-        for element, priced, amount, value in zip(answer["coins"], available, amounts, values):
+        for element, priced, amount, value, source in zip(answer["coins"], available, amounts, values, sources):
             if element.__class__ is str:  # a coin of the snapshot, named by its id
                 row = rows.get(element)
                 if row is None:  # a new snapshot, or a newly held coin: read the rows again
@@ -265,6 +269,7 @@ class Engine(PriceMethods, Handle):
                 entry["price_available"] = priced
                 entry["current_holdings"] = amount
                 entry["current_holdings_value"] = value
+                entry["price_source"] = source
                 append(entry)
             else:  # no market row: the element is the plain answer's
                 append(element)

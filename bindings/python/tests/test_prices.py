@@ -275,3 +275,16 @@ def test_cli_price_errors_are_one_line(
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("coinfolio-cli: ")
     if message is not None:
         assert message in result.stderr
+
+
+def test_a_manual_current_price_values_a_coin_the_snapshot_lacks(engine: coinfolio.Engine) -> None:
+    engine.set_holding("my-token", 100)
+    engine.set_price("my-token", decimal.Decimal("0.5"))
+    answer = engine.portfolio()
+    [token] = answer["coins"]
+    assert (token["current_price"], token["current_holdings_value"], token["price_source"]) == (0.5, 50, "manual")
+    assert (answer["total_value"], answer["unpriced_holdings"]) == (50, 0)
+    assert engine.portfolio(sparkline=True)["coins"][0]["price_source"] == "manual"
+    engine.set_price("my-token", None)
+    assert engine.portfolio()["coins"][0]["price_source"] is None
+    assert engine.portfolio()["total_value"] is None
