@@ -35,7 +35,8 @@ extension PortfolioEngine {
             if let snapshot, let position = entry.position {
                 w.members(deferred: snapshot.encodedCoin(position, sparkline: sparkline))
             } else {
-                PortfolioEntry.absentCoin(entry.coinID, manualPrice: entry.manualPrice).writeJSON(to: &w, sparkline: sparkline, known: false)
+                let coin = PortfolioEntry.absentCoin(entry.coinID, manualPrice: entry.manualPrice)
+                coin.writeJSON(to: &w, sparkline: sparkline, known: false)
             }
             return (entry.value != nil, entry.amount, entry.value, entry.priceSource)
         }
