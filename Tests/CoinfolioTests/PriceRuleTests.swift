@@ -36,6 +36,14 @@ final class PriceRuleTests: XCTestCase {
         XCTAssertEqual(PriceRule.pick(atOrBefore: yesterday, after: after, time: time, timeOf: \.time), after)
     }
 
+    func testAmongADaysPointsTheLatestAtOrBeforeWinsElseTheEarliestAfter() {
+        let points = [9, 3, 14, 11].map { PricePoint(time: march1 + $0 * hour, price: Double($0)) }
+        XCTAssertEqual(PriceRule.pick(among: points, time: march1 + 10 * hour, timeOf: \.time)?.price, 9)
+        XCTAssertEqual(PriceRule.pick(among: points, time: march1 + 2 * hour, timeOf: \.time)?.price, 3)
+        XCTAssertEqual(PriceRule.pick(among: points, time: march1 + 23 * hour, timeOf: \.time)?.price, 14)
+        XCTAssertNil(PriceRule.pick(among: [PricePoint](), time: march1, timeOf: \.time))
+    }
+
     func testTheSnapshotPricesWithinAnHourEitherSide() {
         XCTAssertTrue(PriceRule.snapshotPrices(lastUpdated: march1, time: march1 + hour))
         XCTAssertTrue(PriceRule.snapshotPrices(lastUpdated: march1 + hour, time: march1))

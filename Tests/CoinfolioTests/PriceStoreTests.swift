@@ -67,16 +67,17 @@ final class PriceStoreTests: XCTestCase {
         let price = try XCTUnwrap(ExactDecimal("0.100000000000000001"))
         XCTAssertTrue(try alice.prices.setManual(coinID: id, vsCurrency: "usd", time: march1 + hour, price: price))
         XCTAssertTrue(try alice.prices.setManual(coinID: id, vsCurrency: "usd", time: nil, price: 42))
-        XCTAssertEqual(try alice.prices.manualCandidates(coinID: id, vsCurrency: "usd", time: march1 + 2 * hour).atOrBefore?.price, price)
-        XCTAssertEqual(try alice.prices.manualCandidates(coinID: id, vsCurrency: "usd", time: march1).after?.time, march1 + hour)
+        XCTAssertEqual(try alice.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1 + 2 * hour).map(\.price), [price])
+        XCTAssertEqual(try alice.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1).first?.time, march1 + hour)
+        XCTAssertEqual(try alice.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1 + 86_400_000), [])
         XCTAssertEqual(try alice.prices.manualCurrentPrices(vsCurrency: "usd"), [id: 42])
-        XCTAssertNil(try bob.prices.manualCandidates(coinID: id, vsCurrency: "usd", time: march1 + 2 * hour).atOrBefore)
+        XCTAssertEqual(try bob.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1), [])
         XCTAssertEqual(try bob.prices.manualCurrentPrices(vsCurrency: "usd"), [:])
         // Removing: Bob removes nothing of Alice's; Alice removes hers.
         XCTAssertFalse(try bob.prices.setManual(coinID: id, vsCurrency: "usd", time: nil, price: nil))
         XCTAssertTrue(try alice.prices.setManual(coinID: id, vsCurrency: "usd", time: nil, price: nil))
         XCTAssertTrue(try alice.prices.setManual(coinID: id, vsCurrency: "usd", time: march1 + hour, price: nil))
         XCTAssertEqual(try alice.prices.manualCurrentPrices(vsCurrency: "usd"), [:])
-        XCTAssertNil(try alice.prices.manualCandidates(coinID: id, vsCurrency: "usd", time: march1 + 2 * hour).atOrBefore)
+        XCTAssertEqual(try alice.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1), [])
     }
 }

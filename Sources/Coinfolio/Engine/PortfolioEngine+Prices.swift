@@ -62,8 +62,8 @@ extension PortfolioEngine {
     /// - Returns: nil when none of them has a price.
     /// - Throws: `.store`.
     func storedPrice(coinID: String, vsCurrency: String, time: Int64) throws -> HistoricalPrice? {
-        let manual = try store.prices.manualCandidates(coinID: coinID, vsCurrency: vsCurrency, time: time)
-        if let point = PriceRule.pick(atOrBefore: manual.atOrBefore, after: manual.after, time: time, timeOf: { $0.time ?? time }) {
+        let manual = try store.prices.manualPoints(coinID: coinID, vsCurrency: vsCurrency, onDayOf: time)
+        if let point = PriceRule.pick(among: manual, time: time, timeOf: { $0.time ?? time }) {
             return HistoricalPrice(manual: point, time: time, at: point.time ?? time)
         }
         if let found = try storedPoint(coinID: coinID, vsCurrency: vsCurrency, time: time) { return found }

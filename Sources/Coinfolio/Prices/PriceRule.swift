@@ -28,6 +28,22 @@ enum PriceRule {
         return nil
     }
 
+    /// Steps 2–3 over the points of one day (any order, times in it): the latest at or before
+    /// `time`, else the earliest after it.
+    static func pick<Point>(among points: [Point], time: Int64, timeOf: (Point) -> Int64) -> Point? {
+        var atOrBefore: Point?
+        var after: Point?
+        for point in points {
+            let at = timeOf(point)
+            if at <= time {
+                if atOrBefore.map({ timeOf($0) < at }) ?? true { atOrBefore = point }
+            } else if after.map({ timeOf($0) > at }) ?? true {
+                after = point
+            }
+        }
+        return pick(atOrBefore: atOrBefore, after: after, time: time, timeOf: timeOf)
+    }
+
     /// Step 4: whether a snapshot updated at `lastUpdated` (ms) prices `time`.
     static func snapshotPrices(lastUpdated: Int64, time: Int64) -> Bool {
         let distance = lastUpdated >= time ? lastUpdated - time : time - lastUpdated

@@ -135,39 +135,29 @@ final class PriceStore: Sendable {
         }
     }
 
-    /// The owner's manual points the rule looks at for `time` (as `candidates`).
+    /// The owner's manual points of `time`'s UTC day, oldest first (one query: an owner sets few).
     /// - Throws: `.store`; `.store` too for a stored price that is no decimal (a damaged row).
-    func manualCandidates(coinID: String, vsCurrency: String, time: Int64) throws -> (
-        atOrBefore: ManualPrice?, after: ManualPrice?
-    ) {
+    func manualPoints(coinID: String, vsCurrency: String, onDayOf time: Int64) throws -> [ManualPrice] {
         let (dayStart, _, dayEnd) = PriceRule.window(for: time)
         return try connection.locked { connection in
-            let before = try connection.statement(
+            let select = try connection.statement(
                 """
-                SELECT t_ms, price FROM manual_price WHERE owner = ?5 AND coin_id = ?1 AND vs_currency = ?2
-                AND t_ms >= ?3 AND t_ms <= ?4 ORDER BY t_ms DESC LIMIT 1
+                SELECT t_ms, price FROM manual_price WHERE owner = ?1 AND coin_id = ?2 AND vs_currency = ?3
+                AND t_ms >= ?4 AND t_ms < ?5 ORDER BY t_ms
                 """)
-            if let found = try manual(before, coinID, vsCurrency, dayStart, time) { return (found, nil) }
-            let after = try connection.statement(
-                """
-                SELECT t_ms, price FROM manual_price WHERE owner = ?5 AND coin_id = ?1 AND vs_currency = ?2
-                AND t_ms > ?3 AND t_ms < ?4 ORDER BY t_ms LIMIT 1
-                """)
-            return (nil, try manual(after, coinID, vsCurrency, time, dayEnd))
+            select.bind(1, owner)
+            select.bind(2, coinID)
+            select.bind(3, vsCurrency)
+            select.bind(4, dayStart)
+            select.bind(5, dayEnd)
+            defer { select.reset() }
+            var points: [ManualPrice] = []
+            while try select.next() {
+                points.append(
+                    ManualPrice(coinID: coinID, vsCurrency: vsCurrency, time: select.int64(0), price: try Self.decimal(select.text(1))))
+            }
+            return points
         }
-    }
-
-    private func manual(
-        _ statement: any DatabaseStatement, _ coinID: String, _ vsCurrency: String, _ low: Int64, _ high: Int64
-    ) throws -> ManualPrice? {
-        statement.bind(1, coinID)
-        statement.bind(2, vsCurrency)
-        statement.bind(3, low)
-        statement.bind(4, high)
-        statement.bind(5, owner)
-        defer { statement.reset() }
-        guard try statement.next() else { return nil }
-        return ManualPrice(coinID: coinID, vsCurrency: vsCurrency, time: statement.int64(0), price: try Self.decimal(statement.text(1)))
     }
 
     /// The owner's manual current prices in `vsCurrency`, by coin id.

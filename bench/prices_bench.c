@@ -1,0 +1,169 @@
+/*
+ * prices_bench.c — benchmarks of prices in the past (SPEC §17): cf_engine_price_at answered from
+ * stored points, against the same indexed lookup through sqlite3 in C on the same file. Every
+ * figure is a ratio against an anchor measured in the same process, the two alternating (A/B
+ * interleaved), medians of the calling thread's CPU time. Prints Markdown rows.
+ *
+ *   prices_bench BUILD_DIR
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_support.h"
+#include "coinfolio.h"
+
+#define MAX_ROUNDS 64
+#define COINS 10
+#define DAYS 365
+#define DAY_MS 86400000LL
+#define HOUR_MS 3600000LL
+/* 2025-01-01T00:00:00Z: the first stored day. */
+#define FIRST_DAY_MS 1735689600000LL
+
+static double cpu_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Medians of seconds per call of A and B, interleaved (A then B, B then A, round after round). */
+#define INTERLEAVED(a_result, b_result, rounds, per_round, a_body, b_body)              \
+    do {                                                                                 \
+        double a_[MAX_ROUNDS], b_[MAX_ROUNDS];                                           \
+        int r_, i_, first_;                                                              \
+        for (r_ = 0; r_ < (rounds); r_++) {                                              \
+            for (first_ = 0; first_ < 2; first_++) {                                     \
+                double start_ = cpu_s();                                                 \
+                if ((first_ == 0) == (r_ % 2 == 0)) {                                    \
+                    for (i_ = 0; i_ < (per_round); i_++) { a_body; }                    \
+                    a_[r_] = (cpu_s() - start_) / (per_round);                           \
+                } else {                                                                 \
+                    for (i_ = 0; i_ < (per_round); i_++) { b_body; }                    \
+                    b_[r_] = (cpu_s() - start_) / (per_round);                           \
+                }                                                                        \
+            }                                                                            \
+        }                                                                                \
+        (a_result) = median(a_, (rounds));                                               \
+        (b_result) = median(b_, (rounds));                                               \
+    } while (0)
+
+static void check_sql(int rc, sqlite3 *db, const char *what) {
+    if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        fprintf(stderr, "%s failed: %s\n", what, sqlite3_errmsg(db));
+        exit(1);
+    }
+}
+
+static void row(const char *name, double ours, const char *anchor_name, double anchor, const char *note) {
+    printf("| %s | %.4f ms | %s | %.4f ms | %.3g× | %s |\n", name, ours * 1e3, anchor_name, anchor * 1e3, ours / anchor, note);
+}
+
+/* The RFC 3339 text of t_ms (UTC, whole seconds) into text. */
+static void rfc3339(long long t_ms, char *text, size_t size) {
+    time_t seconds = (time_t)(t_ms / 1000);
+    struct tm utc;
+    gmtime_r(&seconds, &utc);
+    strftime(text, size, "%Y-%m-%dT%H:%M:%SZ", &utc);
+}
+
+/* An engine on a fresh SQLite file (its schema made by the library), then a year of hourly
+ * points (at hh:02, as CoinGecko's) of COINS coins in usd written into its price_point table by
+ * sqlite3 in C: 87,600 points. The engine never reaches a server (base_url is a closed port). */
+static cf_engine *engine_with_points(const char *path, sqlite3 **out_db) {
+    char config[4352], *error = NULL, coin[32];
+    cf_engine *engine = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *insert = NULL;
+    int c, h;
+    remove(path);
+    snprintf(config, sizeof config, "{\"database\":\"%s\",\"api\":{\"base_url\":\"http://127.0.0.1:9/api/v3\",\"max_retries\":0}}", path);
+    check(cf_engine_open(config, &engine, &error), error, "cf_engine_open");
+    check_sql(sqlite3_open(path, &db), db, "sqlite3_open");
+    check_sql(sqlite3_exec(db, "PRAGMA journal_mode = WAL; BEGIN", NULL, NULL, NULL), db, "BEGIN");
+    check_sql(sqlite3_prepare_v2(db, "INSERT INTO price_point (coin_id, vs_currency, t_ms, price) VALUES (?1, 'usd', ?2, ?3)", -1,
+                                 &insert, NULL),
+              db, "prepare");
+    for (c = 0; c < COINS; c++) {
+        snprintf(coin, sizeof coin, "coin-%d", c);
+        for (h = 0; h < DAYS * 24; h++) {
+            sqlite3_bind_text(insert, 1, coin, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(insert, 2, FIRST_DAY_MS + h * HOUR_MS + 120000);
+            sqlite3_bind_double(insert, 3, 100.0 + c + h * 0.01);
+            check_sql(sqlite3_step(insert), db, "INSERT");
+            sqlite3_reset(insert);
+        }
+    }
+    sqlite3_finalize(insert);
+    check_sql(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), db, "COMMIT");
+    *out_db = db;
+    return engine;
+}
+
+/* ---- price_at ------------------------------------------------------------------------------ */
+/* cf_engine_price_at of a time with a stored point at or before it that day (the common case):
+ * the query's JSON read and checked, the owner's manual points looked up (none), the stored point
+ * looked up, the answer written. The anchor is the stored-point lookup alone through sqlite3 in
+ * C on the same file: the same SELECT on the same index, one row read. */
+static void bench_price_at(const char *dir) {
+    char path[4096], query[160], when[32], coin[32], note[256];
+    char *error = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *lookup = NULL;
+    cf_engine *engine;
+    double ours, anchor;
+    volatile double sink = 0;
+    int n = 0, m = 0;
+    snprintf(path, sizeof path, "%s/prices.sqlite", dir);
+    engine = engine_with_points(path, &db);
+    check_sql(sqlite3_prepare_v2(db,
+                                 "SELECT t_ms, price FROM price_point WHERE coin_id = ?1 AND vs_currency = ?2 AND t_ms >= ?3 "
+                                 "AND t_ms <= ?4 ORDER BY t_ms DESC LIMIT 1",
+                                 -1, &lookup, NULL),
+              db, "prepare");
+    INTERLEAVED(ours, anchor, 21, 400,
+                {
+                    long long t = FIRST_DAY_MS + (long long)(n % DAYS) * DAY_MS + (n % 23 + 1) * HOUR_MS;
+                    char *answer = NULL;
+                    rfc3339(t, when, sizeof when);
+                    snprintf(query, sizeof query, "{\"coin_id\":\"coin-%d\",\"timestamp\":\"%s\"}", n % COINS, when);
+                    check(cf_engine_price_at(engine, query, &answer, &error), error, "cf_engine_price_at");
+                    sink += (double)strlen(answer);
+                    cf_string_free(answer);
+                    n++;
+                },
+                {
+                    long long t = FIRST_DAY_MS + (long long)(m % DAYS) * DAY_MS + (m % 23 + 1) * HOUR_MS;
+                    snprintf(coin, sizeof coin, "coin-%d", m % COINS);
+                    sqlite3_bind_text(lookup, 1, coin, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_text(lookup, 2, "usd", -1, SQLITE_STATIC);
+                    sqlite3_bind_int64(lookup, 3, t - t % DAY_MS);
+                    sqlite3_bind_int64(lookup, 4, t);
+                    if (sqlite3_step(lookup) == SQLITE_ROW) sink += sqlite3_column_double(lookup, 1);
+                    sqlite3_reset(lookup);
+                    m++;
+                });
+    (void)sink;
+    sqlite3_finalize(lookup);
+    snprintf(note, sizeof note,
+             "target < 0.05 ms; %d coins × a year of hourly points (87,600) stored; SQLite file; JSON in and out, the manual "
+             "points looked up too",
+             COINS);
+    row("prices: `cf_engine_price_at` from stored points", ours, "the same indexed SELECT through sqlite3 in C", anchor, note);
+    cf_engine_close(engine);
+    sqlite3_close(db);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: prices_bench BUILD_DIR\n");
+        return 2;
+    }
+    (void)read_file;
+    bench_price_at(argv[1]);
+    return 0;
+}
