@@ -9,10 +9,14 @@ struct ChartJSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
-    /// What was read: times, values (NaN for null), and the currency code when present.
+    /// What was read: times, values (NaN for null), partial flags, and the currency code when
+    /// present.
     struct Chart {
         var times: [Double] = []
         var values: [Double] = []
+        /// Whether each point is partial (its third member is `true`, as `portfolio_history`
+        /// marks a point that leaves out a holding); empty when none is.
+        var partial: [Bool] = []
         var vsCurrency: String?
         var hasPoints = false
     }
@@ -101,8 +105,10 @@ struct ChartJSONReader {
         chart.hasPoints = true
         chart.times.removeAll(keepingCapacity: true)
         chart.values.removeAll(keepingCapacity: true)
+        chart.partial.removeAll()
         if peek() == UInt8(ascii: "]") { index += 1; return }
         var position = 0
+        var anyPartial = false
         while true {
             func bad() -> CoinfolioError {
                 CoinfolioError(
@@ -122,12 +128,29 @@ struct ChartJSONReader {
             } else {
                 throw bad()
             }
-            // Further members (portfolio_history's `partial`) are read and ignored.
+            // A third member `true` is portfolio_history's `partial`; further members are read
+            // and ignored.
+            var partial = false
+            if peek() == UInt8(ascii: ",") {
+                index += 1
+                if peek() == UInt8(ascii: "t") {
+                    try literal("true")
+                    partial = true
+                } else {
+                    try skipValue()
+                }
+            }
             while peek() == UInt8(ascii: ",") {
                 index += 1
                 try skipValue()
             }
             try expect(UInt8(ascii: "]"))
+            if partial && !anyPartial {
+                anyPartial = true
+                chart.partial = [Bool](repeating: false, count: position)
+                chart.partial.reserveCapacity(chart.times.capacity)
+            }
+            if anyPartial { chart.partial.append(partial) }
             chart.times.append(time)
             chart.values.append(value)
             position += 1
