@@ -83,7 +83,7 @@ public struct MarketChartRangeRequest: Hashable, Sendable {
     var query: [RequestURL.QueryItem] {
         [
             RequestURL.QueryItem("vs_currency", vsCurrency.code), RequestURL.QueryItem("from", String(from)),
-            RequestURL.QueryItem("to", String(to)), RequestURL.QueryItem("precision", "full"),
+            RequestURL.QueryItem("to", String(to)), .fullPrecision,
         ]
     }
 }

@@ -191,7 +191,10 @@ enum Schema {
                 ALTER TABLE snapshot_sparkline SET (toast_tuple_target = 8160);
                 """),
         Step(
-            version: 7,
+            version: 7, summary: LedgerStore.nullableNoteSummary, sqlite: LedgerStore.nullableNoteSQLite,
+            postgres: LedgerStore.nullableNotePostgres),
+        Step(
+            version: 8,
             summary: """
                 prices of the past (SPEC §17): CoinGecko's price points keyed by coin, vs_currency and time, shared by \
                 every owner (market data, no owner column: SPEC §20), and each owner's manual prices (historical points, \
