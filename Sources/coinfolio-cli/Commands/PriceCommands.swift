@@ -26,7 +26,7 @@ struct PriceCommand: Command {
         case .snapshot: source = "the snapshot, updated \(LedgerTimestamp.format(answer.at))"
         }
         let price = NumberFormat.price(answer.price, vsCurrency: currency)
-        say("\(answer.coinID) at \(LedgerTimestamp.format(answer.time)): \(price) (\(source))")
+        say("\(Terminal.printable(answer.coinID)) at \(LedgerTimestamp.format(answer.time)): \(price) (\(source))")
     }
 }
 
@@ -45,7 +45,7 @@ struct SetPriceCommand: Command {
             guard let value = ExactDecimal(text), !value.isNegative else {
                 fail(
                     "PRICE must be a decimal number of 0 or more (below 8.5e19, at most 18 fraction digits, a point not a comma) "
-                        + "or none, not \"\(text)\"", code: 2)
+                        + "or none, not \"\(Terminal.printable(text))\"", code: 2)
             }
             price = value
         }
@@ -55,10 +55,10 @@ struct SetPriceCommand: Command {
         try cli.openEngine().setPrice(setting)
         let which = time.map { "price on the UTC day of \(LedgerTimestamp.format($0))" } ?? "current price"
         guard let price else {
-            say("removed the manual \(which) of \(setting.coinID)")
+            say("removed the manual \(which) of \(Terminal.printable(setting.coinID))")
             return
         }
-        say("\(setting.coinID) \(which): \(NumberFormat.price(price.double, vsCurrency: currency)) (manual)")
+        say("\(Terminal.printable(setting.coinID)) \(which): \(NumberFormat.price(price.double, vsCurrency: currency)) (manual)")
     }
 }
 
@@ -66,7 +66,7 @@ struct SetPriceCommand: Command {
 /// status 2 otherwise.
 func readTime(_ text: String) -> Int64 {
     guard let value = LedgerTimestamp.parse(text) else {
-        fail("--at must be an RFC 3339 time such as 2024-03-01T12:30:00Z or 2024-03-01, not \"\(text)\"", code: 2)
+        fail("--at must be an RFC 3339 time such as 2024-03-01T12:30:00Z or 2024-03-01, not \"\(Terminal.printable(text))\"", code: 2)
     }
     return value
 }
