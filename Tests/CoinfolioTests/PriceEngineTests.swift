@@ -7,43 +7,11 @@ import XCTest
 /// builds ranges from Tests/fixtures/coingecko/price_history.json: ethereum is 110 + 1 usd per
 /// hour of the day (UTC), hourly points at hh:02:00. Runs on SQLite and, in the PostgreSQL pass,
 /// on a database of its own per test (price points are shared by every owner of a database).
-final class PriceEngineTests: XCTestCase {
-    private var server: TestServer?
-    private let hour: Int64 = 3_600_000
-    private let minute: Int64 = 60_000
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
-    /// A database no other test's price points reach.
-    private func database() throws -> TestDatabase {
-        guard TestDatabase.isPostgres else { return try TestDatabase.fresh(self) }
-        return TestDatabase(location: try TestDatabase.emptyPostgresDatabase(self), owner: "test-\(UUID().uuidString)")
-    }
-
-    private func engine(_ database: TestDatabase, plan: ClientConfiguration.Plan = .public) throws -> PortfolioEngine {
-        let server = try self.server ?? TestServer()
-        self.server = server
-        return try PortfolioEngine(
-            configuration: EngineConfiguration(
-                database: database.location, owner: database.owner,
-                api: try ClientConfiguration(
-                    baseURL: server.baseURL, plan: plan, apiKey: plan == .public ? nil : "test-key-123456", timeout: 5, maxRetries: 0)))
-    }
-
-    /// 00:00 UTC `days` days before today, in ms.
-    private func day(_ days: Int64) -> Int64 {
-        (PortfolioEngine.nowMilliseconds() / 86_400_000 - days) * 86_400_000
-    }
-
-    private func rangeRequests() throws -> Int { try server?.counts()["market_chart_range"] ?? 0 }
-
+final class PriceEngineTests: PriceServerTestCase {
     func testTheLookupOrderFetchThenAtOrBeforeThenAfterThenManual() throws {
-        let engine = try engine(database())
+        let engine = try engine()
         defer { engine.close() }
-        let d = day(10)
+        let d = dayStart(10)
         // Nothing stored: one request for the day, then its 12:02 point.
         let fetched = try engine.priceAt(PriceQuery(coinID: "ethereum", time: d + 12 * hour + 30 * minute))
         XCTAssertEqual(fetched.price, 122)
@@ -79,9 +47,9 @@ final class PriceEngineTests: XCTestCase {
     }
 
     func testTheSnapshotAnswersWithinAnHourOfItsLastUpdated() throws {
-        let engine = try engine(database())
+        let engine = try engine()
         defer { engine.close() }
-        let updated = day(3) + 6 * hour
+        let updated = dayStart(3) + 6 * hour
         let body =
             #"[{"id":"ethereum","symbol":"eth","name":"Ethereum","current_price":3000.5,"last_updated":"\#(LedgerTimestamp.format(updated))"}]"#
         try engine.load(marketsBody: Data(body.utf8), globalBody: nil)
@@ -99,42 +67,42 @@ final class PriceEngineTests: XCTestCase {
     }
 
     func testEachNoDataReason() throws {
-        let engine = try engine(database())
+        let engine = try engine()
         defer { engine.close() }
         func reason(_ query: PriceQuery) -> CoinfolioError.Detail? {
             assertThrows(.noData) { try engine.priceAt(query) }?.details["reason"]
         }
         // Older than the plan's 365 days: refused without a request.
-        XCTAssertEqual(reason(try PriceQuery(coinID: "ethereum", time: day(400))), .string("history_limit"))
+        XCTAssertEqual(reason(try PriceQuery(coinID: "ethereum", time: dayStart(400))), .string("history_limit"))
         // A time after now: no point yet, no request.
         XCTAssertEqual(reason(try PriceQuery(coinID: "ethereum", time: PortfolioEngine.nowMilliseconds() + 2 * hour)), .string("no_point"))
         XCTAssertEqual(try rangeRequests(), 0)
         // A coin CoinGecko does not know: 404.
-        let unknown = assertThrows(.noData) { try engine.priceAt(PriceQuery(coinID: "no-such-coin", time: self.day(5))) }
+        let unknown = assertThrows(.noData) { try engine.priceAt(PriceQuery(coinID: "no-such-coin", time: self.dayStart(5))) }
         XCTAssertEqual(unknown?.details["reason"], .string("unknown_coin"))
         XCTAssertEqual(unknown?.details["coin_id"], .string("no-such-coin"))
         // A known coin with no point that day.
-        XCTAssertEqual(reason(try PriceQuery(coinID: "boringdao-[old]", time: day(5))), .string("no_point"))
+        XCTAssertEqual(reason(try PriceQuery(coinID: "boringdao-[old]", time: dayStart(5))), .string("no_point"))
         // CoinGecko's own 10012 answer (its clock, not ours, decided).
         try server?.fault([
             "path": "/api/v3/coins/ethereum/market_chart/range", "status": 401,
             "body": #"{"error":{"status":{"error_code":10012,"error_message":"time range"}}}"#,
         ])
-        XCTAssertEqual(reason(try PriceQuery(coinID: "ethereum", time: day(5))), .string("history_limit"))
+        XCTAssertEqual(reason(try PriceQuery(coinID: "ethereum", time: dayStart(5))), .string("history_limit"))
         XCTAssertEqual(try rangeRequests(), 3)
         // On the pro plan the old day is asked for.
-        let pro = try self.engine(database(), plan: .pro)
+        let pro = try self.engine(plan: .pro)
         defer { pro.close() }
-        XCTAssertEqual(try pro.priceAt(PriceQuery(coinID: "ethereum", time: day(400) + 30 * minute)).price, 110)
+        XCTAssertEqual(try pro.priceAt(PriceQuery(coinID: "ethereum", time: dayStart(400) + 30 * minute)).price, 110)
         // A network failure is its own status.
         try server?.fault(["path": "/api/v3/coins/tether/market_chart/range", "status": 500, "body": "{}"])
-        assertThrows(.http) { try engine.priceAt(PriceQuery(coinID: "tether", time: self.day(6))) }
+        assertThrows(.http) { try engine.priceAt(PriceQuery(coinID: "tether", time: self.dayStart(6))) }
     }
 
     func testBadInputIsRefusedAndChangesNothing() throws {
-        let engine = try engine(database())
+        let engine = try engine()
         defer { engine.close() }
-        let when = LedgerTimestamp.format(day(4))
+        let when = LedgerTimestamp.format(dayStart(4))
         for bad in [
             #"{"coin_id":"ethereum","timestamp":"1969-12-31T23:59:59Z"}"#, #"{"coin_id":"ethereum","timestamp":"10000-01-01"}"#,
             #"{"coin_id":"ethereum","timestamp":"0001-01-01"}"#, #"{"coin_id":"ethereum","timestamp":1700000000}"#,

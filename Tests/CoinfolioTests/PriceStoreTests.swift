@@ -12,10 +12,14 @@ final class PriceStoreTests: XCTestCase {
 
     private func coin() -> String { "coin-\(UUID().uuidString.lowercased())" }
 
-    func testPointsAreSharedByOwnersAndTheRuleFindsBeforeThenAfterWithinTheDay() throws {
+    /// Two owners' stores of one new database.
+    private func twoOwners() throws -> (alice: PortfolioStore, bob: PortfolioStore) {
         let database = try TestDatabase.fresh(self)
-        let alice = try database.store()
-        let bob = try database.other(owner: database.owner + "-bob").store()
+        return (try database.store(), try database.other(owner: database.owner + "-bob").store())
+    }
+
+    func testPointsAreSharedByOwnersAndTheRuleFindsBeforeThenAfterWithinTheDay() throws {
+        let (alice, bob) = try twoOwners()
         defer {
             alice.close()
             bob.close()
@@ -56,9 +60,7 @@ final class PriceStoreTests: XCTestCase {
     }
 
     func testManualPricesBelongToTheirOwner() throws {
-        let database = try TestDatabase.fresh(self)
-        let alice = try database.store()
-        let bob = try database.other(owner: database.owner + "-bob").store()
+        let (alice, bob) = try twoOwners()
         defer {
             alice.close()
             bob.close()
