@@ -99,6 +99,19 @@ final class PriceEngineTests: PriceServerTestCase {
         assertThrows(.http) { try engine.priceAt(PriceQuery(coinID: "tether", time: self.dayStart(6))) }
     }
 
+    func testWithoutFetchingOnlyWhatIsStoredAnswers() throws {
+        let engine = try engine()
+        defer { engine.close() }
+        let query = try PriceQuery(coinID: "ethereum", time: dayStart(8) + 12 * hour + 30 * minute)
+        let error = assertThrows(.noData) { try engine.priceAt(query, fetch: false) }
+        XCTAssertEqual(error?.details["reason"], .string("no_point"))
+        XCTAssertTrue(error?.message.contains("nothing was asked of CoinGecko") ?? false, error?.message ?? "")
+        XCTAssertEqual(try rangeRequests(), 0)
+        XCTAssertEqual(try engine.priceAt(query).price, 122)
+        XCTAssertEqual(try engine.priceAt(query, fetch: false).price, 122)
+        XCTAssertEqual(try rangeRequests(), 1)
+    }
+
     func testBadInputIsRefusedAndChangesNothing() throws {
         let engine = try engine()
         defer { engine.close() }

@@ -7,7 +7,10 @@ extension PortfolioEngine {
     /// earliest in (time, the next 00:00); else the snapshot's `current_price` when its
     /// `last_updated` is within an hour of the time; else one `GET /coins/{id}/market_chart/range`
     /// request for that day (its points are stored for every owner), then the stored points again.
-    /// - Parameter query: coin, time and currency (nil: the engine's `vs_currency`).
+    /// - Parameters:
+    ///   - query: coin, time and currency (nil: the engine's `vs_currency`).
+    ///   - fetch: false answers from what is stored only (no request: the CLI's `--offline`); a
+    ///     time nothing stored prices is then `.noData` with reason "no_point".
     /// - Returns: the price, when it held (`at`) and its source.
     /// - Throws: `.invalidArgument` for a currency CoinGecko does not price in (the engine's
     ///   own, when the query names none); `.noData` with `details.reason` "history_limit" (the
@@ -15,11 +18,12 @@ extension PortfolioEngine {
     ///   than that, asked without a request), "unknown_coin" (CoinGecko answered 404) or
     ///   "no_point" (no point that UTC day, a time in the future included); the client's other
     ///   errors (network, HTTP, rate limit, key) as they are; `.store`. May block on the network.
-    public func priceAt(_ query: PriceQuery) throws -> HistoricalPrice {
+    public func priceAt(_ query: PriceQuery, fetch: Bool = true) throws -> HistoricalPrice {
         let vs = query.vsCurrency ?? configuration.vsCurrency
         try vs.requireCoinGeckoQuote()
         if let found = try storedPrice(coinID: query.coinID, vsCurrency: vs.code, time: query.time) { return found }
         let need = FillPlanner.Need(coinID: query.coinID, vsCurrency: vs.code, time: query.time)
+        guard fetch else { throw Self.noPrice(need, .noPoint, offline: true) }
         let (requests, unpriceable) = FillPlanner.plan([need], plan: configuration.api.plan, now: Self.nowMilliseconds())
         if let gap = unpriceable.first?.gap { throw Self.noPrice(need, gap) }
         for request in requests {
@@ -110,15 +114,19 @@ extension PortfolioEngine {
         return nil
     }
 
-    /// `.noData` for a time without a price: `details` `{reason, coin_id, vs_currency, timestamp}`.
-    static func noPrice(_ need: FillPlanner.Need, _ gap: PriceGap) -> CoinfolioError {
+    /// `.noData` for a time without a price: `details` `{reason, coin_id, vs_currency, timestamp}`;
+    /// `offline`: nothing was asked of CoinGecko.
+    static func noPrice(_ need: FillPlanner.Need, _ gap: PriceGap, offline: Bool = false) -> CoinfolioError {
         let when = LedgerTimestamp.format(need.time)
-        let message: String
+        var message: String
         switch gap {
         case .historyLimit: message = "the plan reaches back 365 days only: no \(need.vsCurrency) price of \(need.coinID) at \(when)"
         case .unknownCoin: message = "CoinGecko does not know the coin \"\(need.coinID)\""
         case .noPoint: message = "CoinGecko has no \(need.vsCurrency) price of \(need.coinID) on the UTC day of \(when)"
         case .maxRequests, .rateLimited: message = "no \(need.vsCurrency) price of \(need.coinID) at \(when) yet"
+        }
+        if offline {
+            message = "no stored \(need.vsCurrency) price of \(need.coinID) on the UTC day of \(when) (nothing was asked of CoinGecko)"
         }
         return CoinfolioError(
             .noData, message,

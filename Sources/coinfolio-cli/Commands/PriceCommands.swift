@@ -2,7 +2,8 @@ import Coinfolio
 
 /// `price COIN [--at TIME]`: the coin's price at TIME (default now) in `--vs-currency`, by the
 /// rule of SPEC §17 (a manual point of that UTC day, a stored CoinGecko point of the day, the
-/// snapshot within an hour, else one range request for the day), and where it came from.
+/// snapshot within an hour, else one range request for the day — not with `--offline`), and
+/// where it came from.
 struct PriceCommand: Command {
     static let name = "price"
     static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "COIN [--at TIME]")
@@ -13,7 +14,8 @@ struct PriceCommand: Command {
         let engine = try cli.openEngine()
         let answer: HistoricalPrice
         do {
-            answer = try engine.priceAt(PriceQuery(coinID: options.operands[0], time: time, vsCurrency: VsCurrency(options.vsCurrency)))
+            answer = try engine.priceAt(
+                PriceQuery(coinID: options.operands[0], time: time, vsCurrency: VsCurrency(options.vsCurrency)), fetch: !options.offline)
         } catch let error as CoinfolioError where error.code == .noData {
             fail(error.message, code: 1)
         }

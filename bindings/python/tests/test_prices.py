@@ -251,6 +251,12 @@ def test_cli_price_and_set_price(server: LoopbackServer, tmp_path: Path) -> None
     assert run_cli(server, database, "set-price", "my-token", "0.5").stdout == "my-token current price: $0.50 (manual)\n"
     assert run_cli(server, database, "set-price", "my-token", "none").stdout == "removed the manual current price of my-token\n"
     assert server.counts() == {"market_chart_range": 2}
+    # --offline answers from what is stored, and says so when nothing is.
+    offline = run_cli(server, database, "--offline", "--vs-currency", "eur", "price", "bitcoin", "--at", day + "T12:30:00Z")
+    assert offline.stdout == f"bitcoin at {day}T12:30:00Z: €36,108.00 (CoinGecko's point of {day}T12:02:00Z)\n"
+    missing = run_cli(server, database, "--offline", "price", "tether", "--at", day)
+    assert missing.returncode == 1 and "nothing was asked of CoinGecko" in missing.stderr
+    assert server.counts() == {"market_chart_range": 2}
 
 
 @pytest.mark.sqlite_only
