@@ -10,7 +10,7 @@ struct PriceCommand: Command {
 
     func run(_ cli: CLI) throws {
         let options = cli.options
-        let time = options.at.map { readTime($0) } ?? LedgerTimestamp.now()
+        let time = cli.timestamp()
         let engine = try cli.openEngine()
         let answer: HistoricalPrice
         do {
@@ -51,7 +51,7 @@ struct SetPriceCommand: Command {
             }
             price = value
         }
-        let time = options.at.map { readTime($0) }
+        let time = options.at.map { _ in cli.timestamp() }
         let currency = try VsCurrency(options.vsCurrency)
         let setting = try PriceSetting(coinID: options.operands[0], vsCurrency: currency, time: time, price: price)
         try cli.openEngine().setPrice(setting)
@@ -62,13 +62,4 @@ struct SetPriceCommand: Command {
         }
         say("\(Terminal.printable(setting.coinID)) \(which): \(NumberFormat.price(price.double, vsCurrency: currency)) (manual)")
     }
-}
-
-/// `--at` as RFC 3339 (UTC when it has no zone, never the machine's time zone); exits with
-/// status 2 otherwise.
-func readTime(_ text: String) -> Int64 {
-    guard let value = LedgerTimestamp.parse(text) else {
-        fail("--at must be an RFC 3339 time such as 2024-03-01T12:30:00Z or 2024-03-01, not \"\(Terminal.printable(text))\"", code: 2)
-    }
-    return value
 }

@@ -21,7 +21,3 @@ def decimal_payload(value: Optional[Amount], what: str) -> Any:
         return value
     raise TypeError(f"{what} must be a number or a decimal string, not {type(value).__name__}")
 
-
-def exact(value: Any) -> decimal.Decimal:
-    """A number of an answer parsed with ``parse_float=Decimal`` as a Decimal (ints too)."""
-    return value if isinstance(value, decimal.Decimal) else decimal.Decimal(value)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from . import _ffi
-from ._amounts import Amount, decimal_payload, exact
+from ._amounts import Amount, decimal_payload
 from ._handle import Handle
 from .answers import PriceAt
 
@@ -41,8 +41,7 @@ class PriceMethods(Handle):
         """
         query = _ffi.encode_json(_ffi.options(coin_id=coin_id, timestamp=timestamp, vs_currency=vs_currency), "query")
         with self._borrow() as pointer:
-            answer: PriceAt = _ffi.call_json_exact(_ffi.lib.cf_engine_price_at, pointer, query)
-        answer["price"] = exact(answer["price"])
+            answer: PriceAt = _ffi.call_exact_json(_ffi.lib.cf_engine_price_at, pointer, query)
         return answer
 
     def set_price(
