@@ -60,6 +60,17 @@ extension PortfolioEngine {
         try setPrice(PriceSetting(json: json))
     }
 
+    /// Where ledger writes find the prices of the past (SPEC §16: "that coin's stored price at
+    /// that time"): `storedPrice`, the rule without its fetch step, as the ledger's seam. A store
+    /// failure while looking is no price (the row is then pending; the write itself reports the
+    /// store). A snapshot price counts as `coingecko` (it is CoinGecko's `current_price`).
+    var storedPrices: StoredPrices {
+        StoredPrices { [self] coinID, vsCurrency, time in
+            guard let found = try? storedPrice(coinID: coinID, vsCurrency: vsCurrency, time: time) else { return nil }
+            return StoredPrice(price: found.exactPrice, source: found.source == .manual ? .manual : .coingecko, at: found.at)
+        }
+    }
+
     /// The rule without its fetch step (SPEC §16: what a trade or fee row without a price takes):
     /// the owner's manual point of the day, the stored CoinGecko points of the day, the snapshot
     /// within an hour. Never touches the network.
