@@ -15,11 +15,19 @@ extension PortfolioEngine {
     ///   portfolio (other than "main", created on first use), `.store`. Nothing is written on error.
     @discardableResult
     public func addTransaction(_ transaction: Transaction) throws -> Transaction {
-        guard transaction.feeCoinID != nil, !transaction.fee.isZero else { return try store.ledger.add(transaction) }
+        guard transaction.feeCoinID != nil, !transaction.fee.isZero else {
+            guard transaction.priceCurrency != nil else { return try store.ledger.add(transaction) }
+            // A price in another currency (SPEC §17): converted from stored prices, else pending.
+            try transaction.validate()
+            return try store.ledger.add(withPriceCurrency(transaction, portfolioCurrency: try currency(ofPortfolio: transaction.portfolio)))
+        }
         // A fee in a coin: the transaction and its fee row, one group.
         try transaction.validate()
         let vs = try currency(ofPortfolio: transaction.portfolio)
-        return try store.ledger.addGroup(LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs)).rows[0]
+        let rows = LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs).map {
+            withPriceCurrency($0, portfolioCurrency: vs)
+        }
+        return try store.ledger.addGroup(rows).rows[0]
     }
 
     /// `addTransaction` from the JSON a host sends (`{"portfolio","coin_id","kind","amount",

@@ -27,7 +27,7 @@ extension PortfolioEngine {
         let (requests, unpriceable) = FillPlanner.plan([need], plan: configuration.api.plan, now: Self.nowMilliseconds())
         if let gap = unpriceable.first?.gap { throw Self.noPrice(need, gap) }
         for request in requests {
-            if let gap = try fetchPoints(request) { throw Self.noPrice(need, gap) }
+            if case .failure(let refused) = try fetchPoints(request) { throw Self.noPrice(need, refused.gap) }
         }
         if let found = try storedPoint(coinID: query.coinID, vsCurrency: vs.code, time: query.time) { return found }
         throw Self.noPrice(need, .noPoint)
@@ -97,7 +97,7 @@ extension PortfolioEngine {
 
     /// Step 4: the snapshot's price, when the snapshot is in `vsCurrency` and the coin's
     /// `last_updated` lies within an hour of `time`.
-    private func snapshotPrice(coinID: String, vsCurrency: String, time: Int64) -> HistoricalPrice? {
+    func snapshotPrice(coinID: String, vsCurrency: String, time: Int64) -> HistoricalPrice? {
         guard vsCurrency == configuration.vsCurrency.code, let snapshot = currentSnapshot(), let position = snapshot.indexByID[coinID],
             let price = snapshot.coins.currentPrice(at: position),
             let updated = snapshot.coins.read(position, { $0.lastUpdated }).flatMap(ChartTime.milliseconds(iso:)),
@@ -107,22 +107,23 @@ extension PortfolioEngine {
     }
 
     /// Sends one planned range request and stores its points for every owner.
-    /// - Returns: nil when the answer was stored (empty or not); the gap when CoinGecko refused
-    ///   the range (10012: `historyLimit`) or does not know the coin (404: `unknownCoin`).
+    /// - Returns: the points stored (empty when CoinGecko sent none), or the gap when CoinGecko
+    ///   refused the range (10012: `historyLimit`) or does not know the coin (404: `unknownCoin`).
     /// - Throws: the client's other errors; `.store`.
-    func fetchPoints(_ request: FillPlanner.Request) throws -> PriceGap? {
+    func fetchPoints(_ request: FillPlanner.Request) throws -> Result<[PricePoint], PriceGapError> {
         let chart: MarketChart
         do {
             chart = try client.marketChartRange(
                 id: request.coinID,
                 MarketChartRangeRequest(vsCurrency: VsCurrency(trusted: request.vsCurrency), from: request.from, to: request.to))
         } catch let error as CoinfolioError where error.code == .notFound {
-            return .unknownCoin
+            return .failure(PriceGapError(gap: .unknownCoin))
         } catch let error as CoinfolioError where error.code == .unauthorized && error.details["error_code"] == .number(10012) {
-            return .historyLimit
+            return .failure(PriceGapError(gap: .historyLimit))
         }
-        try store.prices.save(coinID: request.coinID, vsCurrency: request.vsCurrency, points: PricePoint.storable(chart.prices))
-        return nil
+        let points = PricePoint.storable(chart.prices)
+        try store.prices.save(coinID: request.coinID, vsCurrency: request.vsCurrency, points: points)
+        return .success(points)
     }
 
     /// `.noData` for a time without a price: `details` `{reason, coin_id, vs_currency, timestamp}`;

@@ -33,6 +33,8 @@ public final class PortfolioEngine: Sendable {
     let charts: ChartLoader
     /// Where long work reports its progress (see `setProgressHandler(_:)`).
     let progress = ProgressReporter()
+    /// One `fill_prices` at a time (see `fillPrices(_:)`).
+    let fillGate = FillGate()
 
     /// Opens the database (creating it), restores the saved snapshot of the configured
     /// vs_currency from its compact stored form (no JSON parse; sparklines stay in the file until

@@ -182,9 +182,15 @@ public struct FillOptions: Hashable, Sendable {
     /// The largest bound accepted.
     public static let largestMaxRequests = 1000
 
+    /// The defaults: every portfolio, at most 20 requests.
+    public init() {
+        portfolio = nil
+        maxRequests = Self.defaultMaxRequests
+    }
+
     /// Options.
     /// - Throws: `.invalidArgument` for a bad portfolio name or a bound outside 0…1000.
-    public init(portfolio: String? = nil, maxRequests: Int = FillOptions.defaultMaxRequests) throws {
+    public init(portfolio: String?, maxRequests: Int) throws {
         if let portfolio { try Transaction.validatePortfolioName(portfolio) }
         guard (0...Self.largestMaxRequests).contains(maxRequests) else {
             throw PriceInput.invalid("max_requests", "max_requests must be a whole number from 0 to \(Self.largestMaxRequests)")
@@ -197,7 +203,7 @@ public struct FillOptions: Hashable, Sendable {
     /// - Throws: `.invalidArgument` for malformed JSON or a bad field (`details.field`).
     public init(json: String?) throws {
         guard let json else {
-            try self.init()
+            self.init()
             return
         }
         let input = try PriceInput(json: json)

@@ -51,6 +51,11 @@ enum PriceRule {
     }
 }
 
+/// A `PriceGap` as an error value (a range request CoinGecko refused), for `Result`.
+struct PriceGapError: Error, Hashable {
+    var gap: PriceGap
+}
+
 /// Why a time has no price (`details.reason` of `CF_NO_DATA` from `price_at`, and the `reason` of
 /// each row `fill_prices` leaves pending).
 public enum PriceGap: String, Sendable, CaseIterable {

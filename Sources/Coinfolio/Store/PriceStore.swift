@@ -139,7 +139,13 @@ final class PriceStore: Sendable {
     /// - Throws: `.store`; `.store` too for a stored price that is no decimal (a damaged row).
     func manualPoints(coinID: String, vsCurrency: String, onDayOf time: Int64) throws -> [ManualPrice] {
         let (dayStart, _, dayEnd) = PriceRule.window(for: time)
-        return try connection.locked { connection in
+        return try manualPoints(coinID: coinID, vsCurrency: vsCurrency, from: dayStart, before: dayEnd)
+    }
+
+    /// The owner's manual points in [from, before) (ms), oldest first.
+    /// - Throws: as `manualPoints(coinID:vsCurrency:onDayOf:)`.
+    func manualPoints(coinID: String, vsCurrency: String, from dayStart: Int64, before dayEnd: Int64) throws -> [ManualPrice] {
+        try connection.locked { connection in
             let select = try connection.statement(
                 """
                 SELECT t_ms, price FROM manual_price WHERE owner = ?1 AND coin_id = ?2 AND vs_currency = ?3
