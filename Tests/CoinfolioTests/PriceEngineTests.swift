@@ -174,4 +174,26 @@ final class PriceEngineTests: PriceServerTestCase {
         XCTAssertNil(try engine.portfolio().entries.first { $0.coinID == "my-token" }?.value)
         XCTAssertEqual(try engine.portfolio().unpricedHoldings, 1)
     }
+
+    /// P&L values a coin the snapshot lacks with the manual current price in the portfolio's
+    /// currency: 100 my-token bought at 0.4 are worth 50 at 0.5, unrealized 10.
+    func testPnLUsesAManualCurrentPriceWithItsSource() throws {
+        let engine = try engine(database())
+        defer { engine.close() }
+        try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)
+        try engine.addTransaction(Transaction(coinID: "my-token", kind: .buy, amount: 100, price: ExactDecimal("0.4"), timestamp: day(2)))
+        try engine.addTransaction(Transaction(coinID: "bitcoin", kind: .buy, amount: 1, price: 50_000, timestamp: day(2)))
+        XCTAssertNil(try engine.pnl().coins.first { $0.coinID == "my-token" }?.currentPrice)
+        try engine.setPrice(PriceSetting(coinID: "my-token", time: nil, price: ExactDecimal("0.5")))
+        let report = try engine.pnl()
+        let token = try XCTUnwrap(report.coins.first { $0.coinID == "my-token" })
+        XCTAssertEqual(token.currentPrice, PreciseDecimal(ExactDecimal("0.5") ?? 0))
+        XCTAssertEqual(token.priceSource, .manual)
+        XCTAssertEqual(token.currentValue, PreciseDecimal(50))
+        XCTAssertEqual(token.unrealizedPnL, PreciseDecimal(10))
+        XCTAssertEqual(report.coins.first { $0.coinID == "bitcoin" }?.priceSource, .coingecko)
+        XCTAssertTrue(report.json.contains(#""current_price":0.5,"price_source":"manual","current_value":50,"#), report.json)
+        let unrealized = try XCTUnwrap(try engine.statistics().first { $0.title == "Unrealized P&L" })
+        XCTAssertEqual(unrealized.value, "$7,010.12")  // bitcoin 57,000.123 − 50,000 = 7,000.123, + 10
+    }
 }

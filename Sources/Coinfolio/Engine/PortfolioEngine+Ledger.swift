@@ -72,9 +72,19 @@ extension PortfolioEngine {
                 others.append(Dictionary(coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first }))
             }
         }
-        return PnLReport.compute(
+        // A coin the snapshot does not have is valued with the owner's manual current price (SPEC §17).
+        let manual = try store.prices.manualCurrentPrices(vsCurrency: vs)
+        var report = PnLReport.compute(
             portfolio: options.portfolio, vsCurrency: vs, method: options.method, ledger: ledger,
-            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } }, price: { snapshot?.exactPrice(id: $0) })
+            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } },
+            price: { id in
+                if let snapshot, snapshot.indexByID[id] != nil { return snapshot.exactPrice(id: id) }
+                return manual[id].map(PreciseDecimal.init)
+            })
+        for index in report.coins.indices where report.coins[index].currentPrice != nil {
+            report.coins[index].priceSource = snapshot?.indexByID[report.coins[index].coinID] != nil ? PriceSource.coingecko : .manual
+        }
+        return report
     }
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).
