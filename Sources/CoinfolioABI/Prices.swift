@@ -18,3 +18,14 @@ public func cf_engine_set_price(_ engine: OpaquePointer?, _ priceJSON: CString?,
         try handle(engine, as: PortfolioEngine.self, "engine").setPrice(json: readString(priceJSON, "price_json"))
     }
 }
+
+/// `cf_engine_fill_prices` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_engine_fill_prices")
+public func cf_engine_fill_prices(_ engine: OpaquePointer?, _ optionsJSON: CString?, _ outJSON: OutString?, _ outError: OutString?)
+    -> Int32
+{
+    call(outJSON, outError) {
+        let engine = try handle(engine, as: PortfolioEngine.self, "engine")
+        return try engine.fillPrices(json: readOptionalString(optionsJSON, "options_json")).jsonUTF8
+    }
+}

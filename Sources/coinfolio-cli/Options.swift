@@ -15,6 +15,10 @@ struct Options {
     var offline = false
     var limit = 20
     var portfolio = Transaction.defaultPortfolio
+    /// Whether `--portfolio` was given (`fill-prices` fills every portfolio without it).
+    var portfolioGiven = false
+    /// `--max-requests N` of `fill-prices`.
+    var maxRequests: Int?
     var price: String?
     var fee: String?
     var at: String?
@@ -78,6 +82,10 @@ struct Options {
           set-price COIN PRICE|none [--at TIME]
                                   a manual price in --vs-currency: for TIME's UTC day, or without --at the
                                   current price of a coin CoinGecko does not list; none removes it
+          fill-prices [--max-requests N]
+                                  price the transactions stored without one (every portfolio, or
+                                  --portfolio): stored points first, then at most one CoinGecko request
+                                  per coin, currency and year of their times (N at most, default 20)
           version                 print the version
 
         options:
@@ -136,7 +144,16 @@ struct Options {
                     throw UsageError(message: "--limit needs a whole number above 0, not \"\(text)\"")
                 }
                 limit = number
-            case "--portfolio": portfolio = try value(argument)
+            case "--portfolio":
+                portfolio = try value(argument)
+                portfolioGiven = true
+            case "--max-requests":
+                let text = try value(argument)
+                guard let number = Int(text), (0...FillOptions.largestMaxRequests).contains(number) else {
+                    throw UsageError(
+                        message: "--max-requests needs a whole number from 0 to \(FillOptions.largestMaxRequests), not \"\(text)\"")
+                }
+                maxRequests = number
             case "--price": price = try value(argument)
             case "--fee": fee = try value(argument)
             case "--at": at = try value(argument)

@@ -314,7 +314,7 @@ void test_engine_manual_current_price_values_a_coin_the_snapshot_lacks(void) {
         CHECK_DOUBLE(json_num(token, "current_holdings_value"), 50, 0);
         CHECK_STR(json_str(token, "price_source"), "manual");
         CHECK_DOUBLE(json_num(answer, "total_value"), 50, 0);
-        CHECK_INT((int)json_integer_value(json_object_get(answer, "unpriced_holdings")), 0);
+        CHECK_DOUBLE(json_num(answer, "unpriced_holdings"), 0, 0);
         json_decref(answer);
         free_out(out);
     }
@@ -327,5 +327,154 @@ void test_engine_manual_current_price_values_a_coin_the_snapshot_lacks(void) {
         json_decref(answer);
         free_out(out);
     }
+    cf_engine_close(engine);
+}
+
+/* ------------------------------------------------------------------ fill_prices */
+
+/* count staking rewards of 1 unit without a price, cycling through coins, at 12:30 on days going
+ * forward from first_day days ago (two rows of three share a day). */
+static void add_pending_income(cf_engine *engine, const char *const *coins, int n_coins, int count, int first_day) {
+    int i;
+    char *out = SENTINEL, *err = SENTINEL;
+    for (i = 0; i < count; i++) {
+        long long when = (day_start(first_day) + (long long)(i * 2 / 3) * 86400) * 1000 + 12 * 3600000LL + 30 * 60000LL;
+        const char *json = fmt_path("{\"coin_id\":\"%s\",\"kind\":\"income\",\"amount\":1,\"income_type\":\"staking\","
+                                    "\"timestamp\":\"%s\"}",
+                                    coins[i % n_coins], rfc3339(when));
+        if (!CHECK_STATUS(cf_engine_add_transaction(engine, json, &out, &err), CF_OK, err)) {
+            free_out(err);
+            return;
+        }
+        free_out(out);
+    }
+}
+
+static json_t *fill(cf_engine *engine, const char *options) {
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer = NULL;
+    if (CHECK_STATUS(cf_engine_fill_prices(engine, options, &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        free_out(out);
+    } else {
+        free_out(err);
+    }
+    return answer;
+}
+
+void test_engine_fill_prices_300_rows_3_coins_200_days_3_requests(void) {
+    static const char *const coins[] = {"bitcoin", "ethereum", "dogecoin"};
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer, *rows, *row;
+    size_t i;
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    add_pending_income(engine, coins, 3, 300, 201);
+    answer = fill(engine, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "filled"), 300, 0);
+        CHECK_DOUBLE(json_num(answer, "requests"), 3, 0);
+        CHECK_INT(json_array_size(json_object_get(answer, "missing")), 0);
+        json_decref(answer);
+    }
+    CHECK_INT(server_endpoint_count("market_chart_range"), 3);
+    if (CHECK_STATUS(cf_engine_transactions(engine, "{\"limit\":1000}", &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        rows = json_object_get(answer, "transactions");
+        CHECK_INT(json_array_size(rows), 300);
+        json_array_foreach(rows, i, row) {
+            const char *coin = json_str(row, "coin_id");
+            double expected = strcmp(coin, "bitcoin") == 0 ? 40000 : strcmp(coin, "ethereum") == 0 ? 110 : 0.1;
+            CHECK_DOUBLE(json_num(row, "price"), expected, 0);
+            CHECK_STR(json_str(row, "price_source"), "coingecko");
+        }
+        json_decref(answer);
+        free_out(out);
+    }
+    cf_engine_close(engine);
+}
+
+void test_engine_fill_prices_429_retry_after_119_stops_and_the_next_sends_nothing(void) {
+    static const char *const coins[] = {"bitcoin", "ethereum"};
+    json_t *headers = json_pack("{s:s}", "Retry-After", "119"), *answer, *missing, *entry;
+    size_t i;
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = price_engine();
+    if (engine == NULL) {
+        json_decref(headers);
+        return;
+    }
+    add_pending_income(engine, coins, 2, 4, 20);
+    queue_fault("/api/v3/coins/bitcoin/market_chart/range", 429, 1, headers,
+                "{\"status\":{\"error_code\":429,\"error_message\":\"rate limit\"}}");
+    answer = fill(engine, "{\"max_requests\":20}");
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "filled"), 0, 0);
+        CHECK_DOUBLE(json_num(answer, "requests"), 1, 0);
+        missing = json_object_get(answer, "missing");
+        CHECK_INT(json_array_size(missing), 4);
+        json_array_foreach(missing, i, entry) CHECK_STR(json_str(entry, "reason"), "rate_limited");
+        CHECK_STR(json_str(json_array_get(missing, 0), "coin_id"), "bitcoin");
+        json_decref(answer);
+    }
+    answer = fill(engine, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "requests"), 0, 0);
+        CHECK_STR(json_str(json_array_get(json_object_get(answer, "missing"), 3), "reason"), "rate_limited");
+        json_decref(answer);
+    }
+    CHECK_INT(server_endpoint_count("market_chart_range"), 1);
+    cf_engine_close(engine);
+}
+
+void test_engine_fill_prices_converts_a_buy_in_euros(void) {
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer, *row;
+    long long when = day_start(6) * 1000 + 30 * 60000LL; /* 00:30: 110 usd and 100 eur */
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    if (CHECK_STATUS(cf_engine_add_transaction(engine,
+                                               fmt_path("{\"coin_id\":\"ethereum\",\"kind\":\"buy\",\"amount\":1,\"price\":100,"
+                                                        "\"fee\":2,\"price_currency\":\"eur\",\"timestamp\":\"%s\"}",
+                                                        rfc3339(when)),
+                                               &out, &err),
+                     CF_OK, err)) {
+        row = PARSE_JSON(out);
+        CHECK(json_is_null(json_object_get(row, "price")));
+        CHECK_STR(json_str(row, "price_source"), "pending");
+        CHECK_DOUBLE(json_num(row, "original_price"), 100, 0);
+        json_decref(row);
+        free_out(out);
+    }
+    answer = fill(engine, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "filled"), 1, 0);
+        json_decref(answer);
+    }
+    if (CHECK_STATUS(cf_engine_transactions(engine, NULL, &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        row = json_array_get(json_object_get(answer, "transactions"), 0);
+        CHECK_DOUBLE(json_num(row, "price"), 110, 0);
+        CHECK_DOUBLE(json_num(row, "fee"), 2.2, 1e-12);
+        CHECK_DOUBLE(json_num(row, "original_price"), 100, 0);
+        CHECK_STR(json_str(row, "price_currency"), "eur");
+        json_decref(answer);
+        free_out(out);
+    }
+    CHECK_STATUS(cf_engine_fill_prices(engine, "{\"max_requests\":-1}", &out, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK_STATUS(cf_engine_fill_prices(engine, "{\"portfolio\":\"nowhere\"}", &out, &err), CF_NOT_FOUND, err);
+    free_out(err);
+    CHECK_STATUS(cf_engine_fill_prices(NULL, NULL, &out, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
+    CHECK_STATUS(cf_engine_fill_prices(engine, NULL, NULL, &err), CF_INVALID_ARGUMENT, err);
+    free_out(err);
     cf_engine_close(engine);
 }

@@ -44,6 +44,9 @@ void test_engine_price_at_lookup_order(void);
 void test_engine_price_at_no_data_reasons(void);
 void test_engine_price_bad_input_changes_nothing(void);
 void test_engine_manual_current_price_values_a_coin_the_snapshot_lacks(void);
+void test_engine_fill_prices_300_rows_3_coins_200_days_3_requests(void);
+void test_engine_fill_prices_429_retry_after_119_stops_and_the_next_sends_nothing(void);
+void test_engine_fill_prices_converts_a_buy_in_euros(void);
 
 /* test_format.c */
 void test_library_version(void);

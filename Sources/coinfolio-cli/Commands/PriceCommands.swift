@@ -63,3 +63,44 @@ struct SetPriceCommand: Command {
         say("\(Terminal.printable(setting.coinID)) \(which): \(NumberFormat.price(price.double, vsCurrency: currency)) (manual)")
     }
 }
+
+/// `fill-prices [--portfolio NAME] [--max-requests N]`: prices the pending transactions (every
+/// portfolio without `--portfolio`) from stored points, then from as few CoinGecko range
+/// requests as they need, and says what is still pending and why.
+struct FillPricesCommand: Command {
+    static let name = "fill-prices"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+
+    /// The rows listed one per line; the rest are counted.
+    static let listed = 20
+
+    func run(_ cli: CLI) throws {
+        let options = cli.options
+        let fill = try cli.openEngine().fillPrices(
+            FillOptions(
+                portfolio: options.portfolioGiven ? options.portfolio : nil,
+                maxRequests: options.maxRequests ?? FillOptions.defaultMaxRequests))
+        if ProgressBar.isEnabled { ProgressBar.clear() }
+        if options.json { say(fill.json); return }
+        say("filled \(fill.filled) price\(fill.filled == 1 ? "" : "s") with \(fill.requests) request\(fill.requests == 1 ? "" : "s")")
+        guard !fill.missing.isEmpty else { return }
+        say("\(fill.missing.count) still pending:")
+        for row in fill.missing.prefix(Self.listed) {
+            say(
+                "  transaction \(row.transactionID) \(Terminal.printable(row.coinID)) \(LedgerTimestamp.format(row.timestamp)): \(Self.explain(row.reason))"
+            )
+        }
+        if fill.missing.count > Self.listed { say("  … and \(fill.missing.count - Self.listed) more (--json lists them all)") }
+    }
+
+    /// What a reason means, for people.
+    static func explain(_ reason: PriceGap) -> String {
+        switch reason {
+        case .noPoint: return "CoinGecko has no price that day"
+        case .unknownCoin: return "CoinGecko does not know the coin"
+        case .historyLimit: return "older than the plan's 365 days (a pro key reaches further)"
+        case .maxRequests: return "not asked: --max-requests reached"
+        case .rateLimited: return "CoinGecko asked to wait (rate limit); run fill-prices again later"
+        }
+    }
+}

@@ -436,6 +436,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     # Prices in the past
     ("cf_engine_price_at", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_set_price", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_fill_prices", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_set_progress", (cf_engine_p, cf_progress_fn, c_void_p, c_string_out), c_int, _check_status),
 )
 

@@ -60,6 +60,9 @@ __all__ = [
     "PortfolioInfo",
     "PortfoliosAnswer",
     "ImportSummary",
+    "PriceAt",
+    "MissingPrice",
+    "PriceFill",
 ]
 
 
@@ -459,6 +462,7 @@ EXACT_KEYS: FrozenSet[str] = frozenset(
         "price",
         "fee",
         "fee_price",
+        "original_price",
         "cost_basis",
         "average_cost",
         "breakeven_price",
@@ -480,7 +484,8 @@ class Transaction(TypedDict):
     UTC, ``note`` None when none (``""`` when sent empty), ``external_id`` None when none,
     ``group_id`` the rows one call wrote together (None alone), ``income_type`` on income, ``fee_price`` as given,
     ``price_source`` ``"user"``, ``"pending"``, ``"coingecko"`` or ``"manual"`` (None for
-    transfers), ``price_at`` the price point's time in ms (else None)."""
+    transfers), ``price_at`` the price point's time in ms (else None), ``original_price`` and
+    ``price_currency`` a price given in another currency, as given (SPEC §17; else None)."""
 
     id: str
     portfolio: str
@@ -498,6 +503,8 @@ class Transaction(TypedDict):
     fee_price: Optional[Decimal]
     price_source: Optional[str]
     price_at: Optional[int]
+    original_price: Optional[Decimal]
+    price_currency: Optional[str]
 
 
 class TransactionsAnswer(TypedDict):
@@ -526,6 +533,7 @@ class CoinPnL(TypedDict):
     average_cost: Optional[Decimal]
     breakeven_price: Optional[Decimal]
     current_price: Optional[Decimal]
+    price_source: Optional[str]
     current_value: Optional[Decimal]
     unrealized_pnl: Optional[Decimal]
     unrealized_pnl_percentage: Optional[float]
@@ -598,3 +606,22 @@ class PriceAt(TypedDict):
     price: Decimal
     at: int
     source: str
+
+
+class MissingPrice(TypedDict):
+    """A row :meth:`Engine.fill_prices` left pending: its id, coin, time (RFC 3339 UTC) and why:
+    ``"history_limit"``, ``"unknown_coin"``, ``"no_point"``, ``"max_requests"`` or
+    ``"rate_limited"``."""
+
+    transaction_id: str
+    coin_id: str
+    timestamp: str
+    reason: str
+
+
+class PriceFill(TypedDict):
+    """:meth:`Engine.fill_prices`: rows priced, range requests sent, rows still pending."""
+
+    filled: int
+    requests: int
+    missing: List[MissingPrice]

@@ -396,6 +396,7 @@ class Engine(PriceMethods, Handle):
         fee_coin_id: Optional[str] = None,
         fee_price: Optional[Amount] = None,
         income_type: Optional[str] = None,
+        price_currency: Optional[str] = None,
     ) -> Transaction:
         """Stores a transaction in a portfolio's ledger (default ``"main"``). Never blocks.
 
@@ -421,6 +422,10 @@ class Engine(PriceMethods, Handle):
             fee_price: the fee coin's price per unit in the portfolio's currency, >= 0.
             income_type: required for income: ``"staking"``, ``"interest"``, ``"airdrop"``,
                 ``"mining"``, ``"fork"``, ``"gift"``, ``"reward"`` or ``"other"``.
+            price_currency: the currency ``price``, ``fee`` and ``fee_price`` are given in, when
+                not the portfolio's (SPEC §17): converted with the coin's prices in both
+                currencies on the transaction's UTC day when stored points have them, else the
+                price is pending until :meth:`fill_prices`; ``original_price`` keeps the price.
 
         Returns the stored transaction (:class:`~coinfolio.answers.Transaction`), its amounts,
         prices and fees :class:`decimal.Decimal`.
@@ -442,6 +447,7 @@ class Engine(PriceMethods, Handle):
             fee_coin_id=fee_coin_id,
             fee_price=_decimal(fee_price, "fee_price"),
             income_type=income_type,
+            price_currency=price_currency,
             timestamp=timestamp,
             note=note,
             external_id=external_id,

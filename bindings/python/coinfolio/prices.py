@@ -11,7 +11,7 @@ from typing import Optional, Union
 from . import _ffi
 from ._amounts import Amount, decimal_payload
 from ._handle import Handle
-from .answers import PriceAt
+from .answers import PriceAt, PriceFill
 
 __all__ = ["PriceMethods"]
 
@@ -69,3 +69,29 @@ class PriceMethods(Handle):
         encoded = _ffi.encode_json(payload, "price")
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_engine_set_price, pointer, encoded)
+
+    def fill_prices(self, portfolio: Optional[str] = None, max_requests: Optional[int] = None) -> PriceFill:
+        """Fills the owner's pending prices (rows stored without a price, trades without a value,
+        prices given in another currency not converted yet) in ``portfolio`` (None: every one).
+
+        Each row takes its coin's price at its time (manual point of the day, stored points, the
+        snapshot within an hour); what is missing is asked of CoinGecko in at most one range
+        request per coin, currency and 365 days of the rows' times, at most ``max_requests``
+        (None: 20; 0…1000) of them. Progress reports phase ``"prices"``. A 429 stops the requests
+        and lists the rows left as ``"rate_limited"``; a fill before the wait ends sends nothing.
+
+        Returns ``{"filled": n, "requests": n, "missing": [{"transaction_id", "coin_id",
+        "timestamp", "reason"}, …]}``, reasons ``"history_limit"``, ``"unknown_coin"``,
+        ``"no_point"``, ``"max_requests"`` or ``"rate_limited"``. May block on the network.
+
+        Raises:
+            InvalidArgument: a bad portfolio name or max_requests; nothing is written.
+            NotFound: a portfolio other than "main" that does not exist.
+            NetworkError, HTTPError, Unauthorized, DecodeError: a request failed (rows filled
+                before it stay filled).
+            StoreError: the database failed.
+        """
+        encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio, max_requests=max_requests), "options")
+        with self._borrow() as pointer:
+            answer: PriceFill = _ffi.call_json(_ffi.lib.cf_engine_fill_prices, pointer, encoded)
+        return answer

@@ -294,3 +294,108 @@ def test_a_manual_current_price_values_a_coin_the_snapshot_lacks(engine: coinfol
     engine.set_price("my-token", None)
     assert engine.portfolio()["coins"][0]["price_source"] is None
     assert engine.portfolio()["total_value"] is None
+
+
+# --- fill_prices ----------------------------------------------------------------------------------
+
+
+def pending_income(engine: coinfolio.Engine, coins: Tuple[str, ...], count: int, first_day: int) -> list:
+    """``count`` staking rewards of 1 unit without a price, cycling through ``coins``, at 12:30 on
+    days going forward from ``first_day`` days ago (two rows of three share a day)."""
+    rows = []
+    for index in range(count):
+        when = (day_start(first_day) + (index * 2 // 3) * 86400) * 1000 + 12 * HOUR_MS + 30 * MINUTE_MS
+        rows.append(engine.add_transaction(coins[index % len(coins)], "income", 1, timestamp=rfc3339(when),
+                                           income_type="staking"))
+    return rows
+
+
+def test_300_pending_rows_over_3_coins_and_200_days_take_3_requests(
+    engine: coinfolio.Engine, server: LoopbackServer
+) -> None:
+    rows = pending_income(engine, ("bitcoin", "ethereum", "dogecoin"), 300, 201)
+    assert rows[0]["price"] is None and rows[0]["price_source"] == "pending"
+    phases = []
+    engine.set_progress(lambda progress: phases.append((progress["phase"], progress["done"], progress["total"])))
+    fill = engine.fill_prices()
+    assert fill == {"filled": 300, "requests": 3, "missing": []}
+    assert server.counts() == {"market_chart_range": 3}
+    assert phases == [("prices", 0, 3), ("prices", 1, 3), ("prices", 2, 3), ("prices", 3, 3)]
+    prices = {}
+    for row in engine.transactions(limit=1000)["transactions"]:
+        prices.setdefault(row["coin_id"], set()).add(row["price"])
+        assert row["price_source"] == "coingecko"
+    # Over 90 days CoinGecko gives daily points at 00:00 UTC: each row takes its day's.
+    assert prices == {"bitcoin": {decimal.Decimal(40000)}, "ethereum": {decimal.Decimal(110)},
+                      "dogecoin": {decimal.Decimal("0.1")}}
+    assert engine.fill_prices() == {"filled": 0, "requests": 0, "missing": []}
+
+
+def test_a_429_with_retry_after_119_stops_the_fill_and_the_next_sends_nothing(
+    engine: coinfolio.Engine, server: LoopbackServer
+) -> None:
+    rows = pending_income(engine, ("bitcoin", "ethereum"), 4, 20)
+    server.fault(path="/api/v3/coins/bitcoin/market_chart/range", status=429, headers={"Retry-After": "119"},
+                 body='{"status":{"error_code":429,"error_message":"rate limit"}}')
+    fill = engine.fill_prices()
+    assert (fill["filled"], fill["requests"]) == (0, 1)
+    assert [m["transaction_id"] for m in fill["missing"]] == [row["id"] for row in rows]
+    assert {m["reason"] for m in fill["missing"]} == {"rate_limited"}
+    assert fill["missing"][0]["coin_id"] == "bitcoin" and fill["missing"][0]["timestamp"] == rows[0]["timestamp"]
+    again = engine.fill_prices()
+    assert again["requests"] == 0 and {m["reason"] for m in again["missing"]} == {"rate_limited"}
+    assert server.counts() == {"market_chart_range": 1}
+
+
+def test_a_buy_in_euros_costs_the_coins_dollars_of_that_day(engine: coinfolio.Engine) -> None:
+    when = rfc3339(day_start(6) * 1000 + 30 * MINUTE_MS)  # 00:30: 110 usd and 100 eur
+    buy = engine.add_transaction("ethereum", "buy", 1, price=100, fee="2", timestamp=when, price_currency="eur")
+    assert (buy["price"], buy["price_source"], buy["original_price"], buy["price_currency"]) == (
+        None, "pending", decimal.Decimal(100), "eur")
+    assert engine.pnl()["coins"][0]["fees"] is None
+    assert engine.fill_prices()["filled"] == 1
+    [row] = engine.transactions()["transactions"]
+    assert (row["price"], row["fee"], row["original_price"], row["price_currency"], row["price_source"]) == (
+        decimal.Decimal(110), decimal.Decimal("2.2"), decimal.Decimal(100), "eur", "user")
+    assert engine.pnl()["coins"][0]["cost_basis"] == decimal.Decimal("112.2")
+
+
+def test_a_pending_rows_pnl_is_unknown_with_its_coverage(engine: coinfolio.Engine) -> None:
+    when = day_start(5) * 1000 + 12 * HOUR_MS + 30 * MINUTE_MS
+    engine.add_transaction("ethereum", "buy", 1, price=100, timestamp=rfc3339(when - 86_400_000))
+    engine.add_transaction("ethereum", "buy", 1, timestamp=rfc3339(when))
+    [coin] = engine.pnl()["coins"]
+    assert (coin["cost_basis"], coin["cost_basis_coverage"]) == (decimal.Decimal(100), 0.5)
+    engine.fill_prices()
+    [coin] = engine.pnl()["coins"]
+    assert (coin["cost_basis"], coin["cost_basis_coverage"]) == (decimal.Decimal(222), 1)
+
+
+@pytest.mark.parametrize("options", [{"max_requests": -1}, {"max_requests": 1001}, {"portfolio": " main"}])
+def test_bad_fill_options_are_refused_and_change_nothing(
+    engine: coinfolio.Engine, server: LoopbackServer, options: Any
+) -> None:
+    pending_income(engine, ("bitcoin",), 1, 3)
+    with pytest.raises(InvalidArgument):
+        engine.fill_prices(**options)
+    assert server.counts() == {}
+    assert engine.transactions()["transactions"][0]["price_source"] == "pending"
+
+
+@pytest.mark.sqlite_only
+def test_cli_fill_prices_says_what_it_filled_and_why_the_rest_waits(server: LoopbackServer, tmp_path: Path) -> None:
+    database = tmp_path / "cli.sqlite"
+    day = rfc3339(day_start(10) * 1000)[:10]
+    old = rfc3339(day_start(500) * 1000)[:10]
+    assert run_cli(server, database, "buy", "ethereum", "1", "--at", day + "T12:30:00Z").returncode == 0
+    assert run_cli(server, database, "buy", "tether", "5", "--at", old).returncode == 0
+    result = run_cli(server, database, "fill-prices")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (
+        "filled 1 price with 1 request\n1 still pending:\n"
+        f"  transaction 2 tether {old}T00:00:00Z: older than the plan's 365 days (a pro key reaches further)\n")
+    answer = json.loads(run_cli(server, database, "fill-prices", "--json").stdout)
+    assert answer == {"filled": 0, "requests": 0, "missing": [
+        {"transaction_id": "2", "coin_id": "tether", "timestamp": f"{old}T00:00:00Z", "reason": "history_limit"}]}
+    bad = run_cli(server, database, "fill-prices", "--max-requests", "1001")
+    assert bad.returncode == 2 and "--max-requests needs a whole number from 0 to 1000" in bad.stderr
