@@ -64,20 +64,24 @@ extension PortfolioEngine {
         let requestsBefore = client.requestCounts[.marketChartRange] ?? 0
         var run = PriceFillRun(maxRequests: options.maxRequests)
         var failure: Error?
+        var priced = jobs.map { resolve($0, rows, book) }
         // Round 1: every job's first price; round 2: the sent coin of trades whose received coin had none.
         for round in 0..<2 where failure == nil {
             var needs: [PriceFillJob.Need] = []
             var owners: [[Int]] = []  // jobs waiting on each need
-            for (index, job) in jobs.enumerated() where resolve(job, rows, book) == nil {
+            var slots: [PriceFillJob.Need: Int] = [:]
+            for (index, job) in jobs.enumerated() where priced[index] == nil {
                 for need in job.needs(round: round, rows, gaps: run.gaps[index] ?? []) where book.price(need.key, at: need.time) == nil {
-                    if let slot = needs.firstIndex(of: need) {
+                    if let slot = slots[need] {
                         owners[slot].append(index)
                     } else {
+                        slots[need] = needs.count
                         needs.append(need)
                         owners.append([index])
                     }
                 }
             }
+            guard !needs.isEmpty else { continue }
             failure = run.send(needs.map(\.planned), owners: owners, plan: configuration.api.plan, now: Self.nowMilliseconds()) {
                 request, done, total in
                 progress.report(.prices, done: done, total: total)
@@ -85,13 +89,14 @@ extension PortfolioEngine {
             } stored: { request, points in
                 book.add(PriceBook.Key(coinID: request.coinID, vsCurrency: request.vsCurrency), points)
             }
+            for index in jobs.indices where priced[index] == nil { priced[index] = resolve(jobs[index], rows, book) }
         }
         if run.planned > 0 { progress.report(.prices, done: run.sent, total: run.sent) }
         var filled: [Transaction] = []
         var missing: [PriceFill.Missing] = []
         for (index, job) in jobs.enumerated() {
-            if let priced = resolve(job, rows, book) {
-                filled += priced
+            if let rowsPriced = priced[index] {
+                filled += rowsPriced
             } else {
                 let gap = run.gaps[index]?.last ?? .noPoint
                 for row in job.rows {
