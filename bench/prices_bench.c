@@ -19,7 +19,6 @@
 #include "bench_support.h"
 #include "coinfolio.h"
 
-#define MAX_ROUNDS 64
 #define COINS 10
 #define DAYS 365
 #define DAY_MS 86400000LL
@@ -27,32 +26,11 @@
 /* 2025-01-01T00:00:00Z: the first stored day. */
 #define FIRST_DAY_MS 1735689600000LL
 
-static double cpu_s(void) {
+static double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
-
-/* Medians of seconds per call of A and B, interleaved (A then B, B then A, round after round). */
-#define INTERLEAVED(a_result, b_result, rounds, per_round, a_body, b_body)              \
-    do {                                                                                 \
-        double a_[MAX_ROUNDS], b_[MAX_ROUNDS];                                           \
-        int r_, i_, first_;                                                              \
-        for (r_ = 0; r_ < (rounds); r_++) {                                              \
-            for (first_ = 0; first_ < 2; first_++) {                                     \
-                double start_ = cpu_s();                                                 \
-                if ((first_ == 0) == (r_ % 2 == 0)) {                                    \
-                    for (i_ = 0; i_ < (per_round); i_++) { a_body; }                    \
-                    a_[r_] = (cpu_s() - start_) / (per_round);                           \
-                } else {                                                                 \
-                    for (i_ = 0; i_ < (per_round); i_++) { b_body; }                    \
-                    b_[r_] = (cpu_s() - start_) / (per_round);                           \
-                }                                                                        \
-            }                                                                            \
-        }                                                                                \
-        (a_result) = median(a_, (rounds));                                               \
-        (b_result) = median(b_, (rounds));                                               \
-    } while (0)
 
 static void check_sql(int rc, sqlite3 *db, const char *what) {
     if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
@@ -232,11 +210,11 @@ static void bench_fill(const char *dir, int hourly) {
         int first;
         for (first = 0; first < 2; first++) {
             reset_pending(db);
-            start = cpu_s();
+            start = now_s();
             if ((first == 0) == (r % 2 == 0)) {
                 json_t *answer;
                 check(cf_engine_fill_prices(engine, "{\"max_requests\":0}", &out, &error), error, "cf_engine_fill_prices");
-                ours[r] = cpu_s() - start;
+                ours[r] = now_s() - start;
                 answer = json_loads(out, 0, NULL);
                 if (json_integer_value(json_object_get(answer, "filled")) != PENDING_ROWS ||
                     json_integer_value(json_object_get(answer, "requests")) != 0) {
@@ -275,7 +253,7 @@ static void bench_fill(const char *dir, int hourly) {
                 }
                 sqlite3_reset(pending);
                 check_sql(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), db, "COMMIT");
-                anchor[r] = cpu_s() - start;
+                anchor[r] = now_s() - start;
                 if (filled != PENDING_ROWS) {
                     fprintf(stderr, "prices_bench: the anchor priced %d rows\n", filled);
                     exit(1);
