@@ -9,7 +9,7 @@
 //     names the line (details.line >= 1) unless the input is not UTF-8 at all; nothing lands on error;
 //   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420);
 //   - price_input: the input as a price_at query, a set_price setting, a range request and
-//     fill_prices options; input jansson rejects never gets CF_OK, and a refused set_price changes
+//     fill_prices options (the fill run too); input jansson rejects never gets CF_OK, and a refused set_price changes
 //     no price (a probe price_at answers as before);
 //   - snapshot_open: an engine opened on a SQLite file whose saved snapshot's compact coins are the
 //     input (bytes, NULs included) never crashes, answers every query with JSON, and, when it
@@ -124,6 +124,12 @@ func fuzzPriceInput(_ input: UnsafePointer<CChar>, valid: Bool) -> Int32 {
     if let text, (try? FillOptions(json: text)) != nil, !valid {
         fatal("fill options that are not strict JSON were read: \(text.prefix(300))")
     }
+    let filled = cf_engine_fill_prices(priceEngine, input, &out, &error)
+    if !valid && filled == 0 { fatal("fill options that are not strict JSON got CF_OK: \(String(cString: input).prefix(300))") }
+    checkAndFree(out, isError: false)
+    checkAndFree(error, isError: true)
+    out = nil
+    error = nil
     // An accepted setting before may have removed the probe's point: it is set again first.
     var reset: UnsafeMutablePointer<CChar>?
     guard cf_engine_set_price(priceEngine, probeSetting, &reset) == 0 else { fatal("cannot set the probe's point") }
