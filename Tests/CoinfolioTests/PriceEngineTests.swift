@@ -178,11 +178,12 @@ final class PriceEngineTests: PriceServerTestCase {
     /// P&L values a coin the snapshot lacks with the manual current price in the portfolio's
     /// currency: 100 my-token bought at 0.4 are worth 50 at 0.5, unrealized 10.
     func testPnLUsesAManualCurrentPriceWithItsSource() throws {
-        let engine = try engine(database())
+        let engine = try engine()
         defer { engine.close() }
         try engine.load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)
-        try engine.addTransaction(Transaction(coinID: "my-token", kind: .buy, amount: 100, price: ExactDecimal("0.4"), timestamp: day(2)))
-        try engine.addTransaction(Transaction(coinID: "bitcoin", kind: .buy, amount: 1, price: 50_000, timestamp: day(2)))
+        try engine.addTransaction(
+            Transaction(coinID: "my-token", kind: .buy, amount: 100, price: ExactDecimal("0.4"), timestamp: dayStart(2)))
+        try engine.addTransaction(Transaction(coinID: "bitcoin", kind: .buy, amount: 1, price: 50_000, timestamp: dayStart(2)))
         XCTAssertNil(try engine.pnl().coins.first { $0.coinID == "my-token" }?.currentPrice)
         try engine.setPrice(PriceSetting(coinID: "my-token", time: nil, price: ExactDecimal("0.5")))
         let report = try engine.pnl()
