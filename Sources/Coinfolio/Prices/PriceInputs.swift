@@ -11,8 +11,12 @@
 struct PriceInput {
     let object: FlatJSONObject
 
+    /// - Throws: `.invalidArgument` for input that is not RFC 8259 JSON (`JSONSyntax.checkStrict`:
+    ///   a number beyond ±1.8e308 or a lone surrogate anywhere, read or not) or not an object.
     init(json: String) throws {
-        object = try FlatJSONObject(Array(json.utf8))
+        let bytes = Array(json.utf8)
+        try bytes.withUnsafeBytes { try JSONSyntax.checkStrict($0) }
+        object = try FlatJSONObject(bytes)
     }
 
     static func invalid(_ field: String, _ message: String) -> CoinfolioError {
