@@ -25,37 +25,37 @@ final class PriceStoreTests: XCTestCase {
             bob.close()
         }
         let id = coin()
-        try alice.prices.save(
+        try alice.savePricePoints(
             coinID: id, vsCurrency: "usd",
             points: [
                 PricePoint(time: march1 + 2 * 60_000, price: 110), PricePoint(time: march1 + hour + 2 * 60_000, price: 111),
                 PricePoint(time: march1 - hour, price: 99),
             ])
         // Bob sees Alice's fetch: market data is the database's, not an owner's.
-        let at = try bob.prices.candidates(coinID: id, vsCurrency: "usd", time: march1 + 90 * 60_000)
+        let at = try bob.pricePointCandidates(coinID: id, vsCurrency: "usd", time: march1 + 90 * 60_000)
         XCTAssertEqual(at.atOrBefore, PricePoint(time: march1 + hour + 2 * 60_000, price: 111))
         // 00:01 has no point since midnight: the first after it that day (00:02) answers.
-        let early = try bob.prices.candidates(coinID: id, vsCurrency: "usd", time: march1 + 60_000)
+        let early = try bob.pricePointCandidates(coinID: id, vsCurrency: "usd", time: march1 + 60_000)
         XCTAssertNil(early.atOrBefore)
         XCTAssertEqual(early.after, PricePoint(time: march1 + 2 * 60_000, price: 110))
         // Another currency, or the next day, has nothing.
-        XCTAssertNil(try bob.prices.candidates(coinID: id, vsCurrency: "eur", time: march1 + hour).atOrBefore)
-        let nextDay = try bob.prices.candidates(coinID: id, vsCurrency: "usd", time: march1 + 30 * hour)
+        XCTAssertNil(try bob.pricePointCandidates(coinID: id, vsCurrency: "eur", time: march1 + hour).atOrBefore)
+        let nextDay = try bob.pricePointCandidates(coinID: id, vsCurrency: "usd", time: march1 + 30 * hour)
         XCTAssertNil(nextDay.atOrBefore)
         XCTAssertNil(nextDay.after)
         XCTAssertEqual(
-            try alice.prices.points(coinID: id, vsCurrency: "usd", from: march1 - hour, to: march1 + hour).map(\.price), [99, 110])
+            try alice.pricePoints(coinID: id, vsCurrency: "usd", from: march1 - hour, to: march1 + hour).map(\.price), [99, 110])
     }
 
     func testSavingAPointAgainReplacesItsPriceAndKeepsTinyPricesExact() throws {
         let store = try TestDatabase.fresh(self).store()
         defer { store.close() }
         let id = coin()
-        try store.prices.save(coinID: id, vsCurrency: "btc", points: [PricePoint(time: march1, price: 2.6e-13)])
-        XCTAssertEqual(try store.prices.points(coinID: id, vsCurrency: "btc", from: march1, to: march1).first?.price, 2.6e-13)
-        try store.prices.save(coinID: id, vsCurrency: "btc", points: [PricePoint(time: march1, price: 62641.967327043465)])
+        try store.savePricePoints(coinID: id, vsCurrency: "btc", points: [PricePoint(time: march1, price: 2.6e-13)])
+        XCTAssertEqual(try store.pricePoints(coinID: id, vsCurrency: "btc", from: march1, to: march1).first?.price, 2.6e-13)
+        try store.savePricePoints(coinID: id, vsCurrency: "btc", points: [PricePoint(time: march1, price: 62641.967327043465)])
         XCTAssertEqual(
-            try store.prices.points(coinID: id, vsCurrency: "btc", from: 0, to: march1 * 2),
+            try store.pricePoints(coinID: id, vsCurrency: "btc", from: 0, to: march1 * 2),
             [PricePoint(time: march1, price: 62641.967327043465)])
     }
 
@@ -67,19 +67,19 @@ final class PriceStoreTests: XCTestCase {
         }
         let id = coin()
         let price = try XCTUnwrap(ExactDecimal("0.100000000000000001"))
-        XCTAssertTrue(try alice.prices.setManual(coinID: id, vsCurrency: "usd", time: march1 + hour, price: price))
-        XCTAssertTrue(try alice.prices.setManual(coinID: id, vsCurrency: "usd", time: nil, price: 42))
-        XCTAssertEqual(try alice.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1 + 2 * hour).map(\.price), [price])
-        XCTAssertEqual(try alice.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1).first?.time, march1 + hour)
-        XCTAssertEqual(try alice.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1 + 86_400_000), [])
-        XCTAssertEqual(try alice.prices.manualCurrentPrices(vsCurrency: "usd"), [id: 42])
-        XCTAssertEqual(try bob.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1), [])
-        XCTAssertEqual(try bob.prices.manualCurrentPrices(vsCurrency: "usd"), [:])
+        XCTAssertTrue(try alice.setManualPrice(coinID: id, vsCurrency: "usd", time: march1 + hour, price: price))
+        XCTAssertTrue(try alice.setManualPrice(coinID: id, vsCurrency: "usd", time: nil, price: 42))
+        XCTAssertEqual(try alice.manualPricePoints(coinID: id, vsCurrency: "usd", onDayOf: march1 + 2 * hour).map(\.price), [price])
+        XCTAssertEqual(try alice.manualPricePoints(coinID: id, vsCurrency: "usd", onDayOf: march1).first?.time, march1 + hour)
+        XCTAssertEqual(try alice.manualPricePoints(coinID: id, vsCurrency: "usd", onDayOf: march1 + 86_400_000), [])
+        XCTAssertEqual(try alice.manualCurrentPrices(vsCurrency: "usd"), [id: 42])
+        XCTAssertEqual(try bob.manualPricePoints(coinID: id, vsCurrency: "usd", onDayOf: march1), [])
+        XCTAssertEqual(try bob.manualCurrentPrices(vsCurrency: "usd"), [:])
         // Removing: Bob removes nothing of Alice's; Alice removes hers.
-        XCTAssertFalse(try bob.prices.setManual(coinID: id, vsCurrency: "usd", time: nil, price: nil))
-        XCTAssertTrue(try alice.prices.setManual(coinID: id, vsCurrency: "usd", time: nil, price: nil))
-        XCTAssertTrue(try alice.prices.setManual(coinID: id, vsCurrency: "usd", time: march1 + hour, price: nil))
-        XCTAssertEqual(try alice.prices.manualCurrentPrices(vsCurrency: "usd"), [:])
-        XCTAssertEqual(try alice.prices.manualPoints(coinID: id, vsCurrency: "usd", onDayOf: march1), [])
+        XCTAssertFalse(try bob.setManualPrice(coinID: id, vsCurrency: "usd", time: nil, price: nil))
+        XCTAssertTrue(try alice.setManualPrice(coinID: id, vsCurrency: "usd", time: nil, price: nil))
+        XCTAssertTrue(try alice.setManualPrice(coinID: id, vsCurrency: "usd", time: march1 + hour, price: nil))
+        XCTAssertEqual(try alice.manualCurrentPrices(vsCurrency: "usd"), [:])
+        XCTAssertEqual(try alice.manualPricePoints(coinID: id, vsCurrency: "usd", onDayOf: march1), [])
     }
 }

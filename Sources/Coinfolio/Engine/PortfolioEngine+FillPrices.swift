@@ -52,7 +52,7 @@ extension PortfolioEngine {
 
     private func fillHoldingLock(_ options: FillOptions) throws -> PriceFill {
         if let portfolio = options.portfolio { _ = try currency(ofPortfolio: portfolio) }
-        let rows = try store.ledger.pendingPrices(portfolio: options.portfolio)
+        let rows = try store.pendingPrices(portfolio: options.portfolio)
         var currencies: [String: String] = [:]
         let jobs = try PriceFillJob.jobs(rows) { row in
             if let known = currencies[row.portfolio] { return known }
@@ -106,7 +106,7 @@ extension PortfolioEngine {
                 }
             }
         }
-        let written = try store.ledger.fillPrices(filled)
+        let written = try store.fillPendingPrices(filled)
         if let failure { throw failure }
         return PriceFill(
             filled: written, requests: (client.requestCounts[.marketChartRange] ?? 0) - requestsBefore,
@@ -127,8 +127,8 @@ extension PortfolioEngine {
         var book = PriceBook()
         for (key, span) in spans {
             book.set(
-                key, stored: try store.prices.points(coinID: key.coinID, vsCurrency: key.vsCurrency, from: span.from, to: span.to - 1),
-                manual: try store.prices.manualPoints(coinID: key.coinID, vsCurrency: key.vsCurrency, from: span.from, before: span.to))
+                key, stored: try store.pricePoints(coinID: key.coinID, vsCurrency: key.vsCurrency, from: span.from, to: span.to - 1),
+                manual: try store.manualPricePoints(coinID: key.coinID, vsCurrency: key.vsCurrency, from: span.from, before: span.to))
         }
         return book
     }
