@@ -478,3 +478,45 @@ void test_engine_fill_prices_converts_a_buy_in_euros(void) {
     free_out(err);
     cf_engine_close(engine);
 }
+
+void test_engine_pending_price_pnl_is_unknown_with_its_coverage(void) {
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer, *coin;
+    long long when = day_start(5) * 1000 + 12 * 3600000LL + 30 * 60000LL;
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    CHECK_STATUS(cf_engine_add_transaction(engine,
+                                           fmt_path("{\"coin_id\":\"ethereum\",\"kind\":\"buy\",\"amount\":1,\"price\":100,"
+                                                    "\"timestamp\":\"%s\"}",
+                                                    rfc3339(when - 86400000LL)),
+                                           &out, &err),
+                 CF_OK, err);
+    free_out(out);
+    CHECK_STATUS(cf_engine_add_transaction(
+                     engine, fmt_path("{\"coin_id\":\"ethereum\",\"kind\":\"buy\",\"amount\":1,\"timestamp\":\"%s\"}", rfc3339(when)),
+                     &out, &err),
+                 CF_OK, err);
+    free_out(out);
+    if (CHECK_STATUS(cf_engine_pnl(engine, NULL, &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        coin = json_array_get(json_object_get(answer, "coins"), 0);
+        CHECK_DOUBLE(json_num(coin, "cost_basis"), 100, 0); /* the pending unit is left out, never 0 */
+        CHECK_DOUBLE(json_num(coin, "cost_basis_coverage"), 0.5, 0);
+        json_decref(answer);
+        free_out(out);
+    }
+    answer = fill(engine, NULL);
+    json_decref(answer);
+    if (CHECK_STATUS(cf_engine_pnl(engine, NULL, &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        coin = json_array_get(json_object_get(answer, "coins"), 0);
+        CHECK_DOUBLE(json_num(coin, "cost_basis"), 222, 0); /* 100 + the 12:02 point, 110 + 12 */
+        CHECK_DOUBLE(json_num(coin, "cost_basis_coverage"), 1, 0);
+        json_decref(answer);
+        free_out(out);
+    }
+    cf_engine_close(engine);
+}
