@@ -220,7 +220,8 @@ def main() -> None:
     print("| benchmark | ours | anchor | anchor time | ratio | notes |")
     print("|---|---|---|---|---|---|")
     returns = subprocess.run([str(build / "returns_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
-    for line in c_rows + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + returns:
+    prices = subprocess.run([str(build / "prices_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
+    for line in c_rows + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + prices + returns:
         print(line)
     print()
     print((BENCH / "NOTES.md").read_text().rstrip())

@@ -23,7 +23,7 @@ final class PerformanceTests: XCTestCase {
 
     /// Daily points at 00:00 from day `first` through `last`, each priced `price(n)`.
     private func prices(_ first: Int, _ last: Int, _ price: (Int) -> Double?) -> PriceSeries {
-        PriceSeries(points: (first...last).compactMap { n in price(n).map { (day(n), $0) } })
+        PriceSeries(points: (first...last).compactMap { n in price(n).map { PricePoint(time: day(n), price: $0) } })
     }
 
     private func report(
@@ -122,7 +122,7 @@ final class PerformanceTests: XCTestCase {
         let result = report([coin, other], from: 0, to: 4)
         XCTAssertEqual(result.points.map(\.value), [.zero, p("101"), nil, p("103"), p("104")])
         XCTAssertEqual(result.coverage, 0.8)
-        XCTAssertEqual(result.missing, [MissingPrices(day: UTCDays.number(of: day(2)), coinIDs: ["x"])])
+        XCTAssertEqual(result.missing, [MissingPrices(day: UTCDay.number(of: day(2)), coinIDs: ["x"])])
         XCTAssertEqual(result.gain, p("4"))
         XCTAssertEqual(result.twr ?? .nan, 4, accuracy: 1e-9)
         XCTAssertTrue(result.json.hasSuffix(#""missing":[{"date":"2024-01-03","coin_ids":["x"]}]}"#), result.json)
@@ -146,7 +146,7 @@ final class PerformanceTests: XCTestCase {
         XCTAssertNil(result.gain)
         XCTAssertEqual(result.endValue, p("200"))
         XCTAssertEqual(result.points.map(\.netFlows), [.zero, .zero, p("100"), nil, nil])
-        XCTAssertEqual(result.missing.map(\.day), [UTCDays.number(of: day(2))])
+        XCTAssertEqual(result.missing.map(\.day), [UTCDay.number(of: day(2))])
     }
 
     // MARK: - Ends and benchmark

@@ -134,7 +134,7 @@ final class ReturnsEngineTests: XCTestCase {
 
     // MARK: - performance
 
-    /// Without stored price points (none are kept yet) a past value is unknown: listed, never
+    /// Without stored price points a past value is unknown: listed, never
     /// guessed; the last value of a range ending now comes from the snapshot.
     func testPerformanceListsMissingPricesAndEndsWithTheSnapshot() throws {
         let engine = try self.engine()

@@ -125,6 +125,11 @@ void tf_place_database(json_t *config);
 /* A database two owners can share: the cluster's URL in the PostgreSQL pass, else a fresh
  * temporary path. */
 const char *tf_shared_database(const char *stem);
+/* A database no other test reaches, even through what every owner shares (price points): in the
+ * PostgreSQL pass a new database created on the cluster (CREATE DATABASE through libpq; the
+ * cluster goes at the end of the run), else a fresh temporary path. NULL (and a recorded
+ * failure) when it cannot be created. */
+const char *tf_private_database(const char *stem);
 
 /* ------------------------------------------------------------------ loopback server */
 
@@ -154,6 +159,9 @@ int server_live(void);
 json_t *server_log(void);
 /* The number of logged requests whose path equals `path`. */
 int server_count(json_t *log, const char *path);
+/* Requests since the last reset to one endpoint ("market_chart_range", "markets", …; the
+ * server's GET /__control/counts); -1 (and a recorded failure) when the server does not answer. */
+int server_endpoint_count(const char *endpoint);
 
 /* A TCP port on 127.0.0.1 that nothing listens on (connection refused). */
 int refused_port(void);

@@ -15,8 +15,9 @@ extension PortfolioEngine {
     }
 
     /// How the portfolio's value moved over the range (SPEC §19): values at each UTC day's 00:00
-    /// from the stored price points (the last of a range ending now from the snapshot's current
-    /// prices), flows, gain, roi, twr, mwr, the benchmark's change; a value without a stored point
+    /// from the stored price points and the owner's manual points by the `price_at` rule without
+    /// its snapshot and fetch steps (the last of a range ending now from the current prices: the
+    /// snapshot's, else the owner's manual current price, as `pnl`), flows, gain, roi, twr, mwr, the benchmark's change; a value without a stored point
     /// is null and lowers `coverage`, its day listed in `missing`. Never sends a request.
     /// - Parameter options: portfolio (nil: every portfolio of the owner together), range, benchmark.
     /// - Throws: `.notFound` for an unknown portfolio (other than "main"); `.invalidArgument` for a
@@ -34,11 +35,11 @@ extension PortfolioEngine {
         }
         let first = entries.values.compactMap { $0.first?.timestamp }.min()
         let (from, to, endsNow) = try options.resolve(now: LedgerTimestamp.now(), firstTransaction: first)
-        let snapshot = endsNow && vs == configuration.vsCurrency.code ? currentSnapshot() : nil
+        let current: (String) -> PreciseDecimal? = endsNow ? try currentPrices(vsCurrency: vs).price : { _ in nil }
         func coin(_ coinID: String, _ entries: [LedgerEntry]) throws -> PerformanceReport.Coin {
             PerformanceReport.Coin(
                 coinID: coinID, entries: entries, prices: try priceSeries(coinID: coinID, vsCurrency: vs, from: from, to: to),
-                currentPrice: snapshot?.exactPrice(id: coinID))
+                currentPrice: current(coinID))
         }
         var coins: [PerformanceReport.Coin] = []
         for coinID in entries.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -50,10 +51,15 @@ extension PortfolioEngine {
             benchmark: try options.benchmark.map { try coin($0, []) })
     }
 
-    /// The stored prices of a coin over [from's UTC day, to's UTC day] (SPEC §17's points and the
-    /// owner's manual points). The seam to the price store (issue 25): none are kept yet.
+    /// The stored CoinGecko points of a coin and the owner's manual points over the UTC days from
+    /// `from`'s through `to`'s (SPEC §17): two queries, then `PriceSeries` answers the `price_at`
+    /// rule (steps 1–3) for every point of the report without another.
+    /// - Throws: `.store`.
     func priceSeries(coinID: String, vsCurrency: String, from: Int64, to: Int64) throws -> PriceSeries {
-        .empty
+        let (start, end) = (UTCDay.start(of: from), UTCDay.end(of: to))
+        return PriceSeries(
+            points: try store.pricePoints(coinID: coinID, vsCurrency: vsCurrency, from: start, to: end - 1),
+            manual: try store.manualPricePoints(coinID: coinID, vsCurrency: vsCurrency, from: start, before: end))
     }
 
     /// The ledgers a report reads: the currency, every portfolio's coins a report over `portfolio`

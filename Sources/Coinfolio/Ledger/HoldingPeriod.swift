@@ -10,7 +10,7 @@
 /// date is missing, and a sale after it is tax-free.
 enum HoldingPeriod {
     /// The UTC date of a time, as days since 1970-01-01.
-    static func day(_ timestamp: Int64) -> Int { Int(UTCDays.number(of: timestamp)) }
+    static func day(_ timestamp: Int64) -> Int { Int(UTCDay.number(of: timestamp)) }
 
     /// The anniversary `years` years after the date `day` (days since 1970-01-01): the same month
     /// and day, or the last day of the month when that day does not exist in it.

@@ -148,8 +148,8 @@ public enum LedgerTimestamp {
 
     /// Days since 1970-01-01 and milliseconds into that UTC day.
     static func split(_ milliseconds: Int64) -> (days: Int, rest: Int64) {
-        let days = UTCDays.number(of: milliseconds)
-        return (Int(days), milliseconds - days * UTCDays.milliseconds)
+        let days = UTCDay.number(of: milliseconds)
+        return (Int(days), milliseconds - days * UTCDay.milliseconds)
     }
 
     /// Now, in milliseconds since the epoch.

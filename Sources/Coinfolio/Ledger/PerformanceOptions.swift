@@ -74,13 +74,13 @@ public struct PerformanceOptions: Sendable, Equatable {
         var from: Int64
         var to = now
         switch range {
-        case .last(let days): from = now - Int64(days) * UTCDays.milliseconds
+        case .last(let days): from = now - Int64(days) * UTCDay.milliseconds
         case .yearToDate:
-            let (year, _, _) = CivilDate.date(days: Int(UTCDays.number(of: now)))
-            from = Int64(CivilDate.days(year: year, month: 1, day: 1)) * UTCDays.milliseconds
+            let (year, _, _) = CivilDate.date(days: Int(UTCDay.number(of: now)))
+            from = Int64(CivilDate.days(year: year, month: 1, day: 1)) * UTCDay.milliseconds
         case .max:
-            from = UTCDays.start(of: min(firstTransaction ?? now, now))
-            if from == now { from -= UTCDays.milliseconds }
+            from = UTCDay.start(of: min(firstTransaction ?? now, now))
+            if from == now { from -= UTCDay.milliseconds }
         case .between(let start, let end):
             from = start
             if let end, end < now { to = end }
@@ -90,7 +90,7 @@ public struct PerformanceOptions: Sendable, Equatable {
                 .invalidArgument, "the range starts at \(LedgerTimestamp.format(from)), not before its end",
                 details: ["field": .string("range")])
         }
-        guard (to - from) / UTCDays.milliseconds < Int64(Self.maximumPoints) else {
+        guard (to - from) / UTCDay.milliseconds < Int64(Self.maximumPoints) else {
             throw CoinfolioError(
                 .invalidArgument, "the range is longer than \(Self.maximumPoints) days", details: ["field": .string("range")])
         }

@@ -13,20 +13,23 @@ extension PerformanceReport {
         var coinID: String
         /// Its entries of every covered portfolio, in ledger order.
         var entries: [LedgerEntry]
-        /// Its stored prices over the range.
+        /// Its stored and manual price points over the range's UTC days.
         var prices: PriceSeries
         /// Its current price (the snapshot's, or the owner's manual current price), used for a
         /// range's last point when the range ends now; else the stored points at `to`.
         var currentPrice: PreciseDecimal?
+
+        /// The price at `time` by the `price_at` rule over `prices`, nil when that UTC day has none.
+        func price(at time: Int64) -> PreciseDecimal? { prices.price(at: time).map { PreciseDecimal($0.price) } }
     }
 
     /// The times of the points: `from`, each UTC day's 00:00 strictly between, `to`.
     static func pointTimes(from: Int64, to: Int64) -> [Int64] {
         var times = [from]
-        var day = UTCDays.start(of: from) + UTCDays.milliseconds
+        var day = UTCDay.start(of: from) + UTCDay.milliseconds
         while day < to {
             times.append(day)
-            day += UTCDays.milliseconds
+            day += UTCDay.milliseconds
         }
         if to > from { times.append(to) }
         return times
@@ -47,7 +50,7 @@ extension PerformanceReport {
         var missing: [Int64: Set<String>] = [:]
         func price(_ coin: Coin, _ index: Int) -> PreciseDecimal? {
             if index == last, endsNow, let current = coin.currentPrice { return current }
-            return coin.prices.price(at: times[index])
+            return coin.price(at: times[index])
         }
         for coin in coins {
             let moves = movesWithin(coin.entries)
@@ -64,7 +67,7 @@ extension PerformanceReport {
                     case .none: break
                     case .some(.none):
                         firstUnknownFlow = min(firstUnknownFlow, index - 1)
-                        missing[UTCDays.number(of: entry.timestamp), default: []].insert(coin.coinID)
+                        missing[UTCDay.number(of: entry.timestamp), default: []].insert(coin.coinID)
                     case .some(.some(let amount)):
                         if amount.isNegative { outflows[index - 1] -= amount } else { inflows[index - 1] += amount }
                     }
@@ -74,7 +77,7 @@ extension PerformanceReport {
                     values[index] += held * price
                 } else {
                     known[index] = false
-                    missing[UTCDays.number(of: time), default: []].insert(coin.coinID)
+                    missing[UTCDay.number(of: time), default: []].insert(coin.coinID)
                 }
             }
         }
@@ -109,10 +112,10 @@ extension PerformanceReport {
             }
         }
         if let benchmark {
-            let start = benchmark.prices.price(at: from)
-            let end = endsNow ? benchmark.currentPrice ?? benchmark.prices.price(at: to) : benchmark.prices.price(at: to)
-            if start == nil { missing[UTCDays.number(of: from), default: []].insert(benchmark.coinID) }
-            if end == nil { missing[UTCDays.number(of: to), default: []].insert(benchmark.coinID) }
+            let start = benchmark.price(at: from)
+            let end = endsNow ? benchmark.currentPrice ?? benchmark.price(at: to) : benchmark.price(at: to)
+            if start == nil { missing[UTCDay.number(of: from), default: []].insert(benchmark.coinID) }
+            if end == nil { missing[UTCDay.number(of: to), default: []].insert(benchmark.coinID) }
             var change: Double?
             if let start, let end, let ratio = end.divided(by: start) { change = (ratio - 1).double * 100 }
             report.benchmark = BenchmarkChange(coinID: benchmark.coinID, change: change)
@@ -125,7 +128,7 @@ extension PerformanceReport {
 
     /// Years (of 365 days) from `start` to `end`.
     private static func years(_ start: Int64, _ end: Int64) -> Double {
-        Double(end - start) / Double(365 * UTCDays.milliseconds)
+        Double(end - start) / Double(365 * UTCDay.milliseconds)
     }
 
     /// The groups of moves whose both sides are among `entries` (a transfer_out and a transfer_in
@@ -152,7 +155,7 @@ extension PerformanceReport {
             return fee - entry.units * price
         case .transferIn, .transferOut:
             if entry.group != 0, moves.contains(entry.group) { return nil }
-            guard let price = coin.prices.price(at: entry.timestamp) else { return .some(nil) }
+            guard let price = coin.price(at: entry.timestamp) else { return .some(nil) }
             let value = entry.units * price
             return entry.kind == .transferIn ? value : -value
         case .income, .fee:

@@ -52,7 +52,7 @@ struct UKShareMatching {
         var acquisitions: [Acquisitions] = []
         var disposals: [Disposals] = []
         for entry in entries {
-            let day = UTCDays.number(of: entry.timestamp)
+            let day = UTCDay.number(of: entry.timestamp)
             switch entry.kind {
             case .buy, .income:
                 if acquisitions.last?.day != day { acquisitions.append(Acquisitions(day: day)) }

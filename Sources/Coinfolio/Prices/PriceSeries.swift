@@ -1,59 +1,56 @@
-/// One coin's stored prices of a range in memory (SPEC §17), answering §17's `price_at` rule
-/// without its snapshot and fetch steps for any time of the range: the owner's manual point of
-/// that UTC day (the latest at or before the time, else the earliest after it); else the latest
-/// CoinGecko point in [the day's 00:00, the time]; else the earliest in (the time, the next
-/// 00:00); else none. At a day's 00:00 that is the day's first point: the daily value of
-/// `performance`. Reports read a coin's points once and ask many times (one binary search each).
+/// One coin's price points in one quote currency, held in memory and asked many times: the
+/// stored CoinGecko points and the owner's manual points of some days, answering steps 1–3 of
+/// `PriceRule` (the `price_at` rule without the snapshot and the fetch) with one binary search
+/// per list. What `fill_prices`'s `PriceBook` keeps per coin and currency, and what
+/// `performance` reads a coin's range into; `PortfolioEngine.storedPrice` asks the store the
+/// same rule one time at a time (`PriceRuleTests` ties them).
 struct PriceSeries: Sendable {
-    /// CoinGecko's points, by time.
-    private var times: [Int64]
-    private var prices: [Double]
-    /// The owner's manual points, by time.
-    private var manualTimes: [Int64]
-    private var manualPrices: [PreciseDecimal]
+    /// CoinGecko's points, sorted by time, one per time.
+    private(set) var points: [PricePoint]
+    /// The owner's manual (historical) points, sorted by time.
+    private(set) var manual: [ManualPrice]
 
-    /// Points given in any order (a time given twice keeps its last price).
-    init(points: [(time: Int64, price: Double)] = [], manual: [(time: Int64, price: PreciseDecimal)] = []) {
-        func sorted<Price>(_ points: [(time: Int64, price: Price)]) -> (times: [Int64], prices: [Price]) {
-            var byTime: [(time: Int64, price: Price)] = []
-            byTime.reserveCapacity(points.count)
-            let order = points.indices.sorted { (points[$0].time, $0) < (points[$1].time, $1) }
-            for point in order.map({ points[$0] }) {
-                if byTime.last?.time == point.time { byTime[byTime.count - 1] = point } else { byTime.append(point) }
-            }
-            return (byTime.map(\.time), byTime.map(\.price))
-        }
-        (times, prices) = sorted(points)
-        (manualTimes, manualPrices) = sorted(manual)
+    /// `points` and `manual` sorted by time (as the store reads them).
+    init(points: [PricePoint] = [], manual: [ManualPrice] = []) {
+        self.points = points
+        self.manual = manual
     }
 
     /// No point at all.
     static let empty = PriceSeries()
 
-    /// The price at `time` by the rule, nil when neither the owner nor CoinGecko has a point in
-    /// that UTC day. A CoinGecko price (a double) is read as its shortest decimal text, as the
-    /// snapshot's prices are.
-    func price(at time: Int64) -> PreciseDecimal? {
-        if let index = Self.pick(manualTimes, time) { return manualPrices[index] }
-        guard let index = Self.pick(times, time) else { return nil }
-        let price = prices[index]
-        return price.isFinite ? PreciseDecimal(price.description) : nil
+    /// Adds points a request just stored (any order); a time the series holds takes the new price.
+    mutating func add(_ added: [PricePoint]) {
+        guard !added.isEmpty else { return }
+        var byTime = Dictionary(points.map { ($0.time, $0.price) }, uniquingKeysWith: { _, new in new })
+        for point in added { byTime[point.time] = point.price }
+        points = byTime.map { PricePoint(time: $0.key, price: $0.value) }.sorted { $0.time < $1.time }
     }
 
-    /// The index of the point the rule picks among `times` (sorted): the latest at or before `time`
-    /// within its UTC day, else the earliest after it within the day.
-    private static func pick(_ times: [Int64], _ time: Int64) -> Int? {
-        guard !times.isEmpty else { return nil }
-        // The first index whose time is after `time`.
-        var low = 0
-        var high = times.count
-        while low < high {
-            let middle = (low + high) / 2
-            if times[middle] <= time { low = middle + 1 } else { high = middle }
+    /// The price the rule gives at `time` (ms): the owner's manual point of its UTC day (the
+    /// latest at or before `time`, else the earliest after), else the latest CoinGecko point in
+    /// [the day's 00:00, time], else the earliest in (time, the next 00:00); nil when neither has
+    /// a point that day. At a day's 00:00 that is the day's first point: `performance`'s daily
+    /// value. A CoinGecko price is taken by its shortest decimal text, rounded half-to-even to 18
+    /// fraction digits (`ExactDecimal(_: Double)`), as every ledger price from a point is.
+    func price(at time: Int64) -> StoredPrice? {
+        if let found = Self.pick(manual, time: time, timeOf: { $0.time ?? time }) {
+            return StoredPrice(price: found.price, source: .manual, at: found.time ?? time)
         }
-        let dayStart = UTCDays.start(of: time)
-        if low > 0, times[low - 1] >= dayStart { return low - 1 }
-        if low < times.count, times[low] < dayStart + UTCDays.milliseconds { return low }
-        return nil
+        guard let found = Self.pick(points, time: time, timeOf: \.time), let exact = ExactDecimal(found.price) else { return nil }
+        return StoredPrice(price: exact, source: .coingecko, at: found.time)
+    }
+
+    /// `PriceRule.pick` over a sorted list, by binary search: the last element at or before
+    /// `time` and the first after it.
+    private static func pick<Point>(_ sorted: [Point], time: Int64, timeOf: (Point) -> Int64) -> Point? {
+        var low = 0
+        var high = sorted.count
+        while low < high {  // the first index whose time is after `time`
+            let middle = (low + high) / 2
+            if timeOf(sorted[middle]) <= time { low = middle + 1 } else { high = middle }
+        }
+        return PriceRule.pick(
+            atOrBefore: low > 0 ? sorted[low - 1] : nil, after: low < sorted.count ? sorted[low] : nil, time: time, timeOf: timeOf)
     }
 }

@@ -42,8 +42,10 @@ class ReturnsMethods(Handle):
         """How the portfolio's value moved over ``range`` (None: ``"max"``, from the first
         transaction's day), and how much of that was money put in or taken out.
 
-        Values at ``from``, each UTC day's 00:00 and ``to``, from stored price points (a range
-        ending now takes its last value from the snapshot); flows: a buy brings in amount × price
+        Values at ``from``, each UTC day's 00:00 and ``to``, from the price points
+        :meth:`fill_prices`, :meth:`price_at` and :meth:`set_price` store, by the ``price_at``
+        rule (the owner's manual point of the day first; a range ending now takes its last value
+        from the snapshot, else the manual current price); flows: a buy brings in amount × price
         + fee, a sell takes out its proceeds net of fees, a transfer (other than a move between
         covered portfolios) its market value; income and fees paid in coins are no flows.
         ``all_portfolios``: every portfolio of the owner together (one currency).
