@@ -48,6 +48,7 @@ void test_engine_fill_prices_300_rows_3_coins_200_days_3_requests(void);
 void test_engine_fill_prices_429_retry_after_119_stops_and_the_next_sends_nothing(void);
 void test_engine_fill_prices_converts_a_buy_in_euros(void);
 void test_engine_pending_price_pnl_is_unknown_with_its_coverage(void);
+void test_engine_performance_reads_filled_and_manual_points(void);
 
 /* test_format.c */
 void test_library_version(void);
