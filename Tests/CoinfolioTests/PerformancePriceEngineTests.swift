@@ -96,4 +96,23 @@ final class PerformancePriceEngineTests: PriceServerTestCase {
         XCTAssertEqual(series.price(at: first + day)?.price, ExactDecimal("41000.5"), "the day's manual point at its 00:00")
         XCTAssertEqual(series.price(at: first)?.price, 40_000, "CoinGecko's 00:02 point at 00:00")
     }
+
+    /// A token CoinGecko does not list, bought 3 days ago at 0.25, its current price set by hand at
+    /// 0.5: a range ending now ends at 100 × 0.5 = 50, as `pnl` values it; the days before have no
+    /// point and are listed.
+    func testARangeEndingNowEndsAtTheManualCurrentPrice() throws {
+        let engine = try engine()
+        defer { engine.close() }
+        let now = PortfolioEngine.nowMilliseconds()
+        try engine.addTransaction(json: #"{"coin_id":"my-token","kind":"buy","amount":100,"price":"0.25","timestamp":"\#(at(now - 3 * day))"}"#)
+        try engine.setPrice(json: #"{"coin_id":"my-token","price":"0.5"}"#)
+        let report = try engine.performance(PerformanceOptions(range: .last(days: 7)))
+        XCTAssertEqual(report.endValue, p("50"))
+        XCTAssertEqual(report.points.last?.value, p("50"))
+        XCTAssertLessThan(report.coverage, 1)
+        XCTAssertTrue(report.missing.allSatisfy { $0.coinIDs == ["my-token"] })
+        XCTAssertEqual(try engine.pnl().coins.first?.currentValue, p("50"))
+        try engine.setPrice(json: #"{"coin_id":"my-token","price":null}"#)
+        XCTAssertNil(try engine.performance(PerformanceOptions(range: .last(days: 7))).endValue)
+    }
 }

@@ -99,6 +99,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_fill_prices_converts_a_buy_in_euros),
     TEST(test_engine_pending_price_pnl_is_unknown_with_its_coverage),
     TEST(test_engine_performance_reads_filled_and_manual_points),
+    TEST(test_engine_performance_ends_at_the_manual_current_price),
     TEST(test_client_simple_price_splits_and_reads_empty_objects),
     TEST(test_engine_chart_summary_and_clamp),
     TEST(test_engine_chart_empty_series_has_null_summary),

@@ -592,3 +592,44 @@ void test_engine_performance_reads_filled_and_manual_points(void) {
     CHECK_INT(server_endpoint_count("market_chart_range"), 0); /* performance never sends a request */
     cf_engine_close(engine);
 }
+
+/* A token CoinGecko does not list, bought 3 days ago at 0.25, its current price set by hand at
+ * 0.5: a range ending now ends at 100 × 0.5 = 50 (as cf_engine_pnl values it); the days before
+ * have no point, so coverage < 1. */
+void test_engine_performance_ends_at_the_manual_current_price(void) {
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer;
+    long long now_ms = (long long)time(NULL) * 1000;
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    if (CHECK_STATUS(cf_engine_add_transaction(engine,
+                                               fmt_path("{\"coin_id\":\"my-token\",\"kind\":\"buy\",\"amount\":100,\"price\":\"0.25\","
+                                                        "\"timestamp\":\"%s\"}",
+                                                        rfc3339(now_ms - 3 * 86400000LL)),
+                                               &out, &err),
+                     CF_OK, err))
+        free_out(out);
+    else
+        free_out(err);
+    CHECK_STATUS(cf_engine_set_price(engine, "{\"coin_id\":\"my-token\",\"price\":\"0.5\"}", &err), CF_OK, err);
+    if (CHECK_STATUS(cf_engine_performance(engine, "{\"range\":\"7d\"}", &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        CHECK_DOUBLE(json_num(answer, "end_value"), 50, 0);
+        CHECK(json_num(answer, "coverage") < 1);
+        json_decref(answer);
+        free_out(out);
+    } else {
+        free_out(err);
+    }
+    CHECK_STATUS(cf_engine_set_price(engine, "{\"coin_id\":\"my-token\",\"price\":null}", &err), CF_OK, err);
+    if (CHECK_STATUS(cf_engine_performance(engine, "{\"range\":\"7d\"}", &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        CHECK(json_is_null(json_object_get(answer, "end_value")));
+        json_decref(answer);
+        free_out(out);
+    } else {
+        free_out(err);
+    }
+    cf_engine_close(engine);
+}

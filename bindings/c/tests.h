@@ -49,6 +49,7 @@ void test_engine_fill_prices_429_retry_after_119_stops_and_the_next_sends_nothin
 void test_engine_fill_prices_converts_a_buy_in_euros(void);
 void test_engine_pending_price_pnl_is_unknown_with_its_coverage(void);
 void test_engine_performance_reads_filled_and_manual_points(void);
+void test_engine_performance_ends_at_the_manual_current_price(void);
 
 /* test_format.c */
 void test_library_version(void);
