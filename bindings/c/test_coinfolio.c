@@ -165,6 +165,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_returns_holding_periods),
     TEST(test_engine_returns_moved_lot),
     TEST(test_engine_returns_rows_and_csv),
+    TEST(test_engine_returns_spec_example),
     TEST(test_engine_returns_performance),
     TEST(test_engine_returns_bad_options),
     /* test_ledger_history.c */

@@ -229,6 +229,44 @@ void test_engine_returns_rows_and_csv(void) {
 
 /* Without stored price points the days between are missing (listed, never guessed); the last
  * value of a range ending now is the snapshot's; a buy's flow is amount × price + fee. */
+/* SPEC §19's example through the ABI, its prices the owner's manual points (cf_engine_set_price)
+ * at each UTC day's 00:00 of 2023: 100 units bought at 1 on day 0 (100 in at unit value 1), the
+ * value still 100 on day 151 when 100 more units come in at 1, the price 1.1 on day 364 (220):
+ * twr 10.00, mwr 12.77 (100 (1+r)^(364/365) + 100 (1+r)^(213/365) = 220), gain 20, roi 10. */
+void test_engine_returns_spec_example(void) {
+    cf_engine *engine = returns_engine("spec-example.db");
+    char *err = NULL, json[256], when[32];
+    const time_t first = 1672531200; /* 2023-01-01T00:00:00Z */
+    json_t *answer;
+    int n;
+    if (engine == NULL)
+        return;
+    for (n = 0; n <= 364; n++) {
+        time_t day = first + (time_t)n * 86400;
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&day));
+        snprintf(json, sizeof json, "{\"coin_id\":\"x\",\"timestamp\":\"%s\",\"price\":\"%s\"}", when, n == 364 ? "1.1" : "1");
+        if (!CHECK_STATUS(cf_engine_set_price(engine, json, &err), CF_OK, err))
+            break;
+        if (n == 0 || n == 151) {
+            snprintf(json, sizeof json, "{\"coin_id\":\"x\",\"kind\":\"buy\",\"amount\":100,\"price\":1,\"timestamp\":\"%s\"}", when);
+            ADD(engine, json);
+        }
+    }
+    free_out(err);
+    answer = PERFORMANCE(engine, "{\"range\":{\"from\":\"2023-01-01\",\"to\":\"2023-12-31\"}}");
+    CHECK_DOUBLE(json_num(answer, "start_value"), 0, 0);
+    CHECK_DOUBLE(json_num(answer, "end_value"), 220, 0);
+    CHECK_DOUBLE(json_num(answer, "net_flows"), 200, 0);
+    CHECK_DOUBLE(json_num(answer, "gain"), 20, 0);
+    CHECK_DOUBLE(json_num(answer, "roi"), 10, 1e-9);
+    CHECK_DOUBLE(json_num(answer, "twr"), 10.00, 0.005);
+    CHECK_DOUBLE(json_num(answer, "mwr"), 12.77, 0.005);
+    CHECK_DOUBLE(json_num(answer, "coverage"), 1, 0);
+    CHECK_INT((int)json_array_size(json_object_get(answer, "points")), 365);
+    json_decref(answer);
+    cf_engine_close(engine);
+}
+
 void test_engine_returns_performance(void) {
     cf_engine *engine = returns_engine("performance.db");
     char *err = NULL, json[256], when[32];

@@ -168,6 +168,7 @@ void test_engine_returns_uk_same_day(void);
 void test_engine_returns_holding_periods(void);
 void test_engine_returns_moved_lot(void);
 void test_engine_returns_rows_and_csv(void);
+void test_engine_returns_spec_example(void);
 void test_engine_returns_performance(void);
 void test_engine_returns_bad_options(void);
 

@@ -157,6 +157,24 @@ def test_realized_answers_are_their_typeddicts(engine: coinfolio.Engine) -> None
 # --- performance ---------------------------------------------------------------------------------
 
 
+def test_the_spec_example_from_manual_points(engine: coinfolio.Engine) -> None:
+    """SPEC §19's example, its prices the owner's manual points at each UTC day's 00:00 of 2023:
+    100 units bought at 1 on day 0, the value still 100 on day 151 when 100 more come in at 1,
+    the price 1.1 on day 364 (220): twr 10.00, mwr 12.77, gain 20, roi 10."""
+    first = datetime.datetime(2023, 1, 1, tzinfo=datetime.timezone.utc)
+    for n in range(365):
+        when = (first + datetime.timedelta(days=n)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        engine.set_price("x", "1.1" if n == 364 else "1", timestamp=when)
+        if n in (0, 151):
+            engine.add_transaction("x", "buy", 100, price=1, timestamp=when)
+    answer = engine.performance(range=("2023-01-01", "2023-12-31"))
+    assert (answer["start_value"], answer["end_value"], answer["net_flows"], answer["gain"]) == (0, 220, 200, 20)
+    assert answer["roi"] == pytest.approx(10, abs=1e-9)
+    assert round(answer["twr"] or 0, 2) == 10.00
+    assert round(answer["mwr"] or 0, 2) == 12.77
+    assert (answer["coverage"], len(answer["points"])) == (1, 365)
+
+
 def test_performance_flows_and_missing_prices(engine: coinfolio.Engine) -> None:
     """Without stored price points the days between are missing (listed, never guessed); the
     last value of a range ending now is the snapshot's; a buy's flow is amount × price + fee."""
