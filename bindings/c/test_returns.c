@@ -13,19 +13,7 @@
 #include "test_support.h"
 #include "tests.h"
 
-static cf_engine *returns_engine(const char *stem) {
-    cf_engine *engine = NULL;
-    char *err = NULL, *text;
-    json_t *config = json_pack("{s:s}", "database", temp_path(stem));
-    tf_place_database(config);
-    text = json_dumps(config, JSON_COMPACT);
-    json_decref(config);
-    if (!CHECK_STATUS(cf_engine_open(text, &engine, &err), CF_OK, err))
-        engine = NULL;
-    free_out(err);
-    free(text);
-    return engine;
-}
+static cf_engine *returns_engine(const char *stem) { return open_engine(json_pack("{s:s}", "database", temp_path(stem))); }
 
 static void add(cf_engine *engine, const char *json, int line) {
     char *out = NULL, *err = NULL;
