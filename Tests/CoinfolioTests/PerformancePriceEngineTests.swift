@@ -73,8 +73,9 @@ final class PerformancePriceEngineTests: PriceServerTestCase {
         defer { engine.close() }
         let first = dayStart(10)
         for offset in [0, 2] as [Int64] {
+            let when = at(first + offset * day + 12 * hour)
             try engine.addTransaction(
-                json: #"{"coin_id":"bitcoin","kind":"income","income_type":"staking","amount":"1","timestamp":"\#(at(first + offset * day + 12 * hour))"}"#)
+                json: #"{"coin_id":"bitcoin","kind":"income","income_type":"staking","amount":"1","timestamp":"\#(when)"}"#)
         }
         XCTAssertEqual(try engine.fillPrices().filled, 2)
         for (time, price) in [(first + day + 6 * hour, "41000.5"), (first + day + 18 * hour, "42000")] {
@@ -104,7 +105,8 @@ final class PerformancePriceEngineTests: PriceServerTestCase {
         let engine = try engine()
         defer { engine.close() }
         let now = PortfolioEngine.nowMilliseconds()
-        try engine.addTransaction(json: #"{"coin_id":"my-token","kind":"buy","amount":100,"price":"0.25","timestamp":"\#(at(now - 3 * day))"}"#)
+        let bought = at(now - 3 * day)
+        try engine.addTransaction(json: #"{"coin_id":"my-token","kind":"buy","amount":100,"price":"0.25","timestamp":"\#(bought)"}"#)
         try engine.setPrice(json: #"{"coin_id":"my-token","price":"0.5"}"#)
         let report = try engine.performance(PerformanceOptions(range: .last(days: 7)))
         XCTAssertEqual(report.endValue, p("50"))
