@@ -19,5 +19,5 @@ enum DecodeDeadline {
     /// The error a passed deadline becomes: a timeout, like a transfer that ran out of time.
     static let error = CoinfolioError(
         .network, "the answer could not be decoded within the call's time limit (timed out)",
-        details: ["reason": .string("deadline")])
+        reason: .deadline)
 }

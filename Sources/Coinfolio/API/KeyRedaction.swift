@@ -84,14 +84,12 @@ func redacting(_ key: String?, in text: String) -> String {
 }
 
 extension CoinfolioError {
-    /// The error with `key` redacted from its message and every string detail.
+    /// The error with `key` redacted from its message and every string detail, nested ones included.
     func withKeyRedacted(_ key: String?) -> CoinfolioError {
         guard let key, !key.isEmpty else { return self }
         var copy = self
         copy.message = redacting(key, in: message)
-        for (name, value) in details {
-            if case .string(let text) = value { copy.details[name] = .string(redacting(key, in: text)) }
-        }
+        copy.details = details.mapValues { $0.mappingStrings { redacting(key, in: $0) } }
         return copy
     }
 }

@@ -31,7 +31,7 @@ struct ChartJSONReader {
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     func malformed(_ what: String = "malformed JSON") -> CoinfolioError {
-        CoinfolioError(.invalidArgument, "\(what) at offset \(index)", details: ["reason": .string("malformed_json")])
+        CoinfolioError(.invalidArgument, "\(what) at offset \(index)", reason: .malformedJSON)
     }
 
     mutating func skipSpace() {

@@ -160,8 +160,7 @@ public enum CoinGeckoBody {
         // act on (bad UTF-8, a trailing comma, nesting too deep) were found by `prepared` first,
         // each with its own `details["reason"]`.
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            return CoinfolioError(
-                .invalidArgument, "malformed JSON", details: ["reason": .string("malformed_json")])
+            return CoinfolioError(.invalidArgument, "malformed JSON", reason: .malformedJSON)
         }
         return CoinfolioError(.decode, "expected \(expected): \(describe(error))".truncated(300))
     }

@@ -42,8 +42,7 @@ struct FlatJSONObject {
         var index = 0
 
         func failure(_ what: String) -> CoinfolioError {
-            CoinfolioError(
-                .invalidArgument, "malformed JSON: \(what) at offset \(index)", details: ["reason": .string("malformed_json")])
+            CoinfolioError(.invalidArgument, "malformed JSON: \(what) at offset \(index)", reason: .malformedJSON)
         }
 
         func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -214,7 +213,7 @@ struct FlatJSONObject {
                 start = index
             }
             guard let text = String(validating: out, as: UTF8.self) else {
-                throw CoinfolioError(.invalidArgument, "a string is not valid UTF-8", details: ["reason": .string("bad_utf8")])
+                throw CoinfolioError(.invalidArgument, "a string is not valid UTF-8", reason: .badUTF8)
             }
             return text
         }

@@ -15,7 +15,7 @@ enum JSONSyntax {
     static func checkUTF8(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.contains(where: { $0 >= 0x80 }) else { return }
         guard String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil else {
-            throw CoinfolioError(.invalidArgument, "the body is not valid UTF-8", details: ["reason": .string("bad_utf8")])
+            throw CoinfolioError(.invalidArgument, "the body is not valid UTF-8", reason: .badUTF8)
         }
     }
 
@@ -34,19 +34,19 @@ enum JSONSyntax {
             let offset = failure.offset + offsetBase
             let message: String
             switch failure.reason {
-            case "lone_surrogate":
+            case .loneSurrogate:
                 message =
                     "JSON string at byte offset \(offset) has a lone surrogate escape (\(failure.what)), which is not a Unicode character"
-            case "number_out_of_range":
+            case .numberOutOfRange:
                 message = "JSON number at byte offset \(offset) is out of range: \(failure.what) is beyond ±1.8e308"
-            case "too_deep":
+            case .tooDeep:
                 message = "malformed JSON: nested deeper than \(maximumDepth) levels at byte offset \(offset)"
             default:
                 message = "malformed JSON at byte offset \(offset): \(failure.what)"
             }
             throw CoinfolioError(
                 .invalidArgument, message,
-                details: ["reason": .string(failure.reason), "offset": .number(Double(offset))])
+                reason: failure.reason, details: ["offset": .number(Double(offset))])
         }
     }
 
@@ -58,7 +58,7 @@ enum JSONSyntax {
 
     struct Failure: Equatable {
         var offset: Int
-        var reason: String
+        var reason: CoinfolioError.Reason
         var what: String
     }
 
@@ -71,7 +71,7 @@ enum JSONSyntax {
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-        private func fail(_ what: String, at offset: Int? = nil, reason: String = "malformed_json") -> Failure {
+        private func fail(_ what: String, at offset: Int? = nil, reason: CoinfolioError.Reason = .malformedJSON) -> Failure {
             Failure(offset: offset ?? index, reason: reason, what: what)
         }
 
@@ -164,7 +164,7 @@ enum JSONSyntax {
         }
 
         private mutating func open(object: Bool) -> Failure? {
-            if stack.count >= JSONSyntax.maximumDepth { return fail("too deep", reason: "too_deep") }
+            if stack.count >= JSONSyntax.maximumDepth { return fail("too deep", reason: .tooDeep) }
             stack.append(object)
             index += 1
             return nil
@@ -249,7 +249,7 @@ enum JSONSyntax {
                     index += 1
                     guard let unit = hex4() else { return fail("\\u must be followed by 4 hex digits", at: escapeStart) }
                     if unit >= 0xDC00 && unit <= 0xDFFF {
-                        return fail(String(format: "\\u%04x", unit), at: escapeStart, reason: "lone_surrogate")
+                        return fail(String(format: "\\u%04x", unit), at: escapeStart, reason: .loneSurrogate)
                     }
                     if unit >= 0xD800 && unit <= 0xDBFF {
                         // A high surrogate must be followed at once by a low one.
@@ -259,7 +259,7 @@ enum JSONSyntax {
                             if let low = hex4(), low >= 0xDC00 && low <= 0xDFFF { continue }
                         }
                         index = save
-                        return fail(String(format: "\\u%04x", unit), at: escapeStart, reason: "lone_surrogate")
+                        return fail(String(format: "\\u%04x", unit), at: escapeStart, reason: .loneSurrogate)
                     }
                 default:
                     return fail(
@@ -316,7 +316,7 @@ enum JSONSyntax {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 if let value = Double(text), value.isFinite { return nil }
                 let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-                return fail(shown, at: start, reason: "number_out_of_range")
+                return fail(shown, at: start, reason: .numberOutOfRange)
             }
             return nil
         }

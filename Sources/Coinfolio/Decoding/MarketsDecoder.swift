@@ -107,13 +107,13 @@ enum MarketsDecoder {
             return error
         } catch {}
         let reason = name.map { String(cString: $0) } ?? "refused"
-        var details: [String: CoinfolioError.Detail] = ["reason": .string("malformed_json")]
+        var details: [String: CoinfolioError.Detail] = [:]
         var message = "malformed JSON (\(reason))"
         if simdjsonOffset >= 0 {
             details["offset"] = .number(Double(simdjsonOffset + offsetBase))
             message = "malformed JSON at byte offset \(simdjsonOffset + offsetBase): \(reason)"
         }
-        return CoinfolioError(.invalidArgument, message, details: details)
+        return CoinfolioError(.invalidArgument, message, reason: .malformedJSON, details: details)
     }
 
     // MARK: - Records to coins

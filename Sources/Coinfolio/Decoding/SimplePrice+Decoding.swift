@@ -19,7 +19,7 @@ extension CoinGeckoBody {
         } catch let error as CoinfolioError {
             throw error
         } catch {
-            throw CoinfolioError(.invalidArgument, "malformed JSON", details: ["reason": .string("malformed_json")])
+            throw CoinfolioError(.invalidArgument, "malformed JSON", reason: .malformedJSON)
         }
         guard let top = object as? [String: Any] else {
             throw CoinfolioError(.decode, "expected a JSON object of coin ids (/simple/price)")

@@ -104,7 +104,7 @@ public final class PortfolioEngine: Sendable {
                 progress.report(.ids, done: missing.count, total: missing.count)
             }
             return try install(coins: coins, marketData: marketData)
-        } catch let error as CoinfolioError where error.details["reason"] == .string("no_coins") {
+        } catch let error as CoinfolioError where error.reason == .noCoins {
             throw error  // the snapshot stays exactly as it was, `stale` included
         } catch {
             markRefreshFailed()
@@ -114,7 +114,7 @@ public final class PortfolioEngine: Sendable {
 
     /// The error for a markets answer with no coin: `details["reason"]` = `"no_coins"`.
     private static func noCoins(_ message: String, code: CoinfolioError.Code = .decode) -> CoinfolioError {
-        CoinfolioError(code, message, details: ["reason": .string("no_coins")])
+        CoinfolioError(code, message, reason: .noCoins)
     }
 
     /// Sets the function that long work calls with its progress; nil turns reporting off.

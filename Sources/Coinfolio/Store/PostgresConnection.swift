@@ -68,7 +68,7 @@ final class PostgresConnection: Database {
                 .store,
                 "cannot open database \"\(Self.redactedURL(url))\": its user or password holds an unencoded '@', '/' or '?'"
                     + " (percent-encode them: %40, %2F, %3F)",
-                details: ["reason": .string("ambiguous_url")])
+                reason: .ambiguousURL)
         }
         switch Self.connect(url, timeout: timeout) {
         case .success(let opened): connection = opened

@@ -37,7 +37,7 @@ final class SQLiteConnection: Database {
             throw CoinfolioError(
                 .invalidArgument,
                 "database \"\(path)\" is an SQLite URI, which is not taken: give a file path (./\(path) for a file of that name) or \":memory:\"",
-                details: ["reason": .string("sqlite_uri")])
+                reason: .sqliteURI)
         }
         Self.createOwnerOnly(path)
         var db: OpaquePointer?

@@ -54,7 +54,7 @@ extension ConfigJSON {
         let data = Data(text.utf8)
         try data.withUnsafeBytes { try JSONSyntax.checkStrict($0) }
         guard let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            throw CoinfolioError(.invalidArgument, "malformed JSON", details: ["reason": .string("malformed_json")])
+            throw CoinfolioError(.invalidArgument, "malformed JSON", reason: .malformedJSON)
         }
         guard let object = parsed as? [String: Any] else { throw CoinfolioError.invalid("expected a JSON object") }
         return object.mapValues { value in

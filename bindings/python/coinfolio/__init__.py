@@ -30,6 +30,7 @@ from .errors import (
     NoData,
     NotFound,
     RateLimited,
+    Reason,
     StoreError,
     Unauthorized,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "StoreError",
     "NoData",
     "InternalError",
+    "Reason",
     "format_currency",
     "format_price",
     "format_value",
