@@ -16,7 +16,9 @@
  * - Every string the library returns is owned by the caller and must be released with
  *   cf_string_free() — never free(). cf_version() is the one exception: it is static.
  * - Input strings are UTF-8 and borrowed for the duration of the call. JSON inputs are top-level
- *   objects; unknown keys are ignored. Output objects only ever gain keys.
+ *   objects; unknown keys are ignored. A key given twice in one object reads as its later member
+ *   (as JavaScript's JSON.parse and Python's json do), in every input and every CoinGecko body.
+ *   Output objects only ever gain keys.
  * - Unknown values are JSON null (never 0; JSON has no NaN). Prices and values are in the
  *   configured vs_currency; percentages are in percent units (1.5 means 1.5 %); durations in
  *   seconds unless the name says otherwise.
@@ -41,9 +43,10 @@ extern "C" {
 
 /** @name Status codes
  * Status codes: stable, never reused. The "code" string of an error object is given beside each.
- * Every JSON input (bodies, configs, queries) is checked against RFC 8259 strictly; a malformed
- * one gets CF_INVALID_ARGUMENT with details.reason "malformed_json" (or "lone_surrogate",
- * "number_out_of_range", "too_deep") and details.offset, the byte offset named in the message.
+ * Every JSON input (bodies, configs, queries, transactions, charts) is read by one strict reader
+ * (RFC 8259), in members nobody reads too; a malformed one gets CF_INVALID_ARGUMENT with
+ * details.reason "malformed_json" (or "lone_surrogate", "number_out_of_range", "too_deep") and
+ * details.offset, the byte offset named in the message.
  */
 /** @{ */
 #define CF_OK               0  /**< "ok" */
@@ -604,7 +607,10 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 /** Stores a transaction. transaction_json: {"portfolio","coin_id","kind","amount","price","fee",
  * "timestamp","note","external_id"}; numbers may also be strings holding a decimal ("0.1");
  * timestamp: RFC 3339 with Z or an offset (normalized to UTC; milliseconds kept), a date-time
- * without a zone is UTC, a date alone is 00:00:00Z; absent means now. note: at most 65,536 bytes.
+ * without a zone is UTC, a date alone is 00:00:00Z; absent means now. A leap second
+ * ("2016-12-31T23:59:60Z", or 15:59:60-08:00) reads as the last millisecond of its minute,
+ * "2016-12-31T23:59:59.999Z" (Unix time has no leap seconds; the order is kept); :60 is refused
+ * where the time is not 23:59 UTC. note: at most 65,536 bytes.
  * out_json: the stored transaction with its "id". Returns CF_OK, CF_INVALID_ARGUMENT (NULL,
  * malformed JSON, a bad field: details.field; a shortfall: details {coin_id, timestamp,
  * short_by}; an external_id already in the portfolio), CF_NOT_FOUND (a portfolio other than

@@ -99,10 +99,10 @@ enum MarketsDecoder {
         -> CoinfolioError
     {
         do {
-            // The body as given (with the BOM that was dropped), through the one strict check
-            // every JSON entry point uses, so offsets count from the first byte given.
-            let given = Data(offsetBase == 3 ? [0xEF, 0xBB, 0xBF] : []) + Data(bytes)
-            _ = try CoinGeckoBody.prepared(given)
+            // The one strict reader every JSON entry point uses; offsets count from the first
+            // byte given (a dropped BOM included).
+            try JSONSyntax.checkUTF8(bytes)
+            try JSONSyntax.checkStrict(bytes, offsetBase: offsetBase)
         } catch let error as CoinfolioError {
             return error
         } catch {}

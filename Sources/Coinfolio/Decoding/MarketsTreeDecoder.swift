@@ -1,0 +1,92 @@
+import Foundation
+
+/// The `/coins/markets` decoder of builds without simdjson (SPEC §21): the strict Swift reader
+/// (`JSONValue`) reads the body, and each element is decoded by `Coin(from:warnings:)` with the
+/// tolerance rules of SPEC §2 and §10. Its pages equal the simdjson decoder's (`MarketsDecoder`)
+/// for every body (`MarketsTreeDecoderTests`), only slower and with sparklines decoded at once.
+/// `CoinGeckoBody.markets` picks it where `CSimdJSON` cannot be imported.
+enum MarketsTreeDecoder {
+    /// Decodes a body as it came (a UTF-8 BOM is dropped; offsets count from the first byte).
+    /// - Throws: `.invalidArgument` for bytes that are not strict JSON, `.decode` when the top
+    ///   level is not an array; `DecodeDeadline.Passed` when a client call's time ran out.
+    static func decode(_ body: Data) throws -> MarketsPage {
+        guard case .array(let elements) = try JSONValue.parse(body: body) else {
+            throw CoinfolioError(.decode, "expected a JSON array of coins (/coins/markets): the top level is not an array")
+        }
+        var rows: [MarketsRow] = []
+        rows.reserveCapacity(elements.count)
+        for element in elements {
+            try DecodeDeadline.check()
+            rows.append(MarketsRow(element))
+        }
+        return MarketsRow.page(rows)
+    }
+}
+
+/// One `/coins/markets` element, decoded tolerantly: its coin, or why it was skipped; and the
+/// warnings about its fields.
+struct MarketsRow {
+    /// Why an element was skipped (`MarketsPage.Skipped.reason`).
+    struct Skip: Error { var text: String }
+
+    var result: Result<Coin, Skip>
+    var warnings = FieldWarnings()
+
+    init(result: Result<Coin, Skip>, warnings: FieldWarnings = FieldWarnings()) {
+        self.result = result
+        self.warnings = warnings
+    }
+
+    /// An element as the strict reader read it; skipped with the simdjson decoder's reasons
+    /// ("not an object", "missing id", "id is not a string", the id rule's message).
+    init(_ element: JSONValue) {
+        guard case .object = element else {
+            result = .failure(Skip(text: "not an object"))
+            return
+        }
+        switch element["id"] {
+        case nil, .null?:
+            result = .failure(Skip(text: "missing id"))
+            return
+        case .string?:
+            break
+        default:
+            result = .failure(Skip(text: "id is not a string"))
+            return
+        }
+        do {
+            result = .success(try Coin(from: JSONValueDecoder.decoder(for: element), warnings: &warnings))
+        } catch let error as CoinfolioError {
+            result = .failure(Skip(text: error.message))
+        } catch {
+            result = .failure(Skip(text: describe(error, droppingFirst: 0)))
+        }
+    }
+
+    /// The page of `rows` in body order: a later row with an id seen before replaces the earlier
+    /// (which is reported skipped); warnings of the rows kept, in body order.
+    static func page(_ rows: [MarketsRow]) -> MarketsPage {
+        var merged = LaterRowWins<Coin>(reservingCapacity: rows.count)
+        var skipped: [MarketsPage.Skipped] = []
+        var sourceIndex: [Int] = []
+        for (index, row) in rows.enumerated() {
+            switch row.result {
+            case .success(let coin):
+                if let earlier = merged.add(coin) {
+                    skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
+                    sourceIndex[earlier] = index
+                } else {
+                    sourceIndex.append(index)
+                }
+            case .failure(let reason):
+                skipped.append(.init(index: index, reason: reason.text))
+            }
+        }
+        skipped.sort { $0.index < $1.index }
+        var warnings: [DecodeWarning] = []
+        for index in sourceIndex.sorted() where !rows[index].warnings.items.isEmpty {
+            warnings += rows[index].warnings.warnings(index: index, id: try? rows[index].result.get().id)
+        }
+        return MarketsPage(coins: merged.rows, skipped: skipped, elementCount: rows.count, warnings: warnings)
+    }
+}
