@@ -30,7 +30,8 @@ final class ErrorDetailsTests: XCTestCase {
         let error = CoinfolioError(.store, "the database did not answer", reason: .timeout, details: ["x": .number(1)])
         XCTAssertEqual(error.reason, .timeout)
         XCTAssertEqual(error.details, ["reason": .string("timeout"), "x": .number(1)])
-        XCTAssertEqual(error.json, #"{"status":8,"code":"store","message":"the database did not answer","details":{"reason":"timeout","x":1}}"#)
+        XCTAssertEqual(
+            error.json, #"{"status":8,"code":"store","message":"the database did not answer","details":{"reason":"timeout","x":1}}"#)
     }
 
     func testKeyRedactionReachesNestedDetails() {

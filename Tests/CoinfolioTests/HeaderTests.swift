@@ -91,9 +91,9 @@ final class HeaderTests: XCTestCase {
     }
 
     func testReasonsTheLibraryGivesAreListed() throws {
-        let malformed = try XCTUnwrap(tryError { try CoinGeckoBody.global(Data("[1,]".utf8)) })
+        let malformed = try XCTUnwrap(tryError { _ = try CoinGeckoBody.global(Data("[1,]".utf8)) })
         XCTAssertEqual(malformed.reason, .malformedJSON)
-        let deep = try XCTUnwrap(tryError { try CoinGeckoBody.global(Data(String(repeating: "[", count: 600).utf8)) })
+        let deep = try XCTUnwrap(tryError { _ = try CoinGeckoBody.global(Data(String(repeating: "[", count: 600).utf8)) })
         XCTAssertEqual(deep.reason, .tooDeep)
         XCTAssertEqual(DecodeDeadline.error.reason, .deadline)
         let comma = try XCTUnwrap(tryError { try CoinID.validateHeldAsListable("a,b") })
@@ -140,7 +140,9 @@ final class HeaderTests: XCTestCase {
             let from = try XCTUnwrap(prose.range(of: marker), "the header's currency prose has \"\(marker)\"")
             let to = try XCTUnwrap(prose.range(of: stop, range: from.upperBound..<prose.endIndex), "\"\(stop)\" after \"\(marker)\"")
             return prose[from.upperBound..<to.lowerBound].split(whereSeparator: { !$0.isLetter }).map(String.init)
-                .filter { $0.count >= 3 && $0 == $0.lowercased() && !["and", "the", "for", "other", "digit", "codes", "rest"].contains($0) }
+                .filter {
+                    $0.count >= 3 && $0 == $0.lowercased() && !["and", "the", "for", "other", "digit", "codes", "rest"].contains($0)
+                }
         }
         func fiat(_ digits: Int) -> Set<String> {
             Set(CurrencyTable.entries.filter { $0.kind == .fiat(minorUnit: digits) }.map(\.code))

@@ -1,3 +1,4 @@
+import CSimdJSON
 import Foundation
 import XCTest
 
@@ -128,6 +129,17 @@ final class OnePassDecodingTests: XCTestCase {
         let known = Set(MarketsDecoder.numberKeys + MarketsDecoder.stringKeys + ["roi", "sparkline_in_7d"])
         let model = Set(Coin.JSONKey.allCases.map(\.rawValue) + Coin.ROI.JSONKey.allCases.map { "roi.\($0.rawValue)" })
         XCTAssertEqual(known, model)
+    }
+
+    /// The scanner's key list (the X-macro `CF_SJ_COIN_FIELDS` of CSimdJSON.h, from which its
+    /// records and key table are made) is `Coin.JSONKey`, in order: one list, two languages.
+    func testTheScannersKeyListIsCoinJSONKey() {
+        let scanner = (0..<Int(CF_SJ_KEY_COUNT)).map { String(cString: cf_sj_coin_key(Int32($0))) }
+        XCTAssertEqual(scanner, Coin.JSONKey.allCases.map(\.rawValue), "CF_SJ_COIN_FIELDS in CSimdJSON.h is Coin.JSONKey")
+        XCTAssertNil(cf_sj_coin_key(Int32(CF_SJ_KEY_COUNT)))
+        XCTAssertEqual(MarketsDecoder.windows.count, Coin.ChangeWindow.allCases.count, "every change window is a scanned field")
+        XCTAssertEqual(MarketsDecoder.numberKeys.suffix(2), ["roi.times", "roi.percentage"])
+        XCTAssertEqual(MarketsDecoder.stringKeys.last, "roi.currency")
     }
 
     /// A client call's decoding stops at its deadline (harden's `DecodeDeadline`), in one piece

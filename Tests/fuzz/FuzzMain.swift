@@ -9,7 +9,7 @@
 //     names the line (details.line >= 1) unless the input is not UTF-8 at all; nothing lands on error;
 //   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420);
 //   - chart_svg: an SVG drawn from the input (as the chart, then as the options) is one UTF-8
-//     `<svg>` document, and input jansson rejects never gets CF_OK either way;
+//     document with one `<svg>` element, and input jansson rejects never gets CF_OK either way;
 //   - snapshot_open: an engine opened on a SQLite file whose saved snapshot's compact coins are the
 //     input (bytes, NULs included) never crashes, answers every query with JSON, and, when it
 //     keeps the snapshot, lists each coin id once.
@@ -164,11 +164,13 @@ func checkAndFree(_ text: UnsafeMutablePointer<CChar>?, isError: Bool) {
     }
 }
 
-/// Checks an SVG document cf_chart_svg wrote (UTF-8, one `<svg …>…</svg>` element) and frees it.
+/// Checks an SVG document cf_chart_svg wrote (UTF-8, the XML declaration, one `<svg …>…</svg>`
+/// element) and frees it.
 func checkSVG(_ text: UnsafeMutablePointer<CChar>?) {
     guard let text else { return }
     defer { cf_string_free(text) }
-    guard let svg = String(validatingCString: text), svg.hasPrefix("<svg"), svg.hasSuffix("</svg>\n") || svg.hasSuffix("</svg>")
+    guard let svg = String(validatingCString: text), svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"),
+        svg.components(separatedBy: "<svg ").count == 2, svg.hasSuffix("</svg>\n") || svg.hasSuffix("</svg>")
     else { fatal("cf_chart_svg wrote something that is not an SVG document: \(String(cString: text).prefix(300))") }
 }
 

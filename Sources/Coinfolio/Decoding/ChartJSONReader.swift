@@ -56,10 +56,10 @@ struct ChartJSONReader {
     private mutating func document() throws -> Chart {
         var chart = Chart()
         try object(notAnObject: CoinfolioError.invalid("expected a JSON object")) { this, key in
-            switch key {
-            case "points":
+            switch PriceChart.JSONKey(rawValue: key) {
+            case .points?:
                 try this.points(into: &chart)
-            case "vs_currency":
+            case .vsCurrency?:
                 switch this.reader.peek() {
                 case UInt8(ascii: "\""): chart.vsCurrency = try this.reader.string()
                 case UInt8(ascii: "n"): try this.reader.literal("null")
@@ -165,8 +165,9 @@ extension ChartJSONReader {
         var shapeError: CoinfolioError?
         try object(notAnObject: CoinfolioError(.decode, "expected a JSON object {\"prices\":[…]} (/coins/{id}/market_chart)")) {
             this, key in
-            switch key {
-            case "prices", "market_caps", "total_volumes":
+            let series = MarketChart.JSONKey(rawValue: key)
+            switch series {
+            case .prices?, .marketCaps?, .totalVolumes?:
                 var points: [ChartPoint] = []
                 switch this.reader.peek() {
                 case UInt8(ascii: "["): try this.series(key, into: &points, warnings: &chart.warnings)
@@ -176,9 +177,9 @@ extension ChartJSONReader {
                     shapeError =
                         shapeError ?? CoinfolioError(.decode, "\(key) is not an array of [time, value] points (/coins/{id}/market_chart)")
                 }
-                switch key {
-                case "prices": chart.prices = points
-                case "market_caps": chart.marketCaps = points
+                switch series {
+                case .prices?: chart.prices = points
+                case .marketCaps?: chart.marketCaps = points
                 default: chart.totalVolumes = points
                 }
             default:

@@ -63,14 +63,16 @@ public enum CoinGeckoBody {
         }
     }
 
+    /// The key of a `/global` body's envelope (`{"data":{…}}`).
+    enum GlobalKey: String, CodingKey, WireKeys { case data }
+
     private struct GlobalEnvelope: Decodable {
         var data: MarketData?
-        private enum CodingKeys: String, CodingKey { case data, totalMarketCap = "total_market_cap" }
         init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let c = try decoder.container(keyedBy: GlobalKey.self)
             if c.contains(.data) {
                 data = c.lenient(MarketData.self, .data)
-            } else if c.contains(.totalMarketCap) {
+            } else if try decoder.container(keyedBy: MarketData.JSONKey.self).contains(.totalMarketCap) {
                 data = try MarketData(from: decoder)
             }
         }

@@ -244,7 +244,8 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 type,
-                DecodingError.Context(codingPath: codingPath + [IndexKey(index: currentIndex)], debugDescription: "Unkeyed container is at end."))
+                DecodingError.Context(
+                    codingPath: codingPath + [IndexKey(index: currentIndex)], debugDescription: "Unkeyed container is at end."))
         }
         return ValueDecoder(value: elements[currentIndex], codingPath: codingPath + [IndexKey(index: currentIndex)])
     }

@@ -118,23 +118,15 @@ enum MarketsDecoder {
 
     // MARK: - Records to coins
 
-    /// JSON keys of the numeric fields, in record order (CF_SJ_CURRENT_PRICE …).
-    static let numberKeys = [
-        "current_price", "market_cap", "market_cap_rank", "fully_diluted_valuation", "total_volume", "high_24h", "low_24h",
-        "price_change_24h", "price_change_percentage_24h", "market_cap_change_24h", "market_cap_change_percentage_24h",
-        "circulating_supply", "total_supply", "max_supply", "ath", "ath_change_percentage", "atl", "atl_change_percentage",
-        "price_change_percentage_1h_in_currency", "price_change_percentage_24h_in_currency",
-        "price_change_percentage_7d_in_currency", "price_change_percentage_14d_in_currency",
-        "price_change_percentage_30d_in_currency", "price_change_percentage_200d_in_currency",
-        "price_change_percentage_1y_in_currency", "roi.times", "roi.percentage",
-    ]
-    /// The change windows and their numeric fields.
-    static let windows: [(Coin.ChangeWindow, Int)] = [
-        (.h1, CF_SJ_PCP_1H), (.h24, CF_SJ_PCP_24H), (.d7, CF_SJ_PCP_7D), (.d14, CF_SJ_PCP_14D),
-        (.d30, CF_SJ_PCP_30D), (.d200, CF_SJ_PCP_200D), (.y1, CF_SJ_PCP_1Y),
-    ]
-    /// JSON keys of the string fields, in record order (CF_SJ_ID …).
-    static let stringKeys = ["id", "symbol", "name", "image", "ath_date", "atl_date", "last_updated", "roi.currency"]
+    /// Warning paths of the numeric fields, in record order (CF_SJ_CURRENT_PRICE …, "roi.times"),
+    /// from the scanner's key list (`CF_SJ_COIN_FIELDS`).
+    static let numberKeys: [String] = (0..<Int(CF_SJ_NUMBER_COUNT)).map { String(cString: cf_sj_number_path(Int32($0))) }
+    /// Warning paths of the string fields, in record order (CF_SJ_ID …, "roi.currency").
+    static let stringKeys: [String] = (0..<Int(CF_SJ_STRING_COUNT)).map { String(cString: cf_sj_string_path(Int32($0))) }
+    /// The change windows and their numeric fields (the field whose key is the window's).
+    static let windows: [(Coin.ChangeWindow, Int)] = Coin.ChangeWindow.allCases.compactMap { window in
+        numberKeys.firstIndex(of: window.jsonKey.rawValue).map { (window, $0) }
+    }
 
     /// Records to a page, piece after piece: the merge (later row wins), skips and warnings.
     private struct PageBuilder {

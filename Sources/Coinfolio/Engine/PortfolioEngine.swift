@@ -268,7 +268,7 @@ public final class PortfolioEngine: Sendable {
 
     private static func globalBody(_ data: MarketData) -> [UInt8] {
         var w = JSONWriter()
-        w.beginObject(); w.key("data"); w.beginObject(); data.writeJSON(to: &w); w.endObject(); w.endObject()
+        w.beginObject(); w.key(CoinGeckoBody.GlobalKey.data); w.beginObject(); data.writeJSON(to: &w); w.endObject(); w.endObject()
         return w.bytes
     }
 

@@ -7,45 +7,52 @@ import Foundation
 enum TransactionInput {
     static func transaction(from json: String) throws -> Transaction {
         let object = try FlatJSONObject(Array(json.utf8))
-        func invalid(_ key: String, _ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string(key)])
+        func invalid(_ key: Transaction.JSONKey, _ message: String) -> CoinfolioError {
+            CoinfolioError(.invalidArgument, message, details: ["field": .string(key.rawValue)])
         }
-        func decimal(_ key: String) throws -> ExactDecimal? {
-            switch object[key] {
+        func decimal(_ key: Transaction.JSONKey) throws -> ExactDecimal? {
+            switch object[key.rawValue] {
             case nil, .null?: return nil
             case .number(let text)?, .string(let text)?:
                 guard let value = ExactDecimal(text) else {
                     throw invalid(
-                        key, "\(key) must be a decimal number with at most 18 fraction digits, below 8.5e19, not \"\(text.prefix(64))\"")
+                        key,
+                        "\(key.rawValue) must be a decimal number with at most 18 fraction digits, below 8.5e19, not \"\(text.prefix(64))\""
+                    )
                 }
                 return value
-            default: throw invalid(key, "\(key) must be a number")
+            default: throw invalid(key, "\(key.rawValue) must be a number")
             }
         }
-        func string(_ key: String) throws -> String? {
-            switch object[key] {
+        func string(_ key: Transaction.JSONKey) throws -> String? {
+            switch object[key.rawValue] {
             case nil, .null?: return nil
             case .string(let text)?: return text
-            default: throw invalid(key, "\(key) must be a string")
+            default: throw invalid(key, "\(key.rawValue) must be a string")
             }
         }
-        guard let coinID = try string("coin_id") else { throw invalid("coin_id", "coin_id is required") }
-        guard let kindText = try string("kind") else { throw invalid("kind", "kind is required (buy, sell, transfer_in, transfer_out)") }
-        guard let kind = TransactionKind(rawValue: kindText) else {
-            throw invalid("kind", "kind must be buy, sell, transfer_in or transfer_out, not \"\(kindText.prefix(64))\"")
+        guard let coinID = try string(Transaction.JSONKey.coinID) else { throw invalid(Transaction.JSONKey.coinID, "coin_id is required") }
+        guard let kindText = try string(Transaction.JSONKey.kind) else {
+            throw invalid(Transaction.JSONKey.kind, "kind is required (buy, sell, transfer_in, transfer_out)")
         }
-        guard let amount = try decimal("amount") else { throw invalid("amount", "amount is required") }
+        guard let kind = TransactionKind(rawValue: kindText) else {
+            throw invalid(Transaction.JSONKey.kind, "kind must be buy, sell, transfer_in or transfer_out, not \"\(kindText.prefix(64))\"")
+        }
+        guard let amount = try decimal(Transaction.JSONKey.amount) else { throw invalid(Transaction.JSONKey.amount, "amount is required") }
         var timestamp = LedgerTimestamp.now()
-        if let text = try string("timestamp") {
+        if let text = try string(Transaction.JSONKey.timestamp) {
             guard let parsed = LedgerTimestamp.parse(text) else {
-                throw invalid("timestamp", "timestamp must be RFC 3339 (2024-03-01T12:30:00Z), not \"\(text.prefix(64))\"")
+                throw invalid(
+                    Transaction.JSONKey.timestamp, "timestamp must be RFC 3339 (2024-03-01T12:30:00Z), not \"\(text.prefix(64))\"")
             }
             timestamp = parsed
         }
         return Transaction(
-            portfolio: try string("portfolio") ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
-            price: try decimal("price"), fee: try decimal("fee") ?? .zero, timestamp: timestamp, note: try string("note") ?? "",
-            externalID: try string("external_id"))
+            portfolio: try string(Transaction.JSONKey.portfolio) ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind,
+            amount: amount,
+            price: try decimal(Transaction.JSONKey.price), fee: try decimal(Transaction.JSONKey.fee) ?? .zero, timestamp: timestamp,
+            note: try string(Transaction.JSONKey.note) ?? "",
+            externalID: try string(Transaction.JSONKey.externalID))
     }
 }
 
@@ -102,11 +109,20 @@ public struct PortfolioInfo: Hashable, Sendable, Decodable {
         self.vsCurrency = vsCurrency
     }
 
-    private enum CodingKeys: String, CodingKey { case name, vsCurrency = "vs_currency" }
+    /// A portfolio's keys, read and written.
+    enum JSONKey: String, CodingKey, WireKeys {
+        case name
+        case vsCurrency = "vs_currency"
+    }
+
+    /// The key of the portfolios answer.
+    enum AnswerKey: String, WireKeys {
+        case portfolios
+    }
 
     /// Reads `{"name", "vs_currency"}`; `vs_currency` may be absent (the engine's is used).
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: JSONKey.self)
         guard let name = try c.decodeIfPresent(String.self, forKey: .name) else { throw CoinfolioError.invalid("name is required") }
         self.init(name: name, vsCurrency: try c.decodeIfPresent(String.self, forKey: .vsCurrency) ?? "")
     }
@@ -120,11 +136,11 @@ extension Array where Element == PortfolioInfo {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("portfolios"); w.beginArray()
+        w.key(PortfolioInfo.AnswerKey.portfolios); w.beginArray()
         for portfolio in self {
             w.beginObject()
-            w.key("name"); w.string(portfolio.name)
-            w.key("vs_currency"); w.string(portfolio.vsCurrency)
+            w.key(PortfolioInfo.JSONKey.name); w.string(portfolio.name)
+            w.key(PortfolioInfo.JSONKey.vsCurrency); w.string(portfolio.vsCurrency)
             w.endObject()
         }
         w.endArray()
@@ -140,6 +156,12 @@ public struct TransactionPage: Sendable {
     /// How many matched before limit and offset.
     public var total: Int
 
+    /// The keys of a page.
+    enum JSONKey: String, WireKeys {
+        case transactions
+        case total
+    }
+
     /// `{"transactions":[{"id","portfolio","coin_id","kind","amount","price","fee","timestamp","note","external_id"}…],"total":n}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -147,10 +169,10 @@ public struct TransactionPage: Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: transactions.count * 220 + 32)
         w.beginObject()
-        w.key("transactions"); w.beginArray()
+        w.key(JSONKey.transactions); w.beginArray()
         for transaction in transactions { w.beginObject(); transaction.writeJSON(to: &w); w.endObject() }
         w.endArray()
-        w.key("total"); w.number(total)
+        w.key(JSONKey.total); w.number(total)
         w.endObject()
         return w.bytes
     }
@@ -163,6 +185,12 @@ public struct ImportSummary: Hashable, Sendable {
     /// Rows whose external_id the portfolio already had (not stored again).
     public var skipped: Int
 
+    /// The keys of the summary.
+    enum JSONKey: String, WireKeys {
+        case imported
+        case skipped
+    }
+
     /// `{"imported":n,"skipped":n}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -170,8 +198,8 @@ public struct ImportSummary: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("imported"); w.number(imported)
-        w.key("skipped"); w.number(skipped)
+        w.key(JSONKey.imported); w.number(imported)
+        w.key(JSONKey.skipped); w.number(skipped)
         w.endObject()
         return w.bytes
     }

@@ -143,18 +143,32 @@ public struct Transaction: Hashable, Sendable {
         }
     }
 
+    /// A transaction's keys: what the ledger writes and what `add_transaction` reads (all but `id`).
+    enum JSONKey: String, WireKeys {
+        case id
+        case portfolio
+        case coinID = "coin_id"
+        case kind
+        case amount
+        case price
+        case fee
+        case timestamp
+        case note
+        case externalID = "external_id"
+    }
+
     /// The transaction's JSON object members.
     func writeJSON(to w: inout JSONWriter) {
-        w.key("id"); w.string(id.map { String($0) })
-        w.key("portfolio"); w.string(portfolio)
-        w.key("coin_id"); w.string(coinID)
-        w.key("kind"); w.string(kind.rawValue)
-        w.key("amount"); w.decimal(amount)
-        w.key("price"); w.decimal(price)
-        w.key("fee"); w.decimal(fee)
-        w.key("timestamp"); w.string(LedgerTimestamp.format(timestamp))
-        w.key("note"); w.string(note)
-        w.key("external_id"); w.string(externalID)
+        w.key(JSONKey.id); w.string(id.map { String($0) })
+        w.key(JSONKey.portfolio); w.string(portfolio)
+        w.key(JSONKey.coinID); w.string(coinID)
+        w.key(JSONKey.kind); w.string(kind.rawValue)
+        w.key(JSONKey.amount); w.decimal(amount)
+        w.key(JSONKey.price); w.decimal(price)
+        w.key(JSONKey.fee); w.decimal(fee)
+        w.key(JSONKey.timestamp); w.string(LedgerTimestamp.format(timestamp))
+        w.key(JSONKey.note); w.string(note)
+        w.key(JSONKey.externalID); w.string(externalID)
     }
 
     /// `{"id","portfolio","coin_id","kind","amount","price","fee","timestamp","note","external_id"}`
