@@ -18,6 +18,7 @@
 #include <locale.h>
 #include <new>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 using namespace simdjson;
@@ -84,8 +85,9 @@ bool slow_number(const char *p, size_t n, double *out) {
     return true;
 }
 
-// The keys of a row (CF_SJ_COIN_FIELDS) by length, for dispatch: the fields of one length are
-// compared, as a switch on the length would, from a table the key list writes at compile time.
+// The keys of a row (CF_SJ_COIN_FIELDS), for dispatch: a switch on the key's length, then a
+// comparison of known length with each key of that length — what a hand-written switch would
+// do, written by the compiler from the key list (`find_key`).
 enum class Kind : unsigned char { STRING, NUMBER, ROI, SPARKLINE };
 
 struct Field {
@@ -105,26 +107,40 @@ constexpr Field kRoiFields[] = {CF_SJ_ROI_FIELDS(CF_SJ_FIELD)};
 
 constexpr size_t kCoinFieldCount = sizeof kCoinFields / sizeof kCoinFields[0];
 static_assert(kCoinFieldCount == CF_SJ_KEY_COUNT, "one key table");
-constexpr size_t kLongestKey = 64;
+constexpr size_t kLongestKey = 48;
 
-struct FieldsByLength {
-    Field fields[kCoinFieldCount];
-    unsigned char start[kLongestKey + 2] = {};  // fields[start[n] ..< start[n + 1]] have length n
-};
-
-constexpr FieldsByLength fields_by_length() {
-    FieldsByLength table{};
-    size_t at = 0;
-    for (size_t length = 0; length <= kLongestKey; length++) {
-        table.start[length] = (unsigned char)at;
-        for (const Field &field : kCoinFields)
-            if (field.key.size() == length) table.fields[at++] = field;
-    }
-    table.start[kLongestKey + 1] = (unsigned char)at;
-    return table;
+constexpr bool keys_fit() {
+    for (const Field &field : kCoinFields)
+        if (field.key.size() > kLongestKey) return false;
+    return true;
 }
-constexpr FieldsByLength kFieldsByLength = fields_by_length();
-static_assert(kFieldsByLength.start[kLongestKey + 1] == kCoinFieldCount, "every key is at most kLongestKey bytes");
+static_assert(keys_fit(), "every key is at most kLongestKey bytes");
+
+// A field as one number, kind * 256 + record index, known at compile time: what find_key gives.
+constexpr int field_code(const Field &field) { return int(field.kind) * 256 + field.index; }
+
+// The code of the field among those of length L whose key is `key` (of that length); -1 if none.
+template <size_t L, size_t... I>
+inline int find_of_length(const char *key, std::index_sequence<I...>) {
+    int found = -1;
+    // Keys of other lengths fold away at compile time; each comparison has a constant length.
+    ((found = found < 0 && kCoinFields[I].key.size() == L && memcmp(key, kCoinFields[I].key.data(), L) == 0
+                  ? field_code(kCoinFields[I])
+                  : found),
+     ...);
+    return found;
+}
+
+template <size_t... L>
+inline int find_key(std::string_view key, std::index_sequence<L...>) {
+    int found = -1;
+    ((key.size() == L ? (void)(found = find_of_length<L>(key.data(), std::make_index_sequence<kCoinFieldCount>())) : (void)0),
+     ...);
+    return found;
+}
+
+// The code (field_code) of a row's key; -1 for a key no coin has.
+inline int find_key(std::string_view key) { return find_key(key, std::make_index_sequence<kLongestKey + 1>()); }
 
 // Warning paths ("roi.times") of the record's number and string fields, in record order.
 #define CF_SJ_PATH_NUMBER_NUMBER(key) key,
@@ -654,19 +670,14 @@ struct cf_sj_decoder {
 
     void dispatch(std::string_view key, ondemand::value inner, cf_sj_coin &coin) {
         const int depth = 2;
-        if (key.size() <= kLongestKey) {
-            for (size_t i = kFieldsByLength.start[key.size()]; i < kFieldsByLength.start[key.size() + 1]; i++) {
-                const Field &field = kFieldsByLength.fields[i];
-                if (field.key != key) continue;
-                switch (field.kind) {
-                case Kind::STRING: return string_field(inner, coin, field.index, depth);
-                case Kind::NUMBER: return number_field(inner, coin, field.index, depth);
-                case Kind::ROI: return roi(inner, coin, depth);
-                case Kind::SPARKLINE: return sparkline(inner, coin, depth);
-                }
-            }
+        int code = find_key(key);
+        switch (code >> 8) {
+        case int(Kind::STRING): return string_field(inner, coin, code & 255, depth);
+        case int(Kind::NUMBER): return number_field(inner, coin, code & 255, depth);
+        case int(Kind::ROI): return roi(inner, coin, depth);
+        case int(Kind::SPARKLINE): return sparkline(inner, coin, depth);
+        default: return skip(inner, depth);
         }
-        skip(inner, depth);
     }
 
     static void reset(cf_sj_coin &coin, int index) {

@@ -137,7 +137,10 @@ final class OnePassDecodingTests: XCTestCase {
         let scanner = (0..<Int(CF_SJ_KEY_COUNT)).map { String(cString: cf_sj_coin_key(Int32($0))) }
         XCTAssertEqual(scanner, Coin.JSONKey.allCases.map(\.rawValue), "CF_SJ_COIN_FIELDS in CSimdJSON.h is Coin.JSONKey")
         XCTAssertNil(cf_sj_coin_key(Int32(CF_SJ_KEY_COUNT)))
-        XCTAssertEqual(MarketsDecoder.windows.count, Coin.ChangeWindow.allCases.count, "every change window is a scanned field")
+        XCTAssertEqual(MarketsDecoder.windows.map(\.0), Coin.ChangeWindow.allCases, "every change window is a scanned field")
+        for (window, field) in MarketsDecoder.windows {
+            XCTAssertEqual(MarketsDecoder.numberKeys[field], window.jsonKey.rawValue, "the field of \(window)")
+        }
         XCTAssertEqual(MarketsDecoder.numberKeys.suffix(2), ["roi.times", "roi.percentage"])
         XCTAssertEqual(MarketsDecoder.stringKeys.last, "roi.currency")
     }

@@ -107,6 +107,27 @@ final class StrictReaderTests: XCTestCase {
         XCTAssertEqual(stored.json.contains(#""timestamp":"2016-12-31T23:59:59.999Z""#), true, stored.json)
     }
 
+    /// The one number grammar and conversion: correctly rounded (the C library's, in the C
+    /// locale), whole numbers of up to 15 digits read in the scan itself, each the same value
+    /// Swift's own parser gives.
+    func testNumbersReadAsSwiftReadsThem() throws {
+        let texts = [
+            "0", "-0", "7", "-42", "123456789012345", "-999999999999999", "1234567890123456", "9007199254740993", "0.1",
+            "-1.5e-3", "4.2E17", "1e-320", "2.2250738585072014e-308", "1.7976931348623157e308", "0.30000000000000004",
+            "43210.123456789012345678901234567890",
+        ]
+        for text in texts {
+            let expected = try XCTUnwrap(Double(text))
+            XCTAssertEqual(NumberText.parse(text)?.bitPattern, expected.bitPattern, text)
+            XCTAssertEqual(try JSONValue.parse(text).double?.bitPattern, expected.bitPattern, text)
+            let chart = try ChartJSONReader.read(#"{"points":[[1,\#(text)]]}"#)
+            XCTAssertEqual(chart.values.first?.bitPattern, expected.bitPattern, text)
+        }
+        for text in ["01", "1.", ".5", "+1", "-", "1e", "1e+", "0x10", "1e400", "-1e309", " 1", "1 "] {
+            XCTAssertNil(NumberText.parse(text), text)
+        }
+    }
+
     /// Messages and details are the reader's wherever the text goes: a transaction, a config and
     /// a chart name the same byte offset for the same fault.
     func testEveryReaderReportsTheSameFault() throws {

@@ -13,55 +13,70 @@ extension JSONReader {
         var exponent: Int
         /// No fraction and no exponent.
         var isIntegral: Bool
+        /// The value of an integral number of at most 15 digits (exact in a double), read in the
+        /// same pass; nil otherwise.
+        var smallInteger: Double?
 
         /// Whether the magnitude might pass 1.8e308, so the text must be converted to be sure.
         var mayOverflow: Bool { integerDigits + exponent > 308 }
     }
 
     /// RFC 8259's number grammar, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, at `start`
-    /// of `bytes`: the number's shape, or nil (with what is wrong) when the bytes there are not
-    /// one. The one place the grammar is written; every reader and `NumberText` use it.
+    /// of `bytes`: the number's shape, or what is wrong when the bytes there are not one. The one
+    /// place the grammar is written; every reader and `NumberText` use it.
+    @inline(__always)
     static func numberShape(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Result<NumberShape, NumberError> {
         var index = start
         let count = bytes.count
-        @inline(__always) func isDigit(_ offset: Int) -> Bool { offset < count && bytes[offset] &- 0x30 < 10 }
-        if index < count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard isDigit(index) else { return .failure(.noDigit) }
-        var integerDigits = 0
+        let negative = index < count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard index < count, bytes[index] &- 0x30 < 10 else { return .failure(.noDigit) }
+        var mantissa: UInt64 = 0
+        let digitsStart = index
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
-            if isDigit(index) { return .failure(.leadingZero) }
-            integerDigits = 1
+            if index < count, bytes[index] &- 0x30 < 10 { return .failure(.leadingZero) }
         } else {
-            while isDigit(index) {
+            while index < count {
+                let digit = bytes[index] &- 0x30
+                guard digit < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
                 index += 1
-                integerDigits += 1
             }
         }
+        let integerDigits = index - digitsStart
         var isIntegral = true
         if index < count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard isDigit(index) else { return .failure(.pointWithoutDigit) }
-            while isDigit(index) { index += 1 }
+            guard index < count, bytes[index] &- 0x30 < 10 else { return .failure(.pointWithoutDigit) }
+            while index < count, bytes[index] &- 0x30 < 10 { index += 1 }
             isIntegral = false
         }
         var exponent = 0
-        if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
             isIntegral = false
-            var negative = false
+            var negativeExponent = false
             if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                negative = bytes[index] == UInt8(ascii: "-")
+                negativeExponent = bytes[index] == UInt8(ascii: "-")
                 index += 1
             }
-            guard isDigit(index) else { return .failure(.exponentWithoutDigit) }
-            while isDigit(index) {
-                if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[index] &- 0x30) }
+            guard index < count, bytes[index] &- 0x30 < 10 else { return .failure(.exponentWithoutDigit) }
+            while index < count {
+                let digit = bytes[index] &- 0x30
+                guard digit < 10 else { break }
+                if exponent < 100_000 { exponent = exponent * 10 + Int(digit) }
                 index += 1
             }
-            if negative { exponent = -exponent }
+            if negativeExponent { exponent = -exponent }
         }
-        return .success(NumberShape(end: index, integerDigits: integerDigits, exponent: exponent, isIntegral: isIntegral))
+        var smallInteger: Double?
+        if isIntegral, integerDigits <= 15 {
+            let value = Double(mantissa)
+            smallInteger = negative ? -value : value
+        }
+        return .success(
+            NumberShape(end: index, integerDigits: integerDigits, exponent: exponent, isIntegral: isIntegral, smallInteger: smallInteger))
     }
 
     /// Why bytes are not a JSON number.
@@ -86,7 +101,7 @@ extension JSONReader {
         case .failure(let error): throw failure(error.message, at: start)
         case .success(let shape):
             index = shape.end
-            if shape.mayOverflow, !Self.convert(bytes, start..<shape.end, isIntegral: false).isFinite {
+            if shape.mayOverflow, !Self.convert(bytes, start..<shape.end).isFinite {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<shape.end]), as: UTF8.self)
                 throw failure(text.count > 40 ? String(text.prefix(40)) + "…" : text, at: start, reason: .numberOutOfRange)
             }
@@ -101,7 +116,8 @@ extension JSONReader {
         case .failure(let error): throw failure(error.message, at: start)
         case .success(let shape):
             index = shape.end
-            let value = Self.convert(bytes, start..<shape.end, isIntegral: shape.isIntegral)
+            if let value = shape.smallInteger { return value }
+            let value = Self.convert(bytes, start..<shape.end)
             if !value.isFinite {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<shape.end]), as: UTF8.self)
                 throw failure(text.count > 40 ? String(text.prefix(40)) + "…" : text, at: start, reason: .numberOutOfRange)
@@ -110,32 +126,28 @@ extension JSONReader {
         }
     }
 
-    /// The value of number text `range` (already checked against the grammar), correctly
-    /// rounded, whatever the process's locale; ±infinity beyond a double's range.
-    static func convert(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, isIntegral: Bool) -> Double {
-        if isIntegral, range.count <= 15 {
-            // Whole numbers below 10^15 (timestamps in ms) are exact in a double: no strtod.
-            var value = 0.0
-            var negative = false
-            for offset in range {
-                let byte = bytes[offset]
-                if byte == UInt8(ascii: "-") { negative = true } else { value = value * 10 + Double(byte &- 0x30) }
-            }
-            return negative ? -value : value
-        }
+    /// The value of number text `range` (already checked against the grammar; see also
+    /// `NumberShape.smallInteger`), correctly rounded whatever the process's locale; ±infinity
+    /// beyond a double's range.
+    static func convert(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double {
         // strtod on a stack copy, in the C locale (a host's LC_NUMERIC could make ',' the point):
         // a String per number would cost more than the rest of the reading.
-        guard range.count < 64 else {
+        guard range.count < 64, let source = bytes.baseAddress else {
             return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)) ?? .nan
         }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-            for (offset, byte) in bytes[range].enumerated() { buffer[offset] = CChar(bitPattern: byte) }
-            buffer[range.count] = 0
             guard let base = buffer.baseAddress else { return .nan }
+            UnsafeMutableRawPointer(base).copyMemory(from: source + range.lowerBound, byteCount: range.count)
+            base[range.count] = 0
             let previous = uselocale(cLocale)
             defer { uselocale(previous) }
             return strtod(base, nil)
         }
+    }
+
+    /// The value of a number's text whose shape is `shape` (starting at `start`).
+    static func value(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ shape: NumberShape) -> Double {
+        shape.smallInteger ?? convert(bytes, start..<shape.end)
     }
 
     /// The C locale, for `strtod`.

@@ -58,7 +58,7 @@ enum JSONValue: Equatable, Sendable {
         var utf8 = text
         return utf8.withUTF8 { bytes -> Double? in
             guard case .success(let shape) = JSONReader.numberShape(bytes, at: 0) else { return nil }
-            return JSONReader.convert(bytes, 0..<shape.end, isIntegral: shape.isIntegral)
+            return JSONReader.value(bytes, at: 0, shape)
         }
     }
 

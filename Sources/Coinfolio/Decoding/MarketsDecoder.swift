@@ -123,10 +123,17 @@ enum MarketsDecoder {
     static let numberKeys: [String] = (0..<Int(CF_SJ_NUMBER_COUNT)).map { String(cString: cf_sj_number_path(Int32($0))) }
     /// Warning paths of the string fields, in record order (CF_SJ_ID …, "roi.currency").
     static let stringKeys: [String] = (0..<Int(CF_SJ_STRING_COUNT)).map { String(cString: cf_sj_string_path(Int32($0))) }
-    /// The change windows and their numeric fields (the field whose key is the window's).
-    static let windows: [(Coin.ChangeWindow, Int)] = Coin.ChangeWindow.allCases.compactMap { window in
-        numberKeys.firstIndex(of: window.jsonKey.rawValue).map { (window, $0) }
-    }
+    /// The warning path of numeric field `field` (kept out of line: warnings are rare, and the
+    /// table is built once, from C, on first use).
+    @inline(never) static func numberPath(_ field: Int) -> String { numberKeys[field] }
+    /// The warning path of string field `field`.
+    @inline(never) static func stringPath(_ field: Int) -> String { stringKeys[field] }
+    /// The change windows and their numeric fields (`testTheScannersKeyListIsCoinJSONKey` checks
+    /// that each field's key is its window's).
+    static let windows: [(Coin.ChangeWindow, Int)] = [
+        (.h1, CF_SJ_PCP_1H), (.h24, CF_SJ_PCP_24H), (.d7, CF_SJ_PCP_7D), (.d14, CF_SJ_PCP_14D),
+        (.d30, CF_SJ_PCP_30D), (.d200, CF_SJ_PCP_200D), (.y1, CF_SJ_PCP_1Y),
+    ]
 
     /// Records to a page, piece after piece: the merge (later row wins), skips and warnings.
     private struct PageBuilder {
@@ -220,18 +227,18 @@ enum MarketsDecoder {
                 }
                 func text(_ field: Int) -> String? {
                     let s = strings[Int(field)]
-                    if s.problem != 0 { warn(stringKeys[Int(field)], DecodeWarning.notAString) }
+                    if s.problem != 0 { warn(stringPath(field), DecodeWarning.notAString) }
                     return string(field)
                 }
                 func requiredText(_ field: Int) -> String {
                     if let value = text(field) { return value }
-                    if strings[Int(field)].problem == 0 { warn(stringKeys[Int(field)], DecodeWarning.missing) }
+                    if strings[Int(field)].problem == 0 { warn(stringPath(field), DecodeWarning.missing) }
                     return ""
                 }
                 func number(_ field: Int) -> Double? {
                     let bit = UInt64(1) << UInt64(field)
                     if record.number_present & bit != 0 { return numbers[Int(field)] }
-                    if record.number_problem & bit != 0 { warn(numberKeys[Int(field)], DecodeWarning.notANumber) }
+                    if record.number_problem & bit != 0 { warn(numberPath(field), DecodeWarning.notANumber) }
                     return nil
                 }
                 var coin = Coin(id: id, symbol: requiredText(CF_SJ_SYMBOL), name: requiredText(CF_SJ_NAME))

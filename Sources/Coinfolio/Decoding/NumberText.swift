@@ -12,7 +12,7 @@ enum NumberText {
     /// The number UTF-8 `bytes` spell, or nil.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard case .success(let shape) = JSONReader.numberShape(bytes, at: 0), shape.end == bytes.count else { return nil }
-        let value = JSONReader.convert(bytes, 0..<shape.end, isIntegral: shape.isIntegral)
+        let value = JSONReader.value(bytes, at: 0, shape)
         return value.isFinite ? value : nil
     }
 

@@ -9,6 +9,6 @@ enum JSONNumber {
         guard case .success(let shape) = JSONReader.numberShape(b, at: index) else { return nil }
         let start = index
         index = shape.end
-        return JSONReader.convert(b, start..<shape.end, isIntegral: shape.isIntegral)
+        return JSONReader.value(b, at: start, shape)
     }
 }
