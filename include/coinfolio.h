@@ -738,11 +738,37 @@ int cf_engine_portfolio_history(cf_engine *engine, const char *options_json, cha
 int cf_engine_refresh_prices(cf_engine *engine, char **out_json, char **out_error);
 
 /** Draws the JSON answer of cf_engine_chart or cf_engine_portfolio_history (any object with
- * "points":[[t_ms,v|null,…]…] sorted by time, and "vs_currency", default usd) as a standalone
- * SVG document: the line green (RGB 16c784) when the last value >= the first, red (RGB ea3943)
- * otherwise; gaps as breaks in the line; the max, middle and min on the left as prices in the
- * chart's currency (cf_format_price); the first and last dates (UTC) below; a series with no
- * value says "No data". Every text is XML-escaped.
+ * "points":[[t_ms,v|null,partial?,…]…], sorted here by time when they are not, and "vs_currency",
+ * default usd) as a standalone SVG document a person reads at a glance:
+ * - the line green (RGB 16c784) when the last value >= the first, red (RGB ea3943) otherwise;
+ *   gaps (null values) as breaks in the line;
+ * - on the left, round value ticks with grid lines: steps of 1, 2 or 5 × 10^n, 3 to 6 ticks
+ *   (fewer than 6 only where the height has no room), the first at or below the lowest value
+ *   and the last at or above the highest; of those steps the smallest, and the scale runs from
+ *   the first tick to the last (28,368…40,697 → $25,000.00 … $45,000.00 by 5,000; 0.98…1.02 →
+ *   $0.98 … $1.02 by 0.01). A flat series or a single point gets three ticks: its value rounded
+ *   to a step of at least 1 % of it (1 for 0), and one step either side (5 → $4.95, $5.00, $5.05).
+ *   Labels follow cf_format_value (the currency's digits: "$40,000.00", "¥15,300,000"; crypto
+ *   and metal quotes at least 2), with more digits where the step needs them, the same on every
+ *   tick ("$0.0000025", "$0.998", "₿0.00000155");
+ * - below, the first and last dates (yyyy-MM-dd, with HH:mm when the span is under two days)
+ *   and round times between them with grid lines, all in UTC, never the host's time zone: the
+ *   finest of minutes (1, 2, 5, 10, 15, 30), hours (1, 2, 3, 6, 12), days (1, 2, 5, 10 from the
+ *   1st of each month), months (1, 2, 3, 6) or years (1, 2, 5 × 10^n) that puts at most 12
+ *   ticks there and leaves each label room; days for a week, months for a year at 1200 pixels
+ *   (every other month at 640), years for "max". Labels "15:00" (midnight "Dec 13"), "Dec 13",
+ *   "Mar" (January "2025"), "2025"; a label that would crowd the end dates is left out (its
+ *   grid line stays);
+ * - partial points (a third member true: cf_engine_portfolio_history's hours that leave out a
+ *   priced holding without a price then) drawn dashed and lighter, in the line's colour, with a
+ *   note under the title: "Dashed: N of M points miss a holding’s price". The value scale and the
+ *   colour follow the complete points only (all points when none is complete); a partial value
+ *   outside that scale is cut at the plot's edge. Chosen over starting the line at the first
+ *   complete point because partial points also fall inside a week (a gap in one sparkline) and
+ *   may be all there is (a holding with no sparkline): drawn distinctly, nothing is hidden and
+ *   nothing partial is read as the portfolio's value;
+ * - an optional title; a series with no value says "No data" alone.
+ * Every text is XML-escaped.
  * options_json (may be NULL; every key optional): {"width":640,"height":320 (pixels, 64…4096),
  * "title":"…" | null,"theme":"light" | "dark"}. *out_svg receives UTF-8 SVG text (free with
  * cf_string_free). Returns CF_OK or CF_INVALID_ARGUMENT (NULL chart_json, malformed JSON, no

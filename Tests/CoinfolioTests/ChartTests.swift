@@ -337,7 +337,12 @@ final class ChartTests: XCTestCase {
         let svg = rising.svg(try ChartSVGOptions(width: 640, height: 320, title: "Bitcoin"))
         let rendered = try RenderedSVG.render(svg, in: self)
         XCTAssertEqual(rendered.width, 640)
-        XCTAssertEqual(rendered.texts, ["Bitcoin", "$103,500.75", "$101,500.50", "$99,500.25", "2024-12-12 10:40", "2024-12-12 15:40"])
+        XCTAssertEqual(
+            rendered.texts,
+            [
+                "Bitcoin", "$104,000.00", "$103,000.00", "$102,000.00", "$101,000.00", "$100,000.00", "$99,000.00", "2024-12-12 10:40",
+                "12:00", "13:00", "14:00", "2024-12-12 15:40",
+            ])
         XCTAssertGreaterThan(rendered.count(ChartSVG.risingColour), 100)
         XCTAssertEqual(rendered.count(ChartSVG.fallingColour), 0)
         // The line starts low on the left and ends at the top on the right.
@@ -366,7 +371,8 @@ final class ChartTests: XCTestCase {
         let svg = falling.svg(try ChartSVGOptions(width: 300, height: 120, theme: .dark))
         XCTAssertTrue(svg.contains("#111418"))
         let rendered = try RenderedSVG.render(svg, in: self)
-        XCTAssertEqual(rendered.texts, ["€4,000.00", "€3,900.25", "€3,800.50", "2024-12-12", "2024-12-15"])
+        XCTAssertEqual(
+            rendered.texts, ["€4,000.00", "€3,950.00", "€3,900.00", "€3,850.00", "€3,800.00", "2024-12-12", "Dec 14", "2024-12-15"])
         XCTAssertGreaterThan(rendered.count(ChartSVG.fallingColour), 50)
         XCTAssertEqual(rendered.count(ChartSVG.risingColour), 0)
     }
@@ -405,7 +411,7 @@ final class ChartTests: XCTestCase {
         try engine.setHolding(coinID: "bitcoin", amount: 0.5)
         let svg = try ChartSVG.render(json: try engine.portfolioHistory().json, options: ChartSVGOptions(title: "Portfolio"))
         let rendered = try RenderedSVG.render(svg, in: self)
-        XCTAssertEqual(rendered.texts.suffix(2), ["2024-12-12", "2024-12-19"])
+        XCTAssertEqual(rendered.texts.suffix(7), ["2024-12-12", "Dec 14", "Dec 15", "Dec 16", "Dec 17", "Dec 18", "2024-12-19"])
         XCTAssertGreaterThan(rendered.count(ChartSVG.risingColour), 100)
     }
 }

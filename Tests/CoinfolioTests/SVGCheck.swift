@@ -45,3 +45,29 @@ struct RenderedSVG {
             columns: columns)
     }
 }
+
+extension RenderedSVG {
+    /// The text contents of the `<text>` elements of `svg`, entities decoded, as Foundation's
+    /// XMLParser reads them (no rendering: for tests of many labels); nil when not well-formed.
+    static func texts(of svg: String) -> [String]? {
+        final class Collector: NSObject, XMLParserDelegate {
+            var texts: [String] = []
+            var current: String?
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
+                if name == "text" { current = "" }
+            }
+            func parser(_ parser: XMLParser, foundCharacters string: String) { current? += string }
+            func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+                if name == "text", let text = current { texts.append(text) }
+                if name == "text" { current = nil }
+            }
+        }
+        let parser = XMLParser(data: Data(svg.utf8))
+        let collector = Collector()
+        parser.delegate = collector
+        return parser.parse() ? collector.texts : nil
+    }
+}

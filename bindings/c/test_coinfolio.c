@@ -97,6 +97,12 @@ static const struct CMUnitTest tests[] = {
     TEST(test_chart_svg_rejects_bad_input),
     TEST(test_chart_functions_reject_null_arguments),
     TEST(test_engine_chart_download_reports_progress),
+    /* test_chart_axes.c */
+    TEST(test_chart_svg_value_ticks_of_several_magnitudes),
+    TEST(test_chart_svg_flat_series_and_single_point),
+    TEST(test_chart_svg_all_partial_series_is_dashed_with_a_note),
+    TEST(test_chart_svg_partial_week_is_scaled_by_its_complete_points),
+    TEST(test_chart_svg_time_ticks_are_utc_whatever_tz_says),
     TEST(test_store_refuses_an_id_with_a_comma),
     /* test_engine.c */
     TEST(test_engine_statistics_before_any_data_is_no_data),

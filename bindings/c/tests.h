@@ -141,7 +141,10 @@ void test_client_hex_retry_after_is_ignored(void);
 void test_client_remembers_a_long_retry_after(void);
 void test_engine_metrics_count_suppressed_requests(void);
 void test_client_error_classes(void);
-/* test_charts.c */
+/* test_charts.c: cf_chart_svg of chart with options (NULL and a recorded failure when it fails),
+ * and svg_check.py's report of an SVG (NULL and a recorded failure when it fails). */
+char *chart_svg(const char *chart, const char *options);
+json_t *render_svg(const char *svg);
 void test_decode_market_chart_keeps_null_points_as_gaps(void);
 void test_client_market_chart_query_and_plan_limit(void);
 void test_client_simple_price_splits_and_reads_empty_objects(void);
@@ -155,6 +158,12 @@ void test_chart_svg_rejects_bad_input(void);
 void test_chart_functions_reject_null_arguments(void);
 void test_engine_chart_download_reports_progress(void);
 void test_store_refuses_an_id_with_a_comma(void);
+/* test_chart_axes.c */
+void test_chart_svg_value_ticks_of_several_magnitudes(void);
+void test_chart_svg_flat_series_and_single_point(void);
+void test_chart_svg_all_partial_series_is_dashed_with_a_note(void);
+void test_chart_svg_partial_week_is_scaled_by_its_complete_points(void);
+void test_chart_svg_time_ticks_are_utc_whatever_tz_says(void);
 /* test_progress.c */
 void test_progress_five_page_refresh_reports_every_page(void);
 void test_progress_null_function_turns_it_off(void);

@@ -57,9 +57,12 @@ public struct PortfolioHistory: Hashable, Sendable {
         return w.bytes
     }
 
-    /// A standalone SVG document of the history (see `ChartSVG`).
+    /// A standalone SVG document of the history (see `ChartSVG`: partial points dashed and
+    /// lighter, with a note; the scale from the complete points).
     public func svg(_ options: ChartSVGOptions = ChartSVGOptions()) -> String {
-        ChartSVG.render(
-            ChartSVG.Series(points: points.map { ChartPoint(time: $0.time, value: $0.value) }), vsCurrency: vsCurrency, options: options)
+        let series = ChartSeries(
+            times: points.map(\.time), values: points.map { $0.value ?? .nan },
+            partial: points.contains(where: \.partial) ? points.map(\.partial) : [])
+        return ChartSVG.render(series, vsCurrency: vsCurrency, options: options)
     }
 }

@@ -69,6 +69,6 @@ public struct PriceChart: Hashable, Sendable {
 
     /// A standalone SVG document of the chart (see `ChartSVG`).
     public func svg(_ options: ChartSVGOptions = ChartSVGOptions()) -> String {
-        ChartSVG.render(ChartSVG.Series(points: points), vsCurrency: vsCurrency, options: options)
+        ChartSVG.render(ChartSeries(points: points), vsCurrency: vsCurrency, options: options)
     }
 }

@@ -9,10 +9,14 @@
 struct ChartJSONReader {
     var reader: JSONReader
 
-    /// What was read: times, values (NaN for null), and the currency code when present.
+    /// What was read: times, values (NaN for null), partial flags, and the currency code when
+    /// present.
     struct Chart {
         var times: [Double] = []
         var values: [Double] = []
+        /// Whether each point is partial (its third member is `true`, as `portfolio_history`
+        /// marks a point that leaves out a holding); empty when none is.
+        var partial: [Bool] = []
         var vsCurrency: String?
         var hasPoints = false
     }
@@ -83,11 +87,13 @@ struct ChartJSONReader {
         chart.hasPoints = true
         chart.times.removeAll(keepingCapacity: true)
         chart.values.removeAll(keepingCapacity: true)
+        chart.partial.removeAll()
         if reader.peek() == UInt8(ascii: "]") {
             reader.index += 1
             return
         }
         var position = 0
+        var anyPartial = false
         repeat {
             func bad() -> CoinfolioError {
                 CoinfolioError(
@@ -104,12 +110,29 @@ struct ChartJSONReader {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = try reader.double()
             default: throw bad()
             }
-            // Further members (portfolio_history's `partial`) are read and ignored.
+            // A third member `true` is portfolio_history's `partial`; further members are read
+            // and ignored.
+            var partial = false
+            if reader.peek() == UInt8(ascii: ",") {
+                reader.index += 1
+                if reader.peek() == UInt8(ascii: "t") {
+                    try reader.literal("true")
+                    partial = true
+                } else {
+                    try reader.skipValue(depth: 3)
+                }
+            }
             while reader.peek() == UInt8(ascii: ",") {
                 reader.index += 1
                 try reader.skipValue(depth: 3)
             }
             try reader.expect(UInt8(ascii: "]"), "']' after a point")
+            if partial && !anyPartial {
+                anyPartial = true
+                chart.partial = [Bool](repeating: false, count: position)
+                chart.partial.reserveCapacity(chart.times.capacity)
+            }
+            if anyPartial { chart.partial.append(partial) }
             chart.times.append(time)
             chart.values.append(value)
             position += 1

@@ -103,6 +103,34 @@ public enum NumberFormat {
         }
     }
 
+    /// A round value on a chart's value axis (`ValueAxis`): the rules of `value`, with at least
+    /// `fractionDigits` digits after the point, the digits of the step between ticks, so that
+    /// neighbouring ticks never print alike and every tick of an axis has the same digits:
+    /// - fiat: max(minor unit, `fractionDigits`) digits (usd 2, jpy 0, kwd 3);
+    /// - crypto and metal: max(2, `fractionDigits`) digits.
+    ///
+    ///     tick(40000, fractionDigits: 0)                      // "$40,000.00"
+    ///     tick(0.995, fractionDigits: 3)                      // "$0.995"
+    ///     tick(2.2e-06, fractionDigits: 7)                    // "$0.0000022"
+    ///     tick(4000000, fractionDigits: 0, vsCurrency: jpy)   // "¥4,000,000"
+    ///     tick(0.5, fractionDigits: 1, vsCurrency: btc)       // "₿0.50"
+    ///
+    /// - Parameters:
+    ///   - value: a multiple of the step, in `vsCurrency`.
+    ///   - fractionDigits: the step's digits after the point (0 for steps of 1 and above).
+    ///   - vsCurrency: decides the prefix and the currency's own digits.
+    /// - Returns: the text, or "n/a" for a non-finite value.
+    static func tick(_ value: Double, fractionDigits: Int, vsCurrency: VsCurrency = .usd) -> String {
+        guard let decimal = DecimalDigits(value) else { return notAvailable }
+        let own: Int
+        switch vsCurrency.kind {
+        case .fiat(let minorUnit): own = minorUnit
+        case .crypto, .metal: own = 2
+        }
+        let digits = max(own, fractionDigits)
+        return signed(decimal.rounded(fractionDigits: digits), prefix: vsCurrency.prefix, minimum: digits, maximum: digits)
+    }
+
     /// Crypto and metal amounts: 2 to 8 fraction digits, more below 0.0001 to show 4
     /// significant digits; trailing zeros past 2 dropped.
     private static func crypto(_ decimal: DecimalDigits, prefix: String) -> String {

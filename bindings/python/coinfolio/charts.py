@@ -20,9 +20,14 @@ def chart_svg(
     its JSON text) as a standalone SVG document.
 
     The line is green (``#16c784``) when the last value is at least the first, red
-    (``#ea3943``) otherwise; gaps break the line; the max, middle and min are labelled on the
-    left as prices in the chart's ``vs_currency``; the first and last dates (UTC) below. A series
-    with no value says "No data". Every text (the title too) is XML-escaped.
+    (``#ea3943``) otherwise; gaps break the line. On the left, 3 to 6 round value ticks (steps of
+    1, 2 or 5 × 10ⁿ, covering the data) written like :func:`format_value` (``"$40,000.00"``,
+    more digits where the step needs them: ``"$0.0000025"``); below, the first and last dates and
+    round times between them, in UTC (days for a week, months for a year). Partial points (a
+    third member ``True``, as :meth:`Engine.portfolio_history` marks them) are dashed and lighter,
+    with a note; the scale follows the complete points. A series with no value says "No data".
+    Every text (the title too) is XML-escaped. ``cf_chart_svg`` in ``coinfolio.h`` gives the rules
+    in full.
 
     Args:
         width, height: pixels, 64…4096 (None: 640 × 320).

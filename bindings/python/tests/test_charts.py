@@ -211,8 +211,8 @@ def test_refresh_asks_for_the_configured_windows(server: LoopbackServer) -> None
 
 def test_rising_chart_is_green_with_labels(tmp_path: Path) -> None:
     report = render(coinfolio.chart_svg(RISING, title="Bitcoin"), tmp_path)
-    assert report["texts"] == ["Bitcoin", "$103,500.75", "$101,500.50", "$99,500.25",
-                               "2024-12-12 10:40", "2024-12-12 15:40"]
+    assert report["texts"] == ["Bitcoin", "$104,000.00", "$103,000.00", "$102,000.00", "$101,000.00", "$100,000.00",
+                               "$99,000.00", "2024-12-12 10:40", "12:00", "13:00", "14:00", "2024-12-12 15:40"]
     green = columns(report, GREEN)
     assert len(green) > 100 and report["colours"][RED]["count"] == 0
     assert green[max(green)][0] < green[min(green)][0]  # ends higher than it starts
@@ -230,7 +230,8 @@ def test_falling_chart_is_red_in_the_dark_theme(tmp_path: Path) -> None:
     chart = {"vs_currency": "eur", "points": [[1734000000000, 4000], [1734259200000, 3800.5]]}
     svg = coinfolio.chart_svg(chart, width=300, height=120, theme="dark")
     report = render(svg, tmp_path)
-    assert report["texts"] == ["€4,000.00", "€3,900.25", "€3,800.50", "2024-12-12", "2024-12-15"]
+    assert report["texts"] == ["€4,000.00", "€3,950.00", "€3,900.00", "€3,850.00", "€3,800.00", "2024-12-12", "Dec 14",
+                               "2024-12-15"]
     assert report["colours"][RED]["count"] > 50 and report["colours"][GREEN]["count"] == 0
 
 
@@ -262,7 +263,7 @@ def test_portfolio_week_svg_renders(server: LoopbackServer, fixture_text: Any, t
         e.set_holding("bitcoin", 0.5)
         svg = coinfolio.chart_svg(e.portfolio_history(), title="Portfolio")
     report = render(svg, tmp_path)
-    assert report["texts"][-2:] == ["2024-12-12", "2024-12-19"]
+    assert report["texts"][-7:] == ["2024-12-12", "Dec 14", "Dec 15", "Dec 16", "Dec 17", "Dec 18", "2024-12-19"]
     assert report["colours"][GREEN]["count"] > 100
 
 

@@ -291,6 +291,12 @@ def test_portfolio_history_charts_the_week(cli, tmp_path):
     assert any(line.startswith("Last   $28,600.08") for line in result.stdout.splitlines())
     assert "146 of 170 hours miss the price of some coin" in result.stdout
     assert svg.read_text(encoding="utf-8").startswith("<?xml")
+    # --svg: the library's renderer, round ticks from the complete last day, partial hours noted.
+    from test_charts import svg_check
+    assert svg_check.check(svg)["texts"] == [
+        "Portfolio, 7 days", "Dashed: 146 of 170 points miss a holding\u2019s price",
+        "$28,800.00", "$28,700.00", "$28,600.00", "$28,500.00", "$28,400.00",
+        "2024-12-12", "Dec 14", "Dec 15", "Dec 16", "Dec 17", "Dec 18", "2024-12-19"]
 def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
     import pty
 

@@ -264,6 +264,42 @@ def test_portfolio_in_chromium_shows_holdings_and_total(dashboard, tmp_path) -> 
     screenshot_of(url, tmp_path, "portfolio")
 
 
+def svg_texts(dom: str) -> List[str]:
+    """The texts of the chart's SVG in the page chromium parsed, entities decoded."""
+    import html
+    import re
+
+    chart = dom[dom.index('<div class="chart">'):]
+    chart = chart[:chart.index("</svg>")]
+    return [html.unescape(text) for text in re.findall(r"<text[^>]*>(.*?)</text>", chart, re.S)]
+
+
+@pytest.mark.skipif(not HAS_CHARTS, reason="the library does not render charts")
+def test_portfolio_chart_in_chromium_has_round_ticks_and_a_partial_note(server, tmp_path) -> None:
+    # The issue's portfolio: 0.5 BTC and 3 ETH; ethereum's sparkline is two hours shorter.
+    database = tmp_path / "partial.sqlite"
+    with coinfolio.Engine(database=database) as engine:
+        engine.set_holding("bitcoin", 0.5)
+        engine.set_holding("ethereum", 3)
+    running = start_dashboard(server, database)
+    try:
+        url = running.url + "portfolio"
+        dom = dom_of(url, tmp_path)
+        # The labels chromium has, read from the SVG (not from pixels): round values written
+        # like values, days for the week, and the note on the two partial hours.
+        assert svg_texts(dom) == [
+            "Portfolio value, 7 days", "Dashed: 2 of 170 points miss a holding\u2019s price",
+            "$41,000.00", "$40,500.00", "$40,000.00", "$39,500.00",
+            "2024-12-12", "Dec 14", "Dec 15", "Dec 16", "Dec 17", "Dec 18", "2024-12-19",
+        ]
+        assert "stroke-dasharray" in dom[dom.index('<div class="chart">'):]
+        colours = png_colours(screenshot_of(url, tmp_path, "portfolio-partial"))
+        assert near(colours, (0x16, 0xC7, 0x84)), "the chart's rising line is on the screen"
+    finally:
+        running.process.terminate()
+        running.process.wait(timeout=10)
+
+
 def test_coin_page_in_chromium_shows_overview_details_and_links(dashboard, tmp_path) -> None:
     url = dashboard.url + "coin/bitcoin"
     dom = dom_of(url, tmp_path)
