@@ -27,34 +27,8 @@ struct Options {
     /// `--history` of `portfolio`.
     var history = false
 
-    static let usage = """
-        usage: coinfolio-cli [options] <command> [arguments]
-
-        commands:
-          home                    refresh, then the market statistics and the top coins
-          portfolio               your holdings with amount, value, 24h change and the total
-          portfolio --history [--svg FILE]
-                                  the portfolio's value over the last 7 days, as a line chart
-          chart COIN [--days N] [--svg FILE]
-                                  a coin's price chart and summary (days 1…36500 or max, default 7;
-                                  the public and demo plans stop at 365)
-          set COIN AMOUNT         hold AMOUNT of COIN (a CoinGecko id); 0 or less removes it
-          detail COIN             one coin: overview, additional details, description, links
-          search TEXT             coins whose name, symbol or id contains TEXT
-          load MARKETS.json [GLOBAL.json]
-                                  import saved /coins/markets and /global bodies as the snapshot
-          buy COIN AMOUNT --price P [--fee F] [--at TIME] [--note TEXT]
-                                  record a purchase (price per unit and fee in the portfolio's currency)
-          sell COIN AMOUNT --price P [--fee F] [--at TIME] [--note TEXT]
-                                  record a sale; more than is held at TIME is refused
-          transactions [COIN]     the portfolio's transactions in time order
-          pnl [--method fifo|lifo|average]
-                                  cost basis, unrealized and realized profit and loss per coin
-          import FILE.csv         import transactions (timestamp,portfolio,coin_id,kind,amount,price,
-                                  fee,note,external_id): all rows or none; known external ids skipped
-          export [FILE.csv]       write the portfolio's transactions as CSV (standard output without FILE)
-          version                 print the version
-
+    /// The options part of the usage text (`HelpCommand.text` puts the commands before it).
+    static let optionsUsage = """
         options:
           --db PATH               database (env COINFOLIO_DB; default $XDG_DATA_HOME/coinfolio/portfolio.sqlite
                                   or ~/.local/share/coinfolio/portfolio.sqlite), or postgresql://user@host/db

@@ -4,7 +4,12 @@ import Coinfolio
 /// `--portfolio` (default main); price per unit and fee in the portfolio's currency.
 struct BuyCommand: Command {
     static let name = "buy"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT --price P [--fee F] [--at TIME]")
+    static let operandCount: ClosedRange<Int>? = 2...2
+    static let usage = [
+        Usage(
+            operands: "COIN AMOUNT", required: [.price], optional: [.fee, .at, .note],
+            summary: "record a purchase (price per unit and fee in the portfolio's currency)")
+    ]
 
     func run(_ cli: CLI) throws { try recordTrade(.buy, cli) }
 }
@@ -13,7 +18,12 @@ struct BuyCommand: Command {
 /// than the portfolio holds at that time is refused.
 struct SellCommand: Command {
     static let name = "sell"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT --price P [--fee F] [--at TIME]")
+    static let operandCount: ClosedRange<Int>? = 2...2
+    static let usage = [
+        Usage(
+            operands: "COIN AMOUNT", required: [.price], optional: [.fee, .at, .note],
+            summary: "record a sale; more than is held at TIME is refused")
+    ]
 
     func run(_ cli: CLI) throws { try recordTrade(.sell, cli) }
 }
