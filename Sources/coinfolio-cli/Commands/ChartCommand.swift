@@ -6,7 +6,9 @@ struct ChartCommand: Command {
     static let name = "chart"
     static let operandCount: ClosedRange<Int>? = 1...1
     static let usage = [
-        Usage(operands: "COIN", optional: [.days, .svg], summary: "a coin's price chart and summary (days 1…36500 or max, default 7;\nthe public and demo plans stop at 365)"),
+        Usage(
+            operands: "COIN", optional: [.days, .svg],
+            summary: "a coin's price chart and summary (days 1…36500 or max, default 7;\nthe public and demo plans stop at 365)")
     ]
 
     func run(_ cli: CLI) throws {

@@ -8,7 +8,7 @@ struct DetailCommand: Command {
     static let name = "detail"
     static let operandCount: ClosedRange<Int>? = 1...1
     static let usage = [
-        Usage(operands: "COIN", summary: "one coin: overview, additional details, description, links"),
+        Usage(operands: "COIN", summary: "one coin: overview, additional details, description, links")
     ]
 
     func run(_ cli: CLI) throws {

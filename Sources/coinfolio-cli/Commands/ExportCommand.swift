@@ -6,7 +6,7 @@ struct ExportCommand: Command {
     static let name = "export"
     static let operandCount: ClosedRange<Int>? = 0...1
     static let usage = [
-        Usage(operands: "[FILE.csv]", summary: "write the portfolio's transactions as CSV (standard output without FILE)"),
+        Usage(operands: "[FILE.csv]", summary: "write the portfolio's transactions as CSV (standard output without FILE)")
     ]
 
     func run(_ cli: CLI) throws {

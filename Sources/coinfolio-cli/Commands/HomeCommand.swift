@@ -5,7 +5,7 @@ struct HomeCommand: Command {
     static let name = "home"
     static let operandCount: ClosedRange<Int>? = 0...0
     static let usage = [
-        Usage(operands: "", summary: "refresh, then the market statistics and the top coins"),
+        Usage(operands: "", summary: "refresh, then the market statistics and the top coins")
     ]
 
     func run(_ cli: CLI) throws {

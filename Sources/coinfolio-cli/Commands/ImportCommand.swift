@@ -7,7 +7,11 @@ struct ImportCommand: Command {
     static let name = "import"
     static let operandCount: ClosedRange<Int>? = 1...1
     static let usage = [
-        Usage(operands: "FILE.csv", summary: "import transactions (timestamp,portfolio,coin_id,kind,amount,price,\nfee,note,external_id): all rows or none; known external ids skipped"),
+        Usage(
+            operands: "FILE.csv",
+            summary:
+                "import transactions (timestamp,portfolio,coin_id,kind,amount,price,\nfee,note,external_id): all rows or none; known external ids skipped"
+        )
     ]
 
     func run(_ cli: CLI) throws {

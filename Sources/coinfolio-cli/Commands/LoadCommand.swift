@@ -6,7 +6,7 @@ struct LoadCommand: Command {
     static let name = "load"
     static let operandCount: ClosedRange<Int>? = 1...2
     static let usage = [
-        Usage(operands: "MARKETS.json [GLOBAL.json]", summary: "import saved /coins/markets and /global bodies as the snapshot"),
+        Usage(operands: "MARKETS.json [GLOBAL.json]", summary: "import saved /coins/markets and /global bodies as the snapshot")
     ]
 
     func run(_ cli: CLI) throws {

@@ -6,7 +6,7 @@ struct PnLCommand: Command {
     static let name = "pnl"
     static let operandCount: ClosedRange<Int>? = 0...0
     static let usage = [
-        Usage(operands: "", optional: [.method], summary: "cost basis, unrealized and realized profit and loss per coin"),
+        Usage(operands: "", optional: [.method], summary: "cost basis, unrealized and realized profit and loss per coin")
     ]
 
     func run(_ cli: CLI) throws {

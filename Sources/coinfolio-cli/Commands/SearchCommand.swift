@@ -5,7 +5,7 @@ struct SearchCommand: Command {
     static let name = "search"
     static let operandCount: ClosedRange<Int>? = 1...1
     static let usage = [
-        Usage(operands: "TEXT", summary: "coins whose name, symbol or id contains TEXT"),
+        Usage(operands: "TEXT", summary: "coins whose name, symbol or id contains TEXT")
     ]
 
     func run(_ cli: CLI) throws {

@@ -6,7 +6,7 @@ struct SetCommand: Command {
     static let name = "set"
     static let operandCount: ClosedRange<Int>? = 2...2
     static let usage = [
-        Usage(operands: "COIN AMOUNT", summary: "hold AMOUNT of COIN (a CoinGecko id); 0 or less removes it"),
+        Usage(operands: "COIN AMOUNT", summary: "hold AMOUNT of COIN (a CoinGecko id); 0 or less removes it")
     ]
 
     func run(_ cli: CLI) throws {

@@ -5,7 +5,7 @@ struct TransactionsCommand: Command {
     static let name = "transactions"
     static let operandCount: ClosedRange<Int>? = 0...1
     static let usage = [
-        Usage(operands: "[COIN]", summary: "the portfolio's transactions in time order"),
+        Usage(operands: "[COIN]", summary: "the portfolio's transactions in time order")
     ]
 
     func run(_ cli: CLI) throws {

@@ -5,7 +5,7 @@ struct VersionCommand: Command {
     static let name = "version"
     static let operandCount: ClosedRange<Int>? = 0...0
     static let usage = [
-        Usage(operands: "", summary: "print the version"),
+        Usage(operands: "", summary: "print the version")
     ]
 
     func run(_ cli: CLI) throws {
