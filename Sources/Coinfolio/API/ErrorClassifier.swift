@@ -83,15 +83,15 @@ struct APIErrorBody {
     init?(_ body: Data) {
         guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
             first == UInt8(ascii: "{"),
-            let object = try? JSONSerialization.jsonObject(with: CoinGeckoBody.withoutBOM(body)) as? [String: Any]
+            let object = try? JSONValue.parse(body: body), case .object = object
         else { return nil }
-        func read(status: [String: Any]) {
-            if let code = status["error_code"] as? NSNumber { errorCode = code.intValue }
-            if let text = status["error_message"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        func read(status: JSONValue) {
+            if let code = status["error_code"]?.double, let whole = Int(exactly: code) { errorCode = whole }
+            if let text = status["error_message"]?.string { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
         }
-        if let status = object["status"] as? [String: Any] { read(status: status) }
-        if let error = object["error"] as? [String: Any], let status = error["status"] as? [String: Any] { read(status: status) }
-        if let text = object["error"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let status = object["status"], case .object = status { read(status: status) }
+        if let status = object["error"]?["status"], case .object = status { read(status: status) }
+        if let text = object["error"]?.string { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
         if errorCode == nil && message == nil { return nil }
     }
 }
