@@ -12,7 +12,7 @@ extension CoinGeckoBody {
     ///   or a series is not an array.
     public static func marketChart(_ body: Data) throws -> MarketChart {
         // One pass over the bytes: a year of hourly points is about 1 MB, which Foundation's
-        // Foundation's JSONSerialization read ten times slower than `json.loads`.
+        // JSONSerialization read ten times slower than `json.loads`.
         let data = withoutBOM(body)
         return try data.withUnsafeBytes { raw in
             try JSONSyntax.checkUTF8(raw)
