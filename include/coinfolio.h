@@ -76,11 +76,16 @@ extern "C" {
 #define CF_REASON_SQLITE_URI         "sqlite_uri"         /**< CF_INVALID_ARGUMENT: a database path starting with "file:" (an SQLite URI) */
 #define CF_REASON_AMBIGUOUS_URL      "ambiguous_url"      /**< CF_STORE: a PostgreSQL URL whose user or password holds an unencoded '@', '/' or '?', refused before connecting */
 #define CF_REASON_COMMA              "comma"              /**< CF_INVALID_ARGUMENT: a holding's coin id with a ',' */
+#define CF_REASON_THOUSANDS_SEPARATOR "thousands_separator" /**< CF_INVALID_ARGUMENT: a CSV number with a thousands separator ("11,426.20") */
+#define CF_REASON_DECIMAL_COMMA      "decimal_comma"      /**< CF_INVALID_ARGUMENT: a CSV number with a decimal comma ("1,5") */
+#define CF_REASON_AMBIGUOUS_COMMA    "ambiguous_comma"    /**< CF_INVALID_ARGUMENT: a CSV number whose one comma could be either ("1,234") */
 #define CF_REASON_REENTRANT          "reentrant"          /**< CF_INVALID_ARGUMENT: called from a progress function, a call that would wait for the call reporting to it */
 #define CF_REASON_NO_COINS           "no_coins"           /**< CF_DECODE (cf_engine_refresh) or CF_INVALID_ARGUMENT (cf_engine_load): a first /coins/markets page with no coin; the snapshot is kept */
 #define CF_REASON_TIMEOUT            "timeout"            /**< CF_STORE: the database did not answer within database_timeout; CF_NETWORK: no complete HTTP answer within timeout_ms */
 #define CF_REASON_DEADLINE           "deadline"           /**< CF_NETWORK: an answer could not be decoded within the call's time bound */
-#define CF_REASON_BODY_TOO_LARGE     "body_too_large"     /**< CF_HTTP: an answer body larger than max_body_bytes (details.max_body_bytes) */
+#define CF_REASON_BODY_TOO_LARGE     "body_too_large"     /**< CF_HTTP: an answer body larger than max_body_bytes, counted after decompression (details.max_body_bytes) */
+#define CF_REASON_HISTORY_LIMIT      "history_limit"      /**< CF_UNAUTHORIZED: CoinGecko's error 10012, history beyond the plan's 365 days */
+#define CF_REASON_PROXY              "proxy"              /**< CF_NETWORK: a proxy variable would carry a loopback request (details.variable; details.sent false): nothing was sent */
 #define CF_REASON_CONNECTION_REFUSED "connection_refused" /**< CF_NETWORK: the host refused the connection */
 #define CF_REASON_DNS                "dns"                /**< CF_NETWORK: the host name could not be resolved */
 #define CF_REASON_CONNECTION_LOST    "connection_lost"    /**< CF_NETWORK: the connection closed before a complete answer */
@@ -273,7 +278,8 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
 
 /** Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
  * A file it creates is mode 0600 (owner only) whatever the umask, and so are its -wal and -shm;
- * an existing file keeps its mode. *out_store receives the handle; close it with cf_store_close.
+ * an existing file keeps its mode. A symbolic link at path is followed; when it dangles, its
+ * target is created the same way (0600). *out_store receives the handle; close it with cf_store_close.
  * A path starting with "file:" is an SQLite URI, which is refused (details.reason "sqlite_uri"):
  * give "./file:…" for a file of that name.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path, an SQLite URI) or CF_STORE
@@ -336,10 +342,17 @@ int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
  *    "timeout_ms": 15000 (per attempt, 1…3600000), "max_retries": 2 (0…10; on 429, 5xx and
  *    network failures), "max_retry_wait_s": 60 (0…86400; a longer Retry-After returns
  *    CF_RATE_LIMITED at once), "max_body_bytes": 33554432 (1…4294967296; the largest answer
- *    body, counted after decompression while it is read; a larger one is CF_HTTP with
- *    details.reason "body_too_large")}
+ *    body, counted after decompression while libcurl decompresses it, so a gzip or deflate
+ *    bomb costs about this much memory; a larger one is CF_HTTP with details.reason
+ *    "body_too_large")}
  * A network call blocks at most timeout_ms × (max_retries + 1) plus the Retry-After waits it
- * chose plus about a second (attempts, backoff and decoding together). Retry-After is read only
+ * chose plus about a second (attempts, backoff and decoding together), whatever max_body_bytes
+ * is (a decode still running then is left to finish on its own thread, its result dropped).
+ * A request to a loopback address never goes through a proxy: when the environment's proxy
+ * variables (http_proxy, https_proxy/HTTPS_PROXY, all_proxy/ALL_PROXY, as libcurl reads them)
+ * would send it through one and no_proxy/NO_PROXY does not list it, the call returns CF_NETWORK
+ * with details.reason "proxy", details.variable naming the variable and details.sent = false;
+ * nothing is sent (add the address to no_proxy). Retry-After is read only
  * as decimal seconds or an HTTP date. After a 429 whose Retry-After was not waited out (longer
  * than max_retry_wait_s, or no retry left) the handle remembers it: until it has passed, every
  * call that would send fails at once with CF_RATE_LIMITED, details.retry_after_s = seconds left
@@ -347,7 +360,11 @@ int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
  * Network calls may return CF_NETWORK, CF_HTTP (details.http_status; a 403 without a key error
  * code, e.g. a CDN block page, is CF_HTTP), CF_RATE_LIMITED (details.retry_after_s),
  * CF_UNAUTHORIZED (401, or details.error_code 10002/10005/10010/10011/10012), CF_NOT_FOUND or
- * CF_DECODE; details.error_code is CoinGecko's code whenever the body has one.
+ * CF_DECODE; details.error_code is CoinGecko's code whenever the body has one, in any of its three
+ * shapes: {"status":{"error_code":…}}, {"error":{"status":{"error_code":…}}} and the top-level
+ * {"timestamp":…,"error_code":…,"error_message":…} (a demo key sent to the pro host, or the
+ * reverse: 400 with 10010 or 10011). A 10012 answer (a time range the plan refuses) also carries
+ * details.reason "history_limit".
  */
 /** @{ */
 
@@ -380,8 +397,8 @@ int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_jso
  * every key optional): {"vs_currency":"usd","days":7 (a whole number 1…36500) | "max",
  * "interval":"daily" | null (null: CoinGecko picks 5-minute, hourly or daily points from days)}.
  * The client sends days as given: beyond 365 days on the public and demo plans CoinGecko answers
- * 401 with error code 10012, returned as CF_UNAUTHORIZED (details.error_code 10012; the message
- * says the plan allows at most 365 days). cf_engine_chart clamps instead.
+ * 401 with error code 10012, returned as CF_UNAUTHORIZED (details.error_code 10012, details.reason
+ * "history_limit"; the message says the plan allows at most 365 days). cf_engine_chart clamps instead.
  * out_json has the shape of cf_decode_market_chart. Blocks on the network. Returns CF_OK,
  * CF_INVALID_ARGUMENT (NULL or bad id, malformed request) or a network status. */
 int cf_client_market_chart(cf_client *client, const char *coin_id, const char *request_json,
@@ -595,7 +612,8 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * "transfer_out","amount" (> 0, coin units),"price" (per unit in the portfolio's currency, >= 0;
  * required for buy and sell, null for transfers),"fee" (>= 0, the portfolio's currency),
  * "timestamp" (RFC 3339, UTC: "2024-03-01T12:30:00Z", ".250" when there are milliseconds),
- * "note","external_id" (null, or unique per portfolio)}. Amounts, prices and fees are exact
+ * "note" (text, or null for none: a note sent as null or left out comes back null, "" comes
+ * back ""),"external_id" (null, or unique per portfolio)}. Amounts, prices and fees are exact
  * decimals with at most 18 fraction digits, written as JSON numbers in their shortest form.
  * Order: timestamp, then insertion. Never negative: a change after which a coin's running
  * amount in that order would go below zero is refused whole with CF_INVALID_ARGUMENT and
@@ -672,21 +690,31 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
  * external_id the portfolio already has (or this database's own "coinfolio:<id>") are skipped and
  * counted; an external_id repeated within the file is an error at its second row; a portfolio
  * the file names that does not exist is created with the engine's vs_currency; an empty
- * portfolio cell means "main". The separator is a comma and the decimal mark a point: a ';'
- * header or a decimal comma is refused saying so. An empty file imports nothing.
+ * portfolio cell means "main"; an empty note cell is no note (null); a cell of one or more '
+ * followed by =, +, -, @, a tab or a carriage return loses one ' (the export's protection against
+ * spreadsheet formulas, see cf_engine_export_csv). The separator is a comma,
+ * the decimal mark a point and numbers have no thousands separator: a ';' header is refused
+ * saying so, and a number with a comma with details.reason "thousands_separator" ("11,426.20":
+ * write 11426.20), "decimal_comma" ("1,5": write 1.5) or "ambiguous_comma" ("1,234": 1234 or
+ * 1.234?), each message saying what to write. An empty file imports nothing.
  * Reports progress (phase "import": done 0, then the rows read every 1,000 rows, and done = total
  * at the end) to the function of cf_engine_set_progress; the import holds the database for its
  * one transaction, so a call from that function that reads or writes the database returns
  * CF_INVALID_ARGUMENT with details.reason "reentrant" instead of waiting for itself.
  * out_json: {"imported":n,"skipped":n}. Returns CF_OK, CF_INVALID_ARGUMENT (details.line: the
  * physical line where the record starts, the header being line 1; details.column: the header
- * name, when the error is about one field; or details.reason "reentrant") or CF_STORE. */
+ * name, when the error is about one field; details.reason for a number with a comma, above; or
+ * details.reason "reentrant") or CF_STORE. */
 int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, char **out_error);
 
 /** Exports a portfolio's transactions as CSV in ledger order, with the header above and CRLF line
  * ends. query_json (may be NULL): {"portfolio":"main"}. A transaction without an external_id is
  * written with "coinfolio:<id>", so importing the export into the same portfolio imports
- * nothing, and into an empty database recreates it exactly. out_csv: the CSV text, freed with
+ * nothing, and into an empty database recreates it exactly. No cell can run as a spreadsheet
+ * formula: a cell that is any number of ' followed by =, +, -, @, a tab or a carriage return is
+ * written with one ' more in front ("=1+1" as '=1+1, "'=x" as ''=x), and cf_engine_import_csv
+ * removes one ' from a cell of one or more ' followed by one of those, so the text round-trips
+ * exactly (a file from elsewhere whose cell really starts with '= imports as =). out_csv: the CSV text, freed with
  * cf_string_free. Returns CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
 int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_csv,
                          char **out_error);
@@ -711,7 +739,7 @@ int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_c
  * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id or options; or
  * details.reason "reentrant": called from the progress function of this same chart's
  * download, which it would wait for), CF_NOT_FOUND
- * (unknown coin), CF_UNAUTHORIZED (details.error_code 10012: a range the plan refuses) or another
+ * (unknown coin), CF_UNAUTHORIZED (details.error_code 10012, details.reason "history_limit": a range the plan refuses) or another
  * network status. */
 int cf_engine_chart(cf_engine *engine, const char *coin_id, const char *options_json,
                     char **out_json, char **out_error);

@@ -180,10 +180,11 @@ enum LedgerCSV {
     /// The external id an export gives a transaction that has none.
     static let ownPrefix = "coinfolio:"
 
+    /// The cells export writes for `t`, each protected against formula injection (`SpreadsheetFormula`).
     static func record(_ t: Transaction) -> [String] {
         [
             LedgerTimestamp.format(t.timestamp), t.portfolio, t.coinID, t.kind.rawValue, t.amount.description,
-            t.price?.description ?? "", t.fee.description, t.note, t.externalID ?? "\(ownPrefix)\(t.id ?? 0)",
-        ]
+            t.price?.description ?? "", t.fee.description, t.note ?? "", t.externalID ?? "\(ownPrefix)\(t.id ?? 0)",
+        ].map(SpreadsheetFormula.protected)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Reads a transaction from a host's JSON: `{"portfolio","coin_id","kind","amount","price","fee",
 /// "timestamp","note","external_id"}`. Numbers are read from their decimal text (a JSON number or
 /// a string holding one), never through a binary double; `timestamp` is RFC 3339 (default: now);
-/// `portfolio` defaults to "main", `fee` to 0, `note` to "". Unknown keys are ignored.
+/// `portfolio` defaults to "main", `fee` to 0; `note` null or left out is no note (null when read
+/// back), `""` an empty one. Unknown keys are ignored.
 enum TransactionInput {
     static func transaction(from json: String) throws -> Transaction {
         let object = try FlatJSONObject(Array(json.utf8))
@@ -51,7 +52,7 @@ enum TransactionInput {
             portfolio: try string(Transaction.JSONKey.portfolio) ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind,
             amount: amount,
             price: try decimal(Transaction.JSONKey.price), fee: try decimal(Transaction.JSONKey.fee) ?? .zero, timestamp: timestamp,
-            note: try string(Transaction.JSONKey.note) ?? "",
+            note: try string(Transaction.JSONKey.note),
             externalID: try string(Transaction.JSONKey.externalID))
     }
 }

@@ -46,8 +46,9 @@ public struct Transaction: Hashable, Sendable {
     public var fee: ExactDecimal
     /// Milliseconds since the Unix epoch, UTC.
     public var timestamp: Int64
-    /// Free text (at most `Transaction.maximumNoteBytes` bytes of UTF-8).
-    public var note: String
+    /// Free text (at most `Transaction.maximumNoteBytes` bytes of UTF-8); nil for no note (JSON
+    /// `null`, kept apart from an empty note `""`).
+    public var note: String?
     /// An id from the place the row came from (an exchange export); unique per portfolio, so that
     /// importing the same row again skips it.
     public var externalID: String?
@@ -62,7 +63,7 @@ public struct Transaction: Hashable, Sendable {
     /// A transaction; call `validate()` (the engine does) before storing it.
     public init(
         id: Int64? = nil, portfolio: String = Transaction.defaultPortfolio, coinID: String, kind: TransactionKind,
-        amount: ExactDecimal, price: ExactDecimal? = nil, fee: ExactDecimal = .zero, timestamp: Int64, note: String = "",
+        amount: ExactDecimal, price: ExactDecimal? = nil, fee: ExactDecimal = .zero, timestamp: Int64, note: String? = nil,
         externalID: String? = nil
     ) {
         self.id = id
@@ -103,10 +104,12 @@ public struct Transaction: Hashable, Sendable {
             throw refuse("price", "a \(kind.rawValue) has no price: its cost is unknown (leave price out or null)")
         }
         guard !fee.isNegative else { throw refuse("fee", "fee must be 0 or more, not \(fee)") }
-        guard note.utf8.count <= Transaction.maximumNoteBytes else {
-            throw refuse("note", "note is \(note.utf8.count) bytes; at most \(Transaction.maximumNoteBytes) are kept")
+        if let note {
+            guard note.utf8.count <= Transaction.maximumNoteBytes else {
+                throw refuse("note", "note is \(note.utf8.count) bytes; at most \(Transaction.maximumNoteBytes) are kept")
+            }
+            guard !note.utf8.contains(0) else { throw refuse("note", "note contains a NUL character") }
         }
-        guard !note.utf8.contains(0) else { throw refuse("note", "note contains a NUL character") }
         if let externalID {
             guard !externalID.isEmpty, externalID.utf8.count <= Transaction.maximumExternalIDBytes else {
                 throw refuse("external_id", "external_id must be 1 to \(Transaction.maximumExternalIDBytes) bytes")

@@ -90,13 +90,13 @@ extension LedgerStore {
                     )
                 }
                 func field(_ column: Int?) -> String? {
-                    column.map { record.fields[$0] }
+                    column.map { SpreadsheetFormula.unprotected(record.fields[$0]) }
                 }
                 func decimal(_ name: String, _ column: Int?) throws -> ExactDecimal? {
                     guard let text = field(column), !text.isEmpty else { return nil }
                     if let value = ExactDecimal(text) { return value }
-                    if text.contains(",") {
-                        throw fail(line, name, "\"\(text)\" has a decimal comma: the decimal mark is a point (1.5, not 1,5)")
+                    if let comma = DecimalComma.refusal(text) {
+                        throw fail(line, name, comma.message, ["reason": .string(comma.reason.rawValue)])
                     }
                     throw fail(line, name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
                 }
@@ -114,8 +114,8 @@ extension LedgerStore {
                 let transaction = Transaction(
                     portfolio: portfolioText.isEmpty ? Transaction.defaultPortfolio : portfolioText,
                     coinID: field(coinColumn) ?? "", kind: kind, amount: amount, price: try decimal("price", priceColumn),
-                    fee: try decimal("fee", feeColumn) ?? .zero, timestamp: timestamp, note: field(noteColumn) ?? "",
-                    externalID: externalText.isEmpty ? nil : externalText)
+                    fee: try decimal("fee", feeColumn) ?? .zero, timestamp: timestamp,
+                    note: field(noteColumn).flatMap { $0.isEmpty ? nil : $0 }, externalID: externalText.isEmpty ? nil : externalText)
                 do { try transaction.validate() } catch let error as CoinfolioError {
                     var column: String?
                     if case .string(let name)? = error.details["field"] { column = name }

@@ -608,7 +608,7 @@ final class LedgerStore: Sendable {
         guard let amount = ExactDecimal(s.text(4) ?? ""), let fee = ExactDecimal(s.text(6) ?? "") else { throw corrupt("amount") }
         return Transaction(
             id: s.int64(0), portfolio: s.text(1) ?? "", coinID: s.text(2) ?? "", kind: kind, amount: amount,
-            price: s.isNull(5) ? nil : ExactDecimal(s.text(5) ?? ""), fee: fee, timestamp: s.int64(7), note: s.text(8) ?? "",
+            price: s.isNull(5) ? nil : ExactDecimal(s.text(5) ?? ""), fee: fee, timestamp: s.int64(7), note: s.text(8),
             externalID: s.text(9))
     }
 

@@ -189,6 +189,9 @@ enum Schema {
                 ALTER TABLE snapshot_sparkline ALTER COLUMN points SET STORAGE EXTERNAL;
                 ALTER TABLE snapshot_sparkline SET (toast_tuple_target = 8160);
                 """),
+        Step(
+            version: 7, summary: LedgerStore.nullableNoteSummary, sqlite: LedgerStore.nullableNoteSQLite,
+            postgres: LedgerStore.nullableNotePostgres),
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }

@@ -27,6 +27,12 @@ extension CoinfolioError {
         case ambiguousURL = "ambiguous_url"
         /// `.invalidArgument`: a holding's coin id with a `,` (held ids are sent comma-joined).
         case comma
+        /// `.invalidArgument`: a CSV number with a thousands separator (`"11,426.20"`).
+        case thousandsSeparator = "thousands_separator"
+        /// `.invalidArgument`: a CSV number with a decimal comma (`"1,5"`).
+        case decimalComma = "decimal_comma"
+        /// `.invalidArgument`: a CSV number whose one comma could be either (`"1,234"`).
+        case ambiguousComma = "ambiguous_comma"
         /// `.invalidArgument`: a call from a progress function that would wait for the call
         /// reporting to it (a refresh, load, price update, import or chart download).
         case reentrant
@@ -38,8 +44,14 @@ extension CoinfolioError {
         case timeout
         /// `.network`: a client call's answer could not be decoded within the call's time bound.
         case deadline
-        /// `.http`: an answer body larger than `max_body_bytes` (`details["max_body_bytes"]`).
+        /// `.http`: an answer body larger than `max_body_bytes` (`details["max_body_bytes"]`),
+        /// counted after decompression.
         case bodyTooLarge = "body_too_large"
+        /// `.unauthorized`: CoinGecko's error 10012, history beyond the plan's 365 days.
+        case historyLimit = "history_limit"
+        /// `.network`: a proxy variable would carry a loopback request (`details["variable"]`,
+        /// `details["sent"]` false); nothing was sent.
+        case proxy
         /// `.network`: the host refused the connection.
         case connectionRefused = "connection_refused"
         /// `.network`: the host name could not be resolved.

@@ -29,7 +29,7 @@ struct ImportCommand: Command {
         } catch let error as CoinfolioError where error.code == .invalidArgument {
             fail("\(path): \(error.message) (nothing was imported)", code: 1)
         }
-        if cli.options.json { say(summary.json); return }
+        if cli.options.json { sayJSON(summary.json); return }
         say(
             "imported \(summary.imported) transaction\(summary.imported == 1 ? "" : "s")"
                 + (summary.skipped > 0 ? ", skipped \(summary.skipped) already there" : ""))

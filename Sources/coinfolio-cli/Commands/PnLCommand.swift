@@ -15,7 +15,7 @@ struct PnLCommand: Command {
         cli.refreshOrExplain(engine)
         let method = CostBasisMethod(rawValue: options.method) ?? .fifo
         let report = try engine.pnl(PnLOptions(portfolio: options.portfolio, method: method))
-        if options.json { say(report.json); return }
+        if options.json { sayJSON(report.json); return }
         if report.coins.isEmpty {
             say("no transactions yet: coinfolio-cli buy COIN AMOUNT --price P")
             return

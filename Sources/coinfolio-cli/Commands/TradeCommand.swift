@@ -56,13 +56,13 @@ private func recordTrade(_ kind: TransactionKind, _ cli: CLI) throws {
         stored = try engine.addTransaction(
             Transaction(
                 portfolio: options.portfolio, coinID: coinID, kind: kind, amount: amount, price: price, fee: fee,
-                timestamp: timestamp, note: options.note ?? ""))
+                timestamp: timestamp, note: options.note))
     } catch let error as CoinfolioError where error.details["short_by"] != nil {
         var short = ""
         if case .number(let value)? = error.details["short_by"] { short = " (short by \(ExactDecimal(value) ?? .zero))" }
         fail("cannot sell more \(coinID) than the portfolio holds at that time\(short)", code: 1)
     }
-    if options.json { say(stored.json); return }
+    if options.json { sayJSON(stored.json); return }
     let verb = kind == .buy ? "bought" : "sold"
     say(
         "\(verb) \(amount) \(coinID) at \(NumberFormat.price(price.double, vsCurrency: try cli.portfolioCurrency(engine))) (transaction \(stored.id ?? 0))"

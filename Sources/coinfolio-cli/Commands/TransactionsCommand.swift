@@ -12,7 +12,7 @@ struct TransactionsCommand: Command {
         let options = cli.options
         let engine = try cli.openEngine()
         let page = try engine.transactions(TransactionQuery(portfolio: options.portfolio, coinID: options.operands.first))
-        if options.json { say(page.json); return }
+        if options.json { sayJSON(page.json); return }
         if page.transactions.isEmpty {
             say("no transactions yet: coinfolio-cli buy COIN AMOUNT --price P (for example: buy bitcoin 0.5 --price 60000)")
             return
@@ -21,8 +21,8 @@ struct TransactionsCommand: Command {
         let rows = page.transactions.map { t -> [String] in
             [
                 String(t.id ?? 0), LedgerTimestamp.format(t.timestamp), t.kind.rawValue, Terminal.printable(t.coinID),
-                t.amount.description, t.price.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? "-",
-                t.fee.isZero ? "-" : NumberFormat.price(t.fee.double, vsCurrency: vs), Terminal.printable(t.note),
+                t.amount.description, t.price.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? Terminal.unknownCell,
+                t.fee.isZero ? Terminal.unknownCell : NumberFormat.price(t.fee.double, vsCurrency: vs), Terminal.printable(t.note ?? ""),
             ]
         }
         say(Terminal.table(["ID", "TIME", "KIND", "COIN", "AMOUNT", "PRICE", "FEE", "NOTE"], rows, right: [0, 4, 5, 6]))

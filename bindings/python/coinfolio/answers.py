@@ -441,7 +441,7 @@ class Transaction(TypedDict):
     """A stored transaction: ``id`` a whole number as a string, ``kind`` ``"buy"``, ``"sell"``,
     ``"transfer_in"`` or ``"transfer_out"``, ``amount`` in coin units, ``price`` per unit and
     ``fee`` in the portfolio's currency (``price`` None for transfers), ``timestamp`` RFC 3339
-    UTC, ``note`` ``""`` when none, ``external_id`` None when none."""
+    UTC, ``note`` None when none (``""`` when sent empty), ``external_id`` None when none."""
 
     id: str
     portfolio: str
@@ -451,7 +451,7 @@ class Transaction(TypedDict):
     price: Optional[float]
     fee: float
     timestamp: str
-    note: str
+    note: Optional[str]
     external_id: Optional[str]
 
 

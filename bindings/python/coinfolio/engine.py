@@ -416,7 +416,8 @@ class Engine(Handle):
                 cost, a sell's reduces its proceeds.
             timestamp: RFC 3339 (``"2024-03-01T12:30:00Z"``, an offset is normalized to UTC, a date
                 alone is 00:00:00Z); default now.
-            note: free text, at most 65,536 bytes.
+            note: free text, at most 65,536 bytes; None (the default) is no note, read back as
+                None, and ``""`` an empty one, read back as ``""``.
             external_id: an id from the row's source, unique per portfolio.
             portfolio: the portfolio's name (default ``"main"``).
 

@@ -57,6 +57,12 @@ class Reason(str, Enum):
     AMBIGUOUS_URL = "ambiguous_url"
     #: InvalidArgument: a holding's coin id with a ``,``.
     COMMA = "comma"
+    #: InvalidArgument: a CSV number with a thousands separator (``"11,426.20"``).
+    THOUSANDS_SEPARATOR = "thousands_separator"
+    #: InvalidArgument: a CSV number with a decimal comma (``"1,5"``).
+    DECIMAL_COMMA = "decimal_comma"
+    #: InvalidArgument: a CSV number whose one comma could be either (``"1,234"``).
+    AMBIGUOUS_COMMA = "ambiguous_comma"
     #: InvalidArgument: a call from a progress function that would wait for the call reporting.
     REENTRANT = "reentrant"
     #: DecodeError (refresh) or InvalidArgument (load): a first markets page with no coin.
@@ -65,8 +71,12 @@ class Reason(str, Enum):
     TIMEOUT = "timeout"
     #: NetworkError: the answer could not be decoded within the call's time bound.
     DEADLINE = "deadline"
-    #: HTTPError: an answer body larger than ``max_body_bytes``.
+    #: HTTPError: an answer body larger than ``max_body_bytes`` (after decompression).
     BODY_TOO_LARGE = "body_too_large"
+    #: Unauthorized: CoinGecko's error 10012, history beyond the plan's 365 days.
+    HISTORY_LIMIT = "history_limit"
+    #: NetworkError: a proxy variable would carry a loopback request; nothing was sent.
+    PROXY = "proxy"
     #: NetworkError: the host refused the connection.
     CONNECTION_REFUSED = "connection_refused"
     #: NetworkError: the host name could not be resolved.
