@@ -20,6 +20,14 @@ struct Options {
     var at: String?
     var note: String?
     var method = "fifo"
+    /// Trades, fees in coins, moves and income (SPEC §16).
+    var value: String?
+    var feeCoin: String?
+    var feePrice: String?
+    var from: String?
+    var to: String?
+    var received: String?
+    var incomeType: String?
     /// `--days N|max` of `chart`.
     var days: String?
     /// `--svg FILE` of `chart` and `portfolio --history`.
@@ -89,10 +97,17 @@ struct Options {
             case "--fee": fee = try value(argument)
             case "--at": at = try value(argument)
             case "--note": note = try value(argument)
+            case "--value": self.value = try value(argument)
+            case "--fee-coin": feeCoin = try value(argument)
+            case "--fee-price": feePrice = try value(argument)
+            case "--from": from = try value(argument)
+            case "--to": to = try value(argument)
+            case "--received": received = try value(argument)
+            case "--type": incomeType = try value(argument)
             case "--method":
                 method = try value(argument)
                 guard CostBasisMethod(rawValue: method) != nil else {
-                    throw UsageError(message: "--method must be fifo, lifo or average, not \"\(method)\"")
+                    throw UsageError(message: "--method must be fifo, lifo, hifo, lofo or average, not \"\(method)\"")
                 }
             case "--days":
                 let text = try value(argument)

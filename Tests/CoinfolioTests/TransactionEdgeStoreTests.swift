@@ -106,8 +106,8 @@ extension TransactionEdgeStoreTests {
             }
         }
         XCTAssertTrue(csv.contains(",'=Main,"), csv)
-        XCTAssertTrue(csv.contains(",'=1+1,'=1+1\r\n"), csv)
-        XCTAssertTrue(csv.contains(",''=x,''=x\r\n"), csv)
+        XCTAssertTrue(csv.contains(",'=1+1,'=1+1,,,,\r\n"), csv)  // SPEC §16's four columns follow, empty
+        XCTAssertTrue(csv.contains(",''=x,''=x,,,,\r\n"), csv)
 
         let copy = try TestDatabase.fresh(self, name: "copy.sqlite")
         let other = try PortfolioEngine(configuration: EngineConfiguration(database: copy.location, owner: copy.owner))

@@ -4,9 +4,10 @@
 /// reasons of `JSONReader`): a number out of range, a lone surrogate or nesting past 512 are
 /// refused in members nobody reads too.
 ///
-/// Scalars are kept (strings decoded, numbers as their text); nested objects and arrays are
-/// checked and kept only as `.nested`. Malformed JSON, bytes that are not UTF-8 and a top level
-/// that is not an object are `.invalidArgument`.
+/// Scalars are kept (strings decoded, numbers as their text), and so are the scalar members of an
+/// object that is a member of the top level (a trade's `"sent":{…}`); deeper objects and arrays
+/// are checked and kept only as `.nested`. Malformed JSON, bytes that are not UTF-8 and a top
+/// level that is not an object are `.invalidArgument`.
 struct FlatJSONObject {
     /// A member's value.
     enum Value: Equatable {
@@ -15,7 +16,9 @@ struct FlatJSONObject {
         case number(String)
         case bool(Bool)
         case null
-        /// An object or an array (checked, not kept).
+        /// An object that is a member of the top-level object: its members, kept the same way.
+        case object([String: Value])
+        /// An array, or an object nested deeper (checked, not kept).
         case nested
     }
 
@@ -32,14 +35,23 @@ struct FlatJSONObject {
             return try JSONValue.parse(buffer)
         }
         guard case .object(let members) = value else { throw CoinfolioError.invalid("expected a JSON object") }
+        self.members = Self.kept(members, keepingObjects: true)
+    }
+
+    /// `members` by key, later ones replacing earlier; objects among them kept (one level) when
+    /// `keepingObjects`.
+    private static func kept(_ members: [JSONValue.Member], keepingObjects: Bool) -> [String: Value] {
+        var result: [String: Value] = [:]
         for member in members {
             switch member.value {
-            case .string(let text): self.members[member.key] = .string(text)
-            case .number(let text): self.members[member.key] = .number(text)
-            case .bool(let flag): self.members[member.key] = .bool(flag)
-            case .null: self.members[member.key] = .null
-            case .array, .object: self.members[member.key] = .nested
+            case .string(let text): result[member.key] = .string(text)
+            case .number(let text): result[member.key] = .number(text)
+            case .bool(let flag): result[member.key] = .bool(flag)
+            case .null: result[member.key] = .null
+            case .object(let inner) where keepingObjects: result[member.key] = .object(kept(inner, keepingObjects: false))
+            case .array, .object: result[member.key] = .nested
             }
         }
+        return result
     }
 }

@@ -1,59 +1,108 @@
 import Foundation
 
 /// Reads a transaction from a host's JSON: `{"portfolio","coin_id","kind","amount","price","fee",
-/// "timestamp","note","external_id"}`. Numbers are read from their decimal text (a JSON number or
-/// a string holding one), never through a binary double; `timestamp` is RFC 3339 (default: now);
-/// `portfolio` defaults to "main", `fee` to 0; `note` null or left out is no note (null when read
-/// back), `""` an empty one. Unknown keys are ignored.
+/// "fee_coin_id","fee_price","income_type","timestamp","note","external_id"}`. Numbers are read
+/// from their decimal text (a JSON number or a string holding one), never through a binary
+/// double; `timestamp` is RFC 3339 (default: now); `portfolio` defaults to "main", `fee` to 0;
+/// `note` null or left out is no note (null when read back), `""` an empty one. Keys the engine
+/// writes (`id`, `group_id`, `price_source`, `price_at`) and unknown keys are ignored;
+/// `price_currency` other than null is refused (converting a price from another currency is not
+/// done yet). The keys are `Transaction.JSONKey`'s, the list the writer writes.
 enum TransactionInput {
     static func transaction(from json: String) throws -> Transaction {
-        let object = try FlatJSONObject(Array(json.utf8))
-        func invalid(_ key: Transaction.JSONKey, _ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string(key.rawValue)])
-        }
-        func decimal(_ key: Transaction.JSONKey) throws -> ExactDecimal? {
-            switch object[key.rawValue] {
-            case nil, .null?: return nil
-            case .number(let text)?, .string(let text)?:
-                guard let value = ExactDecimal(text) else {
-                    throw invalid(
-                        key,
-                        "\(key.rawValue) must be a decimal number with at most 18 fraction digits, below 8.5e19, not \"\(text.prefix(64))\""
-                    )
-                }
-                return value
-            default: throw invalid(key, "\(key.rawValue) must be a number")
-            }
-        }
-        func string(_ key: Transaction.JSONKey) throws -> String? {
-            switch object[key.rawValue] {
-            case nil, .null?: return nil
-            case .string(let text)?: return text
-            default: throw invalid(key, "\(key.rawValue) must be a string")
-            }
-        }
-        guard let coinID = try string(Transaction.JSONKey.coinID) else { throw invalid(Transaction.JSONKey.coinID, "coin_id is required") }
-        guard let kindText = try string(Transaction.JSONKey.kind) else {
-            throw invalid(Transaction.JSONKey.kind, "kind is required (buy, sell, transfer_in, transfer_out)")
-        }
+        let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
+        typealias Key = Transaction.JSONKey
+        guard let coinID = try read.string(Key.coinID) else { throw read.invalid(Key.coinID, "coin_id is required") }
+        guard let kindText = try read.string(Key.kind) else { throw read.invalid(Key.kind, "kind is required (\(TransactionKind.list))") }
         guard let kind = TransactionKind(rawValue: kindText) else {
-            throw invalid(Transaction.JSONKey.kind, "kind must be buy, sell, transfer_in or transfer_out, not \"\(kindText.prefix(64))\"")
+            throw read.invalid(Key.kind, "kind must be \(TransactionKind.list), not \"\(kindText.prefix(64))\"")
         }
-        guard let amount = try decimal(Transaction.JSONKey.amount) else { throw invalid(Transaction.JSONKey.amount, "amount is required") }
-        var timestamp = LedgerTimestamp.now()
-        if let text = try string(Transaction.JSONKey.timestamp) {
-            guard let parsed = LedgerTimestamp.parse(text) else {
-                throw invalid(
-                    Transaction.JSONKey.timestamp, "timestamp must be RFC 3339 (2024-03-01T12:30:00Z), not \"\(text.prefix(64))\"")
+        guard let amount = try read.decimal(Key.amount) else { throw read.invalid(Key.amount, "amount is required") }
+        var incomeType: IncomeType?
+        if let text = try read.string(Key.incomeType) {
+            guard let type = IncomeType(rawValue: text) else {
+                throw read.invalid(Key.incomeType, "income_type must be \(IncomeType.list), not \"\(text.prefix(64))\"")
             }
-            timestamp = parsed
+            incomeType = type
         }
+        try read.refuseOtherCurrency()
         return Transaction(
-            portfolio: try string(Transaction.JSONKey.portfolio) ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind,
-            amount: amount,
-            price: try decimal(Transaction.JSONKey.price), fee: try decimal(Transaction.JSONKey.fee) ?? .zero, timestamp: timestamp,
-            note: try string(Transaction.JSONKey.note),
-            externalID: try string(Transaction.JSONKey.externalID))
+            portfolio: try read.string(Key.portfolio) ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
+            price: try read.decimal(Key.price), fee: try read.decimal(Key.fee) ?? .zero, timestamp: try read.timestamp(),
+            note: try read.string(Key.note), externalID: try read.string(Key.externalID), feeCoinID: try read.string(Key.feeCoinID),
+            feePrice: try read.decimal(Key.feePrice), incomeType: incomeType)
+    }
+}
+
+/// The typed fields of a ledger input object (a transaction, a trade, a move), each refused with
+/// `details.field` naming its key (a dotted path inside a nested object: `"sent.amount"`).
+struct LedgerJSONFields {
+    let object: [String: FlatJSONObject.Value]
+    /// The path of `object` inside the input ("" at the top, "sent." inside "sent").
+    var prefix = ""
+
+    init(_ object: [String: FlatJSONObject.Value], prefix: String = "") {
+        self.object = object
+        self.prefix = prefix
+    }
+
+    /// The object member `key` (`"sent":{…}`), nil when absent or null.
+    func object(_ key: String) throws -> LedgerJSONFields? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .object(let members)?: return LedgerJSONFields(members, prefix: prefix + key + ".")
+        default: throw invalid(key, "\(prefix + key) must be an object")
+        }
+    }
+
+    func invalid(_ key: String, _ message: String) -> CoinfolioError {
+        CoinfolioError(.invalidArgument, message, details: ["field": .string(prefix + key)])
+    }
+
+    /// An exact decimal (a JSON number or a string holding one), nil when absent or null.
+    func decimal(_ key: String) throws -> ExactDecimal? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let text)?, .string(let text)?:
+            guard let value = ExactDecimal(text) else {
+                throw invalid(
+                    key,
+                    "\(prefix + key) must be a decimal number with at most 18 fraction digits, below 8.5e19, not \"\(text.prefix(64))\"")
+            }
+            return value
+        default: throw invalid(key, "\(prefix + key) must be a number")
+        }
+    }
+
+    /// A string, nil when absent or null.
+    func string(_ key: String) throws -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw invalid(key, "\(prefix + key) must be a string")
+        }
+    }
+
+    /// A key of a shape's list (`Transaction.JSONKey.amount`) read as above.
+    func decimal<Key: WireKeys>(_ key: Key) throws -> ExactDecimal? { try decimal(key.rawValue) }
+    func string<Key: WireKeys>(_ key: Key) throws -> String? { try string(key.rawValue) }
+    func invalid<Key: WireKeys>(_ key: Key, _ message: String) -> CoinfolioError { invalid(key.rawValue, message) }
+
+    /// `timestamp` as RFC 3339 (ms since the epoch, UTC); now when absent or null.
+    func timestamp() throws -> Int64 {
+        guard let text = try string("timestamp") else { return LedgerTimestamp.now() }
+        guard let parsed = LedgerTimestamp.parse(text) else {
+            throw invalid("timestamp", "timestamp must be RFC 3339 (2024-03-01T12:30:00Z), not \"\(text.prefix(64))\"")
+        }
+        return parsed
+    }
+
+    /// `price_currency` must be absent or null: prices are in the portfolio's currency.
+    func refuseOtherCurrency() throws {
+        guard try string("price_currency") == nil else {
+            throw invalid(
+                "price_currency", "prices in another currency are not converted yet: give price and fee in the portfolio's currency")
+        }
     }
 }
 
@@ -66,7 +115,7 @@ extension Transaction {
     }
 }
 
-/// `pnl` options: JSON `{"portfolio": "main", "method": "fifo"|"lifo"|"average"}`.
+/// `pnl` options: JSON `{"portfolio": "main", "method": "fifo"|"lifo"|"hifo"|"lofo"|"average"}`.
 public struct PnLOptions: Sendable, Decodable {
     /// The portfolio (default "main").
     public var portfolio: String
@@ -86,7 +135,8 @@ public struct PnLOptions: Sendable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let text = try c.decodeIfPresent(String.self, forKey: .method) ?? "fifo"
         guard let method = CostBasisMethod(rawValue: text) else {
-            throw CoinfolioError.invalid("method must be fifo, lifo or average, not \"\(text)\"")
+            throw CoinfolioError(
+                .invalidArgument, "method must be \(CostBasisMethod.list), not \"\(text)\"", details: ["field": .string("method")])
         }
         self.init(portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio, method: method)
     }
@@ -206,20 +256,25 @@ public struct ImportSummary: Hashable, Sendable {
     }
 }
 
-/// `export_csv` options: JSON `{"portfolio": "main"}`.
+/// `export_csv` options: JSON `{"portfolio": "main"}`; `"portfolio": null` exports every portfolio
+/// of the owner in one file (a move's two sides then stay one group through an import).
 public struct ExportQuery: Sendable, Decodable {
-    /// The portfolio to export (default "main").
-    public var portfolio: String
+    /// The portfolio to export (default "main"); nil: every portfolio.
+    public var portfolio: String?
 
-    /// A query for `portfolio`.
-    public init(portfolio: String = Transaction.defaultPortfolio) { self.portfolio = portfolio }
+    /// A query for `portfolio` (nil: every portfolio).
+    public init(portfolio: String? = Transaction.defaultPortfolio) { self.portfolio = portfolio }
 
     private enum CodingKeys: String, CodingKey { case portfolio }
 
-    /// Reads the JSON form.
+    /// Reads the JSON form: a missing `portfolio` is "main", a null one every portfolio.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio)
+        guard c.contains(.portfolio) else {
+            self.init()
+            return
+        }
+        self.init(portfolio: try c.decodeNil(forKey: .portfolio) ? nil : try c.decode(String.self, forKey: .portfolio))
     }
 
     /// Reads the JSON form; nil means every default.

@@ -33,6 +33,11 @@ extension CoinfolioError {
         case decimalComma = "decimal_comma"
         /// `.invalidArgument`: a CSV number whose one comma could be either (`"1,234"`).
         case ambiguousComma = "ambiguous_comma"
+        /// `.invalidArgument`: a ledger change after which an amount, price or sum would pass the
+        /// ledger's ±8.5e19 (`details["field"]`).
+        case outOfRange = "out_of_range"
+        /// `.invalidArgument`: a move between portfolios of different currencies.
+        case currency
         /// `.invalidArgument`: a call from a progress function that would wait for the call
         /// reporting to it (a refresh, load, price update, import or chart download).
         case reentrant

@@ -9,9 +9,11 @@ struct ImportCommand: Command {
     static let usage = [
         Usage(
             operands: "FILE.csv",
-            summary:
-                "import transactions (timestamp,portfolio,coin_id,kind,amount,price,\nfee,note,external_id): all rows or none; known external ids skipped"
-        )
+            summary: """
+                import transactions (timestamp,portfolio,coin_id,kind,amount,price,
+                fee,note,external_id[,fee_coin_id,fee_price,income_type,group_id]):
+                all rows or none; known external ids skipped
+                """)
     ]
 
     func run(_ cli: CLI) throws {

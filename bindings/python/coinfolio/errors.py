@@ -63,6 +63,10 @@ class Reason(str, Enum):
     DECIMAL_COMMA = "decimal_comma"
     #: InvalidArgument: a CSV number whose one comma could be either (``"1,234"``).
     AMBIGUOUS_COMMA = "ambiguous_comma"
+    #: InvalidArgument: a ledger change whose amount, price or sum would pass ±8.5e19.
+    OUT_OF_RANGE = "out_of_range"
+    #: InvalidArgument: a move between portfolios of different currencies.
+    CURRENCY = "currency"
     #: InvalidArgument: a call from a progress function that would wait for the call reporting.
     REENTRANT = "reentrant"
     #: DecodeError (refresh) or InvalidArgument (load): a first markets page with no coin.

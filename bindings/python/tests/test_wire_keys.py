@@ -88,6 +88,7 @@ SHAPES: Dict[str, Tuple[str, ...]] = {
     "Progress": ("WorkProgress.JSONKey",),
     "Transaction": ("Transaction.JSONKey",),
     "TransactionsAnswer": ("TransactionPage.JSONKey",),
+    "TransactionGroup": ("TransactionGroup.JSONKey",),
     "CoinPnL": ("CoinPnL.JSONKey",),
     "PnLTotals": ("PnLReport.TotalsKey",),
     "PnLAnswer": ("PnLReport.JSONKey",),

@@ -1,15 +1,16 @@
-extension LedgerStore {
-    // MARK: - Schema step 7
+extension Schema {
+    /// Step 7: a transaction's note may be null (no note), kept apart from an empty note (issue 31).
+    static let step7NullableNote = Step(
+        version: 7,
+        summary: """
+            a transaction's note may be null (no note), kept apart from an empty note: "note": null used to \
+            come back as "". Before this step the two could not be told apart, so every '' becomes null
+            """,
+        sqlite: nullableNoteSQLite, postgres: nullableNotePostgres)
 
-    /// What step 7 does, for people.
-    static let nullableNoteSummary = """
-        a transaction's note may be null (no note), kept apart from an empty note: "note": null used to \
-        come back as "". Before this step the two could not be told apart, so every '' becomes null
-        """
-
-    /// Schema step 7 on SQLite: the ledger table rebuilt with `note` nullable and no default (rows,
-    /// ids and indexes kept; SQLite cannot drop a NOT NULL in place), '' read as null.
-    static let nullableNoteSQLite = """
+    /// Step 7 on SQLite: the ledger table rebuilt with `note` nullable and no default (rows, ids
+    /// and indexes kept; SQLite cannot drop a NOT NULL in place), '' read as null.
+    private static let nullableNoteSQLite = """
         CREATE TABLE ledger_transaction_v7 (
             id INTEGER PRIMARY KEY,
             owner TEXT NOT NULL,
@@ -32,8 +33,8 @@ extension LedgerStore {
         CREATE INDEX ledger_time ON ledger_transaction (owner, portfolio, timestamp_ms, id, coin_id);
         """
 
-    /// Schema step 7 on PostgreSQL: the same column change in place.
-    static let nullableNotePostgres = """
+    /// Step 7 on PostgreSQL: the same column change in place.
+    private static let nullableNotePostgres = """
         ALTER TABLE ledger_transaction ALTER COLUMN note DROP NOT NULL, ALTER COLUMN note DROP DEFAULT;
         UPDATE ledger_transaction SET note = NULL WHERE note = '';
         """
