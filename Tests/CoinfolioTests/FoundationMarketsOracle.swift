@@ -16,7 +16,10 @@ extension CoinGeckoBody {
         } catch {
             throw CoinfolioError(.decode, "expected a JSON array of coins (/coins/markets): \(describe(error))")
         }
-        return MarketsRow.page(elements.map(\.row))
+        var rows = MarketRows()
+        rows.beginBody()
+        for (index, element) in elements.enumerated() { rows.add(element: index, element.row) }
+        return rows.page()
     }
 
     /// The body without its BOM, after the strict checks (UTF-8, RFC 8259).

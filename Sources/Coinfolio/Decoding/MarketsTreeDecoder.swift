@@ -1,25 +1,33 @@
 import Foundation
 
 /// The `/coins/markets` decoder of builds without simdjson (SPEC §21): the strict Swift reader
-/// (`JSONValue`) reads the body, and each element is decoded by `Coin(from:warnings:)` with the
-/// tolerance rules of SPEC §2 and §10. Its pages equal the simdjson decoder's (`MarketsDecoder`)
-/// for every body (`MarketsTreeDecoderTests`), only slower and with sparklines decoded at once.
+/// (`JSONValue`) reads the body, each element is decoded by `Coin(from:warnings:)` with the
+/// tolerance rules of SPEC §2 and §10, and the rows go into the one merge (`MarketRows`). Its
+/// pages equal the simdjson decoder's (`MarketsDecoder`) for every body
+/// (`MarketsTreeDecoderTests`), only slower and with sparklines decoded at once.
 /// `CoinGeckoBody.markets` picks it where `CSimdJSON` cannot be imported.
 enum MarketsTreeDecoder {
-    /// Decodes a body as it came (a UTF-8 BOM is dropped; offsets count from the first byte).
+    /// Decodes a body as it came (a UTF-8 BOM is dropped; offsets count from the first byte)
+    /// into `rows`, the merge a refresh's pages share (`MarketRows`).
     /// - Throws: `.invalidArgument` for bytes that are not strict JSON, `.decode` when the top
     ///   level is not an array; `DecodeDeadline.Passed` when a client call's time ran out.
-    static func decode(_ body: Data) throws -> MarketsPage {
+    static func decode(_ body: Data, into rows: inout MarketRows) throws {
         guard case .array(let elements) = try JSONValue.parse(body: body) else {
             throw CoinfolioError(.decode, "expected a JSON array of coins (/coins/markets): the top level is not an array")
         }
-        var rows: [MarketsRow] = []
-        rows.reserveCapacity(elements.count)
-        for element in elements {
+        rows.beginBody()
+        rows.reserve(elements.count)
+        for (index, element) in elements.enumerated() {
             try DecodeDeadline.check()
-            rows.append(MarketsRow(element))
+            rows.add(element: index, MarketsRow(element))
         }
-        return MarketsRow.page(rows)
+    }
+
+    /// A body decoded on its own: its page.
+    static func decode(_ body: Data) throws -> MarketsPage {
+        var rows = MarketRows()
+        try decode(body, into: &rows)
+        return rows.page()
     }
 }
 
@@ -61,32 +69,5 @@ struct MarketsRow {
         } catch {
             result = .failure(Skip(text: describe(error, droppingFirst: 0)))
         }
-    }
-
-    /// The page of `rows` in body order: a later row with an id seen before replaces the earlier
-    /// (which is reported skipped); warnings of the rows kept, in body order.
-    static func page(_ rows: [MarketsRow]) -> MarketsPage {
-        var merged = LaterRowWins<Coin>(reservingCapacity: rows.count)
-        var skipped: [MarketsPage.Skipped] = []
-        var sourceIndex: [Int] = []
-        for (index, row) in rows.enumerated() {
-            switch row.result {
-            case .success(let coin):
-                if let earlier = merged.add(coin) {
-                    skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(coin.id)\": a later row replaces it"))
-                    sourceIndex[earlier] = index
-                } else {
-                    sourceIndex.append(index)
-                }
-            case .failure(let reason):
-                skipped.append(.init(index: index, reason: reason.text))
-            }
-        }
-        skipped.sort { $0.index < $1.index }
-        var warnings: [DecodeWarning] = []
-        for index in sourceIndex.sorted() where !rows[index].warnings.items.isEmpty {
-            warnings += rows[index].warnings.warnings(index: index, id: try? rows[index].result.get().id)
-        }
-        return MarketsPage(coins: merged.rows, skipped: skipped, elementCount: rows.count, warnings: warnings)
     }
 }

@@ -22,6 +22,9 @@ extension CoinfolioError {
         case badUTF8 = "bad_utf8"
         /// `.invalidArgument`: a database path starting with `file:` (an SQLite URI).
         case sqliteURI = "sqlite_uri"
+        /// `.invalidArgument`: a database string holding `://` that is no `postgresql://` (or
+        /// `postgres://`) URL, never taken for a file path (`details["field"]` "database").
+        case unsupportedURL = "unsupported_url"
         /// `.store`: a PostgreSQL URL whose user or password holds an unencoded `@`, `/` or `?`,
         /// refused before connecting.
         case ambiguousURL = "ambiguous_url"

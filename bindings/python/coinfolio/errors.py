@@ -53,6 +53,8 @@ class Reason(str, Enum):
     BAD_UTF8 = "bad_utf8"
     #: InvalidArgument: a database path starting with ``file:`` (an SQLite URI).
     SQLITE_URI = "sqlite_uri"
+    #: InvalidArgument: a database string holding ``://`` that is no ``postgresql://`` URL.
+    UNSUPPORTED_URL = "unsupported_url"
     #: StoreError: a PostgreSQL URL whose user or password holds an unencoded ``@``, ``/`` or ``?``.
     AMBIGUOUS_URL = "ambiguous_url"
     #: InvalidArgument: a holding's coin id with a ``,``.
