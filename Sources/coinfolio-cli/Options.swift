@@ -50,9 +50,8 @@ struct Options {
           --vs-currency CODE      quote currency (default usd)
           --limit N               coins listed by home and search (default 20)
           --offline               answer from the saved snapshot, without network
-          --portfolio NAME        the ledger portfolio (default main) of portfolio, set, buy, sell,
-                                  transactions, pnl and export
-          --at TIME               when a buy or sell happened: RFC 3339 (2024-03-01T12:30:00Z, an offset,
+          --portfolio NAME        the ledger portfolio the ledger commands read and write (default main)
+          --at TIME               when a transaction happened: RFC 3339 (2024-03-01T12:30:00Z, an offset,
                                   or a date alone = 00:00 UTC); default now; never the local time zone
           --svg FILE              also write the chart as an SVG file
           --json                  machine output (the library's JSON shapes)
