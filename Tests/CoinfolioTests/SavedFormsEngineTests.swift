@@ -92,7 +92,9 @@ final class SavedFormsEngineTests: XCTestCase {
         XCTAssertEqual(try savedForm(path, "coin_detail", "detail"), "{\"id", "the fixture holds the detail's JSON")
         let opened = try engine(path)
         let version = try DatabaseLocation.open(path)
-        XCTAssertEqual(try version.schemaVersion(), Schema.currentVersion, "schema step 8: an older Coinfolio refuses it rather than drop its snapshot")
+        XCTAssertEqual(
+            try version.schemaVersion(), Schema.currentVersion, "schema step 8: an older Coinfolio refuses it rather than drop its snapshot"
+        )
         version.close()
         XCTAssertEqual(try opened.statistics(), try expectedStatistics([("bitcoin", 0.5), ("ethereum", 2.25)]))
         XCTAssertEqual(try opened.savedCoinDetail(id: "bitcoin")?.detail, try bitcoinDetail())
