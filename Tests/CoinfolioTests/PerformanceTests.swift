@@ -222,4 +222,25 @@ final class PerformanceTests: XCTestCase {
         XCTAssertThrowsError(try PerformanceOptions(range: .between(from: day(20), to: nil)).resolve(now: now, firstTransaction: nil))
         XCTAssertThrowsError(try PerformanceOptions(range: .between(from: 0, to: nil)).resolve(now: day(40_000), firstTransaction: nil))
     }
+
+    /// The ranges the CLI's `--range` names, read by the rules of the JSON form (same fields, same
+    /// messages), and a benchmark set in Swift checked as the JSON one is.
+    func testRangesByNameAndEndsAndTheBenchmarkRule() throws {
+        XCTAssertEqual(try PerformanceOptions.Range(name: "90d"), .last(days: 90))
+        XCTAssertEqual(try PerformanceOptions.Range(from: "2024-01-01", to: "2024-12-30"), .between(from: day(0), to: day(364)))
+        XCTAssertEqual(try PerformanceOptions.Range(from: "2024-01-01", to: nil), .between(from: day(0), to: nil))
+        for (make, field) in [
+            ({ try PerformanceOptions.Range(name: "2y") }, "range"),
+            ({ try PerformanceOptions.Range(from: "soon", to: nil) }, "range.from"),
+            ({ try PerformanceOptions.Range(from: "2024-02-01", to: "2024-01-01") }, "range.to"),
+        ] as [(() throws -> PerformanceOptions.Range, String)] {
+            XCTAssertThrowsError(try make(), field) { error in
+                XCTAssertEqual((error as? CoinfolioError)?.details["field"], .string(field))
+                XCTAssertEqual((error as? CoinfolioError)?.code, .invalidArgument)
+            }
+        }
+        XCTAssertThrowsError(try PerformanceOptions(benchmark: "a/b").resolve(now: day(10), firstTransaction: nil)) { error in
+            XCTAssertEqual((error as? CoinfolioError)?.details["field"], .string("benchmark"))
+        }
+    }
 }

@@ -123,7 +123,7 @@ final class ReturnsEngineTests: XCTestCase {
         ] {
             XCTAssertThrowsError(try call()) { error in
                 XCTAssertEqual((error as? CoinfolioError)?.code, .invalidArgument)
-                XCTAssertEqual((error as? CoinfolioError)?.details["reason"], .string("currency"))
+                XCTAssertEqual((error as? CoinfolioError)?.reason, .currency)
             }
         }
         XCTAssertEqual(try engine.transactions().json, before)

@@ -340,7 +340,7 @@ void test_engine_returns_bad_options(void) {
     err = NULL;
     CHECK_STATUS(cf_engine_performance(engine, "{\"portfolio\":null}", &out, &err), CF_INVALID_ARGUMENT, err);
     error = CHECK_ERROR_JSON(err, CF_INVALID_ARGUMENT);
-    CHECK_STR(json_str(json_object_get(error, "details"), "reason"), "currency");
+    CHECK_STR(json_str(json_object_get(error, "details"), "reason"), CF_REASON_CURRENCY);
     json_decref(error);
     free_out(err);
     err = NULL;

@@ -75,7 +75,7 @@ extension PortfolioEngine {
                 throw CoinfolioError(
                     .invalidArgument,
                     "the portfolios are in different currencies (\(currencies.sorted().joined(separator: ", "))): ask for one portfolio at a time",
-                    details: ["reason": .string("currency")])
+                    reason: .currency)
             }
             let ledgers = try all.map { (name: $0.name, coins: try store.coinLedgers(portfolio: $0.name)) }
             return (currencies.first ?? configuration.vsCurrency.code, ledgers, Array(ledgers.indices))

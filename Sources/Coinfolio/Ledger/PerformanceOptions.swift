@@ -19,6 +19,34 @@ public struct PerformanceOptions: Sendable, Equatable {
         ]
         /// "24h, 7d, 30d, 90d, 1y, ytd or max", for messages.
         static let list = "24h, 7d, 30d, 90d, 1y, ytd or max"
+
+        /// The range a name gives: `24h`, `7d`, `30d`, `90d`, `1y`, `ytd` or `max`.
+        /// - Throws: `.invalidArgument` (`details.field` "range") for any other text.
+        public init(name: String) throws {
+            guard let range = Self.named[name] else {
+                throw CoinfolioError(
+                    .invalidArgument, "range must be \(Self.list) or {\"from\",\"to\"}, not \"\(name.prefix(64))\"",
+                    details: ["field": .string("range")])
+            }
+            self = range
+        }
+
+        /// The range from `from` to `to` (RFC 3339; a date alone is 00:00Z), `to` nil: now.
+        /// - Throws: `.invalidArgument` with `details.field` "range.from" or "range.to" for a text
+        ///   that is no such time, or a `to` not after `from`.
+        public init(from: String, to: String?) throws {
+            var members: [String: FlatJSONObject.Value] = ["from": .string(from)]
+            if let to { members["to"] = .string(to) }
+            try self.init(LedgerJSONFields(members, prefix: "range."))
+        }
+
+        /// The range object `{"from","to"}` of the JSON form, read by `fields`.
+        init(_ fields: LedgerJSONFields) throws {
+            guard let from = try fields.time("from") else { throw fields.invalid("from", "range.from is required") }
+            let to = try fields.time("to")
+            if let to, to <= from { throw fields.invalid("to", "range.to must come after range.from") }
+            self = .between(from: from, to: to)
+        }
     }
 
     /// The portfolio (default "main"); nil: every portfolio of the owner together (of one currency).
@@ -44,22 +72,21 @@ public struct PerformanceOptions: Sendable, Equatable {
         let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
         if read.object["portfolio"] == .null { portfolio = nil } else { portfolio = try read.string("portfolio") ?? portfolio }
         if case .object? = read.object["range"], let range = try read.object("range") {
-            guard let from = try range.time("from") else { throw range.invalid("from", "range.from is required") }
-            let to = try range.time("to")
-            if let to, to <= from { throw range.invalid("to", "range.to must come after range.from") }
-            self.range = .between(from: from, to: to)
+            self.range = try Range(range)
         } else if let name = try read.string("range") {
-            guard let range = Range.named[name] else {
-                throw read.invalid("range", "range must be \(Range.list) or {\"from\",\"to\"}, not \"\(name.prefix(64))\"")
-            }
-            self.range = range
+            self.range = try Range(name: name)
         }
         if let benchmark = try read.string("benchmark") {
-            do { try CoinID.validate(benchmark) } catch var error as CoinfolioError {
-                error.details["field"] = .string("benchmark")
-                throw error
-            }
+            try Self.validate(benchmark: benchmark)
             self.benchmark = benchmark
+        }
+    }
+
+    /// - Throws: `.invalidArgument` (`details.field` "benchmark") for a text no coin id can be.
+    static func validate(benchmark: String) throws {
+        do { try CoinID.validate(benchmark) } catch var error as CoinfolioError {
+            error.details["field"] = .string("benchmark")
+            throw error
         }
     }
 
@@ -69,8 +96,10 @@ public struct PerformanceOptions: Sendable, Equatable {
     /// The range's ends (ms, UTC) for the time `now` and the first transaction's time (nil: no
     /// transaction), and whether it ends now (its last value is then taken from current prices).
     /// - Throws: `.invalidArgument` (`details.field` "range") for a range of more than
-    ///   `maximumPoints` days, or one that starts after now.
+    ///   `maximumPoints` days, or one that starts after now; (`details.field` "benchmark") for a
+    ///   benchmark no coin id can be (options made in Swift, not read from JSON).
     func resolve(now: Int64, firstTransaction: Int64?) throws -> (from: Int64, to: Int64, endsNow: Bool) {
+        if let benchmark { try Self.validate(benchmark: benchmark) }
         var from: Int64
         var to = now
         switch range {

@@ -4,6 +4,9 @@ public struct BenchmarkChange: Hashable, Sendable {
     public var coinID: String
     /// Percent; nil when a price at either end is missing.
     public var change: Double?
+
+    /// The keys of `performance`'s `benchmark` object, in the order written.
+    enum JSONKey: String, WireKeys { case coinID = "coin_id", change }
 }
 
 /// A day (and its coins) a report needed a price for and found none (`performance`'s `missing`):
@@ -13,6 +16,9 @@ public struct MissingPrices: Hashable, Sendable {
     public var day: Int64
     /// The coins without a price that day, by id.
     public var coinIDs: [String]
+
+    /// The keys of an element of `performance`'s `missing`, in the order written.
+    enum JSONKey: String, WireKeys { case date, coinIDs = "coin_ids" }
 }
 
 /// One point of `performance`: the value at a time and the net flows before it.
@@ -62,6 +68,12 @@ public struct PerformanceReport: Sendable {
     /// benchmark), by day.
     public var missing: [MissingPrices]
 
+    /// The keys of the `performance` answer, in the order written.
+    enum JSONKey: String, WireKeys {
+        case portfolio, vsCurrency = "vs_currency", from, to, startValue = "start_value", endValue = "end_value"
+        case netFlows = "net_flows", gain, roi, twr, mwr, benchmark, coverage, points, missing
+    }
+
     /// `{"portfolio","vs_currency","from","to","start_value","end_value","net_flows","gain","roi",
     /// "twr","mwr","benchmark":{"coin_id","change"}|null,"coverage","points":[[t_ms,value,
     /// net_flows]…],"missing":[{"date","coin_ids"}…]}`
@@ -71,28 +83,28 @@ public struct PerformanceReport: Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: points.count * 48 + missing.count * 40 + 400)
         w.beginObject()
-        w.key("portfolio"); w.string(portfolio)
-        w.key("vs_currency"); w.string(vsCurrency)
-        w.key("from"); w.timestamp(from)
-        w.key("to"); w.timestamp(to)
-        w.key("start_value"); w.decimal(startValue)
-        w.key("end_value"); w.decimal(endValue)
-        w.key("net_flows"); w.decimal(netFlows)
-        w.key("gain"); w.decimal(gain)
-        w.key("roi"); w.number(roi)
-        w.key("twr"); w.number(twr)
-        w.key("mwr"); w.number(mwr)
-        w.key("benchmark")
+        w.key(JSONKey.portfolio); w.string(portfolio)
+        w.key(JSONKey.vsCurrency); w.string(vsCurrency)
+        w.key(JSONKey.from); w.timestamp(from)
+        w.key(JSONKey.to); w.timestamp(to)
+        w.key(JSONKey.startValue); w.decimal(startValue)
+        w.key(JSONKey.endValue); w.decimal(endValue)
+        w.key(JSONKey.netFlows); w.decimal(netFlows)
+        w.key(JSONKey.gain); w.decimal(gain)
+        w.key(JSONKey.roi); w.number(roi)
+        w.key(JSONKey.twr); w.number(twr)
+        w.key(JSONKey.mwr); w.number(mwr)
+        w.key(JSONKey.benchmark)
         if let benchmark {
             w.beginObject()
-            w.key("coin_id"); w.string(benchmark.coinID)
-            w.key("change"); w.number(benchmark.change)
+            w.key(BenchmarkChange.JSONKey.coinID); w.string(benchmark.coinID)
+            w.key(BenchmarkChange.JSONKey.change); w.number(benchmark.change)
             w.endObject()
         } else {
             w.null()
         }
-        w.key("coverage"); w.number(coverage)
-        w.key("points"); w.beginArray()
+        w.key(JSONKey.coverage); w.number(coverage)
+        w.key(JSONKey.points); w.beginArray()
         for point in points {
             w.beginArray()
             w.number(Int(point.time))
@@ -101,16 +113,16 @@ public struct PerformanceReport: Sendable {
             w.endArray()
         }
         w.endArray()
-        w.key("missing"); w.beginArray()
+        w.key(JSONKey.missing); w.beginArray()
         for day in missing {
             w.beginObject()
-            w.key("date")
+            w.key(MissingPrices.JSONKey.date)
             w.rawBytes { bytes in
                 bytes.append(UInt8(ascii: "\""))
                 LedgerTimestamp.appendDate(Int(day.day), to: &bytes)
                 bytes.append(UInt8(ascii: "\""))
             }
-            w.key("coin_ids"); w.beginArray()
+            w.key(MissingPrices.JSONKey.coinIDs); w.beginArray()
             for id in day.coinIDs { w.string(id) }
             w.endArray()
             w.endObject()

@@ -44,7 +44,7 @@ public struct RealizedRow: Hashable, Sendable {
     static let csvHeader = "description,acquired,disposed,proceeds,cost,gain,term"
 
     /// The keys of a row's JSON, in the order written.
-    enum JSONKey: String, CaseIterable {
+    enum JSONKey: String, WireKeys {
         case portfolio, coinID = "coin_id", amount, acquiredAt = "acquired_at", disposedAt = "disposed_at", proceeds, cost, gain
         case holdingDays = "holding_days", term, taxFree = "tax_free", disposalID = "disposal_id"
     }
@@ -132,14 +132,19 @@ public struct IncomeRow: Hashable, Sendable {
     /// The transaction's id.
     public var transactionID: Int64
 
+    /// The keys of an element of `realized`'s `income`, in the order written.
+    enum JSONKey: String, WireKeys {
+        case portfolio, coinID = "coin_id", incomeType = "income_type", amount, value, timestamp, transactionID = "transaction_id"
+    }
+
     func writeJSON(to w: inout JSONWriter) {
-        w.key("portfolio"); w.string(portfolio)
-        w.key("coin_id"); w.string(coinID)
-        w.key("income_type"); w.string(incomeType?.rawValue)
-        w.key("amount"); w.decimal(amount)
-        w.key("value"); w.decimal(value)
-        w.key("timestamp"); w.timestamp(timestamp)
-        w.key("transaction_id"); w.string(String(transactionID))
+        w.key(JSONKey.portfolio); w.string(portfolio)
+        w.key(JSONKey.coinID); w.string(coinID)
+        w.key(JSONKey.incomeType); w.string(incomeType?.rawValue)
+        w.key(JSONKey.amount); w.decimal(amount)
+        w.key(JSONKey.value); w.decimal(value)
+        w.key(JSONKey.timestamp); w.timestamp(timestamp)
+        w.key(JSONKey.transactionID); w.string(String(transactionID))
     }
 }
 
@@ -174,14 +179,20 @@ public struct RealizedTotals: Hashable, Sendable {
         coverage = rows.isEmpty ? 1 : Double(known) / Double(rows.count)
     }
 
+    /// The keys of `realized`'s `totals`, in the order written.
+    enum JSONKey: String, WireKeys {
+        case proceeds, cost, gain, shortTermGain = "short_term_gain", longTermGain = "long_term_gain", taxableGain = "taxable_gain"
+        case coverage
+    }
+
     func writeJSON(to w: inout JSONWriter) {
-        w.key("proceeds"); w.decimal(proceeds)
-        w.key("cost"); w.decimal(cost)
-        w.key("gain"); w.decimal(gain)
-        w.key("short_term_gain"); w.decimal(shortTermGain)
-        w.key("long_term_gain"); w.decimal(longTermGain)
-        w.key("taxable_gain"); w.decimal(taxableGain)
-        w.key("coverage"); w.number(coverage)
+        w.key(JSONKey.proceeds); w.decimal(proceeds)
+        w.key(JSONKey.cost); w.decimal(cost)
+        w.key(JSONKey.gain); w.decimal(gain)
+        w.key(JSONKey.shortTermGain); w.decimal(shortTermGain)
+        w.key(JSONKey.longTermGain); w.decimal(longTermGain)
+        w.key(JSONKey.taxableGain); w.decimal(taxableGain)
+        w.key(JSONKey.coverage); w.number(coverage)
     }
 }
 
@@ -203,6 +214,11 @@ public struct RealizedReport: Sendable {
     /// Σ value of the income rows whose value is known.
     public var incomeTotal: PreciseDecimal
 
+    /// The keys of the `realized` answer, in the order written.
+    enum JSONKey: String, WireKeys {
+        case portfolio, vsCurrency = "vs_currency", method, rows, totals, income, incomeTotal = "income_total"
+    }
+
     /// `{"portfolio","vs_currency","method","rows":[{portfolio, coin_id, amount, acquired_at,
     /// disposed_at, proceeds, cost, gain, holding_days, term, tax_free, disposal_id}…],
     /// "totals":{proceeds, cost, gain, short_term_gain, long_term_gain, taxable_gain, coverage},
@@ -214,10 +230,10 @@ public struct RealizedReport: Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: rows.count * 400 + income.count * 240 + 400)
         w.beginObject()
-        w.key("portfolio"); w.string(portfolio)
-        w.key("vs_currency"); w.string(vsCurrency)
-        w.key("method"); w.string(method.rawValue)
-        w.key("rows")
+        w.key(JSONKey.portfolio); w.string(portfolio)
+        w.key(JSONKey.vsCurrency); w.string(vsCurrency)
+        w.key(JSONKey.method); w.string(method.rawValue)
+        w.key(JSONKey.rows)
         w.rawBytes { bytes in
             bytes.append(UInt8(ascii: "["))
             for (index, row) in rows.enumerated() {
@@ -226,11 +242,11 @@ public struct RealizedReport: Sendable {
             }
             bytes.append(UInt8(ascii: "]"))
         }
-        w.key("totals"); w.beginObject(); totals.writeJSON(to: &w); w.endObject()
-        w.key("income"); w.beginArray()
+        w.key(JSONKey.totals); w.beginObject(); totals.writeJSON(to: &w); w.endObject()
+        w.key(JSONKey.income); w.beginArray()
         for row in income { w.beginObject(); row.writeJSON(to: &w); w.endObject() }
         w.endArray()
-        w.key("income_total"); w.decimal(incomeTotal)
+        w.key(JSONKey.incomeTotal); w.decimal(incomeTotal)
         w.endObject()
         return w.bytes
     }

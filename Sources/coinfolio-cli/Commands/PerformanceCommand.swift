@@ -6,25 +6,29 @@ import Foundation
 /// coin's change, and how many days lack a stored price — with the values as a line chart.
 struct PerformanceCommand: Command {
     static let name = "performance"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+    static let operandCount: ClosedRange<Int>? = 0...0
+    static let usage = [
+        Usage(
+            operands: "", optional: [.range, .benchmark, .svg],
+            summary: """
+                value, flows, gain, roi, time- and money-weighted returns over the
+                range (default max), from stored prices; days without one listed
+                """)
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options
         let engine = try cli.openEngine()
-        var json: [String: Any] = ["portfolio": options.portfolio]
+        var performance = PerformanceOptions(portfolio: options.portfolio, benchmark: options.benchmark)
         if let range = options.range {
             if let dots = range.range(of: "..") {
-                var bounds: [String: Any] = ["from": String(range[..<dots.lowerBound])]
                 let end = String(range[dots.upperBound...])
-                if !end.isEmpty { bounds["to"] = end }
-                json["range"] = bounds
+                performance.range = try .init(from: String(range[..<dots.lowerBound]), to: end.isEmpty ? nil : end)
             } else {
-                json["range"] = range
+                performance.range = try .init(name: range)
             }
         }
-        if let benchmark = options.benchmark { json["benchmark"] = benchmark }
-        let text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
-        let report = try engine.performance(PerformanceOptions(json: text))
+        let report = try engine.performance(performance)
         try cli.writeSVG(options.svg, title: "\(report.portfolio ?? "every portfolio"), value") { report.svg($0) }
         if options.json { sayJSON(report.json); return }
         let terminal = cli.terminal

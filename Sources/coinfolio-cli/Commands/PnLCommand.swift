@@ -1,10 +1,13 @@
 import Coinfolio
 
-/// `pnl [--method fifo|lifo|hifo|lofo|average]`: cost basis, unrealized and realized P&L per coin of the
+/// `pnl [--method fifo|lifo|hifo|lofo|average|uk]`: cost basis, unrealized and realized P&L per coin of the
 /// `--portfolio`, gains in green and losses in red on a terminal (none with NO_COLOR).
 struct PnLCommand: Command {
     static let name = "pnl"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+    static let operandCount: ClosedRange<Int>? = 0...0
+    static let usage = [
+        Usage(operands: "", optional: [.method], summary: "cost basis, unrealized and realized profit and loss per coin")
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options

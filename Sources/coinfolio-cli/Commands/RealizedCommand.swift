@@ -1,12 +1,20 @@
 import Coinfolio
 import Foundation
 
-/// `realized [--year Y] [--method M] [--tax-free-after N] [--csv]`: each lot the `--portfolio`'s
+/// `realized [--year Y] [--method fifo|lifo|hifo|lofo|average|uk] [--tax-free-after N] [--csv]`: each lot the `--portfolio`'s
 /// disposals took, with its holding days, term, proceeds, cost and gain, then the totals and the
 /// income; `--csv` writes the rows in Form 8949-like columns instead.
 struct RealizedCommand: Command {
     static let name = "realized"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+    static let operandCount: ClosedRange<Int>? = 0...0
+    static let usage = [
+        Usage(
+            operands: "", optional: [.year, .method, .taxFreeAfter, .csv],
+            summary: """
+                each lot sold with its holding days, term, proceeds, cost and gain
+                (uk: UK share pooling); --csv: Form 8949-like columns
+                """)
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options

@@ -86,6 +86,9 @@ def test_performance_summary_missing_days_and_svg(uk_example, tmp_path):
     ("args", "message"),
     [
         (("performance", "--range", "2y"), "range must be 24h, 7d, 30d, 90d, 1y, ytd or max"),
+        (("performance", "--range", "2024-02-01..2024-01-01"), "range.to must come after range.from"),
+        (("performance", "--range", "soon.."), "range.from must be RFC 3339"),
+        (("performance", "--benchmark", "a/b"), "coin id may not contain \"/\""),
         (("realized", "--method", "fofi"), "--method must be fifo, lifo, hifo, lofo, average or uk"),
         (("realized", "--year", "nineteen"), "--year needs a whole number"),
         (("realized", "--year", "1969"), "year must be 1970…9998"),

@@ -238,4 +238,4 @@ def test_unknown_portfolios_and_mixed_currencies(engine: coinfolio.Engine) -> No
     for call in (lambda: engine.realized(all_portfolios=True), lambda: engine.performance(all_portfolios=True)):
         with pytest.raises(coinfolio.InvalidArgument) as caught:
             call()
-        assert caught.value.details["reason"] == "currency"
+        assert caught.value.reason is coinfolio.Reason.CURRENCY
