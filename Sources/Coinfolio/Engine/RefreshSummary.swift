@@ -11,8 +11,21 @@ public struct RefreshSummary: Hashable, Sendable {
     public var fetchedAt: Date
     /// Judged from `asOf`: false after a refresh of live data, true at once for a loaded old body.
     public var isStale: Bool
+    /// Whether this call sent the requests (SPEC §20): false when a refresh answered with the
+    /// snapshot saved in the database — fetched by another engine within `refresh_max_age_s`,
+    /// or while this one waited for that engine's refresh — and for a `load`.
+    public var fetched: Bool
 
-    /// `{"coins":n,"as_of":"…","fetched_at":"…","stale":b}`
+    /// A summary.
+    public init(coins: Int, asOf: Date, fetchedAt: Date, isStale: Bool, fetched: Bool = true) {
+        self.coins = coins
+        self.asOf = asOf
+        self.fetchedAt = fetchedAt
+        self.isStale = isStale
+        self.fetched = fetched
+    }
+
+    /// `{"coins":n,"as_of":"…","fetched_at":"…","stale":b,"fetched":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -23,6 +36,7 @@ public struct RefreshSummary: Hashable, Sendable {
         w.key("as_of"); w.string(isoTimestamp(asOf))
         w.key("fetched_at"); w.string(isoTimestamp(fetchedAt))
         w.key("stale"); w.bool(isStale)
+        w.key("fetched"); w.bool(fetched)
         w.endObject()
         return w.bytes
     }
