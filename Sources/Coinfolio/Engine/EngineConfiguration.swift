@@ -83,7 +83,8 @@ public struct EngineConfiguration: Sendable {
 
 extension EngineConfiguration: Decodable {
     private enum CodingKeys: String, CodingKey {
-        case database, owner, readDatabase = "read_database", refreshMaxAge = "refresh_max_age_s", databaseTimeout = "database_timeout", vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL =
+        case database, owner, readDatabase = "read_database", refreshMaxAge = "refresh_max_age_s", databaseTimeout = "database_timeout",
+            vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL =
             "detail_ttl_s"
         case staleAfter = "stale_after_s", chartTTL = "chart_ttl_s", priceChangePercentage = "price_change_percentage", api
     }

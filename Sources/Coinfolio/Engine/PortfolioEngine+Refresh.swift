@@ -61,7 +61,8 @@ extension PortfolioEngine {
     private func refreshShared(downloading: inout Bool) throws -> RefreshSummary {
         let vs = configuration.vsCurrency.code
         let started = Date()
-        let wanted = SnapshotStore.Coverage(coinLimit: configuration.coinLimit, windows: configuration.priceChangePercentage.map(\.rawValue))
+        let wanted = SnapshotStore.Coverage(
+            coinLimit: configuration.coinLimit, windows: configuration.priceChangePercentage.map(\.rawValue))
         if configuration.refreshMaxAge > 0, let header = try store.snapshotHeader(vsCurrency: vs),
             answers(header, wanted: wanted, startedAt: started)
         {

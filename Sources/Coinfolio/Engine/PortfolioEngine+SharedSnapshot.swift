@@ -35,7 +35,9 @@ extension PortfolioEngine {
         // fixed, and ends with it: a saved copy there would only double the memory of the
         // snapshot already held (and its sparkline text), so it is not written.
         var saved: SnapshotStore.Stamp?
-        if store.keepsSnapshots { saved = try store.saveSnapshot(contents(of: download, fetchedAt: fetchedAt, coverage: nil), coins: coins) }
+        if store.keepsSnapshots {
+            saved = try store.saveSnapshot(contents(of: download, fetchedAt: fetchedAt, coverage: nil), coins: coins)
+        }
         return try install(download, fetchedAt: fetchedAt, saved: saved)
     }
 
