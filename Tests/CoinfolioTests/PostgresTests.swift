@@ -141,7 +141,7 @@ final class PostgresTests: XCTestCase {
         let wrongPassword = server.replacingOccurrences(of: Self.password, with: "Zebra-wrong-password")
         var error = assertThrows(.store) { try PortfolioStore(path: wrongPassword) }
         assertNoPassword(error)
-        XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains(TestDatabase.passwordRefused) ?? false, error?.message ?? "")
         XCTAssertTrue(error?.message.contains("postgresql://…@127.0.0.1") ?? false, error?.message ?? "")
         error = assertThrows(.store) { try PortfolioStore(path: try url(server, database: "no_such_database")) }
         assertNoPassword(error)
@@ -179,7 +179,7 @@ final class PostgresTests: XCTestCase {
         let error = assertThrows(.store) { try PortfolioStore(path: question) }
         XCTAssertTrue(
             error?.message.hasPrefix("cannot open database \"postgresql://…@\(hostAndDatabase)\": ") ?? false, error?.message ?? "")
-        XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains(TestDatabase.passwordRefused) ?? false, error?.message ?? "")
         XCTAssertFalse(error?.message.contains("raQQ") ?? true, error?.message ?? "")
         XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://…@h:5/db")
         XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a/b@h:5/db?sslmode=disable"), "postgresql://…@h:5/db?sslmode=disable")
@@ -245,7 +245,7 @@ final class PostgresTests: XCTestCase {
             let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio:\(password)@\(hostAndDatabase)") }
             XCTAssertTrue(error?.message.hasPrefix(prefix) ?? false, error?.message ?? "")
             XCTAssertTrue(
-                error?.message.hasSuffix("failed: FATAL: password authentication failed for user \"coinfolio\"") ?? false,
+                error?.message.hasSuffix("failed: FATAL: \(TestDatabase.passwordRefusedFully)") ?? false,
                 error?.message ?? "")
         }
         for (password, expected) in [
@@ -280,7 +280,7 @@ final class PostgresTests: XCTestCase {
         let wrong = "POSTGRESQL://" + rest.replacingOccurrences(of: Self.password, with: "Zebra-wrong-case")
         let error = assertThrows(.store) { try PortfolioStore(path: wrong) }
         assertNoPassword(error)
-        XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains(TestDatabase.passwordRefused) ?? false, error?.message ?? "")
     }
 
     func testAServerErrorIsAStoreErrorWithTheServersMessage() throws {

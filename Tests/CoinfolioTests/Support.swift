@@ -164,6 +164,17 @@ struct TestDatabase {
     /// Whether this run is the PostgreSQL pass.
     static var isPostgres: Bool { ProcessInfo.processInfo.environment["COINFOLIO_TEST_BACKEND"] == "postgres" }
 
+    /// Whether `COINFOLIO_TEST_POSTGRES_URL` leads through pgbouncer (transaction pooling) rather
+    /// than to the server: the second PostgreSQL pass (SPEC §20).
+    static var throughPgbouncer: Bool { ProcessInfo.processInfo.environment["COINFOLIO_TEST_THROUGH_PGBOUNCER"] == "1" }
+
+    /// What refuses a wrong password: the server, or pgbouncer, which checks it first.
+    static var passwordRefused: String { throughPgbouncer ? "SASL authentication failed" : "password authentication failed" }
+    /// The whole refusal (after "FATAL: ").
+    static var passwordRefusedFully: String {
+        throughPgbouncer ? "SASL authentication failed" : "password authentication failed for user \"coinfolio\""
+    }
+
     /// The test cluster's URL. The PostgreSQL pass fails (never skips) without one.
     static func postgresURL() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["COINFOLIO_TEST_POSTGRES_URL"], !url.isEmpty else {
