@@ -168,9 +168,14 @@ class Engine(Handle):
         """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
         ``/global``, and one ``ids=`` request for held coins missing from those pages.
 
-        Returns ``{"coins": n, "as_of": "ISO-8601 UTC" (the data's own time), "fetched_at": "…"
-        (now), "stale": bool (judged from as_of)}``. On failure the previous
-        snapshot is kept (and marked stale) and the network error is raised. Blocks.
+        Returns ``{"coins": n, "as_of": "ISO-8601 UTC" (the data's own time), "fetched_at": "…",
+        "stale": bool (judged from as_of), "fetched": bool}``. ``fetched`` is False when the call
+        sent nothing and answered with the snapshot saved in the database: fetched by any engine
+        less than ``refresh_max_age_s`` ago, or by the engine whose refresh of the same currency
+        this one waited for (threads and processes refreshing at once send one set of requests,
+        SPEC §20; the wait is bounded by ``database_timeout``). On failure the previous
+        snapshot is kept (and marked stale) and the network error is raised. Blocks on the
+        network, and on the database while another engine refreshes.
 
         Raises:
             DecodeError: also when the first ``/coins/markets`` page has no coin (``[]``, or
