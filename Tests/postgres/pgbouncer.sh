@@ -9,12 +9,7 @@
 set -euo pipefail
 cmd=${1:?usage: pgbouncer.sh start|stop DIR}
 dir=${2:?usage: pgbouncer.sh start|stop DIR}
-for fd in /proc/$$/fd/*; do
-  fd=${fd##*/}
-  if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
-done
-run() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-password="pw-Zebra-7781-quokka"
+. "$(dirname "$0")/common.sh"
 case "$cmd" in
 start)
   if ! command -v pgbouncer >/dev/null; then

@@ -11,13 +11,7 @@
 set -euo pipefail
 cmd=${1:?usage: standby.sh start|stop|restart DIR}
 dir=${2:?usage: standby.sh start|stop|restart DIR}
-bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-for fd in /proc/$$/fd/*; do
-  fd=${fd##*/}
-  if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
-done
-run() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-password="pw-Zebra-7781-quokka"
+. "$(dirname "$0")/common.sh"
 start_server() {
   if ! run "$bin/pg_ctl" -D "$dir/standby" -l "$dir/standby.log" -w -t 60 \
       -o "-p $(cat "$dir/standby.port") -k $dir -c listen_addresses=127.0.0.1 -c hot_standby=on -c max_connections=200" \
