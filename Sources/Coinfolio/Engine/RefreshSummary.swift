@@ -25,6 +25,12 @@ public struct RefreshSummary: Hashable, Sendable {
         self.fetched = fetched
     }
 
+    /// The keys of the answer besides its `Freshness` members: `coins` before them, `fetched`
+    /// after them.
+    enum JSONKey: String, WireKeys {
+        case coins, fetched
+    }
+
     /// `{"coins":n,"as_of":"…","fetched_at":"…","stale":b,"fetched":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -32,11 +38,9 @@ public struct RefreshSummary: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("coins"); w.number(coins)
-        w.key("as_of"); w.string(isoTimestamp(asOf))
-        w.key("fetched_at"); w.string(isoTimestamp(fetchedAt))
-        w.key("stale"); w.bool(isStale)
-        w.key("fetched"); w.bool(fetched)
+        w.key(JSONKey.coins); w.number(coins)
+        Freshness(asOf: asOf, fetchedAt: fetchedAt, isStale: isStale).write(to: &w)
+        w.key(JSONKey.fetched); w.bool(fetched)
         w.endObject()
         return w.bytes
     }

@@ -102,7 +102,7 @@ extension LedgerStore {
                     guard let sum = (changes.coins[key] ?? .zero).adding(transaction.kind.signed(transaction.amount)) else {
                         throw LedgerCSVRows.error(
                             line: line, column: "amount", "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19",
-                            ["reason": .string("out_of_range")])
+                            reason: .outOfRange)
                     }
                     changes.coins[key] = sum
                     touched[transaction.portfolio] = changes

@@ -234,7 +234,7 @@ final class PostgresConnection: Database {
                     .store,
                     "another engine's refresh of \(vsCurrency) kept its market data locked for more than "
                         + "\(DatabaseTimeout.text(timeout)) s (database_timeout)",
-                    details: ["reason": .string("timeout"), "sqlstate": .string("55P03")])
+                    reason: .timeout, details: ["sqlstate": .string("55P03")])
             }
             return try body()
         }

@@ -31,7 +31,8 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         public static let unauthorized = Code(rawValue: 6)
         /// `CF_DECODE`: a 2xx body (or an input body) that is JSON but not the expected shape.
         public static let decode = Code(rawValue: 7)
-        /// `CF_STORE`: SQLite failed; the message is SQLite's own.
+        /// `CF_STORE`: the database (SQLite or PostgreSQL) failed; the message is the database's own
+        /// (without a password), `details["sqlite_code"]` or `details["sqlstate"]` when it gave one.
         public static let store = Code(rawValue: 8)
         /// `CF_NO_DATA`: there is no market snapshot yet.
         public static let noData = Code(rawValue: 9)
@@ -63,19 +64,36 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         public var description: String { name }
     }
 
-    /// A detail value: a number, a string or a boolean.
+    /// A detail value: a number, a string, a boolean, or an array or object of details (for
+    /// example `symbols: [{symbol, candidates: […]}]`). The error's JSON writes each as that JSON
+    /// value, an object's members sorted by key.
     public enum Detail: Equatable, Sendable {
         case number(Double)
         case string(String)
         /// A JSON `true`/`false` (for example `sent: false` when no request went out).
         case bool(Bool)
+        /// A JSON array of details.
+        case array([Detail])
+        /// A JSON object of details, written with its keys sorted.
+        case object([String: Detail])
+
+        /// This detail with `transform` applied to every string in it, nested ones included.
+        func mappingStrings(_ transform: (String) -> String) -> Detail {
+            switch self {
+            case .number, .bool: return self
+            case .string(let text): return .string(transform(text))
+            case .array(let items): return .array(items.map { $0.mappingStrings(transform) })
+            case .object(let members): return .object(members.mapValues { $0.mappingStrings(transform) })
+            }
+        }
     }
 
     /// What kind of failure this is.
     public var code: Code
     /// One sentence for a person; never contains an API key.
     public var message: String
-    /// Machine-readable extras: `http_status`, `retry_after_s`, `sqlite_code`, `index`, …
+    /// Machine-readable extras: `reason` (a `Reason`), `http_status`, `retry_after_s`, `sqlite_code`,
+    /// `index`, …
     public var details: [String: Detail]
 
     /// An error of `code` with a message for people and machine-readable details.

@@ -5,7 +5,16 @@ import Foundation
 /// external_id), read 64 KiB at a time; all rows or none; rows already there are skipped.
 struct ImportCommand: Command {
     static let name = "import"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "FILE.csv")
+    static let operandCount: ClosedRange<Int>? = 1...1
+    static let usage = [
+        Usage(
+            operands: "FILE.csv",
+            summary: """
+                import transactions (timestamp,portfolio,coin_id,kind,amount,price,
+                fee,note,external_id[,fee_coin_id,fee_price,income_type,group_id]):
+                all rows or none; known external ids skipped
+                """)
+    ]
 
     func run(_ cli: CLI) throws {
         let path = cli.options.operands[0]
