@@ -271,8 +271,9 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * until the standby has replayed that write (pg_last_wal_replay_lsn(), one round trip on the
  * standby before each read meanwhile), so it always sees what it wrote. When the standby cannot
  * be reached, reads go to the primary (the standby is tried again 5 s later); a call fails with
- * CF_STORE only when the primary fails too. read_database beside a SQLite database, or not a
- * postgresql:// URL, is CF_INVALID_ARGUMENT, details.field "read_database".
+ * CF_STORE only when the primary fails too. read_database when database is not a PostgreSQL
+ * server (a SQLite file or ":memory:"), or not a postgresql:// URL, is CF_INVALID_ARGUMENT,
+ * details.field "read_database".
  *
  * PostgreSQL: errors are CF_STORE with the server's message (details.sqlstate when the server
  * gave one); the password never appears in any message. A URL is shown as
