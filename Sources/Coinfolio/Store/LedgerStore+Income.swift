@@ -2,9 +2,10 @@
 /// its rows (ledger entries carry no income type: the cost basis never needs it).
 extension LedgerStore {
     /// Every income transaction's type by id, of one portfolio or (nil) of every portfolio.
+    /// Only reads: on the `read_database` standby when there is one (`StoreConnection.reading`).
     /// - Throws: `.store`, also for a type Coinfolio never writes.
     func incomeTypes(portfolio: String?) throws -> [Int64: IncomeType] {
-        try file.locked { connection in
+        try file.reading { connection in
             let select = try connection.statement(
                 portfolio == nil
                     ? "SELECT id, income_type FROM ledger_transaction WHERE owner = ?1 AND kind = 'income'"
