@@ -3,7 +3,8 @@
  * same process, the two calls interleaved (A then B, B then A, round after round), with absolute
  * times beside it. Prints Markdown rows for BENCHMARKS.md.
  *
- *   bench run BUILD_DIR        ingest, scaling, query, store and abi sections
+ *   bench run BUILD_DIR [section…]   every section (ingest, scaling, query, chart, store, ledger,
+ *                              ledger-history, abi), or the ones named
  *   bench memory FILE.json [DATABASE]   peak RSS while ingesting FILE (run in a fresh process) into
  *                              an engine on :memory:, or on the SQLite file DATABASE
  */
@@ -341,25 +342,34 @@ static void bench_query(const char *dir) {
 }
 
 /* ---- ledger ------------------------------------------------------------------------------- */
-/* The ledger's tables, as Coinfolio's schema step 5 leaves them (Sources/Coinfolio/Store/LedgerStore.swift,
- * LedgerStore+Positions.swift): the time-ordered index and the owners' change counters (positions
- * are kept in memory). */
+/* The ledger's tables, as Coinfolio's schema step 7 leaves them (Sources/Coinfolio/Store/Schema/):
+ * the time-ordered index, the groups' index and the owners' change counters (positions are kept
+ * in memory). */
 static const char *const ledger_schema =
     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
     "CREATE TABLE portfolio (owner TEXT NOT NULL, name TEXT NOT NULL, vs_currency TEXT, PRIMARY KEY (owner, name)) WITHOUT ROWID;"
     "CREATE TABLE ledger_transaction (id INTEGER PRIMARY KEY, owner TEXT NOT NULL, portfolio TEXT NOT NULL,"
     " coin_id TEXT NOT NULL,"
-    " kind TEXT NOT NULL CHECK (kind = 'buy' OR kind = 'sell' OR kind = 'transfer_in' OR kind = 'transfer_out'),"
+    " kind TEXT NOT NULL CHECK (kind = 'buy' OR kind = 'sell' OR kind = 'transfer_in' OR kind = 'transfer_out'"
+    " OR kind = 'fee' OR kind = 'income'),"
     " amount TEXT NOT NULL, price TEXT, fee TEXT NOT NULL, timestamp_ms INTEGER NOT NULL, note TEXT NOT NULL DEFAULT '',"
-    " external_id TEXT);"
+    " external_id TEXT, group_id TEXT, income_type TEXT, fee_coin_id TEXT, fee_price TEXT, price_source TEXT,"
+    " price_at INTEGER, original_price TEXT, price_currency TEXT);"
     "CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (owner, portfolio, external_id) WHERE external_id IS NOT NULL;"
     "CREATE INDEX ledger_time ON ledger_transaction (owner, portfolio, timestamp_ms, id, coin_id);"
+    "CREATE INDEX ledger_group ON ledger_transaction (owner, group_id) WHERE group_id IS NOT NULL;"
     "CREATE TABLE ledger_change (owner TEXT PRIMARY KEY NOT NULL, counter INTEGER NOT NULL) WITHOUT ROWID;"
     "INSERT INTO portfolio (owner, name, vs_currency) VALUES ('default', 'main', NULL);";
 
 static const char *const ledger_insert =
     "INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'default') RETURNING id";
+
+/* The insert of a row with every column Coinfolio writes (LedgerStore+Transactions.swift). */
+static const char *const ledger_insert_all =
+    "INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner,"
+    " group_id, income_type, fee_coin_id, fee_price, price_source, price_at)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'default', ?10, NULL, NULL, NULL, ?11, NULL) RETURNING id";
 
 static sqlite3 *raw_ledger(const char *path) {
     sqlite3 *db = NULL;
@@ -547,6 +557,145 @@ static void bench_ledger(const char *dir) {
     cf_engine_close(engine);
     row("ledger: `cf_engine_add_transaction`", ours, "sqlite3 C, same SQL and pragmas", anchor,
         "durable buys (WAL, synchronous=FULL), JSON in and out; writes interleaved, wall time; target ≤ 1.1×");
+    (void)sink;
+    free(csv);
+    free(markets);
+}
+
+/* ---- ledger histories (SPEC §16) ---------------------------------------------------------- */
+/* pnl over 100,000 transactions, about 10 % of them fee rows and 5 % move legs between two
+ * portfolios (bench/generate.py, ledger-history.csv), the ledger cached; and add_trade against the
+ * same SQL in C: BEGIN IMMEDIATE, the owner's change count, the portfolio check, two INSERTs with
+ * their group id, COMMIT. */
+static void bench_ledger_history(const char *dir) {
+    char path[4096], config[4200], json[512], note[256];
+    size_t size, markets_size;
+    char *csv, *markets, *error = NULL, *out = NULL;
+    cf_engine *engine = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *select = NULL, *check_portfolio = NULL, *insert = NULL, *count = NULL;
+    double ours, anchor, start, cold;
+    volatile double sink = 0;
+    int n = 0, m = 0;
+    long long rows = 0, fee_rows = 0, move_rows = 0;
+    clockid_t saved_clock = bench_clock;
+
+    snprintf(path, sizeof path, "%s/ledger-history.csv", dir);
+    csv = read_file(path, &size);
+    snprintf(path, sizeof path, "%s/ledger-markets.json", dir);
+    markets = read_file(path, &markets_size);
+    snprintf(path, sizeof path, "%s/ledger-history.sqlite", dir);
+    remove(path);
+    snprintf(config, sizeof config, "{\"database\":\"%s\"}", path);
+    check(cf_engine_open(config, &engine, &error), error, "cf_engine_open");
+    check(cf_engine_create_portfolio(engine, "{\"name\":\"cold\"}", &error), error, "cf_engine_create_portfolio");
+    check(cf_engine_import_csv(engine, csv, &out, &error), error, "cf_engine_import_csv");
+    cf_string_free(out);
+    check(cf_engine_load(engine, markets, NULL, &error), error, "cf_engine_load");
+    sqlite3_open(path, &db);
+    sqlite3_prepare_v2(db, "SELECT count(*), sum(kind = 'fee'), sum(group_id IS NOT NULL AND kind LIKE 'transfer%') FROM ledger_transaction",
+                       -1, &select, NULL);
+    if (sqlite3_step(select) == SQLITE_ROW) {
+        rows = sqlite3_column_int64(select, 0);
+        fee_rows = sqlite3_column_int64(select, 1);
+        move_rows = sqlite3_column_int64(select, 2);
+    }
+    sqlite3_finalize(select);
+    start = now_s();
+    check(cf_engine_pnl(engine, NULL, &out, &error), error, "cf_engine_pnl");
+    cold = now_s() - start;
+    cf_string_free(out);
+    sqlite3_prepare_v2(db, "SELECT coin_id, id, kind, amount, price, fee, timestamp_ms, group_id, fee_coin_id FROM ledger_transaction"
+                           " WHERE owner = 'default' ORDER BY timestamp_ms, id", -1, &select, NULL);
+    INTERLEAVED(ours, anchor, 11, 3,
+                {
+                    check(cf_engine_pnl(engine, "{\"method\":\"fifo\"}", &out, &error), error, "cf_engine_pnl");
+                    cf_string_free(out);
+                },
+                {
+                    while (sqlite3_step(select) == SQLITE_ROW) sink += atof((const char *)sqlite3_column_text(select, 3));
+                    sqlite3_reset(select);
+                });
+    snprintf(note, sizeof note,
+             "%lld rows: %lld fee rows, %lld move legs; fifo, ledger cached (the first call %.1f ms wall); target < 50 ms",
+             rows, fee_rows, move_rows, cold * 1e3);
+    row("ledger: `cf_engine_pnl` with fees in coins and moves", ours, "sqlite3 C: SELECT every row of both portfolios", anchor, note);
+    INTERLEAVED(ours, anchor, 11, 3,
+                {
+                    check(cf_engine_pnl(engine, "{\"method\":\"hifo\"}", &out, &error), error, "cf_engine_pnl");
+                    cf_string_free(out);
+                },
+                {
+                    while (sqlite3_step(select) == SQLITE_ROW) sink += atof((const char *)sqlite3_column_text(select, 3));
+                    sqlite3_reset(select);
+                });
+    row("ledger: `cf_engine_pnl` hifo, fees in coins and moves", ours, "sqlite3 C: SELECT every row of both portfolios", anchor,
+        "ledger cached; target < 50 ms");
+    sqlite3_finalize(select);
+    sqlite3_close(db);
+    cf_engine_close(engine);
+
+    /* add_trade: a sell and a buy of one group, durable, against the same statements in C. */
+    snprintf(path, sizeof path, "%s/ledger-trade-raw.sqlite", dir);
+    db = raw_ledger(path);
+    sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1 AND owner = 'default'", -1, &check_portfolio, NULL);
+    sqlite3_prepare_v2(db, ledger_insert_all, -1, &insert, NULL);
+    sqlite3_prepare_v2(db, change_count, -1, &count, NULL);
+    snprintf(path, sizeof path, "%s/ledger-trade.sqlite", dir);
+    remove(path);
+    snprintf(config, sizeof config, "{\"database\":\"%s\"}", path);
+    check(cf_engine_open(config, &engine, &error), error, "cf_engine_open");
+    check(cf_engine_add_transaction(engine, "{\"coin_id\":\"bitcoin\",\"kind\":\"buy\",\"amount\":1000000,\"price\":1,"
+                                            "\"timestamp\":\"2020-01-01T00:00:00Z\"}", &out, &error),
+          error, "cf_engine_add_transaction");
+    cf_string_free(out);
+    bench_clock = CLOCK_MONOTONIC;
+    INTERLEAVED(ours, anchor, 15, 20,
+                {
+                    snprintf(json, sizeof json,
+                             "{\"timestamp\":\"2024-01-01T00:00:00Z\",\"sent\":{\"coin_id\":\"bitcoin\",\"amount\":0.%d},"
+                             "\"received\":{\"coin_id\":\"ethereum\",\"amount\":%d},\"value\":30000.5}", 1 + n % 9, 1 + n % 7);
+                    n++;
+                    check(cf_engine_add_trade(engine, json, &out, &error), error, "cf_engine_add_trade");
+                    cf_string_free(out);
+                },
+                {
+                    char sent[32], received[32], group[40];
+                    snprintf(sent, sizeof sent, "0.%d", 1 + m % 9);
+                    snprintf(received, sizeof received, "%d", 1 + m % 7);
+                    snprintf(group, sizeof group, "%08x-0000-4000-8000-%012x", (unsigned)m, (unsigned)m);
+                    m++;
+                    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+                    step_done(db, count);
+                    sqlite3_bind_text(check_portfolio, 1, "main", -1, SQLITE_STATIC);
+                    step_done(db, check_portfolio);
+                    sqlite3_bind_text(insert, 1, "main", -1, SQLITE_STATIC);
+                    sqlite3_bind_text(insert, 2, "bitcoin", -1, SQLITE_STATIC);
+                    sqlite3_bind_text(insert, 3, "sell", -1, SQLITE_STATIC);
+                    sqlite3_bind_text(insert, 4, sent, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_text(insert, 5, "300005", -1, SQLITE_STATIC);
+                    sqlite3_bind_text(insert, 6, "0", -1, SQLITE_STATIC);
+                    sqlite3_bind_int64(insert, 7, 1704067200000LL);
+                    sqlite3_bind_text(insert, 8, "", -1, SQLITE_STATIC);
+                    sqlite3_bind_null(insert, 9);
+                    sqlite3_bind_text(insert, 10, group, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_text(insert, 11, "user", -1, SQLITE_STATIC);
+                    step_done(db, insert);
+                    sqlite3_bind_text(insert, 2, "ethereum", -1, SQLITE_STATIC);
+                    sqlite3_bind_text(insert, 3, "buy", -1, SQLITE_STATIC);
+                    sqlite3_bind_text(insert, 4, received, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_text(insert, 5, "30000.5", -1, SQLITE_STATIC);
+                    step_done(db, insert);
+                    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+                });
+    bench_clock = saved_clock;
+    sqlite3_finalize(check_portfolio);
+    sqlite3_finalize(insert);
+    sqlite3_finalize(count);
+    sqlite3_close(db);
+    cf_engine_close(engine);
+    row("ledger: `cf_engine_add_trade`", ours, "sqlite3 C, the same two INSERTs and pragmas", anchor,
+        "durable trades (WAL, synchronous=FULL), JSON in and out; interleaved, wall time; target ≤ 1.2×");
     (void)sink;
     free(csv);
     free(markets);
@@ -741,6 +890,7 @@ int main(int argc, char **argv) {
             if (all || strcmp(section, "chart") == 0) bench_chart();
             if (all || strcmp(section, "store") == 0) bench_store(dir);
             if (all || strcmp(section, "ledger") == 0) bench_ledger(dir);
+            if (all || strcmp(section, "ledger-history") == 0) bench_ledger_history(dir);
             if (all || strcmp(section, "abi") == 0) bench_abi();
             if (all) break;
         }

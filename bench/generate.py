@@ -86,6 +86,7 @@ def main() -> None:
     (out / "source.txt").write_text(f"recorded: {RECORDED.name}\n")
     chart_fixtures(out)
     write_ledger(out)
+    write_ledger_history(out)
 
 
 def write_ledger(out: Path) -> None:
@@ -106,6 +107,42 @@ def write_ledger(out: Path) -> None:
     (out / "ledger-100k.csv").write_text("\n".join(lines) + "\n")
     markets = [{"id": f"coin-{c}", "symbol": f"c{c}", "name": f"Coin {c}", "current_price": 120 + c / 7} for c in range(1000)]
     (out / "ledger-markets.json").write_text(json.dumps(markets))
+
+
+def write_ledger_history(out: Path) -> None:
+    """SPEC §16's ledger for the pnl benchmark, in the long CSV header: 100,000 transactions once
+    imported over 1,000 coins in "main" and "cold" (which must exist). Row i is coin i % 1000 at
+    round i // 1000 (one second apart): about one in 35 a move of the coin after round 0 (2 rows
+    of one group; main → cold 0.2, and the coin's next move cold → main 0.1), about one in 9 a buy paying 0.001
+    binancecoin as its fee (the import adds its fee row), every fourth round a sell of 0.5, the
+    rest buys of 1. A first row buys the binancecoin the fees spend."""
+    lines = ["timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id,fee_coin_id,fee_price,income_type,group_id",
+             f"{time_text(1_704_067_199)},main,binancecoin,buy,100,250,0,,,,,,"]
+    rows, i = 1, 0
+    moves: dict = {}
+    while rows < 100_000:
+        coin, rnd = i % 1000, i // 1000
+        stamp = time_text(1_704_067_200 + i)
+        if i % 35 == 17 and rnd > 0 and rows + 2 <= 100_000:
+            # Out to cold first, then back, alternately: cold always holds what it sends back.
+            outbound = moves.get(coin, 0) % 2 == 0
+            moves[coin] = moves.get(coin, 0) + 1
+            source, target, amount = ("main", "cold", "0.2") if outbound else ("cold", "main", "0.1")
+            kept = "0.2" if outbound else "0.1"
+            lines.append(f"{stamp},{source},coin-{coin},transfer_out,{amount},,0,,,,,,m{i}")
+            lines.append(f"{stamp},{target},coin-{coin},transfer_in,{kept},,0,,,,,,m{i}")
+            rows += 2
+        elif i % 9 == 4 and rows + 2 <= 100_000:
+            lines.append(f"{stamp},main,coin-{coin},buy,1,{100 + rnd}.5,0.001,,,binancecoin,300,,")
+            rows += 2
+        elif rnd % 4 == 3:
+            lines.append(f"{stamp},main,coin-{coin},sell,0.5,{150 + rnd}.25,0.1,,,,,,")
+            rows += 1
+        else:
+            lines.append(f"{stamp},main,coin-{coin},buy,1,{100 + rnd}.5,0.05,,,,,,")
+            rows += 1
+        i += 1
+    (out / "ledger-history.csv").write_text("\n".join(lines) + "\n")
 
 
 def time_text(seconds: int) -> str:

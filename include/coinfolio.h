@@ -554,60 +554,135 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 
 /** @name Ledger
  * Ledger: named portfolios (default "main", created on first use), their transactions, cost
- * basis and P&L, CSV import and export (SPEC §12). A portfolio's holdings are the sum of its
+ * basis and P&L, CSV import and export (SPEC §12, §16). A portfolio's holdings are the sum of its
  * transactions; cf_engine_set_holding and cf_store_set_holding record a transfer_in or
  * transfer_out of the difference. A missing "portfolio" key means "main".
  *
  * A transaction: {"id":"12" (a string),"portfolio","coin_id","kind":"buy"|"sell"|"transfer_in"|
- * "transfer_out","amount" (> 0, coin units),"price" (per unit in the portfolio's currency, >= 0;
- * required for buy and sell, null for transfers),"fee" (>= 0, the portfolio's currency),
- * "timestamp" (RFC 3339, UTC: "2024-03-01T12:30:00Z", ".250" when there are milliseconds),
- * "note","external_id" (null, or unique per portfolio)}. Amounts, prices and fees are exact
- * decimals with at most 18 fraction digits, written as JSON numbers in their shortest form.
- * Order: timestamp, then insertion. Never negative: a change after which a coin's running
- * amount in that order would go below zero is refused whole with CF_INVALID_ARGUMENT and
- * details {"coin_id","timestamp","short_by"}; selling exactly what is held is allowed.
- * None of these functions blocks on the network.
+ * "transfer_out"|"fee"|"income","amount" (> 0, coin units),"price" (per unit in the portfolio's
+ * currency, >= 0; null for transfers; null on a buy, sell, fee or income means pending),"fee"
+ * (>= 0: in the portfolio's currency, or in units of fee_coin_id when that is set),"timestamp"
+ * (RFC 3339, UTC: "2024-03-01T12:30:00Z", ".250" when there are milliseconds),"note",
+ * "external_id" (null, or unique per portfolio),"group_id" (the rows one call wrote together;
+ * null for a row written alone),"income_type" ("staking"|"interest"|"airdrop"|"mining"|"fork"|
+ * "gift"|"reward"|"other"; required on income, null elsewhere),"fee_coin_id" (the coin a fee was
+ * paid in; null: the portfolio's currency),"fee_price" (that coin's price per unit as given, or
+ * null),"price_source" ("user"|"pending"|"coingecko"|"manual"; null for transfers),"price_at"
+ * (t_ms of the price point a price was taken from, else null)}. Amounts, prices and fees are
+ * exact decimals with at most 18 fraction digits, written as JSON numbers in their shortest form.
+ * Order: timestamp, then insertion. Never negative: a change after which a coin's running amount
+ * in that order would go below zero is refused whole with CF_INVALID_ARGUMENT and details
+ * {"coin_id","timestamp","short_by"}; selling exactly what is held is allowed; one after which
+ * it would exceed 8.5e19 units is refused with details {"reason":"out_of_range","field":"amount",
+ * "coin_id","timestamp"}.
+ *
+ * Kinds: "income" (coins received: staking rewards, interest, airdrops, …) is a lot costing its
+ * market value amount × price (+ fee) that realizes nothing when received; a buy at price 0 is
+ * still allowed (a free coin at cost 0), but an airdrop is income. "fee" is a fee paid in a coin:
+ * a disposal at its price that realizes fee × price − the cost of the lots it takes. A
+ * transaction with "fee_coin_id" and a fee above 0 is written with its fee row right after it in
+ * one group: kind "fee", the same portfolio, time and note, coin fee_coin_id, amount fee, price
+ * fee_price; else (the rule where SPEC §16 is silent) the transaction's own price when the fee is
+ * in the transaction's coin; else that coin's stored price at that time; else pending. Its value
+ * (fee × price) adds to a buy's or income's lot cost, is subtracted from a sell's proceeds, and
+ * counts in the parent coin's "fees"; while pending the parent's cost or proceeds is unknown. A
+ * fee row's external_id is its parent's with "#2" (a trade's rows: "#2", "#3"). Deleting any row
+ * of a group deletes the whole group, all or nothing, the never-negative rule checked for the
+ * whole change. Keys the engine writes (id, group_id, price_source, price_at) are ignored on
+ * input; "price_currency" other than null is refused (prices are in the portfolio's currency).
+ * None of these functions blocks on the network: prices of the past come only from stored price
+ * points (none are stored yet, so such prices are pending).
  */
 /** @{ */
 
-/** Stores a transaction. transaction_json: {"portfolio","coin_id","kind","amount","price","fee",
- * "timestamp","note","external_id"}; numbers may also be strings holding a decimal ("0.1");
- * timestamp: RFC 3339 with Z or an offset (normalized to UTC; milliseconds kept), a date-time
- * without a zone is UTC, a date alone is 00:00:00Z; absent means now. note: at most 65,536 bytes.
- * out_json: the stored transaction with its "id". Returns CF_OK, CF_INVALID_ARGUMENT (NULL,
- * malformed JSON, a bad field: details.field; a shortfall: details {coin_id, timestamp,
- * short_by}; an external_id already in the portfolio), CF_NOT_FOUND (a portfolio other than
- * "main" that does not exist) or CF_STORE. Nothing is written on error. */
+/** Stores a transaction, and with "fee_coin_id" and a fee above 0 its fee row (one group).
+ * transaction_json: {"portfolio","coin_id","kind","amount","price","fee","fee_coin_id",
+ * "fee_price","income_type","timestamp","note","external_id"}; numbers may also be strings
+ * holding a decimal ("0.1"); timestamp: RFC 3339 with Z or an offset (normalized to UTC;
+ * milliseconds kept), a date-time without a zone is UTC, a date alone is 00:00:00Z; absent means
+ * now. note: at most 65,536 bytes. out_json: the stored transaction with its "id" (and "group_id"
+ * when a fee row was written). Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, a bad
+ * field: details.field — e.g. "income_type" missing on income or unknown, a negative "fee_price",
+ * a "fee_coin_id" that is not a coin id or is a currency code; a shortfall: details {coin_id,
+ * timestamp, short_by}; details.reason "out_of_range"; an external_id already in the portfolio),
+ * CF_NOT_FOUND (a portfolio other than "main" that does not exist) or CF_STORE. Nothing is
+ * written on error. */
 int cf_engine_add_transaction(cf_engine *engine, const char *transaction_json, char **out_json,
                               char **out_error);
 
-/** Deletes the transaction with id transaction_id (decimal text, "12"). Returns CF_OK,
- * CF_INVALID_ARGUMENT (not a whole number; or deleting it would leave a later sell or transfer
- * out short: details {coin_id, timestamp, short_by}), CF_NOT_FOUND or CF_STORE. */
+/** Stores a trade (a swap of one coin for another) as one group: a "sell" of the sent coin, a
+ * "buy" of the received coin and, with a fee in a coin, the fee row. trade_json:
+ * {"portfolio","timestamp","sent":{"coin_id","amount"},"received":{"coin_id","amount"},"value"
+ * (the trade's value in the portfolio's currency, optional),"fee","fee_coin_id","fee_price",
+ * "note","external_id"}. Prices: value ÷ each side's amount; without value, the received coin's
+ * stored price at that time × its amount is the value, else the sent coin's, else both legs are
+ * pending; a price found by division is rounded half-even to 18 fraction digits. The fee goes to
+ * the received lot's cost (the buy leg). Both sides must be coins (fiat ↔ coin is a buy or a
+ * sell) and differ. The sell leg carries external_id, the buy leg external_id + "#2", a fee row
+ * "#3". out_json: {"group_id","transactions":[…]} (the rows in order). Returns CF_OK,
+ * CF_INVALID_ARGUMENT (NULL, malformed JSON, a bad field: details.field "sent", "received",
+ * "sent.coin_id" or "received.coin_id" for a currency or equal sides, "sent.amount",
+ * "received.amount", "value", "fee", "fee_coin_id", "fee_price"; a price beyond 8.5e19:
+ * details {"reason":"out_of_range","field":"value"}; a shortfall of the sent or fee coin:
+ * details {coin_id, timestamp, short_by}; a used external_id), CF_NOT_FOUND (unknown portfolio)
+ * or CF_STORE. Nothing is written on error. */
+int cf_engine_add_trade(cf_engine *engine, const char *trade_json, char **out_json, char **out_error);
+
+/** Moves a coin between two of the owner's portfolios: a "transfer_out" in "from" and a
+ * "transfer_in" in "to", one group. move_json: {"from","to","coin_id","amount",
+ * "received_amount" (default amount; 0 < received <= amount: the difference is a network fee
+ * paid in the coin),"timestamp","note","external_id"}. The transfer in receives the lots the
+ * transfer out removed (taken by the method a pnl uses), with their first acquisition times and
+ * their whole cost, the units scaled by received ÷ amount (each rounded half-even to 18
+ * fraction digits, the last lot taking the remainder): a move realizes nothing and its fee is
+ * no loss. In "to" those lots order by their first acquisition time. The transfer in carries
+ * external_id + "#2". out_json: {"group_id","transactions":[…]}. Returns CF_OK,
+ * CF_INVALID_ARGUMENT (NULL, malformed JSON, a bad field: details.field "from", "to" (also when
+ * from and to are the same), "coin_id", "amount", "received_amount" (0, or above amount);
+ * portfolios of different currencies: details {"reason":"currency","field":"to",
+ * "from_currency","to_currency"}; a shortfall in "from"), CF_NOT_FOUND (a portfolio that does
+ * not exist; "main" always exists) or CF_STORE. Nothing is written on error. */
+int cf_engine_move(cf_engine *engine, const char *move_json, char **out_json, char **out_error);
+
+/** Deletes the transaction with id transaction_id (decimal text, "12") and every other row of its
+ * group (a trade's legs, a fee row and its parent, a move's two sides). Returns CF_OK,
+ * CF_INVALID_ARGUMENT (not a whole number; or deleting would leave a later disposal of any of
+ * the group's coins short: details {coin_id, timestamp, short_by}), CF_NOT_FOUND or CF_STORE. */
 int cf_engine_delete_transaction(cf_engine *engine, const char *transaction_id, char **out_error);
 
-/** A page of a portfolio's transactions in ledger order. query_json (may be NULL):
- * {"portfolio":"main","coin_id":null,"from":null,"to":null (RFC 3339, both inclusive),
- *  "limit":null (all),"offset":0}. out_json: {"transactions":[…],"total":n (matches before
- * limit/offset)}. Returns CF_OK, CF_INVALID_ARGUMENT or CF_STORE. */
+/** A page of transactions in ledger order. query_json (may be NULL):
+ * {"portfolio":"main","coin_id":null,"group_id":null,"from":null,"to":null (RFC 3339, both
+ *  inclusive),"limit":null (all),"offset":0}; with "group_id" and no "portfolio", the group's
+ * rows in every portfolio (a move's two sides). out_json: {"transactions":[…],"total":n (matches
+ * before limit/offset)}. Returns CF_OK, CF_INVALID_ARGUMENT or CF_STORE. */
 int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out_json,
                            char **out_error);
 
 /** Cost basis and P&L of every coin the portfolio ever held (a closed coin stays listed with its
  * realized P&L), by coin id, against the snapshot's current_price when the portfolio's currency
  * is the engine's vs_currency. options_json (may be NULL): {"portfolio":"main","method":"fifo"|
- * "lifo"|"average"}. Fees of a buy add to its lot's cost, fees of a sell reduce its proceeds;
- * transfers in bring lots of unknown cost, over which P&L is unknown (null, never 0).
+ * "lifo"|"hifo"|"lofo"|"average"}. fifo and lifo take lots by first acquisition time; hifo takes
+ * the highest unit cost first, lofo the lowest (lots of unknown cost count as cost 0: hifo last,
+ * lofo first; ties in ledger order); average keeps one pool of known and one of unknown cost.
+ * Fees of a buy or income add to its lot's cost, fees of a sell reduce its proceeds; transfers
+ * in (other than a move's) bring lots of unknown cost, and pending prices leave costs and
+ * proceeds unknown: P&L over them is unknown (null, never 0) and the coverages say how much is
+ * known. A move into the portfolio is computed with the other portfolios as far as it needs.
  * out_json: {"portfolio","vs_currency","method","coins":[{"coin_id","amount","cost_basis"
  * (remaining known cost; 0 when amount is 0; null when no unit has a known cost),"average_cost",
  * "breakeven_price","current_price","current_value","unrealized_pnl",
- * "unrealized_pnl_percentage","realized_pnl","realized_coverage" (share of sold units of known
- * cost; 1 when none sold),"fees","cost_basis_coverage" (share of held units of known cost; 1 when
- * none held)}…],"totals":{"cost_basis","current_value","unrealized_pnl",
- * "unrealized_pnl_percentage","realized_pnl","fees"}}. Money in the portfolio's currency.
- * Returns CF_OK, CF_INVALID_ARGUMENT (unknown method), CF_NOT_FOUND (unknown portfolio) or
- * CF_STORE. Works without a snapshot (current values are then null). */
+ * "unrealized_pnl_percentage","realized_pnl" (over units sold or paid as fees whose cost and
+ * proceeds are known),"realized_coverage" (share of those units; 1 when none),"fees" (fees in the
+ * currency and the value of fees paid in coins; null while one is pending),"cost_basis_coverage"
+ * (share of held units of known cost; 1 when none held),"income" (Σ amount × price of income with
+ * a known price),"income_coverage" (share of income units whose price is known; 1 when none)}…],
+ * "totals":{"cost_basis","current_value","unrealized_pnl","unrealized_pnl_percentage",
+ * "realized_pnl","fees","income","income_coverage" (share of income transactions priced)}}.
+ * Money in the portfolio's currency, exact to 38 significant digits (never rounded to a fixed
+ * number of places: 1e-18 units at 0.000002 cost 2e-24), written as JavaScript writes numbers
+ * (plain from 1e-7 to 1e21, else 2e-24). Returns CF_OK, CF_INVALID_ARGUMENT (unknown method:
+ * details.field "method"), CF_NOT_FOUND (unknown portfolio) or CF_STORE. Works without a
+ * snapshot (current values are then null). */
 int cf_engine_pnl(cf_engine *engine, const char *options_json, char **out_json, char **out_error);
 
 /** Every portfolio by name. out_json: {"portfolios":[{"name","vs_currency"}…]}. Returns CF_OK,
@@ -631,26 +706,35 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
 
 /** Imports CSV (RFC 4180, UTF-8; a BOM, CRLF or LF line ends, quoted fields with commas, doubled
  * quotes and line breaks are read) with the header
- * timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id (the columns timestamp,
- * coin_id, kind and amount are required). All or nothing, in one database transaction. Rows whose
- * external_id the portfolio already has (or this database's own "coinfolio:<id>") are skipped and
- * counted; an external_id repeated within the file is an error at its second row; a portfolio
- * the file names that does not exist is created with the engine's vs_currency; an empty
- * portfolio cell means "main". The separator is a comma and the decimal mark a point: a ';'
- * header or a decimal comma is refused saying so. An empty file imports nothing.
+ * timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id and, optional in any
+ * position, fee_coin_id,fee_price,income_type,group_id (the columns timestamp, coin_id, kind and
+ * amount are required; the short header of SPEC §12 still imports). All or nothing, in one
+ * database transaction. Rows whose external_id the portfolio already has (or this database's own
+ * "coinfolio:<id>") are skipped and counted; an external_id repeated within the file is an error
+ * at its second row; a portfolio the file names that does not exist is created with the engine's
+ * vs_currency; an empty portfolio cell means "main"; an empty price on a buy, sell, fee or income
+ * is pending. A group_id is a label local to the file: rows sharing it become one group with a
+ * fresh id. A row with fee_coin_id and a fee above 0 brings its fee row (recreated, never read
+ * from the file). The separator is a comma and the decimal mark a point: a ';' header or a
+ * decimal comma is refused saying so. An empty file imports nothing.
  * Reports progress (phase "import": done 0, then the rows read every 1,000 rows, and done = total
  * at the end) to the function of cf_engine_set_progress; the import holds the database for its
  * one transaction, so a call from that function that reads or writes the database returns
  * CF_INVALID_ARGUMENT with details.reason "reentrant" instead of waiting for itself.
- * out_json: {"imported":n,"skipped":n}. Returns CF_OK, CF_INVALID_ARGUMENT (details.line: the
- * physical line where the record starts, the header being line 1; details.column: the header
- * name, when the error is about one field; or details.reason "reentrant") or CF_STORE. */
+ * out_json: {"imported":n,"skipped":n} (rows of the file). Returns CF_OK, CF_INVALID_ARGUMENT
+ * (details.line: the physical line where the record starts, the header being line 1;
+ * details.column: the header name, when the error is about one field; or details.reason
+ * "reentrant" or "out_of_range") or CF_STORE. */
 int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, char **out_error);
 
-/** Exports a portfolio's transactions as CSV in ledger order, with the header above and CRLF line
- * ends. query_json (may be NULL): {"portfolio":"main"}. A transaction without an external_id is
- * written with "coinfolio:<id>", so importing the export into the same portfolio imports
- * nothing, and into an empty database recreates it exactly. out_csv: the CSV text, freed with
+/** Exports transactions as CSV in ledger order, with the long header above
+ * (timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id,fee_coin_id,fee_price,
+ * income_type,group_id) and CRLF line ends. query_json (may be NULL): {"portfolio":"main"};
+ * "portfolio":null exports every portfolio of the owner in one file, so that a move's two sides
+ * stay one group through an import. A fee row is not written: its parent carries fee_coin_id and,
+ * in fee_price, the price the fee row took. A transaction without an external_id is written with
+ * "coinfolio:<id>", so importing the export into the same database imports nothing, and into an
+ * empty database recreates it (group ids fresh). out_csv: the CSV text, freed with
  * cf_string_free. Returns CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
 int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_csv,
                          char **out_error);

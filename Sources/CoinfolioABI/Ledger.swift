@@ -19,6 +19,24 @@ public func cf_engine_add_transaction(
     }
 }
 
+/// `cf_engine_add_trade` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_engine_add_trade")
+public func cf_engine_add_trade(_ engine: OpaquePointer?, _ tradeJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) {
+        let engine = try handle(engine, as: PortfolioEngine.self, "engine")
+        return try engine.addTrade(json: readString(tradeJSON, "trade_json")).jsonUTF8
+    }
+}
+
+/// `cf_engine_move` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_engine_move")
+public func cf_engine_move(_ engine: OpaquePointer?, _ moveJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
+    call(outJSON, outError) {
+        let engine = try handle(engine, as: PortfolioEngine.self, "engine")
+        return try engine.move(json: readString(moveJSON, "move_json")).jsonUTF8
+    }
+}
+
 /// `cf_engine_delete_transaction` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_delete_transaction")
 public func cf_engine_delete_transaction(_ engine: OpaquePointer?, _ transactionID: CString?, _ outError: OutString?) -> Int32 {

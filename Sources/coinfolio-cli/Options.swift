@@ -20,6 +20,14 @@ struct Options {
     var at: String?
     var note: String?
     var method = "fifo"
+    /// Trades, fees in coins, moves and income (SPEC §16).
+    var value: String?
+    var feeCoin: String?
+    var feePrice: String?
+    var from: String?
+    var to: String?
+    var received: String?
+    var incomeType: String?
     /// `--days N|max` of `chart`.
     var days: String?
     /// `--svg FILE` of `chart` and `portfolio --history`.
@@ -43,15 +51,26 @@ struct Options {
           search TEXT             coins whose name, symbol or id contains TEXT
           load MARKETS.json [GLOBAL.json]
                                   import saved /coins/markets and /global bodies as the snapshot
-          buy COIN AMOUNT --price P [--fee F] [--at TIME] [--note TEXT]
-                                  record a purchase (price per unit and fee in the portfolio's currency)
-          sell COIN AMOUNT --price P [--fee F] [--at TIME] [--note TEXT]
+          buy COIN AMOUNT [--price P] [--fee F [--fee-coin ID [--fee-price P]]] [--at TIME] [--note TEXT]
+                                  record a purchase (price per unit and fee in the portfolio's currency;
+                                  without --price the price is pending; --fee-coin: the fee is F units
+                                  of that coin, a disposal)
+          sell COIN AMOUNT [--price P] [--fee F [--fee-coin ID [--fee-price P]]] [--at TIME] [--note TEXT]
                                   record a sale; more than is held at TIME is refused
+          trade AMOUNT COIN AMOUNT COIN [--value V] [--fee F [--fee-coin ID]] [--at TIME] [--note TEXT]
+                                  swap the first coin for the second (trade 0.5 bitcoin 10 ethereum);
+                                  --value: the trade's value in the portfolio's currency
+          move COIN AMOUNT --from P --to Q [--received R] [--at TIME] [--note TEXT]
+                                  move coins between two portfolios, keeping their cost; R < AMOUNT
+                                  when a network fee was paid in the coin
+          income COIN AMOUNT --type staking|interest|airdrop|mining|fork|gift|reward|other [--price P]
+                                  record coins received as income at their value P per unit
           transactions [COIN]     the portfolio's transactions in time order
-          pnl [--method fifo|lifo|average]
+          pnl [--method fifo|lifo|hifo|lofo|average]
                                   cost basis, unrealized and realized profit and loss per coin
           import FILE.csv         import transactions (timestamp,portfolio,coin_id,kind,amount,price,
-                                  fee,note,external_id): all rows or none; known external ids skipped
+                                  fee,note,external_id[,fee_coin_id,fee_price,income_type,group_id]):
+                                  all rows or none; known external ids skipped
           export [FILE.csv]       write the portfolio's transactions as CSV (standard output without FILE)
           version                 print the version
 
@@ -115,10 +134,17 @@ struct Options {
             case "--fee": fee = try value(argument)
             case "--at": at = try value(argument)
             case "--note": note = try value(argument)
+            case "--value": self.value = try value(argument)
+            case "--fee-coin": feeCoin = try value(argument)
+            case "--fee-price": feePrice = try value(argument)
+            case "--from": from = try value(argument)
+            case "--to": to = try value(argument)
+            case "--received": received = try value(argument)
+            case "--type": incomeType = try value(argument)
             case "--method":
                 method = try value(argument)
                 guard CostBasisMethod(rawValue: method) != nil else {
-                    throw UsageError(message: "--method must be fifo, lifo or average, not \"\(method)\"")
+                    throw UsageError(message: "--method must be fifo, lifo, hifo, lofo or average, not \"\(method)\"")
                 }
             case "--days":
                 let text = try value(argument)

@@ -81,7 +81,7 @@ final class DatabaseTimeoutTests: XCTestCase {
         // Another writer of the same owner, in the middle of its transaction.
         let holder = try PostgresConnection(url: url)
         try holder.execute("BEGIN")
-        let lock = try holder.statement(LedgerStore.ownerLockSQL)
+        let lock = try holder.statement(PostgresConnection.ownerLockSQL)
         lock.bind(1, owner)
         _ = try lock.next()
         lock.reset()

@@ -9,6 +9,7 @@ import XCTest
 /// entries after the change (backdated sells, deletes of early buys, batches, CSV imports).
 final class LedgerStoreTests: XCTestCase {
     private func d(_ text: String) -> ExactDecimal { ExactDecimal(text)! }
+    @_disfavoredOverload private func d(_ text: String) -> PreciseDecimal { PreciseDecimal(text)! }
 
     /// A new empty database: a SQLite file, or a new database on the PostgreSQL test cluster
     /// (dropped at the end), for tests that build an old schema.
@@ -106,13 +107,13 @@ final class LedgerStoreTests: XCTestCase {
         XCTAssertEqual(
             page.json,
             #"{"transactions":["#
-                + #"{"id":"4","portfolio":"main","coin_id":"ethereum","kind":"transfer_in","amount":2.25,"price":null,"fee":0,"timestamp":"1970-01-01T00:00:00Z","note":"schema 1 holding","external_id":null},"#
-                + #"{"id":"1","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z","note":"first","external_id":"x-1"},"#
-                + #"{"id":"5","portfolio":"main","coin_id":"ethereum","kind":"transfer_out","amount":0.000000000000000001,"price":null,"fee":0,"timestamp":"2024-01-01T00:00:00Z","note":"","external_id":null},"#
-                + #"{"id":"8","portfolio":"main","coin_id":"dogecoin","kind":"buy","amount":5,"price":1,"fee":0,"timestamp":"2024-01-01T00:00:00Z","note":"","external_id":null},"#
-                + #"{"id":"2","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":200,"fee":0,"timestamp":"2024-01-02T00:00:00Z","note":"","external_id":null},"#
-                + #"{"id":"9","portfolio":"main","coin_id":"dogecoin","kind":"sell","amount":5,"price":2,"fee":0,"timestamp":"2024-01-02T00:00:00Z","note":"","external_id":null},"#
-                + #"{"id":"3","portfolio":"main","coin_id":"bitcoin","kind":"sell","amount":1.5,"price":300,"fee":3,"timestamp":"2024-01-03T00:00:00Z","note":"","external_id":null}"#
+                + #"{"id":"4","portfolio":"main","coin_id":"ethereum","kind":"transfer_in","amount":2.25,"price":null,"fee":0,"timestamp":"1970-01-01T00:00:00Z","note":"schema 1 holding","external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":null,"price_at":null},"#
+                + #"{"id":"1","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z","note":"first","external_id":"x-1","group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null},"#
+                + #"{"id":"5","portfolio":"main","coin_id":"ethereum","kind":"transfer_out","amount":0.000000000000000001,"price":null,"fee":0,"timestamp":"2024-01-01T00:00:00Z","note":"","external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":null,"price_at":null},"#
+                + #"{"id":"8","portfolio":"main","coin_id":"dogecoin","kind":"buy","amount":5,"price":1,"fee":0,"timestamp":"2024-01-01T00:00:00Z","note":"","external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null},"#
+                + #"{"id":"2","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":200,"fee":0,"timestamp":"2024-01-02T00:00:00Z","note":"","external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null},"#
+                + #"{"id":"9","portfolio":"main","coin_id":"dogecoin","kind":"sell","amount":5,"price":2,"fee":0,"timestamp":"2024-01-02T00:00:00Z","note":"","external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null},"#
+                + #"{"id":"3","portfolio":"main","coin_id":"bitcoin","kind":"sell","amount":1.5,"price":300,"fee":3,"timestamp":"2024-01-03T00:00:00Z","note":"","external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null}"#
                 + #"],"total":7}"#)
         let bitcoin = try alice.transactions(TransactionQuery(coinID: "bitcoin"))
         XCTAssertEqual(bitcoin.transactions.compactMap(\.id), [1, 2, 3])

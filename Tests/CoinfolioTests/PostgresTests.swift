@@ -147,9 +147,9 @@ final class PostgresTests: XCTestCase {
         let closedPort = server.replacingOccurrences(of: #":\d+/"#, with: ":9/", options: .regularExpression)
         error = assertThrows(.store) { try PortfolioStore(path: closedPort) }
         assertNoPassword(error)
-        XCTAssertFalse(PostgresConnection.redactedURL(server).contains("Zebra"))
+        XCTAssertFalse(PostgresURL.redactedURL(server).contains("Zebra"))
         XCTAssertEqual(
-            PostgresConnection.redactedURL("postgresql://u:se%40cret@h:5/db?password=x&sslmode=disable"),
+            PostgresURL.redactedURL("postgresql://u:se%40cret@h:5/db?password=x&sslmode=disable"),
             "postgresql://u@h:5/db?password=***&sslmode=disable")
     }
 
@@ -177,14 +177,14 @@ final class PostgresTests: XCTestCase {
             error?.message.hasPrefix("cannot open database \"postgresql://coinfolio@\(hostAndDatabase)\": ") ?? false, error?.message ?? "")
         XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
         XCTAssertFalse(error?.message.contains("raQQ") ?? true, error?.message ?? "")
-        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://u@h:5/db")
-        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a/b@h:5/db?sslmode=disable"), "postgresql://…@h:5/db?sslmode=disable")
-        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a@b@h:5/db"), "postgresql://…@h:5/db")
-        XCTAssertEqual(PostgresConnection.redactedURL("postgresql://u:a/b?c@h:5/db"), "postgresql://…@h:5/db")
+        XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://u@h:5/db")
+        XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a/b@h:5/db?sslmode=disable"), "postgresql://…@h:5/db?sslmode=disable")
+        XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a@b@h:5/db"), "postgresql://…@h:5/db")
+        XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a/b?c@h:5/db"), "postgresql://…@h:5/db")
         XCTAssertEqual(
-            PostgresConnection.redactedURL("postgresql://h:5/db?application_name=a@b"), "postgresql://h:5/db?application_name=a@b")
+            PostgresURL.redactedURL("postgresql://h:5/db?application_name=a@b"), "postgresql://h:5/db?application_name=a@b")
         XCTAssertEqual(
-            PostgresConnection.redactedURL("postgresql://[::1]:5,h2:6/db?application_name=a@b"),
+            PostgresURL.redactedURL("postgresql://[::1]:5,h2:6/db?application_name=a@b"),
             "postgresql://[::1]:5,h2:6/db?application_name=a@b")
         // An `@` in the query is no credential: such a URL still opens.
         let owner = "at-in-query-\(UUID().uuidString)"
@@ -371,7 +371,7 @@ final class PostgresTests: XCTestCase {
     }
 
     func testPlaceholdersInsideQuotesAreLeftAlone() {
-        let (sql, count) = PostgresConnection.numberedParameters("SELECT '?1', \"a?b\" FROM t WHERE x = ?2 AND y = ?10")
+        let (sql, count) = PostgresStatement.numberedParameters("SELECT '?1', \"a?b\" FROM t WHERE x = ?2 AND y = ?10")
         XCTAssertEqual(sql, "SELECT '?1', \"a?b\" FROM t WHERE x = $2 AND y = $10")
         XCTAssertEqual(count, 10)
     }

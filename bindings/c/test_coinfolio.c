@@ -146,6 +146,15 @@ static const struct CMUnitTest tests[] = {
     TEST(test_ledger_migrates_schema_v1_fixture),
     TEST(test_store_ledger_never_negative_through_positions),
     TEST(test_ledger_import_reports_progress),
+    /* test_ledger_history.c */
+    TEST(test_engine_ledger_history_fee_in_bnb),
+    TEST(test_engine_ledger_history_swap),
+    TEST(test_engine_ledger_history_move),
+    TEST(test_engine_ledger_history_lot_orders),
+    TEST(test_engine_ledger_history_groups_are_deleted_and_refused_whole),
+    TEST(test_engine_ledger_history_bad_input_changes_nothing),
+    TEST(test_engine_ledger_history_exact_money_and_income),
+    TEST(test_engine_ledger_history_csv_round_trip),
     /* test_harden.c */
     TEST(test_strict_json_at_every_entry_point),
     TEST(test_created_database_files_are_owner_only),

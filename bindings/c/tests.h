@@ -131,6 +131,16 @@ void test_ledger_portfolios(void);
 void test_ledger_migrates_schema_v1_fixture(void);
 void test_store_ledger_never_negative_through_positions(void);
 void test_ledger_import_reports_progress(void);
+
+/* test_ledger_history.c */
+void test_engine_ledger_history_fee_in_bnb(void);
+void test_engine_ledger_history_swap(void);
+void test_engine_ledger_history_move(void);
+void test_engine_ledger_history_lot_orders(void);
+void test_engine_ledger_history_groups_are_deleted_and_refused_whole(void);
+void test_engine_ledger_history_bad_input_changes_nothing(void);
+void test_engine_ledger_history_exact_money_and_income(void);
+void test_engine_ledger_history_csv_round_trip(void);
 /* test_harden.c */
 void test_strict_json_at_every_entry_point(void);
 void test_created_database_files_are_owner_only(void);

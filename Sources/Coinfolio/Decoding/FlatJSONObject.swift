@@ -3,8 +3,9 @@
 /// `add_transaction` and whose numbers must be read from their decimal text, never through a
 /// binary double.
 ///
-/// Scalars are kept (strings decoded, numbers as their text); nested objects and arrays are
-/// checked and kept only as `.nested`. Malformed JSON, bytes that are not UTF-8, a top level that
+/// Scalars are kept (strings decoded, numbers as their text), and so are the scalar members of an
+/// object that is a member of the top level (a trade's `"sent":{…}`); deeper objects and arrays
+/// are checked and kept only as `.nested`. Malformed JSON, bytes that are not UTF-8, a top level that
 /// is not an object and nesting deeper than 512 levels are `.invalidArgument`.
 struct FlatJSONObject {
     /// A member's value.
@@ -14,7 +15,9 @@ struct FlatJSONObject {
         case number(String)
         case bool(Bool)
         case null
-        /// An object or an array (checked, not kept).
+        /// An object that is a member of the top-level object: its members, kept the same way.
+        case object([String: Value])
+        /// An array, or an object nested deeper (checked, not kept).
         case nested
     }
 
@@ -114,8 +117,8 @@ struct FlatJSONObject {
             switch first {
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "{"):
-                _ = try object(depth: depth + 1, keep: false)
-                return .nested
+                let members = try object(depth: depth + 1, keep: depth == 1)
+                return depth == 1 ? .object(members) : .nested
             case UInt8(ascii: "["):
                 try array(depth: depth + 1)
                 return .nested

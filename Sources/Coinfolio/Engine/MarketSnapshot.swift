@@ -31,9 +31,10 @@ final class MarketSnapshot: Sendable {
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
     private let encoded: Mutex<[[UInt8]?]>
-    /// Each coin's `current_price` as an exact decimal (its shortest text), converted once per
-    /// coin on first use for the ledger's P&L (only the held coins are ever asked for).
-    private let exactPrices = Mutex<[Int: ExactDecimal?]>([:])
+    /// Each coin's `current_price` as a decimal (the double's shortest text, every digit kept:
+    /// 2.6e-13 stays 2.6e-13), converted once per coin on first use for the ledger's P&L (only
+    /// the held coins are ever asked for).
+    private let exactPrices = Mutex<[Int: PreciseDecimal?]>([:])
 
     /// Sparklines left in the database: the saved snapshot's id and which coins have one.
     struct StoredSparklines: Sendable {
@@ -125,11 +126,11 @@ final class MarketSnapshot: Sendable {
         return members
     }
 
-    /// The `current_price` of the coin with `id` as an exact decimal; nil when unknown.
-    func exactPrice(id: String) -> ExactDecimal? {
+    /// The `current_price` of the coin with `id` as a decimal; nil when unknown.
+    func exactPrice(id: String) -> PreciseDecimal? {
         guard let position = indexByID[id] else { return nil }
         if let cached = exactPrices.withLock({ $0[position] }) { return cached }
-        let price = coins.currentPrice(at: position).flatMap(ExactDecimal.init)
+        let price = coins.currentPrice(at: position).flatMap { $0.isFinite ? PreciseDecimal($0.description) : nil }
         exactPrices.withLock { $0[position] = price }
         return price
     }

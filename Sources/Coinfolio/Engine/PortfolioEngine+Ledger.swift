@@ -2,16 +2,24 @@ import Foundation
 
 /// The ledger: portfolios, transactions, cost basis and P&L, CSV (SPEC §12).
 extension PortfolioEngine {
-    /// Stores a transaction after checking it (SPEC §12 rules) and that no running amount of its
-    /// coin goes below zero.
-    /// - Parameter transaction: amounts in coin units; price and fee in the portfolio's currency.
-    /// - Returns: the stored transaction with its `id`.
+    /// Stores a transaction after checking it (SPEC §12 and §16 rules) and that no running amount
+    /// of its coin goes below zero. With `feeCoinID` and a fee above 0 the fee is in that coin: the
+    /// transaction and its fee row (`LedgerGroup.rows`) are written as one group, the rule checked
+    /// for both.
+    /// - Parameter transaction: amounts in coin units; price and fee in the portfolio's currency
+    ///   (a fee in units of `feeCoinID` when set). A buy, sell, fee or income without a price is
+    ///   pending (SPEC §17).
+    /// - Returns: the stored transaction with its `id` (and `groupID` when a fee row was written).
     /// - Throws: `.invalidArgument` (a bad field with `details.field`; a shortfall with details
     ///   `{coin_id, timestamp, short_by}`; a used external_id), `.notFound` for an unknown
     ///   portfolio (other than "main", created on first use), `.store`. Nothing is written on error.
     @discardableResult
     public func addTransaction(_ transaction: Transaction) throws -> Transaction {
-        try store.ledger.add(transaction)
+        guard transaction.feeCoinID != nil, !transaction.fee.isZero else { return try store.ledger.add(transaction) }
+        // A fee in a coin: the transaction and its fee row, one group.
+        try transaction.validate()
+        let vs = try currency(ofPortfolio: transaction.portfolio)
+        return try store.ledger.addGroup(LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs)).rows[0]
     }
 
     /// `addTransaction` from the JSON a host sends (`{"portfolio","coin_id","kind","amount",
@@ -48,9 +56,20 @@ extension PortfolioEngine {
         let vs = try currency(ofPortfolio: options.portfolio)
         let ledger = try store.ledger.ledger(portfolio: options.portfolio)
         let snapshot = vs == configuration.vsCurrency.code ? currentSnapshot() : nil
+        // A move into this portfolio needs the other portfolios' lots of that coin (SPEC §16).
+        var all: [(name: String, coins: [String: [LedgerEntry]])] = []
+        if ledger.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != nil } }) {
+            for portfolio in try store.ledger.portfolios() where portfolio.name != options.portfolio {
+                let coins = try store.ledger.ledger(portfolio: portfolio.name)
+                all.append((portfolio.name, Dictionary(coins.map { ($0.coinID, $0.entries) }, uniquingKeysWith: { first, _ in first })))
+            }
+        }
         return PnLReport.compute(
             portfolio: options.portfolio, vsCurrency: vs, method: options.method, ledger: ledger,
-            price: { snapshot?.exactPrice(id: $0) })
+            linked: { coinID in
+                guard !all.isEmpty, let own = ledger.first(where: { $0.coinID == coinID })?.entries else { return nil }
+                return ([own] + all.compactMap { $0.coins[coinID] }, 0)
+            }, price: { snapshot?.exactPrice(id: $0) })
     }
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).
@@ -140,7 +159,8 @@ extension PortfolioEngine {
     /// the end done = total = every row read (the total is not known before: the file streams).
     func importCSV(_ reader: inout CSVReader) throws -> ImportSummary {
         progress.report(.import, done: 0, total: nil)
-        let result = try store.ledger.importCSV(&reader, newPortfolioCurrency: configuration.vsCurrency.code) { rows, finished in
+        let result = try store.ledger.importCSV(&reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices) {
+            rows, finished in
             self.progress.report(.import, done: rows, total: finished ? rows : nil)
         }
         return ImportSummary(imported: result.imported, skipped: result.skipped)
@@ -151,14 +171,14 @@ extension PortfolioEngine {
     /// a transaction without an external_id is written as `coinfolio:<id>`, so importing the
     /// export into the same portfolio imports nothing.
     /// - Throws: `.notFound` for an unknown portfolio; `.store`.
-    public func exportCSV(portfolio: String = Transaction.defaultPortfolio) throws -> [UInt8] {
+    public func exportCSV(portfolio: String? = Transaction.defaultPortfolio) throws -> [UInt8] {
         var bytes: [UInt8] = []
         try store.ledger.exportCSV(portfolio: portfolio) { bytes += $0 }
         return bytes
     }
 
     /// `exportCSV` written to a file handle 64 KiB at a time.
-    public func exportCSV(portfolio: String = Transaction.defaultPortfolio, to handle: FileHandle) throws {
+    public func exportCSV(portfolio: String? = Transaction.defaultPortfolio, to handle: FileHandle) throws {
         try store.ledger.exportCSV(portfolio: portfolio) { try handle.write(contentsOf: $0) }
     }
 

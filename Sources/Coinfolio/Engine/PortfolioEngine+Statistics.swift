@@ -33,7 +33,7 @@ extension PortfolioEngine {
     func profitAndLossStatistics() throws -> [Statistic] {
         let report = try pnl(PnLOptions())
         let vs = (try? VsCurrency(report.vsCurrency)) ?? configuration.vsCurrency
-        func money(_ value: ExactDecimal?) -> String {
+        func money(_ value: PreciseDecimal?) -> String {
             value.map { NumberFormat.value($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
         }
         return [

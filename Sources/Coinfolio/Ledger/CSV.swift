@@ -173,17 +173,24 @@ struct CSVWriter {
     }
 }
 
-/// The ledger's CSV columns (SPEC §12), in the order export writes them.
+/// The ledger's CSV columns (SPEC §12, §16), in the order export writes them: the §12 ones, then
+/// `fee_coin_id,fee_price,income_type,group_id` (optional on import, in any position).
 enum LedgerCSV {
-    static let columns = ["timestamp", "portfolio", "coin_id", "kind", "amount", "price", "fee", "note", "external_id"]
+    static let columns = [
+        "timestamp", "portfolio", "coin_id", "kind", "amount", "price", "fee", "note", "external_id", "fee_coin_id", "fee_price",
+        "income_type", "group_id",
+    ]
     static let required: Set<String> = ["timestamp", "coin_id", "kind", "amount"]
     /// The external id an export gives a transaction that has none.
     static let ownPrefix = "coinfolio:"
 
-    static func record(_ t: Transaction) -> [String] {
+    /// A transaction's record. `feePrice` is the price its fee row took (the row itself is not
+    /// written: import recreates it from `fee_coin_id`), else the transaction's own `fee_price`.
+    static func record(_ t: Transaction, feePrice: ExactDecimal?) -> [String] {
         [
             LedgerTimestamp.format(t.timestamp), t.portfolio, t.coinID, t.kind.rawValue, t.amount.description,
-            t.price?.description ?? "", t.fee.description, t.note, t.externalID ?? "\(ownPrefix)\(t.id ?? 0)",
+            t.price?.description ?? "", t.fee.description, t.note, t.externalID ?? "\(ownPrefix)\(t.id ?? 0)", t.feeCoinID ?? "",
+            (feePrice ?? t.feePrice)?.description ?? "", t.incomeType?.rawValue ?? "", t.groupID ?? "",
         ]
     }
 }

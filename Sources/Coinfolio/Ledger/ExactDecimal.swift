@@ -5,10 +5,11 @@ import Foundation
 ///
 /// Stored as a 128-bit integer count of 10⁻¹⁸ units, so sums and differences are exact
 /// (0.3 − 0.1 − 0.2 is exactly 0 and a closed position is 0, never dust) and range over
-/// ±8.5 × 10¹⁹. Products and quotients (a lot's share of a cost, an average) round half-to-even
-/// at the 18th fraction digit. Text in, text out: `ExactDecimal("0.1")` is one tenth exactly, and
-/// `description` is the shortest decimal text (`"0.1"`, `"246"`, `"-0.000001"`), never exponent
-/// form. 18 fraction digits are as many as ERC-20 tokens (wei) use.
+/// ±8.5 × 10¹⁹. Products and quotients are not done here: what the ledger derives (a lot's cost,
+/// a share of it, an average) is a `PreciseDecimal`, never rounded to these 18 places. Text in,
+/// text out: `ExactDecimal("0.1")` is one tenth exactly, and `description` is the shortest
+/// decimal text (`"0.1"`, `"246"`, `"-0.000001"`), never exponent form. 18 fraction digits are as
+/// many as ERC-20 tokens (wei) use.
 public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
     /// The value in units of 10⁻¹⁸.
     @usableFromInline var units: Int128
@@ -247,54 +248,13 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     /// a = a − b, exact.
     @inlinable public static func -= (a: inout ExactDecimal, b: ExactDecimal) { a.units = a.units &- b.units }
 
-    /// a × b, rounded half-to-even to 18 fraction digits.
-    public static func * (a: ExactDecimal, b: ExactDecimal) -> ExactDecimal {
-        a.multiplied(by: b, dividedBy: .one)
-    }
-
-    /// a ÷ b, rounded half-to-even to 18 fraction digits; nil when b is 0.
-    public func divided(by b: ExactDecimal) -> ExactDecimal? {
-        guard !b.isZero else { return nil }
-        return ExactDecimal(units: Self.mulDiv(units, Self.scale, b.units))
+    /// a + b, or nil when the sum is beyond ±8.5 × 10¹⁹ (what the ledger keeps exactly).
+    public func adding(_ b: ExactDecimal) -> ExactDecimal? {
+        let (sum, overflow) = units.addingReportingOverflow(b.units)
+        guard !overflow, sum.magnitude <= Self.maximumUnits.magnitude else { return nil }
+        return ExactDecimal(units: sum)
     }
 
     /// One.
     public static let one = ExactDecimal(units: scale)
-
-    /// self × b ÷ c in one step with a 256-bit intermediate, rounded half-to-even (c ≠ 0): a
-    /// lot's share of its cost without a rounded average in between.
-    public func multiplied(by b: ExactDecimal, dividedBy c: ExactDecimal) -> ExactDecimal {
-        // (a/s)(b/s)/(c/s) = a·b / c / s  → units a·b / c
-        guard !c.isZero else { return .zero }
-        return ExactDecimal(units: Self.mulDiv(units, b.units, c.units))
-    }
-
-    /// x·y/z rounded half-to-even, saturating at the range's edge.
-    @usableFromInline static func mulDiv(_ x: Int128, _ y: Int128, _ z: Int128) -> Int128 {
-        let negative = (x < 0) != (y < 0) && x != 0 && y != 0
-        let signNegative = negative != (z < 0)
-        let divisor = z.magnitude
-        var q: UInt128
-        var remainder: UInt128
-        // Fast path in 128 bits: x·y/z = (x div z)·y + (x mod z)·y/z when neither product overflows.
-        let (q1, r1) = x.magnitude.quotientAndRemainder(dividingBy: divisor)
-        let (ry, overflowRY) = r1.multipliedReportingOverflow(by: y.magnitude)
-        let (qy, overflowQY) = q1.multipliedReportingOverflow(by: y.magnitude)
-        if !overflowRY, !overflowQY {
-            let (q2, r2) = ry.quotientAndRemainder(dividingBy: divisor)
-            let (sum, overflowSum) = qy.addingReportingOverflow(q2)
-            guard !overflowSum else { return signNegative ? -maximumUnits : maximumUnits }
-            q = sum
-            remainder = r2
-        } else {
-            let product = x.magnitude.multipliedFullWidth(by: y.magnitude)
-            guard product.high < divisor else { return signNegative ? -maximumUnits : maximumUnits }
-            (q, remainder) = divisor.dividingFullWidth(product)
-        }
-        // Round half to even: compare 2·remainder with the divisor without overflowing.
-        guard q < UInt128(maximumUnits) else { return signNegative ? -maximumUnits : maximumUnits }
-        let half = divisor - remainder
-        if remainder > half || (remainder == half && q % 2 == 1) { q += 1 }
-        return signNegative ? -Int128(q) : Int128(q)
-    }
 }

@@ -1,51 +1,101 @@
 import Foundation
 
 /// Reads a transaction from a host's JSON: `{"portfolio","coin_id","kind","amount","price","fee",
-/// "timestamp","note","external_id"}`. Numbers are read from their decimal text (a JSON number or
-/// a string holding one), never through a binary double; `timestamp` is RFC 3339 (default: now);
-/// `portfolio` defaults to "main", `fee` to 0, `note` to "". Unknown keys are ignored.
+/// "fee_coin_id","fee_price","income_type","timestamp","note","external_id"}`. Numbers are read
+/// from their decimal text (a JSON number or a string holding one), never through a binary
+/// double; `timestamp` is RFC 3339 (default: now); `portfolio` defaults to "main", `fee` to 0,
+/// `note` to "". Keys the engine writes (`id`, `group_id`, `price_source`, `price_at`) and
+/// unknown keys are ignored; `price_currency` other than null is refused (converting a price from
+/// another currency is not done yet).
 enum TransactionInput {
     static func transaction(from json: String) throws -> Transaction {
-        let object = try FlatJSONObject(Array(json.utf8))
-        func invalid(_ key: String, _ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string(key)])
-        }
-        func decimal(_ key: String) throws -> ExactDecimal? {
-            switch object[key] {
-            case nil, .null?: return nil
-            case .number(let text)?, .string(let text)?:
-                guard let value = ExactDecimal(text) else {
-                    throw invalid(
-                        key, "\(key) must be a decimal number with at most 18 fraction digits, below 8.5e19, not \"\(text.prefix(64))\"")
-                }
-                return value
-            default: throw invalid(key, "\(key) must be a number")
-            }
-        }
-        func string(_ key: String) throws -> String? {
-            switch object[key] {
-            case nil, .null?: return nil
-            case .string(let text)?: return text
-            default: throw invalid(key, "\(key) must be a string")
-            }
-        }
-        guard let coinID = try string("coin_id") else { throw invalid("coin_id", "coin_id is required") }
-        guard let kindText = try string("kind") else { throw invalid("kind", "kind is required (buy, sell, transfer_in, transfer_out)") }
+        let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
+        guard let coinID = try read.string("coin_id") else { throw read.invalid("coin_id", "coin_id is required") }
+        guard let kindText = try read.string("kind") else { throw read.invalid("kind", "kind is required (\(TransactionKind.list))") }
         guard let kind = TransactionKind(rawValue: kindText) else {
-            throw invalid("kind", "kind must be buy, sell, transfer_in or transfer_out, not \"\(kindText.prefix(64))\"")
+            throw read.invalid("kind", "kind must be \(TransactionKind.list), not \"\(kindText.prefix(64))\"")
         }
-        guard let amount = try decimal("amount") else { throw invalid("amount", "amount is required") }
-        var timestamp = LedgerTimestamp.now()
-        if let text = try string("timestamp") {
-            guard let parsed = LedgerTimestamp.parse(text) else {
-                throw invalid("timestamp", "timestamp must be RFC 3339 (2024-03-01T12:30:00Z), not \"\(text.prefix(64))\"")
+        guard let amount = try read.decimal("amount") else { throw read.invalid("amount", "amount is required") }
+        var incomeType: IncomeType?
+        if let text = try read.string("income_type") {
+            guard let type = IncomeType(rawValue: text) else {
+                throw read.invalid("income_type", "income_type must be \(IncomeType.list), not \"\(text.prefix(64))\"")
             }
-            timestamp = parsed
+            incomeType = type
         }
+        try read.refuseOtherCurrency()
         return Transaction(
-            portfolio: try string("portfolio") ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
-            price: try decimal("price"), fee: try decimal("fee") ?? .zero, timestamp: timestamp, note: try string("note") ?? "",
-            externalID: try string("external_id"))
+            portfolio: try read.string("portfolio") ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
+            price: try read.decimal("price"), fee: try read.decimal("fee") ?? .zero, timestamp: try read.timestamp(),
+            note: try read.string("note") ?? "", externalID: try read.string("external_id"), feeCoinID: try read.string("fee_coin_id"),
+            feePrice: try read.decimal("fee_price"), incomeType: incomeType)
+    }
+}
+
+/// The typed fields of a ledger input object (a transaction, a trade, a move), each refused with
+/// `details.field` naming its key (a dotted path inside a nested object: `"sent.amount"`).
+struct LedgerJSONFields {
+    let object: [String: FlatJSONObject.Value]
+    /// The path of `object` inside the input ("" at the top, "sent." inside "sent").
+    var prefix = ""
+
+    init(_ object: [String: FlatJSONObject.Value], prefix: String = "") {
+        self.object = object
+        self.prefix = prefix
+    }
+
+    /// The object member `key` (`"sent":{…}`), nil when absent or null.
+    func object(_ key: String) throws -> LedgerJSONFields? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .object(let members)?: return LedgerJSONFields(members, prefix: prefix + key + ".")
+        default: throw invalid(key, "\(prefix + key) must be an object")
+        }
+    }
+
+    func invalid(_ key: String, _ message: String) -> CoinfolioError {
+        CoinfolioError(.invalidArgument, message, details: ["field": .string(prefix + key)])
+    }
+
+    /// An exact decimal (a JSON number or a string holding one), nil when absent or null.
+    func decimal(_ key: String) throws -> ExactDecimal? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let text)?, .string(let text)?:
+            guard let value = ExactDecimal(text) else {
+                throw invalid(
+                    key,
+                    "\(prefix + key) must be a decimal number with at most 18 fraction digits, below 8.5e19, not \"\(text.prefix(64))\"")
+            }
+            return value
+        default: throw invalid(key, "\(prefix + key) must be a number")
+        }
+    }
+
+    /// A string, nil when absent or null.
+    func string(_ key: String) throws -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw invalid(key, "\(prefix + key) must be a string")
+        }
+    }
+
+    /// `timestamp` as RFC 3339 (ms since the epoch, UTC); now when absent or null.
+    func timestamp() throws -> Int64 {
+        guard let text = try string("timestamp") else { return LedgerTimestamp.now() }
+        guard let parsed = LedgerTimestamp.parse(text) else {
+            throw invalid("timestamp", "timestamp must be RFC 3339 (2024-03-01T12:30:00Z), not \"\(text.prefix(64))\"")
+        }
+        return parsed
+    }
+
+    /// `price_currency` must be absent or null: prices are in the portfolio's currency.
+    func refuseOtherCurrency() throws {
+        guard try string("price_currency") == nil else {
+            throw invalid(
+                "price_currency", "prices in another currency are not converted yet: give price and fee in the portfolio's currency")
+        }
     }
 }
 
@@ -58,7 +108,7 @@ extension Transaction {
     }
 }
 
-/// `pnl` options: JSON `{"portfolio": "main", "method": "fifo"|"lifo"|"average"}`.
+/// `pnl` options: JSON `{"portfolio": "main", "method": "fifo"|"lifo"|"hifo"|"lofo"|"average"}`.
 public struct PnLOptions: Sendable, Decodable {
     /// The portfolio (default "main").
     public var portfolio: String
@@ -78,7 +128,8 @@ public struct PnLOptions: Sendable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let text = try c.decodeIfPresent(String.self, forKey: .method) ?? "fifo"
         guard let method = CostBasisMethod(rawValue: text) else {
-            throw CoinfolioError.invalid("method must be fifo, lifo or average, not \"\(text)\"")
+            throw CoinfolioError(
+                .invalidArgument, "method must be \(CostBasisMethod.list), not \"\(text)\"", details: ["field": .string("method")])
         }
         self.init(portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio, method: method)
     }
@@ -177,20 +228,25 @@ public struct ImportSummary: Hashable, Sendable {
     }
 }
 
-/// `export_csv` options: JSON `{"portfolio": "main"}`.
+/// `export_csv` options: JSON `{"portfolio": "main"}`; `"portfolio": null` exports every portfolio
+/// of the owner in one file (a move's two sides then stay one group through an import).
 public struct ExportQuery: Sendable, Decodable {
-    /// The portfolio to export (default "main").
-    public var portfolio: String
+    /// The portfolio to export (default "main"); nil: every portfolio.
+    public var portfolio: String?
 
-    /// A query for `portfolio`.
-    public init(portfolio: String = Transaction.defaultPortfolio) { self.portfolio = portfolio }
+    /// A query for `portfolio` (nil: every portfolio).
+    public init(portfolio: String? = Transaction.defaultPortfolio) { self.portfolio = portfolio }
 
     private enum CodingKeys: String, CodingKey { case portfolio }
 
-    /// Reads the JSON form.
+    /// Reads the JSON form: a missing `portfolio` is "main", a null one every portfolio.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio)
+        guard c.contains(.portfolio) else {
+            self.init()
+            return
+        }
+        self.init(portfolio: try c.decodeNil(forKey: .portfolio) ? nil : try c.decode(String.self, forKey: .portfolio))
     }
 
     /// Reads the JSON form; nil means every default.

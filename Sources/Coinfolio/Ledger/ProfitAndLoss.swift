@@ -1,37 +1,47 @@
-/// One coin's cost basis and profit and loss in a portfolio (SPEC §12). Money values are in the
-/// portfolio's quote currency and exact; "known" means units whose cost is known (bought, not
-/// transferred in).
+/// One coin's cost basis and profit and loss in a portfolio (SPEC §12, §16). Money values are in
+/// the portfolio's quote currency, exact to 38 significant digits (`PreciseDecimal`); "known"
+/// means units whose cost is known (not transferred in, no pending price).
 public struct CoinPnL: Hashable, Sendable {
     /// CoinGecko coin id.
     public var coinID: String
     /// Units held now.
-    public var amount: ExactDecimal
+    public var amount: PreciseDecimal
     /// Remaining cost of the known-cost units; 0 when the amount is 0; nil when units remain but
     /// none has a known cost.
-    public var costBasis: ExactDecimal?
+    public var costBasis: PreciseDecimal?
     /// cost_basis ÷ known units; nil without known units.
-    public var averageCost: ExactDecimal?
+    public var averageCost: PreciseDecimal?
     /// (cost_basis − realized_pnl) ÷ known units: the price at which selling the rest leaves the
     /// coin's total P&L at zero; nil without known units.
-    public var breakevenPrice: ExactDecimal?
+    public var breakevenPrice: PreciseDecimal?
     /// The snapshot's `current_price` (`/coins/markets`), nil when unknown or in another currency.
-    public var currentPrice: ExactDecimal?
+    public var currentPrice: PreciseDecimal?
     /// amount × current price; nil without a price.
-    public var currentValue: ExactDecimal?
+    public var currentValue: PreciseDecimal?
     /// Value of the known units − cost_basis; nil without a price or without known units.
-    public var unrealizedPnL: ExactDecimal?
+    public var unrealizedPnL: PreciseDecimal?
     /// unrealized_pnl ÷ cost_basis × 100 (percent units); nil when cost_basis is 0 or nil.
     public var unrealizedPnLPercentage: Double?
-    /// Net proceeds − cost of the sold units of known cost (sold units of unknown cost realize nothing).
-    public var realizedPnL: ExactDecimal
-    /// Share (0…1) of sold units whose cost was known; 1 when nothing was sold.
+    /// Net proceeds − cost over the units sold or paid as fees whose cost and proceeds are known
+    /// (units of unknown cost, and disposals at a pending price, realize nothing).
+    public var realizedPnL: PreciseDecimal
+    /// Share (0…1) of the units sold or paid as fees whose realized P&L is known; 1 when none.
     public var realizedCoverage: Double
-    /// All fees of the coin's transactions.
-    public var fees: ExactDecimal
+    /// All fees of the coin's transactions: fees in the portfolio's currency and the value of fees
+    /// paid in a coin (a trade's fee counts for the received coin); nil while a fee's value is
+    /// pending.
+    public var fees: PreciseDecimal?
     /// Share (0…1) of the units held whose cost is known; 1 when none is held.
     public var costBasisCoverage: Double
-    /// Cost of the sold units of known cost: realized_pnl is measured against it.
-    public var realizedCost: ExactDecimal
+    /// Σ amount × price of the coin's income with a known price.
+    public var income: PreciseDecimal
+    /// Share (0…1) of the income units whose price is known; 1 when there is no income.
+    public var incomeCoverage: Double
+    /// Cost of the disposed units realized_pnl is measured against.
+    public var realizedCost: PreciseDecimal
+    /// Income rows, and those with a known price (for the totals' coverage).
+    var incomeRows = 0
+    var incomeKnownRows = 0
 
     func writeJSON(to w: inout JSONWriter) {
         w.key("coin_id"); w.string(coinID)
@@ -47,6 +57,8 @@ public struct CoinPnL: Hashable, Sendable {
         w.key("realized_coverage"); w.number(realizedCoverage)
         w.key("fees"); w.decimal(fees)
         w.key("cost_basis_coverage"); w.number(costBasisCoverage)
+        w.key("income"); w.decimal(income)
+        w.key("income_coverage"); w.number(incomeCoverage)
     }
 }
 
@@ -62,45 +74,55 @@ public struct PnLReport: Hashable, Sendable {
     /// One entry per coin, ordered by coin id (bytewise).
     public var coins: [CoinPnL]
     /// Σ cost_basis of the coins that have one.
-    public var totalCostBasis: ExactDecimal
+    public var totalCostBasis: PreciseDecimal
     /// Σ current_value of the priced coins; nil when coins are held and none is priced.
-    public var totalCurrentValue: ExactDecimal?
+    public var totalCurrentValue: PreciseDecimal?
     /// Σ unrealized_pnl where known; nil when coins are held and none is known.
-    public var totalUnrealizedPnL: ExactDecimal?
+    public var totalUnrealizedPnL: PreciseDecimal?
     /// Σ realized_pnl.
-    public var totalRealizedPnL: ExactDecimal
-    /// Σ fees.
-    public var totalFees: ExactDecimal
+    public var totalRealizedPnL: PreciseDecimal
+    /// Σ fees; nil when a coin's fees are unknown (a fee's value pending).
+    public var totalFees: PreciseDecimal?
+    /// Σ income.
+    public var totalIncome: PreciseDecimal
+    /// Share (0…1) of the income transactions whose price is known (units of different coins do
+    /// not add up); 1 when there is none.
+    public var totalIncomeCoverage: Double
 
     /// unrealized total ÷ the cost basis of the coins whose unrealized P&L is known × 100; nil
     /// when that cost is 0 or unknown.
     public var totalUnrealizedPnLPercentage: Double? {
         guard let unrealized = totalUnrealizedPnL else { return nil }
-        var cost = ExactDecimal.zero
+        var cost = PreciseDecimal.zero
         for coin in coins where coin.unrealizedPnL != nil { cost += coin.costBasis ?? .zero }
-        guard !cost.isZero else { return nil }
-        return unrealized.double / cost.double * 100
+        return Self.percentage(unrealized, of: cost)
     }
 
-    /// Σ realized ÷ Σ cost of the sold units of known cost × 100; nil when nothing of known cost
-    /// was sold.
+    /// Σ realized ÷ Σ cost of the disposed units realized P&L is measured against × 100; nil when
+    /// none was disposed.
     public var totalRealizedPnLPercentage: Double? {
-        var cost = ExactDecimal.zero
+        var cost = PreciseDecimal.zero
         for coin in coins { cost += coin.realizedCost }
-        guard !cost.isZero else { return nil }
-        let ratio = totalRealizedPnL.double / cost.double * 100
-        return ratio.isFinite ? ratio : nil
+        return Self.percentage(totalRealizedPnL, of: cost)
+    }
+
+    /// part ÷ whole × 100 in percent units; nil when whole is 0.
+    static func percentage(_ part: PreciseDecimal, of whole: PreciseDecimal) -> Double? {
+        guard let ratio = part.divided(by: whole) else { return nil }
+        let value = ratio.double * 100
+        return value.isFinite ? value : nil
     }
 
     /// `{"portfolio","vs_currency","method","coins":[{coin_id, amount, cost_basis, average_cost,
     /// breakeven_price, current_price, current_value, unrealized_pnl, unrealized_pnl_percentage,
-    /// realized_pnl, realized_coverage, fees, cost_basis_coverage}…],"totals":{cost_basis,
-    /// current_value, unrealized_pnl, unrealized_pnl_percentage, realized_pnl, fees}}`
+    /// realized_pnl, realized_coverage, fees, cost_basis_coverage, income, income_coverage}…],
+    /// "totals":{cost_basis, current_value, unrealized_pnl, unrealized_pnl_percentage,
+    /// realized_pnl, fees, income, income_coverage}}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI.
     @_spi(ABI) public var jsonUTF8: [UInt8] {
-        var w = JSONWriter(reserving: coins.count * 400 + 256)
+        var w = JSONWriter(reserving: coins.count * 440 + 300)
         w.beginObject()
         w.key("portfolio"); w.string(portfolio)
         w.key("vs_currency"); w.string(vsCurrency)
@@ -115,68 +137,10 @@ public struct PnLReport: Hashable, Sendable {
         w.key("unrealized_pnl_percentage"); w.number(totalUnrealizedPnLPercentage)
         w.key("realized_pnl"); w.decimal(totalRealizedPnL)
         w.key("fees"); w.decimal(totalFees)
+        w.key("income"); w.decimal(totalIncome)
+        w.key("income_coverage"); w.number(totalIncomeCoverage)
         w.endObject()
         w.endObject()
         return w.bytes
-    }
-
-    /// Runs the calculator over each coin's entries (already in ledger order).
-    /// - Parameters:
-    ///   - ledger: coin id → entries, in ledger order.
-    ///   - price: the current price of a coin in the portfolio's currency, nil when unknown.
-    static func compute(
-        portfolio: String, vsCurrency: String, method: CostBasisMethod, ledger: [(coinID: String, entries: [LedgerEntry])],
-        price: (String) -> ExactDecimal?
-    ) -> PnLReport {
-        var coins: [CoinPnL] = []
-        coins.reserveCapacity(ledger.count)
-        var totalCost = ExactDecimal.zero
-        var totalValue = ExactDecimal.zero
-        var anyValue = false
-        var totalUnrealized = ExactDecimal.zero
-        var anyUnrealized = false
-        var anyHeld = false
-        var totalRealized = ExactDecimal.zero
-        var totalFees = ExactDecimal.zero
-        for (coinID, entries) in ledger {
-            var calculator = CostBasisCalculator(method: method)
-            for entry in entries { calculator.apply(entry) }
-            let amount = calculator.amount
-            let known = calculator.known
-            let hasKnown = !known.units.isZero
-            let costBasis: ExactDecimal? = amount.isZero ? .zero : (hasKnown ? known.cost : nil)
-            let currentPrice = price(coinID)
-            let value = currentPrice.map { amount * $0 }
-            var unrealized: ExactDecimal?
-            if let currentPrice, let costBasis { unrealized = known.units * currentPrice - costBasis }
-            var percentage: Double?
-            if let unrealized, let costBasis, !costBasis.isZero {
-                let ratio = unrealized.double / costBasis.double * 100
-                percentage = ratio.isFinite ? ratio : nil
-            }
-            let realized = calculator.realized
-            let coin = CoinPnL(
-                coinID: coinID, amount: amount, costBasis: costBasis,
-                averageCost: hasKnown ? known.cost.divided(by: known.units) : nil,
-                breakevenPrice: hasKnown ? (known.cost - realized).divided(by: known.units) : nil,
-                currentPrice: currentPrice, currentValue: value, unrealizedPnL: unrealized,
-                unrealizedPnLPercentage: percentage, realizedPnL: realized,
-                realizedCoverage: calculator.soldUnits.isZero ? 1 : calculator.soldKnownUnits.double / calculator.soldUnits.double,
-                fees: calculator.fees,
-                costBasisCoverage: amount.isZero ? 1 : known.units.double / amount.double,
-                realizedCost: calculator.soldKnownCost)
-            coins.append(coin)
-            if !amount.isZero { anyHeld = true }
-            totalCost += costBasis ?? .zero
-            if let value, !amount.isZero { totalValue += value; anyValue = true }
-            if let unrealized, !amount.isZero { totalUnrealized += unrealized; anyUnrealized = true }
-            totalRealized += realized
-            totalFees += calculator.fees
-        }
-        return PnLReport(
-            portfolio: portfolio, vsCurrency: vsCurrency, method: method, coins: coins, totalCostBasis: totalCost,
-            totalCurrentValue: anyValue || !anyHeld ? totalValue : nil,
-            totalUnrealizedPnL: anyUnrealized || !anyHeld ? totalUnrealized : nil, totalRealizedPnL: totalRealized,
-            totalFees: totalFees)
     }
 }

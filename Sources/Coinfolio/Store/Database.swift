@@ -20,14 +20,20 @@ enum TransactionIsolation: Sendable {
 
 /// One connection to the store's database: the only interface the stores use, so every store
 /// runs unchanged on SQLite and PostgreSQL. Not thread-safe by itself: `StoreConnection` holds
-/// it in a `Mutex`.
+/// it behind its lock.
 ///
 /// SQL is written once for both: `?1`, `?2` … placeholders (the PostgreSQL connection turns them
-/// into `$1`, `$2`), `INSERT … ON CONFLICT … DO UPDATE`, `RETURNING`. DDL differs and lives in
-/// `Schema` per kind.
+/// into `$1`, `$2` as it prepares, `PostgresStatement.numberedParameters`), `INSERT … ON CONFLICT
+/// … DO UPDATE`, `RETURNING`. What the two servers spell or do differently is a member here —
+/// the schema version's home and lock, the owner's write transaction, the rows of a JSON array,
+/// how a sparkline is saved — never a branch in a store. Only DDL differs per kind (`Schema`).
 protocol Database: AnyObject {
-    /// The server kind, for the few places that differ (DDL, the schema version's home).
+    /// The server kind, for the schema steps' DDL.
     var kind: DatabaseKind { get }
+    /// Sets the connection up for the stores before the schema is migrated (SQLite: the WAL
+    /// journal and `synchronous=FULL`).
+    /// - Throws: `.store` with the server's message.
+    func prepareForUse() throws
     /// Runs SQL without parameters or results (several statements allowed).
     /// - Throws: `.store` with the server's message.
     func execute(_ sql: String) throws
@@ -38,81 +44,44 @@ protocol Database: AnyObject {
     /// A serializable transaction that the server aborts for a conflict (PostgreSQL 40001,
     /// 40P01) runs `body` again, so `body` must only touch the database and its own locals.
     func transaction<T>(_ isolation: TransactionIsolation, _ body: () throws -> T) throws -> T
+    /// Runs `body` in one write transaction in which `owner`'s ledger writes run one after
+    /// another, each seeing every row the previous one committed, and never retried (a CSV
+    /// stream read once is never replayed). SQLite: `BEGIN IMMEDIATE` (one writer at a time).
+    /// PostgreSQL: READ COMMITTED after the owner's transaction-scoped advisory lock: writes of
+    /// different owners never wait for or abort each other (a serializable transaction would: its
+    /// predicate locks cover index pages that other owners' rows share).
+    func ownerTransaction<T>(owner: String, _ body: () throws -> T) throws -> T
+    /// The rows of the JSON array bound to `?parameter`, each element as column `value`, for a
+    /// `FROM` clause (SQLite's `json_each`, PostgreSQL's `json_array_elements`; `->>` reads
+    /// both, on SQLite from 3.38 — Debian 12 ships 3.40).
+    func jsonArrayElements(parameter: Int) -> String
+    /// Whether a sparkline still in CoinGecko's JSON text is saved as that text (SQLite: never
+    /// parsed) rather than packed (PostgreSQL: pglz compressing the text on every save cost
+    /// five times the parse, `SnapshotStore.save`).
+    var savesSparklineText: Bool { get }
     /// A number that changes when another connection commits, for caches; nil when the server
     /// cannot tell cheaply (the caller then reads again every time).
     func dataVersion() throws -> Int?
+    /// The schema version (0 for a new database). SQLite: `PRAGMA user_version`; PostgreSQL:
+    /// the table `coinfolio_schema`.
+    func schemaVersion() throws -> Int
+    /// Records the schema version, inside the migration's transaction.
+    func setSchemaVersion(_ version: Int) throws
+    /// Inside the migration's transaction: waits until no other connection migrates (SQLite:
+    /// the write transaction already did; PostgreSQL: an advisory lock) and makes sure the
+    /// version has its home.
+    func lockSchema() throws
+    /// The next wait on the database is bounded by `deadline` as well as by its own bound: the
+    /// call about to use the connection began waiting for it then less `database_timeout` ago
+    /// (a call queued behind another on a shared handle counts that wait, `StoreConnection`).
+    func boundNextWait(by deadline: ContinuousClock.Instant)
     /// Closes the connection. Later calls throw `.store`. Safe to call twice.
     func close()
-}
-
-/// A prepared statement of a `Database`: bind `?N` parameters (1-based), then `run` it or step
-/// its rows with `next`, reading columns (0-based) of the current row.
-protocol DatabaseStatement {
-    func bind(_ index: Int32, _ text: String)
-    func bind(_ index: Int32, _ text: String?)
-    func bind(_ index: Int32, _ value: Double)
-    func bind(_ index: Int32, _ value: Int)
-    func bind(_ index: Int32, _ value: Int64)
-    /// Binds a blob without copying it: `bytes` must stay valid until the statement has run, so
-    /// bind and run inside the buffer's `withUnsafeBytes`. nil binds NULL.
-    func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?)
-
-    /// Runs a statement that returns no rows.
-    /// - Returns: how many rows it inserted, updated or deleted.
-    @discardableResult
-    func run(_ context: @autoclosure () -> String) throws -> Int
-    /// Steps once: true when a row is ready.
-    func next() throws -> Bool
-    /// Ends the statement's read.
-    func reset()
-
-    func text(_ column: Int32) -> String?
-    func double(_ column: Int32) -> Double
-    func int(_ column: Int32) -> Int
-    func int64(_ column: Int32) -> Int64
-    func isNull(_ column: Int32) -> Bool
-    func blob(_ column: Int32) -> Data?
-    /// A text column's bytes in place (valid until the next step), empty for NULL.
-    func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T
 }
 
 extension Database {
     /// A serializable write transaction (SQLite's `BEGIN IMMEDIATE`), the one the stores need.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(.serializable, body)
-    }
-}
-
-extension DatabaseStatement {
-    /// The first column of the first row as an integer, with the statement reset after.
-    func scalarInt() throws -> Int? {
-        defer { reset() }
-        return try next() ? int(0) : nil
-    }
-}
-
-/// Opens the database a `database` setting names: a `postgresql://` or `postgres://` URL is a
-/// PostgreSQL server, anything else a SQLite file path (or `":memory:"`).
-enum DatabaseLocation {
-    /// Whether `location` names a PostgreSQL server (the scheme in any letter case, as URLs allow).
-    static func isPostgres(_ location: String) -> Bool {
-        let scheme = location.utf8.prefix(12).split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false)
-        guard let name = scheme.first, location.utf8.dropFirst(name.count).starts(with: "://".utf8) else { return false }
-        let lowered = String(decoding: name, as: UTF8.self).lowercased()
-        return lowered == "postgresql" || lowered == "postgres"
-    }
-
-    /// A connection to `location`.
-    /// - Parameter timeout: `database_timeout`, seconds: the bound of each PostgreSQL round trip,
-    ///   or SQLite's busy timeout.
-    /// - Throws: `.store` with the server's message (never the password).
-    static func open(_ location: String, timeout: Double = DatabaseTimeout.defaultSeconds) throws -> any Database {
-        if isPostgres(location) { return try PostgresConnection(url: location, timeout: timeout) }
-        return try SQLiteConnection(path: location, busyTimeout: timeout)
-    }
-
-    /// `location` as it may appear in messages and logs: a URL's password removed.
-    static func redacted(_ location: String) -> String {
-        isPostgres(location) ? PostgresConnection.redactedURL(location) : location
     }
 }

@@ -1,7 +1,109 @@
 import Foundation
 
-/// Several `setHolding`s in one durable transaction (`PortfolioStore.setHoldings`).
+/// Holdings: what each portfolio holds (the sum of its transactions), read whole and cached, and
+/// set — one coin or a batch — by recording the transfers of the differences.
 extension LedgerStore {
+    /// The portfolio's coins (by id) with their entries in ledger order, cached until a commit. A
+    /// row whose fee was paid in a coin carries its fee row's value (amount × price) as its fee,
+    /// nil while that price is pending (SPEC §16).
+    func ledger(portfolio: String) throws -> [CoinLedger] {
+        try file.locked { connection in
+            // nil (PostgreSQL): no cheap way to know another connection committed; read every time.
+            let version = try connection.dataVersion()
+            if let version {
+                let cached: [CoinLedger]? = cache.withLock { cache in
+                    if cache.dataVersion != version { cache = (version, [:]) }
+                    return cache.portfolios[portfolio]
+                }
+                if let cached { return cached }
+            }
+            // Read in the time-ordered index's order and grouped here: no sort of the whole ledger.
+            let select = try connection.statement(
+                """
+                SELECT coin_id, \(LedgerRow.entryColumns) FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2
+                ORDER BY timestamp_ms, id
+                """)
+            select.bind(1, owner)
+            select.bind(2, portfolio)
+            defer { select.reset() }
+            var slots: [[UInt8]: Int] = [:]
+            var coins: [(id: [UInt8], entries: [LedgerEntry])] = []
+            // Rows whose fee was paid in a coin, by group, until their fee row (which follows) is read.
+            var feeParents: [String: (slot: Int, index: Int)] = [:]
+            while try select.next() {
+                let id = select.withText(0) { Array($0) }
+                let entry = try LedgerRow.entry(select, at: 1)
+                let slot: Int
+                if let known = slots[id] {
+                    slot = known
+                    coins[slot].entries.append(entry)
+                } else {
+                    slot = coins.count
+                    slots[id] = slot
+                    coins.append((id, [entry]))
+                }
+                guard let group = entry.group else { continue }
+                if entry.feeCoinID != nil, entry.fee == nil {
+                    feeParents[group] = (slot, coins[slot].entries.count - 1)
+                } else if entry.kind == .fee, let parent = feeParents[group],
+                    coins[parent.slot].entries[parent.index].feeCoinID?.utf8.elementsEqual(id) == true
+                {
+                    // The parent's fee is its fee row's value: unknown while that price is pending.
+                    coins[parent.slot].entries[parent.index].fee = entry.price.map { PreciseDecimal(entry.amount) * $0 }
+                    feeParents[group] = nil
+                }
+            }
+            // Coins by id, bytewise (as SQLite and PostgreSQL's "C" collation sort).
+            coins.sort { $0.id.lexicographicallyPrecedes($1.id) }
+            let result: [CoinLedger] = coins.map { (String(decoding: $0.id, as: UTF8.self), $0.entries) }
+            if version != nil { cache.withLock { $0.portfolios[portfolio] = result } }
+            return result
+        }
+    }
+
+    /// The portfolio's holdings: every coin whose transactions sum above zero, by coin id.
+    func holdings(portfolio: String) throws -> [Holding] {
+        try ledger(portfolio: portfolio).compactMap { coin in
+            let held = Self.signedSum(coin.entries)
+            return held.isZero || held.isNegative ? nil : Holding(coinID: coin.coinID, amount: held.double)
+        }
+    }
+
+    /// The amount a holding is set to as the ledger keeps it: `amount` > 0 exactly (its shortest
+    /// text), ≤ 0 as zero (the holding emptied). The one rule of `setHolding` and `setHoldings`.
+    /// - Throws: `.invalidArgument` for NaN or ±Inf, and (`details.field` "amount") for an amount
+    ///   the ledger cannot hold exactly (below 1e-18 or above 8.5e19 units).
+    static func target(forAmount amount: Double) throws -> ExactDecimal {
+        guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
+        guard amount > 0 else { return .zero }
+        guard let exact = ExactDecimal(amount), !exact.isZero else {
+            throw CoinfolioError(
+                .invalidArgument, "amount \(amount) is outside what the ledger keeps (1e-18 to 8.5e19 units)",
+                details: ["field": .string("amount")])
+        }
+        return exact
+    }
+
+    /// Makes the portfolio hold `amount` of the coin by recording a transfer_in or transfer_out
+    /// of the difference, now. ≤ 0 empties the holding.
+    func setHolding(portfolio: String, coinID: String, amount: Double) throws {
+        try Transaction.validatePortfolioName(portfolio)
+        try CoinID.validateHeldAsListable(coinID)
+        do {
+            try CoinID.validateHolding(coinID)
+        } catch let error as CoinfolioError where error.details["suggestion"] != nil && amount <= 0 {
+            // A holding an older version stored under such an id can still be emptied.
+            guard try holdings(portfolio: portfolio).contains(where: { $0.coinID.utf8.elementsEqual(coinID.utf8) }) else {
+                throw error
+            }
+        }
+        let target = try Self.target(forAmount: amount)
+        try write { connection in
+            try requirePortfolio(portfolio, connection)
+            try recordDifferences(portfolio: portfolio, [(coinID, target)], connection)
+        }
+    }
+
     /// Makes the portfolio hold each amount (≤ 0 empties the holding) by recording the
     /// transfers of the differences, all in one transaction: every entry is checked first, and
     /// any failure — a bad entry, a decrease that would leave a later sell short, the database —
@@ -17,21 +119,10 @@ extension LedgerStore {
             do {
                 try CoinID.validateHeldAsListable(holding.coinID)
                 try CoinID.validate(holding.coinID)
-                guard holding.amount.isFinite else {
-                    throw CoinfolioError.invalid("amount must be a finite number, not \(holding.amount)")
-                }
+                let target = try Self.target(forAmount: holding.amount)
                 try CoinID.validateHolding(holding.coinID)
                 guard seen.insert(HoldingsKey(holding.coinID)).inserted else {
                     throw CoinfolioError.invalid("coin id \"\(holding.coinID)\" appears twice")
-                }
-                var target = ExactDecimal.zero
-                if holding.amount > 0 {
-                    guard let exact = ExactDecimal(holding.amount), !exact.isZero else {
-                        throw CoinfolioError(
-                            .invalidArgument, "amount \(holding.amount) is outside what the ledger keeps (1e-18 to 8.5e19 units)",
-                            details: ["field": .string("amount")])
-                    }
-                    target = exact
                 }
                 targets.append((holding.coinID, target))
             } catch var error as CoinfolioError {
@@ -46,23 +137,5 @@ extension LedgerStore {
             try requirePortfolio(portfolio, connection)
             try recordDifferences(portfolio: portfolio, targets, connection)
         }
-    }
-}
-
-/// A coin id compared and hashed by its UTF-8 bytes, as the database compares: Swift's `==` on
-/// `String` would call NFC and NFD spellings of one id equal, and they are two holdings.
-struct HoldingsKey: Hashable {
-    let text: String
-    init(_ text: String) { self.text = text }
-    static func == (a: HoldingsKey, b: HoldingsKey) -> Bool {
-        // Over contiguous UTF-8 (native strings need no copy): the generic UTF8View walk cost a
-        // visible share of a 1,000-coin batch's lookups.
-        var a = a.text
-        var b = b.text
-        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
-    }
-    func hash(into hasher: inout Hasher) {
-        var text = text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Positions: what each portfolio holds of each coin (the exact sum of its transactions), kept in
-/// memory per store connection (schema step 5) instead of in a table: a table of positions cost as
+/// memory per store connection (schema step 5, `Schema+Step5Positions`) instead of in a table: a table of positions cost as
 /// much to write as the ledger rows themselves (bench/NOTES.md, "Batch writes"). A write reads a
 /// position and only the coin's entries that come after it in ledger order — none for a write at
 /// "now" — instead of the coin's whole history.
@@ -21,49 +21,6 @@ struct PositionCache: Sendable {
 }
 
 extension LedgerStore {
-    // MARK: - Schema step 5
-
-    /// Schema step 5 on SQLite: the time-ordered index replaces the coin-first one (a batch's new
-    /// entries append to one end of it instead of landing in every leaf page), and the owners'
-    /// change counters. The table is rebuilt (rows and ids kept) because its `kind` check changes
-    /// spelling: SQLite runs `kind IN (…)` by building a small temporary table on every insert,
-    /// which cost as much as the insert itself; the four equalities accept exactly the same values.
-    static let positionsSQLite = """
-        CREATE TABLE ledger_transaction_v5 (
-            id INTEGER PRIMARY KEY,
-            owner TEXT NOT NULL,
-            portfolio TEXT NOT NULL,
-            coin_id TEXT NOT NULL,
-            kind TEXT NOT NULL CHECK (kind = 'buy' OR kind = 'sell' OR kind = 'transfer_in' OR kind = 'transfer_out'),
-            amount TEXT NOT NULL,
-            price TEXT,
-            fee TEXT NOT NULL,
-            timestamp_ms INTEGER NOT NULL,
-            note TEXT NOT NULL DEFAULT '',
-            external_id TEXT
-        );
-        INSERT INTO ledger_transaction_v5 (id, owner, portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id)
-            SELECT id, owner, portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id FROM ledger_transaction;
-        DROP TABLE ledger_transaction;
-        ALTER TABLE ledger_transaction_v5 RENAME TO ledger_transaction;
-        CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (owner, portfolio, external_id) WHERE external_id IS NOT NULL;
-        CREATE INDEX ledger_time ON ledger_transaction (owner, portfolio, timestamp_ms, id, coin_id);
-        CREATE TABLE ledger_change (
-            owner TEXT PRIMARY KEY NOT NULL,
-            counter INTEGER NOT NULL
-        ) WITHOUT ROWID;
-        """
-
-    /// Schema step 5 on PostgreSQL: the same index and table.
-    static let positionsPostgres = """
-        DROP INDEX ledger_order;
-        CREATE INDEX ledger_time ON ledger_transaction (owner, portfolio, timestamp_ms, id, coin_id);
-        CREATE TABLE ledger_change (
-            owner TEXT COLLATE "C" PRIMARY KEY,
-            counter BIGINT NOT NULL
-        );
-        """
-
     // MARK: - Keeping positions
 
     /// Counts this write in the owner's `ledger_change` row (which also makes concurrent writers
@@ -93,15 +50,14 @@ extension LedgerStore {
     func loadPositions(portfolio: String, _ connection: any Database) throws {
         guard positionCache.withLock({ $0.portfolios[portfolio] == nil }) else { return }
         let select = try connection.statement(
-            "SELECT coin_id, kind, amount FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2")
+            "SELECT coin_id, \(LedgerRow.entryColumns) FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2")
         select.bind(1, owner)
         select.bind(2, portfolio)
         defer { select.reset() }
         var sums: [HoldingsKey: ExactDecimal] = [:]
         while try select.next() {
-            guard let amount = select.withText(2, { ExactDecimal.parse($0, rounding: false) }) else { throw Self.corrupt("amount") }
-            guard let adds = select.withText(1, { TransactionKind(utf8: $0)?.adds }) else { throw Self.corrupt("kind") }
-            sums[HoldingsKey(select.text(0) ?? ""), default: .zero] += adds ? amount : -amount
+            let entry = try LedgerRow.entry(select, at: 1)
+            sums[HoldingsKey(select.text(0) ?? ""), default: .zero] += entry.kind.signed(entry.amount)
         }
         positionCache.withLock { $0.portfolios[portfolio] = sums }
     }
@@ -152,10 +108,6 @@ extension LedgerStore {
 
     // MARK: - Entries after a point
 
-    /// A point of the ledger order: entries after it have a later timestamp, or the same one and
-    /// a larger id. `(t, Int64.max)` is where a new entry at `t` goes (after every entry at `t`).
-    typealias LedgerPoint = (timestamp: Int64, id: Int64)
-
     /// The coin's entries after `point`, in ledger order: none for a point after the last entry,
     /// found with one seek of the time-ordered index.
     func entries(portfolio: String, coinID: String, after point: LedgerPoint, _ connection: any Database) throws
@@ -163,7 +115,7 @@ extension LedgerStore {
     {
         let select = try connection.statement(
             """
-            SELECT id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction
+            SELECT \(LedgerRow.entryColumns) FROM ledger_transaction
             WHERE owner = ?1 AND portfolio = ?2 AND (timestamp_ms, id) > (?3, ?4) AND coin_id = ?5 ORDER BY timestamp_ms, id
             """)
         select.bind(1, owner)
@@ -173,7 +125,7 @@ extension LedgerStore {
         select.bind(5, coinID)
         defer { select.reset() }
         var result: [LedgerEntry] = []
-        while try select.next() { result.append(try Self.readEntry(select, first: 0)) }
+        while try select.next() { result.append(try LedgerRow.entry(select, at: 0)) }
         return result
     }
 
@@ -190,7 +142,7 @@ extension LedgerStore {
     ) throws {
         let select = try connection.statement(
             """
-            SELECT coin_id, id, kind, amount, price, fee, timestamp_ms FROM ledger_transaction
+            SELECT coin_id, \(LedgerRow.entryColumns) FROM ledger_transaction
             WHERE owner = ?1 AND portfolio = ?2 AND (timestamp_ms, id) > (?3, ?4) ORDER BY timestamp_ms, id
             """)
         select.bind(1, owner)
@@ -198,7 +150,7 @@ extension LedgerStore {
         select.bind(3, point.timestamp)
         select.bind(4, point.id)
         defer { select.reset() }
-        while try select.next() { try body(HoldingsKey(select.text(0) ?? ""), try Self.readEntry(select, first: 1)) }
+        while try select.next() { try body(HoldingsKey(select.text(0) ?? ""), try LedgerRow.entry(select, at: 1)) }
     }
 
     /// The never-negative rule (SPEC §12) after a change at one point of a coin's ledger:
@@ -207,13 +159,13 @@ extension LedgerStore {
     /// not change, so the first shortfall of the whole ledger is the first one here.
     /// - Throws: `.invalidArgument` with `{coin_id, timestamp, short_by}`.
     static func checkNeverNegative(from held: ExactDecimal, _ entries: [LedgerEntry], coinID: String) throws {
-        if let short = firstShortfall(entries, startingAt: held) { throw shortfallError(short, coinID: coinID) }
+        if let breach = firstBreach(entries, startingAt: held) { throw breachError(breach, coinID: coinID) }
     }
 
-    /// The signed sum of entries: adds count up, removes down.
+    /// The signed sum of entries (`TransactionKind.signed`): what they change a holding by.
     static func signedSum(_ entries: [LedgerEntry]) -> ExactDecimal {
         var sum = ExactDecimal.zero
-        for entry in entries { sum += entry.kind.adds ? entry.amount : -entry.amount }
+        for entry in entries { sum += entry.kind.signed(entry.amount) }
         return sum
     }
 }

@@ -1,9 +1,6 @@
 import CSQLite
 import Foundation
 
-/// SQLite's "transient" destructor: SQLite copies bound text before the call returns.
-private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-
 /// One connection to a SQLite file (Debian's libsqlite3). Not thread-safe by itself: its owner
 /// serializes calls (`StoreConnection` holds it in a `Mutex`).
 final class SQLiteConnection: Database {
@@ -112,18 +109,18 @@ final class SQLiteConnection: Database {
     func statement(_ sql: String) throws -> any DatabaseStatement { try prepared(sql) }
 
     /// A cached prepared statement, reset and cleared for new bindings.
-    func prepared(_ sql: String) throws -> Statement {
+    func prepared(_ sql: String) throws -> SQLiteStatement {
         let db = try db()
         if let cached = statements[sql] {
             sqlite3_reset(cached)
             sqlite3_clear_bindings(cached)
-            return Statement(handle: cached, connection: self)
+            return SQLiteStatement(handle: cached, connection: self)
         }
         var prepared: OpaquePointer?
         let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
         guard rc == SQLITE_OK, let prepared else { throw error(rc, "cannot prepare \"\(sql.prefix(40))\"") }
         statements[sql] = prepared
-        return Statement(handle: prepared, connection: self)
+        return SQLiteStatement(handle: prepared, connection: self)
     }
 
     /// Calls `body` again while it answers a busy code SQLite gives without waiting
@@ -138,6 +135,7 @@ final class SQLiteConnection: Database {
         while true {
             busyWait.expired = false
             let rc = body()
+            busyWait.bound = nil
             if rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW { return }
             let primary = rc & 0xFF
             if primary == SQLITE_BUSY || primary == SQLITE_LOCKED, !busyWait.expired, attempt < Self.busyRetries {
@@ -168,118 +166,32 @@ final class SQLiteConnection: Database {
         try prepared("PRAGMA data_version").scalarInt() ?? 0
     }
 
-    /// A prepared statement borrowed from the connection's cache.
-    struct Statement: DatabaseStatement {
-        let handle: OpaquePointer
-        let connection: SQLiteConnection
+    func boundNextWait(by deadline: ContinuousClock.Instant) { busyWait.bound = deadline }
 
-        /// Binds the string's UTF-8 in place (SQLite copies it): no C string made for each bind.
-        func bind(_ index: Int32, _ text: String) {
-            var text = text
-            _ = text.withUTF8 { bytes in
-                // An empty buffer may have no address, and SQLite binds a NULL pointer as NULL.
-                if let base = bytes.baseAddress, !bytes.isEmpty {
-                    sqlite3_bind_text(
-                        handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT)
-                } else {
-                    sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT)
-                }
-            }
-        }
-        func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
-        func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
-        func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
-        func bind(_ index: Int32, _ text: String?) {
-            if let text { bind(index, text) } else { sqlite3_bind_null(handle, index) }
-        }
-        /// Binds a blob without copying it (SQLITE_STATIC): `bytes` must stay valid until the
-        /// statement has run, so bind and run inside the buffer's `withUnsafeBytes`.
-        func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?) {
-            guard let bytes else {
-                sqlite3_bind_null(handle, index)
-                return
-            }
-            // A zero-length blob still needs a non-NULL pointer, or SQLite stores NULL.
-            let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
-            sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(bytes.count), nil)
-        }
+    // MARK: - What SQLite spells or does its own way
 
-        /// Steps a statement that returns no rows, retrying while busy.
-        /// - Returns: how many rows it inserted, updated or deleted.
-        @discardableResult
-        func run(_ context: @autoclosure () -> String) throws -> Int {
-            try connection.retryingBusy(
-                {
-                    let rc = sqlite3_step(handle)
-                    if rc != SQLITE_DONE && rc != SQLITE_ROW { sqlite3_reset(handle) }
-                    return rc
-                }, context: context)
-            sqlite3_reset(handle)
-            return Int(sqlite3_changes(sqlite3_db_handle(handle)))
-        }
-
-        /// Steps once: true when a row is ready.
-        func next() throws -> Bool {
-            var result = false
-            try connection.retryingBusy(
-                {
-                    let rc = sqlite3_step(handle)
-                    result = rc == SQLITE_ROW
-                    if rc != SQLITE_DONE && rc != SQLITE_ROW { sqlite3_reset(handle) }
-                    return rc
-                }, context: { "cannot read" })
-            return result
-        }
-
-        /// Ends the statement's read (a statement left on a row holds a read transaction open).
-        func reset() { sqlite3_reset(handle) }
-
-        func text(_ column: Int32) -> String? {
-            guard let pointer = sqlite3_column_text(handle, column) else { return nil }
-            return String(cString: pointer)
-        }
-        func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
-        func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
-        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-        /// A text column's bytes in place (valid until the next step), empty for NULL.
-        func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-            let pointer = sqlite3_column_text(handle, column)
-            let count = Int(sqlite3_column_bytes(handle, column))
-            return body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
-        }
-        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-        func blob(_ column: Int32) -> Data? {
-            let count = Int(sqlite3_column_bytes(handle, column))
-            guard let pointer = sqlite3_column_blob(handle, column) else { return isNull(column) ? nil : Data() }
-            return Data(bytes: pointer, count: count)
-        }
+    /// The WAL journal and `synchronous=FULL`: every write that returns is durable, and readers
+    /// never wait for the writer.
+    func prepareForUse() throws {
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = FULL")
     }
-}
 
-/// One SQLite connection's busy handler (in place of `sqlite3_busy_timeout`, which cannot say
-/// whether it waited): pauses of 1, 2, 3 … 25 ms while another connection holds the lock, for
-/// at most `timeout` seconds from the first call of one wait, then gives up and sets `expired`.
-/// Used by its connection's calls only, which its owner serializes.
-final class BusyWait {
-    let timeout: Double
-    /// Set when the handler gave up after waiting `timeout`; cleared before each statement.
-    var expired = false
-    private var started: UInt64 = 0
-
-    init(timeout: Double) { self.timeout = timeout }
-
-    /// SQLite's busy-handler answer: 1 to try again after a pause, 0 to give up.
-    /// - Parameter count: how many times the handler was called for this wait (0 the first).
-    func shouldWait(after count: Int32) -> Int32 {
-        let now = DispatchTime.now().uptimeNanoseconds
-        if count == 0 { started = now }
-        let waited = Double(now &- started) / 1e9
-        guard waited < timeout else {
-            expired = true
-            return 0
-        }
-        let pause = min(Double(min(count, 24) + 1) / 1000, timeout - waited)
-        usleep(UInt32(max(pause, 0) * 1_000_000))
-        return 1
+    /// `BEGIN IMMEDIATE`: SQLite has one writer at a time, so every owner's writes run one after another.
+    func ownerTransaction<T>(owner: String, _ body: () throws -> T) throws -> T {
+        try transaction(.serializable, body)
     }
+
+    func jsonArrayElements(parameter: Int) -> String { "json_each(?\(parameter))" }
+
+    /// Always: SQLite keeps the text as sent, never parsed (no compression on write).
+    let savesSparklineText = true
+
+    /// Nothing to do: the migration's write transaction (`BEGIN IMMEDIATE`) already excludes
+    /// every other writer, and the version lives in the file's header.
+    func lockSchema() throws {}
+
+    func schemaVersion() throws -> Int { try prepared("PRAGMA user_version").scalarInt() ?? 0 }
+
+    func setSchemaVersion(_ version: Int) throws { try execute("PRAGMA user_version = \(version)") }
 }

@@ -39,10 +39,7 @@ final class StoreConnection: Sendable {
         let opened = try DatabaseLocation.open(path, timeout: timeout)
         kind = opened.kind
         do {
-            if opened.kind == .sqlite {
-                try opened.execute("PRAGMA journal_mode = WAL")
-                try opened.execute("PRAGMA synchronous = FULL")
-            }
+            try opened.prepareForUse()
             try Schema.migrate(opened)
         } catch {
             opened.close()

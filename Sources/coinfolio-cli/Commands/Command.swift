@@ -19,7 +19,7 @@ protocol Command {
 var commands: [any Command.Type] {
     [
         HomeCommand.self, PortfolioCommand.self, SetCommand.self, DetailCommand.self, ChartCommand.self, SearchCommand.self,
-        LoadCommand.self, BuyCommand.self, SellCommand.self, TransactionsCommand.self, PnLCommand.self, ImportCommand.self,
-        ExportCommand.self, VersionCommand.self, HelpCommand.self,
+        LoadCommand.self, BuyCommand.self, SellCommand.self, TradeCommand.self, MoveCommand.self, IncomeCommand.self,
+        TransactionsCommand.self, PnLCommand.self, ImportCommand.self, ExportCommand.self, VersionCommand.self, HelpCommand.self,
     ]
 }

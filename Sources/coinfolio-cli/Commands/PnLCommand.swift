@@ -1,6 +1,6 @@
 import Coinfolio
 
-/// `pnl [--method fifo|lifo|average]`: cost basis, unrealized and realized P&L per coin of the
+/// `pnl [--method fifo|lifo|hifo|lofo|average]`: cost basis, unrealized and realized P&L per coin of the
 /// `--portfolio`, gains in green and losses in red on a terminal (none with NO_COLOR).
 struct PnLCommand: Command {
     static let name = "pnl"
@@ -19,7 +19,7 @@ struct PnLCommand: Command {
         }
         let terminal = cli.terminal
         let vs = (try? VsCurrency(report.vsCurrency)) ?? .usd
-        func money(_ value: ExactDecimal?) -> String {
+        func money(_ value: PreciseDecimal?) -> String {
             value.map { NumberFormat.value($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
         }
         let rows = report.coins.map { coin -> [String] in
@@ -40,6 +40,7 @@ struct PnLCommand: Command {
             "\(terminal.bold("Unrealized")): \(terminal.signed(money(report.totalUnrealizedPnL), report.totalUnrealizedPnL))  "
                 + "\(terminal.bold("Realized")): \(terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL))  "
                 + "\(terminal.bold("Fees")): \(money(report.totalFees))  "
+                + (report.totalIncome.isZero && report.totalIncomeCoverage == 1 ? "" : "\(terminal.bold("Income")): \(money(report.totalIncome))  ")
                 + terminal.dim("(\(report.method.rawValue), \(Terminal.printable(report.portfolio)))"))
     }
 }

@@ -1,76 +1,57 @@
 import Coinfolio
 
-/// `buy COIN AMOUNT --price P [--fee F] [--at TIME] [--note TEXT]`: records a purchase in the
-/// `--portfolio` (default main); price per unit and fee in the portfolio's currency.
-struct BuyCommand: Command {
-    static let name = "buy"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT --price P [--fee F] [--at TIME]")
+/// `trade AMOUNT COIN AMOUNT COIN [--value V] [--fee F [--fee-coin ID [--fee-price P]]] [--at TIME]
+/// [--note TEXT]`: swaps the first coin for the second in the `--portfolio` (SPEC §16): a sell and a
+/// buy, one group; `--value` is the trade's value in the portfolio's currency (without it the
+/// prices are pending).
+struct TradeCommand: Command {
+    static let name = "trade"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (4...4, "AMOUNT COIN AMOUNT COIN [--value V] [--fee F]")
 
-    func run(_ cli: CLI) throws { try recordTrade(.buy, cli) }
-}
-
-/// `sell COIN AMOUNT --price P [--fee F] [--at TIME] [--note TEXT]`: records a sale; selling more
-/// than the portfolio holds at that time is refused.
-struct SellCommand: Command {
-    static let name = "sell"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT --price P [--fee F] [--at TIME]")
-
-    func run(_ cli: CLI) throws { try recordTrade(.sell, cli) }
-}
-
-/// The work of `buy` and `sell`: the amounts read as exact decimals, `--at` as RFC 3339 (UTC
-/// when it has no zone, never the machine's time zone).
-private func recordTrade(_ kind: TransactionKind, _ cli: CLI) throws {
-    let options = cli.options
-    let coinID = options.operands[0]
-    guard let amount = ExactDecimal(options.operands[1]), !amount.isNegative, !amount.isZero else {
-        fail("amount must be a decimal number above 0 and below 8.5e19, at most 18 fraction digits, a point not a comma; not \"\(options.operands[1])\"", code: 2)
-    }
-    guard let priceText = options.price else { fail("\(kind.rawValue) needs --price (per unit, in the portfolio's currency)", code: 2) }
-    guard let price = ExactDecimal(priceText) else { fail("--price must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(priceText)\"", code: 2) }
-    var fee = ExactDecimal.zero
-    if let feeText = options.fee {
-        guard let value = ExactDecimal(feeText) else { fail("--fee must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(feeText)\"", code: 2) }
-        fee = value
-    }
-    var timestamp = LedgerTimestamp.now()
-    if let at = options.at {
-        guard let value = LedgerTimestamp.parse(at) else {
-            fail("--at must be an RFC 3339 time such as 2024-03-01T12:30:00Z or 2024-03-01, not \"\(at)\"", code: 2)
+    func run(_ cli: CLI) throws {
+        let options = cli.options
+        let sent = Trade.Side(coinID: options.operands[1], amount: cli.positiveAmount(options.operands[0], "the sent amount"))
+        let received = Trade.Side(coinID: options.operands[3], amount: cli.positiveAmount(options.operands[2], "the received amount"))
+        let engine = try cli.openEngine()
+        let group = try cli.explainingShortfall(sent.coinID) {
+            try engine.addTrade(
+                Trade(
+                    portfolio: options.portfolio, timestamp: cli.timestamp(), sent: sent, received: received,
+                    value: options.value.map { cli.decimal($0, "--value") }, fee: options.fee.map { cli.decimal($0, "--fee") } ?? .zero,
+                    feeCoinID: options.feeCoin, feePrice: options.feePrice.map { cli.decimal($0, "--fee-price") },
+                    note: options.note ?? ""))
         }
-        timestamp = value
-    }
-    let engine = try cli.openEngine()
-    let stored: Transaction
-    do {
-        stored = try engine.addTransaction(
-            Transaction(
-                portfolio: options.portfolio, coinID: coinID, kind: kind, amount: amount, price: price, fee: fee,
-                timestamp: timestamp, note: options.note ?? ""))
-    } catch let error as CoinfolioError where error.details["short_by"] != nil {
-        var short = ""
-        if case .number(let value)? = error.details["short_by"] { short = " (short by \(ExactDecimal(value) ?? .zero))" }
-        fail("cannot sell more \(coinID) than the portfolio holds at that time\(short)", code: 1)
-    }
-    if options.json { say(stored.json); return }
-    let verb = kind == .buy ? "bought" : "sold"
-    say(
-        "\(verb) \(amount) \(coinID) at \(NumberFormat.price(price.double, vsCurrency: try cli.portfolioCurrency(engine))) (transaction \(stored.id ?? 0))"
-    )
-}
-
-extension CLI {
-    /// The quote currency of `--portfolio` (its own, or the engine's for "main").
-    func portfolioCurrency(_ engine: PortfolioEngine) throws -> VsCurrency {
-        let code = try engine.portfolios().first { $0.name == options.portfolio }?.vsCurrency ?? options.vsCurrency
-        return (try? VsCurrency(code)) ?? .usd
+        if options.json { say(group.json); return }
+        let vs = (try? cli.portfolioCurrency(engine)) ?? .usd
+        for leg in group.transactions {
+            let price = leg.price.map { "at \(NumberFormat.price($0.double, vsCurrency: vs))" } ?? "(price pending)"
+            say("\(leg.kind.rawValue) \(leg.amount) \(Terminal.printable(leg.coinID)) \(price) (transaction \(leg.id ?? 0))")
+        }
     }
 }
 
-extension Terminal {
-    /// `text` in green when `value` > 0, red when < 0, plain otherwise or when unknown.
-    func signed(_ text: String, _ value: ExactDecimal?) -> String {
-        guard let value, !value.isZero else { return text }
-        return paint(text, value.isNegative ? "31" : "32")
+/// `move COIN AMOUNT --from P --to Q [--received R] [--at TIME] [--note TEXT]`: moves coins between
+/// two of the owner's portfolios of one currency, keeping their cost and acquisition times; R
+/// below AMOUNT when a network fee was paid in the coin (SPEC §16).
+struct MoveCommand: Command {
+    static let name = "move"
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT --from P --to Q [--received R]")
+
+    func run(_ cli: CLI) throws {
+        let options = cli.options
+        guard let from = options.from, let to = options.to else { fail("move needs --from P and --to Q (portfolio names)", code: 2) }
+        let coinID = options.operands[0]
+        let amount = cli.positiveAmount(options.operands[1], "amount")
+        let engine = try cli.openEngine()
+        let group = try cli.explainingShortfall(coinID) {
+            try engine.move(
+                Move(
+                    from: from, to: to, coinID: coinID, amount: amount,
+                    receivedAmount: options.received.map { cli.positiveAmount($0, "--received") }, timestamp: cli.timestamp(),
+                    note: options.note ?? ""))
+        }
+        if options.json { say(group.json); return }
+        let arrived = group.transactions.last?.amount ?? amount
+        say("moved \(amount) \(Terminal.printable(coinID)) from \(Terminal.printable(from)) to \(Terminal.printable(to)) (\(arrived) arrived)")
     }
 }

@@ -18,8 +18,11 @@ struct TransactionsCommand: Command {
         let rows = page.transactions.map { t -> [String] in
             [
                 String(t.id ?? 0), LedgerTimestamp.format(t.timestamp), t.kind.rawValue, Terminal.printable(t.coinID),
-                t.amount.description, t.price.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? "-",
-                t.fee.isZero ? "-" : NumberFormat.price(t.fee.double, vsCurrency: vs), Terminal.printable(t.note),
+                t.amount.description,
+                t.price.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? (t.kind.hasPrice ? "pending" : "-"),
+                t.fee.isZero
+                    ? "-" : t.feeCoinID.map { "\(t.fee) \(Terminal.printable($0))" } ?? NumberFormat.price(t.fee.double, vsCurrency: vs),
+                Terminal.printable(t.note),
             ]
         }
         say(Terminal.table(["ID", "TIME", "KIND", "COIN", "AMOUNT", "PRICE", "FEE", "NOTE"], rows, right: [0, 4, 5, 6]))

@@ -7,7 +7,10 @@
 Answers are parsed with orjson when it is installed, else the standard library's json
 (``coinfolio.JSON_PARSER`` says which), into plain dicts and lists whose shapes
 :mod:`coinfolio.answers` gives as TypedDicts (``coinfolio.answers.CoinsAnswer``, …); the package
-is typed (``py.typed``) and ``mypy --strict`` clean.
+is typed (``py.typed``) and ``mypy --strict`` clean. Ledger answers (transactions, trades, moves,
+P&L) give their exact numbers — amounts, prices, fees, cost basis, values, P&L, income — as
+:class:`decimal.Decimal`, as they went in (``coinfolio.answers.EXACT_KEYS``); they are read by the
+standard library's parser, which keeps a number's exact text.
 
 The library is found through ``$COINFOLIO_LIBRARY`` (path of ``libcoinfolio.so``), else the
 repository's ``.build/{release,debug}``, else the system library path; its ABI version is

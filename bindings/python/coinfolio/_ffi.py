@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import decimal
 import json
 import os
 import sys
@@ -28,6 +29,7 @@ from ctypes import POINTER, Structure, byref, c_char_p, c_double, c_int, c_void_
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from .answers import EXACT_KEYS
 from .errors import CF_OK, CoinfolioError, InternalError, InvalidArgument, error_for_status
 
 try:  # The fastest JSON parser present reads the library's answers: orjson when installed.
@@ -319,6 +321,38 @@ def call_json(func: Callable[..., int], *args: Any) -> Any:
     return parse_answer(data)
 
 
+def call_exact_json(func: Callable[..., int], *args: Any) -> Any:
+    """As :func:`call_json` for a ledger answer: parsed by the standard library with every
+    number of a key in ``answers.EXACT_KEYS`` a :class:`decimal.Decimal` (its exact text), every
+    other number a float or an int as JSON wrote it (orjson has no exact decimals)."""
+    out = c_void_p()
+    try:
+        func(*args, byref(out), error_slot())
+        data = take_bytes(out.value)
+        out.value = None
+    finally:
+        if out.value:
+            lib.cf_string_free(out.value)
+    if data is None:
+        raise error_for_status(InternalError.STATUS, message=f"{getattr(func, '__name__', 'cf_*')} returned no JSON")
+    return _exact(json.loads(data, parse_float=decimal.Decimal))
+
+
+def _exact(value: Any, key: Optional[str] = None) -> Any:
+    """``value`` with its numbers typed by their keys (see :func:`call_exact_json`)."""
+    if isinstance(value, dict):
+        return {name: _exact(item, name) for name, item in value.items()}
+    if isinstance(value, list):
+        return [_exact(item, key) for item in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if key in EXACT_KEYS:
+        return decimal.Decimal(value) if isinstance(value, int) else value
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    return value
+
+
 def call_text(func: Callable[..., int], *args: Any) -> str:
     """Calls ``func(*args, &out_text, &out_error)`` and returns out_text (not JSON: an SVG, a CSV)."""
     out = c_void_p()
@@ -395,6 +429,8 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_chart_svg", (c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Ledger
     ("cf_engine_add_transaction", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_add_trade", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_move", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_delete_transaction", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
     ("cf_engine_transactions", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_pnl", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),

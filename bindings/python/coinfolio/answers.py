@@ -13,7 +13,8 @@ library only ever adds keys to its answers, so a newer library may return keys n
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, TypedDict, Union
+from decimal import Decimal
+from typing import Dict, FrozenSet, List, Optional, TypedDict, Union
 
 __all__ = [
     "ROI",
@@ -51,6 +52,8 @@ __all__ = [
     "Progress",
     "Transaction",
     "TransactionsAnswer",
+    "TransactionGroup",
+    "EXACT_KEYS",
     "CoinPnL",
     "PnLTotals",
     "PnLAnswer",
@@ -434,25 +437,58 @@ class Progress(TypedDict):
     total: Optional[int]
 
 
-# --- Ledger (SPEC §12) ---------------------------------------------------------------------------
+# --- Ledger (SPEC §12, §16) -----------------------------------------------------------------------
+
+#: The keys whose numbers are exact ledger values, given as :class:`decimal.Decimal` (as they went
+#: in: ``Decimal("0.1")`` comes back ``Decimal("0.1")``): amounts, prices and fees, and what is
+#: derived from them (cost basis, values, P&L, income), exact to 38 significant digits. Every
+#: other number of a ledger answer stays a float (percentages, coverages) or an int (counts,
+#: ``price_at``). tests/test_typing.py holds this set equal to the TypedDicts' Decimal fields.
+EXACT_KEYS: FrozenSet[str] = frozenset(
+    (
+        "amount",
+        "price",
+        "fee",
+        "fee_price",
+        "cost_basis",
+        "average_cost",
+        "breakeven_price",
+        "current_price",
+        "current_value",
+        "unrealized_pnl",
+        "realized_pnl",
+        "fees",
+        "income",
+    )
+)
 
 
 class Transaction(TypedDict):
     """A stored transaction: ``id`` a whole number as a string, ``kind`` ``"buy"``, ``"sell"``,
-    ``"transfer_in"`` or ``"transfer_out"``, ``amount`` in coin units, ``price`` per unit and
-    ``fee`` in the portfolio's currency (``price`` None for transfers), ``timestamp`` RFC 3339
-    UTC, ``note`` ``""`` when none, ``external_id`` None when none."""
+    ``"transfer_in"``, ``"transfer_out"``, ``"fee"`` or ``"income"``, ``amount`` in coin units,
+    ``price`` per unit in the portfolio's currency (None for transfers, and while pending),
+    ``fee`` in the portfolio's currency or in units of ``fee_coin_id``, ``timestamp`` RFC 3339
+    UTC, ``note`` ``""`` when none, ``external_id`` None when none, ``group_id`` the rows one call
+    wrote together (None alone), ``income_type`` on income, ``fee_price`` as given,
+    ``price_source`` ``"user"``, ``"pending"``, ``"coingecko"`` or ``"manual"`` (None for
+    transfers), ``price_at`` the price point's time in ms (else None)."""
 
     id: str
     portfolio: str
     coin_id: str
     kind: str
-    amount: float
-    price: Optional[float]
-    fee: float
+    amount: Decimal
+    price: Optional[Decimal]
+    fee: Decimal
     timestamp: str
     note: str
     external_id: Optional[str]
+    group_id: Optional[str]
+    income_type: Optional[str]
+    fee_coin_id: Optional[str]
+    fee_price: Optional[Decimal]
+    price_source: Optional[str]
+    price_at: Optional[int]
 
 
 class TransactionsAnswer(TypedDict):
@@ -462,39 +498,53 @@ class TransactionsAnswer(TypedDict):
     total: int
 
 
+class TransactionGroup(TypedDict):
+    """:meth:`Engine.add_trade` and :meth:`Engine.move`: the rows written together, in order,
+    and their ``group_id``."""
+
+    group_id: Optional[str]
+    transactions: List[Transaction]
+
+
 class CoinPnL(TypedDict):
     """One coin of :meth:`Engine.pnl`, in the portfolio's currency, over units of known cost:
-    None where unknown (units of unknown cost only, no price), never 0.
-    ``unrealized_pnl_percentage`` is in percent; the coverages are shares 0…1."""
+    None where unknown (units of unknown cost only, no price, a pending fee), never 0.
+    ``unrealized_pnl_percentage`` is in percent; the coverages are shares 0…1 (floats)."""
 
     coin_id: str
-    amount: float
-    cost_basis: Optional[float]
-    average_cost: Optional[float]
-    breakeven_price: Optional[float]
-    current_price: Optional[float]
-    current_value: Optional[float]
-    unrealized_pnl: Optional[float]
+    amount: Decimal
+    cost_basis: Optional[Decimal]
+    average_cost: Optional[Decimal]
+    breakeven_price: Optional[Decimal]
+    current_price: Optional[Decimal]
+    current_value: Optional[Decimal]
+    unrealized_pnl: Optional[Decimal]
     unrealized_pnl_percentage: Optional[float]
-    realized_pnl: float
+    realized_pnl: Decimal
     realized_coverage: float
-    fees: float
+    fees: Optional[Decimal]
     cost_basis_coverage: float
+    income: Decimal
+    income_coverage: float
 
 
 class PnLTotals(TypedDict):
-    """The totals of :meth:`Engine.pnl`, in the portfolio's currency."""
+    """The totals of :meth:`Engine.pnl`, in the portfolio's currency; ``income_coverage`` is the
+    share of income transactions whose price is known."""
 
-    cost_basis: float
-    current_value: Optional[float]
-    unrealized_pnl: Optional[float]
+    cost_basis: Decimal
+    current_value: Optional[Decimal]
+    unrealized_pnl: Optional[Decimal]
     unrealized_pnl_percentage: Optional[float]
-    realized_pnl: float
-    fees: float
+    realized_pnl: Decimal
+    fees: Optional[Decimal]
+    income: Decimal
+    income_coverage: float
 
 
 class PnLAnswer(TypedDict):
-    """:meth:`Engine.pnl`: ``method`` ``"fifo"``, ``"lifo"`` or ``"average"``."""
+    """:meth:`Engine.pnl`: ``method`` ``"fifo"``, ``"lifo"``, ``"hifo"``, ``"lofo"`` or
+    ``"average"``."""
 
     portfolio: str
     vs_currency: str
@@ -517,8 +567,8 @@ class PortfoliosAnswer(TypedDict):
 
 
 class ImportSummary(TypedDict):
-    """:meth:`Engine.import_csv`: rows imported, and rows skipped because the portfolio already
-    has their external_id."""
+    """:meth:`Engine.import_csv`: rows of the file imported, and rows skipped because the
+    portfolio already has their external_id."""
 
     imported: int
     skipped: int

@@ -27,6 +27,7 @@ from .answers import (
     Statistic,
     StatisticsAnswer,
     Transaction,
+    TransactionGroup,
     TransactionsAnswer,
 )
 from .models import Body
@@ -389,7 +390,7 @@ class Engine(Handle):
             metrics: EngineMetrics = _ffi.call_json(_ffi.lib.cf_engine_metrics, pointer)
         return metrics
 
-    # --- Ledger (SPEC §12) ----------------------------------------------------------------------
+    # --- Ledger (SPEC §12, §16) -------------------------------------------------------------------
 
     def add_transaction(
         self,
@@ -402,33 +403,44 @@ class Engine(Handle):
         note: Optional[str] = None,
         external_id: Optional[str] = None,
         portfolio: Optional[str] = None,
+        fee_coin_id: Optional[str] = None,
+        fee_price: Optional[Amount] = None,
+        income_type: Optional[str] = None,
     ) -> Transaction:
         """Stores a transaction in a portfolio's ledger (default ``"main"``). Never blocks.
 
         Args:
             coin_id: CoinGecko coin id.
-            kind: ``"buy"``, ``"sell"``, ``"transfer_in"`` or ``"transfer_out"``.
+            kind: ``"buy"``, ``"sell"``, ``"transfer_in"``, ``"transfer_out"``, ``"fee"`` (a fee
+                paid in a coin: a disposal) or ``"income"`` (coins received, costing their value).
             amount: coin units, > 0. Pass a ``str`` or :class:`decimal.Decimal` for exactness
                 (``"0.1"``); a float is sent by its shortest repr. At most 18 fraction digits.
-            price: per unit, in the portfolio's currency, >= 0; required for buy and sell,
-                ``None`` for transfers.
-            fee: in the portfolio's currency, >= 0 (default 0). A buy's fee adds to its lot's
-                cost, a sell's reduces its proceeds.
+            price: per unit, in the portfolio's currency, >= 0; ``None`` for transfers; ``None``
+                on a buy, sell, fee or income leaves it pending (unknown in every figure).
+            fee: >= 0 (default 0), in the portfolio's currency, or in units of ``fee_coin_id``.
+                A buy's or income's fee adds to its lot's cost, a sell's reduces its proceeds.
             timestamp: RFC 3339 (``"2024-03-01T12:30:00Z"``, an offset is normalized to UTC, a date
                 alone is 00:00:00Z); default now.
             note: free text, at most 65,536 bytes.
             external_id: an id from the row's source, unique per portfolio.
             portfolio: the portfolio's name (default ``"main"``).
+            fee_coin_id: the coin the fee was paid in: a ``"fee"`` row of that coin is written
+                right after, in one group (its price ``fee_price``, else the transaction's own
+                when the coins are the same, else a stored price, else pending).
+            fee_price: the fee coin's price per unit in the portfolio's currency, >= 0.
+            income_type: required for income: ``"staking"``, ``"interest"``, ``"airdrop"``,
+                ``"mining"``, ``"fork"``, ``"gift"``, ``"reward"`` or ``"other"``.
 
-        Returns the stored transaction: ``{"id": "12", "portfolio", "coin_id", "kind", "amount",
-        "price", "fee", "timestamp", "note", "external_id"}``.
+        Returns the stored transaction (:class:`~coinfolio.answers.Transaction`), its amounts,
+        prices and fees :class:`decimal.Decimal`.
 
         Raises:
-            InvalidArgument: a bad field (``details["field"]``); a sell or transfer out of more
-                than is held at its time (``details`` ``{"coin_id", "timestamp", "short_by"}``);
-                an external_id already in the portfolio. Nothing is written.
+            InvalidArgument: a bad field (``details["field"]``); a disposal of more than is held at
+                its time (``details`` ``{"coin_id", "timestamp", "short_by"}``); a holding past
+                8.5e19 (``details["reason"]`` ``"out_of_range"``); an external_id already in the
+                portfolio. Nothing is written.
             NotFound: a portfolio other than "main" that does not exist.
-            StoreError: SQLite failed.
+            StoreError: the database failed.
         """
         payload = _ffi.options(
             coin_id=coin_id,
@@ -436,6 +448,9 @@ class Engine(Handle):
             amount=_decimal(amount, "amount"),
             price=_decimal(price, "price"),
             fee=_decimal(fee, "fee"),
+            fee_coin_id=fee_coin_id,
+            fee_price=_decimal(fee_price, "fee_price"),
+            income_type=income_type,
             timestamp=timestamp,
             note=note,
             external_id=external_id,
@@ -443,15 +458,114 @@ class Engine(Handle):
         )
         encoded = _ffi.encode_json(payload, "transaction")
         with self._borrow() as pointer:
-            transaction: Transaction = _ffi.call_json(_ffi.lib.cf_engine_add_transaction, pointer, encoded)
+            transaction: Transaction = _ffi.call_exact_json(_ffi.lib.cf_engine_add_transaction, pointer, encoded)
         return transaction
 
-    def delete_transaction(self, transaction_id: Union[str, int]) -> None:
-        """Deletes a transaction by its id (``"12"``).
+    def add_trade(
+        self,
+        sent: Tuple[str, Amount],
+        received: Tuple[str, Amount],
+        value: Optional[Amount] = None,
+        fee: Optional[Amount] = None,
+        fee_coin_id: Optional[str] = None,
+        fee_price: Optional[Amount] = None,
+        timestamp: Optional[str] = None,
+        note: Optional[str] = None,
+        external_id: Optional[str] = None,
+        portfolio: Optional[str] = None,
+    ) -> TransactionGroup:
+        """Stores a trade (a swap of one coin for another): a sell of the sent coin and a buy of the
+        received coin (and, with a fee in a coin, its fee row), one group. Never blocks.
+
+        Args:
+            sent: ``(coin_id, amount)`` that left the portfolio; both sides are coins, not
+                currencies (fiat ↔ coin is a buy or a sell), and differ.
+            received: ``(coin_id, amount)`` that arrived.
+            value: the trade's value in the portfolio's currency; each leg's price is value ÷ its
+                amount (rounded half-even to 18 fraction digits). Without it, stored prices, else
+                both legs are pending.
+            fee, fee_coin_id, fee_price: as :meth:`add_transaction`; the fee goes to the received
+                lot's cost.
+            timestamp, note, external_id, portfolio: as :meth:`add_transaction` (the buy leg's
+                external id adds ``#2``, a fee row's ``#3``).
+
+        Returns ``{"group_id", "transactions": [...]}`` (:class:`~coinfolio.answers.TransactionGroup`).
 
         Raises:
-            InvalidArgument: not a whole number, or deleting it would leave a later sell or
-                transfer out short (``details`` ``{"coin_id", "timestamp", "short_by"}``).
+            InvalidArgument: a bad field (``details["field"]``: ``"sent.coin_id"``,
+                ``"received.amount"``, ``"value"``…); a price beyond 8.5e19 (``details["reason"]``
+                ``"out_of_range"``); a shortfall of the sent or fee coin. Nothing is written.
+            NotFound: an unknown portfolio.
+        """
+        payload = _ffi.options(
+            sent=self._side(sent, "sent"),
+            received=self._side(received, "received"),
+            value=_decimal(value, "value"),
+            fee=_decimal(fee, "fee"),
+            fee_coin_id=fee_coin_id,
+            fee_price=_decimal(fee_price, "fee_price"),
+            timestamp=timestamp,
+            note=note,
+            external_id=external_id,
+            portfolio=portfolio,
+        )
+        encoded = _ffi.encode_json(payload, "trade")
+        with self._borrow() as pointer:
+            group: TransactionGroup = _ffi.call_exact_json(_ffi.lib.cf_engine_add_trade, pointer, encoded)
+        return group
+
+    @staticmethod
+    def _side(side: Tuple[str, Amount], what: str) -> Dict[str, Any]:
+        if not isinstance(side, (tuple, list)) or len(side) != 2:
+            raise TypeError(f"{what} must be a (coin_id, amount) pair")
+        return {"coin_id": side[0], "amount": _decimal(side[1], f"{what} amount")}
+
+    def move(
+        self,
+        coin_id: str,
+        amount: Amount,
+        from_portfolio: str,
+        to_portfolio: str,
+        received_amount: Optional[Amount] = None,
+        timestamp: Optional[str] = None,
+        note: Optional[str] = None,
+        external_id: Optional[str] = None,
+    ) -> TransactionGroup:
+        """Moves a coin between two of the owner's portfolios (of the same currency): a transfer
+        out of ``from_portfolio`` and a transfer in to ``to_portfolio``, one group. The transfer
+        in receives the lots the transfer out removed, with their acquisition times and whole
+        cost, scaled to ``received_amount`` (default ``amount``; less is a network fee paid in the
+        coin): a move realizes nothing. Never blocks.
+
+        Returns ``{"group_id", "transactions": [...]}``.
+
+        Raises:
+            InvalidArgument: a bad field (``details["field"]``: ``"to"``, ``"received_amount"``…);
+                portfolios of different currencies (``details["reason"]`` ``"currency"``); a
+                shortfall in ``from_portfolio``. Nothing is written.
+            NotFound: a portfolio that does not exist.
+        """
+        payload = _ffi.options(
+            coin_id=coin_id,
+            amount=_decimal(amount, "amount"),
+            received_amount=_decimal(received_amount, "received_amount"),
+            timestamp=timestamp,
+            note=note,
+            external_id=external_id,
+            **{"from": from_portfolio, "to": to_portfolio},
+        )
+        encoded = _ffi.encode_json(payload, "move")
+        with self._borrow() as pointer:
+            group: TransactionGroup = _ffi.call_exact_json(_ffi.lib.cf_engine_move, pointer, encoded)
+        return group
+
+    def delete_transaction(self, transaction_id: Union[str, int]) -> None:
+        """Deletes a transaction by its id (``"12"``) and every other row of its group (a trade's
+        legs, a fee row and its parent, a move's two sides).
+
+        Raises:
+            InvalidArgument: not a whole number, or deleting would leave a later disposal short
+                (``details`` ``{"coin_id", "timestamp", "short_by"}``).
             NotFound: no transaction has that id.
         """
         encoded = _ffi.encode(str(transaction_id), "transaction_id")
@@ -466,19 +580,27 @@ class Engine(Handle):
         to_time: Optional[str] = None,
         limit: Optional[int] = None,
         offset: Optional[int] = None,
+        group_id: Optional[str] = None,
     ) -> TransactionsAnswer:
         """A page of a portfolio's transactions in ledger order (timestamp, then insertion).
 
-        ``from_time``/``to_time`` are RFC 3339 and inclusive. Returns ``{"transactions": [...],
-        "total": n}`` (total before paging). Amounts, prices and fees are JSON numbers (floats
-        here). Raises InvalidArgument for a bad time or paging value.
+        ``from_time``/``to_time`` are RFC 3339 and inclusive; ``group_id`` keeps one group's rows
+        (in every portfolio unless ``portfolio`` is given). Returns ``{"transactions": [...],
+        "total": n}`` (total before paging); amounts, prices and fees are Decimals. Raises
+        InvalidArgument for a bad time or paging value.
         """
         query = _ffi.options(
-            portfolio=portfolio, coin_id=coin_id, to=to_time, limit=limit, offset=offset, **{"from": from_time}
+            portfolio=portfolio,
+            coin_id=coin_id,
+            group_id=group_id,
+            to=to_time,
+            limit=limit,
+            offset=offset,
+            **{"from": from_time},
         )
         encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
-            answer: TransactionsAnswer = _ffi.call_json(_ffi.lib.cf_engine_transactions, pointer, encoded)
+            answer: TransactionsAnswer = _ffi.call_exact_json(_ffi.lib.cf_engine_transactions, pointer, encoded)
         return answer
 
     def pnl(self, portfolio: Optional[str] = None, method: Optional[str] = None) -> PnLAnswer:
@@ -486,15 +608,18 @@ class Engine(Handle):
 
         Args:
             portfolio: default ``"main"``.
-            method: ``"fifo"`` (default), ``"lifo"`` or ``"average"``.
+            method: ``"fifo"`` (default), ``"lifo"``, ``"hifo"`` (highest unit cost first),
+                ``"lofo"`` (lowest first) or ``"average"``.
 
         Returns ``{"portfolio", "vs_currency", "method", "coins": [{"coin_id", "amount",
         "cost_basis", "average_cost", "breakeven_price", "current_price", "current_value",
         "unrealized_pnl", "unrealized_pnl_percentage" (percent units), "realized_pnl",
-        "realized_coverage", "fees", "cost_basis_coverage"}...], "totals": {"cost_basis",
-        "current_value", "unrealized_pnl", "unrealized_pnl_percentage", "realized_pnl",
-        "fees"}}``. Values over units of unknown cost (transfers in) are None, never 0; without
-        a price the current and unrealized values are None.
+        "realized_coverage", "fees", "cost_basis_coverage", "income", "income_coverage"}...],
+        "totals": {"cost_basis", "current_value", "unrealized_pnl", "unrealized_pnl_percentage",
+        "realized_pnl", "fees", "income", "income_coverage"}}``. Money values are
+        :class:`decimal.Decimal` (exact to 38 significant digits), percentages and coverages
+        floats. Values over units of unknown cost (transfers in, pending prices) are None,
+        never 0; without a price the current and unrealized values are None.
 
         Raises:
             InvalidArgument: an unknown method.
@@ -502,7 +627,7 @@ class Engine(Handle):
         """
         encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio, method=method), "options")
         with self._borrow() as pointer:
-            pnl: PnLAnswer = _ffi.call_json(_ffi.lib.cf_engine_pnl, pointer, encoded)
+            pnl: PnLAnswer = _ffi.call_exact_json(_ffi.lib.cf_engine_pnl, pointer, encoded)
         return pnl
 
     def portfolios(self) -> List[PortfolioInfo]:
@@ -539,8 +664,9 @@ class Engine(Handle):
 
     def import_csv(self, csv: Union[str, bytes]) -> ImportSummary:
         """Imports ledger CSV (header ``timestamp,portfolio,coin_id,kind,amount,price,fee,note,
-        external_id``): all rows or none. Rows whose external_id the portfolio already has are
-        skipped. Returns ``{"imported": n, "skipped": n}``.
+        external_id`` and, optional, ``fee_coin_id,fee_price,income_type,group_id``): all rows or
+        none. Rows whose external_id the portfolio already has are skipped; rows sharing a
+        group_id label become one group. Returns ``{"imported": n, "skipped": n}``.
 
         Raises:
             InvalidArgument: ``details["line"]`` (the physical line where the record starts; the
@@ -551,11 +677,13 @@ class Engine(Handle):
             summary: ImportSummary = _ffi.call_json(_ffi.lib.cf_engine_import_csv, pointer, encoded)
         return summary
 
-    def export_csv(self, portfolio: Optional[str] = None) -> str:
-        """A portfolio's transactions as CSV (CRLF line ends, ledger order); a transaction without
-        an external_id is written as ``coinfolio:<id>``, so importing it back imports nothing.
-        Raises NotFound for an unknown portfolio."""
-        encoded = _ffi.encode_json(_ffi.options(portfolio=portfolio), "query")
+    def export_csv(self, portfolio: Optional[str] = None, all_portfolios: bool = False) -> str:
+        """A portfolio's transactions (every portfolio's with ``all_portfolios``, so that a move's
+        two sides stay one group through an import) as CSV with the long header (CRLF line ends,
+        ledger order); a transaction without an external_id is written as ``coinfolio:<id>``, so
+        importing it back imports nothing. Raises NotFound for an unknown portfolio."""
+        query: Dict[str, Any] = {"portfolio": None} if all_portfolios else _ffi.options(portfolio=portfolio)
+        encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
             return _ffi.call_text(_ffi.lib.cf_engine_export_csv, pointer, encoded)
 

@@ -188,7 +188,8 @@ def test_export_then_import_and_portfolio_option(cli, tmp_path):
     exported = tmp_path / "out.csv"
     assert cli("--offline", "export", str(exported)).returncode == 0
     text = exported.read_bytes().decode()
-    assert text.startswith("timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id\r\n")
+    assert text.startswith(
+        "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id,fee_coin_id,fee_price,income_type,group_id\r\n")
     again = cli("import", str(exported))
     assert again.returncode == 0 and "skipped 3" in again.stdout
     moved = tmp_path / "moved.csv"
@@ -199,6 +200,39 @@ def test_export_then_import_and_portfolio_option(cli, tmp_path):
     bad.write_text("timestamp;portfolio;coin_id;kind;amount\n")
     refused = cli("import", str(bad))
     assert refused.returncode == 1 and ";" in refused.stderr and "line 1" in refused.stderr
+
+
+def test_trade_move_income_and_fees_in_coins(cli, tmp_path):
+    """SPEC §16 from the command line: the BNB fee, the swap, a move, income, hifo."""
+    assert cli("buy", "binancecoin", "1", "--price", "300", "--at", "2024-01-01").returncode == 0
+    bought = cli("--json", "buy", "bitcoin", "1", "--price", "40000", "--fee", "0.01", "--fee-coin", "binancecoin",
+                 "--fee-price", "310", "--at", "2024-01-02")
+    assert bought.returncode == 0, bought.stderr
+    assert json.loads(bought.stdout)["fee_coin_id"] == "binancecoin"
+    swapped = cli("trade", "0.5", "bitcoin", "10", "ethereum", "--value", "30000", "--at", "2024-01-03")
+    assert swapped.returncode == 0, swapped.stderr
+    assert "sell 0.5 bitcoin at $60,000.00" in swapped.stdout and "buy 10 ethereum at $3,000.00" in swapped.stdout
+    assert cli("trade", "0.5", "bitcoin", "10", "usd").returncode == 2, "fiat ↔ coin is a buy or a sell"
+    income = cli("income", "ethereum", "0.1", "--type", "staking", "--price", "3000", "--at", "2024-01-04")
+    assert income.returncode == 0, income.stderr
+    assert cli("income", "ethereum", "0.1").returncode == 2
+    assert cli("income", "ethereum", "0.1", "--type", "salary").returncode == 2
+    # A portfolio to move to (the CLI makes portfolios through import).
+    (tmp_path / "cold.csv").write_text("timestamp,portfolio,coin_id,kind,amount\n2024-01-01,cold,tether,transfer_in,1\n")
+    assert cli("import", str(tmp_path / "cold.csv")).returncode == 0
+    moved = cli("move", "ethereum", "5", "--from", "main", "--to", "cold", "--received", "4.9", "--at", "2024-01-05")
+    assert moved.returncode == 0, moved.stderr
+    assert "4.9 arrived" in moved.stdout
+    short = cli("move", "ethereum", "50", "--from", "main", "--to", "cold")
+    assert short.returncode == 1 and "short by" in short.stderr
+    assert cli("move", "ethereum", "1", "--to", "cold").returncode == 2
+    report = json.loads(cli("--offline", "--json", "pnl").stdout)
+    btc = next(c for c in report["coins"] if c["coin_id"] == "bitcoin")
+    assert btc["fees"] == 3.1 and report["totals"]["income"] == 300
+    cold = json.loads(cli("--offline", "--json", "--portfolio", "cold", "pnl", "--method", "hifo").stdout)
+    assert next(c for c in cold["coins"] if c["coin_id"] == "ethereum")["cost_basis"] == 15000
+    listed = cli("--offline", "transactions").stdout
+    assert "0.01 binancecoin" in listed and " fee " in listed
 
 
 def test_pnl_is_coloured_by_sign_on_a_terminal_unless_no_color(cli, tmp_path):

@@ -112,7 +112,7 @@ def test_selling_more_than_held_is_refused_with_details(engine: coinfolio.Engine
         {"amount": -1, "kind": "buy", "price": 1},
         {"amount": 1, "kind": "buy", "price": -5},
         {"amount": 1, "kind": "buy", "price": 1, "fee": "-1"},
-        {"amount": 1, "kind": "buy"},
+        {"amount": 1, "kind": "income"},
         {"amount": 1, "kind": "transfer_in", "price": 5},
         {"amount": 1, "kind": "airdrop"},
         {"amount": 1, "kind": "transfer_in", "timestamp": "1 March 2024"},
@@ -206,7 +206,8 @@ def test_csv_export_import_round_trips_exactly(engine: coinfolio.Engine) -> None
     worked_example(engine)
     engine.add_transaction("ethereum", "transfer_in", "0.000000000000000001", note='a,"b"\nc', timestamp="2024-02-01")
     exported = engine.export_csv()
-    assert exported.startswith(HEADER + "\r\n") and ",coinfolio:1\r\n" in exported
+    # Export writes the long header of SPEC §16 (the short one still imports).
+    assert exported.startswith(HEADER + ",fee_coin_id,fee_price,income_type,group_id\r\n") and ",coinfolio:1,,,,\r\n" in exported
     assert engine.import_csv(exported) == {"imported": 0, "skipped": 4}
     with coinfolio.Engine(database=":memory:") as other:
         assert other.import_csv(exported) == {"imported": 4, "skipped": 0}
@@ -223,7 +224,8 @@ def test_schema_one_fixture_migrates_holdings_to_transfers_in(tmp_path: Path) ->
         page = engine.transactions()
         assert page["total"] == 4
         assert {(t["coin_id"], t["amount"]) for t in page["transactions"]} == {
-            ("0.1-token", 0.1), ("bitcoin", 0.5), ("ethereum", 2.25), ("not-a-listed-coin", 10)
+            ("0.1-token", Decimal("0.1")), ("bitcoin", Decimal("0.5")), ("ethereum", Decimal("2.25")),
+            ("not-a-listed-coin", Decimal("10")),
         }
         for t in page["transactions"]:
             assert t["kind"] == "transfer_in" and t["price"] is None

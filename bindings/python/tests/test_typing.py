@@ -5,6 +5,7 @@ and every answer has exactly the keys and value types of its TypedDict in ``coin
 
 from __future__ import annotations
 
+import decimal
 import importlib.util
 import json
 import subprocess
@@ -79,6 +80,8 @@ def conform(value: Any, expected: Any, where: str = "answer") -> None:
             conform(item, item_type, f"{where}[{key!r}]")
     elif expected is type(None):
         assert value is None, f"{where}: {value!r} is not None"
+    elif expected is decimal.Decimal:  # an exact ledger number
+        assert isinstance(value, decimal.Decimal), f"{where}: {value!r} is not a Decimal"
     elif expected is float:  # JSON numbers: ints are floats to a type checker too
         assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{where}: {value!r} is not a number"
     elif expected is int:

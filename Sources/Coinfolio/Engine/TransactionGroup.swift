@@ -1,0 +1,29 @@
+/// The rows one ledger call wrote together (SPEC §16): a trade's legs, a move's two sides, a
+/// transaction and its fee row. `{"group_id","transactions":[…]}`.
+public struct TransactionGroup: Hashable, Sendable {
+    /// The group's id, shared by every row (nil when the call wrote one row alone).
+    public var groupID: String?
+    /// The stored rows, with their ids, in ledger order.
+    public var transactions: [Transaction]
+
+    /// A group.
+    public init(groupID: String?, transactions: [Transaction]) {
+        self.groupID = groupID
+        self.transactions = transactions
+    }
+
+    /// `{"group_id","transactions":[{"id","portfolio","coin_id","kind",…}…]}`
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI.
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        var w = JSONWriter(reserving: transactions.count * 360 + 64)
+        w.beginObject()
+        w.key("group_id"); w.string(groupID)
+        w.key("transactions"); w.beginArray()
+        for transaction in transactions { w.beginObject(); transaction.writeJSON(to: &w); w.endObject() }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+}

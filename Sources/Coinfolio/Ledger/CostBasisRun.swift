@@ -1,0 +1,37 @@
+/// Runs a `CoinCostBasis` over one coin's entries: of one portfolio, or of several at once when
+/// moves link them (SPEC §16: "a pnl over one portfolio computes the other portfolios of the
+/// owner as far as the moves need").
+enum CostBasisRun {
+    /// The calculator after every entry of one portfolio, in ledger order.
+    static func run<Lots: LotMethod>(_ entries: [LedgerEntry], as _: Lots.Type = Lots.self) -> CoinCostBasis<Lots> {
+        var basis = CoinCostBasis<Lots>()
+        var moves = MovedLots()
+        var pieces: [Lot] = []
+        for entry in entries { basis.apply(entry, moves: &moves, pieces: &pieces) }
+        return basis
+    }
+
+    /// The calculator of `portfolios[target]` after running every portfolio's entries of the coin
+    /// together in ledger order (timestamp, then id across portfolios: a move's transfer_out is
+    /// written before its transfer_in), so that each move's transfer_in receives the lots its
+    /// transfer_out removed.
+    static func run<Lots: LotMethod>(_ portfolios: [[LedgerEntry]], target: Int, as _: Lots.Type = Lots.self) -> CoinCostBasis<Lots> {
+        var bases = [CoinCostBasis<Lots>](repeating: CoinCostBasis<Lots>(), count: portfolios.count)
+        var next = [Int](repeating: 0, count: portfolios.count)
+        var moves = MovedLots()
+        var pieces: [Lot] = []
+        while true {
+            // The portfolio whose next entry comes first (a handful of portfolios: a scan).
+            var chosen = -1
+            for index in portfolios.indices where next[index] < portfolios[index].count {
+                if chosen < 0 || precedes(portfolios[index][next[index]].point, portfolios[chosen][next[chosen]].point) {
+                    chosen = index
+                }
+            }
+            guard chosen >= 0 else { break }
+            bases[chosen].apply(portfolios[chosen][next[chosen]], moves: &moves, pieces: &pieces)
+            next[chosen] += 1
+        }
+        return bases[target]
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The rows of a ledger CSV file (SPEC §12, header
+/// `timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id`, and §16's optional
+/// `fee_coin_id,fee_price,income_type,group_id`), read from a CSV stream and checked one by one:
+/// the header's columns, then each row as a validated `Transaction`.
+/// Every error is `.invalidArgument` naming the physical line where the record starts (the
+/// header is line 1) and the column (`details.line`, `details.column`). The store writes the
+/// rows (`LedgerStore.importCSV`); nothing here touches a database.
+struct LedgerCSVRows {
+    /// Each known column's position in the file's header.
+    private let timestamp: Int?, portfolio: Int?, coinID: Int?, kind: Int?, amount: Int?
+    private let price: Int?, fee: Int?, note: Int?, externalID: Int?
+    private let feeCoinID: Int?, feePrice: Int?, incomeType: Int?, groupID: Int?
+    /// How many fields every row has (the header's count).
+    private let width: Int
+    /// Rows read so far (not counting the header).
+    private(set) var rowsRead = 0
+
+    /// Reads and checks the header.
+    /// - Returns: nil for a file with no record at all.
+    /// - Throws: `.invalidArgument` for a `;` separator, an unknown or repeated column, a
+    ///   missing required one (`timestamp`, `coin_id`, `kind`, `amount`), or a CSV syntax error.
+    static func header(_ reader: inout CSVReader) throws -> LedgerCSVRows? {
+        guard let header = try record(&reader) else { return nil }
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        if names.count == 1, names[0].contains(";") {
+            throw error(line: header.line, column: nil, "the separator must be a comma, not \";\"")
+        }
+        var index: [String: Int] = [:]
+        for (position, name) in names.enumerated() {
+            guard LedgerCSV.columns.contains(name) else {
+                throw error(
+                    line: header.line, column: name, "unknown column \"\(name)\": the header is \(LedgerCSV.columns.joined(separator: ","))"
+                )
+            }
+            guard index[name] == nil else { throw error(line: header.line, column: name, "column \"\(name)\" appears twice") }
+            index[name] = position
+        }
+        for name in LedgerCSV.columns where LedgerCSV.required.contains(name) && index[name] == nil {
+            throw error(line: header.line, column: name, "the header has no \"\(name)\" column")
+        }
+        return LedgerCSVRows(index: index, width: names.count)
+    }
+
+    private init(index: [String: Int], width: Int) {
+        timestamp = index["timestamp"]
+        portfolio = index["portfolio"]
+        coinID = index["coin_id"]
+        kind = index["kind"]
+        amount = index["amount"]
+        price = index["price"]
+        fee = index["fee"]
+        note = index["note"]
+        externalID = index["external_id"]
+        feeCoinID = index["fee_coin_id"]
+        feePrice = index["fee_price"]
+        incomeType = index["income_type"]
+        groupID = index["group_id"]
+        self.width = width
+    }
+
+    /// The next row as a validated transaction (no id; an empty portfolio is "main", an empty
+    /// fee 0, an empty external_id, fee_coin_id, fee_price, income_type or group_id none; an empty
+    /// price on a buy, sell, fee or income pending) and its line; nil after the last row. The
+    /// transaction's `groupID` is the file's label, local to the file (the store gives each label a
+    /// fresh group id).
+    /// - Throws: `.invalidArgument` with the line and column: a row of another width, a bad
+    ///   time, kind or decimal (a decimal comma said so), an empty amount, any rule of
+    ///   `Transaction.validate`; a CSV syntax error (`details.field_index`).
+    mutating func next(_ reader: inout CSVReader) throws -> (transaction: Transaction, line: Int)? {
+        guard let record = try Self.record(&reader) else { return nil }
+        rowsRead += 1
+        let line = record.line
+        guard record.fields.count == width else {
+            throw Self.error(
+                line: line, column: nil,
+                "the row has \(record.fields.count) fields and the header \(width) (the separator is a comma and the decimal mark a point)")
+        }
+        func field(_ column: Int?) -> String? {
+            column.map { record.fields[$0] }
+        }
+        func decimal(_ name: String, _ column: Int?) throws -> ExactDecimal? {
+            guard let text = field(column), !text.isEmpty else { return nil }
+            if let value = ExactDecimal(text) { return value }
+            if text.contains(",") {
+                throw Self.error(line: line, column: name, "\"\(text)\" has a decimal comma: the decimal mark is a point (1.5, not 1,5)")
+            }
+            throw Self.error(line: line, column: name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
+        }
+        let timestampText = field(timestamp) ?? ""
+        guard let time = LedgerTimestamp.parse(timestampText) else {
+            throw Self.error(line: line, column: "timestamp", "\"\(timestampText)\" is not an RFC 3339 time (2024-03-01T12:30:00Z)")
+        }
+        let kindText = field(kind) ?? ""
+        guard let transactionKind = TransactionKind(rawValue: kindText) else {
+            throw Self.error(line: line, column: "kind", "\"\(kindText)\" is not \(TransactionKind.list)")
+        }
+        var income: IncomeType?
+        if let text = field(incomeType), !text.isEmpty {
+            guard let type = IncomeType(rawValue: text) else {
+                throw Self.error(line: line, column: "income_type", "\"\(text)\" is not \(IncomeType.list)")
+            }
+            income = type
+        }
+        func optional(_ column: Int?) -> String? {
+            guard let text = field(column), !text.isEmpty else { return nil }
+            return text
+        }
+        guard let units = try decimal("amount", amount) else { throw Self.error(line: line, column: "amount", "amount is empty") }
+        let portfolioText = field(portfolio) ?? ""
+        let externalText = field(externalID) ?? ""
+        let transaction = Transaction(
+            portfolio: portfolioText.isEmpty ? Transaction.defaultPortfolio : portfolioText,
+            coinID: field(coinID) ?? "", kind: transactionKind, amount: units, price: try decimal("price", price),
+            fee: try decimal("fee", fee) ?? .zero, timestamp: time, note: field(note) ?? "",
+            externalID: externalText.isEmpty ? nil : externalText, feeCoinID: optional(feeCoinID),
+            feePrice: try decimal("fee_price", feePrice), incomeType: income, groupID: optional(groupID))
+        do { try transaction.validate() } catch let error as CoinfolioError {
+            var column: String?
+            if case .string(let name)? = error.details["field"] { column = name }
+            throw Self.error(line: line, column: column, error.message)
+        }
+        return (transaction, line)
+    }
+
+    /// The next CSV record, a syntax error as `.invalidArgument` with its line and field.
+    private static func record(_ reader: inout CSVReader) throws -> (fields: [String], line: Int)? {
+        do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
+            throw Self.error(line: error.line, column: nil, error.message, ["field_index": .number(Double(error.field))])
+        }
+    }
+
+    /// An import error at `line` (and `column`, a header name): `.invalidArgument`, the message
+    /// prefixed with "line N, column C: ", `details.line` and `details.column`.
+    static func error(line: Int, column: String?, _ message: String, _ extra: [String: CoinfolioError.Detail] = [:])
+        -> CoinfolioError
+    {
+        var details = extra
+        details["line"] = .number(Double(line))
+        if let column { details["column"] = .string(column) }
+        let place = column.map { "line \(line), column \($0)" } ?? "line \(line)"
+        return CoinfolioError(.invalidArgument, "\(place): \(message)", details: details)
+    }
+}

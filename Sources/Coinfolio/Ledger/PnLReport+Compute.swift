@@ -1,0 +1,104 @@
+/// Computing a `PnLReport` from a portfolio's ledger (SPEC §12, §16).
+extension PnLReport {
+    /// Runs the method's calculator over each coin's entries (already in ledger order).
+    /// - Parameters:
+    ///   - ledger: the portfolio's coins, by id, each with its entries in ledger order.
+    ///   - linked: for a coin whose entries include a move's transfer_in, every portfolio's
+    ///     entries of that coin (the owner's) and which of them is this portfolio; nil when the
+    ///     coin does not need them.
+    ///   - price: the current price of a coin in the portfolio's currency, nil when unknown.
+    static func compute(
+        portfolio: String, vsCurrency: String, method: CostBasisMethod, ledger: [(coinID: String, entries: [LedgerEntry])],
+        linked: (String) -> (portfolios: [[LedgerEntry]], target: Int)? = { _ in nil }, price: (String) -> PreciseDecimal?
+    ) -> PnLReport {
+        switch method {
+        case .fifo: return compute(FIFOLots.self, portfolio, vsCurrency, method, ledger, linked, price)
+        case .lifo: return compute(LIFOLots.self, portfolio, vsCurrency, method, ledger, linked, price)
+        case .hifo: return compute(HIFOLots.self, portfolio, vsCurrency, method, ledger, linked, price)
+        case .lofo: return compute(LOFOLots.self, portfolio, vsCurrency, method, ledger, linked, price)
+        case .average: return compute(AverageCostLots.self, portfolio, vsCurrency, method, ledger, linked, price)
+        }
+    }
+
+    private static func compute<Lots: LotMethod>(
+        _: Lots.Type, _ portfolio: String, _ vsCurrency: String, _ method: CostBasisMethod,
+        _ ledger: [(coinID: String, entries: [LedgerEntry])], _ linked: (String) -> (portfolios: [[LedgerEntry]], target: Int)?,
+        _ price: (String) -> PreciseDecimal?
+    ) -> PnLReport {
+        var report = PnLReport(
+            portfolio: portfolio, vsCurrency: vsCurrency, method: method, coins: [], totalCostBasis: .zero, totalCurrentValue: nil,
+            totalUnrealizedPnL: nil, totalRealizedPnL: .zero, totalFees: .zero, totalIncome: .zero, totalIncomeCoverage: 1)
+        report.coins.reserveCapacity(ledger.count)
+        for (coinID, entries) in ledger {
+            let receivesMoves = entries.contains { $0.kind == .transferIn && $0.group != nil }
+            let basis: CoinCostBasis<Lots>
+            if receivesMoves, let all = linked(coinID) {
+                basis = CostBasisRun.run(all.portfolios, target: all.target)
+            } else {
+                basis = CostBasisRun.run(entries)
+            }
+            report.coins.append(coin(coinID, basis, price(coinID)))
+        }
+        report.total()
+        return report
+    }
+
+    /// The figures of one coin from its calculator and current price.
+    private static func coin<Lots>(_ coinID: String, _ basis: CoinCostBasis<Lots>, _ currentPrice: PreciseDecimal?) -> CoinPnL {
+        let amount = basis.amount
+        let known = basis.known
+        let hasKnown = !known.units.isZero
+        let costBasis: PreciseDecimal? = amount.isZero ? .zero : (hasKnown ? known.cost : nil)
+        var unrealized: PreciseDecimal?
+        if let currentPrice, let costBasis { unrealized = known.units * currentPrice - costBasis }
+        var percentage: Double?
+        if let unrealized, let costBasis { percentage = Self.percentage(unrealized, of: costBasis) }
+        let realized = basis.realized
+        func share(_ part: PreciseDecimal, of whole: PreciseDecimal) -> Double {
+            whole.isZero ? 1 : (part.divided(by: whole)?.double ?? 1)
+        }
+        var coin = CoinPnL(
+            coinID: coinID, amount: amount, costBasis: costBasis, averageCost: hasKnown ? known.cost.divided(by: known.units) : nil,
+            breakevenPrice: hasKnown ? (known.cost - realized).divided(by: known.units) : nil, currentPrice: currentPrice,
+            currentValue: currentPrice.map { amount * $0 }, unrealizedPnL: unrealized, unrealizedPnLPercentage: percentage,
+            realizedPnL: realized, realizedCoverage: share(basis.realizedUnits, of: basis.disposedUnits),
+            fees: basis.feesKnown ? basis.fees : nil, costBasisCoverage: share(known.units, of: amount), income: basis.income,
+            incomeCoverage: share(basis.incomeKnownUnits, of: basis.incomeUnits), realizedCost: basis.realizedCost)
+        coin.incomeRows = basis.incomeRows
+        coin.incomeKnownRows = basis.incomeKnownRows
+        return coin
+    }
+
+    /// The totals over `coins`.
+    private mutating func total() {
+        var value = PreciseDecimal.zero
+        var anyValue = false
+        var unrealized = PreciseDecimal.zero
+        var anyUnrealized = false
+        var anyHeld = false
+        var fees: PreciseDecimal? = .zero
+        var incomeRows = 0
+        var incomeKnownRows = 0
+        for coin in coins {
+            if !coin.amount.isZero { anyHeld = true }
+            totalCostBasis += coin.costBasis ?? .zero
+            if let coinValue = coin.currentValue, !coin.amount.isZero {
+                value += coinValue
+                anyValue = true
+            }
+            if let coinUnrealized = coin.unrealizedPnL, !coin.amount.isZero {
+                unrealized += coinUnrealized
+                anyUnrealized = true
+            }
+            totalRealizedPnL += coin.realizedPnL
+            fees = coin.fees.flatMap { coinFees in fees.map { $0 + coinFees } }
+            totalIncome += coin.income
+            incomeRows += coin.incomeRows
+            incomeKnownRows += coin.incomeKnownRows
+        }
+        totalCurrentValue = anyValue || !anyHeld ? value : nil
+        totalUnrealizedPnL = anyUnrealized || !anyHeld ? unrealized : nil
+        totalFees = fees
+        totalIncomeCoverage = incomeRows == 0 ? 1 : Double(incomeKnownRows) / Double(incomeRows)
+    }
+}

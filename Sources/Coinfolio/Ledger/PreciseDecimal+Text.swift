@@ -1,0 +1,101 @@
+import Foundation
+
+/// Text, doubles and the ledger's fixed form of a `PreciseDecimal`.
+extension PreciseDecimal {
+    /// The shortest exact text, written as JavaScript writes numbers: plain decimal for
+    /// 10⁻⁷ ≤ |x| < 10²¹ (`"246"`, `"0.1"`, `"-40003.1"`, `"320000000000000000000"`), the
+    /// exponent form outside (`"2e-24"`, `"1.5e21"`); never `"-0"`, no trailing zeros.
+    public var description: String {
+        var bytes: [UInt8] = []
+        appendText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `description`'s UTF-8 bytes (for JSON writers).
+    func appendText(to bytes: inout [UInt8]) {
+        let (magnitude, exponent) = normalized
+        guard magnitude != 0 else {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        if significand < 0 { bytes.append(UInt8(ascii: "-")) }
+        let digits = Array(String(magnitude).utf8)
+        let count = digits.count
+        let zero = UInt8(ascii: "0")
+        // The value is 0.d₁d₂… × 10^point (ECMAScript's Number::toString).
+        let point = exponent + count
+        if count <= point, point <= 21 {
+            bytes.append(contentsOf: digits)
+            bytes.append(contentsOf: repeatElement(zero, count: point - count))
+        } else if 0 < point, point <= 21 {
+            bytes.append(contentsOf: digits[..<point])
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(contentsOf: digits[point...])
+        } else if -6 < point, point <= 0 {
+            bytes.append(zero)
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(contentsOf: repeatElement(zero, count: -point))
+            bytes.append(contentsOf: digits)
+        } else {
+            bytes.append(digits[0])
+            if count > 1 {
+                bytes.append(UInt8(ascii: "."))
+                bytes.append(contentsOf: digits[1...])
+            }
+            bytes.append(UInt8(ascii: "e"))
+            bytes.append(contentsOf: String(point - 1).utf8)
+        }
+    }
+
+    /// The nearest binary double (for display and ratios).
+    public var double: Double {
+        guard significand != 0 else { return 0 }
+        let magnitude = significand.magnitude
+        // Exact operands, one correctly rounded operation.
+        if magnitude < (1 << 53), exponent >= -22, exponent <= 22 {
+            let value = Double(UInt64(magnitude))
+            let scaled = exponent >= 0 ? value * Self.doublePowers[Int(exponent)] : value / Self.doublePowers[Int(-exponent)]
+            return significand < 0 ? -scaled : scaled
+        }
+        return Double(description) ?? (significand < 0 ? -.infinity : .infinity)
+    }
+
+    private static let doublePowers: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// The value rounded half-to-even to the ledger's 18 fraction digits; nil when that is
+    /// beyond ±8.5 × 10¹⁹ (the ledger's limit): a trade's price found by division, a moved lot's
+    /// units.
+    public var roundedToLedger: ExactDecimal? {
+        guard significand != 0 else { return .zero }
+        let magnitude = significand.magnitude
+        let shift = Int(exponent) + ExactDecimal.fractionDigits
+        var units: UInt128
+        if shift >= 0 {
+            guard shift <= 38 else { return nil }
+            let (product, overflow) = magnitude.multipliedReportingOverflow(by: DecimalDigitTable.power(shift))
+            guard !overflow else { return nil }
+            units = product
+        } else if -shift > 38 {
+            units = 0
+        } else {
+            let divisor = DecimalDigitTable.power(-shift)
+            let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: divisor)
+            units = quotient
+            let half = divisor / 2
+            if remainder > half || (remainder == half && quotient & 1 == 1) { units += 1 }
+        }
+        guard units <= UInt128(ExactDecimal.maximumUnits) else { return nil }
+        return ExactDecimal(units: significand < 0 ? -Int128(units) : Int128(units))
+    }
+}
+
+extension JSONWriter {
+    /// A derived ledger value as a JSON number in its shortest exact form, or null.
+    mutating func decimal(_ value: PreciseDecimal?) {
+        guard let value else {
+            null()
+            return
+        }
+        rawBytes { value.appendText(to: &$0) }
+    }
+}

@@ -1,0 +1,320 @@
+/// A decimal floating-point number with 38 significant digits: what the ledger derives from its
+/// exact inputs (a lot's cost, cost basis, proceeds, realized and unrealized P&L, values, income).
+///
+/// The value is `significand × 10^exponent` with |significand| < 10³⁸. Sums, differences and
+/// products are exact whenever the exact result has at most 38 significant digits (every sum of
+/// ledger amounts, prices and fees, each at most 20 integer and 18 fraction digits, and every
+/// product of two of them with at most 38 digits); otherwise, and for quotients, they are rounded
+/// half-to-even at the 38th significant digit — never to a fixed number of places, so dust stays
+/// dust (1e-18 units at 0.000002 cost 2e-24) and no sum of the ledger's values clamps or wraps
+/// (8e19 + 8e19 is 1.6e20). The exponent range (±2·10⁹) is far beyond any ledger value.
+///
+/// Text out is the shortest exact form (`description`), written as JavaScript writes numbers:
+/// `"246"`, `"0.1"`, `"40003.1"`, `"320000000000000000000"`, and `"2e-24"` below 10⁻⁷.
+public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+    // The significand is kept as two 64-bit halves, not an Int128: with a stored Int128 (16-byte
+    // alignment) beside the exponent, debug builds of Swift 6.3 read an optional value with an
+    // aligned vector load from a misaligned stack slot and crash.
+    @usableFromInline var high: Int64
+    @usableFromInline var low: UInt64
+    @usableFromInline var exponent: Int32
+
+    /// |significand| < 10³⁸.
+    @inlinable var significand: Int128 { Int128(high) << 64 | Int128(low) }
+
+    @inlinable init(significand: Int128, exponent: Int32) {
+        high = Int64(truncatingIfNeeded: significand >> 64)
+        low = UInt64(truncatingIfNeeded: significand)
+        self.exponent = exponent
+    }
+
+    /// Significant digits kept.
+    public static let significantDigits = 38
+    @usableFromInline static let limit: UInt128 = 100_000_000_000_000_000_000_000_000_000_000_000_000
+
+    /// Zero.
+    public static let zero = PreciseDecimal(significand: 0, exponent: 0)
+
+    /// A whole number.
+    public init(integerLiteral value: Int64) { self.init(significand: Int128(value), exponent: 0) }
+
+    /// A whole number.
+    public init(_ value: Int) { self.init(significand: Int128(value), exponent: 0) }
+
+    /// A ledger value, exactly (its trailing zeros dropped, so later products stay in the fast path).
+    public init(_ value: ExactDecimal) {
+        let units = value.units
+        guard units != 0 else {
+            self = .zero
+            return
+        }
+        let magnitude = units.magnitude
+        var digits: UInt128
+        var exponent = -18
+        if magnitude <= UInt128(UInt64.max) {
+            var small = UInt64(magnitude)
+            while small % 10 == 0 {
+                small /= 10
+                exponent += 1
+            }
+            digits = UInt128(small)
+        } else {
+            let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: ExactDecimal.unsignedScale)
+            if fraction == 0 {
+                digits = whole
+                exponent = 0
+                while digits % 10 == 0 {
+                    digits /= 10
+                    exponent += 1
+                }
+            } else {
+                var small = UInt64(fraction)
+                var places = 18
+                while small % 10 == 0 {
+                    small /= 10
+                    places -= 1
+                }
+                digits = whole * DecimalDigitTable.power(places) + UInt128(small)
+                exponent = -places
+            }
+        }
+        self.init(significand: units < 0 ? -Int128(digits) : Int128(digits), exponent: Int32(exponent))
+    }
+
+    /// Reads decimal text (`"-12.5"`, `"2e-24"`, `"1E+3"`); nil for anything else, and for a
+    /// number that needs more than 38 significant digits.
+    public init?(_ text: String) {
+        var bytes = Substring(text).utf8[...]
+        var negative = false
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        var digits: UInt128 = 0
+        var count = 0
+        var exponent = 0
+        var sawDigit = false
+        var sawPoint = false
+        while let byte = bytes.first {
+            if byte >= 0x30, byte <= 0x39 {
+                sawDigit = true
+                if count == 38 {
+                    // Past 38 significant digits only zeros are exact.
+                    guard byte == 0x30 else { return nil }
+                    if !sawPoint { exponent += 1 }
+                } else {
+                    if digits != 0 || byte != 0x30 { count += 1 }
+                    digits = digits * 10 + UInt128(byte - 0x30)
+                    if sawPoint { exponent -= 1 }
+                }
+            } else if byte == UInt8(ascii: "."), !sawPoint {
+                sawPoint = true
+            } else {
+                break
+            }
+            bytes = bytes.dropFirst()
+        }
+        guard sawDigit else { return nil }
+        if let byte = bytes.first {
+            guard byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") else { return nil }
+            bytes = bytes.dropFirst()
+            var exponentNegative = false
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                exponentNegative = sign == UInt8(ascii: "-")
+                bytes = bytes.dropFirst()
+            }
+            guard !bytes.isEmpty, bytes.count <= 9, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            let value = bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            exponent += exponentNegative ? -value : value
+        }
+        self = Self.make(negative, digits, exponent)
+    }
+
+    @inline(__always) static func make(_ negative: Bool, _ magnitude: UInt128, _ exponent: Int) -> PreciseDecimal {
+        PreciseDecimal(
+            significand: negative ? -Int128(magnitude) : Int128(magnitude),
+            exponent: magnitude == 0 ? 0 : Int32(clamping: exponent))
+    }
+
+    /// `magnitude × 10^exponent` rounded half-to-even to 38 significant digits.
+    static func rounded(_ negative: Bool, _ magnitude: WideMagnitude, _ exponent: Int) -> PreciseDecimal {
+        if magnitude.high == 0, magnitude.low < limit { return make(negative, magnitude.low, exponent) }
+        let drop = magnitude.digitCount - significantDigits
+        let divisor = DecimalDigitTable.power(drop)
+        var (quotient, remainder) = magnitude.divided(by: divisor)
+        let half = divisor / 2
+        if remainder > half || (remainder == half && quotient & 1 == 1) { quotient += 1 }
+        var exponent = exponent + drop
+        if quotient == limit {
+            quotient /= 10
+            exponent += 1
+        }
+        return make(negative, quotient, exponent)
+    }
+
+    /// Whether the value is 0.
+    @inlinable public var isZero: Bool { significand == 0 }
+    /// Whether the value is below 0.
+    @inlinable public var isNegative: Bool { significand < 0 }
+    /// The value without its sign.
+    @inlinable public var magnitude: PreciseDecimal { PreciseDecimal(significand: significand < 0 ? -significand : significand, exponent: exponent) }
+
+    /// −a, exact.
+    @inlinable public static prefix func - (a: PreciseDecimal) -> PreciseDecimal {
+        PreciseDecimal(significand: 0 - a.significand, exponent: a.exponent)
+    }
+
+    /// a + b: exact when the result fits 38 significant digits, else rounded half-to-even there.
+    public static func + (a: PreciseDecimal, b: PreciseDecimal) -> PreciseDecimal {
+        if a.significand == 0 { return b }
+        if b.significand == 0 { return a }
+        if a.exponent == b.exponent {
+            let (sum, overflow) = a.significand.addingReportingOverflow(b.significand)
+            if !overflow, sum.magnitude < limit { return PreciseDecimal(significand: sum, exponent: a.exponent) }
+        } else {
+            let (big, small) = a.exponent > b.exponent ? (a, b) : (b, a)
+            let shift = Int(big.exponent) - Int(small.exponent)
+            if shift <= 38, big.significand.magnitude < DecimalDigitTable.power(38 - shift) {
+                let scaled = big.significand * Int128(DecimalDigitTable.power(shift))
+                let (sum, overflow) = scaled.addingReportingOverflow(small.significand)
+                if !overflow, sum.magnitude < limit { return PreciseDecimal(significand: sum, exponent: small.exponent) }
+            }
+        }
+        return widelyAdded(a, b)
+    }
+
+    /// a + b through 256 bits, rounded to 38 digits.
+    private static func widelyAdded(_ a: PreciseDecimal, _ b: PreciseDecimal) -> PreciseDecimal {
+        let (big, small) = a.exponent >= b.exponent ? (a, b) : (b, a)
+        let shift = Int(big.exponent) - Int(small.exponent)
+        let bigMagnitude = big.significand.magnitude
+        let bigDigits = DecimalDigitTable.digitCount(bigMagnitude)
+        // Beyond 76 digits the smaller term lies below the last digit the result can keep.
+        guard shift <= 76 - bigDigits else { return big }
+        let scaled =
+            shift <= 38
+            ? WideMagnitude(bigMagnitude, times: DecimalDigitTable.power(shift))
+            : WideMagnitude(bigMagnitude * DecimalDigitTable.power(shift - 38), times: DecimalDigitTable.power(38))
+        let other = WideMagnitude(low: small.significand.magnitude)
+        let bigNegative = big.significand < 0
+        let smallNegative = small.significand < 0
+        let exponent = Int(small.exponent)
+        if bigNegative == smallNegative { return rounded(bigNegative, scaled + other, exponent) }
+        if other < scaled { return rounded(bigNegative, scaled - other, exponent) }
+        if scaled < other { return rounded(smallNegative, other - scaled, exponent) }
+        return .zero
+    }
+
+    /// a − b (see `+`).
+    @inlinable public static func - (a: PreciseDecimal, b: PreciseDecimal) -> PreciseDecimal { a + -b }
+    /// a = a + b.
+    @inlinable public static func += (a: inout PreciseDecimal, b: PreciseDecimal) { a = a + b }
+    /// a = a − b.
+    @inlinable public static func -= (a: inout PreciseDecimal, b: PreciseDecimal) { a = a + -b }
+
+    /// a × b: exact when the product fits 38 significant digits, else rounded half-to-even there.
+    public static func * (a: PreciseDecimal, b: PreciseDecimal) -> PreciseDecimal {
+        if a.significand == 0 || b.significand == 0 { return .zero }
+        let negative = (a.significand < 0) != (b.significand < 0)
+        let x = a.significand.magnitude
+        let y = b.significand.magnitude
+        let exponent = Int(a.exponent) + Int(b.exponent)
+        if x >> 64 == 0, y >> 64 == 0 {
+            let product = x &* y
+            if product < limit { return make(negative, product, exponent) }
+            return rounded(negative, WideMagnitude(low: product), exponent)
+        }
+        return rounded(negative, WideMagnitude(x, times: y), exponent)
+    }
+
+    /// self ÷ b to 38 significant digits (half-to-even; exact when the quotient has fewer); nil
+    /// when b is 0.
+    public func divided(by b: PreciseDecimal) -> PreciseDecimal? {
+        guard b.significand != 0 else { return nil }
+        guard significand != 0 else { return .zero }
+        let negative = (significand < 0) != (b.significand < 0)
+        let x = significand.magnitude
+        let y = b.significand.magnitude
+        // Scaled so that the quotient has 37 or 38 digits: x·10^s has 37 + digits(y) digits.
+        let shift = 37 + DecimalDigitTable.digitCount(y) - DecimalDigitTable.digitCount(x)
+        let dividend =
+            shift <= 38
+            ? WideMagnitude(x, times: DecimalDigitTable.power(shift))
+            : WideMagnitude(x * DecimalDigitTable.power(shift - 38), times: DecimalDigitTable.power(38))
+        var (quotient, remainder) = dividend.divided(by: y)
+        let twice = remainder << 1
+        if twice > y || (twice == y && quotient & 1 == 1) { quotient += 1 }
+        var exponent = Int(exponent) - Int(b.exponent) - shift
+        if quotient == Self.limit {
+            quotient /= 10
+            exponent += 1
+        }
+        return Self.make(negative, quotient, exponent)
+    }
+
+    /// self × b ÷ c (c ≠ 0; 0 when c is 0): a lot's share of its cost.
+    public func multiplied(by b: PreciseDecimal, dividedBy c: PreciseDecimal) -> PreciseDecimal {
+        (self * b).divided(by: c) ?? .zero
+    }
+
+    /// −1, 0 or 1 as a is below, equal to or above b.
+    static func compare(_ a: PreciseDecimal, _ b: PreciseDecimal) -> Int {
+        let signA = a.significand.signum()
+        let signB = b.significand.signum()
+        if signA != signB { return signA < signB ? -1 : 1 }
+        if signA == 0 { return 0 }
+        let order = compareMagnitudes(a, b)
+        return signA > 0 ? order : -order
+    }
+
+    private static func compareMagnitudes(_ a: PreciseDecimal, _ b: PreciseDecimal) -> Int {
+        let x = a.significand.magnitude
+        let y = b.significand.magnitude
+        if a.exponent == b.exponent { return x < y ? -1 : (x > y ? 1 : 0) }
+        // The place of the leading digit decides, unless it is the same.
+        let leadA = DecimalDigitTable.digitCount(x) + Int(a.exponent)
+        let leadB = DecimalDigitTable.digitCount(y) + Int(b.exponent)
+        if leadA != leadB { return leadA < leadB ? -1 : 1 }
+        if a.exponent > b.exponent {
+            let scaled = x * DecimalDigitTable.power(Int(a.exponent) - Int(b.exponent))
+            return scaled < y ? -1 : (scaled > y ? 1 : 0)
+        }
+        let scaled = y * DecimalDigitTable.power(Int(b.exponent) - Int(a.exponent))
+        return x < scaled ? -1 : (x > scaled ? 1 : 0)
+    }
+
+    /// Whether a is below b.
+    public static func < (a: PreciseDecimal, b: PreciseDecimal) -> Bool { compare(a, b) < 0 }
+    /// Whether a and b are the same number (1.50 equals 1.5).
+    public static func == (a: PreciseDecimal, b: PreciseDecimal) -> Bool {
+        a.exponent == b.exponent ? a.significand == b.significand : compare(a, b) == 0
+    }
+
+    /// Hashes the number, not its spelling.
+    public func hash(into hasher: inout Hasher) {
+        let (digits, exponent) = normalized
+        hasher.combine(significand < 0)
+        hasher.combine(digits)
+        hasher.combine(exponent)
+    }
+
+    /// The magnitude without trailing zeros and its exponent ((0, 0) for zero).
+    var normalized: (digits: UInt128, exponent: Int) {
+        var digits = significand.magnitude
+        guard digits != 0 else { return (0, 0) }
+        var exponent = Int(self.exponent)
+        while digits > UInt128(UInt64.max), digits % 10 == 0 {
+            digits /= 10
+            exponent += 1
+        }
+        if digits <= UInt128(UInt64.max) {
+            var small = UInt64(digits)
+            while small % 10 == 0 {
+                small /= 10
+                exponent += 1
+            }
+            digits = UInt128(small)
+        }
+        return (digits, exponent)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// Groups (SPEC §16): rows one call writes together — a trade's legs, a fee row, a move's two
+/// sides — added and deleted all or nothing, the never-negative rule checked for the whole change
+/// in one database transaction.
+extension LedgerStore {
+    /// Stores rows as one group (a fresh `group_id` shared by all; none for a single row) after
+    /// checking every rule: each row's own (`Transaction.validate`), external ids new in their
+    /// portfolios, and no running amount of any coin the rows touch going below zero or past
+    /// 8.5e19 with all of them in place. Each row goes after every existing row of its time.
+    /// - Returns: the group id and the rows with their new ids, in the order given.
+    /// - Throws: `.invalidArgument` (a rule with `details.field`; a shortfall `{coin_id,
+    ///   timestamp, short_by}`; `out_of_range`), `.notFound` for a portfolio other than "main"
+    ///   that does not exist, `.store`. Nothing is written on error.
+    func addGroup(_ rows: [Transaction]) throws -> (groupID: String?, rows: [Transaction]) {
+        for row in rows { try row.validate() }
+        let groupID = rows.count > 1 ? UUID().uuidString.lowercased() : nil
+        return try write { connection in
+            var portfolios: [String] = []
+            for row in rows where !portfolios.contains(row.portfolio) {
+                try requirePortfolio(row.portfolio, connection)
+                portfolios.append(row.portfolio)
+            }
+            for (index, row) in rows.enumerated() {
+                guard let externalID = row.externalID else { continue }
+                let repeated = rows[..<index].contains { $0.externalID == externalID && $0.portfolio == row.portfolio }
+                let stored = try existingID(portfolio: row.portfolio, externalID: externalID, connection)
+                if repeated || stored != nil {
+                    throw CoinfolioError(
+                        .invalidArgument, "external_id \"\(externalID)\" is already used in portfolio \"\(row.portfolio)\"",
+                        details: ["field": .string("external_id")])
+                }
+            }
+            // Each touched coin of each portfolio: its new entries (ids past every stored one, in
+            // the order given) merged into the entries from the earliest new time on.
+            var touched: [(portfolio: String, coinID: String, entries: [LedgerEntry])] = []
+            for (index, row) in rows.enumerated() {
+                let entry = Self.entry(row, id: Int64.max - Int64(rows.count - index))
+                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) }) {
+                    touched[slot].entries.append(entry)
+                } else {
+                    touched.append((row.portfolio, row.coinID, [entry]))
+                }
+            }
+            var positions: [ExactDecimal] = []
+            for (portfolio, coinID, added) in touched {
+                let held = try position(portfolio: portfolio, coinID: coinID, connection)
+                guard added.contains(where: { !$0.kind.adds }) else {
+                    // Only additions: nothing later can go short; the holding must stay within range.
+                    try Self.checkNeverNegative(from: held, [Self.sum(added, at: added[0])], coinID: coinID)
+                    positions.append(held + Self.signedSum(added))
+                    continue
+                }
+                // Every stored entry after the earliest new time (those at that time come before the
+                // new ones), merged with the new ones in ledger order.
+                let earliest = added.map(\.timestamp).min() ?? 0
+                let later = try entries(portfolio: portfolio, coinID: coinID, after: (earliest, .max), connection)
+                let merged = (later + added).sorted { precedes($0.point, $1.point) }
+                try Self.checkNeverNegative(from: held - Self.signedSum(later), merged, coinID: coinID)
+                positions.append(held + Self.signedSum(added))
+            }
+            var stored = rows
+            for index in stored.indices {
+                stored[index].groupID = groupID
+                stored[index].id = try insert(stored[index], connection, skippingKnownExternalID: false)
+            }
+            for (slot, coin) in touched.enumerated() {
+                storePosition(portfolio: coin.portfolio, coinID: coin.coinID, positions[slot])
+            }
+            return (groupID, stored)
+        }
+    }
+
+    /// Deletes the transaction with `id` and, when it belongs to a group, every row of the group,
+    /// unless that would leave a later disposal of any coin short (checked for the whole change).
+    /// - Throws: `.notFound` for an unknown id; `.invalidArgument` for a shortfall; `.store`.
+    func delete(id: Int64) throws {
+        try write { connection in
+            guard let row = try transaction(id: id, connection) else {
+                throw CoinfolioError(.notFound, "no transaction with id \(id)", details: ["id": .string(String(id))])
+            }
+            var removed = [row]
+            if let groupID = row.groupID { removed = try group(groupID, connection) }
+            let removedIDs = Set(removed.compactMap(\.id))
+            // Each touched coin: its entries from the earliest removed point on, without the removed ones.
+            var touched: [(portfolio: String, coinID: String, from: LedgerPoint, change: ExactDecimal)] = []
+            for row in removed {
+                let point = (row.timestamp, (row.id ?? 0) - 1)
+                let change = row.kind.signed(row.amount)
+                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) }) {
+                    if precedes(point, touched[slot].from) { touched[slot].from = point }
+                    touched[slot].change += change
+                } else {
+                    touched.append((row.portfolio, row.coinID, point, change))
+                }
+            }
+            var positions: [ExactDecimal] = []
+            for (portfolio, coinID, from, change) in touched {
+                let held = try position(portfolio: portfolio, coinID: coinID, connection)
+                let later = try entries(portfolio: portfolio, coinID: coinID, after: from, connection)
+                let kept = later.filter { !removedIDs.contains($0.id) }
+                try Self.checkNeverNegative(from: held - Self.signedSum(later), kept, coinID: coinID)
+                positions.append(held - change)
+            }
+            let delete = try connection.statement(
+                row.groupID == nil
+                    ? "DELETE FROM ledger_transaction WHERE id = ?1 AND owner = ?2"
+                    : "DELETE FROM ledger_transaction WHERE group_id = ?1 AND owner = ?2")
+            if let groupID = row.groupID { delete.bind(1, groupID) } else { delete.bind(1, id) }
+            delete.bind(2, owner)
+            try delete.run("cannot delete transaction")
+            for (slot, coin) in touched.enumerated() {
+                storePosition(portfolio: coin.portfolio, coinID: coin.coinID, positions[slot])
+            }
+        }
+    }
+
+    /// One entry standing for `entries` together (their signed sum, an addition when not negative)
+    /// at `entry`'s point: what the range check of additions needs.
+    static func sum(_ entries: [LedgerEntry], at entry: LedgerEntry) -> LedgerEntry {
+        let total = signedSum(entries)
+        return LedgerEntry(id: entry.id, timestamp: entry.timestamp, kind: total.isNegative ? .transferOut : .transferIn, amount: total.isNegative ? -total : total)
+    }
+
+    /// Every row of the owner's group `groupID`, in ledger order.
+    func group(_ groupID: String, _ connection: any Database) throws -> [Transaction] {
+        let select = try connection.statement(
+            "SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE group_id = ?1 AND owner = ?2 ORDER BY timestamp_ms, id")
+        select.bind(1, groupID)
+        select.bind(2, owner)
+        defer { select.reset() }
+        var rows: [Transaction] = []
+        while try select.next() { rows.append(try LedgerRow.transaction(select)) }
+        return rows
+    }
+}

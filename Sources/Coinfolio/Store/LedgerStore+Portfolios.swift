@@ -1,0 +1,110 @@
+import Foundation
+
+/// Portfolios: names, their quote currency, and renaming or deleting them with their transactions.
+extension LedgerStore {
+    /// Every portfolio by name (bytewise); a nil currency means "the engine's vs_currency".
+    func portfolios() throws -> [(name: String, vsCurrency: String?)] {
+        try file.locked { connection in
+            let statement = try connection.statement("SELECT name, vs_currency FROM portfolio WHERE owner = ?1 ORDER BY name")
+            statement.bind(1, owner)
+            var result: [(String, String?)] = []
+            while try statement.next() { result.append((statement.text(0) ?? "", statement.text(1))) }
+            return result
+        }
+    }
+
+    /// The portfolio's stored currency: `.some(nil)` for "the engine's", nil when it does not exist.
+    func portfolioCurrency(_ name: String) throws -> String?? {
+        try file.locked { connection in try currency(of: name, connection) }
+    }
+
+    func currency(of name: String, _ connection: any Database) throws -> String?? {
+        let statement = try connection.statement("SELECT vs_currency FROM portfolio WHERE name = ?1 AND owner = ?2")
+        statement.bind(1, name)
+        statement.bind(2, owner)
+        defer { statement.reset() }
+        guard try statement.next() else { return nil }
+        return .some(statement.text(0))
+    }
+
+    /// Creates a portfolio. - Throws: `.invalidArgument` when the name is taken or bad.
+    func createPortfolio(name: String, vsCurrency: String?) throws {
+        try Transaction.validatePortfolioName(name)
+        try write { connection in
+            guard try currency(of: name, connection) == nil else {
+                throw CoinfolioError(
+                    .invalidArgument, "a portfolio named \"\(name)\" already exists", details: ["portfolio": .string(name)])
+            }
+            try insertPortfolio(name, vsCurrency, connection)
+        }
+    }
+
+    func insertPortfolio(_ name: String, _ vsCurrency: String?, _ connection: any Database) throws {
+        let statement = try connection.statement("INSERT INTO portfolio (owner, name, vs_currency) VALUES (?3, ?1, ?2)")
+        statement.bind(1, name)
+        statement.bind(2, vsCurrency)
+        statement.bind(3, owner)
+        try statement.run("cannot create portfolio")
+    }
+
+    /// Renames a portfolio and moves its transactions.
+    /// - Throws: `.notFound` without one named `name`; `.invalidArgument` when `newName` is taken or bad.
+    func renamePortfolio(_ name: String, to newName: String) throws {
+        try Transaction.validatePortfolioName(newName)
+        try write { connection in
+            guard let vs = try currency(of: name, connection) else { throw Self.noPortfolio(name) }
+            guard name != newName else { return }
+            guard try currency(of: newName, connection) == nil else {
+                throw CoinfolioError(
+                    .invalidArgument, "a portfolio named \"\(newName)\" already exists", details: ["portfolio": .string(newName)])
+            }
+            try insertPortfolio(newName, vs, connection)
+            let move = try connection.statement("UPDATE ledger_transaction SET portfolio = ?2 WHERE portfolio = ?1 AND owner = ?3")
+            move.bind(1, name)
+            move.bind(2, newName)
+            move.bind(3, owner)
+            try move.run("cannot rename portfolio")
+            forgetPositions(portfolio: name)
+            forgetPositions(portfolio: newName)
+            let delete = try connection.statement("DELETE FROM portfolio WHERE name = ?1 AND owner = ?2")
+            delete.bind(1, name)
+            delete.bind(2, owner)
+            try delete.run("cannot rename portfolio")
+        }
+    }
+
+    /// Deletes a portfolio; with transactions only when `force` (they go with it).
+    /// - Throws: `.notFound`; `.invalidArgument` when it has transactions and `force` is false
+    ///   (`details.transactions` = how many).
+    func deletePortfolio(_ name: String, force: Bool) throws {
+        try write { connection in
+            guard try currency(of: name, connection) != nil else { throw Self.noPortfolio(name) }
+            let count = try connection.statement("SELECT count(*) FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2")
+            count.bind(1, name)
+            count.bind(2, owner)
+            let transactions = try count.scalarInt() ?? 0
+            if transactions > 0, !force {
+                throw CoinfolioError(
+                    .invalidArgument, "portfolio \"\(name)\" has \(transactions) transactions: pass force to delete them with it",
+                    details: ["portfolio": .string(name), "transactions": .number(Double(transactions))])
+            }
+            for sql in [
+                "DELETE FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2",
+                "DELETE FROM portfolio WHERE name = ?1 AND owner = ?2",
+            ] {
+                let statement = try connection.statement(sql)
+                statement.bind(1, name)
+                statement.bind(2, owner)
+                try statement.run("cannot delete portfolio")
+            }
+            forgetPositions(portfolio: name)
+        }
+    }
+
+    /// Creates "main" on first use (it may have been renamed or deleted); other names must exist.
+    func requirePortfolio(_ name: String, _ connection: any Database) throws {
+        guard try currency(of: name, connection) == nil else { return }
+        guard name == Transaction.defaultPortfolio else { throw Self.noPortfolio(name) }
+        try insertPortfolio(name, nil, connection)
+    }
+}

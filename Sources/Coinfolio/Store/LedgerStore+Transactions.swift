@@ -1,0 +1,155 @@
+import Foundation
+
+/// Transactions: adding and deleting one under the never-negative rule, and reading them back.
+extension LedgerStore {
+    /// Stores a validated transaction after checking that no running amount goes below zero.
+    /// - Returns: the transaction with its new id.
+    /// - Throws: `.invalidArgument` (rules, a used external id, a shortfall with details
+    ///   `{coin_id, timestamp, short_by}`), `.notFound` for an unknown portfolio, `.store`.
+    func add(_ transaction: Transaction) throws -> Transaction {
+        try addGroup([transaction]).rows[0]
+    }
+
+    /// A page of transactions in ledger order, and how many match in all.
+    func transactions(_ query: TransactionQuery) throws -> (transactions: [Transaction], total: Int) {
+        try file.locked { connection in
+            // Parameters numbered without gaps (PostgreSQL needs every $n it is given).
+            var conditions = ["owner = ?1"]
+            var values: [(Int32, Any)] = []
+            // With a group and no portfolio, the group's rows in every portfolio.
+            if query.portfolio != nil || query.groupID == nil {
+                conditions.append("portfolio = ?\(conditions.count + 1)")
+                values.append((Int32(conditions.count), query.portfolio ?? Transaction.defaultPortfolio))
+            }
+            if let groupID = query.groupID {
+                conditions.append("group_id = ?\(conditions.count + 1)")
+                values.append((Int32(conditions.count), groupID))
+            }
+            if let coinID = query.coinID {
+                conditions.append("coin_id = ?\(conditions.count + 1)")
+                values.append((Int32(conditions.count), coinID))
+            }
+            if let from = query.from {
+                conditions.append("timestamp_ms >= ?\(conditions.count + 1)")
+                values.append((Int32(conditions.count), from))
+            }
+            if let to = query.to {
+                conditions.append("timestamp_ms <= ?\(conditions.count + 1)")
+                values.append((Int32(conditions.count), to))
+            }
+            let filter = conditions.joined(separator: " AND ")
+            func bind(_ statement: any DatabaseStatement) {
+                statement.bind(1, owner)
+                for (index, value) in values {
+                    if let text = value as? String { statement.bind(index, text) }
+                    if let number = value as? Int64 { statement.bind(index, number) }
+                }
+            }
+            let count = try connection.statement("SELECT count(*) FROM ledger_transaction WHERE \(filter)")
+            bind(count)
+            let total = try count.scalarInt() ?? 0
+            // No LIMIT −1 on PostgreSQL: a page without a limit asks for every remaining row.
+            let limit = Int64(query.limit ?? Int(Int32.max))
+            let next = conditions.count
+            let select = try connection.statement(
+                """
+                SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE \(filter)
+                ORDER BY timestamp_ms, id LIMIT ?\(next + 1) OFFSET ?\(next + 2)
+                """)
+            bind(select)
+            select.bind(Int32(next + 1), limit)
+            select.bind(Int32(next + 2), query.offset)
+            var page: [Transaction] = []
+            while try select.next() { page.append(try LedgerRow.transaction(select)) }
+            return (page, total)
+        }
+    }
+
+    /// Every transaction of a portfolio (of every portfolio for nil) in ledger order, handed to
+    /// `body` one at a time.
+    func forEachTransaction(portfolio: String?, _ body: (Transaction) throws -> Void) throws {
+        try file.locked { connection in
+            let select = try connection.statement(
+                """
+                SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction
+                WHERE owner = ?1\(portfolio == nil ? "" : " AND portfolio = ?2") ORDER BY timestamp_ms, id
+                """)
+            select.bind(1, owner)
+            if let portfolio { select.bind(2, portfolio) }
+            defer { select.reset() }
+            while try select.next() { try body(try LedgerRow.transaction(select)) }
+        }
+    }
+
+    /// The id of the portfolio's row with `externalID`, if any.
+    func existingID(portfolio: String, externalID: String, _ connection: any Database) throws -> Int64? {
+        let statement = try connection.statement(
+            "SELECT id FROM ledger_transaction WHERE portfolio = ?1 AND external_id = ?2 AND owner = ?3")
+        statement.bind(1, portfolio)
+        statement.bind(2, externalID)
+        statement.bind(3, owner)
+        defer { statement.reset() }
+        return try statement.next() ? statement.int64(0) : nil
+    }
+
+    /// The row with `id` as a transaction, if the owner has one.
+    func transaction(id: Int64, _ connection: any Database) throws -> Transaction? {
+        let select = try connection.statement(
+            "SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE id = ?1 AND owner = ?2")
+        select.bind(1, id)
+        select.bind(2, owner)
+        defer { select.reset() }
+        return try select.next() ? LedgerRow.transaction(select) : nil
+    }
+
+    /// Inserts `t` (its `groupID` included); its new id, or nil when `skippingKnownExternalID` and
+    /// the portfolio already has its external_id (nothing inserted).
+    func insert(_ t: Transaction, _ connection: any Database, skippingKnownExternalID: Bool) throws -> Int64? {
+        let statement = try connection.statement(skippingKnownExternalID ? Self.insertSkippingKnown : Self.insertSQL)
+        statement.bind(1, t.portfolio)
+        statement.bind(2, t.coinID)
+        statement.bind(3, t.kind.rawValue)
+        statement.bind(4, t.amount.description)
+        statement.bind(5, t.price?.description)
+        statement.bind(6, t.fee.description)
+        statement.bind(7, t.timestamp)
+        statement.bind(8, t.note)
+        statement.bind(9, t.externalID)
+        statement.bind(10, owner)
+        statement.bind(11, t.groupID)
+        statement.bind(12, t.incomeType?.rawValue)
+        statement.bind(13, t.feeCoinID)
+        statement.bind(14, t.feePrice?.description)
+        statement.bind(15, t.priceSource?.rawValue)
+        if let priceAt = t.priceAt { statement.bind(16, priceAt) } else { statement.bind(16, nil as String?) }
+        defer { statement.reset() }
+        // RETURNING gives the new id (no row when a known external id was skipped).
+        guard try statement.next() else {
+            if skippingKnownExternalID { return nil }
+            throw CoinfolioError(.store, "cannot save the transaction: the database returned no id")
+        }
+        return statement.int64(0)
+    }
+
+    /// The insert of one plain row (a set_holding transfer): ?1 portfolio, ?2 coin_id, ?3 kind,
+    /// ?4 amount, ?5 price, ?6 fee, ?7 timestamp_ms, ?8 note, ?9 external_id, ?10 owner.
+    static let insertColumns = """
+        INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+        """
+    /// The insert of any row: `insertColumns`' ten, then ?11 group_id, ?12 income_type,
+    /// ?13 fee_coin_id, ?14 fee_price, ?15 price_source, ?16 price_at.
+    private static let insertAllColumns = """
+        INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner,
+            group_id, income_type, fee_coin_id, fee_price, price_source, price_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+        """
+    private static let insertSQL = insertAllColumns + " RETURNING id"
+    private static let insertSkippingKnown =
+        insertAllColumns + " ON CONFLICT (owner, portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING id"
+
+    /// `t` as the ledger entry it becomes, under `id`.
+    static func entry(_ t: Transaction, id: Int64) -> LedgerEntry {
+        LedgerEntry(id: id, timestamp: t.timestamp, kind: t.kind, amount: t.amount)
+    }
+}

@@ -1,0 +1,84 @@
+import XCTest
+
+@testable import Coinfolio
+
+/// Issue 31 "Derived money is rounded" and "P&L overflows silently": the ledger's derived values
+/// keep 38 significant digits, never a fixed number of places, and never clamp or wrap.
+final class PreciseDecimalTests: XCTestCase {
+    private func p(_ text: String) -> PreciseDecimal { PreciseDecimal(text)! }
+    private func e(_ text: String) -> PreciseDecimal { PreciseDecimal(ExactDecimal(text)!) }
+
+    func testDustKeepsItsDigits() {
+        // 1e-18 units at 0.000002: cost 2e-24 (a fixed 18-place result would be 0).
+        let cost = e("0.000000000000000001") * e("0.000002")
+        XCTAssertEqual(cost, p("2e-24"))
+        XCTAssertEqual(cost.description, "2e-24")
+        let value = e("0.000000000000000001") * e("0.000004")
+        XCTAssertEqual((value - cost).description, "2e-24")
+        XCTAssertEqual(value.description, "4e-24")
+    }
+
+    func testSumsBeyondTheInputLimitNeitherClampNorWrap() {
+        // Two buys of 1 at 8e19 with a fee of 8e19: each lot costs 1.6e20, together 3.2e20.
+        let lot = e("1") * e("80000000000000000000") + e("80000000000000000000")
+        XCTAssertEqual(lot.description, "160000000000000000000")
+        XCTAssertEqual((lot + lot).description, "320000000000000000000")
+        XCTAssertFalse((lot + lot).isNegative)
+        // The largest product of two ledger values is exact to 38 digits.
+        let big = e("85000000000000000000") * e("85000000000000000000")
+        XCTAssertEqual(big.description, "7.225e39")
+        XCTAssertEqual(big, p("7225000000000000000000000000000000000000"))
+    }
+
+    func testShortestFormIsWrittenAsJavaScriptWritesNumbers() {
+        XCTAssertEqual(p("246").description, "246")
+        XCTAssertEqual(p("246.000").description, "246")
+        XCTAssertEqual(p("0.1").description, "0.1")
+        XCTAssertEqual(p("-40003.10").description, "-40003.1")
+        XCTAssertEqual(p("0.001").description, "0.001")
+        XCTAssertEqual(p("0.000001").description, "0.000001")
+        XCTAssertEqual(p("0.00000012").description, "1.2e-7")
+        XCTAssertEqual(p("100000000000000000000").description, "100000000000000000000")
+        XCTAssertEqual(p("1000000000000000000000").description, "1e21")
+        XCTAssertEqual(p("-1234567890123456789012.5").description, "-1.2345678901234567890125e21")
+        XCTAssertEqual(p("-0").description, "0")
+        XCTAssertEqual(PreciseDecimal.zero.description, "0")
+    }
+
+    func testExactSumsAndDifferencesOfLedgerValues() {
+        XCTAssertEqual(e("0.3") - e("0.1") - e("0.2"), .zero)
+        XCTAssertEqual(e("85000000000000000000") + e("0.000000000000000001"), p("85000000000000000000.000000000000000001"))
+        XCTAssertEqual(
+            (e("85000000000000000000") + e("0.000000000000000001")).description, "85000000000000000000.000000000000000001")
+        XCTAssertEqual(e("1.5") * e("40000"), p("60000"))
+        XCTAssertEqual(e("0.01") * e("310") - e("0.01") * e("300"), p("0.1"))
+    }
+
+    func testQuotientsKeep38Digits() throws {
+        let third = try XCTUnwrap(p("1").divided(by: p("3")))
+        XCTAssertEqual(third.description, "0.3333333333333333333333333333333333333")
+        XCTAssertEqual(p("300").divided(by: p("2")), p("150"))
+        XCTAssertEqual(p("-1").divided(by: p("8")), p("-0.125"))
+        XCTAssertNil(p("1").divided(by: .zero))
+        XCTAssertEqual(p("200").multiplied(by: p("0.5"), dividedBy: p("2")), p("50"))
+    }
+
+    func testComparisonAndHashingFollowTheNumber() {
+        XCTAssertEqual(p("1.50"), p("1.5"))
+        XCTAssertEqual(Set([p("1.50"), p("1.5"), p("15e-1")]).count, 1)
+        XCTAssertLessThan(p("0.999999999999999999"), p("1"))
+        XCTAssertLessThan(p("-2"), p("-1.5"))
+        XCTAssertLessThan(p("2e-24"), p("0.000000000000000001"))
+        XCTAssertGreaterThan(p("1e20"), p("99999999999999999999.5"))
+    }
+
+    func testRoundingToTheLedgersEighteenPlaces() {
+        XCTAssertEqual(p("60000").roundedToLedger, ExactDecimal("60000"))
+        XCTAssertEqual(p("0.0000000000000000005").roundedToLedger, ExactDecimal("0"))  // half to even
+        XCTAssertEqual(p("0.0000000000000000015").roundedToLedger, ExactDecimal("0.000000000000000002"))
+        XCTAssertEqual(try XCTUnwrap(p("2").divided(by: p("3"))).roundedToLedger, ExactDecimal("0.666666666666666667"))
+        XCTAssertNil(p("1e20").roundedToLedger)
+        XCTAssertEqual(p("-1.25").double, -1.25)
+        XCTAssertEqual(p("2e-24").double, 2e-24)
+    }
+}
