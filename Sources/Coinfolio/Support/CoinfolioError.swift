@@ -63,12 +63,28 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         public var description: String { name }
     }
 
-    /// A detail value: a number, a string or a boolean.
+    /// A detail value: a number, a string, a boolean, or an array or object of details (for
+    /// example `symbols: [{symbol, candidates: […]}]`). The error's JSON writes each as that JSON
+    /// value, an object's members sorted by key.
     public enum Detail: Equatable, Sendable {
         case number(Double)
         case string(String)
         /// A JSON `true`/`false` (for example `sent: false` when no request went out).
         case bool(Bool)
+        /// A JSON array of details.
+        case array([Detail])
+        /// A JSON object of details, written with its keys sorted.
+        case object([String: Detail])
+
+        /// This detail with `transform` applied to every string in it, nested ones included.
+        func mappingStrings(_ transform: (String) -> String) -> Detail {
+            switch self {
+            case .number, .bool: return self
+            case .string(let text): return .string(transform(text))
+            case .array(let items): return .array(items.map { $0.mappingStrings(transform) })
+            case .object(let members): return .object(members.mapValues { $0.mappingStrings(transform) })
+            }
+        }
     }
 
     /// What kind of failure this is.

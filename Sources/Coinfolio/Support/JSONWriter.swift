@@ -127,15 +127,31 @@ extension CoinfolioError {
         w.key("details"); w.beginObject()
         for (name, value) in details.sorted(by: { $0.key < $1.key }) {
             w.key(name)
-            switch value {
-            case .number(let n): w.number(n)
-            case .string(let s): w.string(s)
-            case .bool(let b): w.bool(b)
-            }
+            Self.write(value, to: &w)
         }
         w.endObject()
         w.endObject()
         return w.bytes
+    }
+
+    /// One detail as its JSON value, arrays and objects included (object keys sorted).
+    private static func write(_ detail: Detail, to w: inout JSONWriter) {
+        switch detail {
+        case .number(let n): w.number(n)
+        case .string(let s): w.string(s)
+        case .bool(let b): w.bool(b)
+        case .array(let items):
+            w.beginArray()
+            for item in items { write(item, to: &w) }
+            w.endArray()
+        case .object(let members):
+            w.beginObject()
+            for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+                w.key(name)
+                write(value, to: &w)
+            }
+            w.endObject()
+        }
     }
 }
 
