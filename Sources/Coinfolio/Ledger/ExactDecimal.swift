@@ -234,6 +234,8 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     @inlinable public var isZero: Bool { units == 0 }
     /// Whether the value is below 0.
     @inlinable public var isNegative: Bool { units < 0 }
+    /// The value without its sign (|a|).
+    var magnitude: ExactDecimal { ExactDecimal(units: units < 0 ? 0 &- units : units) }
 
     /// Whether a is below b.
     @inlinable public static func < (a: ExactDecimal, b: ExactDecimal) -> Bool { a.units < b.units }
