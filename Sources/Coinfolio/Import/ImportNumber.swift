@@ -1,0 +1,122 @@
+/// The number forms exchanges write, accepted only where a format writes them (SPEC §18): each
+/// importer names the forms of each column. Whatever form is allowed, the digits themselves are
+/// read exactly (`ExactDecimal`, at most 18 fraction digits); the coinfolio format stays strict.
+struct NumberForm: OptionSet, Sendable {
+    let rawValue: Int
+
+    /// A leading `-` (Coinbase's outflows, Kraken's and Binance's signed changes). Without it a
+    /// negative number is refused.
+    static let signed = NumberForm(rawValue: 1 << 0)
+    /// Commas between groups of three digits (`11,426.20`, Binance and Coinbase).
+    static let thousands = NumberForm(rawValue: 1 << 1)
+    /// A currency sign before the digits, after or before the minus (`$1.50`, `-€2.00`, `€-2`,
+    /// `CA$3`: up to three capital letters and one currency symbol, Coinbase).
+    static let currencySign = NumberForm(rawValue: 1 << 2)
+    /// An asset code after the digits (`0.0528450000BTC`, Binance), returned with the number.
+    static let assetSuffix = NumberForm(rawValue: 1 << 3)
+    /// `-` alone for an empty cell (CoinTracking).
+    static let dashIsEmpty = NumberForm(rawValue: 1 << 4)
+}
+
+/// Reads one number cell in the forms allowed.
+enum ImportNumber {
+    /// A number read: its value and the asset code written after it (`assetSuffix`).
+    struct Read: Sendable {
+        /// The value, negative only with `signed`.
+        var value: ExactDecimal
+        /// The asset code after the digits (upper-case as written), or nil.
+        var suffix: String?
+    }
+
+    /// Reads `text` (already trimmed) in `form`.
+    /// - Parameter suffixes: with `assetSuffix`, the asset codes the cell may end with (the
+    ///   pair's base and quote, a fee coin); the longest one that ends the cell is taken, which
+    ///   keeps `12.01INCH` apart as 12.0 and `1INCH`. Without a match, the letters after the last
+    ///   digit are the code.
+    /// - Returns: nil for an empty cell (or `-` with `dashIsEmpty`).
+    /// - Throws: a message saying what is wrong with the cell, for the caller to place.
+    static func read(_ text: String, _ form: NumberForm, suffixes: [String] = []) throws(Refusal) -> Read? {
+        if text.isEmpty || (form.contains(.dashIsEmpty) && text == "-") { return nil }
+        var bytes = Substring(text).utf8[...]
+        var suffix: String?
+        if form.contains(.assetSuffix) {
+            if let known = suffixes.filter({ !$0.isEmpty && text.utf8.count > $0.utf8.count && text.hasSuffix($0) })
+                .max(by: { $0.utf8.count < $1.utf8.count })
+            {
+                suffix = known
+                bytes = bytes.dropLast(known.utf8.count)
+            } else if let last = bytes.lastIndex(where: { (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }),
+                bytes.index(after: last) != bytes.endIndex
+            {
+                let tail = bytes[bytes.index(after: last)...]
+                guard tail.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }) else {
+                    throw Refusal("\"\(text)\" is not a number followed by an asset code (0.0528450000BTC)")
+                }
+                suffix = String(Substring(tail))
+                bytes = bytes[..<bytes.index(after: last)]
+            }
+        }
+        var negative = false
+        func takeMinus() {
+            if bytes.first == UInt8(ascii: "-") {
+                negative = true
+                bytes = bytes.dropFirst()
+            }
+        }
+        takeMinus()
+        if form.contains(.currencySign) {
+            let scalars = Substring(bytes).unicodeScalars
+            var index = scalars.startIndex
+            var letters = 0
+            while index != scalars.endIndex, letters < 3, ("A"..."Z").contains(scalars[index]) {
+                letters += 1
+                index = scalars.index(after: index)
+            }
+            if index != scalars.endIndex, scalars[index].properties.generalCategory == .currencySymbol {
+                bytes = Substring(scalars[scalars.index(after: index)...]).utf8[...]
+                if !negative { takeMinus() }
+            }
+        }
+        guard !bytes.isEmpty, bytes.first != UInt8(ascii: "-"), bytes.first != UInt8(ascii: "+") else {
+            throw Refusal("\"\(text)\" is not a number")
+        }
+        if negative, !form.contains(.signed) {
+            throw Refusal("\"\(text)\" is negative; this column holds amounts of 0 or more")
+        }
+        var digits = Array(bytes)
+        if digits.contains(UInt8(ascii: ",")) {
+            guard form.contains(.thousands), let plain = withoutThousands(digits) else {
+                throw Refusal(
+                    "\"\(text)\" has a comma: this column writes numbers with a decimal point and no thousands separator")
+            }
+            digits = plain
+        }
+        guard let value = ExactDecimal.parse(digits, rounding: false) else {
+            if let point = digits.firstIndex(of: UInt8(ascii: ".")), digits.count - point - 1 > ExactDecimal.fractionDigits,
+                digits.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") })
+            {
+                throw Refusal("\"\(text)\" has more than \(ExactDecimal.fractionDigits) fraction digits")
+            }
+            throw Refusal("\"\(text)\" is not a number")
+        }
+        return Read(value: negative ? -value : value, suffix: suffix)
+    }
+
+    /// `1,234,567.5` without its commas, or nil when they do not separate groups of three digits
+    /// (`1,5` is a decimal comma, `12,34` no grouping).
+    private static func withoutThousands(_ bytes: [UInt8]) -> [UInt8]? {
+        let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
+        let whole = bytes[..<point]
+        let groups = whole.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+        guard groups.count > 1, (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
+            !bytes[point...].contains(UInt8(ascii: ","))
+        else { return nil }
+        return bytes.filter { $0 != UInt8(ascii: ",") }
+    }
+
+    /// Why a cell is not a number of its column, said for a person.
+    struct Refusal: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+}

@@ -1,0 +1,54 @@
+/// The time forms exchanges write (SPEC §18: times are UTC unless the header says otherwise),
+/// each accepted only where a format writes it. Never the host's time zone.
+enum ImportTime {
+    /// A form of time cell.
+    enum Form: Sendable {
+        /// `2024-01-05 10:00:00`, `2024-01-05T10:00:00Z`, `2024-01-05 10:00:00.1234`,
+        /// `2024-01-05 10:00:00 UTC`, `2024-01-05 10:00 UTC`, with an offset `+02:00`; RFC 3339
+        /// with a space allowed, ` UTC` meaning Z (Coinbase, Binance, Kraken, Koinly).
+        case iso
+        /// `05.01.2024 10:00:00` (day.month.year, seconds optional; CoinTracking).
+        case dayMonthYear
+    }
+
+    /// Milliseconds since the epoch (UTC) of `text` in `form`; a time without a zone is in the
+    /// header's offset (`offset`, local − UTC, milliseconds), else UTC. Nil when it is not a
+    /// time of that form.
+    static func parse(_ text: String, _ form: Form, offset: Int64 = 0) -> Int64? {
+        var text = Substring(text)
+        switch form {
+        case .iso:
+            var zoned = false
+            if text.hasSuffix(" UTC") {
+                text = text.dropLast(4)
+                zoned = true
+            }
+            zoned = zoned || hasZone(text)
+            guard let time = LedgerTimestamp.parse(String(text)) else { return nil }
+            return zoned ? time : time - offset
+        case .dayMonthYear:
+            // dd.mm.yyyy[ HH:MM[:SS]] → yyyy-mm-dd[ HH:MM[:SS]]
+            let bytes = Array(text.utf8)
+            guard bytes.count >= 10, bytes[2] == UInt8(ascii: "."), bytes[5] == UInt8(ascii: "."),
+                bytes[..<10].enumerated().allSatisfy({ $0.offset == 2 || $0.offset == 5 || (0x30...0x39).contains($0.element) })
+            else { return nil }
+            let date =
+                "\(String(decoding: bytes[6..<10], as: UTF8.self))-\(String(decoding: bytes[3..<5], as: UTF8.self))-\(String(decoding: bytes[0..<2], as: UTF8.self))"
+            let rest = String(decoding: bytes[10...], as: UTF8.self)
+            guard rest.isEmpty || rest.hasPrefix(" "), let time = LedgerTimestamp.parse(date + rest), !hasZone(Substring(rest)) else {
+                return nil
+            }
+            return time - offset
+        }
+    }
+
+    /// Whether an RFC 3339 text ends with a zone (`Z`, `+02:00`, `-05:00`) after its time.
+    private static func hasZone(_ text: Substring) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let last = bytes.last else { return false }
+        if last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") { return true }
+        // "+hh:mm" after the time's digits (a date's own '-' is at index 4 and 7).
+        return bytes.count >= 16 && (bytes[bytes.count - 6] == UInt8(ascii: "+") || bytes[bytes.count - 6] == UInt8(ascii: "-"))
+            && bytes[bytes.count - 3] == UInt8(ascii: ":")
+    }
+}
