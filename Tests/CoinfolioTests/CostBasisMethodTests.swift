@@ -21,10 +21,10 @@ final class CostBasisMethodTests: XCTestCase {
 
     private func report(
         _ method: CostBasisMethod, _ ledger: [(coinID: String, entries: [LedgerEntry])], prices: [String: String] = [:],
-        linked: [String: (portfolios: [[LedgerEntry]], target: Int)] = [:]
+        linked: [String: [[LedgerEntry]]] = [:]
     ) -> PnLReport {
         PnLReport.compute(
-            portfolio: "main", vsCurrency: "usd", method: method, ledger: ledger, linked: { linked[$0] },
+            portfolio: "main", vsCurrency: "usd", method: method, ledger: ledger, others: { linked[$0] ?? [] },
             price: { prices[$0].map(self.p) })
     }
 
@@ -181,7 +181,7 @@ final class CostBasisMethodTests: XCTestCase {
             entry(3, .transferOut, "1.5", at: 3, group: "g"),
         ]
         let cold = [entry(4, .transferIn, "1.4", at: 3, group: "g"), entry(5, .sell, "1.4", at: 4, price: "400")]
-        let both = ["bitcoin": (portfolios: [main, cold], target: 1)]
+        let both = ["bitcoin": [main]]
         let fifoMain = report(.fifo, [("bitcoin", main)]).coins[0]
         XCTAssertEqual(fifoMain.costBasis, p("350"))
         XCTAssertEqual(fifoMain.amount, p("1.5"))
@@ -206,7 +206,7 @@ final class CostBasisMethodTests: XCTestCase {
             entry(2, .buy, "1", at: 2, price: "500"), entry(4, .transferIn, "1", at: 3, group: "g"),
             entry(5, .sell, "1", at: 4, price: "600"),
         ]
-        let coin = report(.fifo, [("bitcoin", cold)], linked: ["bitcoin": ([main, cold], 1)]).coins[0]
+        let coin = report(.fifo, [("bitcoin", cold)], linked: ["bitcoin": [main]]).coins[0]
         XCTAssertEqual(coin.realizedPnL, p("500"), "600 − 100: the lot acquired at t1 goes first")
         XCTAssertEqual(coin.costBasis, p("500"))
     }
@@ -230,7 +230,7 @@ final class CostBasisMethodTests: XCTestCase {
             entry(3, .transferOut, "1", at: 3, group: "g"),
         ]
         let cold = [entry(4, .transferIn, "0.5", at: 3, group: "g")]
-        let coin = report(.average, [("bitcoin", cold)], linked: ["bitcoin": ([main, cold], 1)]).coins[0]
+        let coin = report(.average, [("bitcoin", cold)], linked: ["bitcoin": [main]]).coins[0]
         XCTAssertEqual(coin.costBasis, p("200"), "one unit at the average 200, scaled to 0.5 units with its whole cost")
         XCTAssertEqual(coin.averageCost, p("400"))
         XCTAssertEqual(report(.average, [("bitcoin", main)]).coins[0].costBasis, p("200"))

@@ -57,19 +57,16 @@ extension PortfolioEngine {
         let ledger = try store.ledger.ledger(portfolio: options.portfolio)
         let snapshot = vs == configuration.vsCurrency.code ? currentSnapshot() : nil
         // A move into this portfolio needs the other portfolios' lots of that coin (SPEC §16).
-        var all: [(name: String, coins: [String: [LedgerEntry]])] = []
+        var others: [[HoldingsKey: [LedgerEntry]]] = []
         if ledger.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != nil } }) {
             for portfolio in try store.ledger.portfolios() where portfolio.name != options.portfolio {
                 let coins = try store.ledger.ledger(portfolio: portfolio.name)
-                all.append((portfolio.name, Dictionary(coins.map { ($0.coinID, $0.entries) }, uniquingKeysWith: { first, _ in first })))
+                others.append(Dictionary(coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first }))
             }
         }
         return PnLReport.compute(
             portfolio: options.portfolio, vsCurrency: vs, method: options.method, ledger: ledger,
-            linked: { coinID in
-                guard !all.isEmpty, let own = ledger.first(where: { $0.coinID == coinID })?.entries else { return nil }
-                return ([own] + all.compactMap { $0.coins[coinID] }, 0)
-            }, price: { snapshot?.exactPrice(id: $0) })
+            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } }, price: { snapshot?.exactPrice(id: $0) })
     }
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).

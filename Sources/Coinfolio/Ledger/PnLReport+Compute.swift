@@ -3,26 +3,25 @@ extension PnLReport {
     /// Runs the method's calculator over each coin's entries (already in ledger order).
     /// - Parameters:
     ///   - ledger: the portfolio's coins, by id, each with its entries in ledger order.
-    ///   - linked: for a coin whose entries include a move's transfer_in, every portfolio's
-    ///     entries of that coin (the owner's) and which of them is this portfolio; nil when the
-    ///     coin does not need them.
+    ///   - others: for a coin whose entries include a move's transfer_in, the owner's other
+    ///     portfolios' entries of that coin (asked only for such coins).
     ///   - price: the current price of a coin in the portfolio's currency, nil when unknown.
     static func compute(
         portfolio: String, vsCurrency: String, method: CostBasisMethod, ledger: [(coinID: String, entries: [LedgerEntry])],
-        linked: (String) -> (portfolios: [[LedgerEntry]], target: Int)? = { _ in nil }, price: (String) -> PreciseDecimal?
+        others: (String) -> [[LedgerEntry]] = { _ in [] }, price: (String) -> PreciseDecimal?
     ) -> PnLReport {
         switch method {
-        case .fifo: return compute(FIFOLots.self, portfolio, vsCurrency, method, ledger, linked, price)
-        case .lifo: return compute(LIFOLots.self, portfolio, vsCurrency, method, ledger, linked, price)
-        case .hifo: return compute(HIFOLots.self, portfolio, vsCurrency, method, ledger, linked, price)
-        case .lofo: return compute(LOFOLots.self, portfolio, vsCurrency, method, ledger, linked, price)
-        case .average: return compute(AverageCostLots.self, portfolio, vsCurrency, method, ledger, linked, price)
+        case .fifo: return compute(FIFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
+        case .lifo: return compute(LIFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
+        case .hifo: return compute(HIFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
+        case .lofo: return compute(LOFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
+        case .average: return compute(AverageCostLots.self, portfolio, vsCurrency, method, ledger, others, price)
         }
     }
 
     private static func compute<Lots: LotMethod>(
         _: Lots.Type, _ portfolio: String, _ vsCurrency: String, _ method: CostBasisMethod,
-        _ ledger: [(coinID: String, entries: [LedgerEntry])], _ linked: (String) -> (portfolios: [[LedgerEntry]], target: Int)?,
+        _ ledger: [(coinID: String, entries: [LedgerEntry])], _ others: (String) -> [[LedgerEntry]],
         _ price: (String) -> PreciseDecimal?
     ) -> PnLReport {
         var report = PnLReport(
@@ -31,12 +30,8 @@ extension PnLReport {
         report.coins.reserveCapacity(ledger.count)
         for (coinID, entries) in ledger {
             let receivesMoves = entries.contains { $0.kind == .transferIn && $0.group != nil }
-            let basis: CoinCostBasis<Lots>
-            if receivesMoves, let all = linked(coinID) {
-                basis = CostBasisRun.run(all.portfolios, target: all.target)
-            } else {
-                basis = CostBasisRun.run(entries)
-            }
+            let linked = receivesMoves ? others(coinID) : []
+            let basis: CoinCostBasis<Lots> = linked.isEmpty ? CostBasisRun.run(entries) : CostBasisRun.run([entries] + linked, target: 0)
             report.coins.append(coin(coinID, basis, price(coinID)))
         }
         report.total()
