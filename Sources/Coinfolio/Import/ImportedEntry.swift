@@ -63,12 +63,18 @@ struct ImportedEntry: Sendable {
     }
 }
 
-/// A row that was not written, and why (SPEC §18's `ignored` and `warnings`).
-struct ImportNotice: Sendable, Hashable {
-    /// The row's physical line.
-    var line: Int
-    /// One sentence for a person.
-    var reason: String
+/// A row that was not written, and why (SPEC §18's `ignored` and `warnings`: `{"line","reason"}`).
+public struct ImportNotice: Sendable, Hashable {
+    /// The row's physical line (1-based, preamble lines included).
+    public var line: Int
+    /// Why, in one sentence for a person.
+    public var reason: String
+
+    /// A notice about `line`.
+    public init(line: Int, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
 }
 
 /// What an importer made of a file: its entries in file order, the rows ignored on purpose (a

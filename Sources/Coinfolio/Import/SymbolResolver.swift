@@ -15,14 +15,6 @@ struct SymbolResolver {
         case money(String)
     }
 
-    /// A symbol nothing resolved, with the coins that share it (none for an unknown one).
-    struct Unresolved: Sendable, Hashable {
-        /// The symbol as the file writes it (upper-case).
-        var symbol: String
-        /// CoinGecko ids of the snapshot's coins with that symbol, sorted.
-        var candidates: [String]
-    }
-
     /// The `symbols` option, keys upper-cased.
     private let chosen: [String: String]
     /// Currencies of the engine besides ISO 4217 (lower-case: `btc` when a portfolio is in btc).
@@ -42,20 +34,20 @@ struct SymbolResolver {
     }
 
     /// The resolution of an upper-case symbol, or what is known about it when there is none.
-    func resolve(_ symbol: String) -> Result<Resolution, Unresolved> {
+    func resolve(_ symbol: String) -> Result<Resolution, UnknownSymbol> {
         if let id = chosen[symbol] { return .success(.coin(id)) }
         let lower = symbol.lowercased()
         if MoneyCodes.isMoney(lower) || currencies.contains(lower) { return .success(.money(lower)) }
         if let id = SymbolTable.coinID(for: symbol) { return .success(.coin(id)) }
         let ids = snapshotIDs(lower)
         if ids.count == 1 { return .success(.coin(ids[0])) }
-        return .failure(Unresolved(symbol: symbol, candidates: ids.sorted()))
+        return .failure(UnknownSymbol(symbol: symbol, candidates: ids.sorted()))
     }
 
     /// Each of `symbols` resolved, and the ones that are not (in the order given).
-    func resolveAll<S: Sequence>(_ symbols: S) -> (resolved: [String: Resolution], unresolved: [Unresolved]) where S.Element == String {
+    func resolveAll<S: Sequence>(_ symbols: S) -> (resolved: [String: Resolution], unresolved: [UnknownSymbol]) where S.Element == String {
         var resolved: [String: Resolution] = [:]
-        var unresolved: [Unresolved] = []
+        var unresolved: [UnknownSymbol] = []
         var seen: Set<String> = []
         for symbol in symbols where seen.insert(symbol).inserted {
             switch resolve(symbol) {
@@ -67,4 +59,4 @@ struct SymbolResolver {
     }
 }
 
-extension SymbolResolver.Unresolved: Error {}
+extension UnknownSymbol: Error {}
