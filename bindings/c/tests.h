@@ -132,6 +132,15 @@ void test_ledger_migrates_schema_v1_fixture(void);
 void test_store_ledger_never_negative_through_positions(void);
 void test_ledger_import_reports_progress(void);
 
+/* test_import.c */
+void test_engine_import_coinbase_convert_is_a_trade(void);
+void test_engine_import_binance_statement_group_with_bnb_fee(void);
+void test_engine_import_kraken_codes_and_staking(void);
+void test_engine_import_overlapping_export(void);
+void test_engine_import_ambiguous_symbol(void);
+void test_engine_import_broken_cell_and_unknown_header(void);
+void test_engine_import_dry_run(void);
+
 /* test_ledger_history.c */
 void test_engine_ledger_history_fee_in_bnb(void);
 void test_engine_ledger_history_swap(void);
