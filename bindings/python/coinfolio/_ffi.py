@@ -439,6 +439,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_rename_portfolio", (cf_engine_p, c_char_p, c_char_p, c_string_out), c_int, _check_status),
     ("cf_engine_delete_portfolio", (cf_engine_p, c_char_p, c_int, c_string_out), c_int, _check_status),
     ("cf_engine_import_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_import", (cf_engine_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_export_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_set_progress", (cf_engine_p, cf_progress_fn, c_void_p, c_string_out), c_int, _check_status),
 )
