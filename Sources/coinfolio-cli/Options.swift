@@ -34,6 +34,12 @@ struct Options {
     var svg: String?
     /// `--history` of `portfolio`.
     var history = false
+    /// `--format F` of `import` (nil: detected).
+    var format: ImportFormat?
+    /// `--dry-run` of `import`.
+    var dryRun = false
+    /// `--symbol SYMBOL=ID` of `import`, each given.
+    var symbols: [String: String] = [:]
 
     static let usage = """
         usage: coinfolio-cli [options] <command> [arguments]
@@ -68,9 +74,12 @@ struct Options {
           transactions [COIN]     the portfolio's transactions in time order
           pnl [--method fifo|lifo|hifo|lofo|average]
                                   cost basis, unrealized and realized profit and loss per coin
-          import FILE.csv         import transactions (timestamp,portfolio,coin_id,kind,amount,price,
-                                  fee,note,external_id[,fee_coin_id,fee_price,income_type,group_id]):
-                                  all rows or none; known external ids skipped
+          import FILE [--format F] [--dry-run] [--symbol SYMBOL=ID]...
+                                  import an exchange's or tracker's export (Coinbase, Binance, Kraken,
+                                  CoinTracking, Koinly; detected from the header unless --format says
+                                  which) or Coinfolio's CSV: all rows or none; rows already there are
+                                  skipped; --dry-run prints what would be written and writes nothing;
+                                  --symbol BOND=barnbridge says which coin a ticker is
           export [FILE.csv]       write the portfolio's transactions as CSV (standard output without FILE)
           version                 print the version
 
@@ -88,7 +97,7 @@ struct Options {
           --limit N               coins listed by home and search (default 20)
           --offline               answer from the saved snapshot, without network
           --portfolio NAME        the ledger portfolio (default main) of portfolio, set, buy, sell,
-                                  transactions, pnl and export
+                                  transactions, pnl, import and export
           --at TIME               when a buy or sell happened: RFC 3339 (2024-03-01T12:30:00Z, an offset,
                                   or a date alone = 00:00 UTC); default now; never the local time zone
           --svg FILE              also write the chart as an SVG file
@@ -154,6 +163,21 @@ struct Options {
                 days = text
             case "--svg": svg = try value(argument)
             case "--history": history = true
+            case "--format":
+                let text = try value(argument)
+                guard text == "auto" || ImportFormat(rawValue: text) != nil else {
+                    throw UsageError(
+                        message: "--format must be auto, coinfolio, coinbase, binance, kraken, cointracking or koinly, not \"\(text)\"")
+                }
+                format = ImportFormat(rawValue: text)
+            case "--dry-run": dryRun = true
+            case "--symbol":
+                let text = try value(argument)
+                let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw UsageError(message: "--symbol needs SYMBOL=ID (BOND=barnbridge), not \"\(text)\"")
+                }
+                symbols[String(parts[0])] = String(parts[1])
             case "--json": json = true
             case "--offline": offline = true
             case "-h", "--help": positional = ["help"]; index = arguments.count; continue

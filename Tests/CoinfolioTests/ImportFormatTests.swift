@@ -134,6 +134,15 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertEqual(empty?.details["header"], .array([]))
     }
 
+    /// A header written with ';': the coinfolio format refuses it itself (line 1); an exchange's
+    /// is refused saying the separator must be a comma.
+    func testSemicolonHeaders() throws {
+        guard case .coinfolio = try detect("timestamp;coin_id;kind;amount\n") else { return XCTFail("not coinfolio") }
+        let error = assertThrows(.invalidArgument) { try detect("Date(UTC);Pair;Side;Price;Executed;Amount;Fee\n") }
+        XCTAssertEqual(error?.details["line"], .number(1))
+        XCTAssertTrue(error?.message.contains("must be a comma") == true)
+    }
+
     // MARK: numbers
 
     private func number(_ text: String, _ form: NumberForm, suffixes: [String] = []) -> ImportNumber.Read? {

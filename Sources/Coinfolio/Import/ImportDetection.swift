@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds a file's format and variant from its header (SPEC §18 "detection"): the first record,
 /// or — for variants known to write a preamble (Coinbase v1–v3) — one of the first
 /// `preambleLimit` records. Of the variants whose columns a header holds, the one with the most
@@ -31,6 +33,22 @@ enum ImportDetection {
             if attempt == 0 {
                 first = cells
                 if format == nil || format == .coinfolio, isCoinfolio(cells) { return .coinfolio }
+                // A header written with ';' (a spreadsheet's European setting): the coinfolio
+                // format says so itself; an exchange's is refused saying so.
+                if cells.count == 1, cells[0].contains(";") {
+                    let split = cells[0].split(separator: ";", omittingEmptySubsequences: false).map {
+                        $0.trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+                    }
+                    if format == nil || format == .coinfolio, isCoinfolio(split) { return .coinfolio }
+                    if variants.contains(where: {
+                        (format == nil || $0.format == format) && ImportHeader(cells: split, line: record.line, variant: $0) != nil
+                    }) {
+                        var error = unknownFormat(header: cells, asked: format)
+                        error.message = "line \(record.line): the separator must be a comma, not \";\" (export the file again with commas)"
+                        error.details["line"] = .number(Double(record.line))
+                        throw error
+                    }
+                }
             }
             let matches = variants.filter { (format == nil || $0.format == format) && (attempt == 0 || $0.hasPreamble) }
                 .compactMap { ImportHeader(cells: cells, line: record.line, variant: $0) }
