@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import Coinfolio
@@ -257,6 +258,21 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertEqual(again.hashed([cells]), "binance:3d9d7b39b3ab3969199933df5647c1f6")
         XCTAssertEqual(again.hashed([cells]), second)
         XCTAssertEqual(ImportExternalID(format: .kraken).own("TRADE1-AAAAA-BBBBBB"), "kraken:TRADE1-AAAAA-BBBBBB")
+    }
+
+    /// An import's group ids: lower-case version-4 UUIDs, all different, in order.
+    func testImportGroupIDsAreOrderedUUIDs() {
+        var ids = ImportGroupIDs()
+        let made = (0..<300).map { _ in ids.next() }
+        XCTAssertEqual(Set(made).count, 300)
+        XCTAssertEqual(made, made.sorted())
+        for id in made.prefix(3) {
+            XCTAssertNotNil(UUID(uuidString: id), id)
+            XCTAssertEqual(id, id.lowercased())
+            XCTAssertEqual(Array(id)[14], "4")
+        }
+        var other = ImportGroupIDs()
+        XCTAssertNotEqual(other.next(), made[0])
     }
 
     // MARK: symbols

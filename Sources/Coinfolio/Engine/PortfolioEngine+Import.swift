@@ -96,7 +96,8 @@ extension PortfolioEngine {
         let (resolved, unknown) = resolver.resolveAll(symbols)
         if !unknown.isEmpty, !options.dryRun { throw Self.unknownSymbols(unknown) }
 
-        let plan = ImportPlan(portfolio: options.portfolio, currency: currency, resolutions: resolved, prices: storedPrices)
+        let plan = ImportPlan(
+            portfolio: options.portfolio, currency: currency, resolutions: resolved, prices: storedPrices, allResolved: unknown.isEmpty)
         var ignored = file.ignored
         var warnings = file.warnings
         var planned: [[Transaction]] = []

@@ -12,8 +12,19 @@
 struct ImportExternalID: Sendable {
     /// The format, the ids' prefix.
     let format: ImportFormat
-    /// How many times each digest was met in this file.
-    private var seen: [String: Int] = [:]
+    /// How many times each digest (its first 128 bits) was met in this file.
+    private var seen: [Digest: Int] = [:]
+
+    /// The first 128 bits of a digest: what tells rows apart.
+    private struct Digest: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        init(_ bytes: [UInt8]) {
+            high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
+            low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+        }
+    }
 
     init(format: ImportFormat) { self.format = format }
 
@@ -31,16 +42,17 @@ struct ImportExternalID: Sendable {
                 hasher.update(cell.utf8)
             }
         }
-        var digest = SHA256.hex(digest: hasher.finish())
-        let count = (seen[digest] ?? 0) + 1
-        seen[digest] = count
+        var digest = hasher.finish()
+        let key = Digest(digest)
+        let count = (seen[key] ?? 0) + 1
+        seen[key] = count
         if count > 1 {
             var again = SHA256()
-            again.update(digest.utf8)  // the first digest stands for the cells
+            again.update(SHA256.hex(digest: digest).utf8)  // the first digest stands for the cells
             again.update(CollectionOfOne(UInt8(0x1D)))
             again.update(String(count).utf8)
-            digest = SHA256.hex(digest: again.finish())
+            digest = again.finish()
         }
-        return "\(format.rawValue):\(digest.prefix(32))"
+        return "\(format.rawValue):\(SHA256.hex(digest: Array(digest.prefix(16))))"
     }
 }

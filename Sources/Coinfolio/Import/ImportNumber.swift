@@ -37,6 +37,8 @@ enum ImportNumber {
     /// - Throws: a message saying what is wrong with the cell, for the caller to place.
     static func read(_ text: String, _ form: NumberForm, suffixes: [String] = []) throws(Refusal) -> Read? {
         if text.isEmpty || (form.contains(.dashIsEmpty) && text == "-") { return nil }
+        // Most cells are plain decimals (`0.10`, `-100.25`): read in place, no copy.
+        if let plain = plainDecimal(text, signed: form.contains(.signed)) { return Read(value: plain, suffix: nil) }
         var bytes = Substring(text).utf8[...]
         var suffix: String?
         if form.contains(.assetSuffix) {
@@ -64,7 +66,11 @@ enum ImportNumber {
             }
         }
         takeMinus()
-        if form.contains(.currencySign) {
+        if form.contains(.currencySign), bytes.first == UInt8(ascii: "$") {
+            // The usual sign, without walking Unicode scalars.
+            bytes = bytes.dropFirst()
+            if !negative { takeMinus() }
+        } else if form.contains(.currencySign) {
             let scalars = Substring(bytes).unicodeScalars
             var index = scalars.startIndex
             var letters = 0
@@ -100,6 +106,18 @@ enum ImportNumber {
             throw Refusal("\"\(text)\" is not a number")
         }
         return Read(value: negative ? -value : value, suffix: suffix)
+    }
+
+    /// `text` as a decimal when it is only digits, one point and (with `signed`) a leading minus;
+    /// nil for anything else, which the general reading then says what is wrong with.
+    private static func plainDecimal(_ text: String, signed: Bool) -> ExactDecimal? {
+        var text = text
+        return text.withUTF8 { bytes -> ExactDecimal? in
+            guard let first = bytes.first, first != UInt8(ascii: "+"), signed || first != UInt8(ascii: "-"),
+                bytes.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
+            else { return nil }
+            return ExactDecimal.parse(bytes, rounding: false)
+        }
     }
 
     /// `1,234,567.5` without its commas, or nil when they do not separate groups of three digits

@@ -20,6 +20,8 @@ struct ImportPlan {
     let resolutions: [String: SymbolResolver.Resolution]
     /// Stored prices, for trades without a value and fee rows (never fetched).
     let prices: StoredPrices
+    /// Whether every symbol of the file is resolved (then no entry is looked at for one that is not).
+    var allResolved = false
 
     /// What one entry becomes: its rows, or why it writes nothing.
     enum Outcome {
@@ -45,7 +47,7 @@ struct ImportPlan {
     }
 
     private func plan(_ entry: ImportedEntry) throws -> Outcome {
-        guard entry.symbols.allSatisfy({ resolutions[$0.symbol] != nil }) else { return .unresolved }
+        if !allResolved, !entry.symbols.allSatisfy({ resolutions[$0.symbol] != nil }) { return .unresolved }
         func resolved(_ asset: ImportedEntry.Asset) -> SymbolResolver.Resolution {
             resolutions[asset.symbol] ?? .money(asset.symbol.lowercased())
         }

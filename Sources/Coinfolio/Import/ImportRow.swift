@@ -52,7 +52,7 @@ struct ImportRow: Sendable {
     func symbol(_ field: ImportHeader.Field) throws -> String {
         let cell = text(field)
         guard !cell.isEmpty else { throw error(field, "\(field.title) is empty") }
-        return cell.uppercased()
+        return ImportedEntry.Asset.upperCased(cell)
     }
 
     /// A refusal of this row, at `field`'s column (or the row as a whole).

@@ -13,8 +13,14 @@ struct ImportedEntry: Sendable {
         /// The column the symbol was read from (for messages).
         var column: String
 
+        /// `symbol` upper-cased; itself, uncopied, when it has no lower-case letter (as exchanges
+        /// write tickers).
+        static func upperCased(_ symbol: String) -> String {
+            symbol.utf8.contains(where: { (0x61...0x7A).contains($0) || $0 >= 0x80 }) ? symbol.uppercased() : symbol
+        }
+
         init(_ symbol: String, _ amount: ExactDecimal, column: String) {
-            self.symbol = symbol.uppercased()
+            self.symbol = Self.upperCased(symbol)
             self.amount = amount
             self.column = column
         }

@@ -61,7 +61,7 @@ extension LedgerStore {
                 guard attempts == 1 else {
                     throw CoinfolioError(.store, "the import met a concurrent write and was undone whole; import the file again")
                 }
-                let counts = try writeUnits(next, connection)
+                let counts = try connection.withLargeWriteCache { try writeUnits(next, connection) }
                 checked()
                 guard keep else { throw DryRunRollback(counts: counts) }
                 return counts
@@ -76,11 +76,47 @@ extension LedgerStore {
         let counts: ImportCounts
     }
 
+    /// The rows one import inserted into one portfolio: each coin's change, the earliest time,
+    /// and — up to `keptRowLimit` rows of the import — the rows themselves (coin, time, id, kind,
+    /// amount: 40 bytes a row), for the never-negative check in memory.
+    private struct PortfolioImport {
+        var keys: [HoldingsKey] = []
+        var keyIndex: [HoldingsKey: Int32] = [:]
+        var changes: [ExactDecimal] = []
+        var earliest = Int64.max
+        var firstID = Int64.max
+        var coin: [Int32] = []
+        var timestamp: [Int64] = []
+        var id: [Int64] = []
+        var kind: [TransactionKind] = []
+        var amount: [ExactDecimal] = []
+
+        /// The index of a coin, added on first use.
+        mutating func index(_ key: HoldingsKey) -> Int {
+            if let known = keyIndex[key] { return Int(known) }
+            keyIndex[key] = Int32(keys.count)
+            keys.append(key)
+            changes.append(.zero)
+            return keys.count - 1
+        }
+
+        mutating func dropRows() {
+            coin = []
+            timestamp = []
+            id = []
+            kind = []
+            amount = []
+        }
+    }
+
+    /// Rows of one import kept for the in-memory check; a larger import checks against the
+    /// database instead (two ordered reads), as the CSV import of SPEC §12 always did.
+    static let keptRowLimit = 1_000_000
+
     private func writeUnits(_ next: (_ connection: any Database) throws -> ImportUnit?, _ connection: any Database) throws -> ImportCounts {
         // The ids this import inserted (increasing: one session's identity values only grow)
         // and each one's line, to name the row of a shortfall or a repeated external_id. Other
-        // owners' rows may take ids in between, so nothing reads the whole table. 12 bytes a
-        // row: nothing else grows with the file.
+        // owners' rows may take ids in between, so nothing reads the whole table.
         var importedIDs: [Int64] = []
         var importedLines: [Int32] = []
         func importedLine(_ id: Int64) -> Int? {
@@ -92,17 +128,34 @@ extension LedgerStore {
             }
             return low < importedIDs.count && importedIDs[low] == id ? Int(importedLines[low]) : nil
         }
-        // Per portfolio: each imported coin's change of position, and the earliest imported time.
-        var touched: [String: (earliest: Int64, coins: [HoldingsKey: ExactDecimal])] = [:]
+        var portfolios: [String: PortfolioImport] = [:]
+        // The portfolio rows are going to, taken out of `portfolios` while rows keep going to it
+        // (the usual case: one portfolio), so that its arrays grow in place.
+        var currentName: String?
+        var current = PortfolioImport()
+        func switchTo(_ name: String) throws {
+            if let currentName { portfolios[currentName] = current }
+            if let known = portfolios.removeValue(forKey: name) {
+                current = known
+            } else {
+                // What the portfolio held before this import, summed before its first row goes in.
+                try loadPositions(portfolio: name, connection)
+                current = PortfolioImport()
+            }
+            currentName = name
+        }
+        var keepsRows = true
         var counts = ImportCounts()
         var ordinal = -1
+        var groupIDs = ImportGroupIDs()
         while var unit = try next(connection) {
             ordinal += 1
             if unit.rows.count > 1, unit.rows[0].groupID == nil {
-                let group = UUID().uuidString.lowercased()
+                let group = groupIDs.next()
                 for index in unit.rows.indices { unit.rows[index].groupID = group }
             }
             for (index, transaction) in unit.rows.enumerated() {
+                if currentName != transaction.portfolio { try switchTo(transaction.portfolio) }
                 // A row whose external_id the portfolio already has is not inserted: its unit is
                 // skipped when it was there before the import, an error when an earlier unit of
                 // this import put it there (or when only a later row of a unit is known).
@@ -121,66 +174,139 @@ extension LedgerStore {
                 importedIDs.append(id)
                 importedLines.append(Int32(clamping: unit.line))
                 if transaction.kind.hasPrice, transaction.price == nil { counts.pendingPrices += 1 }
-                // Taken out and put back: the coins' dictionary is changed in place, never copied.
-                var changes = touched.removeValue(forKey: transaction.portfolio) ?? (transaction.timestamp, [:])
-                changes.earliest = min(changes.earliest, transaction.timestamp)
-                let key = HoldingsKey(transaction.coinID)
-                guard let sum = (changes.coins[key] ?? .zero).adding(transaction.kind.signed(transaction.amount)) else {
+                let coin = current.index(HoldingsKey(transaction.coinID))
+                guard let sum = current.changes[coin].adding(transaction.kind.signed(transaction.amount)) else {
                     throw LedgerCSVRows.error(
                         line: unit.line, column: "amount", "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19",
                         ["reason": .string("out_of_range")])
                 }
-                changes.coins[key] = sum
-                touched[transaction.portfolio] = changes
+                current.changes[coin] = sum
+                current.earliest = min(current.earliest, transaction.timestamp)
+                current.firstID = min(current.firstID, id)
+                if keepsRows, importedIDs.count > Self.keptRowLimit {
+                    keepsRows = false
+                    for name in Array(portfolios.keys) { portfolios[name]?.dropRows() }
+                    current.dropRows()
+                }
+                if keepsRows {
+                    current.coin.append(Int32(coin))
+                    current.timestamp.append(transaction.timestamp)
+                    current.id.append(id)
+                    current.kind.append(transaction.kind)
+                    current.amount.append(transaction.amount)
+                }
                 counts.importedRows += 1
                 if index == unit.rows.count - 1 { counts.importedUnits += 1 }
             }
         }
-        try checkImported(touched, connection, line: importedLine)
+        if let currentName { portfolios[currentName] = current }
+        for name in portfolios.keys.sorted() {
+            guard let imported = portfolios[name], !imported.keys.isEmpty else { continue }
+            try checkImported(imported, portfolio: name, keptRows: keepsRows, connection, line: importedLine)
+        }
         return counts
     }
 
-    /// The never-negative rule over each touched coin, with the imported rows in place, from the
-    /// earliest imported time on (the points before it did not change), and the new positions.
-    /// Two reads of those entries, keeping a few numbers per coin, not the rows.
+    /// The never-negative rule over each coin one portfolio's import touched, with the imported
+    /// rows in place, from the earliest imported time on (the points before it did not change),
+    /// and the new positions. When no row that was there before lies at or after that time (an
+    /// import into an empty portfolio, or of a later export: the usual case) and the rows were
+    /// kept, the imported rows alone, in ledger order, are checked in memory; otherwise two
+    /// ordered reads of the entries from that time on, keeping a few numbers per coin.
     private func checkImported(
-        _ touched: [String: (earliest: Int64, coins: [HoldingsKey: ExactDecimal])], _ connection: any Database,
-        line importedLine: (Int64) -> Int?
+        _ imported: PortfolioImport, portfolio: String, keptRows: Bool, _ connection: any Database, line importedLine: (Int64) -> Int?
     ) throws {
-        for portfolio in touched.keys.sorted() {
-            guard let (earliest, coins) = touched[portfolio] else { continue }
-            let from: LedgerPoint = (earliest, .min)
-            // Positions summed now (none were kept) already count the imported rows.
-            let kept = positionCache.withLock { $0.portfolios[portfolio] != nil }
-            try loadPositions(portfolio: portfolio, connection)
-            var totals: [HoldingsKey: ExactDecimal] = [:]
-            changePositions(portfolio: portfolio) { held in
-                for (key, change) in coins { totals[key] = (held[key] ?? .zero) + (kept ? change : .zero) }
+        let keys = imported.keys
+        // What each coin held before the import (positions were summed before its first row).
+        var before = [ExactDecimal](repeating: .zero, count: keys.count)
+        changePositions(portfolio: portfolio) { held in
+            for (index, key) in keys.enumerated() { before[index] = held[key] ?? .zero }
+        }
+        var shortfalls = [(entry: LedgerEntry, breach: RunningAmountBreach)?](repeating: nil, count: keys.count)
+        if keptRows, try !hasRows(portfolio: portfolio, from: imported.earliest, before: imported.firstID, connection) {
+            var running = before
+            let order = imported.timestamp.indices.sorted {
+                imported.timestamp[$0] != imported.timestamp[$1]
+                    ? imported.timestamp[$0] < imported.timestamp[$1] : imported.id[$0] < imported.id[$1]
             }
+            for row in order {
+                let coin = Int(imported.coin[row])
+                guard shortfalls[coin] == nil else { continue }
+                let entry = LedgerEntry(
+                    id: imported.id[row], timestamp: imported.timestamp[row], kind: imported.kind[row], amount: imported.amount[row])
+                if let short = firstBreach([entry], startingAt: running[coin]) {
+                    shortfalls[coin] = short
+                } else {
+                    running[coin] += entry.kind.signed(entry.amount)
+                }
+            }
+        } else {
             // What each coin held just before `from`: its total less its entries from then on.
-            var running = totals
+            let from: LedgerPoint = (imported.earliest, .min)
+            var running: [HoldingsKey: ExactDecimal] = [:]
+            for (index, key) in keys.enumerated() { running[key] = before[index] + imported.changes[index] }
             try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
                 running[key]? -= entry.kind.signed(entry.amount)
             }
-            var shortfalls: [HoldingsKey: (entry: LedgerEntry, breach: RunningAmountBreach)] = [:]
             try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
-                guard shortfalls[key] == nil, let before = running[key] else { return }
-                if let short = firstBreach([entry], startingAt: before) {
-                    shortfalls[key] = short
+                guard let coin = imported.keyIndex[key], shortfalls[Int(coin)] == nil, let held = running[key] else { return }
+                if let short = firstBreach([entry], startingAt: held) {
+                    shortfalls[Int(coin)] = short
                 } else {
-                    running[key] = before + entry.kind.signed(entry.amount)
+                    running[key] = held + entry.kind.signed(entry.amount)
                 }
-            }
-            for key in coins.keys.sorted(by: { $0.text < $1.text }) {
-                if let short = shortfalls[key] {
-                    let error = Self.breachError(short, coinID: key.text)
-                    guard let line = importedLine(short.entry.id) else { throw error }
-                    throw LedgerCSVRows.error(line: line, column: "amount", error.message, error.details)
-                }
-            }
-            changePositions(portfolio: portfolio) { held in
-                for (key, total) in totals { held[key] = total }
             }
         }
+        for index in keys.indices.sorted(by: { keys[$0].text < keys[$1].text }) {
+            if let short = shortfalls[index] {
+                let error = Self.breachError(short, coinID: keys[index].text)
+                guard let line = importedLine(short.entry.id) else { throw error }
+                throw LedgerCSVRows.error(line: line, column: "amount", error.message, error.details)
+            }
+        }
+        changePositions(portfolio: portfolio) { held in
+            for (index, key) in keys.enumerated() { held[key] = before[index] + imported.changes[index] }
+        }
+    }
+
+    /// Whether the portfolio has a row written before this import (id below `firstID`) at or
+    /// after `time`. One indexed probe (`ledger_time`).
+    private func hasRows(portfolio: String, from time: Int64, before firstID: Int64, _ connection: any Database) throws -> Bool {
+        let select = try connection.statement(
+            "SELECT 1 FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2 AND timestamp_ms >= ?3 AND id < ?4 LIMIT 1")
+        select.bind(1, owner)
+        select.bind(2, portfolio)
+        select.bind(3, time)
+        select.bind(4, firstID)
+        defer { select.reset() }
+        return try select.next()
+    }
+}
+
+/// The group ids of one import: UUIDs (lower-case, as every group id is) that start from one
+/// random UUID and count up in its last 64 bits. As unique as random ones, a thousand times
+/// cheaper to make than a `UUID()` each (one `getrandom` call per import, not per group), and
+/// in order, so that the groups' index grows at its end.
+struct ImportGroupIDs {
+    private let high: UInt64
+    private var low: UInt64
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        high = generator.next()
+        low = generator.next()
+    }
+
+    /// The next id.
+    mutating func next() -> String {
+        low &+= 1
+        // Version 4, variant 10 (RFC 9562), as a random UUID has.
+        let a = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
+        let b = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        func hex(_ value: UInt64, _ digits: Int) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: digits - text.count) + text
+        }
+        return "\(hex(a >> 32, 8))-\(hex((a >> 16) & 0xFFFF, 4))-\(hex(a & 0xFFFF, 4))-\(hex(b >> 48, 4))-\(hex(b & 0xFFFF_FFFF_FFFF, 12))"
     }
 }

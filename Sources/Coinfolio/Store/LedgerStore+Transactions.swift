@@ -109,9 +109,9 @@ extension LedgerStore {
         statement.bind(1, t.portfolio)
         statement.bind(2, t.coinID)
         statement.bind(3, t.kind.rawValue)
-        statement.bind(4, t.amount.description)
-        statement.bind(5, t.price?.description)
-        statement.bind(6, t.fee.description)
+        statement.bind(4, t.amount)
+        statement.bind(5, t.price)
+        statement.bind(6, t.fee)
         statement.bind(7, t.timestamp)
         statement.bind(8, t.note)
         statement.bind(9, t.externalID)
@@ -119,7 +119,7 @@ extension LedgerStore {
         statement.bind(11, t.groupID)
         statement.bind(12, t.incomeType?.rawValue)
         statement.bind(13, t.feeCoinID)
-        statement.bind(14, t.feePrice?.description)
+        statement.bind(14, t.feePrice)
         statement.bind(15, t.priceSource?.rawValue)
         if let priceAt = t.priceAt { statement.bind(16, priceAt) } else { statement.bind(16, nil as String?) }
         defer { statement.reset() }
