@@ -42,7 +42,9 @@ final class ImportSampleTests: XCTestCase {
         }
         let snapshot = ["1inch": ["1inch"]]
         let resolver = SymbolResolver(chosen: symbols, currencies: [currency]) { snapshot[$0] ?? [] }
-        let (resolved, unresolved) = resolver.resolveAll(file.entries.flatMap { $0.symbols.map(\.symbol) })
+        var symbols: [String] = []
+        for entry in file.entries { entry.forEachSymbol { symbols.append($0) } }
+        let (resolved, unresolved) = resolver.resolveAll(symbols)
         XCTAssertEqual(unresolved, [], name)
         let plan = ImportPlan(portfolio: "main", currency: currency, resolutions: resolved, prices: .none)
         var planned = Planned(file: file, groups: [], ids: [], ignored: file.ignored.map(\.line), warnings: file.warnings.map(\.line))

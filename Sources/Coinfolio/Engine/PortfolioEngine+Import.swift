@@ -90,7 +90,11 @@ extension PortfolioEngine {
         let engineCurrency = configuration.vsCurrency.code
         let currency = (stored ?? nil) ?? engineCurrency
         // Symbols: the option, money, the table, then the one snapshot coin that has it.
-        let symbols = file.entries.flatMap { $0.symbols.map(\.symbol) }
+        var symbols: [String] = []
+        var seen: Set<String> = []
+        for entry in file.entries {
+            entry.forEachSymbol { if seen.insert($0).inserted { symbols.append($0) } }
+        }
         let snapshotIDs = snapshotCoinIDs(bySymbol: Set(symbols.map { $0.lowercased() }))
         let resolver = SymbolResolver(chosen: options.symbols, currencies: [engineCurrency, currency]) { snapshotIDs[$0] ?? [] }
         let (resolved, unknown) = resolver.resolveAll(symbols)

@@ -47,7 +47,11 @@ struct ImportPlan {
     }
 
     private func plan(_ entry: ImportedEntry) throws -> Outcome {
-        if !allResolved, !entry.symbols.allSatisfy({ resolutions[$0.symbol] != nil }) { return .unresolved }
+        if !allResolved {
+            var missing = false
+            entry.forEachSymbol { if resolutions[$0] == nil { missing = true } }
+            if missing { return .unresolved }
+        }
         func resolved(_ asset: ImportedEntry.Asset) -> SymbolResolver.Resolution {
             resolutions[asset.symbol] ?? .money(asset.symbol.lowercased())
         }

@@ -15,17 +15,15 @@ enum ImportTime {
     /// header's offset (`offset`, local − UTC, milliseconds), else UTC. Nil when it is not a
     /// time of that form.
     static func parse(_ text: String, _ form: Form, offset: Int64 = 0) -> Int64? {
-        var text = Substring(text)
         switch form {
         case .iso:
-            var zoned = false
-            if text.hasSuffix(" UTC") {
-                text = text.dropLast(4)
-                zoned = true
+            let utf8 = text.utf8
+            // " UTC" at the end means Z (Coinbase v4, Koinly).
+            if utf8.count > 4, utf8.reversed().starts(with: " UTC".utf8.reversed()) {
+                return LedgerTimestamp.parse(String(decoding: utf8.dropLast(4), as: UTF8.self))
             }
-            zoned = zoned || hasZone(text)
-            guard let time = LedgerTimestamp.parse(String(text)) else { return nil }
-            return zoned ? time : time - offset
+            guard let time = LedgerTimestamp.parse(text) else { return nil }
+            return hasZone(utf8) ? time : time - offset
         case .dayMonthYear:
             // dd.mm.yyyy[ HH:MM[:SS]] → yyyy-mm-dd[ HH:MM[:SS]]
             let bytes = Array(text.utf8)
@@ -35,7 +33,7 @@ enum ImportTime {
             let date =
                 "\(String(decoding: bytes[6..<10], as: UTF8.self))-\(String(decoding: bytes[3..<5], as: UTF8.self))-\(String(decoding: bytes[0..<2], as: UTF8.self))"
             let rest = String(decoding: bytes[10...], as: UTF8.self)
-            guard rest.isEmpty || rest.hasPrefix(" "), let time = LedgerTimestamp.parse(date + rest), !hasZone(Substring(rest)) else {
+            guard rest.isEmpty || rest.hasPrefix(" "), let time = LedgerTimestamp.parse(date + rest), !hasZone(rest.utf8) else {
                 return nil
             }
             return time - offset
@@ -43,12 +41,13 @@ enum ImportTime {
     }
 
     /// Whether an RFC 3339 text ends with a zone (`Z`, `+02:00`, `-05:00`) after its time.
-    private static func hasZone(_ text: Substring) -> Bool {
-        let bytes = Array(text.utf8)
-        guard let last = bytes.last else { return false }
+    private static func hasZone(_ utf8: String.UTF8View) -> Bool {
+        guard let last = utf8.last else { return false }
         if last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") { return true }
         // "+hh:mm" after the time's digits (a date's own '-' is at index 4 and 7).
-        return bytes.count >= 16 && (bytes[bytes.count - 6] == UInt8(ascii: "+") || bytes[bytes.count - 6] == UInt8(ascii: "-"))
-            && bytes[bytes.count - 3] == UInt8(ascii: ":")
+        guard utf8.count >= 16 else { return false }
+        let sign = utf8[utf8.index(utf8.endIndex, offsetBy: -6)]
+        return (sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"))
+            && utf8[utf8.index(utf8.endIndex, offsetBy: -3)] == UInt8(ascii: ":")
     }
 }

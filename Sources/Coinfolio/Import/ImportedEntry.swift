@@ -57,15 +57,20 @@ struct ImportedEntry: Sendable {
     /// the entry's other rows add `#2`, `#3`, ….
     var externalID: String
 
-    /// Every symbol the entry names.
-    var symbols: [Asset] {
-        var all: [Asset]
+    /// Calls `body` with each symbol the entry names (no array made: an import asks for every
+    /// entry's).
+    func forEachSymbol(_ body: (String) -> Void) {
         switch action {
-        case .exchange(let sent, let received, let value): all = [sent, received] + (value.map { [$0] } ?? [])
-        case .income(let asset, _, let value): all = [asset] + (value.map { [$0] } ?? [])
-        case .transferIn(let asset), .transferOut(let asset), .spend(let asset): all = [asset]
+        case .exchange(let sent, let received, let value):
+            body(sent.symbol)
+            body(received.symbol)
+            if let value { body(value.symbol) }
+        case .income(let asset, _, let value):
+            body(asset.symbol)
+            if let value { body(value.symbol) }
+        case .transferIn(let asset), .transferOut(let asset), .spend(let asset): body(asset.symbol)
         }
-        return all + fees
+        for fee in fees { body(fee.symbol) }
     }
 }
 

@@ -148,6 +148,8 @@ extension LedgerStore {
         var counts = ImportCounts()
         var ordinal = -1
         var groupIDs = ImportGroupIDs()
+        // Fetched once: the statement cache would hash the SQL for every row.
+        let insertStatement = try Self.insertStatement(skippingKnownExternalID: true, connection)
         while var unit = try next(connection) {
             ordinal += 1
             if unit.rows.count > 1, unit.rows[0].groupID == nil {
@@ -159,7 +161,8 @@ extension LedgerStore {
                 // A row whose external_id the portfolio already has is not inserted: its unit is
                 // skipped when it was there before the import, an error when an earlier unit of
                 // this import put it there (or when only a later row of a unit is known).
-                guard let id = try insert(transaction, connection, skippingKnownExternalID: true) else {
+                insertStatement.reset()
+                guard let id = try insert(transaction, with: insertStatement, skippingKnownExternalID: true) else {
                     let externalID = transaction.externalID ?? ""
                     let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection)
                     if index > 0 || existing.flatMap(importedLine) != nil {

@@ -106,6 +106,12 @@ extension LedgerStore {
     /// the portfolio already has its external_id (nothing inserted).
     func insert(_ t: Transaction, _ connection: any Database, skippingKnownExternalID: Bool) throws -> Int64? {
         let statement = try connection.statement(skippingKnownExternalID ? Self.insertSkippingKnown : Self.insertSQL)
+        return try insert(t, with: statement, skippingKnownExternalID: skippingKnownExternalID)
+    }
+
+    /// `insert(_:_:skippingKnownExternalID:)` through a statement of `insertStatement(skippingKnownExternalID:)`
+    /// already at hand (an import fetches it once, not once a row).
+    func insert(_ t: Transaction, with statement: any DatabaseStatement, skippingKnownExternalID: Bool) throws -> Int64? {
         statement.bind(1, t.portfolio)
         statement.bind(2, t.coinID)
         statement.bind(3, t.kind.rawValue)
@@ -144,6 +150,10 @@ extension LedgerStore {
             group_id, income_type, fee_coin_id, fee_price, price_source, price_at)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
         """
+    /// The insert statement `insert(_:with:skippingKnownExternalID:)` takes.
+    static func insertStatement(skippingKnownExternalID: Bool, _ connection: any Database) throws -> any DatabaseStatement {
+        try connection.statement(skippingKnownExternalID ? insertSkippingKnown : insertSQL)
+    }
     private static let insertSQL = insertAllColumns + " RETURNING id"
     private static let insertSkippingKnown =
         insertAllColumns + " ON CONFLICT (owner, portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING id"
