@@ -8,6 +8,8 @@
 //   - the ledger's CSV import (not JSON) never crashes, and every CF_INVALID_ARGUMENT it returns
 //     names the line (details.line >= 1) unless the input is not UTF-8 at all; nothing lands on error;
 //   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420);
+//   - the exchange imports (import_coinbase, …; FuzzImport.swift): no crash, every refusal with
+//     its line (but a whole file's), nothing written on a refusal or in a dry run;
 //   - snapshot_open: an engine opened on a SQLite file whose saved snapshot's compact coins are the
 //     input (bytes, NULs included) never crashes, answers every query with JSON, and, when it
 //     keeps the snapshot, lists each coin id once.
@@ -24,6 +26,8 @@ enum Target: String, CaseIterable {
     case engineQuery = "engine_query", marketsRequest = "markets_request", format
     case ledgerAdd = "ledger_add", ledgerCSV = "ledger_csv", ledgerQuery = "ledger_query"
     case snapshotOpen = "snapshot_open"
+    case importCoinbase = "import_coinbase", importBinance = "import_binance", importKraken = "import_kraken"
+    case importCoinTracking = "import_cointracking", importKoinly = "import_koinly"
 }
 
 let target: Target = {
@@ -192,6 +196,13 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         for index in 0..<length { text[index] = CChar(bitPattern: bytes[index]) }
         return text.withUnsafeBufferPointer { buffer in buffer.baseAddress.map(fuzzCSV) ?? 0 }
     }
+    if let format = importFormat(of: target) {
+        let length = bytes.firstIndex(of: 0) ?? size
+        var text = [CChar](repeating: 0, count: length + 1)
+        for index in 0..<length { text[index] = CChar(bitPattern: bytes[index]) }
+        text.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { fuzzImport($0, format: format) } }
+        return 0
+    }
     // The entry points take C strings: the input up to its first NUL.
     let length = bytes.firstIndex(of: 0) ?? size
     var text = [CChar](repeating: 0, count: length + 1)
@@ -256,7 +267,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             if !valid && pnlStatus == 0 {
                 fatal("a pnl query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
             }
-        case .format, .ledgerCSV, .snapshotOpen:
+        case .format, .ledgerCSV, .snapshotOpen, .importCoinbase, .importBinance, .importKraken, .importCoinTracking, .importKoinly:
             break
         }
         checkAndFree(out, isError: false)
@@ -392,8 +403,8 @@ public func fuzzInitialize(
             ? "coinfolio-fuzz format: \(counts.inputs) inputs, 5 formatters each, every output checked\n"
             : target == .snapshotOpen
                 ? "coinfolio-fuzz snapshot_open: \(counts.inputs) blobs, \(counts.accepted) kept as a snapshot, every answer JSON\n"
-                : target == .ledgerCSV
-                    ? "coinfolio-fuzz ledger_csv: \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
+                : target == .ledgerCSV || importFormat(of: target) != nil
+                    ? "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
                     : "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.strictInvalid) not strict JSON (all refused), \(counts.accepted) accepted with CF_OK\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
