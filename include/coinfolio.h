@@ -782,7 +782,8 @@ int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, ch
  * count),"skipped":n (transactions already there),"ignored":[{"line","reason"}…],
  * "warnings":[{"line","reason"}…],"pending_prices":n (written rows whose price is pending),
  * "unknown_symbols":[{"symbol","candidates"}…] (empty unless dry_run)} and, with dry_run only,
- * "transactions":[…] (the rows that would be written, "id" null). Lines are the file's physical
+ * "transactions":[…] (the rows that would be written, "id" and "group_id" null; rows naming an
+ * unknown symbol are left out and the rest is checked without them). Lines are the file's physical
  * lines, preamble lines included. Returns CF_OK, CF_INVALID_ARGUMENT (NULL engine or data; bad
  * options with details.field; details.reason "unknown_format" with details.header (the first
  * record's cells) and details.formats (every format's name); "unknown_symbols"; details.line and

@@ -238,6 +238,23 @@ final class ImportEngineTests: XCTestCase {
         XCTAssertEqual(try importFile(engine, try sample("binance-trade-history.csv"), options).imported, 12)
     }
 
+    /// An import of an earlier sell that leaves a later row short names the imported row's line.
+    func testShortfallOnALaterStoredRowNamesTheImportedRow() throws {
+        let engine = try self.engine()
+        try engine.addTransaction(Transaction(coinID: "bitcoin", kind: .transferIn, amount: e("1"), timestamp: 1_704_067_200_000))
+        try engine.addTransaction(Transaction(coinID: "bitcoin", kind: .transferOut, amount: e("0.8"), timestamp: 1_717_200_000_000))
+        let before = try everything(engine)
+        let file =
+            "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n"
+            + "s1,2024-03-01 00:00:00 UTC,Sell,BTC,-0.5,USD,$60000,$30000,$30000,$0,\n"
+        let error = assertThrows(.invalidArgument) { try importText(engine, file) }
+        XCTAssertEqual(error?.details["line"], .number(2))
+        XCTAssertEqual(error?.details["column"], .string("amount"))
+        XCTAssertEqual(error?.details["coin_id"], .string("bitcoin"))
+        XCTAssertEqual(error?.details["short_by"], .number(0.3))
+        XCTAssertEqual(try everything(engine), before)
+    }
+
     // MARK: - Every sample file on both backends
 
     func testEverySampleFileImports() throws {

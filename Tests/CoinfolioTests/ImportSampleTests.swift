@@ -238,6 +238,24 @@ final class ImportSampleTests: XCTestCase {
         XCTAssertEqual(planned.warnings, [9])
     }
 
+    /// A Convert written as two rows of one ID, both with the Notes: one trade, the second row
+    /// ignored as its other side.
+    func testCoinbaseConvertWithNotesOnBothRows() throws {
+        let header =
+            "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n"
+        let csv =
+            header + "c1,2024-03-05 12:00:00 UTC,Convert,ETH,-1,USD,$3000,$3000,$3000,$0,Converted 1 ETH to 3000 USDC\n"
+            + "c1,2024-03-05 12:00:00 UTC,Convert,USDC,3000,USD,$1,$3000,$3000,$0,Converted 1 ETH to 3000 USDC\n"
+        let file: ImportedFile = try Array(csv.utf8).withUnsafeBytes { buffer in
+            var reader = CSVReader(bytes: buffer)
+            guard case .exchange(let header) = try ImportDetection.detect(&reader, format: nil) else { throw XCTSkip("coinfolio") }
+            return try ImportReader.read(&reader, header: header)
+        }
+        XCTAssertEqual(file.entries.count, 1)
+        XCTAssertEqual(file.ignored.map(\.line), [3])
+        XCTAssertEqual(file.entries.first?.externalID, "coinbase:c1")
+    }
+
     /// `Date(UTC+8)`: the file's 18:00 is 10:00 UTC.
     func testBinanceOffsetHeader() throws {
         let csv = "Date(UTC+8),Pair,Side,Price,Executed,Amount,Fee\n2024-01-05 18:00:00,BTCUSDT,BUY,40000,0.001BTC,40USDT,0.04USDT\n"

@@ -20,8 +20,8 @@ public struct ImportReport: Sendable, Hashable {
     public var pendingPrices: Int
     /// Symbols that could not be resolved (empty unless `dry_run`: otherwise the import fails).
     public var unknownSymbols: [UnknownSymbol]
-    /// With `dry_run`: the transactions that would be written, in file order, without ids
-    /// (group ids are those they would get); nil otherwise.
+    /// With `dry_run`: the transactions that would be written, in file order, without ids or
+    /// group ids (the rows of one entry are one group); nil otherwise.
     public var transactions: [Transaction]?
 
     /// The report's JSON object.

@@ -56,6 +56,8 @@ struct CoinbaseImporter: RowImporter {
     private let headerCurrency: String?
     /// A Convert row whose Notes do not say what it received, waiting for the second row of its ID.
     private var convert: (row: ImportRow, time: Int64)?
+    /// The ID of the last Convert read from its Notes: a second row with that ID is its other side.
+    private var convertedID: String?
 
     /// Money cells: a currency sign, thousands separators, a minus on outflows.
     private static let money: NumberForm = [.signed, .thousands, .currencySign]
@@ -83,11 +85,17 @@ struct CoinbaseImporter: RowImporter {
             }
             throw unpaired(waiting.row)
         }
+        let rowID = id.map { row.text($0) }
+        defer { if kind != "convert" { convertedID = nil } }
+        if kind == "convert", let rowID, rowID == convertedID {
+            convertedID = nil
+            return file.ignore(row.line, "the other side of Convert \(rowID), read from the Notes of the row before")
+        }
         let symbol = try row.symbol(asset)
         let units = try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude
         let coin = ImportedEntry.Asset(symbol, units, column: asset.title)
         let note = row.text(notes)
-        let externalID = id.map { file.ids.own(row.text($0)) } ?? file.ids.hashed([row.cells])
+        let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.cells])
         func money(_ field: ImportHeader.Field) throws -> ImportedEntry.Asset? {
             guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
             return ImportedEntry.Asset(try priceCurrency(row), amount, column: currency?.title ?? field.title)
@@ -108,6 +116,7 @@ struct CoinbaseImporter: RowImporter {
         case "convert":
             if let received = try Self.converted(note, row: row, notes: notes) {
                 add(.exchange(sent: coin, received: received, value: try money(subtotal)))
+                convertedID = rowID
             } else if id != nil {
                 convert = (row, time)
             } else {

@@ -226,6 +226,9 @@ extension LedgerStore {
             for (index, key) in keys.enumerated() { before[index] = held[key] ?? .zero }
         }
         var shortfalls = [(entry: LedgerEntry, breach: RunningAmountBreach)?](repeating: nil, count: keys.count)
+        // The last imported row of each coin up to its shortfall: the row to name when the
+        // shortfall falls on a row that was there before (an import of earlier sells).
+        var lastImported = [Int64?](repeating: nil, count: keys.count)
         if keptRows, try !hasRows(portfolio: portfolio, from: imported.earliest, before: imported.firstID, connection) {
             var running = before
             let order = imported.timestamp.indices.sorted {
@@ -253,6 +256,7 @@ extension LedgerStore {
             }
             try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
                 guard let coin = imported.keyIndex[key], shortfalls[Int(coin)] == nil, let held = running[key] else { return }
+                if importedLine(entry.id) != nil { lastImported[Int(coin)] = entry.id }
                 if let short = firstBreach([entry], startingAt: held) {
                     shortfalls[Int(coin)] = short
                 } else {
@@ -263,7 +267,7 @@ extension LedgerStore {
         for index in keys.indices.sorted(by: { keys[$0].text < keys[$1].text }) {
             if let short = shortfalls[index] {
                 let error = Self.breachError(short, coinID: keys[index].text)
-                guard let line = importedLine(short.entry.id) else { throw error }
+                guard let line = importedLine(short.entry.id) ?? lastImported[index].flatMap(importedLine) else { throw error }
                 throw LedgerCSVRows.error(line: line, column: "amount", error.message, error.details)
             }
         }
