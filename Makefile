@@ -9,7 +9,9 @@
 #   make bench      build release and run the benchmarks; writes BENCHMARKS.md
 #   make fuzz       libFuzzer over every JSON entry point and the formatters (FUZZ_SECONDS each, default 60)
 #   make sanitize   the Swift suite under ASan and TSan, the C suite against an ASan library, a TSan C stress test
-#   make stress     SIGKILL trials (STRESS_TRIALS, default 100), 4 writer processes, a full disk
+#   make stress     SIGKILL trials (STRESS_TRIALS, default 100), 4 writer processes, a full disk;
+#                   hostile bodies (Tests/probes/bounds.py: a gzip/deflate bomb's memory near max_body_bytes);
+#                   the memory of STRESS_HANDLES (default 1000) engines on one file (Tests/probes/handles.py, < 100 KB each)
 #   make demo       run coinfolio-cli set, home, portfolio and detail against the loopback server
 #                   with the committed fixtures, in a temporary database
 #   make install    install the library, CLI, header and pkg-config file under PREFIX (/usr/local)
@@ -25,6 +27,7 @@
 #   make clean
 
 PREFIX    ?= /usr/local
+STRESS_HANDLES ?= 1000
 CONFIG    ?= debug
 SWIFT     ?= swift
 PYTHON    ?= python3
@@ -64,7 +67,8 @@ test-postgres: all
 	$(POSTGRES_PASS) $(SWIFT) test --filter 'StoreTests|EngineTests|EdgeEngineTests|PostgresTests'
 	$(POSTGRES_PASS) $(MAKE) -C bindings/c test-postgres LIBDIR=$(abspath $(BUILD_DIR))
 	cd bindings/python && $(POSTGRES_PASS) PYTHONPATH=. $(PYTHON) -m pytest -q tests/test_store.py tests/test_engine.py tests/test_edges.py tests/test_postgres.py tests/test_ledger_history.py \
-	    tests/test_portfolio_rows.py tests/test_import.py tests/test_ledger.py::test_the_ledger_on_both_backends_keeps_owners_apart
+	    tests/test_portfolio_rows.py tests/test_import.py tests/test_ledger.py::test_the_ledger_on_both_backends_keeps_owners_apart \
+	    tests/test_ledger_edges.py
 
 bench:
 	$(MAKE) build CONFIG=release
@@ -78,6 +82,9 @@ sanitize:
 
 stress: build
 	$(PYTHON) Tests/probes/stress.py --cli $(abspath $(BUILD_DIR))/coinfolio-cli --library $(abspath $(LIBRARY))
+	$(PYTHON) Tests/probes/bounds.py --check
+	$(PYTHON) Tests/probes/handles.py --check --handles $(STRESS_HANDLES)
+	$(PYTHON) Tests/probes/handles.py --check --handles $(STRESS_HANDLES) --refresh
 
 demo: build
 	$(PYTHON) Tests/server/demo.py $(BUILD_DIR)/coinfolio-cli

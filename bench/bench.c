@@ -342,7 +342,7 @@ static void bench_query(const char *dir) {
 }
 
 /* ---- ledger ------------------------------------------------------------------------------- */
-/* The ledger's tables, as Coinfolio's schema step 7 leaves them (Sources/Coinfolio/Store/Schema/):
+/* The ledger's tables, as Coinfolio's schema step 8 leaves them (Sources/Coinfolio/Store/Schema/):
  * the time-ordered index, the groups' index and the owners' change counters (positions are kept
  * in memory). */
 static const char *const ledger_schema =
@@ -352,7 +352,7 @@ static const char *const ledger_schema =
     " coin_id TEXT NOT NULL,"
     " kind TEXT NOT NULL CHECK (kind = 'buy' OR kind = 'sell' OR kind = 'transfer_in' OR kind = 'transfer_out'"
     " OR kind = 'fee' OR kind = 'income'),"
-    " amount TEXT NOT NULL, price TEXT, fee TEXT NOT NULL, timestamp_ms INTEGER NOT NULL, note TEXT NOT NULL DEFAULT '',"
+    " amount TEXT NOT NULL, price TEXT, fee TEXT NOT NULL, timestamp_ms INTEGER NOT NULL, note TEXT,"
     " external_id TEXT, group_id TEXT, income_type TEXT, fee_coin_id TEXT, fee_price TEXT, price_source TEXT,"
     " price_at INTEGER, original_price TEXT, price_currency TEXT);"
     "CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (owner, portfolio, external_id) WHERE external_id IS NOT NULL;"
@@ -568,7 +568,7 @@ static void bench_ledger(const char *dir) {
  * same SQL in C: BEGIN IMMEDIATE, the owner's change count, the portfolio check, two INSERTs with
  * their group id, COMMIT. */
 static void bench_ledger_history(const char *dir) {
-    char path[4096], config[4200], json[512], note[256];
+    char path[4096], config[4200], json[512], note[256], sent[32], received[32], group[40];
     size_t size, markets_size;
     char *csv, *markets, *error = NULL, *out = NULL;
     cf_engine *engine = NULL;
@@ -660,7 +660,6 @@ static void bench_ledger_history(const char *dir) {
                     cf_string_free(out);
                 },
                 {
-                    char sent[32], received[32], group[40];
                     snprintf(sent, sizeof sent, "0.%d", 1 + m % 9);
                     snprintf(received, sizeof received, "%d", 1 + m % 7);
                     snprintf(group, sizeof group, "%08x-0000-4000-8000-%012x", (unsigned)m, (unsigned)m);

@@ -240,7 +240,8 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
 
 /** Opens (creating and migrating as needed) the store at path; ":memory:" for a private one.
  * A file it creates is mode 0600 (owner only) whatever the umask, and so are its -wal and -shm;
- * an existing file keeps its mode. *out_store receives the handle; close it with cf_store_close.
+ * an existing file keeps its mode. A symbolic link at path is followed; when it dangles, its
+ * target is created the same way (0600). *out_store receives the handle; close it with cf_store_close.
  * A path starting with "file:" is an SQLite URI, which is refused (details.reason "sqlite_uri"):
  * give "./file:…" for a file of that name.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path, an SQLite URI) or CF_STORE
@@ -303,10 +304,17 @@ int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
  *    "timeout_ms": 15000 (per attempt, 1…3600000), "max_retries": 2 (0…10; on 429, 5xx and
  *    network failures), "max_retry_wait_s": 60 (0…86400; a longer Retry-After returns
  *    CF_RATE_LIMITED at once), "max_body_bytes": 33554432 (1…4294967296; the largest answer
- *    body, counted after decompression while it is read; a larger one is CF_HTTP with
- *    details.reason "body_too_large")}
+ *    body, counted after decompression while libcurl decompresses it, so a gzip or deflate
+ *    bomb costs about this much memory; a larger one is CF_HTTP with details.reason
+ *    "body_too_large")}
  * A network call blocks at most timeout_ms × (max_retries + 1) plus the Retry-After waits it
- * chose plus about a second (attempts, backoff and decoding together). Retry-After is read only
+ * chose plus about a second (attempts, backoff and decoding together), whatever max_body_bytes
+ * is (a decode still running then is left to finish on its own thread, its result dropped).
+ * A request to a loopback address never goes through a proxy: when the environment's proxy
+ * variables (http_proxy, https_proxy/HTTPS_PROXY, all_proxy/ALL_PROXY, as libcurl reads them)
+ * would send it through one and no_proxy/NO_PROXY does not list it, the call returns CF_NETWORK
+ * with details.reason "proxy", details.variable naming the variable and details.sent = false;
+ * nothing is sent (add the address to no_proxy). Retry-After is read only
  * as decimal seconds or an HTTP date. After a 429 whose Retry-After was not waited out (longer
  * than max_retry_wait_s, or no retry left) the handle remembers it: until it has passed, every
  * call that would send fails at once with CF_RATE_LIMITED, details.retry_after_s = seconds left
@@ -314,7 +322,11 @@ int cf_store_holdings(cf_store *store, char **out_json, char **out_error);
  * Network calls may return CF_NETWORK, CF_HTTP (details.http_status; a 403 without a key error
  * code, e.g. a CDN block page, is CF_HTTP), CF_RATE_LIMITED (details.retry_after_s),
  * CF_UNAUTHORIZED (401, or details.error_code 10002/10005/10010/10011/10012), CF_NOT_FOUND or
- * CF_DECODE; details.error_code is CoinGecko's code whenever the body has one.
+ * CF_DECODE; details.error_code is CoinGecko's code whenever the body has one, in any of its three
+ * shapes: {"status":{"error_code":…}}, {"error":{"status":{"error_code":…}}} and the top-level
+ * {"timestamp":…,"error_code":…,"error_message":…} (a demo key sent to the pro host, or the
+ * reverse: 400 with 10010 or 10011). A 10012 answer (a time range the plan refuses) also carries
+ * details.reason "history_limit".
  */
 /** @{ */
 
@@ -347,8 +359,8 @@ int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_jso
  * every key optional): {"vs_currency":"usd","days":7 (a whole number 1…36500) | "max",
  * "interval":"daily" | null (null: CoinGecko picks 5-minute, hourly or daily points from days)}.
  * The client sends days as given: beyond 365 days on the public and demo plans CoinGecko answers
- * 401 with error code 10012, returned as CF_UNAUTHORIZED (details.error_code 10012; the message
- * says the plan allows at most 365 days). cf_engine_chart clamps instead.
+ * 401 with error code 10012, returned as CF_UNAUTHORIZED (details.error_code 10012, details.reason
+ * "history_limit"; the message says the plan allows at most 365 days). cf_engine_chart clamps instead.
  * out_json has the shape of cf_decode_market_chart. Blocks on the network. Returns CF_OK,
  * CF_INVALID_ARGUMENT (NULL or bad id, malformed request) or a network status. */
 int cf_client_market_chart(cf_client *client, const char *coin_id, const char *request_json,
@@ -562,7 +574,8 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * "transfer_out"|"fee"|"income","amount" (> 0, coin units),"price" (per unit in the portfolio's
  * currency, >= 0; null for transfers; null on a buy, sell, fee or income means pending),"fee"
  * (>= 0: in the portfolio's currency, or in units of fee_coin_id when that is set),"timestamp"
- * (RFC 3339, UTC: "2024-03-01T12:30:00Z", ".250" when there are milliseconds),"note",
+ * (RFC 3339, UTC: "2024-03-01T12:30:00Z", ".250" when there are milliseconds),"note" (text, or
+ * null for none: a note sent as null or left out comes back null, "" comes back ""),
  * "external_id" (null, or unique per portfolio),"group_id" (the rows one call wrote together;
  * null for a row written alone),"income_type" ("staking"|"interest"|"airdrop"|"mining"|"fork"|
  * "gift"|"reward"|"other"; required on income, null elsewhere),"fee_coin_id" (the coin a fee was
@@ -713,19 +726,23 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
  * "coinfolio:<id>") are skipped and counted; an external_id repeated within the file is an error
  * at its second row; a portfolio the file names that does not exist is created with the engine's
  * vs_currency; an empty portfolio cell means "main"; an empty price on a buy, sell, fee or income
- * is pending. A group_id is a label local to the file: rows sharing it become one group with a
- * fresh id. A row with fee_coin_id and a fee above 0 brings its fee row (recreated, never read
- * from the file). The separator is a comma and the decimal mark a point: a ';' header or a
- * decimal comma is refused saying so. An empty file imports nothing.
+ * is pending; an empty note cell is no note (null); a cell of one or more ' followed by =, +, -,
+ * @, a tab or a carriage return loses one ' (the export's protection against spreadsheet
+ * formulas, see cf_engine_export_csv). A group_id is a label local to the file: rows sharing it
+ * become one group with a fresh id. A row with fee_coin_id and a fee above 0 brings its fee row
+ * (recreated, never read from the file). The separator is a comma, the decimal mark a point and
+ * numbers have no thousands separator: a ';' header is refused saying so, and a number with a
+ * comma with details.reason "thousands_separator" ("11,426.20": write 11426.20),
+ * "decimal_comma" ("1,5": write 1.5) or "ambiguous_comma" ("1,234": 1234 or 1.234?), each
+ * message saying what to write. An empty file imports nothing.
  * Reports progress (phase "import": done 0, then the rows read every 1,000 rows, and done = total
  * at the end) to the function of cf_engine_set_progress; the import holds the database for its
  * one transaction, so a call from that function that reads or writes the database returns
  * CF_INVALID_ARGUMENT with details.reason "reentrant" instead of waiting for itself.
  * out_json: {"imported":n,"skipped":n} (rows of the file). Returns CF_OK, CF_INVALID_ARGUMENT
  * (details.line: the physical line where the record starts, the header being line 1;
- * details.column: the header name, when the error is about one field; or details.reason
- * "reentrant" or "out_of_range") or CF_STORE. cf_engine_import with {"format":"coinfolio"} reads
- * the same files (counting transactions, fee rows included, rather than file rows). */
+ * details.column: the header name, when the error is about one field; details.reason for a
+ * number with a comma, above; or details.reason "reentrant" or "out_of_range") or CF_STORE. */
 int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, char **out_error);
 
 /** Imports what an exchange or another tracker exports (SPEC §18), or Coinfolio's own CSV.
@@ -800,8 +817,12 @@ int cf_engine_import(cf_engine *engine, const char *options_json, const char *da
  * stay one group through an import. A fee row is not written: its parent carries fee_coin_id and,
  * in fee_price, the price the fee row took. A transaction without an external_id is written with
  * "coinfolio:<id>", so importing the export into the same database imports nothing, and into an
- * empty database recreates it (group ids fresh). out_csv: the CSV text, freed with
- * cf_string_free. Returns CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
+ * empty database recreates it (group ids fresh). No cell can run as a spreadsheet formula: a
+ * cell that is any number of ' followed by =, +, -, @, a tab or a carriage return is written
+ * with one ' more in front ("=1+1" as '=1+1, "'=x" as ''=x), and cf_engine_import_csv removes
+ * one ' from a cell of one or more ' followed by one of those, so the text round-trips exactly
+ * (a file from elsewhere whose cell really starts with '= imports as =). out_csv: the CSV text,
+ * freed with cf_string_free. Returns CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
 int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_csv,
                          char **out_error);
 /** @} */
@@ -825,7 +846,7 @@ int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_c
  * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (bad id or options; or
  * details.reason "reentrant": called from the progress function of this same chart's
  * download, which it would wait for), CF_NOT_FOUND
- * (unknown coin), CF_UNAUTHORIZED (details.error_code 10012: a range the plan refuses) or another
+ * (unknown coin), CF_UNAUTHORIZED (details.error_code 10012, details.reason "history_limit": a range the plan refuses) or another
  * network status. */
 int cf_engine_chart(cf_engine *engine, const char *coin_id, const char *options_json,
                     char **out_json, char **out_error);

@@ -1,8 +1,9 @@
-import Coinfolio
+@_spi(Files) import Coinfolio
 import Foundation
 
 /// What `chart COIN` and `portfolio --history` share: a terminal line chart with its summary, or
-/// the library's JSON with `--json`; `--svg FILE` also writes the SVG.
+/// the library's JSON with `--json`; `--svg FILE` also writes the SVG (a new FILE 0600, like the
+/// database).
 extension CLI {
     /// One coin's chart over `--days` (default 7).
     func showChart(_ engine: PortfolioEngine, coinID: String) throws {
@@ -15,7 +16,7 @@ extension CLI {
         let period = chart.days == .max ? "all history" : "\(chart.days) day\(chart.days == .days(1) ? "" : "s")"
         let title = "\(name), \(period)"
         try writeSVG(options.svg, title: title) { chart.svg($0) }
-        if options.json { say(chart.json); return }
+        if options.json { sayJSON(chart.json); return }
         say(terminal.bold(Terminal.printable(title)) + (chart.clamped ? terminal.dim(" (the plan allows 365 days)") : ""))
         show(chart.points.map { ($0.time, $0.value) }, summary: chart.summary, vsCurrency: chart.vsCurrency)
         if let path = options.svg { say(terminal.dim("wrote \(path)")) }
@@ -25,7 +26,7 @@ extension CLI {
     func showPortfolioHistory(_ engine: PortfolioEngine) throws {
         let history = try engine.portfolioHistory()
         try writeSVG(options.svg, title: "Portfolio, 7 days") { history.svg($0) }
-        if options.json { say(history.json); return }
+        if options.json { sayJSON(history.json); return }
         say(terminal.bold("Portfolio, 7 days"))
         show(history.points.map { ($0.time, $0.value) }, summary: history.summary, vsCurrency: history.vsCurrency)
         let partial = history.points.filter(\.partial).count
@@ -41,8 +42,11 @@ extension CLI {
             throw CoinfolioError(.invalidArgument, "cannot write \(path): there is no folder \(folder)")
         }
         let svg = render(try ChartSVGOptions(width: 800, height: 400, title: title))
+        // Owner-only (0600) like the database: the chart shows what the portfolio holds.
+        let handle = try OwnerOnlyFile.openForWriting(path)
+        defer { try? handle.close() }
         do {
-            try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+            try handle.write(contentsOf: Data(svg.utf8))
         } catch {
             throw CoinfolioError(.invalidArgument, "cannot write \(path): \(error.localizedDescription)")
         }

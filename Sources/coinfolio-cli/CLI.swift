@@ -43,9 +43,9 @@ struct CLI {
             defer { if ProgressBar.isEnabled { ProgressBar.clear() } }  // before any message
             try engine.refresh()
         } catch let error as CoinfolioError {
-            FileHandle.standardError.write(Data("coinfolio-cli: refresh failed: \(error.message)\n".utf8))
+            warn("refresh failed: \(error.message)")
         } catch {
-            FileHandle.standardError.write(Data("coinfolio-cli: refresh failed: \(error)\n".utf8))
+            warn("refresh failed: \(error)")
         }
     }
 
@@ -97,10 +97,10 @@ struct CLI {
     func coinRows(_ coins: [Coin]) -> String {
         let rows = coins.map { coin -> [String] in
             [
-                coin.marketCapRank.map(String.init) ?? "-", Terminal.printable(coin.symbol.uppercased()),
+                coin.marketCapRank.map(String.init) ?? Terminal.unknownCell, Terminal.printable(coin.symbol.uppercased()),
                 Terminal.printable(coin.name.isEmpty ? coin.id : coin.name),  // a row needs only its id
                 coin.currentPrice.map { NumberFormat.price($0, vsCurrency: vs()) } ?? NumberFormat.notAvailable,
-                terminal.change(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d),
+                terminal.changeCell(coin.priceChangePercentage24h), Terminal.sparkline(coin.sparklineIn7d),
             ]
         }
         return Terminal.table(["#", "SYMBOL", "NAME", "PRICE", "24H", "7D"], rows, right: [0, 3, 4])
@@ -109,8 +109,9 @@ struct CLI {
     /// "Title: value +1.23%", one line each; `notes` adds text after a statistic's change.
     func statisticsBlock(_ statistics: [Statistic], notes: [String: String] = [:]) -> String {
         statistics.map {
-            "\(terminal.bold($0.title)): \($0.value) \(terminal.change($0.percentageChange)) \(notes[$0.title] ?? "")"
-                .trimmingCharacters(in: .whitespaces)
+            // Title and value may be outside text: a detail's hashing_algorithm, genesis date …
+            let line = "\(terminal.bold(Terminal.printable($0.title))): \(Terminal.printable($0.value))"
+            return "\(line) \(terminal.change($0.percentageChange)) \(notes[$0.title] ?? "")".trimmingCharacters(in: .whitespaces)
         }
         .joined(separator: "\n")
     }
@@ -130,19 +131,26 @@ final class OpenedEngines: Sendable {
     func closeAll() { engines.withLock { $0.forEach { $0.close() } } }
 }
 
-/// Prints `message` to stderr as coinfolio-cli's and exits with `code`.
+/// Prints `message` to stderr as coinfolio-cli's and exits with `code`. The message may quote
+/// outside text (CoinGecko's error message, a CSV cell, a path): it goes through
+/// `Terminal.printable`.
 func fail(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("coinfolio-cli: \(message)\n".utf8))
+    warn(message)
     exit(code)
 }
 
-/// Prints `message` to stderr as coinfolio-cli's, and goes on.
+/// Prints `message` to stderr as coinfolio-cli's (through `Terminal.printable`), and goes on.
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("coinfolio-cli: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("coinfolio-cli: \(Terminal.printable(message))\n".utf8))
 }
 
-/// Prints one line of output.
+/// Prints one line of output. `text` is the CLI's own, with any outside text in it already made
+/// printable (or it is `sayJSON`'s).
 func say(_ text: String) { print(text) }
+
+/// Prints a JSON answer: its control characters as JSON escapes (`Terminal.printable`), so the
+/// text is the same JSON value and safe on a terminal.
+func sayJSON(_ json: String) { say(Terminal.printable(json)) }
 
 /// A decimal number as people type it (`0.5`, `1e-9`, `-5`); nil for anything else, including
 /// the hexadecimal and "nan"/"inf" forms `Double(_:)` would accept.

@@ -129,7 +129,7 @@ struct Options {
             case "--api-key": apiKey = try value(argument)
             case "--api-key-file":
                 let (key, warning) = try PrivateFiles.readKeyFile(try value(argument))
-                if let warning { FileHandle.standardError.write(Data("coinfolio-cli: \(warning)\n".utf8)) }
+                if let warning { warn(warning) }
                 apiKey = key
             case "--vs-currency": vsCurrency = try value(argument)
             case "--limit":

@@ -13,7 +13,16 @@ struct Terminal {
     func bold(_ text: String) -> String { paint(text, "1") }
     func dim(_ text: String) -> String { paint(text, "2") }
 
-    /// "+1.23%" in green, "-4.56%" in red, "" when unknown.
+    /// What a table cell shows for a figure that is not known (a rank, a price, a 24 h change).
+    static let unknownCell = "-"
+
+    /// A change in a table's cell: as `change`, and `unknownCell` when unknown.
+    func changeCell(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return Terminal.unknownCell }
+        return change(value)
+    }
+
+    /// "+1.23%" in green, "-4.56%" in red, "" when unknown (after a total or a statistic).
     func change(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "" }
         let text = (value > 0 ? "+" : "") + NumberFormat.percent(value)
@@ -22,16 +31,32 @@ struct Terminal {
         return text
     }
 
-    /// Text from market data made safe for a terminal: control characters (an ESC or BEL in a
-    /// coin's name could recolour or clear the screen) become "�"; line breaks are kept only
-    /// where `multiline` says so.
+    /// Outside text made safe for a terminal — the one function every piece of text the CLI did
+    /// not write itself goes through before it is printed: CoinGecko's answers (coin names,
+    /// detail fields such as hashing_algorithm, descriptions, links, error messages), files (CSV
+    /// cells echoed in an import error, exported notes), the database (notes, portfolio names)
+    /// and JSON answers. Every control character — C0 (ESC, BEL, CR, …), DEL and C1 (U+0080…
+    /// U+009F, which some terminals obey as 8-bit controls) — is made visible as its JSON escape
+    /// `\u001B`, so `ESC ]0;title BEL` prints as `\u001B]0;title\u0007` instead of retitling the
+    /// terminal, and `ESC [2J` cannot clear it. Line breaks are kept only where `multiline` says
+    /// so. JSON text stays valid JSON with the same value (its C0 characters are escaped already;
+    /// a raw C1 becomes the escape of itself).
     static func printable(_ text: String, multiline: Bool = false) -> String {
-        String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { scalar in
-                    if multiline, scalar == "\n" { return scalar }
-                    return scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "\u{FFFD}" : scalar
-                }))
+        guard text.unicodeScalars.contains(where: { isControl($0) && !(multiline && $0 == "\n") }) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar), !(multiline && scalar == "\n") {
+                result.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// C0, DEL and C1: Unicode's control characters (general category Cc).
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// A one-line chart of prices: ▁▂▃▄▅▆▇█, at most `width` characters.

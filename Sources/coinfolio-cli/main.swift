@@ -3,6 +3,7 @@
 import Coinfolio
 import Foundation
 
+LoopbackProxyExemption.apply()  // first: before any thread reads the environment
 let environment = ProcessInfo.processInfo.environment
 let options: Options
 do {

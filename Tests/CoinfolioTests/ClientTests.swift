@@ -4,22 +4,7 @@ import XCTest
 @testable import Coinfolio
 
 /// SPEC §5: the CoinGecko client over real HTTP to the loopback server.
-final class ClientTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
-    private func client(_ change: (inout ClientConfiguration) throws -> Void = { _ in }) throws -> CoinGeckoClient {
-        CoinGeckoClient(configuration: try server.configuration(change))
-    }
-
+final class ClientTests: LoopbackServerTestCase {
     func testMarketsSendsTheDefaultQuery() throws {
         let page = try client().markets(try MarketsRequest())
         XCTAssertEqual(page.coins.first?.id, "bitcoin")
@@ -28,7 +13,7 @@ final class ClientTests: XCTestCase {
             query,
             [
                 "vs_currency": "usd", "order": "market_cap_desc", "per_page": "250", "page": "1",
-                "sparkline": "true", "price_change_percentage": "24h",
+                "sparkline": "true", "price_change_percentage": "24h", "precision": "full",
             ])
     }
 
@@ -260,12 +245,12 @@ final class RequestURLTests: XCTestCase {
         let top = try MarketsRequest(perPage: 100, page: 2, sparkline: false)
         XCTAssertEqual(
             RequestURL.make(base: base, path: ["coins", "markets"], query: top.query(ids: nil))?.absoluteString,
-            "http://127.0.0.1:8080/api/v3/coins/markets?vs_currency=usd&order=market_cap_desc&per_page=100&page=2&sparkline=false&price_change_percentage=24h"
+            "http://127.0.0.1:8080/api/v3/coins/markets?vs_currency=usd&order=market_cap_desc&per_page=100&page=2&sparkline=false&price_change_percentage=24h&precision=full"
         )
         let held = try MarketsRequest(vsCurrency: VsCurrency("eur"), ids: ["bitcoin", "a,b", "ü"])
         XCTAssertEqual(
             RequestURL.make(base: base, path: ["coins", "markets"], query: held.query(ids: held.ids))?.absoluteString,
-            "http://127.0.0.1:8080/api/v3/coins/markets?vs_currency=eur&ids=bitcoin,a%2Cb,%C3%BC&order=market_cap_desc&per_page=250&page=1&sparkline=true&price_change_percentage=24h"
+            "http://127.0.0.1:8080/api/v3/coins/markets?vs_currency=eur&ids=bitcoin,a%2Cb,%C3%BC&order=market_cap_desc&per_page=250&page=1&sparkline=true&price_change_percentage=24h&precision=full"
         )
     }
 

@@ -13,7 +13,7 @@ final class CostBasisMethodTests: XCTestCase {
     /// An entry at day `day` (ms), id `id`.
     private func entry(
         _ id: Int64, _ kind: TransactionKind, _ amount: String, at day: Int64, price: String? = nil, fee: String? = "0",
-        group: String? = nil
+        group: Int32 = 0
     ) -> LedgerEntry {
         LedgerEntry(
             id: id, timestamp: day * 86_400_000, kind: kind, amount: e(amount), price: price.map(p), fee: fee.map(p), group: group)
@@ -32,7 +32,9 @@ final class CostBasisMethodTests: XCTestCase {
 
     /// Lots 2 @ 3 then 5 @ 1; sell 1 @ 4 → realized fifo 1, lifo 3, hifo 1, lofo 3.
     func testLotOrdersOfTheFourMethods() {
-        let entries = [entry(1, .buy, "2", at: 1, price: "3"), entry(2, .buy, "5", at: 2, price: "1"), entry(3, .sell, "1", at: 3, price: "4")]
+        let entries = [
+            entry(1, .buy, "2", at: 1, price: "3"), entry(2, .buy, "5", at: 2, price: "1"), entry(3, .sell, "1", at: 3, price: "4"),
+        ]
         let expected: [CostBasisMethod: String] = [.fifo: "1", .lifo: "3", .hifo: "1", .lofo: "3"]
         for (method, realized) in expected {
             let coin = report(method, [("x", entries)]).coins[0]
@@ -98,7 +100,8 @@ final class CostBasisMethodTests: XCTestCase {
     /// A fee in the transaction's own coin is a separate disposal; without fee_price it is valued
     /// at the transaction's price.
     func testAFeeInTheSameCoinTakesTheTransactionsPrice() {
-        let buy = Transaction(coinID: "binancecoin", kind: .buy, amount: 2, price: 300, fee: e("0.01"), timestamp: 1, feeCoinID: "binancecoin")
+        let buy = Transaction(
+            coinID: "binancecoin", kind: .buy, amount: 2, price: 300, fee: e("0.01"), timestamp: 1, feeCoinID: "binancecoin")
         let rows = LedgerGroup.rows([buy], prices: .none, vsCurrency: "usd")
         XCTAssertEqual(rows[1].price, 300)
         let ledger = [("binancecoin", [entry(1, .buy, "2", at: 1, price: "300", fee: "3"), entry(2, .fee, "0.01", at: 1, price: "300")])]
@@ -178,9 +181,9 @@ final class CostBasisMethodTests: XCTestCase {
     func testAMoveCarriesItsLotsWithTheirCostAndTime() {
         let main = [
             entry(1, .buy, "2", at: 1, price: "100"), entry(2, .buy, "1", at: 2, price: "300"),
-            entry(3, .transferOut, "1.5", at: 3, group: "g"),
+            entry(3, .transferOut, "1.5", at: 3, group: 7),
         ]
-        let cold = [entry(4, .transferIn, "1.4", at: 3, group: "g"), entry(5, .sell, "1.4", at: 4, price: "400")]
+        let cold = [entry(4, .transferIn, "1.4", at: 3, group: 7), entry(5, .sell, "1.4", at: 4, price: "400")]
         let both = ["bitcoin": [main]]
         let fifoMain = report(.fifo, [("bitcoin", main)]).coins[0]
         XCTAssertEqual(fifoMain.costBasis, p("350"))
@@ -201,9 +204,9 @@ final class CostBasisMethodTests: XCTestCase {
     /// In the receiving portfolio the moved lots order by their first acquisition time: fifo in
     /// cold sells the moved t1 lot before cold's own t2 buy.
     func testMovedLotsOrderByFirstAcquisition() {
-        let main = [entry(1, .buy, "1", at: 1, price: "100"), entry(3, .transferOut, "1", at: 3, group: "g")]
+        let main = [entry(1, .buy, "1", at: 1, price: "100"), entry(3, .transferOut, "1", at: 3, group: 7)]
         let cold = [
-            entry(2, .buy, "1", at: 2, price: "500"), entry(4, .transferIn, "1", at: 3, group: "g"),
+            entry(2, .buy, "1", at: 2, price: "500"), entry(4, .transferIn, "1", at: 3, group: 7),
             entry(5, .sell, "1", at: 4, price: "600"),
         ]
         let coin = report(.fifo, [("bitcoin", cold)], linked: ["bitcoin": [main]]).coins[0]
@@ -220,16 +223,17 @@ final class CostBasisMethodTests: XCTestCase {
         let scaled = MovedLots.scaled(pieces, to: p("1.4"))
         XCTAssertEqual(scaled.map(\.units), [p("0.933333333333333333"), p("0.466666666666666667")])
         XCTAssertEqual(scaled.map(\.cost), [p("300"), p("50")], "cost basis is conserved")
-        let thirds = MovedLots.scaled([Lot(units: p("1"), cost: nil, acquired: (1, 1)), Lot(units: p("2"), cost: nil, acquired: (2, 2))], to: p("1"))
+        let thirds = MovedLots.scaled(
+            [Lot(units: p("1"), cost: nil, acquired: (1, 1)), Lot(units: p("2"), cost: nil, acquired: (2, 2))], to: p("1"))
         XCTAssertEqual(thirds.map(\.units), [p("0.333333333333333333"), p("0.666666666666666667")])
     }
 
     func testAverageMoveCarriesTheAverageCost() {
         let main = [
             entry(1, .buy, "1", at: 1, price: "100"), entry(2, .buy, "1", at: 2, price: "300"),
-            entry(3, .transferOut, "1", at: 3, group: "g"),
+            entry(3, .transferOut, "1", at: 3, group: 7),
         ]
-        let cold = [entry(4, .transferIn, "0.5", at: 3, group: "g")]
+        let cold = [entry(4, .transferIn, "0.5", at: 3, group: 7)]
         let coin = report(.average, [("bitcoin", cold)], linked: ["bitcoin": [main]]).coins[0]
         XCTAssertEqual(coin.costBasis, p("200"), "one unit at the average 200, scaled to 0.5 units with its whole cost")
         XCTAssertEqual(coin.averageCost, p("400"))
@@ -240,14 +244,17 @@ final class CostBasisMethodTests: XCTestCase {
 
     /// 1e-18 units at a price of 0.000002, now 0.000004: cost basis 2e-24, value 4e-24, unrealized 2e-24.
     func testDustKeepsItsDigitsInEveryFigure() {
-        let coin = report(.fifo, [("dust", [entry(1, .buy, "0.000000000000000001", at: 1, price: "0.000002")])], prices: ["dust": "0.000004"])
-            .coins[0]
+        let coin = report(
+            .fifo, [("dust", [entry(1, .buy, "0.000000000000000001", at: 1, price: "0.000002")])], prices: ["dust": "0.000004"]
+        )
+        .coins[0]
         XCTAssertEqual(coin.costBasis, p("2e-24"))
         XCTAssertEqual(coin.currentValue, p("4e-24"))
         XCTAssertEqual(coin.unrealizedPnL, p("2e-24"))
         XCTAssertEqual(coin.unrealizedPnLPercentage, 100)
-        XCTAssertTrue(report(.fifo, [("dust", [entry(1, .buy, "0.000000000000000001", at: 1, price: "0.000002")])]).json
-            .contains(#""cost_basis":2e-24"#))
+        XCTAssertTrue(
+            report(.fifo, [("dust", [entry(1, .buy, "0.000000000000000001", at: 1, price: "0.000002")])]).json
+                .contains(#""cost_basis":2e-24"#))
     }
 
     /// Two buys of 1 at 8e19 with a fee of 8e19: cost basis 3.2e20, never clamped or wrapped negative.

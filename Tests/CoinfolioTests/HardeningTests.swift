@@ -4,22 +4,7 @@ import XCTest
 @testable import Coinfolio
 
 /// Issue 17 faults 2–5 and issue 10 items 8–9 (SPEC §5, §10), over real HTTP to the loopback server.
-final class HardeningTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
-    private func client(_ change: (inout ClientConfiguration) throws -> Void = { _ in }) throws -> CoinGeckoClient {
-        CoinGeckoClient(configuration: try server.configuration(change))
-    }
-
+final class HardeningTests: LoopbackServerTestCase {
     // MARK: - Fault 2: a key over plain http only to a host that is a loopback address
 
     func testPlainHTTPKeyOnlyToALoopbackAddress() {

@@ -175,7 +175,12 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertNil(number("1,234,56", [.thousands]))
         XCTAssertNil(number("1,234.5,6", [.thousands]))
         XCTAssertThrowsError(try ImportNumber.read("1,5", [.thousands])) { error in
-            XCTAssertTrue((error as? ImportNumber.Refusal)?.message.contains("comma") == true)
+            XCTAssertTrue((error as? ImportNumber.Refusal)?.message.contains("decimal comma") == true)
+            XCTAssertEqual((error as? ImportNumber.Refusal)?.reason, "decimal_comma")
+        }
+        // A thousands separator where the format writes none says so, as the ledger's CSV does.
+        XCTAssertThrowsError(try ImportNumber.read("11,426.20", [])) { error in
+            XCTAssertEqual((error as? ImportNumber.Refusal)?.reason, "thousands_separator")
         }
     }
 

@@ -45,7 +45,8 @@ final class LedgerHistoryEngineTests: XCTestCase {
         let engine = try self.engine()
         try buy(engine, "binancecoin", "1", at: "300", day: 1)
         let parent = try engine.addTransaction(
-            json: #"{"coin_id":"bitcoin","kind":"buy","amount":1,"price":40000,"fee":"0.01","fee_coin_id":"binancecoin","fee_price":310,"timestamp":"2024-01-03"}"#
+            json:
+                #"{"coin_id":"bitcoin","kind":"buy","amount":1,"price":40000,"fee":"0.01","fee_coin_id":"binancecoin","fee_price":310,"timestamp":"2024-01-03"}"#
         )
         let group = try XCTUnwrap(parent.groupID)
         let rows = try engine.transactions(TransactionQuery(groupID: group)).transactions
@@ -70,7 +71,8 @@ final class LedgerHistoryEngineTests: XCTestCase {
         let engine = try self.engine()
         try buy(engine, "bitcoin", "1", at: "20000", day: 1)
         let trade = try engine.addTrade(
-            json: #"{"timestamp":"2024-01-05","sent":{"coin_id":"bitcoin","amount":0.5},"received":{"coin_id":"ethereum","amount":10},"value":30000}"#
+            json:
+                #"{"timestamp":"2024-01-05","sent":{"coin_id":"bitcoin","amount":0.5},"received":{"coin_id":"ethereum","amount":10},"value":30000}"#
         )
         XCTAssertEqual(trade.transactions.map(\.kind), [.sell, .buy])
         XCTAssertEqual(trade.transactions.map(\.price), [e("60000"), e("3000")])
@@ -150,7 +152,9 @@ final class LedgerHistoryEngineTests: XCTestCase {
         let before = try everything(engine)
         // The sent coin short.
         var error = assertThrows(.invalidArgument) {
-            try engine.addTrade(Trade(timestamp: day(2), sent: .init(coinID: "bitcoin", amount: 2), received: .init(coinID: "ethereum", amount: 1), value: 1))
+            try engine.addTrade(
+                Trade(
+                    timestamp: day(2), sent: .init(coinID: "bitcoin", amount: 2), received: .init(coinID: "ethereum", amount: 1), value: 1))
         }
         XCTAssertEqual(error?.details["coin_id"], .string("bitcoin"))
         XCTAssertEqual(error?.details["short_by"], .number(1))
@@ -226,8 +230,10 @@ final class LedgerHistoryEngineTests: XCTestCase {
 
     func testIncomeAndPendingPrices() throws {
         let engine = try self.engine()
-        try engine.addTransaction(json: #"{"coin_id":"ethereum","kind":"income","income_type":"staking","amount":2,"price":5,"timestamp":"2024-01-02"}"#)
-        let pending = try engine.addTransaction(json: #"{"coin_id":"ethereum","kind":"income","income_type":"airdrop","amount":1,"timestamp":"2024-01-03"}"#)
+        try engine.addTransaction(
+            json: #"{"coin_id":"ethereum","kind":"income","income_type":"staking","amount":2,"price":5,"timestamp":"2024-01-02"}"#)
+        let pending = try engine.addTransaction(
+            json: #"{"coin_id":"ethereum","kind":"income","income_type":"airdrop","amount":1,"timestamp":"2024-01-03"}"#)
         XCTAssertNil(pending.price)
         XCTAssertEqual(pending.priceSource, .pending)
         XCTAssertTrue(pending.json.contains(#""income_type":"airdrop""#))
@@ -249,7 +255,8 @@ final class LedgerHistoryEngineTests: XCTestCase {
     /// agree with pnl.
     func testDustAndHugeValuesStayExactAndStatisticsAgree() throws {
         let engine = try self.engine()
-        try engine.addTransaction(json: #"{"coin_id":"dust","kind":"buy","amount":"0.000000000000000001","price":"0.000002","timestamp":"2024-01-01"}"#)
+        try engine.addTransaction(
+            json: #"{"coin_id":"dust","kind":"buy","amount":"0.000000000000000001","price":"0.000002","timestamp":"2024-01-01"}"#)
         try load(engine, ["dust": "0.000004", "huge": "80000000000000000000"])
         var json = try engine.pnl().json
         XCTAssertTrue(json.contains(#""cost_basis":2e-24"#), json)
@@ -257,7 +264,9 @@ final class LedgerHistoryEngineTests: XCTestCase {
         XCTAssertTrue(json.contains(#""unrealized_pnl":2e-24"#), json)
         for n in 1...2 {
             try engine.addTransaction(
-                json: #"{"coin_id":"huge","kind":"buy","amount":1,"price":"80000000000000000000","fee":"80000000000000000000","timestamp":"2024-01-0\#(n)"}"#)
+                json:
+                    #"{"coin_id":"huge","kind":"buy","amount":1,"price":"80000000000000000000","fee":"80000000000000000000","timestamp":"2024-01-0\#(n)"}"#
+            )
         }
         let report = try engine.pnl()
         let huge = try XCTUnwrap(report.coins.first { $0.coinID == "huge" })
@@ -281,7 +290,9 @@ final class LedgerHistoryEngineTests: XCTestCase {
         XCTAssertEqual(error?.details["field"], .string("amount"))
         XCTAssertEqual(try everything(engine), before)
         let csv = "timestamp,coin_id,kind,amount\n2024-02-01,x-coin,buy,50000000000000000000\n"
-        let imported = assertThrows(.invalidArgument) { try csv.utf8CString.withUnsafeBytes { try engine.importCSV(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }
+        let imported = assertThrows(.invalidArgument) {
+            try csv.utf8CString.withUnsafeBytes { try engine.importCSV(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
+        }
         XCTAssertEqual(imported?.details["reason"], .string("out_of_range"))
         XCTAssertEqual(try everything(engine), before)
     }
@@ -300,14 +311,17 @@ final class LedgerHistoryEngineTests: XCTestCase {
                 timestamp: day(2), sent: .init(coinID: "bitcoin", amount: 1), received: .init(coinID: "ethereum", amount: 20),
                 value: 60000, fee: e("0.01"), feeCoinID: "binancecoin", feePrice: 310, note: "swap, \"quoted\""))
         try source.move(Move(from: "main", to: "cold", coinID: "bitcoin", amount: 1, receivedAmount: e("0.9"), timestamp: day(3)))
-        try source.addTransaction(json: #"{"coin_id":"ethereum","kind":"income","income_type":"staking","amount":"0.5","timestamp":"2024-01-05"}"#)
+        try source.addTransaction(
+            json: #"{"coin_id":"ethereum","kind":"income","income_type":"staking","amount":"0.5","timestamp":"2024-01-05"}"#)
         let exported = String(decoding: try source.exportCSV(portfolio: nil), as: UTF8.self)
         let lines = exported.split(separator: "\r\n", omittingEmptySubsequences: false)
-        XCTAssertEqual(lines[0], "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id,fee_coin_id,fee_price,income_type,group_id")
+        XCTAssertEqual(
+            lines[0], "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id,fee_coin_id,fee_price,income_type,group_id")
         XCTAssertEqual(lines.count, 9, "header, 7 rows and the end: the fee row is not written, its price is in fee_price")
         XCTAssertTrue(exported.contains(",binancecoin,310,,"), exported)
         XCTAssertTrue(exported.contains(",staking,\r\n"), exported)
-        XCTAssertEqual(try source.importCSV(contentsOf: try write(exported)), ImportSummary(imported: 0, skipped: 7), "its own export: nothing")
+        XCTAssertEqual(
+            try source.importCSV(contentsOf: try write(exported)), ImportSummary(imported: 0, skipped: 7), "its own export: nothing")
         let target = try self.engine()
         XCTAssertEqual(try target.importCSV(contentsOf: try write(exported)), ImportSummary(imported: 7, skipped: 0))
         XCTAssertEqual(try target.transactions().total, 7, "the fee row recreated")

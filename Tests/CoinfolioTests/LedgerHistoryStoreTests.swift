@@ -3,7 +3,7 @@ import XCTest
 
 @testable import Coinfolio
 
-/// Schema step 7 (SPEC §16–17's ledger columns) on both backends: every existing database
+/// Schema step 8 (SPEC §16–17's ledger columns) on both backends: every existing database
 /// migrates with nothing lost — a step-6 database with ledger rows, the committed schema-1 file,
 /// and a file written by main at step 6.
 final class LedgerHistoryStoreTests: XCTestCase {
@@ -52,7 +52,8 @@ final class LedgerHistoryStoreTests: XCTestCase {
         try alice.addTransaction(
             Transaction(coinID: "bitcoin", kind: .income, amount: 1, price: 50, timestamp: 1_704_300_000_000, incomeType: .staking))
         try alice.addTransaction(
-            Transaction(coinID: "bitcoin", kind: .sell, amount: e("0.1"), price: 60, fee: e("0.01"), timestamp: 1_704_400_000_000,
+            Transaction(
+                coinID: "bitcoin", kind: .sell, amount: e("0.1"), price: 60, fee: e("0.01"), timestamp: 1_704_400_000_000,
                 feeCoinID: "bitcoin"))
         XCTAssertEqual(try alice.transactions().transactions.map(\.kind), [.buy, .sell, .income, .sell, .fee])
         let check = try DatabaseLocation.open(location)
@@ -79,13 +80,14 @@ final class LedgerHistoryStoreTests: XCTestCase {
 
     func testAFileWrittenByMainAtStepSixMigratesWithNothingLost() throws {
         try XCTSkipIf(TestDatabase.isPostgres, "the fixture is a SQLite file")
-        let copy = try temporaryDirectory(self).appendingPathComponent("schema-v6.sqlite")
-        try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("Tests/fixtures/store/schema-v6.sqlite"), to: copy)
+        let copy = try temporaryDirectory(self).appendingPathComponent("schema-v6-ledger.sqlite")
+        try FileManager.default.copyItem(
+            at: Repository.root.appendingPathComponent("Tests/fixtures/store/schema-v6-ledger.sqlite"), to: copy)
         let engine = try engine(copy.path, owner: "default")
         let text = try ledger(engine)
         XCTAssertTrue(
             text.contains(
-                #"{"id":"2","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z","note":"","external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null}"#
+                #"{"id":"2","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null}"#
             ), text)
         XCTAssertTrue(text.contains(#""note":"second, \"quoted\"""#), text)
         XCTAssertTrue(text.contains(#""timestamp":"2024-01-02T00:00:00.250Z""#), text)

@@ -10,7 +10,8 @@ final class LedgerInputTests: XCTestCase {
     /// 0.5 BTC → 10 ETH, value 30,000 → sell 0.5 bitcoin @ 60,000 and buy 10 ethereum @ 3,000.
     func testASwapIsASellAndABuyPricedByItsValue() throws {
         let trade = try Trade(
-            json: #"{"timestamp":"2024-05-01","sent":{"coin_id":"bitcoin","amount":0.5},"received":{"coin_id":"ethereum","amount":"10"},"value":30000,"external_id":"x-7"}"#
+            json:
+                #"{"timestamp":"2024-05-01","sent":{"coin_id":"bitcoin","amount":0.5},"received":{"coin_id":"ethereum","amount":"10"},"value":30000,"external_id":"x-7"}"#
         )
         let legs = try trade.legs(prices: .none, vsCurrency: "usd")
         XCTAssertEqual(legs.map(\.kind), [.sell, .buy])
@@ -30,7 +31,9 @@ final class LedgerInputTests: XCTestCase {
         let pending = try trade.legs(prices: .none, vsCurrency: "usd")
         XCTAssertEqual(pending.map(\.price), [nil, nil])
         XCTAssertEqual(pending.map(\.priceSource), [.pending, .pending])
-        let ethOnly = StoredPrices { coin, vs, _ in coin == "ethereum" && vs == "usd" ? StoredPrice(price: 2, source: .coingecko, at: 9) : nil }
+        let ethOnly = StoredPrices { coin, vs, _ in
+            coin == "ethereum" && vs == "usd" ? StoredPrice(price: 2, source: .coingecko, at: 9) : nil
+        }
         let fromReceived = try trade.legs(prices: ethOnly, vsCurrency: "usd")
         XCTAssertEqual(fromReceived.map(\.price), [e("4.666666666666666667"), e("2")], "14 ÷ 3, half-even at 18 digits")
         XCTAssertEqual(fromReceived.map(\.priceSource), [.coingecko, .coingecko])
@@ -41,7 +44,8 @@ final class LedgerInputTests: XCTestCase {
 
     func testATradesFeeGoesToTheReceivedLegAndItsFeeRowFollows() throws {
         let trade = try Trade(
-            json: #"{"sent":{"coin_id":"bitcoin","amount":1},"received":{"coin_id":"ethereum","amount":20},"value":60000,"fee":"0.5","fee_coin_id":"binancecoin","fee_price":600,"external_id":"t"}"#
+            json:
+                #"{"sent":{"coin_id":"bitcoin","amount":1},"received":{"coin_id":"ethereum","amount":20},"value":60000,"fee":"0.5","fee_coin_id":"binancecoin","fee_price":600,"external_id":"t"}"#
         )
         let rows = LedgerGroup.rows(try trade.legs(prices: .none, vsCurrency: "usd"), prices: .none, vsCurrency: "usd")
         XCTAssertEqual(rows.map(\.kind), [.sell, .buy, .fee])
@@ -54,7 +58,8 @@ final class LedgerInputTests: XCTestCase {
     }
 
     func testAMoveIsATransferOutAndAReceivedTransferIn() throws {
-        let move = try Move(json: #"{"from":"main","to":"cold","coin_id":"bitcoin","amount":1.5,"received_amount":"1.4","timestamp":"2024-01-03"}"#)
+        let move = try Move(
+            json: #"{"from":"main","to":"cold","coin_id":"bitcoin","amount":1.5,"received_amount":"1.4","timestamp":"2024-01-03"}"#)
         XCTAssertEqual(move.legs.map(\.kind), [.transferOut, .transferIn])
         XCTAssertEqual(move.legs.map(\.portfolio), ["main", "cold"])
         XCTAssertEqual(move.legs.map(\.amount), [e("1.5"), e("1.4")])
@@ -101,8 +106,14 @@ final class LedgerInputTests: XCTestCase {
             (#"{"sent":{"coin_id":"bitcoin","amount":1}}"#, "received"),
             (#"{"sent":[1],"received":{"coin_id":"ethereum","amount":1}}"#, "sent"),
             (#"{"sent":{"coin_id":"bitcoin","amount":1},"received":{"coin_id":"ethereum","amount":1},"value":-5}"#, "value"),
-            (#"{"sent":{"coin_id":"bitcoin","amount":1},"received":{"coin_id":"ethereum","amount":1},"fee":1,"fee_coin_id":"x/y"}"#, "fee_coin_id"),
-            (#"{"sent":{"coin_id":"bitcoin","amount":1},"received":{"coin_id":"ethereum","amount":1},"fee_price":-1,"fee_coin_id":"tether"}"#, "fee_price"),
+            (
+                #"{"sent":{"coin_id":"bitcoin","amount":1},"received":{"coin_id":"ethereum","amount":1},"fee":1,"fee_coin_id":"x/y"}"#,
+                "fee_coin_id"
+            ),
+            (
+                #"{"sent":{"coin_id":"bitcoin","amount":1},"received":{"coin_id":"ethereum","amount":1},"fee_price":-1,"fee_coin_id":"tether"}"#,
+                "fee_price"
+            ),
         ]
         for (json, field) in trades {
             let error = assertThrows(.invalidArgument) { try Trade(json: json) }

@@ -81,4 +81,22 @@ final class PreciseDecimalTests: XCTestCase {
         XCTAssertEqual(p("-1.25").double, -1.25)
         XCTAssertEqual(p("2e-24").double, 2e-24)
     }
+
+    /// The 256-bit steps agree with plain arithmetic (products and quotients of the largest
+    /// 38-digit significands).
+    func testWideProductsAndQuotients() {
+        let max38: UInt128 = 99_999_999_999_999_999_999_999_999_999_999_999_999
+        let product = WideMagnitude(max38, times: max38)
+        XCTAssertEqual(product.digitCount, 76)
+        XCTAssertEqual(product.divided(by: max38).quotient, max38)
+        XCTAssertEqual(product.divided(by: max38).remainder, 0)
+        let small = WideMagnitude(UInt128(UInt64.max), times: UInt128(UInt64.max) + 5)
+        XCTAssertEqual(small.divided(bySmall: UInt64.max).quotient, UInt128(UInt64.max) + 5)
+        XCTAssertEqual(
+            p("99999999999999999999999999999999999999") * p("99999999999999999999999999999999999999"),
+            p("9.9999999999999999999999999999999999998e75"), "Python's decimal at 38 digits")
+        XCTAssertEqual(
+            p("12345678901234567890.123456789") * p("98765432109876543210.987654321"), p("1.2193263113702179522618503273362292333e39"),
+            "Python's decimal at 38 digits")
+    }
 }

@@ -82,4 +82,38 @@ final class PrivacyTests: XCTestCase {
         XCTAssertEqual(mode(path), 0o600)
         store.close()
     }
+
+    // MARK: - Issue 31 finding 8: a symbolic link at the database path
+
+    func testADanglingSymbolicLinkHasItsTargetCreatedOwnerOnly() throws {
+        let folder = try temporaryDirectory(self)
+        let target = folder.appendingPathComponent("elsewhere/real.sqlite").path
+        try FileManager.default.createDirectory(atPath: folder.appendingPathComponent("elsewhere").path, withIntermediateDirectories: true)
+        let link = folder.appendingPathComponent("portfolio.sqlite").path
+        XCTAssertEqual(symlink("elsewhere/real.sqlite", link), 0)  // relative, resolved from the link's folder
+        let chained = folder.appendingPathComponent("chained.sqlite").path
+        XCTAssertEqual(symlink(link, chained), 0)  // a link to the link
+        XCTAssertNil(mode(target), "the link dangles")
+        let store = try PortfolioStore(path: chained)
+        try store.setHolding(coinID: "bitcoin", amount: 0.5)
+        XCTAssertEqual(mode(target), 0o600, "created through the links, owner-only, not 0644")
+        XCTAssertEqual(mode(target + "-wal"), 0o600)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "elsewhere/real.sqlite", "the link stays")
+        store.close()
+        let again = try PortfolioStore(path: link)
+        XCTAssertEqual(try again.holdings().map(\.coinID), ["bitcoin"], "the same file through either link")
+        again.close()
+    }
+
+    func testALinkToAnExistingFileKeepsItsMode() throws {
+        let folder = try temporaryDirectory(self)
+        let target = folder.appendingPathComponent("shared.sqlite").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: target, contents: nil, attributes: [.posixPermissions: 0o640]))
+        let link = folder.appendingPathComponent("portfolio.sqlite").path
+        XCTAssertEqual(symlink(target, link), 0)
+        let store = try PortfolioStore(path: link)
+        try store.setHolding(coinID: "bitcoin", amount: 0.5)
+        XCTAssertEqual(mode(target), 0o640, "its owner chose that mode")
+        store.close()
+    }
 }

@@ -82,9 +82,9 @@ final class SavedSnapshotEngineTests: XCTestCase {
     func testTheBlobWrittenIsExactlyWhatSkimmingAccepts() throws {
         let coins = try CoinGeckoBody.markets(try Repository.fixture("markets.json")).coins
         let written = SnapshotCodec.encode(coins)
-        XCTAssertEqual(try CompactCoins(blob: Data(written)).count, 12)
+        XCTAssertEqual(try CompactCoins.shared(blob: Data(written)).count, 12)
         for blob in [written + [0], SnapshotCodec.encode([])] {
-            XCTAssertThrowsError(try CompactCoins(blob: Data(blob))) { error in
+            XCTAssertThrowsError(try CompactCoins.shared(blob: Data(blob))) { error in
                 XCTAssertEqual((error as? CoinfolioError)?.code, .store)
             }
         }

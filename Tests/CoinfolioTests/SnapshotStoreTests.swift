@@ -116,12 +116,12 @@ final class SnapshotStoreTests: XCTestCase {
     func testSkimmingTheCompactFormRefusesDamageAsDecodingDoes() throws {
         let page = try CoinGeckoBody.markets(try Repository.fixture("markets.json"))
         let bytes = SnapshotCodec.encode(page.coins)
-        let compact = try CompactCoins(blob: Data(bytes))
+        let compact = try CompactCoins.shared(blob: Data(bytes))
         XCTAssertEqual(compact.skimmed.ids, page.coins.map(\.id))
         XCTAssertEqual(compact.skimmed.ranks, page.coins.map(\.marketCapRank))
         XCTAssertEqual(compact.skimmed.hasSparkline, page.coins.map { $0.sparklineIn7d != nil })
         for cut in [0, 3, 8, 40, bytes.count / 2, bytes.count - 1] {
-            XCTAssertThrowsError(try CompactCoins(blob: Data(bytes.prefix(cut)))) { error in
+            XCTAssertThrowsError(try CompactCoins.shared(blob: Data(bytes.prefix(cut)))) { error in
                 XCTAssertEqual((error as? CoinfolioError)?.code, .store)
             }
         }

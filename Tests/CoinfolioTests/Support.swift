@@ -128,6 +128,28 @@ final class TestServer {
     import FoundationNetworking
 #endif
 
+/// A test case with its own loopback CoinGecko server, started before each test and stopped
+/// after it, and clients of it.
+class LoopbackServerTestCase: XCTestCase {
+    var server: TestServer!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+        super.tearDown()
+    }
+
+    /// A client of the server (5 s timeout, no retries unless `change` says otherwise).
+    func client(_ change: (inout ClientConfiguration) throws -> Void = { _ in }) throws -> CoinGeckoClient {
+        CoinGeckoClient(configuration: try server.configuration(change))
+    }
+}
+
 /// Where one store or engine test keeps its rows. The store and engine suites run twice: on
 /// SQLite (a fresh file in a temporary folder), and with `COINFOLIO_TEST_BACKEND=postgres` on the
 /// test cluster's database (`COINFOLIO_TEST_POSTGRES_URL`, started by `make test`), where each

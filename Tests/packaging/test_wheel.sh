@@ -15,7 +15,9 @@
 #      Where unshare cannot hide the folder (no user namespaces), this step says so and runs with the
 #      toolchain visible, still checking /proc/self/maps; COINFOLIO_REQUIRE_HIDDEN_TOOLCHAIN=1 (CI)
 #      makes that a failure;
-#   4. COINFOLIO_LIBRARY still overrides, and mypy --strict sees the installed types (py.typed).
+#   4. COINFOLIO_LIBRARY still overrides, and mypy --strict sees the installed types (py.typed);
+#   5. an installed package whose library cannot load (a missing dependency) raises ImportError
+#      naming the missing library, and loads no other copy.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 python=${PYTHON:-python3}
@@ -167,6 +169,25 @@ override=$repo/.build/release/libcoinfolio.so
 COINFOLIO_LIBRARY=$override "$venv_python" -c \
     "import coinfolio, sys; sys.exit(0 if coinfolio.library_path == sys.argv[1] else 1)" "$override"
 echo "test_wheel: the installed package works from $tmp/elsewhere with no environment variable"
+
+# 5. An installed package whose library cannot load (here: patched to need a library no system
+# has, as a machine without libpq5 would) fails naming that library, and loads no other copy,
+# although a working one sits where the old loader looked (<venv>/lib/.build/{release,debug},
+# "the repository" three folders above the package) and the system has the toolchain.
+"$python" -m venv "$tmp/broken"
+"$tmp/broken/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
+broken=$("$tmp/broken/bin/python" -c "import sysconfig; print(sysconfig.get_path('platlib'))")/coinfolio/libcoinfolio.so
+patchelf --add-needed libcoinfolio-test-missing.so.1 "$broken"
+for kind in release debug; do mkdir -p "$tmp/broken/lib/.build/$kind" && cp "$override" "$tmp/broken/lib/.build/$kind/"; done
+if "$tmp/broken/bin/python" -c "import coinfolio; print(coinfolio.library_path)" > broken.txt 2>&1; then
+    echo "test_wheel: a package whose library cannot load imported anyway: $(cat broken.txt)" >&2; exit 1
+fi
+grep -q "ImportError: coinfolio: cannot load the package's own library $broken: libcoinfolio-test-missing.so.1: cannot open shared object file" broken.txt || {
+    echo "test_wheel: the import error does not name the missing library:" >&2; cat broken.txt >&2; exit 1
+}
+COINFOLIO_LIBRARY=$override "$tmp/broken/bin/python" -c \
+    "import coinfolio, sys; sys.exit(0 if coinfolio.library_path == sys.argv[1] else 1)" "$override"
+echo "test_wheel: a package whose library cannot load says which library is missing and loads no other copy"
 
 # A user's type checker sees the installed package's types (py.typed): mypy --strict over a
 # consumer passes (an untyped package would fail with import-untyped), and a wrong key fails.

@@ -24,6 +24,7 @@ import re
 import sys
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote
@@ -34,11 +35,75 @@ COIN_PREFIX = API + "/coins/"
 SIMPLE_PRICE = API + "/simple/price"
 CHART_SUFFIX = "/market_chart"
 PLAN_DAYS = 365  # public and demo keys may not ask for more history (error 10012)
-TIME_RANGE_ERROR = (
-    '{"error":{"status":{"timestamp":"2024-03-30T07:22:29.427+00:00","error_code":10012,'
-    '"error_message":"Your request exceeds the allowed time range. Public API users are limited '
-    'to querying historical data within the past 365 days."}}}')
 DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "coingecko"
+# The three places CoinGecko puts an error code (a fault's "error_shape"): {"status":{…}},
+# {"error":{"status":{…}}} and the top level (a demo key sent to the pro host, or the reverse).
+ERROR_SHAPES = ("status", "error.status", "top_level")
+
+
+# Coinfolio always asks /coins/markets and /simple/price for unrounded prices (SPEC §17); the
+# real API would round without it, so this stand-in refuses such a request instead.
+PRECISION_ERROR = '{"error":"precision=full is missing: without it CoinGecko rounds prices (SPEC §17)"}'
+
+
+def coingecko_error(code, message, shape):
+    """CoinGecko's error body for that code and message, in one of ERROR_SHAPES."""
+    fields = {"timestamp": "2025-01-10T12:00:00.000+00:00", "error_code": code, "error_message": message}
+    if shape == "top_level":
+        return json.dumps(fields)
+    if shape == "error.status":
+        return json.dumps({"error": {"status": fields}})
+    return json.dumps({"status": fields})
+
+
+TIME_RANGE_ERROR = coingecko_error(
+    10012, "Your request exceeds the allowed time range. Public API users are limited to querying "
+    "historical data within the past 365 days.", "error.status")
+
+
+class Bomb:
+    """A compressed body that inflates to `size` bytes: the fault's body (default `{"data":{}}`)
+    followed by spaces, sent as Content-Encoding `encoding` (gzip or deflate, zlib-wrapped). One
+    megabyte of spaces is compressed once after a full flush and its bytes repeated, so a
+    gigabyte bomb costs the server a few megabytes and a checksum pass, not a compression."""
+
+    BLOCK = 1 << 20
+
+    def __init__(self, head, size, encoding):
+        self.head, self.size, self.encoding = head, max(size, len(head)), encoding
+        wbits = 31 if encoding == "gzip" else 15
+        compressor = zlib.compressobj(9, zlib.DEFLATED, wbits)
+        self.start = compressor.compress(head) + compressor.flush(zlib.Z_FULL_FLUSH)
+        self.blocks, rest = divmod(self.size - len(head), self.BLOCK)
+        self.block = compressor.compress(b" " * self.BLOCK) + compressor.flush(zlib.Z_FULL_FLUSH)
+        self.rest = rest
+        # The tail ends with the checksum of what this compressor saw (one block); the real one
+        # covers every repeated block: `chunks` puts it in, only if a client reads that far.
+        self.tail = compressor.compress(b" " * rest) + compressor.flush(zlib.Z_FINISH)
+
+    def _trailer(self, rest):
+        spaces = b" " * self.BLOCK
+        if self.encoding == "gzip":
+            crc = zlib.crc32(self.head)
+            for _ in range(self.blocks):
+                crc = zlib.crc32(spaces, crc)
+            crc = zlib.crc32(b" " * rest, crc)
+            return crc.to_bytes(4, "little") + (self.size & 0xFFFFFFFF).to_bytes(4, "little")
+        adler = zlib.adler32(self.head)
+        for _ in range(self.blocks):
+            adler = zlib.adler32(spaces, adler)
+        adler = zlib.adler32(b" " * rest, adler)
+        return adler.to_bytes(4, "big")
+
+    def __len__(self):
+        return len(self.start) + self.blocks * len(self.block) + len(self.tail)
+
+    def chunks(self):
+        yield self.start
+        for _ in range(self.blocks):
+            yield self.block
+        trailer = 8 if self.encoding == "gzip" else 4
+        yield self.tail[:-trailer] + self._trailer(self.rest)
 
 
 def split_json_array(text):
@@ -179,6 +244,8 @@ class Handler(BaseHTTPRequestHandler):
     def send(self, status, payload, extra_headers=None, fault=None):
         data = payload.encode("utf-8") if isinstance(payload, str) else payload
         headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
+        if fault and fault.get("bomb_bytes"):
+            return self.send_bomb(status, Bomb(data, fault["bomb_bytes"], fault.get("encoding") or "gzip"))
         if fault and fault.get("gzip"):
             data = gzip.compress(data, compresslevel=6)
             headers["Content-Encoding"] = "gzip"
@@ -204,6 +271,18 @@ class Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionError):
             self.close_connection = True  # the client gave up (e.g. its timeout fired)
 
+    def send_bomb(self, status, bomb):
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", bomb.encoding)
+            self.send_header("Content-Length", str(len(bomb)))
+            self.end_headers()
+            for chunk in bomb.chunks():
+                self.wfile.write(chunk)
+        except (BrokenPipeError, ConnectionError):
+            self.close_connection = True  # the client stopped reading: what it should do
+
     def send_json(self, status, obj):
         self.send(status, json.dumps(obj, ensure_ascii=False))
 
@@ -222,6 +301,8 @@ class Handler(BaseHTTPRequestHandler):
     def recorded_answer(self, path, query):
         """The route's recorded (status, body): fixture, route override, or a CoinGecko error."""
         override = self.state.route_override(path)
+        if path in (MARKETS, SIMPLE_PRICE) and query.get("precision") != "full":
+            return 422, PRECISION_ERROR
         if path == MARKETS:
             if not query.get("vs_currency"):
                 return 422, '{"error":"Missing parameter vs_currency"}'
@@ -339,6 +420,11 @@ class Handler(BaseHTTPRequestHandler):
         except (ValueError, KeyError, TypeError, AttributeError):
             return self.send_json(400, {"error": "expected a JSON object with a string \"path\""})
         payload = spec.get("body")
+        if spec.get("error_code") is not None:  # CoinGecko's error body in the shape asked for
+            shape = spec.get("error_shape", "status")
+            if shape not in ERROR_SHAPES:
+                return self.send_json(400, {"error": f"error_shape must be one of {list(ERROR_SHAPES)}"})
+            payload = coingecko_error(spec["error_code"], spec.get("error_message", "error"), shape)
         if payload is not None and not isinstance(payload, str):
             payload = json.dumps(payload)  # convenience: a JSON value is sent as its text
         if isinstance(spec.get("array_of"), str):  # a big JSON array: the element `count` times
@@ -353,7 +439,8 @@ class Handler(BaseHTTPRequestHandler):
             fault = {"times": -1 if times < 0 else times, "status": spec.get("status"),
                      "headers": spec.get("headers") or {}, "body": payload,
                      "truncate": bool(spec.get("truncate")), "close": bool(spec.get("close")),
-                     "delay_ms": delay_ms, "gzip": bool(spec.get("gzip"))}
+                     "delay_ms": delay_ms, "gzip": bool(spec.get("gzip")),
+                     "bomb_bytes": int(spec.get("bomb_bytes") or 0), "encoding": spec.get("encoding")}
             with state.lock:
                 state.faults[target].append(fault)
         return self.send_json(200, {"ok": True})

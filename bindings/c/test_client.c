@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* test_client.c — the CoinGecko client (SPEC §5) against the loopback server. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,12 +65,19 @@ json_t *logged_request(json_t *log, const char *path, int nth) {
     return NULL;
 }
 
-/* Parses an error, checks it, and returns details[key] as a number (NAN if absent). */
-static double error_detail(const char *err, int status, const char *key) {
-    json_t *error = CHECK_ERROR_JSON(err, status);
-    double value = json_num(json_object_get(error, "details"), key);
-    json_decref(error);
+double detail_number(const char *err, int status, const char *key) {
+    json_t *object = CHECK_ERROR_JSON(err, status);
+    double value = json_num(json_object_get(object, "details"), key);
+    json_decref(object);
     return value;
+}
+
+char *detail_string(const char *err, int status, const char *key) {
+    json_t *object = CHECK_ERROR_JSON(err, status);
+    const char *value = json_str(json_object_get(object, "details"), key);
+    char *copy = value ? strdup(value) : NULL;
+    json_decref(object);
+    return copy;
 }
 
 static int fixture_coin_count(void) {
@@ -217,7 +225,7 @@ void test_client_long_retry_after_is_rate_limited_at_once(void) {
         return;
     CHECK_STATUS(cf_client_global(client, &out, &err), CF_RATE_LIMITED, err);
     CHECK(out == NULL);
-    CHECK_DOUBLE(error_detail(err, CF_RATE_LIMITED, "retry_after_s"), 119, 0);
+    CHECK_DOUBLE(detail_number(err, CF_RATE_LIMITED, "retry_after_s"), 119, 0);
     free_out(out);
     free_out(err);
     log = server_log();
@@ -241,7 +249,7 @@ void test_client_503_html_retries_then_http_error(void) {
         return;
     CHECK_STATUS(cf_client_global(client, &out, &err), CF_HTTP, err);
     CHECK(out == NULL);
-    CHECK_DOUBLE(error_detail(err, CF_HTTP, "http_status"), 503, 0);
+    CHECK_DOUBLE(detail_number(err, CF_HTTP, "http_status"), 503, 0);
     free_out(out);
     free_out(err);
     log = server_log();
@@ -280,7 +288,7 @@ void test_client_client_error_is_not_retried(void) {
     if (client == NULL)
         return;
     CHECK_STATUS(cf_client_global(client, &out, &err), CF_HTTP, err);
-    CHECK_DOUBLE(error_detail(err, CF_HTTP, "http_status"), 422, 0);
+    CHECK_DOUBLE(detail_number(err, CF_HTTP, "http_status"), 422, 0);
     free_out(out);
     free_out(err);
     log = server_log();

@@ -166,6 +166,7 @@ static const struct CMUnitTest tests[] = {
     /* test_harden.c */
     TEST(test_strict_json_at_every_entry_point),
     TEST(test_created_database_files_are_owner_only),
+    TEST(test_dangling_link_target_is_created_owner_only),
     TEST(test_client_key_only_to_a_loopback_address),
     TEST(test_client_errors_never_hold_six_key_characters),
     TEST(test_client_body_over_max_body_bytes_is_body_too_large),
@@ -173,6 +174,15 @@ static const struct CMUnitTest tests[] = {
     TEST(test_client_remembers_a_long_retry_after),
     TEST(test_engine_metrics_count_suppressed_requests),
     TEST(test_client_error_classes),
+    /* test_client_edges.c */
+    TEST(test_client_error_code_in_every_shape),
+    TEST(test_client_asks_for_full_precision),
+    TEST(test_client_compression_bomb_is_body_too_large),
+    TEST(test_client_loopback_never_goes_through_a_proxy),
+    /* test_ledger_edges.c */
+    TEST(test_edges_transaction_note_null_comes_back_null),
+    TEST(test_edges_csv_number_with_a_comma_says_what_it_is),
+    TEST(test_edges_exported_cells_cannot_run_as_formulas),
     /* test_progress.c */
     TEST(test_progress_five_page_refresh_reports_every_page),
     TEST(test_progress_null_function_turns_it_off),

@@ -8,26 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "test_support.h"
 #include "tests.h"
-
-/* err's details[key] as a number (NAN when absent); err must be an error of `status`. */
-static double detail_number(const char *err, int status, const char *key) {
-    json_t *object = CHECK_ERROR_JSON(err, status);
-    double value = json_num(json_object_get(object, "details"), key);
-    json_decref(object);
-    return value;
-}
-
-/* err's details[key] as a malloc()ed string (NULL when absent). */
-static char *detail_string(const char *err, int status, const char *key) {
-    json_t *object = CHECK_ERROR_JSON(err, status);
-    const char *value = json_str(json_object_get(object, "details"), key);
-    char *copy = value ? strdup(value) : NULL;
-    json_decref(object);
-    return copy;
-}
 
 static void check_malformed(int status, char *err, const char *reason, int offset, const char *input) {
     char *got;
@@ -132,6 +116,28 @@ void test_created_database_files_are_owner_only(void) {
             tf_check(file_mode(paths[i]) == 0600, __FILE__, __LINE__, "%s is 0600 (mode %o)", paths[i],
                      (unsigned)file_mode(paths[i]));
         cf_engine_close(engine);
+    }
+    umask(saved);
+}
+
+/* Issue 31 finding 8: a dangling symbolic link at the database path has its target created 0600,
+ * not 0644 with the umask's mode. */
+void test_dangling_link_target_is_created_owner_only(void) {
+    char target[4200], link[4200];
+    cf_store *store = NULL;
+    char *err = SENTINEL;
+    mode_t saved = umask(022);
+    snprintf(target, sizeof target, "%s", temp_path("link-target.sqlite"));
+    snprintf(link, sizeof link, "%s", temp_path("link.sqlite"));
+    if (!CHECK(symlink(target, link) == 0) || !CHECK(file_mode(target) == -1)) {
+        umask(saved);
+        return;
+    }
+    if (CHECK_STATUS(cf_store_open(link, &store, &err), CF_OK, err)) {
+        CHECK_STATUS(cf_store_set_holding(store, "bitcoin", 0.5, &err), CF_OK, err);
+        tf_check(file_mode(target) == 0600, __FILE__, __LINE__, "%s is 0600 (mode %o)", target,
+                 (unsigned)file_mode(target));
+        cf_store_close(store);
     }
     umask(saved);
 }

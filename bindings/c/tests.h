@@ -20,6 +20,21 @@ cf_client *open_client(json_t *config);              /* steals config */
 cf_engine *open_engine(json_t *config);              /* steals config */
 int queue_fault(const char *path, int status, int times, json_t *headers, const char *body);
 json_t *logged_request(json_t *log, const char *path, int nth);
+/* err (checked to be an error of `status`)'s details[key]: a number (NAN when absent), or a
+ * malloc()ed string (NULL when absent). */
+double detail_number(const char *err, int status, const char *key);
+char *detail_string(const char *err, int status, const char *key);
+
+/* test_client_edges.c */
+void test_client_error_code_in_every_shape(void);
+void test_client_asks_for_full_precision(void);
+void test_client_compression_bomb_is_body_too_large(void);
+void test_client_loopback_never_goes_through_a_proxy(void);
+
+/* test_ledger_edges.c */
+void test_edges_transaction_note_null_comes_back_null(void);
+void test_edges_csv_number_with_a_comma_says_what_it_is(void);
+void test_edges_exported_cells_cannot_run_as_formulas(void);
 
 /* test_format.c */
 void test_library_version(void);
@@ -153,6 +168,7 @@ void test_engine_ledger_history_csv_round_trip(void);
 /* test_harden.c */
 void test_strict_json_at_every_entry_point(void);
 void test_created_database_files_are_owner_only(void);
+void test_dangling_link_target_is_created_owner_only(void);
 void test_client_key_only_to_a_loopback_address(void);
 void test_client_errors_never_hold_six_key_characters(void);
 void test_client_body_over_max_body_bytes_is_body_too_large(void);

@@ -4,7 +4,8 @@ extension CoinGeckoClient {
     ///
     /// The client sends `days` as given; the engine clamps to what the plan allows. Beyond 365
     /// days on the public and demo plans CoinGecko answers 401 with error code 10012, which is
-    /// `.unauthorized` with `details.error_code` 10012 and a message saying so.
+    /// `.unauthorized` with `details.error_code` 10012, `details.reason` `"history_limit"` and a
+    /// message saying so.
     /// - Parameters:
     ///   - id: a coin id (`CoinID` rule), percent-encoded as one path segment.
     ///   - request: currency, days and interval.
@@ -15,8 +16,9 @@ extension CoinGeckoClient {
         return try fetch(.marketChart, path: ["coins", id, "market_chart"], query: request.query, decode: CoinGeckoBody.marketChart)
     }
 
-    /// `GET /simple/price?ids=…&vs_currencies=…&include_24hr_change=true&include_last_updated_at=true`:
-    /// the price, 24 h change (percent units) and update time of each id.
+    /// `GET /simple/price?ids=…&vs_currencies=…&include_24hr_change=true&include_last_updated_at=true&precision=full`:
+    /// the price, 24 h change (percent units) and update time of each id, never rounded by
+    /// CoinGecko (SPEC §17).
     ///
     /// More than 250 ids (or about 6 KB of them) are asked in several requests and merged; an
     /// empty list makes no request. An id CoinGecko answers with `{}`, or leaves out, has nil
@@ -32,6 +34,7 @@ extension CoinGeckoClient {
             let query = [
                 RequestURL.QueryItem("ids", list: chunk), RequestURL.QueryItem("vs_currencies", request.vsCurrency.code),
                 RequestURL.QueryItem("include_24hr_change", true), RequestURL.QueryItem("include_last_updated_at", true),
+                RequestURL.QueryItem.fullPrecision,
             ]
             let answer = try fetch(.simplePrice, path: ["simple", "price"], query: query) {
                 try CoinGeckoBody.simplePrice($0, vsCurrency: request.vsCurrency, ids: chunk)

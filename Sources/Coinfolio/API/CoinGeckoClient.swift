@@ -16,7 +16,9 @@ import Synchronization
 /// the client remembers when it may send again; until then every call that would send fails at
 /// once with `.rateLimited`, `details.sent` false and `retry_after_s` the seconds left, and
 /// nothing is sent (`suppressedRequests` counts these). No run of 6 characters of the API key
-/// appears in an error or a description. Safe to use from several threads.
+/// appears in an error or a description. A request to a loopback address that libcurl would send
+/// through a proxy of the environment (`http_proxy`, `ALL_PROXY`…; see `ProxyEnvironment`) is
+/// refused unsent: `.network`, `details.reason` `"proxy"`. Safe to use from several threads.
 public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// The configuration the client was opened with.
     public let configuration: ClientConfiguration
@@ -141,7 +143,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// GET `path` (one segment per element, each percent-encoded) with `query` under the base URL.
     /// The endpoint files of this type call it (`CoinGeckoClient+Charts.swift`).
     func fetch<T>(
-        _ endpoint: Endpoint, path: [String], query: [RequestURL.QueryItem] = [], decode: (Data) throws -> T
+        _ endpoint: Endpoint, path: [String], query: [RequestURL.QueryItem] = [], decode: @escaping (Data) throws -> T
     ) throws -> T {
         guard let url = RequestURL.make(base: configuration.baseURL, path: path, query: query) else {
             throw CoinfolioError.invalid("cannot build a URL for /\(path.joined(separator: "/"))")
@@ -149,6 +151,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
         var headers: [String: String] = [:]
         if let header = configuration.plan.keyHeader, let key = configuration.apiKey { headers[header] = key }
 
+        try ProxyEnvironment.refuseLoopbackThroughProxy(url)
         try refuseWhileRateLimited()
         // The call's budget: timeout × (max_retries + 1) for attempts, backoff and decoding; a
         // Retry-After wait the call chooses to make is added to it.
@@ -213,12 +216,13 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     }
 
     private func attemptOnce<T>(
-        url: URL, headers: [String: String], decode: (Data) throws -> T, timeout: Double, deadline: DispatchTime
+        url: URL, headers: [String: String], decode: @escaping (Data) throws -> T, timeout: Double, deadline: DispatchTime
     ) throws -> T {
         let response = try transport.get(url, headers: headers, timeout: timeout)
         if (200..<300).contains(response.status) {
             do {
-                return try DecodeDeadline.$current.withValue(deadline + Self.callBoundSlack / 2) { try decode(response.body) }
+                let body = response.body
+                return try DecodeDeadline.decoding(body.count, until: deadline + Self.callBoundSlack / 2) { try decode(body) }
             } catch let error as CoinfolioError {
                 if error.details["reason"] == .string("deadline") { throw error }
                 // A 2xx error object ({"status":{"error_code":10002}}) is an API error, not data.

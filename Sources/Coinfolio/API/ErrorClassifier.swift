@@ -4,7 +4,9 @@ import Foundation
 /// `.rateLimited` (details `retry_after_s`); 401, or a JSON error code 10002, 10005, 10010, 10011
 /// or 10012 → `.unauthorized`; 404 → `.notFound`; any other non-2xx → `.http` — a 403 with a
 /// non-JSON body (a CDN's block page) included, since "check your key" would be the wrong fix.
-/// Every error carries `http_status`, and CoinGecko's `error_code` whenever the body has one.
+/// Every error carries `http_status`, and CoinGecko's `error_code` whenever the body has one (in any
+/// of the three shapes `APIErrorBody` reads); a 10012 answer also carries `details.reason`
+/// `"history_limit"`.
 enum ErrorClassifier {
     /// Error codes CoinGecko uses for a missing, invalid or wrong-plan key, and 10012 (a range
     /// the key's plan may not ask for).
@@ -32,10 +34,14 @@ enum ErrorClassifier {
             return CoinfolioError(.rateLimited, message, details: details)
         }
         if let code = api?.errorCode, unauthorizedErrorCodes.contains(code) {
-            let reason =
-                code == timeRangeErrorCode
-                ? "CoinGecko refused the time range (error 10012): public and demo plans allow at most \(ChartDays.planLimit) days of history"
-                : "CoinGecko refused the API key (error \(code))"
+            let reason: String
+            if code == timeRangeErrorCode {
+                details["reason"] = .string("history_limit")
+                reason =
+                    "CoinGecko refused the time range (error 10012): public and demo plans allow at most \(ChartDays.planLimit) days of history"
+            } else {
+                reason = "CoinGecko refused the API key (error \(code))"
+            }
             return CoinfolioError(.unauthorized, "\(reason)\(said)", details: details)
         }
         switch status {
@@ -73,25 +79,47 @@ enum ErrorClassifier {
     }
 }
 
-/// CoinGecko's error bodies: `{"status":{"error_code":N,"error_message":"…"}}`,
-/// `{"error":{"status":{…}}}`, `{"error":"…"}` and `{"status":500,"error":"…"}`.
-/// An HTML or plain-text body reads as nil: it is classified by status alone.
+/// CoinGecko's error bodies, read in this one place. The code and message come in three shapes:
+/// `{"status":{"error_code":N,"error_message":"…"}}` (most keyed errors and 429),
+/// `{"error":{"status":{"error_code":N,"error_message":"…"}}}` (10012 on a chart), and at the top
+/// level, `{"timestamp":"…","error_code":N,"error_message":"…"}` (a demo key sent to the pro host,
+/// or the reverse: 400 with 10010 or 10011); the first shape present wins. `{"error":"…"}` and
+/// `{"status":500,"error":"…"}` carry a message only. A code is an integer JSON number (a string,
+/// a fraction or a boolean is no code). An HTML or plain-text body reads as nil, and so does one
+/// over `maximumSize` (CoinGecko's are a few hundred bytes; Foundation's parse of a huge one could
+/// not be interrupted): it is classified by status alone.
 struct APIErrorBody {
     var errorCode: Int?
     var message: String?
 
+    /// The largest body read for an error code: 64 KiB.
+    static let maximumSize = 1 << 16
+
     init?(_ body: Data) {
-        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
+        guard body.count <= Self.maximumSize, let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
             first == UInt8(ascii: "{"),
             let object = try? JSONSerialization.jsonObject(with: CoinGeckoBody.withoutBOM(body)) as? [String: Any]
         else { return nil }
-        func read(status: [String: Any]) {
-            if let code = status["error_code"] as? NSNumber { errorCode = code.intValue }
-            if let text = status["error_message"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let shapes: [[String: Any]?] = [
+            object["status"] as? [String: Any],
+            (object["error"] as? [String: Any])?["status"] as? [String: Any],
+            object,
+        ]
+        for case let status? in shapes {
+            if errorCode == nil { errorCode = Self.integer(status["error_code"]) }
+            if message == nil, let text = status["error_message"] as? String {
+                message = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
         }
-        if let status = object["status"] as? [String: Any] { read(status: status) }
-        if let error = object["error"] as? [String: Any], let status = error["status"] as? [String: Any] { read(status: status) }
-        if let text = object["error"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if message == nil, let text = object["error"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
         if errorCode == nil && message == nil { return nil }
+    }
+
+    /// An integer JSON number within ±2^53; anything else (a string, 10011.5, true) is nil.
+    private static func integer(_ value: Any?) -> Int? {
+        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
+        let double = number.doubleValue
+        guard double.rounded() == double, abs(double) <= 9_007_199_254_740_992 else { return nil }
+        return Int(double)
     }
 }

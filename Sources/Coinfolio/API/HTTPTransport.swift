@@ -8,11 +8,24 @@ import Synchronization
 /// One HTTP GET over Foundation's URLSession, made synchronous for the C ABI and bounded by a
 /// deadline: the session's own timeouts plus a wait that cancels the task when it runs out.
 ///
-/// One URLSession per transport (so per client handle), made on first use and reused by every
-/// request: the platform's URLSession/libcurl keeps 58 bytes per request it makes (a bare
-/// URLSession program does the same), and a session per request would add to that. The body is
-/// read through a delegate that counts the bytes as they arrive, after decompression, and cancels
+/// One URLSession for the whole process, made on first use and shared by every transport (so
+/// every client and engine handle): a session (libcurl's multi handle, its connection cache and
+/// buffers) cost each handle that refreshed about 70 KB, and a service holds an engine per user
+/// (SPEC §20). Each request carries its own timeout and body limit; the session's one delegate
+/// routes each task's events to its transfer. The platform's URLSession/libcurl keeps 58 bytes
+/// per request it makes (a bare URLSession program does the same). The body is
+/// read through a delegate that counts the bytes as they arrive, after decompression, and stops
 /// the transfer as soon as they pass `maxBodyBytes`.
+///
+/// Decompression is libcurl's (swift-corelibs-foundation always sets `CURLOPT_ACCEPT_ENCODING`
+/// and cannot pause or fail a transfer from its write callback): it inflates a gzip or deflate
+/// answer 16 KB at a time and hands each piece to the session's delegate queue without waiting.
+/// Through an ordinary queue a 2 MB gzip bomb piled 2 GB of pieces up before the delegate could
+/// stop it. `InlineDelegateQueue` runs the delegate inside libcurl's callback, so each piece is
+/// counted (and, past the limit, dropped) as it is made: memory stays near `maxBodyBytes`, and
+/// the call returns `body_too_large` at once. libcurl still inflates what it reads of that body
+/// (dropped as it comes) until the cancel takes effect; that session is retired, so the next
+/// request starts on a new one instead of waiting behind it.
 final class HTTPTransport: Sendable {
     struct Response {
         var status: Int
@@ -22,34 +35,33 @@ final class HTTPTransport: Sendable {
 
     private let timeout: Double
     private let maxBodyBytes: Int
-    private let delegate = SessionDelegate()
-    private let lazySession = Mutex<URLSession?>(nil)
 
     init(timeout: Double, maxBodyBytes: Int = ClientConfiguration.defaultMaxBodyBytes) {
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
     }
 
-    deinit { lazySession.withLock { $0?.invalidateAndCancel() } }
+    /// The process's session and the delegate of every session made here.
+    private static let sharedSession = Mutex<URLSession?>(nil)
+    private static let delegate = SessionDelegate()
 
-    /// The session, made on first use: creating a URLSessionConfiguration makes
+    /// The process's session, made on first use: creating a URLSessionConfiguration makes
     /// swift-corelibs-foundation set up its shared cookie storage (a folder under
-    /// $XDG_DATA_HOME), which a client that never sends a request should not do.
+    /// $XDG_DATA_HOME), which a process that never sends a request should not do.
     private var session: URLSession {
-        lazySession.withLock { lazySession in
-            if let lazySession { return lazySession }
+        Self.sharedSession.withLock { shared in
+            if let shared { return shared }
             let configuration = URLSessionConfiguration.ephemeral
-            // Foundation on Linux counts these in whole seconds (0.5 s would time out at once), so
-            // they are a coarse backstop; the exact per-attempt deadline is the wait in `get`.
-            let backstop = max(1, timeout.rounded(.up)) + 1
-            configuration.timeoutIntervalForRequest = backstop
-            configuration.timeoutIntervalForResource = backstop
+            // Every request carries its own timeout (`get`), so the session's are a backstop only.
+            configuration.timeoutIntervalForRequest = 3600
+            configuration.timeoutIntervalForResource = 3600
+            configuration.httpMaximumConnectionsPerHost = 16
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
             configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "Coinfolio/\(Coinfolio.version)"]
-            let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-            lazySession = made
+            let made = URLSession(configuration: configuration, delegate: Self.delegate, delegateQueue: InlineDelegateQueue())
+            shared = made
             return made
         }
     }
@@ -63,12 +75,13 @@ final class HTTPTransport: Sendable {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
 
         let transfer = Transfer(limit: maxBodyBytes)
+        let session = self.session
         let task = session.dataTask(with: request)
-        delegate.register(transfer, for: task)
-        defer { delegate.unregister(task) }
+        Self.delegate.register(transfer, for: task)
+        defer { Self.delegate.unregister(task) }
         task.resume()
         if transfer.done.wait(timeout: .now() + max(timeout, 0)) == .timedOut {
-            task.cancel()
+            Self.cancel(task)
             // The cancellation completes at once; a short wait keeps the call within its bound.
             _ = transfer.done.wait(timeout: .now() + 0.5)
             if !transfer.isTooLarge {
@@ -79,6 +92,8 @@ final class HTTPTransport: Sendable {
         }
         let (data, response, error, tooLarge) = transfer.result()
         if tooLarge {
+            Self.cancel(task)
+            retire(session)
             throw CoinfolioError(
                 .http, "the answer is larger than max_body_bytes (\(maxBodyBytes) bytes); the transfer was stopped",
                 details: ["reason": .string("body_too_large"), "max_body_bytes": .number(Double(maxBodyBytes))])
@@ -97,6 +112,22 @@ final class HTTPTransport: Sendable {
             if let name = name as? String, let value = value as? String { headerFields[name.lowercased()] = value }
         }
         return Response(status: http.statusCode, headers: headerFields, body: data)
+    }
+
+    /// Lets `session` finish alone after a body over the limit: libcurl goes on inflating what it
+    /// has read of that body (dropped as it comes) until the cancel takes effect, which for a
+    /// bomb is seconds of work on the session's one work queue. The next request gets a new
+    /// session instead of waiting behind it; the old one ends when its tasks do.
+    private func retire(_ session: URLSession) {
+        Self.sharedSession.withLock { current in if current === session { current = nil } }
+        DispatchQueue.global().async { session.finishTasksAndInvalidate() }
+    }
+
+    /// Cancels `task` from a thread of its own: never from the delegate queue, whose thread a
+    /// URLSession that cancels synchronously on its work queue (older swift-corelibs-foundation)
+    /// would wait for while that queue waits for the delegate queue.
+    private static func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 
     /// - Parameter truncated: the answer declared a longer body than arrived.
@@ -146,7 +177,8 @@ final class HTTPTransport: Sendable {
 
         var isTooLarge: Bool { state.withLock { $0.tooLarge } }
 
-        /// false when the body is now over the limit (the caller cancels the task).
+        /// false when the body is now over the limit (the caller waiting in `get` is woken and
+        /// cancels the task).
         func accept(response: URLResponse) -> Bool {
             // A declared length over the limit fails before any byte is read, unless the body is
             // compressed (then only the decompressed bytes count).
@@ -155,25 +187,29 @@ final class HTTPTransport: Sendable {
                     $0.expectedContentLength > Int64(limit)
                         && ($0.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() == "identity"
                 } ?? false
-            return state.withLock { state in
+            let keep = state.withLock { state in
                 state.response = response
                 if declaredTooLarge { state.tooLarge = true }
                 return !state.tooLarge
             }
+            if !keep { done.signal() }
+            return keep
         }
 
-        /// false when the body is now over the limit (the caller cancels the task).
-        func append(_ chunk: Data) -> Bool {
-            state.withLock { state in
+        /// Adds a piece of the body; past the limit, drops it (and every later one) and wakes the
+        /// caller waiting in `get`, which cancels the task.
+        func append(_ chunk: Data) {
+            let crossed = state.withLock { state in
                 guard !state.tooLarge else { return false }
                 if state.data.count + chunk.count > limit {
                     state.tooLarge = true
                     state.data = Data()
-                    return false
+                    return true
                 }
                 state.data.append(chunk)
-                return true
+                return false
             }
+            if crossed { done.signal() }
         }
 
         func finish(_ error: (any Error)?) {
@@ -191,18 +227,20 @@ final class HTTPTransport: Sendable {
     /// one would send the key header to wherever a 3xx points; the 3xx itself is then classified
     /// as an HTTP error).
     private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-        private let transfers = Mutex<[Int: Transfer]>([:])
+        /// By task object (task identifiers restart in each session, and a retired one may still be
+        /// draining).
+        private let transfers = Mutex<[ObjectIdentifier: Transfer]>([:])
 
         func register(_ transfer: Transfer, for task: URLSessionTask) {
-            transfers.withLock { $0[task.taskIdentifier] = transfer }
+            transfers.withLock { $0[ObjectIdentifier(task)] = transfer }
         }
 
         func unregister(_ task: URLSessionTask) {
-            _ = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+            _ = transfers.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
         }
 
         private func transfer(_ task: URLSessionTask) -> Transfer? {
-            transfers.withLock { $0[task.taskIdentifier] }
+            transfers.withLock { $0[ObjectIdentifier(task)] }
         }
 
         func urlSession(
@@ -216,16 +254,37 @@ final class HTTPTransport: Sendable {
             _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
             completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
         ) {
+            // swift-corelibs-foundation ignores the disposition; `get` cancels a declared-too-large answer.
             let keep = transfer(dataTask)?.accept(response: response) ?? true
             completionHandler(keep ? .allow : .cancel)
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            if transfer(dataTask)?.append(data) == false { dataTask.cancel() }
+            transfer(dataTask)?.append(data)
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
             transfer(task)?.finish(error)
         }
     }
+}
+
+/// A session delegate "queue" that runs each delegate callback at once, on the thread that hands
+/// it over, instead of queueing it: libcurl's thread, inside its write callback, for every piece
+/// of a body. So a body reaches the delegate exactly as fast as libcurl produces it — nothing
+/// piles up between them (through an ordinary queue a 2 MB gzip bomb piled 2 GB of pieces up),
+/// and once the body passes `max_body_bytes` every further piece is dropped as it comes.
+///
+/// URLSession hands every callback over with the block form of `addOperation`, always from its
+/// work queue (one at a time, in order) or while closing the session. The delegate's callbacks
+/// here only count bytes and signal, and never wait for that work queue (`HTTPTransport.cancel`
+/// runs elsewhere), so running them inline cannot deadlock.
+final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
+    override init() {
+        super.init()
+        maxConcurrentOperationCount = 1
+        name = "Coinfolio.HTTPTransport.delegate"
+    }
+
+    override func addOperation(_ block: @escaping @Sendable () -> Void) { block() }
 }

@@ -1,8 +1,9 @@
 /// The query of `GET /coins/markets`.
 ///
 /// JSON form (every key optional): `{"vs_currency":"usd","ids":["bitcoin",…],"per_page":250,
-/// "page":1,"sparkline":true}`. The order is always `market_cap_desc` and
-/// `price_change_percentage=24h` is always asked, as the tracker needs them.
+/// "page":1,"sparkline":true}`. The order is always `market_cap_desc`,
+/// `price_change_percentage=24h` is always asked, as the tracker needs them, and `precision=full`
+/// always sent, so that CoinGecko never rounds a price (SPEC §17).
 public struct MarketsRequest: Hashable, Sendable {
     /// Quote currency of prices, caps and volumes.
     public var vsCurrency: VsCurrency
@@ -45,6 +46,7 @@ public struct MarketsRequest: Hashable, Sendable {
             RequestURL.QueryItem("sparkline", sparkline),
             RequestURL.QueryItem(
                 "price_change_percentage", list: (priceChangePercentage.isEmpty ? [.h24] : priceChangePercentage).map(\.rawValue)),
+            RequestURL.QueryItem.fullPrecision,
         ]
         return items
     }

@@ -58,7 +58,7 @@ extension PortfolioEngine {
         let snapshot = vs == configuration.vsCurrency.code ? currentSnapshot() : nil
         // A move into this portfolio needs the other portfolios' lots of that coin (SPEC §16).
         var others: [[HoldingsKey: [LedgerEntry]]] = []
-        if ledger.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != nil } }) {
+        if ledger.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
             for portfolio in try store.ledger.portfolios() where portfolio.name != options.portfolio {
                 let coins = try store.ledger.ledger(portfolio: portfolio.name)
                 others.append(Dictionary(coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first }))

@@ -28,7 +28,7 @@ extension PortfolioEngine {
     /// "external_id"}`). - Throws: as `addTrade`, and `.invalidArgument` for malformed JSON.
     @discardableResult
     public func addTrade(json: String) throws -> TransactionGroup {
-        try addTrade(Trade(json: json))
+        try addTrade(Trade(parsing: json))
     }
 
     /// Moves a coin between two of the owner's portfolios: a `transfer_out` in `from` and a
@@ -60,6 +60,6 @@ extension PortfolioEngine {
     /// malformed JSON.
     @discardableResult
     public func move(json: String) throws -> TransactionGroup {
-        try move(Move(json: json))
+        try move(Move(parsing: json))
     }
 }

@@ -92,8 +92,12 @@ enum ImportNumber {
         var digits = Array(bytes)
         if digits.contains(UInt8(ascii: ",")) {
             guard form.contains(.thousands), let plain = withoutThousands(digits) else {
-                throw Refusal(
-                    "\"\(text)\" has a comma: this column writes numbers with a decimal point and no thousands separator")
+                // What the comma is, said as the ledger's CSV says it (`DecimalComma`).
+                let number = String(decoding: digits, as: UTF8.self)
+                if let (reason, message) = DecimalComma.refusal(number) {
+                    throw Refusal(message, reason: reason)
+                }
+                throw Refusal("\"\(text)\" has a comma: this column writes numbers with a decimal point")
             }
             digits = plain
         }
@@ -132,9 +136,14 @@ enum ImportNumber {
         return bytes.filter { $0 != UInt8(ascii: ",") }
     }
 
-    /// Why a cell is not a number of its column, said for a person.
+    /// Why a cell is not a number of its column, said for a person, and the `details.reason` of
+    /// a comma refused (`DecimalComma`'s `thousands_separator`, `decimal_comma`, `ambiguous_comma`).
     struct Refusal: Error {
         let message: String
-        init(_ message: String) { self.message = message }
+        let reason: String?
+        init(_ message: String, reason: String? = nil) {
+            self.message = message
+            self.reason = reason
+        }
     }
 }

@@ -55,9 +55,11 @@ struct ImportPlan {
         func resolved(_ asset: ImportedEntry.Asset) -> SymbolResolver.Resolution {
             resolutions[asset.symbol] ?? .money(asset.symbol.lowercased())
         }
+        // A file's empty note is no note (null), as a transaction sent without one.
+        let note = entry.note.isEmpty ? nil : entry.note
         func row(_ kind: TransactionKind, _ coinID: String, _ amount: ExactDecimal) -> Transaction {
             Transaction(
-                portfolio: portfolio, coinID: coinID, kind: kind, amount: amount, timestamp: entry.timestamp, note: entry.note,
+                portfolio: portfolio, coinID: coinID, kind: kind, amount: amount, timestamp: entry.timestamp, note: note,
                 externalID: entry.externalID)
         }
         var parents: [Transaction]
@@ -86,7 +88,7 @@ struct ImportPlan {
                 let trade = Trade(
                     portfolio: portfolio, timestamp: entry.timestamp, sent: Trade.Side(coinID: from, amount: sent.amount),
                     received: Trade.Side(coinID: to, amount: received.amount), value: worth?.code == currency ? worth?.amount : nil,
-                    note: entry.note, externalID: entry.externalID)
+                    note: note, externalID: entry.externalID)
                 parents = try trade.legs(prices: worth == nil ? prices : .none, vsCurrency: currency)
             case (.money(let from), .money(let to)):
                 return .ignored("an exchange of money (\(from.uppercased()) for \(to.uppercased())), not of coins")

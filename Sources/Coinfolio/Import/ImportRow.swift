@@ -18,7 +18,9 @@ struct ImportRow: Sendable {
     /// - Throws: `.invalidArgument` at this line and column.
     func number(_ field: ImportHeader.Field, _ form: NumberForm, suffixes: [String] = []) throws -> ImportNumber.Read? {
         do { return try ImportNumber.read(text(field), form, suffixes: suffixes) } catch {
-            throw self.error(field, error.message)
+            var refusal = self.error(field, error.message)
+            if let reason = error.reason { refusal.details["reason"] = .string(reason) }
+            throw refusal
         }
     }
 

@@ -184,13 +184,14 @@ enum LedgerCSV {
     /// The external id an export gives a transaction that has none.
     static let ownPrefix = "coinfolio:"
 
-    /// A transaction's record. `feePrice` is the price its fee row took (the row itself is not
-    /// written: import recreates it from `fee_coin_id`), else the transaction's own `fee_price`.
+    /// A transaction's cells, each protected against formula injection (`SpreadsheetFormula`).
+    /// `feePrice` is the price its fee row took (the row itself is not written: import recreates
+    /// it from `fee_coin_id`), else the transaction's own `fee_price`.
     static func record(_ t: Transaction, feePrice: ExactDecimal?) -> [String] {
         [
             LedgerTimestamp.format(t.timestamp), t.portfolio, t.coinID, t.kind.rawValue, t.amount.description,
-            t.price?.description ?? "", t.fee.description, t.note, t.externalID ?? "\(ownPrefix)\(t.id ?? 0)", t.feeCoinID ?? "",
-            (feePrice ?? t.feePrice)?.description ?? "", t.incomeType?.rawValue ?? "", t.groupID ?? "",
-        ]
+            t.price?.description ?? "", t.fee.description, t.note ?? "", t.externalID ?? "\(ownPrefix)\(t.id ?? 0)",
+            t.feeCoinID ?? "", (feePrice ?? t.feePrice)?.description ?? "", t.incomeType?.rawValue ?? "", t.groupID ?? "",
+        ].map(SpreadsheetFormula.protected)
     }
 }

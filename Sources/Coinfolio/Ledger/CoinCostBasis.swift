@@ -29,8 +29,8 @@ struct CoinCostBasis<Lots: LotMethod> {
 
     /// Applies one entry. `moves` carries lots from a move's transfer_out to its transfer_in;
     /// `pieces` is scratch space reused between calls.
-    mutating func apply(_ entry: LedgerEntry, moves: inout MovedLots, pieces: inout [Lot]) {
-        let units = PreciseDecimal(entry.amount)
+    mutating func apply(_ entry: borrowing LedgerEntry, moves: inout MovedLots, pieces: inout [Lot]) {
+        let units = entry.units
         if let fee = entry.fee { fees += fee } else { feesKnown = false }
         switch entry.kind {
         case .buy, .income:
@@ -47,7 +47,7 @@ struct CoinCostBasis<Lots: LotMethod> {
             }
             add(Lot(units: units, cost: cost, acquired: entry.point))
         case .transferIn:
-            if let group = entry.group, let received = moves.receive(group, units) {
+            if entry.group != 0, let received = moves.receive(entry.group, units) {
                 for lot in received { add(lot) }
             } else {
                 add(Lot(units: units, cost: nil, acquired: entry.point))
@@ -73,7 +73,7 @@ struct CoinCostBasis<Lots: LotMethod> {
             realizedUnits += knownUnits
         case .transferOut:
             _ = remove(units, &pieces)
-            if let group = entry.group { moves.send(group, pieces) }
+            if entry.group != 0 { moves.send(entry.group, pieces) }
         }
     }
 

@@ -7,7 +7,7 @@ enum CostBasisRun {
         var basis = CoinCostBasis<Lots>()
         var moves = MovedLots()
         var pieces: [Lot] = []
-        for entry in entries { basis.apply(entry, moves: &moves, pieces: &pieces) }
+        for index in entries.indices { basis.apply(entries[index], moves: &moves, pieces: &pieces) }
         return basis
     }
 

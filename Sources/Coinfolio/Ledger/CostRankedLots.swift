@@ -2,27 +2,33 @@
 /// lowest. A lot of unknown cost ranks as cost 0 (hifo takes it last, lofo first); lots of equal
 /// unit cost go in ledger order of their acquisition (SPEC §16).
 struct CostRankedLots {
-    private struct Ranked {
-        var lot: Lot
-        /// cost ÷ units when the lot was added (0 for unknown cost): a partly taken lot keeps its rank.
-        var unitCost: PreciseDecimal
-    }
-
-    private var heap: [Ranked] = []
+    /// Every lot added (a lot taken whole stays here, empty, out of the heap).
+    private var lots: [Lot] = []
+    /// Each lot's cost ÷ units when it was added (0 for unknown cost): a partly taken lot keeps
+    /// its rank; and that unit cost as a double, which orders two lots whenever the doubles differ
+    /// (rounding to a double never reverses an order), the exact values deciding only a tie.
+    private var unitCosts: [PreciseDecimal] = []
+    private var keys: [Double] = []
+    /// A binary heap of indices into `lots`, the lot taken next first.
+    private var heap: [Int] = []
     private let highestFirst: Bool
 
     init(highestFirst: Bool) { self.highestFirst = highestFirst }
 
-    /// Whether a leaves before b.
-    private func before(_ a: Ranked, _ b: Ranked) -> Bool {
-        let order = PreciseDecimal.compare(a.unitCost, b.unitCost)
+    /// Whether lot a leaves before lot b.
+    private func before(_ a: Int, _ b: Int) -> Bool {
+        if keys[a] != keys[b] { return highestFirst ? keys[a] > keys[b] : keys[a] < keys[b] }
+        let order = PreciseDecimal.compare(unitCosts[a], unitCosts[b])
         if order != 0 { return highestFirst ? order > 0 : order < 0 }
-        return precedes(a.lot.acquired, b.lot.acquired)
+        return precedes(lots[a].acquired, lots[b].acquired)
     }
 
     mutating func insert(_ lot: Lot) {
         let unitCost = lot.cost.flatMap { $0.divided(by: lot.units) } ?? .zero
-        heap.append(Ranked(lot: lot, unitCost: unitCost))
+        lots.append(lot)
+        unitCosts.append(unitCost)
+        keys.append(unitCost.double)
+        heap.append(lots.count - 1)
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
@@ -51,23 +57,24 @@ struct CostRankedLots {
 
     mutating func remove(_ units: PreciseDecimal, into pieces: inout [Lot]) {
         var wanted = units
-        while !wanted.isZero, !heap.isEmpty {
-            let piece = heap[0].lot.split(min(wanted, heap[0].lot.units))
+        while !wanted.isZero, let top = heap.first {
+            let piece = lots[top].split(min(wanted, lots[top].units))
             wanted -= piece.units
             pieces.append(piece)
-            if heap[0].lot.units.isZero { popFirst() }
+            if lots[top].units.isZero { popFirst() }
         }
     }
 
     mutating func removeAll(into pieces: inout [Lot]) {
-        while !heap.isEmpty {
-            pieces.append(heap[0].lot)
+        while let top = heap.first {
+            pieces.append(lots[top])
+            lots[top].units = .zero
             popFirst()
         }
     }
 
     func forEachLot(_ body: (Lot) -> Void) {
-        for ranked in heap { body(ranked.lot) }
+        for index in heap { body(lots[index]) }
     }
 }
 

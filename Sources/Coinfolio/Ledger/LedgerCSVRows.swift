@@ -80,14 +80,15 @@ struct LedgerCSVRows {
                 line: line, column: nil,
                 "the row has \(record.fields.count) fields and the header \(width) (the separator is a comma and the decimal mark a point)")
         }
+        // A cell export protected against formula injection reads back as written (SpreadsheetFormula).
         func field(_ column: Int?) -> String? {
-            column.map { record.fields[$0] }
+            column.map { SpreadsheetFormula.unprotected(record.fields[$0]) }
         }
         func decimal(_ name: String, _ column: Int?) throws -> ExactDecimal? {
             guard let text = field(column), !text.isEmpty else { return nil }
             if let value = ExactDecimal(text) { return value }
-            if text.contains(",") {
-                throw Self.error(line: line, column: name, "\"\(text)\" has a decimal comma: the decimal mark is a point (1.5, not 1,5)")
+            if let comma = DecimalComma.refusal(text) {
+                throw Self.error(line: line, column: name, comma.message, ["reason": .string(comma.reason)])
             }
             throw Self.error(line: line, column: name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
         }
@@ -116,10 +117,14 @@ struct LedgerCSVRows {
         let transaction = Transaction(
             portfolio: portfolioText.isEmpty ? defaultPortfolio : portfolioText,
             coinID: field(coinID) ?? "", kind: transactionKind, amount: units, price: try decimal("price", price),
-            fee: try decimal("fee", fee) ?? .zero, timestamp: time, note: field(note) ?? "",
+            fee: try decimal("fee", fee) ?? .zero, timestamp: time, note: field(note).flatMap { $0.isEmpty ? nil : $0 },
             externalID: externalText.isEmpty ? nil : externalText, feeCoinID: optional(feeCoinID),
             feePrice: try decimal("fee_price", feePrice), incomeType: income, groupID: optional(groupID))
-        do { try transaction.validate() } catch let error as CoinfolioError {
+        do {
+            try transaction.validate()
+            // A group label follows the external id's rule (1…256 bytes, no control characters).
+            if let label = transaction.groupID { try Transaction.validateExternalID(label, field: "group_id") }
+        } catch let error as CoinfolioError {
             var column: String?
             if case .string(let name)? = error.details["field"] { column = name }
             throw Self.error(line: line, column: column, error.message)

@@ -15,35 +15,52 @@ struct LedgerEntry: Sendable {
     var timestamp: Int64
     var kind: TransactionKind
     var amount: ExactDecimal
+    /// `amount` as a `PreciseDecimal`, converted once when the entry is read (the calculator's
+    /// arithmetic is in that type; a cached ledger is computed again and again).
+    var units: PreciseDecimal
     /// Price per unit in the portfolio's currency; nil for transfers and pending prices.
     var price: PreciseDecimal?
     /// The fee's value in the portfolio's currency: the fee itself, or the value (amount ×
     /// price) of the linked fee row when the fee was paid in a coin; nil while that price is
     /// pending.
     var fee: PreciseDecimal?
-    /// The row's group (SPEC §16): a transfer_out and a transfer_in of one group are a move, the
-    /// second receiving the lots the first removed; a fee row belongs to its parent's group.
-    var group: String?
-    /// The coin a fee was paid in (the row's `fee_coin_id`; `fee` is then its fee row's value).
-    var feeCoinID: String?
+    /// The row's group (SPEC §16) as a number standing for its `group_id` (`LedgerGroupNumbers`;
+    /// 0: none): a transfer_out and a transfer_in of one group are a move, the second receiving
+    /// the lots the first removed. A number, not the text, so that an entry is plain bytes: the
+    /// calculator copies entries without reference counting.
+    var group: Int32
 
     init(
         id: Int64, timestamp: Int64, kind: TransactionKind, amount: ExactDecimal, price: PreciseDecimal? = nil,
-        fee: PreciseDecimal? = .zero, group: String? = nil, feeCoinID: String? = nil
+        fee: PreciseDecimal? = .zero, group: Int32 = 0
     ) {
         self.id = id
         self.timestamp = timestamp
         self.kind = kind
         self.amount = amount
+        self.units = PreciseDecimal(amount)
         self.price = price
         self.fee = fee
         self.group = group
-        self.feeCoinID = feeCoinID
     }
 
     var point: LedgerPoint { (timestamp, id) }
     /// The amount with the sign of its effect on the holding.
     var signedAmount: ExactDecimal { kind.adds ? amount : -amount }
+}
+
+/// Numbers standing for group ids within one store (1, 2, …; the same text always gets the same
+/// number), so that ledger entries carry no strings.
+struct LedgerGroupNumbers: Sendable {
+    private var numbers: [String: Int32] = [:]
+
+    /// The number of `groupID` (given the next one on first sight).
+    mutating func number(_ groupID: String) -> Int32 {
+        if let known = numbers[groupID] { return known }
+        let next = Int32(truncatingIfNeeded: numbers.count + 1)
+        numbers[groupID] = next
+        return next
+    }
 }
 
 /// What went wrong with a running amount: it fell below zero (SPEC §12 "never negative"), or

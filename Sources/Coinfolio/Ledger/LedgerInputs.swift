@@ -3,9 +3,9 @@ import Foundation
 /// Reads a transaction from a host's JSON: `{"portfolio","coin_id","kind","amount","price","fee",
 /// "fee_coin_id","fee_price","income_type","timestamp","note","external_id"}`. Numbers are read
 /// from their decimal text (a JSON number or a string holding one), never through a binary
-/// double; `timestamp` is RFC 3339 (default: now); `portfolio` defaults to "main", `fee` to 0,
-/// `note` to "". Keys the engine writes (`id`, `group_id`, `price_source`, `price_at`) and
-/// unknown keys are ignored; `price_currency` other than null is refused (converting a price from
+/// double; `timestamp` is RFC 3339 (default: now); `portfolio` defaults to "main", `fee` to 0;
+/// `note` null or left out is no note (null when read back), `""` an empty one. Keys the engine
+/// writes (`id`, `group_id`, `price_source`, `price_at`) and unknown keys are ignored; `price_currency` other than null is refused (converting a price from
 /// another currency is not done yet).
 enum TransactionInput {
     static func transaction(from json: String) throws -> Transaction {
@@ -27,7 +27,7 @@ enum TransactionInput {
         return Transaction(
             portfolio: try read.string("portfolio") ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
             price: try read.decimal("price"), fee: try read.decimal("fee") ?? .zero, timestamp: try read.timestamp(),
-            note: try read.string("note") ?? "", externalID: try read.string("external_id"), feeCoinID: try read.string("fee_coin_id"),
+            note: try read.string("note"), externalID: try read.string("external_id"), feeCoinID: try read.string("fee_coin_id"),
             feePrice: try read.decimal("fee_price"), incomeType: incomeType)
     }
 }

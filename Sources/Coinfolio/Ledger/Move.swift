@@ -18,14 +18,14 @@ public struct Move: Hashable, Sendable {
     /// Milliseconds since the epoch, UTC.
     public var timestamp: Int64
     /// Free text, on both sides.
-    public var note: String
+    public var note: String?
     /// The transfer out's external id (the transfer in's adds `#2`).
     public var externalID: String?
 
     /// A move; the engine checks it before writing.
     public init(
         from: String, to: String, coinID: String, amount: ExactDecimal, receivedAmount: ExactDecimal? = nil, timestamp: Int64,
-        note: String = "", externalID: String? = nil
+        note: String? = nil, externalID: String? = nil
     ) {
         self.from = from
         self.to = to
@@ -41,6 +41,12 @@ public struct Move: Hashable, Sendable {
     /// (numbers as JSON numbers or decimal strings; timestamp RFC 3339, default now) and checks it.
     /// - Throws: `.invalidArgument` with `details.field`.
     public init(json: String) throws {
+        try self.init(parsing: json)
+        try validate()
+    }
+
+    /// Reads the JSON form without checking the rules (`validate`, which the engine runs).
+    init(parsing json: String) throws {
         let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
         guard let from = try read.string("from") else { throw read.invalid("from", "from is required: the portfolio the coins leave") }
         guard let to = try read.string("to") else { throw read.invalid("to", "to is required: the portfolio the coins arrive in") }
@@ -48,8 +54,7 @@ public struct Move: Hashable, Sendable {
         guard let amount = try read.decimal("amount") else { throw read.invalid("amount", "amount is required") }
         self.init(
             from: from, to: to, coinID: coinID, amount: amount, receivedAmount: try read.decimal("received_amount"),
-            timestamp: try read.timestamp(), note: try read.string("note") ?? "", externalID: try read.string("external_id"))
-        try validate()
+            timestamp: try read.timestamp(), note: try read.string("note"), externalID: try read.string("external_id"))
     }
 
     /// Checks SPEC §16's rules: two different portfolios, amount > 0, 0 < received ≤ amount, and
@@ -66,7 +71,9 @@ public struct Move: Hashable, Sendable {
             error.details["field"] = .string("to")
             throw error
         }
-        guard !from.utf8.elementsEqual(to.utf8) else { throw refuse("to", "a move goes to another portfolio; from and to are both \"\(from)\"") }
+        guard !from.utf8.elementsEqual(to.utf8) else {
+            throw refuse("to", "a move goes to another portfolio; from and to are both \"\(from)\"")
+        }
         if let receivedAmount {
             guard !receivedAmount.isNegative, !receivedAmount.isZero else {
                 throw refuse("received_amount", "received_amount must be above 0, not \(receivedAmount)")

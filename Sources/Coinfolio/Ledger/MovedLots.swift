@@ -1,14 +1,14 @@
 /// Lots on their way between two portfolios (SPEC §16 "moves"): what a move's transfer_out
 /// removed, waiting for the transfer_in of the same group to receive it.
 struct MovedLots {
-    private var sent: [String: [Lot]] = [:]
+    private var sent: [Int32: [Lot]] = [:]
 
     /// Keeps the pieces a transfer_out of `group` removed.
-    mutating func send(_ group: String, _ pieces: [Lot]) { sent[group] = pieces }
+    mutating func send(_ group: Int32, _ pieces: [Lot]) { sent[group] = pieces }
 
     /// The lots the transfer_in of `group` receives, `received` units in all; nil when no
     /// transfer_out of that group came before (the transfer in is then of unknown cost).
-    mutating func receive(_ group: String, _ received: PreciseDecimal) -> [Lot]? {
+    mutating func receive(_ group: Int32, _ received: PreciseDecimal) -> [Lot]? {
         guard let pieces = sent.removeValue(forKey: group) else { return nil }
         return Self.scaled(pieces, to: received)
     }

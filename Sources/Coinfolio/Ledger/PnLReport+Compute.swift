@@ -29,7 +29,7 @@ extension PnLReport {
             totalUnrealizedPnL: nil, totalRealizedPnL: .zero, totalFees: .zero, totalIncome: .zero, totalIncomeCoverage: 1)
         report.coins.reserveCapacity(ledger.count)
         for (coinID, entries) in ledger {
-            let receivesMoves = entries.contains { $0.kind == .transferIn && $0.group != nil }
+            let receivesMoves = entries.contains { $0.kind == .transferIn && $0.group != 0 }
             let linked = receivesMoves ? others(coinID) : []
             let basis: CoinCostBasis<Lots> = linked.isEmpty ? CostBasisRun.run(entries) : CostBasisRun.run([entries] + linked, target: 0)
             report.coins.append(coin(coinID, basis, price(coinID)))
@@ -49,8 +49,9 @@ extension PnLReport {
         var percentage: Double?
         if let unrealized, let costBasis { percentage = Self.percentage(unrealized, of: costBasis) }
         let realized = basis.realized
+        // A share is a double (a coverage): the ratio of the two doubles is as close as it needs.
         func share(_ part: PreciseDecimal, of whole: PreciseDecimal) -> Double {
-            whole.isZero ? 1 : (part.divided(by: whole)?.double ?? 1)
+            whole.isZero || part == whole ? 1 : part.double / whole.double
         }
         var coin = CoinPnL(
             coinID: coinID, amount: amount, costBasis: costBasis, averageCost: hasKnown ? known.cost.divided(by: known.units) : nil,

@@ -19,7 +19,7 @@ extension PreciseDecimal {
             return
         }
         if significand < 0 { bytes.append(UInt8(ascii: "-")) }
-        let digits = Array(String(magnitude).utf8)
+        let digits = Self.decimalDigits(magnitude)
         let count = digits.count
         let zero = UInt8(ascii: "0")
         // The value is 0.d₁d₂… × 10^point (ECMAScript's Number::toString).
@@ -47,7 +47,33 @@ extension PreciseDecimal {
         }
     }
 
-    /// The nearest binary double (for display and ratios).
+    /// The ASCII digits of `value` (above 0), through 64-bit arithmetic (the generic 128-bit
+    /// conversion to text is several times slower).
+    static func decimalDigits(_ value: UInt128) -> [UInt8] {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(39)
+        var rest = value
+        // Nineteen digits at a time: 10¹⁹ fits 64 bits.
+        while rest > UInt128(UInt64.max) {
+            let (high, low) = rest.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
+            var chunk = UInt64(low)
+            for _ in 0..<19 {
+                digits.append(UInt8(ascii: "0") + UInt8(chunk % 10))
+                chunk /= 10
+            }
+            rest = high
+        }
+        var small = UInt64(rest)
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(small % 10))
+            small /= 10
+        } while small > 0
+        digits.reverse()
+        return digits
+    }
+
+    /// The nearest binary double (correctly rounded for significands below 2⁵³; within an ulp or
+    /// two for longer ones): for display and ratios.
     public var double: Double {
         guard significand != 0 else { return 0 }
         let magnitude = significand.magnitude
@@ -57,7 +83,12 @@ extension PreciseDecimal {
             let scaled = exponent >= 0 ? value * Self.doublePowers[Int(exponent)] : value / Self.doublePowers[Int(-exponent)]
             return significand < 0 ? -scaled : scaled
         }
-        return Double(description) ?? (significand < 0 ? -.infinity : .infinity)
+        if magnitude < (1 << 53) { return Double(description) ?? (significand < 0 ? -.infinity : .infinity) }
+        // A long significand (a quotient): within an ulp or two, for ratios and display.
+        let value =
+            (Double(UInt64(truncatingIfNeeded: magnitude >> 64)) * 18_446_744_073_709_551_616.0
+                + Double(UInt64(truncatingIfNeeded: magnitude))) * pow(10, Double(exponent))
+        return significand < 0 ? -value : value
     }
 
     private static let doublePowers: [Double] = (0...22).map { pow(10, Double($0)) }
@@ -85,7 +116,7 @@ extension PreciseDecimal {
             if remainder > half || (remainder == half && quotient & 1 == 1) { units += 1 }
         }
         guard units <= UInt128(ExactDecimal.maximumUnits) else { return nil }
-        return ExactDecimal(units: significand < 0 ? -Int128(units) : Int128(units))
+        return ExactDecimal(units: significand < 0 ? -Int128(bitPattern: units) : Int128(bitPattern: units))
     }
 }
 

@@ -51,13 +51,13 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         let magnitude = units.magnitude
         var digits: UInt128
         var exponent = -18
-        if magnitude <= UInt128(UInt64.max) {
+        if magnitude <= UInt128(truncatingIfNeeded: UInt64.max) {
             var small = UInt64(magnitude)
             while small % 10 == 0 {
                 small /= 10
                 exponent += 1
             }
-            digits = UInt128(small)
+            digits = UInt128(truncatingIfNeeded: small)
         } else {
             let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: ExactDecimal.unsignedScale)
             if fraction == 0 {
@@ -74,11 +74,12 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
                     small /= 10
                     places -= 1
                 }
-                digits = whole * DecimalDigitTable.power(places) + UInt128(small)
+                digits = whole * DecimalDigitTable.power(places) + UInt128(truncatingIfNeeded: small)
                 exponent = -places
             }
         }
-        self.init(significand: units < 0 ? -Int128(digits) : Int128(digits), exponent: Int32(exponent))
+        let signed = Int128(bitPattern: digits)  // below 10³⁸ < 2¹²⁷
+        self.init(significand: units < 0 ? -signed : signed, exponent: Int32(exponent))
     }
 
     /// Reads decimal text (`"-12.5"`, `"2e-24"`, `"1E+3"`); nil for anything else, and for a
@@ -132,7 +133,7 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
 
     @inline(__always) static func make(_ negative: Bool, _ magnitude: UInt128, _ exponent: Int) -> PreciseDecimal {
         PreciseDecimal(
-            significand: negative ? -Int128(magnitude) : Int128(magnitude),
+            significand: negative ? -Int128(bitPattern: magnitude) : Int128(bitPattern: magnitude),  // below 10³⁸ < 2¹²⁷
             exponent: magnitude == 0 ? 0 : Int32(clamping: exponent))
     }
 
@@ -142,7 +143,7 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         let drop = magnitude.digitCount - significantDigits
         let divisor = DecimalDigitTable.power(drop)
         var (quotient, remainder) = magnitude.divided(by: divisor)
-        let half = divisor / 2
+        let half = divisor >> 1
         if remainder > half || (remainder == half && quotient & 1 == 1) { quotient += 1 }
         var exponent = exponent + drop
         if quotient == limit {
@@ -157,7 +158,9 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
     /// Whether the value is below 0.
     @inlinable public var isNegative: Bool { significand < 0 }
     /// The value without its sign.
-    @inlinable public var magnitude: PreciseDecimal { PreciseDecimal(significand: significand < 0 ? -significand : significand, exponent: exponent) }
+    @inlinable public var magnitude: PreciseDecimal {
+        PreciseDecimal(significand: significand < 0 ? -significand : significand, exponent: exponent)
+    }
 
     /// −a, exact.
     @inlinable public static prefix func - (a: PreciseDecimal) -> PreciseDecimal {
@@ -165,6 +168,7 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
     }
 
     /// a + b: exact when the result fits 38 significant digits, else rounded half-to-even there.
+    @inline(__always)
     public static func + (a: PreciseDecimal, b: PreciseDecimal) -> PreciseDecimal {
         if a.significand == 0 { return b }
         if b.significand == 0 { return a }
@@ -175,7 +179,7 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
             let (big, small) = a.exponent > b.exponent ? (a, b) : (b, a)
             let shift = Int(big.exponent) - Int(small.exponent)
             if shift <= 38, big.significand.magnitude < DecimalDigitTable.power(38 - shift) {
-                let scaled = big.significand * Int128(DecimalDigitTable.power(shift))
+                let scaled = big.significand * Int128(bitPattern: DecimalDigitTable.power(shift))  // ≤ 10³⁸ < 2¹²⁷
                 let (sum, overflow) = scaled.addingReportingOverflow(small.significand)
                 if !overflow, sum.magnitude < limit { return PreciseDecimal(significand: sum, exponent: small.exponent) }
             }
@@ -235,6 +239,12 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         let negative = (significand < 0) != (b.significand < 0)
         let x = significand.magnitude
         let y = b.significand.magnitude
+        // An exact quotient of the significands keeps its few digits (a lot's cost ÷ 1 unit, or
+        // halved): later sums then stay in the fast path.
+        if x >> 64 == 0, y >> 64 == 0 {
+            let (quotient, remainder) = UInt64(x).quotientAndRemainder(dividingBy: UInt64(y))
+            if remainder == 0 { return Self.make(negative, UInt128(truncatingIfNeeded: quotient), Int(exponent) - Int(b.exponent)) }
+        }
         // Scaled so that the quotient has 37 or 38 digits: x·10^s has 37 + digits(y) digits.
         let shift = 37 + DecimalDigitTable.digitCount(y) - DecimalDigitTable.digitCount(x)
         let dividend =
@@ -271,15 +281,17 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         let x = a.significand.magnitude
         let y = b.significand.magnitude
         if a.exponent == b.exponent { return x < y ? -1 : (x > y ? 1 : 0) }
-        // The place of the leading digit decides, unless it is the same.
-        let leadA = DecimalDigitTable.digitCount(x) + Int(a.exponent)
-        let leadB = DecimalDigitTable.digitCount(y) + Int(b.exponent)
-        if leadA != leadB { return leadA < leadB ? -1 : 1 }
+        // Line the one of the larger exponent up with the other; when that overflows 128 bits it
+        // is the larger (the other is below 10³⁸).
+        let shift = abs(Int(a.exponent) - Int(b.exponent))
+        guard shift <= 38 else { return a.exponent > b.exponent ? 1 : -1 }
         if a.exponent > b.exponent {
-            let scaled = x * DecimalDigitTable.power(Int(a.exponent) - Int(b.exponent))
+            let (scaled, overflow) = x.multipliedReportingOverflow(by: DecimalDigitTable.power(shift))
+            if overflow { return 1 }
             return scaled < y ? -1 : (scaled > y ? 1 : 0)
         }
-        let scaled = y * DecimalDigitTable.power(Int(b.exponent) - Int(a.exponent))
+        let (scaled, overflow) = y.multipliedReportingOverflow(by: DecimalDigitTable.power(shift))
+        if overflow { return -1 }
         return x < scaled ? -1 : (x > scaled ? 1 : 0)
     }
 
@@ -303,17 +315,17 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         var digits = significand.magnitude
         guard digits != 0 else { return (0, 0) }
         var exponent = Int(self.exponent)
-        while digits > UInt128(UInt64.max), digits % 10 == 0 {
+        while digits > UInt128(truncatingIfNeeded: UInt64.max), digits % 10 == 0 {
             digits /= 10
             exponent += 1
         }
-        if digits <= UInt128(UInt64.max) {
+        if digits <= UInt128(truncatingIfNeeded: UInt64.max) {
             var small = UInt64(digits)
             while small % 10 == 0 {
                 small /= 10
                 exponent += 1
             }
-            digits = UInt128(small)
+            digits = UInt128(truncatingIfNeeded: small)
         }
         return (digits, exponent)
     }

@@ -37,14 +37,14 @@ public struct Trade: Hashable, Sendable {
     /// The fee coin's price per unit in the portfolio's currency (optional).
     public var feePrice: ExactDecimal?
     /// Free text, on every leg.
-    public var note: String
+    public var note: String?
     /// The first leg's external id (the others add `#2`, `#3`); unique per portfolio.
     public var externalID: String?
 
     /// A trade; the engine checks it before writing.
     public init(
         portfolio: String = Transaction.defaultPortfolio, timestamp: Int64, sent: Side, received: Side, value: ExactDecimal? = nil,
-        fee: ExactDecimal = .zero, feeCoinID: String? = nil, feePrice: ExactDecimal? = nil, note: String = "",
+        fee: ExactDecimal = .zero, feeCoinID: String? = nil, feePrice: ExactDecimal? = nil, note: String? = nil,
         externalID: String? = nil
     ) {
         self.portfolio = portfolio
@@ -64,6 +64,12 @@ public struct Trade: Hashable, Sendable {
     /// decimal strings; timestamp RFC 3339, default now) and checks it.
     /// - Throws: `.invalidArgument` with `details.field` (`"sent.amount"` inside a side).
     public init(json: String) throws {
+        try self.init(parsing: json)
+        try validate()
+    }
+
+    /// Reads the JSON form without checking the rules (`validate`, which the engine runs).
+    init(parsing json: String) throws {
         let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
         func side(_ key: String) throws -> Side {
             guard let object = try read.object(key) else { throw read.invalid(key, "\(key) is required: {\"coin_id\",\"amount\"}") }
@@ -76,8 +82,7 @@ public struct Trade: Hashable, Sendable {
             portfolio: try read.string("portfolio") ?? Transaction.defaultPortfolio, timestamp: try read.timestamp(),
             sent: try side("sent"), received: try side("received"), value: try read.decimal("value"),
             fee: try read.decimal("fee") ?? .zero, feeCoinID: try read.string("fee_coin_id"), feePrice: try read.decimal("fee_price"),
-            note: try read.string("note") ?? "", externalID: try read.string("external_id"))
-        try validate()
+            note: try read.string("note"), externalID: try read.string("external_id"))
     }
 
     /// Checks SPEC §16's rules: both sides coins (not currencies), different, amounts > 0;

@@ -38,10 +38,12 @@ extension Transaction {
             }
             guard !feePrice.isNegative else { throw refuse("fee_price", "fee_price must be 0 or more, not \(feePrice)") }
         }
-        guard note.utf8.count <= Transaction.maximumNoteBytes else {
-            throw refuse("note", "note is \(note.utf8.count) bytes; at most \(Transaction.maximumNoteBytes) are kept")
+        if let note {
+            guard note.utf8.count <= Transaction.maximumNoteBytes else {
+                throw refuse("note", "note is \(note.utf8.count) bytes; at most \(Transaction.maximumNoteBytes) are kept")
+            }
+            guard !note.utf8.contains(0) else { throw refuse("note", "note contains a NUL character") }
         }
-        guard !note.utf8.contains(0) else { throw refuse("note", "note contains a NUL character") }
         if let externalID { try Transaction.validateExternalID(externalID) }
         guard timestamp >= Transaction.earliestTimestamp, timestamp <= Transaction.latestTimestamp else {
             throw refuse("timestamp", "timestamp must be between years 1 and 9999")
@@ -71,17 +73,17 @@ extension Transaction {
         }
     }
 
-    /// An external id: 1…256 bytes without control characters.
-    /// - Throws: `.invalidArgument` with `details.field` "external_id".
-    static func validateExternalID(_ externalID: String) throws {
+    /// An external id (or a CSV file's group label, `field` "group_id"): 1…256 bytes without
+    /// control characters. - Throws: `.invalidArgument` with `details.field` = `field`.
+    static func validateExternalID(_ text: String, field: String = "external_id") throws {
         func refuse(_ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string("external_id")])
+            CoinfolioError(.invalidArgument, message, details: ["field": .string(field)])
         }
-        guard !externalID.isEmpty, externalID.utf8.count <= Transaction.maximumExternalIDBytes else {
-            throw refuse("external_id must be 1 to \(Transaction.maximumExternalIDBytes) bytes")
+        guard !text.isEmpty, text.utf8.count <= Transaction.maximumExternalIDBytes else {
+            throw refuse("\(field) must be 1 to \(Transaction.maximumExternalIDBytes) bytes")
         }
-        guard !externalID.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw refuse("external_id contains a control character")
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw refuse("\(field) contains a control character")
         }
     }
 

@@ -41,8 +41,9 @@ public struct Transaction: Hashable, Sendable {
     public var priceAt: Int64?
     /// Milliseconds since the Unix epoch, UTC.
     public var timestamp: Int64
-    /// Free text (at most `Transaction.maximumNoteBytes` bytes of UTF-8).
-    public var note: String
+    /// Free text (at most `Transaction.maximumNoteBytes` bytes of UTF-8); nil for no note (JSON
+    /// `null`, kept apart from an empty note `""`).
+    public var note: String?
     /// An id from the place the row came from (an exchange export); unique per portfolio, so that
     /// importing the same row again skips it.
     public var externalID: String?
@@ -59,7 +60,7 @@ public struct Transaction: Hashable, Sendable {
     /// none, nil for transfers.
     public init(
         id: Int64? = nil, portfolio: String = Transaction.defaultPortfolio, coinID: String, kind: TransactionKind,
-        amount: ExactDecimal, price: ExactDecimal? = nil, fee: ExactDecimal = .zero, timestamp: Int64, note: String = "",
+        amount: ExactDecimal, price: ExactDecimal? = nil, fee: ExactDecimal = .zero, timestamp: Int64, note: String? = nil,
         externalID: String? = nil, feeCoinID: String? = nil, feePrice: ExactDecimal? = nil, incomeType: IncomeType? = nil,
         groupID: String? = nil, priceSource: PriceSource? = nil, priceAt: Int64? = nil
     ) {

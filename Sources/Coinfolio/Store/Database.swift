@@ -82,6 +82,15 @@ protocol Database: AnyObject {
     func boundNextWait(by deadline: ContinuousClock.Instant)
     /// Closes the connection. Later calls throw `.store`. Safe to call twice.
     func close()
+    /// Gives back the memory the connection keeps between calls for speed (SQLite: its page
+    /// cache and prepared statements); the next call reads and prepares what it needs again. `StoreConnection` calls it after each use
+    /// while many connections are open (see `SQLiteConnection.keepsCachesBetweenCalls`).
+    func releaseMemory()
+}
+
+extension Database {
+    /// Nothing to give back (a PostgreSQL connection's memory is the server's).
+    func releaseMemory() {}
 }
 
 /// The page cache of a large write (`Database.withLargeWriteCache`), in KiB: 64 MiB, about

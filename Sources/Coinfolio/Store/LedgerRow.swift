@@ -22,17 +22,26 @@ enum LedgerRow {
         return (kind, amount, price, fee)
     }
 
-    /// The entry whose `entryColumns` start at column `first`. A row whose fee was paid in a coin
-    /// (`fee_coin_id`) has the fee row's value as its fee: unknown (nil) here, filled in by
+    /// The entry whose `entryColumns` start at column `first` (its group, when `groups` is
+    /// given, numbered there; else none). A row whose fee was paid in a coin (`fee_coin_id`) has
+    /// the fee row's value as its fee: unknown (nil) here, filled in by
     /// `LedgerStore.ledger(portfolio:)` when it reads the fee row that follows.
     /// - Throws: `.store` (`corrupt`) for a kind, amount, price or fee Coinfolio never writes.
-    static func entry(_ s: any DatabaseStatement, at first: Int32) throws -> LedgerEntry {
+    static func entry(_ s: any DatabaseStatement, at first: Int32, groups: UnsafeMutablePointer<LedgerGroupNumbers>? = nil) throws
+        -> LedgerEntry
+    {
         let (kind, amount, price, fee) = try values(s, at: first)
-        let feeCoinID = s.isNull(first + 7) ? nil : s.text(first + 7)
+        var group: Int32 = 0
+        if let groups, !s.isNull(first + 6) { group = groups.pointee.number(s.text(first + 6) ?? "") }
         return LedgerEntry(
             id: s.int64(first), timestamp: s.int64(first + 5), kind: kind, amount: amount, price: price.map(PreciseDecimal.init),
-            fee: feeCoinID == nil || fee.isZero ? PreciseDecimal(fee) : nil, group: s.isNull(first + 6) ? nil : s.text(first + 6),
-            feeCoinID: feeCoinID)
+            fee: s.isNull(first + 7) || fee.isZero ? PreciseDecimal(fee) : nil, group: group)
+    }
+
+    /// The coin a fee was paid in (`fee_coin_id`) of the row whose `entryColumns` start at
+    /// `first`, as its bytes; nil when the fee is in the portfolio's currency.
+    static func feeCoin(_ s: any DatabaseStatement, at first: Int32) -> [UInt8]? {
+        s.isNull(first + 7) ? nil : s.withText(first + 7) { Array($0) }
     }
 
     /// The transaction whose `transactionColumns` start at column 0.
@@ -51,7 +60,7 @@ enum LedgerRow {
         }
         return Transaction(
             id: s.int64(0), portfolio: s.text(8) ?? "", coinID: s.text(9) ?? "", kind: kind, amount: amount, price: price, fee: fee,
-            timestamp: s.int64(5), note: s.text(10) ?? "", externalID: s.text(11), feeCoinID: s.text(7),
+            timestamp: s.int64(5), note: s.text(10), externalID: s.text(11), feeCoinID: s.text(7),
             feePrice: try optionalExact(s, 13, "fee_price"), incomeType: incomeType, groupID: s.text(6),
             priceSource: priceSource, priceAt: s.isNull(15) ? nil : s.int64(15))
     }

@@ -5,15 +5,16 @@ import Foundation
 /// in one database transaction.
 extension LedgerStore {
     /// Stores rows as one group (a fresh `group_id` shared by all; none for a single row) after
-    /// checking every rule: each row's own (`Transaction.validate`), external ids new in their
-    /// portfolios, and no running amount of any coin the rows touch going below zero or past
-    /// 8.5e19 with all of them in place. Each row goes after every existing row of its time.
+    /// checking the rules that need the ledger: external ids new in their portfolios, and no
+    /// running amount of any coin the rows touch going below zero or past 8.5e19 with all of them
+    /// in place. Each row goes after every existing row of its time. The rows' own rules
+    /// (`Transaction.validate`) were checked by the caller: `add`, and the engine's trades, moves
+    /// and fee rows (`Trade.validate`, `Move.validate`, `LedgerGroup.rows` of a checked parent).
     /// - Returns: the group id and the rows with their new ids, in the order given.
     /// - Throws: `.invalidArgument` (a rule with `details.field`; a shortfall `{coin_id,
     ///   timestamp, short_by}`; `out_of_range`), `.notFound` for a portfolio other than "main"
     ///   that does not exist, `.store`. Nothing is written on error.
     func addGroup(_ rows: [Transaction]) throws -> (groupID: String?, rows: [Transaction]) {
-        for row in rows { try row.validate() }
         let groupID = rows.count > 1 ? UUID().uuidString.lowercased() : nil
         return try write { connection in
             var portfolios: [String] = []
@@ -36,7 +37,8 @@ extension LedgerStore {
             var touched: [(portfolio: String, coinID: String, entries: [LedgerEntry])] = []
             for (index, row) in rows.enumerated() {
                 let entry = Self.entry(row, id: Int64.max - Int64(rows.count - index))
-                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) }) {
+                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) })
+                {
                     touched[slot].entries.append(entry)
                 } else {
                     touched.append((row.portfolio, row.coinID, [entry]))
@@ -87,7 +89,8 @@ extension LedgerStore {
             for row in removed {
                 let point = (row.timestamp, (row.id ?? 0) - 1)
                 let change = row.kind.signed(row.amount)
-                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) }) {
+                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) })
+                {
                     if precedes(point, touched[slot].from) { touched[slot].from = point }
                     touched[slot].change += change
                 } else {
@@ -119,7 +122,9 @@ extension LedgerStore {
     /// at `entry`'s point: what the range check of additions needs.
     static func sum(_ entries: [LedgerEntry], at entry: LedgerEntry) -> LedgerEntry {
         let total = signedSum(entries)
-        return LedgerEntry(id: entry.id, timestamp: entry.timestamp, kind: total.isNegative ? .transferOut : .transferIn, amount: total.isNegative ? -total : total)
+        return LedgerEntry(
+            id: entry.id, timestamp: entry.timestamp, kind: total.isNegative ? .transferOut : .transferIn,
+            amount: total.isNegative ? -total : total)
     }
 
     /// Every row of the owner's group `groupID`, in ledger order.

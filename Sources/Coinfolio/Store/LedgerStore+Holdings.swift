@@ -29,28 +29,30 @@ extension LedgerStore {
             var slots: [[UInt8]: Int] = [:]
             var coins: [(id: [UInt8], entries: [LedgerEntry])] = []
             // Rows whose fee was paid in a coin, by group, until their fee row (which follows) is read.
-            var feeParents: [String: (slot: Int, index: Int)] = [:]
-            while try select.next() {
-                let id = select.withText(0) { Array($0) }
-                let entry = try LedgerRow.entry(select, at: 1)
-                let slot: Int
-                if let known = slots[id] {
-                    slot = known
-                    coins[slot].entries.append(entry)
-                } else {
-                    slot = coins.count
-                    slots[id] = slot
-                    coins.append((id, [entry]))
-                }
-                guard let group = entry.group else { continue }
-                if entry.feeCoinID != nil, entry.fee == nil {
-                    feeParents[group] = (slot, coins[slot].entries.count - 1)
-                } else if entry.kind == .fee, let parent = feeParents[group],
-                    coins[parent.slot].entries[parent.index].feeCoinID?.utf8.elementsEqual(id) == true
-                {
-                    // The parent's fee is its fee row's value: unknown while that price is pending.
-                    coins[parent.slot].entries[parent.index].fee = entry.price.map { PreciseDecimal(entry.amount) * $0 }
-                    feeParents[group] = nil
+            var feeParents: [Int32: (slot: Int, index: Int, coin: [UInt8])] = [:]
+            try groupNumbers.withLock { numbers in
+                try withUnsafeMutablePointer(to: &numbers) { groups in
+                    while try select.next() {
+                        let id = select.withText(0) { Array($0) }
+                        let entry = try LedgerRow.entry(select, at: 1, groups: groups)
+                        let slot: Int
+                        if let known = slots[id] {
+                            slot = known
+                            coins[slot].entries.append(entry)
+                        } else {
+                            slot = coins.count
+                            slots[id] = slot
+                            coins.append((id, [entry]))
+                        }
+                        guard entry.group != 0 else { continue }
+                        if entry.fee == nil, let coin = LedgerRow.feeCoin(select, at: 1) {
+                            feeParents[entry.group] = (slot, coins[slot].entries.count - 1, coin)
+                        } else if entry.kind == .fee, let parent = feeParents[entry.group], parent.coin == id {
+                            // The parent's fee is its fee row's value: unknown while that price is pending.
+                            coins[parent.slot].entries[parent.index].fee = entry.price.map { entry.units * $0 }
+                            feeParents[entry.group] = nil
+                        }
+                    }
                 }
             }
             // Coins by id, bytewise (as SQLite and PostgreSQL's "C" collation sort).

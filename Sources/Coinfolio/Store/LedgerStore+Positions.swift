@@ -116,7 +116,7 @@ extension LedgerStore {
         let select = try connection.statement(
             """
             SELECT \(LedgerRow.entryColumns) FROM ledger_transaction
-            WHERE owner = ?1 AND portfolio = ?2 AND (timestamp_ms, id) > (?3, ?4) AND coin_id = ?5 ORDER BY timestamp_ms, id
+            WHERE owner = ?1 AND portfolio = ?2 AND \(Self.after(point)) AND coin_id = ?5 ORDER BY timestamp_ms, id
             """)
         select.bind(1, owner)
         select.bind(2, portfolio)
@@ -127,6 +127,13 @@ extension LedgerStore {
         var result: [LedgerEntry] = []
         while try select.next() { result.append(try LedgerRow.entry(select, at: 0)) }
         return result
+    }
+
+    /// The condition "after `point`" on parameters ?3 (timestamp) and ?4 (id): for a point after
+    /// every entry of its time, `timestamp_ms > ?3`, which the index seeks past all the rows of
+    /// that time (the row value comparison would scan them).
+    static func after(_ point: LedgerPoint) -> String {
+        point.id == .max ? "timestamp_ms > ?3 AND CAST(?4 AS BIGINT) IS NOT NULL" : "(timestamp_ms, id) > (?3, ?4)"
     }
 
     /// Every coin's entries after `point`, each coin's in ledger order.
@@ -143,7 +150,7 @@ extension LedgerStore {
         let select = try connection.statement(
             """
             SELECT coin_id, \(LedgerRow.entryColumns) FROM ledger_transaction
-            WHERE owner = ?1 AND portfolio = ?2 AND (timestamp_ms, id) > (?3, ?4) ORDER BY timestamp_ms, id
+            WHERE owner = ?1 AND portfolio = ?2 AND \(Self.after(point)) ORDER BY timestamp_ms, id
             """)
         select.bind(1, owner)
         select.bind(2, portfolio)

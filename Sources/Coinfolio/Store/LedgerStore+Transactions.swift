@@ -7,7 +7,8 @@ extension LedgerStore {
     /// - Throws: `.invalidArgument` (rules, a used external id, a shortfall with details
     ///   `{coin_id, timestamp, short_by}`), `.notFound` for an unknown portfolio, `.store`.
     func add(_ transaction: Transaction) throws -> Transaction {
-        try addGroup([transaction]).rows[0]
+        try transaction.validate()
+        return try addGroup([transaction]).rows[0]
     }
 
     /// A page of transactions in ledger order, and how many match in all.
@@ -16,27 +17,19 @@ extension LedgerStore {
             // Parameters numbered without gaps (PostgreSQL needs every $n it is given).
             var conditions = ["owner = ?1"]
             var values: [(Int32, Any)] = []
+            /// Adds "`column` `comparison` ?n" with its value, when there is one.
+            func condition(_ column: String, _ comparison: String, _ value: Any?) {
+                guard let value else { return }
+                conditions.append("\(column) \(comparison) ?\(conditions.count + 1)")
+                values.append((Int32(conditions.count), value))
+            }
             // With a group and no portfolio, the group's rows in every portfolio.
-            if query.portfolio != nil || query.groupID == nil {
-                conditions.append("portfolio = ?\(conditions.count + 1)")
-                values.append((Int32(conditions.count), query.portfolio ?? Transaction.defaultPortfolio))
-            }
-            if let groupID = query.groupID {
-                conditions.append("group_id = ?\(conditions.count + 1)")
-                values.append((Int32(conditions.count), groupID))
-            }
-            if let coinID = query.coinID {
-                conditions.append("coin_id = ?\(conditions.count + 1)")
-                values.append((Int32(conditions.count), coinID))
-            }
-            if let from = query.from {
-                conditions.append("timestamp_ms >= ?\(conditions.count + 1)")
-                values.append((Int32(conditions.count), from))
-            }
-            if let to = query.to {
-                conditions.append("timestamp_ms <= ?\(conditions.count + 1)")
-                values.append((Int32(conditions.count), to))
-            }
+            let everyPortfolio = query.portfolio == nil && query.groupID != nil
+            condition("portfolio", "=", everyPortfolio ? nil : query.portfolio ?? Transaction.defaultPortfolio)
+            condition("group_id", "=", query.groupID)
+            condition("coin_id", "=", query.coinID)
+            condition("timestamp_ms", ">=", query.from)
+            condition("timestamp_ms", "<=", query.to)
             let filter = conditions.joined(separator: " AND ")
             func bind(_ statement: any DatabaseStatement) {
                 statement.bind(1, owner)

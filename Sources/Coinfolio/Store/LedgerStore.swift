@@ -25,6 +25,9 @@ final class LedgerStore: Sendable {
     /// The positions, valid while no other connection writes the owner's ledger. Used only while
     /// holding the connection's lock, inside a write.
     let positionCache = Mutex(PositionCache())
+    /// The numbers that stand for group ids in the ledger entries this store reads (the same
+    /// number for the same group in every portfolio, for as long as the store is open).
+    let groupNumbers = Mutex(LedgerGroupNumbers())
 
     init(connection: StoreConnection) {
         file = connection

@@ -169,7 +169,7 @@ final class SnapshotStore: Sendable {
             switch statement.int(4) {
             case 0: content = .marketsBody(statement.blob(5) ?? Data())
             case 1:
-                content = .compact(try CompactCoins(blob: statement.blob(5) ?? Data()))
+                content = .compact(try CompactCoins.shared(blob: statement.blob(5) ?? Data()))
             default: throw SnapshotCodec.corrupt
             }
             return Saved(

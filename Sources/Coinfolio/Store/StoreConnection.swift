@@ -71,7 +71,18 @@ final class StoreConnection: Sendable {
     ///   handler of work that holds the connection: waiting would never end.
     func locked<T: Sendable>(reportingProgress: Bool = false, _ body: (any Database) throws -> T) throws -> T {
         try WorkInProgress.refuseNested(self, "a call that reads or writes the database")
-        guard reportingProgress else { return try connection.withLock { connection in try body(connection) } }
-        return try WorkInProgress.doing(self) { try connection.withLock { connection in try body(connection) } }
+        // After each use the connection gives its cache back when many are open.
+        guard reportingProgress else {
+            return try connection.withLock { connection in
+                defer { if !SQLiteConnection.keepsCachesBetweenCalls { connection.releaseMemory() } }
+                return try body(connection)
+            }
+        }
+        return try WorkInProgress.doing(self) {
+            try connection.withLock { connection in
+                defer { if !SQLiteConnection.keepsCachesBetweenCalls { connection.releaseMemory() } }
+                return try body(connection)
+            }
+        }
     }
 }

@@ -6,7 +6,9 @@ import Coinfolio
 /// price is pending (SPEC §17).
 struct BuyCommand: Command {
     static let name = "buy"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT [--price P] [--fee F [--fee-coin ID]] [--at TIME]")
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (
+        2...2, "COIN AMOUNT [--price P] [--fee F [--fee-coin ID]] [--at TIME]"
+    )
 
     func run(_ cli: CLI) throws { try record(.buy, cli) }
 }
@@ -15,7 +17,9 @@ struct BuyCommand: Command {
 /// records a sale; selling more than the portfolio holds at that time is refused.
 struct SellCommand: Command {
     static let name = "sell"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT [--price P] [--fee F [--fee-coin ID]] [--at TIME]")
+    static let operands: (count: ClosedRange<Int>, shape: String)? = (
+        2...2, "COIN AMOUNT [--price P] [--fee F [--fee-coin ID]] [--at TIME]"
+    )
 
     func run(_ cli: CLI) throws { try record(.sell, cli) }
 }
@@ -31,7 +35,9 @@ struct IncomeCommand: Command {
             fail("income needs --type: staking, interest, airdrop, mining, fork, gift, reward or other", code: 2)
         }
         guard let type = IncomeType(rawValue: text) else {
-            fail("--type must be staking, interest, airdrop, mining, fork, gift, reward or other, not \"\(Terminal.printable(text))\"", code: 2)
+            fail(
+                "--type must be staking, interest, airdrop, mining, fork, gift, reward or other, not \"\(Terminal.printable(text))\"",
+                code: 2)
         }
         try record(.income, cli, incomeType: type)
     }
@@ -49,13 +55,14 @@ private func record(_ kind: TransactionKind, _ cli: CLI, incomeType: IncomeType?
         try engine.addTransaction(
             Transaction(
                 portfolio: options.portfolio, coinID: coinID, kind: kind, amount: amount, price: price,
-                fee: options.fee.map { cli.decimal($0, "--fee") } ?? .zero, timestamp: cli.timestamp(), note: options.note ?? "",
+                fee: options.fee.map { cli.decimal($0, "--fee") } ?? .zero, timestamp: cli.timestamp(), note: options.note,
                 feeCoinID: options.feeCoin, feePrice: options.feePrice.map { cli.decimal($0, "--fee-price") },
                 incomeType: incomeType))
     }
-    if options.json { say(stored.json); return }
+    if options.json { sayJSON(stored.json); return }
     let verb = [TransactionKind.buy: "bought", .sell: "sold"][kind] ?? "received"
-    let at = price.map { "at \(NumberFormat.price($0.double, vsCurrency: (try? cli.portfolioCurrency(engine)) ?? .usd))" } ?? "(price pending)"
+    let at =
+        price.map { "at \(NumberFormat.price($0.double, vsCurrency: (try? cli.portfolioCurrency(engine)) ?? .usd))" } ?? "(price pending)"
     say("\(verb) \(amount) \(Terminal.printable(coinID)) \(at) (transaction \(stored.id ?? 0))")
 }
 
@@ -69,7 +76,9 @@ extension CLI {
     /// `text` as an exact decimal, or exit 2 naming the option.
     func decimal(_ text: String, _ what: String) -> ExactDecimal {
         guard let value = ExactDecimal(text) else {
-            fail("\(what) must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(Terminal.printable(text))\"", code: 2)
+            fail(
+                "\(what) must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(Terminal.printable(text))\"",
+                code: 2)
         }
         return value
     }
@@ -77,7 +86,9 @@ extension CLI {
     /// `text` as an exact decimal above 0, or exit 2.
     func positiveAmount(_ text: String, _ what: String) -> ExactDecimal {
         guard let value = ExactDecimal(text), !value.isNegative, !value.isZero else {
-            fail("\(what) must be a decimal number above 0 and below 8.5e19, at most 18 fraction digits, a point not a comma; not \"\(Terminal.printable(text))\"", code: 2)
+            fail(
+                "\(what) must be a decimal number above 0 and below 8.5e19, at most 18 fraction digits, a point not a comma; not \"\(Terminal.printable(text))\"",
+                code: 2)
         }
         return value
     }

@@ -17,7 +17,7 @@ struct DetailCommand: Command {
         }
         if engine.currentSnapshotAsOf == nil { cli.refreshOrExplain(engine) }
         let screen = try cli.aboutCoin(engine, id) { try engine.coinDetail(id: id) }
-        if cli.options.json { say(screen.json); return }
+        if cli.options.json { sayJSON(screen.json); return }
         printScreen(cli, screen)
         if screen.isStale, let asOf = screen.asOf {
             say(cli.terminal.paint("detail saved \(asOf.formatted(Date.ISO8601FormatStyle())); its refresh failed", "33"))
@@ -43,7 +43,7 @@ struct DetailCommand: Command {
             fail("nothing saved for \(id): \(missingRow ?? "") and \(missingDetail)", code: 1)
         }
         if cli.options.json {
-            if let saved { say(saved.json) } else if let statistics { say(statistics.json) }
+            if let saved { sayJSON(saved.json) } else if let statistics { sayJSON(statistics.json) }
             return
         }
         if let saved {

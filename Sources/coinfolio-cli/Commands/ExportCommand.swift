@@ -1,7 +1,9 @@
-import Coinfolio
+@_spi(Files) import Coinfolio
 import Foundation
 
-/// `export [FILE.csv]`: the `--portfolio`'s transactions as CSV, to FILE or standard output.
+/// `export [FILE.csv]`: the `--portfolio`'s transactions as CSV, to FILE or standard output (the
+/// exact bytes through a pipe; on a terminal with control characters made visible). A new FILE is
+/// created 0600 (`OwnerOnlyFile`); an existing one is rewritten and keeps its mode.
 struct ExportCommand: Command {
     static let name = "export"
     static let operands: (count: ClosedRange<Int>, shape: String)? = (0...1, "[FILE.csv]")
@@ -10,11 +12,18 @@ struct ExportCommand: Command {
         let engine = try cli.openEngine()
         let portfolio = cli.options.portfolio
         guard let path = cli.options.operands.first else {
-            try engine.exportCSV(portfolio: portfolio, to: FileHandle.standardOutput)
+            if isatty(STDOUT_FILENO) == 1 {
+                // Read by a person: cells (notes) may hold control characters, made visible.
+                let text = String(decoding: try engine.exportCSV(portfolio: portfolio), as: UTF8.self)
+                FileHandle.standardOutput.write(
+                    Data(Terminal.printable(text.replacingOccurrences(of: "\r\n", with: "\n"), multiline: true).utf8))
+            } else {
+                try engine.exportCSV(portfolio: portfolio, to: FileHandle.standardOutput)  // the exact bytes
+            }
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil) else { fail("cannot write \(path)", code: 1) }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        // Owner-only (0600) like the database: a ledger is as private as the portfolio.
+        let handle = try OwnerOnlyFile.openForWriting(path)
         defer { try? handle.close() }
         try engine.exportCSV(portfolio: portfolio, to: handle)
         try handle.synchronize()

@@ -17,7 +17,7 @@ struct HomeCommand: Command {
             fail(cli.noDataHelp(), code: 1)
         }
         if cli.options.json {
-            say(#"{"statistics":\#(statistics.jsonArray),"coins":\#(listing.json)}"#)
+            sayJSON(#"{"statistics":\#(statistics.jsonArray),"coins":\#(listing.json)}"#)
             return
         }
         let change = try engine.portfolioChange()

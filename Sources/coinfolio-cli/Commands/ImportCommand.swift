@@ -29,7 +29,7 @@ struct ImportCommand: Command {
         } catch let error as CoinfolioError where error.code == .invalidArgument {
             fail("\(Terminal.printable(path)): \(Self.explain(error))", code: 1)
         }
-        if options.json { say(report.json); return }
+        if options.json { sayJSON(report.json); return }
         let name = "\(report.format.rawValue) \(report.variant)"
         let counted = "\(report.imported) transaction\(report.imported == 1 ? "" : "s")"
         let pending = report.pendingPrices > 0 ? " (\(report.pendingPrices) with a pending price)" : ""

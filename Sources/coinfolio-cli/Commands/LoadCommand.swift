@@ -20,7 +20,7 @@ struct LoadCommand: Command {
             let file = isGlobal ? operands[1] : operands[0]
             fail("\(file): \(error.messageWithoutInput)", code: 1)
         }
-        if cli.options.json { say(summary.json); return }
+        if cli.options.json { sayJSON(summary.json); return }
         say("loaded \(summary.coins) coins")
     }
 }

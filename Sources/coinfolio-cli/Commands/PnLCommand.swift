@@ -12,7 +12,7 @@ struct PnLCommand: Command {
         cli.refreshOrExplain(engine)
         let method = CostBasisMethod(rawValue: options.method) ?? .fifo
         let report = try engine.pnl(PnLOptions(portfolio: options.portfolio, method: method))
-        if options.json { say(report.json); return }
+        if options.json { sayJSON(report.json); return }
         if report.coins.isEmpty {
             say("no transactions yet: coinfolio-cli buy COIN AMOUNT --price P")
             return
@@ -40,7 +40,8 @@ struct PnLCommand: Command {
             "\(terminal.bold("Unrealized")): \(terminal.signed(money(report.totalUnrealizedPnL), report.totalUnrealizedPnL))  "
                 + "\(terminal.bold("Realized")): \(terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL))  "
                 + "\(terminal.bold("Fees")): \(money(report.totalFees))  "
-                + (report.totalIncome.isZero && report.totalIncomeCoverage == 1 ? "" : "\(terminal.bold("Income")): \(money(report.totalIncome))  ")
+                + (report.totalIncome.isZero && report.totalIncomeCoverage == 1
+                    ? "" : "\(terminal.bold("Income")): \(money(report.totalIncome))  ")
                 + terminal.dim("(\(report.method.rawValue), \(Terminal.printable(report.portfolio)))"))
     }
 }

@@ -16,7 +16,7 @@ struct PortfolioCommand: Command {
         // shows something and exits 0), and stderr says which currency lacks data and how to get it.
         let withoutPrices = !portfolio.entries.isEmpty && portfolio.asOf == nil
         if cli.options.json {
-            say(portfolio.json)
+            sayJSON(portfolio.json)
             if withoutPrices { warn(cli.noDataHelp()) }
             return
         }
@@ -31,7 +31,7 @@ struct PortfolioCommand: Command {
                 Terminal.printable(entry.coin.map { $0.name.isEmpty ? $0.id : $0.name } ?? entry.coinID),
                 amountText(entry.amount),
                 entry.value.map { NumberFormat.value($0, vsCurrency: cli.vs()) } ?? "no price",
-                terminal.change(entry.coin?.priceChangePercentage24h),
+                terminal.changeCell(entry.coin?.priceChangePercentage24h),
             ]
         }
         say(Terminal.table(["SYMBOL", "NAME", "AMOUNT", "VALUE", "24H"], rows, right: [2, 3, 4]))

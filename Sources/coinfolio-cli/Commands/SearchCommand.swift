@@ -15,8 +15,8 @@ struct SearchCommand: Command {
         } catch let error as CoinfolioError where error.code == .noData {
             fail(cli.noDataHelp(), code: 1)
         }
-        if options.json { say(listing.json); return }
-        if listing.coins.isEmpty { say("no coin matches \"\(options.operands[0])\""); return }
+        if options.json { sayJSON(listing.json); return }
+        if listing.coins.isEmpty { say("no coin matches \"\(Terminal.printable(options.operands[0]))\""); return }
         say(cli.coinRows(listing.coins))
         say(cli.terminal.dim("\(listing.total) match\(listing.total == 1 ? "" : "es")"))
     }

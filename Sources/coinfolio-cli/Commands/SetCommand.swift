@@ -27,7 +27,7 @@ struct SetCommand: Command {
             }
         }
         try engine.setHolding(coinID: id, amount: amount, portfolio: options.portfolio)
-        if options.json { say([Holding(coinID: id, amount: max(amount, 0))].json); return }
+        if options.json { sayJSON([Holding(coinID: id, amount: max(amount, 0))].json); return }
         say(amount > 0 ? "holding \(options.operands[1]) \(id)" : "removed \(id)")
     }
 }

@@ -19,9 +19,9 @@ struct TradeCommand: Command {
                     portfolio: options.portfolio, timestamp: cli.timestamp(), sent: sent, received: received,
                     value: options.value.map { cli.decimal($0, "--value") }, fee: options.fee.map { cli.decimal($0, "--fee") } ?? .zero,
                     feeCoinID: options.feeCoin, feePrice: options.feePrice.map { cli.decimal($0, "--fee-price") },
-                    note: options.note ?? ""))
+                    note: options.note))
         }
-        if options.json { say(group.json); return }
+        if options.json { sayJSON(group.json); return }
         let vs = (try? cli.portfolioCurrency(engine)) ?? .usd
         for leg in group.transactions {
             let price = leg.price.map { "at \(NumberFormat.price($0.double, vsCurrency: vs))" } ?? "(price pending)"
@@ -48,10 +48,12 @@ struct MoveCommand: Command {
                 Move(
                     from: from, to: to, coinID: coinID, amount: amount,
                     receivedAmount: options.received.map { cli.positiveAmount($0, "--received") }, timestamp: cli.timestamp(),
-                    note: options.note ?? ""))
+                    note: options.note))
         }
-        if options.json { say(group.json); return }
+        if options.json { sayJSON(group.json); return }
         let arrived = group.transactions.last?.amount ?? amount
-        say("moved \(amount) \(Terminal.printable(coinID)) from \(Terminal.printable(from)) to \(Terminal.printable(to)) (\(arrived) arrived)")
+        say(
+            "moved \(amount) \(Terminal.printable(coinID)) from \(Terminal.printable(from)) to \(Terminal.printable(to)) (\(arrived) arrived)"
+        )
     }
 }

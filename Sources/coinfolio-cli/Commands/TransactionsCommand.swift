@@ -9,7 +9,7 @@ struct TransactionsCommand: Command {
         let options = cli.options
         let engine = try cli.openEngine()
         let page = try engine.transactions(TransactionQuery(portfolio: options.portfolio, coinID: options.operands.first))
-        if options.json { say(page.json); return }
+        if options.json { sayJSON(page.json); return }
         if page.transactions.isEmpty {
             say("no transactions yet: coinfolio-cli buy COIN AMOUNT --price P (for example: buy bitcoin 0.5 --price 60000)")
             return
@@ -25,10 +25,11 @@ struct TransactionsCommand: Command {
             [
                 t.id.map { String($0) } ?? "-", LedgerTimestamp.format(t.timestamp), t.kind.rawValue, Terminal.printable(t.coinID),
                 t.amount.description,
-                t.price.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? (t.kind.hasPrice ? "pending" : "-"),
+                t.price.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? (t.kind.hasPrice ? "pending" : Terminal.unknownCell),
                 t.fee.isZero
-                    ? "-" : t.feeCoinID.map { "\(t.fee) \(Terminal.printable($0))" } ?? NumberFormat.price(t.fee.double, vsCurrency: vs),
-                Terminal.printable(t.note),
+                    ? Terminal.unknownCell
+                    : t.feeCoinID.map { "\(t.fee) \(Terminal.printable($0))" } ?? NumberFormat.price(t.fee.double, vsCurrency: vs),
+                Terminal.printable(t.note ?? ""),
             ]
         }
         return Terminal.table(["ID", "TIME", "KIND", "COIN", "AMOUNT", "PRICE", "FEE", "NOTE"], rows, right: [0, 4, 5, 6])

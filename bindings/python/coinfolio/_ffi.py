@@ -6,21 +6,24 @@ Every ``cf_*`` function of ``include/coinfolio.h`` is declared here exactly once
 Strings the library allocates are received as ``c_void_p``, read with ``string_at`` and released
 with ``cf_string_free`` in a ``finally`` block (a ``c_char_p`` restype would lose the pointer).
 
-The library is found, in this order, at:
+Which library is loaded — one place decides, and ``coinfolio.library_path`` says which:
 
-1. ``$COINFOLIO_LIBRARY`` (the path of ``libcoinfolio.so``);
-2. the copy inside this package (``coinfolio/libcoinfolio.so``), which an installed wheel
-   carries (``pip install ./bindings/python`` builds it);
-3. the repository's SwiftPM build folders relative to this package,
-   ``<repo>/.build/release/libcoinfolio.so`` and ``<repo>/.build/debug/libcoinfolio.so``
-   (the most recently built first), for a checkout used without installing;
-4. ``ctypes.util.find_library("coinfolio")`` (a library installed with ``make install``).
+1. ``$COINFOLIO_LIBRARY`` (the path of a ``libcoinfolio.so``): the only override;
+2. an installed package (a wheel, or ``pip install ./bindings/python``) loads the copy inside it,
+   ``coinfolio/libcoinfolio.so``, and nothing else: when it cannot be loaded (a system library it
+   needs is missing), ``import coinfolio`` raises ImportError quoting the loader's error (which
+   names the missing library); no other copy is tried;
+3. a checkout used without installing (this package inside a Coinfolio repository, no library
+   in it) loads the most recently built of ``<repo>/.build/release/libcoinfolio.so`` and
+   ``<repo>/.build/debug/libcoinfolio.so``, or says how to build one.
+
+The system's library path (a ``make install`` copy) is never searched: name it with
+``COINFOLIO_LIBRARY``.
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import decimal
 import json
 import os
@@ -89,59 +92,53 @@ cf_progress_fn = ctypes.CFUNCTYPE(None, c_char_p, c_void_p)
 # --- Finding and loading the library ------------------------------------------------------------
 
 
-def _repo_root() -> Path:
-    # <repo>/bindings/python/coinfolio/_ffi.py (an installed copy has no repository around it)
-    parents = Path(__file__).resolve().parents
-    return parents[3] if len(parents) > 3 else parents[-1]
+def _checkout_root() -> Optional[Path]:
+    """The repository around this package when it is a checkout (``<repo>/bindings/python/
+    coinfolio``, with ``<repo>/Package.swift``); None for an installed copy."""
+    package = Path(__file__).resolve().parent
+    root = package.parents[2] if len(package.parents) > 2 else package
+    if package == root / "bindings" / "python" / "coinfolio" and (root / "Package.swift").is_file():
+        return root
+    return None
 
 
-def _candidates() -> List[Path]:
+def _locate() -> Tuple[str, str]:
+    """The library to load and how it was chosen (for the error message): the override, the
+    installed package's own copy, or a checkout's newest build."""
+    explicit = os.environ.get(LIBRARY_ENV)
+    if explicit:
+        return explicit, f"{LIBRARY_ENV}={explicit!r}"
     bundled = Path(__file__).resolve().parent / _LIBRARY_FILE
-    root = _repo_root()
-    found = [
-        path
-        for path in (
-            root / ".build" / "release" / _LIBRARY_FILE,
-            root / ".build" / "debug" / _LIBRARY_FILE,
+    if bundled.is_file():
+        return str(bundled), f"the package's own library {bundled}"
+    root = _checkout_root()
+    if root is None:
+        raise ImportError(
+            f"coinfolio: this installed package has no {_LIBRARY_FILE} (looked in {bundled.parent}): "
+            f"reinstall it (pip install --force-reinstall coinfolio-…whl), or set {LIBRARY_ENV} to the "
+            f"path of a {_LIBRARY_FILE}"
         )
-        if path.is_file()
-    ]
-    found.sort(key=lambda path: path.stat().st_mtime, reverse=True)
-    return ([bundled] if bundled.is_file() else []) + found
+    builds = [root / ".build" / kind / _LIBRARY_FILE for kind in ("release", "debug")]
+    built = sorted((path for path in builds if path.is_file()), key=lambda path: path.stat().st_mtime, reverse=True)
+    if not built:
+        raise ImportError(
+            f"coinfolio: no {_LIBRARY_FILE} in this checkout ({root}): build it with "
+            f"`cd {root} && swift build --product coinfolio`, install the package with "
+            f"`pip install {root / 'bindings' / 'python'}`, or set {LIBRARY_ENV} to the path of a "
+            f"{_LIBRARY_FILE}"
+        )
+    return str(built[0]), f"this checkout's newest build {built[0]}"
 
 
 def _load() -> Tuple[ctypes.CDLL, str]:
-    explicit = os.environ.get(LIBRARY_ENV)
-    if explicit:
-        try:
-            return ctypes.CDLL(explicit), explicit
-        except OSError as exc:
-            raise ImportError(
-                f"coinfolio: cannot load {LIBRARY_ENV}={explicit!r}: {exc}"
-            ) from exc
-    tried: List[str] = []
-    for path in _candidates():
-        tried.append(str(path))
-        try:
-            return ctypes.CDLL(str(path)), str(path)
-        except OSError:
-            continue
-    installed = ctypes.util.find_library("coinfolio")
-    if installed:
-        tried.append(installed)
-        try:
-            return ctypes.CDLL(installed), installed
-        except OSError:
-            pass
-    root = _repo_root()
-    raise ImportError(
-        "coinfolio: libcoinfolio not found. Set "
-        f"{LIBRARY_ENV} to the path of {_LIBRARY_FILE}, or build it with "
-        f"`cd {root} && swift build --product coinfolio`, or install the package with "
-        f"`pip install {root / 'bindings' / 'python'}` "
-        f"(searched {Path(__file__).resolve().parent}, {root / '.build' / 'release'}, {root / '.build' / 'debug'} and the system "
-        f"library path{'; could not load: ' + ', '.join(tried) if tried else ''})."
-    )
+    path, chosen = _locate()
+    try:
+        return ctypes.CDLL(path), path
+    except OSError as exc:  # the dynamic loader's own words: which library is missing, and where
+        raise ImportError(
+            f"coinfolio: cannot load {chosen}: {exc}. No other copy is tried: install the library "
+            f"the loader names, or set {LIBRARY_ENV} to a {_LIBRARY_FILE} that loads"
+        ) from exc
 
 
 lib, library_path = _load()
@@ -305,9 +302,8 @@ def take_bytes(pointer: Optional[int]) -> Optional[bytes]:
         lib.cf_string_free(pointer)
 
 
-def call_json(func: Callable[..., int], *args: Any) -> Any:
-    """Calls ``func(*args, &out_json, &out_error)`` and returns the parsed out_json (parsed by
-    :func:`parse_answer`: orjson when installed, else the standard library)."""
+def _call_for_json(func: Callable[..., int], *args: Any) -> bytes:
+    """Calls ``func(*args, &out_json, &out_error)`` and returns out_json's bytes (freed here)."""
     out = c_void_p()
     try:
         func(*args, byref(out), error_slot())
@@ -318,24 +314,20 @@ def call_json(func: Callable[..., int], *args: Any) -> Any:
             lib.cf_string_free(out.value)
     if data is None:
         raise error_for_status(InternalError.STATUS, message=f"{getattr(func, '__name__', 'cf_*')} returned no JSON")
-    return parse_answer(data)
+    return data
+
+
+def call_json(func: Callable[..., int], *args: Any) -> Any:
+    """Calls ``func(*args, &out_json, &out_error)`` and returns the parsed out_json (parsed by
+    :func:`parse_answer`: orjson when installed, else the standard library)."""
+    return parse_answer(_call_for_json(func, *args))
 
 
 def call_exact_json(func: Callable[..., int], *args: Any) -> Any:
     """As :func:`call_json` for a ledger answer: parsed by the standard library with every
     number of a key in ``answers.EXACT_KEYS`` a :class:`decimal.Decimal` (its exact text), every
     other number a float or an int as JSON wrote it (orjson has no exact decimals)."""
-    out = c_void_p()
-    try:
-        func(*args, byref(out), error_slot())
-        data = take_bytes(out.value)
-        out.value = None
-    finally:
-        if out.value:
-            lib.cf_string_free(out.value)
-    if data is None:
-        raise error_for_status(InternalError.STATUS, message=f"{getattr(func, '__name__', 'cf_*')} returned no JSON")
-    return _exact(json.loads(data, parse_float=decimal.Decimal))
+    return _exact(json.loads(_call_for_json(func, *args), parse_float=decimal.Decimal))
 
 
 def _exact(value: Any, key: Optional[str] = None) -> Any:

@@ -471,8 +471,8 @@ class Transaction(TypedDict):
     ``"transfer_in"``, ``"transfer_out"``, ``"fee"`` or ``"income"``, ``amount`` in coin units,
     ``price`` per unit in the portfolio's currency (None for transfers, and while pending),
     ``fee`` in the portfolio's currency or in units of ``fee_coin_id``, ``timestamp`` RFC 3339
-    UTC, ``note`` ``""`` when none, ``external_id`` None when none, ``group_id`` the rows one call
-    wrote together (None alone), ``income_type`` on income, ``fee_price`` as given,
+    UTC, ``note`` None when none (``""`` when sent empty), ``external_id`` None when none,
+    ``group_id`` the rows one call wrote together (None alone), ``income_type`` on income, ``fee_price`` as given,
     ``price_source`` ``"user"``, ``"pending"``, ``"coingecko"`` or ``"manual"`` (None for
     transfers), ``price_at`` the price point's time in ms (else None). ``id`` is None only in the
     ``transactions`` of a dry-run import (:meth:`Engine.import_file`), which are not stored."""
@@ -485,7 +485,7 @@ class Transaction(TypedDict):
     price: Optional[Decimal]
     fee: Decimal
     timestamp: str
-    note: str
+    note: Optional[str]
     external_id: Optional[str]
     group_id: Optional[str]
     income_type: Optional[str]

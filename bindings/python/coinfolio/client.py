@@ -23,9 +23,9 @@ class Client(Handle):
         api_key: the key; no run of 6 of its characters ever appears in errors or logs.
             Required by demo and pro; sent only over https, or over http to a loopback address
             (127.0.0.0/8, ::1, localhost).
-        max_body_bytes: the largest answer body read, in bytes, counted after decompression
-            (default 33554432, 32 MiB); a larger one raises HTTPError with
-            ``details["reason"] == "body_too_large"``.
+        max_body_bytes: the largest answer body read, in bytes, counted while it is
+            decompressed (default 33554432, 32 MiB; a gzip bomb costs about that much memory); a
+            larger one raises HTTPError with ``details["reason"] == "body_too_large"``.
         timeout_ms: per-attempt timeout in milliseconds, 1…3600000 (default 15000).
         max_retries: retries on 429, 5xx and network failures, 0…10 (default 2).
         max_retry_wait_s: the longest Retry-After honoured, in seconds, 0…86400 (default 60);
@@ -41,7 +41,11 @@ class Client(Handle):
     the Retry-After waits it chose plus about a second, and may raise NetworkError, HTTPError
     (``details["http_status"]``; a 403 without a key error code is one), RateLimited
     (``retry_after_s``), Unauthorized (401, or error codes 10002/10005/10010/10011/10012 in
-    ``details["error_code"]``), NotFound or DecodeError.
+    ``details["error_code"]``, read from any of CoinGecko's three error shapes), NotFound or
+    DecodeError. A request to a loopback address that the environment's proxy variables
+    (``http_proxy``, ``ALL_PROXY``…, as libcurl reads them) would send through a proxy raises
+    NetworkError with ``details["reason"] == "proxy"`` and sends nothing: add the address to
+    ``no_proxy``.
 
     Raises (constructor):
         InvalidArgument: unknown plan, bad URL, negative timeout or retries, a plan that needs a
@@ -140,7 +144,8 @@ class Client(Handle):
 
         Returns the shape of :func:`coinfolio.decode_market_chart` (null points kept as gaps).
         The days are sent as given: beyond 365 on the public and demo plans CoinGecko refuses
-        with error code 10012, raised as Unauthorized (``details["error_code"] == 10012``).
+        with error code 10012, raised as Unauthorized (``details["error_code"] == 10012``,
+        ``details["reason"] == "history_limit"``).
         Blocks on the network.
 
         Raises:

@@ -422,7 +422,8 @@ class Engine(Handle):
                 A buy's or income's fee adds to its lot's cost, a sell's reduces its proceeds.
             timestamp: RFC 3339 (``"2024-03-01T12:30:00Z"``, an offset is normalized to UTC, a date
                 alone is 00:00:00Z); default now.
-            note: free text, at most 65,536 bytes.
+            note: free text, at most 65,536 bytes; None (the default) is no note, read back as
+                None, and ``""`` an empty one, read back as ``""``.
             external_id: an id from the row's source, unique per portfolio.
             portfolio: the portfolio's name (default ``"main"``).
             fee_coin_id: the coin the fee was paid in: a ``"fee"`` row of that coin is written

@@ -26,6 +26,7 @@ DEFAULT_MARKETS_QUERY = {
     "page": "1",
     "sparkline": "true",
     "price_change_percentage": "24h",
+    "precision": "full",
 }
 DETAIL_QUERY = {
     "localization": "false",

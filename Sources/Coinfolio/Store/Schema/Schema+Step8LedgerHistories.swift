@@ -1,8 +1,8 @@
 extension Schema {
-    /// Step 7: the ledger of SPEC §16–17 — groups, income, fees in any coin, and where each price
+    /// Step 8: the ledger of SPEC §16–17 — groups, income, fees in any coin, and where each price
     /// came from.
-    static let step7LedgerHistories = Step(
-        version: 7,
+    static let step8LedgerHistories = Step(
+        version: 8,
         summary: """
             the ledger holds real histories (SPEC §16, §17): kinds `fee` (a fee paid in a coin, a disposal) and \
             `income`; per row `group_id` (the rows one call wrote: a trade's legs, a fee row, a move's sides), \
@@ -13,10 +13,10 @@ extension Schema {
             """,
         sqlite: ledgerHistoriesSQLite, postgres: ledgerHistoriesPostgres)
 
-    /// Step 7 on SQLite: the table is rebuilt (rows and ids kept) because its `kind` check gains
+    /// Step 8 on SQLite: the table is rebuilt (rows and ids kept) because its `kind` check gains
     /// two kinds (SQLite cannot change a check); the indexes are made again, and one on groups.
     private static let ledgerHistoriesSQLite = """
-        CREATE TABLE ledger_transaction_v7 (
+        CREATE TABLE ledger_transaction_v8 (
             id INTEGER PRIMARY KEY,
             owner TEXT NOT NULL,
             portfolio TEXT NOT NULL,
@@ -27,7 +27,7 @@ extension Schema {
             price TEXT,
             fee TEXT NOT NULL,
             timestamp_ms INTEGER NOT NULL,
-            note TEXT NOT NULL DEFAULT '',
+            note TEXT,
             external_id TEXT,
             group_id TEXT,
             income_type TEXT,
@@ -38,19 +38,19 @@ extension Schema {
             original_price TEXT,
             price_currency TEXT
         );
-        INSERT INTO ledger_transaction_v7
+        INSERT INTO ledger_transaction_v8
             (id, owner, portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, price_source)
             SELECT id, owner, portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id,
                 CASE WHEN kind = 'buy' OR kind = 'sell' THEN 'user' END
             FROM ledger_transaction;
         DROP TABLE ledger_transaction;
-        ALTER TABLE ledger_transaction_v7 RENAME TO ledger_transaction;
+        ALTER TABLE ledger_transaction_v8 RENAME TO ledger_transaction;
         CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (owner, portfolio, external_id) WHERE external_id IS NOT NULL;
         CREATE INDEX ledger_time ON ledger_transaction (owner, portfolio, timestamp_ms, id, coin_id);
         CREATE INDEX ledger_group ON ledger_transaction (owner, group_id) WHERE group_id IS NOT NULL;
         """
 
-    /// Step 7 on PostgreSQL: the same columns added in place, the kind check replaced.
+    /// Step 8 on PostgreSQL: the same columns added in place, the kind check replaced.
     private static let ledgerHistoriesPostgres = """
         ALTER TABLE ledger_transaction
             DROP CONSTRAINT ledger_transaction_kind_check,

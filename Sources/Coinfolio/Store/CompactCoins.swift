@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+
+/// A saved snapshot's coins, each decoded from the compact blob on first use (opening an engine
+/// on 15,000 coins builds none of them: `home` shows 20 and prices the held ones). The id, rank
+/// and price of every coin are read at open (`SnapshotCodec.skim`), for the index and the orders.
+///
+/// One instance per distinct blob in the process (`shared(blob:)`): a service holding an engine per
+/// user opens the same saved snapshot many times, and each open used to keep its own copy of the
+/// blob, the skimmed ids, ranks and prices, and the coins decoded so far (about 145 KB for 250
+/// coins with sparklines). Engines whose blobs are byte-for-byte equal now share one, whatever the
+/// file or owner it was read from; it is freed when the last engine holding it lets it go.
+final class CompactCoins: Sendable {
+    /// The saved records.
+    let blob: Data
+    let skimmed: SnapshotCodec.Skimmed
+    /// Coins decoded so far, by position.
+    private let decoded = Mutex<[Int: Coin]>([:])
+
+    /// - Throws: `.store` (`SnapshotCodec.corrupt`) for a truncated or foreign blob.
+    private init(blob: Data) throws {
+        self.blob = blob
+        skimmed = try blob.withUnsafeBytes { try SnapshotCodec.skim($0) }
+    }
+
+    /// The records of `blob`: the instance another engine of this process already holds for an
+    /// equal blob, or a new one (then shared with later opens).
+    /// - Throws: `.store` (`SnapshotCodec.corrupt`) for a truncated or foreign blob.
+    static func shared(blob: Data) throws -> CompactCoins {
+        var hasher = Hasher()
+        blob.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let key = hasher.finalize()
+        if let found = open.withLock({ $0[key]?.lazy.compactMap(\.coins).first { $0.blob == blob } }) { return found }
+        let made = try CompactCoins(blob: blob)
+        return open.withLock { open in
+            // Another thread may have made one meanwhile: keep the first, drop entries gone.
+            var bucket = (open[key] ?? []).filter { $0.coins != nil }
+            if let first = bucket.lazy.compactMap(\.coins).first(where: { $0.blob == blob }) { return first }
+            bucket.append(Entry(coins: made))
+            open[key] = bucket
+            return made
+        }
+    }
+
+    /// The instances engines hold, by a hash of their blob (weakly: an engine that lets its
+    /// snapshot go frees it). A bucket's dead entries are dropped when the bucket is next added to.
+    private static let open = Mutex<[Int: [Entry]]>([:])
+
+    private struct Entry: Sendable {
+        weak var coins: CompactCoins?
+    }
+
+    var count: Int { skimmed.offsets.count }
+
+    /// The coin at `position`, decoded once.
+    func coin(at position: Int) -> Coin {
+        if let coin = decoded.withLock({ $0[position] }) { return coin }
+        // `skim` checked every field of every record, so this read cannot fail; the fallback
+        // (the id alone) is never reached.
+        let coin =
+            (try? blob.withUnsafeBytes { try SnapshotCodec.coin($0, at: skimmed.offsets[position]) })
+            ?? Coin(id: skimmed.ids[position], symbol: "", name: "")
+        decoded.withLock { $0[position] = coin }
+        return coin
+    }
+}
