@@ -11,11 +11,7 @@ final class ImportEngineTests: XCTestCase {
     private func e(_ text: String) -> ExactDecimal { ExactDecimal(text)! }
 
     private func engine(_ database: TestDatabase? = nil) throws -> PortfolioEngine {
-        let database = try database ?? TestDatabase.fresh(self)
-        return try PortfolioEngine(
-            configuration: EngineConfiguration(
-                database: database.location, owner: database.owner,
-                api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
+        try (database ?? TestDatabase.fresh(self)).offlineEngine()
     }
 
     private func sample(_ name: String) throws -> [UInt8] {

@@ -30,16 +30,20 @@ final class ImportSampleTests: XCTestCase {
         return text
     }
 
-    /// Reads and plans a sample file into a portfolio of `currency`.
-    static func plan(_ name: String, currency: String = "usd", symbols: [String: String] = [:]) throws -> Planned {
-        let bytes = try Array(Data(contentsOf: folder.appendingPathComponent(name)))
-        let file: ImportedFile = try bytes.withUnsafeBytes { buffer in
+    /// An exchange file's bytes read into the row model (detected, as `auto` does).
+    static func read(_ bytes: [UInt8]) throws -> ImportedFile {
+        try bytes.withUnsafeBytes { buffer in
             var reader = CSVReader(bytes: buffer)
             guard case .exchange(let header) = try ImportDetection.detect(&reader, format: nil) else {
-                throw CoinfolioError(.internalError, "\(name) is the coinfolio format")
+                throw CoinfolioError(.internalError, "the coinfolio format, not an exchange's")
             }
             return try ImportReader.read(&reader, header: header)
         }
+    }
+
+    /// Reads and plans a sample file into a portfolio of `currency`.
+    static func plan(_ name: String, currency: String = "usd", symbols: [String: String] = [:]) throws -> Planned {
+        let file = try read(Array(Data(contentsOf: folder.appendingPathComponent(name))))
         let snapshot = ["1inch": ["1inch"]]
         let resolver = SymbolResolver(chosen: symbols, currencies: [currency]) { snapshot[$0] ?? [] }
         var symbols: [String] = []
@@ -246,11 +250,7 @@ final class ImportSampleTests: XCTestCase {
         let csv =
             header + "c1,2024-03-05 12:00:00 UTC,Convert,ETH,-1,USD,$3000,$3000,$3000,$0,Converted 1 ETH to 3000 USDC\n"
             + "c1,2024-03-05 12:00:00 UTC,Convert,USDC,3000,USD,$1,$3000,$3000,$0,Converted 1 ETH to 3000 USDC\n"
-        let file: ImportedFile = try Array(csv.utf8).withUnsafeBytes { buffer in
-            var reader = CSVReader(bytes: buffer)
-            guard case .exchange(let header) = try ImportDetection.detect(&reader, format: nil) else { throw XCTSkip("coinfolio") }
-            return try ImportReader.read(&reader, header: header)
-        }
+        let file = try Self.read(Array(csv.utf8))
         XCTAssertEqual(file.entries.count, 1)
         XCTAssertEqual(file.ignored.map(\.line), [3])
         XCTAssertEqual(file.entries.first?.externalID, "coinbase:c1")
@@ -259,11 +259,7 @@ final class ImportSampleTests: XCTestCase {
     /// `Date(UTC+8)`: the file's 18:00 is 10:00 UTC.
     func testBinanceOffsetHeader() throws {
         let csv = "Date(UTC+8),Pair,Side,Price,Executed,Amount,Fee\n2024-01-05 18:00:00,BTCUSDT,BUY,40000,0.001BTC,40USDT,0.04USDT\n"
-        let file: ImportedFile = try Array(csv.utf8).withUnsafeBytes { buffer in
-            var reader = CSVReader(bytes: buffer)
-            guard case .exchange(let header) = try ImportDetection.detect(&reader, format: nil) else { throw XCTSkip("coinfolio") }
-            return try ImportReader.read(&reader, header: header)
-        }
+        let file = try Self.read(Array(csv.utf8))
         XCTAssertEqual(file.entries.first?.timestamp, 1_704_448_800_000)
     }
 }

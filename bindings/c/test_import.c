@@ -12,20 +12,6 @@
 #include "test_support.h"
 #include "tests.h"
 
-static cf_engine *import_engine(const char *stem) {
-    cf_engine *engine = NULL;
-    char *err = NULL, *text;
-    json_t *config = json_pack("{s:s}", "database", temp_path(stem));
-    tf_place_database(config);
-    text = json_dumps(config, JSON_COMPACT);
-    json_decref(config);
-    if (!CHECK_STATUS(cf_engine_open(text, &engine, &err), CF_OK, err))
-        engine = NULL;
-    free_out(err);
-    free(text);
-    return engine;
-}
-
 /* A sample file's text (malloc()ed), or NULL after a recorded failure. */
 static char *sample(const char *name) {
     char *text = read_file(fmt_path("%s/Tests/fixtures/imports/%s", tf_repo_root, name), NULL);
@@ -45,27 +31,17 @@ static json_t *import_ok(cf_engine *engine, const char *options, const char *dat
     return answer;
 }
 
-/* Every transaction of every portfolio, as CSV text (freed by the caller). */
-static char *everything(cf_engine *engine) {
-    char *csv = NULL, *err = NULL;
-    if (!CHECK_STATUS(cf_engine_export_csv(engine, "{\"portfolio\":null}", &csv, &err), CF_OK, err)) {
-        free_out(err);
-        return NULL;
-    }
-    return csv;
-}
-
 /* cf_engine_import that must fail with CF_INVALID_ARGUMENT and change nothing: its parsed
  * error's details (caller json_decref()s the error it returns through *error). */
 static json_t *import_refused(cf_engine *engine, const char *options, const char *data, json_t **error, int line) {
-    char *before = everything(engine), *after, *out = NULL, *err = NULL;
+    char *before = tf_ledger_text(engine), *after, *out = NULL, *err = NULL;
     int status = cf_engine_import(engine, options, data, &out, &err);
     tf_check_status(status, CF_INVALID_ARGUMENT, &err, __FILE__, line, "cf_engine_import");
     tf_check(out == NULL, __FILE__, line, "no output on error");
     *error = tf_check_error_json(err, CF_INVALID_ARGUMENT, __FILE__, line);
     free_out(out);
     free_out(err);
-    after = everything(engine);
+    after = tf_ledger_text(engine);
     tf_check_str(after, before, __FILE__, line, "the ledger is unchanged");
     free_out(before);
     free_out(after);
@@ -130,7 +106,7 @@ static void check_lines(const json_t *answer, const char *key, const char *expec
 
 /* A Coinbase Convert becomes a trade from its Notes; the USD deposit is ignored. */
 void test_engine_import_coinbase_convert_is_a_trade(void) {
-    cf_engine *engine = import_engine("import-coinbase.db");
+    cf_engine *engine = tf_engine_of_its_own("import-coinbase.db");
     char *data = sample("coinbase-v4.csv");
     static const char *const rows[] = {
         "buy bitcoin 0.01 @43000 fee 6.5", "buy ethereum 2 @2250 fee 18", "sell ethereum 1 @2400", "buy bitcoin 0.048 @50000",
@@ -168,7 +144,7 @@ void test_engine_import_coinbase_convert_is_a_trade(void) {
 /* A Binance statement trade split over Buy/Sell/Fee rows of one time is one group with a BNB
  * fee row. */
 void test_engine_import_binance_statement_group_with_bnb_fee(void) {
-    cf_engine *engine = import_engine("import-binance.db");
+    cf_engine *engine = tf_engine_of_its_own("import-binance.db");
     char *data = sample("binance-statement.csv"), *out = NULL, *err = NULL;
     json_t *answer, *page, *t, *group = NULL;
     size_t i;
@@ -222,7 +198,7 @@ void test_engine_import_binance_statement_group_with_bnb_fee(void) {
 /* A Kraken trade's two rows sharing a refid are one buy; XXBT/ZEUR map to bitcoin/eur; the DOT.S
  * reward is income staking; the EUR deposit (a fiat deposit) is in "ignored". */
 void test_engine_import_kraken_codes_and_staking(void) {
-    cf_engine *engine = import_engine("import-kraken.db");
+    cf_engine *engine = tf_engine_of_its_own("import-kraken.db");
     char *data = sample("kraken-ledgers.csv"), *err = NULL;
     static const char *const rows[] = {"buy bitcoin 0.0125 @40000 fee 0.8", "income polkadot 0.1 @pending staking",
                                        "transfer_out bitcoin 0.005 fee 0.0001 bitcoin", "fee bitcoin 0.0001 @pending", NULL};
@@ -247,7 +223,7 @@ void test_engine_import_kraken_codes_and_staking(void) {
 
 /* An overlapping later export imports only its new rows. */
 void test_engine_import_overlapping_export(void) {
-    cf_engine *engine = import_engine("import-overlap.db");
+    cf_engine *engine = tf_engine_of_its_own("import-overlap.db");
     static const char first[] =
         "Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,"
         "Net Worth Currency,Label,Description,TxHash\n"
@@ -276,7 +252,7 @@ void test_engine_import_overlapping_export(void) {
 /* BOND, shared by two snapshot coins, fails listing both and writes nothing; a dry run lists it
  * without failing; the symbols option resolves it. */
 void test_engine_import_ambiguous_symbol(void) {
-    cf_engine *engine = import_engine("import-bond.db");
+    cf_engine *engine = tf_engine_of_its_own("import-bond.db");
     static const char markets[] = "[{\"id\":\"barnbridge\",\"symbol\":\"bond\",\"name\":\"BarnBridge\",\"current_price\":2},"
                                   "{\"id\":\"bond-protocol\",\"symbol\":\"bond\",\"name\":\"Bond Protocol\",\"current_price\":0.1}]";
     static const char file[] =
@@ -315,7 +291,7 @@ void test_engine_import_ambiguous_symbol(void) {
 /* A broken cell fails naming details.line and details.column (the header's title), and writes
  * nothing even after good rows; an unknown header lists its cells and the formats. */
 void test_engine_import_broken_cell_and_unknown_header(void) {
-    cf_engine *engine = import_engine("import-broken.db");
+    cf_engine *engine = tf_engine_of_its_own("import-broken.db");
     static const char broken[] =
         "Date(UTC),Market,Type,Price,Amount,Total,Fee,Fee Coin\n"
         "2019-05-01 08:00:00,BNBBTC,BUY,0.0030,10,0.03,0.0075,BNB\n"
@@ -351,7 +327,7 @@ void test_engine_import_broken_cell_and_unknown_header(void) {
 
 /* A dry run lists the transactions it would write ("id" null) and writes nothing. */
 void test_engine_import_dry_run(void) {
-    cf_engine *engine = import_engine("import-dry.db");
+    cf_engine *engine = tf_engine_of_its_own("import-dry.db");
     char *data = sample("coinbase-v2.csv"), *before, *after;
     json_t *answer, *first;
     if (engine == NULL || data == NULL) {
@@ -359,7 +335,7 @@ void test_engine_import_dry_run(void) {
         free(data);
         return;
     }
-    before = everything(engine);
+    before = tf_ledger_text(engine);
     answer = import_ok(engine, "{\"dry_run\":true,\"portfolio\":\"new\"}", data, __LINE__);
     CHECK_STR(json_str(answer, "variant"), "v2");
     CHECK_DOUBLE(json_num(answer, "imported"), 3, 0);
@@ -371,7 +347,7 @@ void test_engine_import_dry_run(void) {
     CHECK_STR(json_str(first, "price_source"), "user");
     CHECK_DOUBLE(json_num(first, "price"), 2600, 0);
     json_decref(answer);
-    after = everything(engine);
+    after = tf_ledger_text(engine);
     CHECK_STR(after, before);
     free_out(before);
     free_out(after);

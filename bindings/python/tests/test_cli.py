@@ -249,8 +249,6 @@ def test_import_symbols_and_formats(cli, tmp_path):
 
 
 def test_import_draws_a_progress_bar_on_long_files(tmp_path):
-    import pty
-
     rows = [
         f"cb-{n:05d},2024-01-01 {n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d} UTC,Receive,BTC,0.001,USD,$40000,$40,$40,$0,"
         for n in range(3000)
@@ -258,25 +256,7 @@ def test_import_draws_a_progress_bar_on_long_files(tmp_path):
     long_file = tmp_path / "long.csv"
     long_file.write_text((IMPORTS / "coinbase-v4.csv").read_text(encoding="utf-8").splitlines()[0] + "\n" + "\n".join(rows) + "\n")
     env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"))
-    controller, terminal = pty.openpty()
-    try:
-        result = subprocess.run([str(cli_binary()), "import", str(long_file)], env=env, stdout=subprocess.PIPE,
-                                stderr=terminal, timeout=60)
-        os.close(terminal)
-        terminal = -1
-        drawn = b""
-        while True:
-            try:
-                chunk = os.read(controller, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            drawn += chunk
-    finally:
-        if terminal >= 0:
-            os.close(terminal)
-        os.close(controller)
+    result, drawn = stderr_on_a_terminal([str(cli_binary()), "import", str(long_file)], env)
     assert result.returncode == 0
     text = drawn.decode("utf-8")
     assert "import   1000" in text, "rows read, before the total is known"
@@ -414,15 +394,14 @@ def test_portfolio_history_charts_the_week(cli, tmp_path):
         "Portfolio, 7 days", "Dashed: 146 of 170 points miss a holding\u2019s price",
         "$28,800.00", "$28,700.00", "$28,600.00", "$28,500.00", "$28,400.00",
         "2024-12-12", "Dec 14", "Dec 15", "Dec 16", "Dec 17", "Dec 18", "2024-12-19"]
-def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
+def stderr_on_a_terminal(command, env):
+    """Runs `command` with stderr on a pseudo-terminal (stdout piped): the finished process and
+    every byte drawn on the terminal."""
     import pty
 
-    binary = cli_binary()
-    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
     controller, terminal = pty.openpty()
     try:
-        result = subprocess.run([str(binary), "home", "--limit", "1"], env=env, stdout=subprocess.PIPE,
-                                stderr=terminal, timeout=60)
+        result = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=terminal, timeout=60)
         os.close(terminal)
         terminal = -1
         drawn = b""
@@ -438,6 +417,13 @@ def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
         if terminal >= 0:
             os.close(terminal)
         os.close(controller)
+    return result, drawn
+
+
+def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
+    binary = cli_binary()
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
+    result, drawn = stderr_on_a_terminal([str(binary), "home", "--limit", "1"], env)
     assert result.returncode == 0
     text = drawn.decode("utf-8")
     assert "markets  [####################] 1/1" in text

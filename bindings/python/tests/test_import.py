@@ -6,28 +6,24 @@ unknown headers, the ledger compared before and after every refusal."""
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
-from typing import Iterator, List
+from typing import List
 
 import pytest
 
 import coinfolio
 from coinfolio import answers
 
-from conftest import REPO
+from conftest import REPO, ledger_text
 
 SAMPLES = REPO / "Tests" / "fixtures" / "imports"
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[coinfolio.Engine]:
-    with coinfolio.Engine(database=str(tmp_path / "imports.sqlite")) as opened:
-        yield opened
+def engine(ledger_engine: coinfolio.Engine) -> coinfolio.Engine:
+    return ledger_engine
 
 
-def everything(engine: coinfolio.Engine) -> str:
-    """Every row of every portfolio: what "nothing written" compares."""
-    return engine.export_csv(all_portfolios=True)
+everything = ledger_text
 
 
 def describe(t: answers.Transaction) -> str:
