@@ -110,7 +110,7 @@ struct BinanceStatementImporter: RowImporter {
         for leg in legs {
             let line = leg.row.line
             let units = leg.change.magnitude
-            let asset = ImportedEntry.Asset(leg.coin, units, column: coin.title)
+            let asset = ImportedEntry.Asset(leg.coin, units)
             switch leg.operation {
             case .trade: continue
             case .fee:
@@ -125,7 +125,7 @@ struct BinanceStatementImporter: RowImporter {
                 file.add(line: line, timestamp: time, .transferIn(asset), note: leg.row.text(remark), externalID: id)
             case .withdraw where leg.change.isNegative:
                 let fees = unclaimedFees.filter { $0.coin == leg.coin }
-                let feeAssets = fees.map { ImportedEntry.Asset($0.coin, $0.change.magnitude, column: coin.title) }
+                let feeAssets = fees.map { ImportedEntry.Asset($0.coin, $0.change.magnitude) }
                 let id = file.ids.hashed(([leg] + fees).map(\.row.cells))
                 file.add(line: line, timestamp: time, .transferOut(asset), fees: feeAssets, note: leg.row.text(remark), externalID: id)
                 unclaimedFees.removeAll { $0.coin == leg.coin }
@@ -158,9 +158,9 @@ struct BinanceStatementImporter: RowImporter {
         file.add(
             line: line, timestamp: time,
             .exchange(
-                sent: ImportedEntry.Asset(sent[0].coin, sent[0].change.magnitude, column: coin.title),
-                received: ImportedEntry.Asset(received[0].coin, received[0].change, column: coin.title), value: nil),
-            fees: feeTotals.map { ImportedEntry.Asset($0.coin, $0.change, column: coin.title) }, note: legs[0].row.text(remark),
+                sent: ImportedEntry.Asset(sent[0].coin, sent[0].change.magnitude),
+                received: ImportedEntry.Asset(received[0].coin, received[0].change), value: nil),
+            fees: feeTotals.map { ImportedEntry.Asset($0.coin, $0.change) }, note: legs[0].row.text(remark),
             externalID: id)
     }
 

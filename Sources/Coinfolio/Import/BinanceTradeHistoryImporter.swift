@@ -65,14 +65,14 @@ struct BinanceTradeHistoryImporter: RowImporter {
         var fees: [ImportedEntry.Asset] = []
         if let feeCoin {
             if let amount = try row.number(fee, .thousands)?.value, !amount.isZero {
-                fees.append(ImportedEntry.Asset(try row.symbol(feeCoin), amount, column: feeCoin.title))
+                fees.append(ImportedEntry.Asset(try row.symbol(feeCoin), amount))
             }
         } else if let read = try row.number(fee, Self.number, suffixes: [baseAsset, quoteAsset, "BNB"]), !read.value.isZero {
             guard let coin = read.suffix else { throw row.error(fee, "\"\(row.text(fee))\" names no coin (0.001BNB)") }
-            fees.append(ImportedEntry.Asset(coin, read.value, column: fee.title))
+            fees.append(ImportedEntry.Asset(coin, read.value))
         }
-        let baseSide = ImportedEntry.Asset(baseAsset, bought.value, column: pair.title)
-        let quoteSide = ImportedEntry.Asset(quoteAsset, paid.value, column: pair.title)
+        let baseSide = ImportedEntry.Asset(baseAsset, bought.value)
+        let quoteSide = ImportedEntry.Asset(quoteAsset, paid.value)
         let action: ImportedEntry.Action
         switch row.text(side).uppercased() {
         case "BUY": action = .exchange(sent: quoteSide, received: baseSide, value: nil)

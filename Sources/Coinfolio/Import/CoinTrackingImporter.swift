@@ -46,7 +46,7 @@ struct CoinTrackingImporter: RowImporter {
             if read == nil, code.isEmpty || code == "-" { return nil }
             guard let read else { throw row.error(amount, "\(amount.title) is empty while its currency is \(code)") }
             guard !code.isEmpty, code != "-" else { throw row.error(currency, "the currency of \(amount.title) \(read.value) is empty") }
-            return ImportedEntry.Asset(code, read.value, column: currency.title)
+            return ImportedEntry.Asset(code, read.value)
         }
         func required(_ amount: ImportHeader.Field, _ currency: ImportHeader.Field) throws -> ImportedEntry.Asset {
             guard let asset = try side(amount, currency) else { throw row.error(amount, "\(amount.title) is empty") }

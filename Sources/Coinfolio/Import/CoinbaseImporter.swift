@@ -93,12 +93,12 @@ struct CoinbaseImporter: RowImporter {
         }
         let symbol = try row.symbol(asset)
         let units = try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude
-        let coin = ImportedEntry.Asset(symbol, units, column: asset.title)
+        let coin = ImportedEntry.Asset(symbol, units)
         let note = row.text(notes)
         let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.cells])
         func money(_ field: ImportHeader.Field) throws -> ImportedEntry.Asset? {
             guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
-            return ImportedEntry.Asset(try priceCurrency(row), amount, column: currency?.title ?? field.title)
+            return ImportedEntry.Asset(try priceCurrency(row), amount)
         }
         func subtotalMoney() throws -> ImportedEntry.Asset {
             guard let value = try money(subtotal) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
@@ -142,13 +142,13 @@ struct CoinbaseImporter: RowImporter {
         let (sent, received) = firstUnits.isNegative || !secondUnits.isNegative ? (first, second) : (second, first)
         func side(_ row: ImportRow) throws -> ImportedEntry.Asset {
             ImportedEntry.Asset(
-                try row.symbol(asset), try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude, column: asset.title)
+                try row.symbol(asset), try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude)
         }
         let value = try sent.number(subtotal, Self.money).map {
-            ImportedEntry.Asset(try priceCurrency(sent), $0.value.magnitude, column: subtotal.title)
+            ImportedEntry.Asset(try priceCurrency(sent), $0.value.magnitude)
         }
         let fee =
-            try sent.number(fees, Self.money).map { [ImportedEntry.Asset(try priceCurrency(sent), $0.value.magnitude, column: fees.title)] }
+            try sent.number(fees, Self.money).map { [ImportedEntry.Asset(try priceCurrency(sent), $0.value.magnitude)] }
             ?? []
         let externalID = file.ids.own(first.text(id ?? timestamp))
         file.add(
@@ -171,7 +171,7 @@ struct CoinbaseImporter: RowImporter {
         guard let read = try? ImportNumber.read(String(words[4]), .thousands), !read.value.isZero else {
             throw row.error(notes, "\"\(words[4])\" in the Notes is not the amount received")
         }
-        return ImportedEntry.Asset(String(words[5]), read.value, column: notes.title)
+        return ImportedEntry.Asset(String(words[5]), read.value)
     }
 
     private func unpaired(_ row: ImportRow) -> CoinfolioError {

@@ -10,8 +10,6 @@ struct ImportedEntry: Sendable {
         var symbol: String
         /// Units, ≥ 0.
         var amount: ExactDecimal
-        /// The column the symbol was read from (for messages).
-        var column: String
 
         /// `symbol` upper-cased; itself, uncopied, when it has no lower-case letter (as exchanges
         /// write tickers).
@@ -19,10 +17,9 @@ struct ImportedEntry: Sendable {
             symbol.utf8.contains(where: { (0x61...0x7A).contains($0) || $0 >= 0x80 }) ? symbol.uppercased() : symbol
         }
 
-        init(_ symbol: String, _ amount: ExactDecimal, column: String) {
+        init(_ symbol: String, _ amount: ExactDecimal) {
             self.symbol = Self.upperCased(symbol)
             self.amount = amount
-            self.column = column
         }
     }
 

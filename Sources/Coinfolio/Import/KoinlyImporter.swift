@@ -52,7 +52,7 @@ struct KoinlyImporter: RowImporter {
                 guard row.text(currency).isEmpty else { throw row.error(amount, "\(amount.title) is empty while \(currency.title) is not") }
                 return nil
             }
-            return ImportedEntry.Asset(try row.symbol(currency), read.value, column: currency.title)
+            return ImportedEntry.Asset(try row.symbol(currency), read.value)
         }
         let sent = try side(sentAmount, sentCurrency)
         let received = try side(receivedAmount, receivedCurrency)

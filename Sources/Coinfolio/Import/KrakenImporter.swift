@@ -83,9 +83,9 @@ struct KrakenImporter: RowImporter {
         let sub = first.row.text(subtype).lowercased()
         let externalID = file.ids.own(id)
         func asset(_ leg: Leg, _ units: ExactDecimal) -> ImportedEntry.Asset {
-            ImportedEntry.Asset(leg.ticker, units, column: self.asset.title)
+            ImportedEntry.Asset(leg.ticker, units)
         }
-        let fees = legs.filter { !$0.fee.isZero }.map { ImportedEntry.Asset($0.ticker, $0.fee.magnitude, column: fee.title) }
+        let fees = legs.filter { !$0.fee.isZero }.map { ImportedEntry.Asset($0.ticker, $0.fee.magnitude) }
         func add(_ action: ImportedEntry.Action) {
             file.add(line: first.row.line, timestamp: first.time, action, fees: fees, note: "", externalID: externalID)
         }
@@ -115,8 +115,8 @@ struct KrakenImporter: RowImporter {
         let units = leg.amount.magnitude
         let line = leg.row.line
         guard !units.isZero else { return file.ignore(line, "the Kraken row moves nothing") }
-        let coin = ImportedEntry.Asset(leg.ticker, units, column: asset.title)
-        let fees = leg.fee.isZero ? [] : [ImportedEntry.Asset(leg.ticker, leg.fee.magnitude, column: fee.title)]
+        let coin = ImportedEntry.Asset(leg.ticker, units)
+        let fees = leg.fee.isZero ? [] : [ImportedEntry.Asset(leg.ticker, leg.fee.magnitude)]
         let id = externalID ?? file.ids.hashed([leg.row.cells])
         func add(_ action: ImportedEntry.Action) {
             file.add(line: line, timestamp: leg.time, action, fees: fees, note: "", externalID: id)

@@ -84,7 +84,8 @@ extension LedgerStore {
         var keyIndex: [HoldingsKey: Int32] = [:]
         var changes: [ExactDecimal] = []
         var earliest = Int64.max
-        var firstID = Int64.max
+        /// The latest time of the portfolio's rows before the import (nil: it had none).
+        var latestBefore: Int64?
         var coin: [Int32] = []
         var timestamp: [Int64] = []
         var id: [Int64] = []
@@ -138,9 +139,11 @@ extension LedgerStore {
             if let known = portfolios.removeValue(forKey: name) {
                 current = known
             } else {
-                // What the portfolio held before this import, summed before its first row goes in.
+                // What the portfolio held before this import, summed before its first row goes
+                // in, and its latest time then.
                 try loadPositions(portfolio: name, connection)
                 current = PortfolioImport()
+                current.latestBefore = try latestTime(portfolio: name, connection)
             }
             currentName = name
         }
@@ -185,7 +188,6 @@ extension LedgerStore {
                 }
                 current.changes[coin] = sum
                 current.earliest = min(current.earliest, transaction.timestamp)
-                current.firstID = min(current.firstID, id)
                 if keepsRows, importedIDs.count > Self.keptRowLimit {
                     keepsRows = false
                     for name in Array(portfolios.keys) { portfolios[name]?.dropRows() }
@@ -212,10 +214,11 @@ extension LedgerStore {
 
     /// The never-negative rule over each coin one portfolio's import touched, with the imported
     /// rows in place, from the earliest imported time on (the points before it did not change),
-    /// and the new positions. When no row that was there before lies at or after that time (an
-    /// import into an empty portfolio, or of a later export: the usual case) and the rows were
-    /// kept, the imported rows alone, in ledger order, are checked in memory; otherwise two
-    /// ordered reads of the entries from that time on, keeping a few numbers per coin.
+    /// and the new positions. When no row that was there before lies after that time (an import
+    /// into an empty portfolio, or of a later export: the usual case; a row at that very time
+    /// comes before every imported one, its id being smaller) and the rows were kept, the
+    /// imported rows alone, in ledger order, are checked in memory; otherwise two ordered reads
+    /// of the entries from that time on, keeping a few numbers per coin.
     private func checkImported(
         _ imported: PortfolioImport, portfolio: String, keptRows: Bool, _ connection: any Database, line importedLine: (Int64) -> Int?
     ) throws {
@@ -229,7 +232,7 @@ extension LedgerStore {
         // The last imported row of each coin up to its shortfall: the row to name when the
         // shortfall falls on a row that was there before (an import of earlier sells).
         var lastImported = [Int64?](repeating: nil, count: keys.count)
-        if keptRows, try !hasRows(portfolio: portfolio, from: imported.earliest, before: imported.firstID, connection) {
+        if keptRows, (imported.latestBefore ?? .min) <= imported.earliest {
             var running = before
             let order = imported.timestamp.indices.sorted {
                 imported.timestamp[$0] != imported.timestamp[$1]
@@ -276,17 +279,15 @@ extension LedgerStore {
         }
     }
 
-    /// Whether the portfolio has a row written before this import (id below `firstID`) at or
-    /// after `time`. One indexed probe (`ledger_time`).
-    private func hasRows(portfolio: String, from time: Int64, before firstID: Int64, _ connection: any Database) throws -> Bool {
+    /// The latest time of the portfolio's rows (nil when it has none). One indexed probe
+    /// (`ledger_time` leads with owner, portfolio and time).
+    private func latestTime(portfolio: String, _ connection: any Database) throws -> Int64? {
         let select = try connection.statement(
-            "SELECT 1 FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2 AND timestamp_ms >= ?3 AND id < ?4 LIMIT 1")
+            "SELECT timestamp_ms FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2 ORDER BY timestamp_ms DESC LIMIT 1")
         select.bind(1, owner)
         select.bind(2, portfolio)
-        select.bind(3, time)
-        select.bind(4, firstID)
         defer { select.reset() }
-        return try select.next()
+        return try select.next() ? select.int64(0) : nil
     }
 }
 
