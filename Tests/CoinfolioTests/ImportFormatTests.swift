@@ -165,6 +165,8 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertEqual(number("0.001BNB", [.assetSuffix])?.suffix, "BNB")
         XCTAssertEqual(number("11,426.20", [.thousands])?.value, d("11426.2"))
         XCTAssertEqual(number("1,234,567.891", [.thousands])?.value, d("1234567.891"))
+        XCTAssertEqual(number("1,234", [.thousands])?.value, d("1234"))  // where a format writes separators
+        XCTAssertEqual(number("-1,234.5", [.thousands, .signed])?.value, d("-1234.5"))
     }
 
     func testCommasOnlyWhereAFormatWritesThem() {
@@ -229,6 +231,8 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertEqual(ImportTime.parse("2024-01-05 10:00:00 UTC", .iso), t)
         XCTAssertEqual(ImportTime.parse("2024-01-05T10:00:00Z", .iso), t)
         XCTAssertEqual(ImportTime.parse("2024-01-05 10:00:00", .iso), t)
+        XCTAssertNil(ImportTime.parse("2024-02-30 10:00:00", .iso))
+        XCTAssertNil(ImportTime.parse("2024-01-05 10:60:00 UTC", .iso))
         XCTAssertEqual(ImportTime.parse("2024-01-05 10:00 UTC", .iso), t)
         XCTAssertEqual(ImportTime.parse("2024-01-05 10:00:00.1234", .iso), t + 123)
         XCTAssertEqual(ImportTime.parse("2024-01-05T12:00:00+02:00", .iso), t)

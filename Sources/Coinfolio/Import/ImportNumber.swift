@@ -89,19 +89,22 @@ enum ImportNumber {
         if negative, !form.contains(.signed) {
             throw Refusal("\"\(text)\" is negative; this column holds amounts of 0 or more")
         }
-        var digits = Array(bytes)
-        if digits.contains(UInt8(ascii: ",")) {
-            guard form.contains(.thousands), let plain = withoutThousands(digits) else {
+        let comma = UInt8(ascii: ",")
+        let parsed: ExactDecimal?
+        if bytes.contains(comma) {
+            guard form.contains(.thousands), hasThousandsGroups(bytes) else {
                 // What the comma is, said as the ledger's CSV says it (`DecimalComma`).
-                let number = String(decoding: digits, as: UTF8.self)
-                if let (reason, message) = DecimalComma.refusal(number) {
+                if let (reason, message) = DecimalComma.refusal(String(Substring(bytes))) {
                     throw Refusal(message, reason: reason)
                 }
                 throw Refusal("\"\(text)\" has a comma: this column writes numbers with a decimal point")
             }
-            digits = plain
+            parsed = ExactDecimal.parse(bytes.lazy.filter { $0 != comma }, rounding: false)
+        } else {
+            parsed = ExactDecimal.parse(bytes, rounding: false)
         }
-        guard let value = ExactDecimal.parse(digits, rounding: false) else {
+        guard let value = parsed else {
+            let digits = bytes.filter { $0 != comma }
             if let point = digits.firstIndex(of: UInt8(ascii: ".")), digits.count - point - 1 > ExactDecimal.fractionDigits,
                 digits.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") })
             {
@@ -124,16 +127,26 @@ enum ImportNumber {
         }
     }
 
-    /// `1,234,567.5` without its commas, or nil when they do not separate groups of three digits
-    /// (`1,5` is a decimal comma, `12,34` no grouping).
-    private static func withoutThousands(_ bytes: [UInt8]) -> [UInt8]? {
-        let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
-        let whole = bytes[..<point]
-        let groups = whole.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-        guard groups.count > 1, (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
-            !bytes[point...].contains(UInt8(ascii: ","))
-        else { return nil }
-        return bytes.filter { $0 != UInt8(ascii: ",") }
+    /// Whether the commas of `bytes` separate groups of three digits before the point
+    /// (`1,234,567.5`); not `1,5` (a decimal comma), `12,34` or `1,234.5,6`.
+    private static func hasThousandsGroups(_ bytes: Substring.UTF8View) -> Bool {
+        var group = 0  // digits since the last comma
+        var groups = 0  // commas seen
+        var afterPoint = false
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: ","):
+                guard !afterPoint, groups == 0 ? (1...3).contains(group) : group == 3 else { return false }
+                groups += 1
+                group = 0
+            case UInt8(ascii: "."):
+                guard !afterPoint, groups == 0 || group == 3 else { return false }
+                afterPoint = true
+            default:
+                group += 1
+            }
+        }
+        return groups > 0 && (afterPoint || group == 3)
     }
 
     /// Why a cell is not a number of its column, said for a person, and the `details.reason` of
