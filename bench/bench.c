@@ -3,8 +3,8 @@
  * same process, the two calls interleaved (A then B, B then A, round after round), with absolute
  * times beside it. Prints Markdown rows for BENCHMARKS.md.
  *
- *   bench run BUILD_DIR [section…]   every section (ingest, scaling, query, chart, store, ledger,
- *                              ledger-history, abi), or the ones named
+ *   bench run BUILD_DIR [section…]   every section (ingest, scaling, query, chart, refresh, store,
+ *                              ledger, ledger-history, abi), or the ones named
  *   bench memory FILE.json [DATABASE]   peak RSS while ingesting FILE (run in a fresh process) into
  *                              an engine on :memory:, or on the SQLite file DATABASE
  */
@@ -64,6 +64,14 @@ static void row(const char *name, double ours, const char *anchor_name, double a
     printf("| %s | %.3f ms | %s | %.3f ms | %.3g× | %s |\n", name, ours * 1e3, anchor_name, anchor * 1e3, ours / anchor, note);
 }
 
+/* Removes a SQLite file and its -wal and -shm. */
+static void remove_sqlite(const char *path) {
+    char side[4200];
+    remove(path);
+    snprintf(side, sizeof side, "%s-wal", path); remove(side);
+    snprintf(side, sizeof side, "%s-shm", path); remove(side);
+}
+
 static cf_engine *loaded_engine(const char *body) {
     char *error = NULL;
     cf_engine *engine = NULL;
@@ -79,7 +87,7 @@ static cf_engine *loaded_engine(const char *body) {
  * simdjson's full extraction plus the same body written durably as one blob by sqlite3 in C
  * (WAL, synchronous=FULL, one transaction): what parsing and keeping the bytes costs at least. */
 static void bench_ingest_file(const char *dir, const char *body, size_t size) {
-    char path[4096], raw_path[4096], config[4200], note[256], wal[4200];
+    char path[4096], raw_path[4096], config[4200], note[256];
     char *error = NULL;
     cf_engine *engine = NULL;
     sqlite3 *db = NULL;
@@ -116,12 +124,8 @@ static void bench_ingest_file(const char *dir, const char *body, size_t size) {
     sqlite3_finalize(put);
     sqlite3_close(db);
     cf_engine_close(engine);
-    remove(path);
-    remove(raw_path);
-    snprintf(wal, sizeof wal, "%s-wal", raw_path); remove(wal);
-    snprintf(wal, sizeof wal, "%s-shm", raw_path); remove(wal);
-    snprintf(wal, sizeof wal, "%s-wal", path); remove(wal);
-    snprintf(wal, sizeof wal, "%s-shm", path); remove(wal);
+    remove_sqlite(path);
+    remove_sqlite(raw_path);
     (void)sink;
 }
 
@@ -562,6 +566,148 @@ static void bench_ledger(const char *dir) {
     free(markets);
 }
 
+/* ---- refresh ------------------------------------------------------------------------------ */
+/* A refresh of 1,000 coins (4 pages of 250 with sparklines, and /global) from the loopback server
+ * into an engine on :memory:: every row decoded and merged once, then installed. The anchor is
+ * what a C host parsing the same rows does at least: jansson reading the 1,000-coin body. The
+ * network I/O runs on URLSession's threads; the calling thread's CPU time is the decode, the merge
+ * and the install. */
+static void bench_refresh(const char *dir) {
+    const char *base_url = getenv("COINFOLIO_BENCH_BASE_URL");
+    char path[4096], config[4200], *error = NULL, *out = NULL, note[256];
+    char *body;
+    size_t size;
+    cf_engine *engine = NULL;
+    double ours, anchor;
+    if (!base_url) {
+        fprintf(stderr, "bench: COINFOLIO_BENCH_BASE_URL (the loopback server) is not set\n");
+        exit(1);
+    }
+    snprintf(path, sizeof path, "%s/markets-1k.json", dir);
+    body = read_file(path, &size);
+    snprintf(config, sizeof config,
+             "{\"database\":\":memory:\",\"coin_limit\":1000,\"api\":{\"base_url\":\"%s\",\"plan\":\"public\",\"max_retries\":0}}",
+             base_url);
+    check(cf_engine_open(config, &engine, &error), error, "cf_engine_open");
+    check(cf_engine_refresh(engine, &out, &error), error, "cf_engine_refresh");
+    if (!strstr(out, "\"coins\":1000")) { fprintf(stderr, "bench: the refresh answered %s\n", out); exit(1); }
+    cf_string_free(out);
+    INTERLEAVED(ours, anchor, 15, 1,
+                {
+                    check(cf_engine_refresh(engine, &out, &error), error, "cf_engine_refresh");
+                    cf_string_free(out);
+                },
+                {
+                    json_t *parsed = json_loadb(body, size, 0, NULL);
+                    json_decref(parsed);
+                });
+    snprintf(note, sizeof note, "4 pages of 250 coins with sparklines (%.1f MB) and /global over loopback HTTP; "
+             "every row merged once", size / 1e6);
+    row("refresh: `cf_engine_refresh` of 1,000 coins (`:memory:`)", ours, "jansson `json_loadb` of the same 1,000 coins", anchor,
+        note);
+    cf_engine_close(engine);
+    free(body);
+}
+
+/* A price update of 1,000 held coins (4 /simple/price requests of 250 ids) on a 15,000-coin
+ * snapshot saved in a SQLite file: the held coins' records replaced, the snapshot saved in place.
+ * The anchor is what a C host keeping its own prices does at least: jansson reading the same
+ * answer, then one durable SQLite transaction of 1,000 price UPDATEs in a 15,000-row table. */
+static void bench_refresh_prices(const char *dir) {
+    const char *base_url = getenv("COINFOLIO_BENCH_BASE_URL");
+    char path[4096], raw_path[4096], config[8400], *error = NULL, *out = NULL, note[256];
+    char *markets, *holdings, *answer, *line, *save = NULL;
+    size_t answer_size;
+    cf_engine *engine = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *update = NULL, *insert = NULL;
+    json_t *parsed;
+    double ours, anchor;
+    int held = 0;
+    if (!base_url) {
+        fprintf(stderr, "bench: COINFOLIO_BENCH_BASE_URL (the loopback server) is not set\n");
+        exit(1);
+    }
+    snprintf(path, sizeof path, "%s/markets-15k.json", dir);
+    markets = read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/holdings-15k-1k.txt", dir);
+    holdings = read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/simple-price-1k.json", dir);
+    answer = read_file(path, &answer_size);
+    snprintf(path, sizeof path, "%s/prices-file.sqlite", dir);
+    snprintf(raw_path, sizeof raw_path, "%s/prices-raw.sqlite", dir);
+    remove_sqlite(path);
+    remove_sqlite(raw_path);
+    snprintf(config, sizeof config, "{\"database\":\"%s\",\"api\":{\"base_url\":\"%s\",\"plan\":\"public\",\"max_retries\":0}}", path,
+             base_url);
+    check(cf_engine_open(config, &engine, &error), error, "cf_engine_open");
+    check(cf_engine_load(engine, markets, NULL, &error), error, "cf_engine_load");
+    if (sqlite3_open(raw_path, &db) != SQLITE_OK ||
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                         "CREATE TABLE price (id TEXT PRIMARY KEY, usd REAL, change REAL, updated INTEGER) WITHOUT ROWID",
+                     NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO price (id, usd) VALUES (?1, 1)", -1, &insert, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "UPDATE price SET usd = ?2, change = ?3, updated = ?4 WHERE id = ?1", -1, &update, NULL) != SQLITE_OK) {
+        fprintf(stderr, "raw prices: %s\n", db ? sqlite3_errmsg(db) : "open failed");
+        exit(1);
+    }
+    {
+        /* The anchor's table holds the 15,000 coins, like the snapshot. */
+        json_t *coins = json_loads(markets, 0, NULL);
+        size_t index;
+        json_t *coin;
+        sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+        json_array_foreach(coins, index, coin) {
+            sqlite3_bind_text(insert, 1, json_string_value(json_object_get(coin, "id")), -1, SQLITE_TRANSIENT);
+            sqlite3_step(insert);
+            sqlite3_reset(insert);
+        }
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+        json_decref(coins);
+    }
+    for (line = strtok_r(holdings, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        check(cf_engine_set_holding(engine, line, 1.0, &error), error, "cf_engine_set_holding");
+        held++;
+    }
+    check(cf_engine_refresh_prices(engine, &out, &error), error, "cf_engine_refresh_prices");
+    if (!strstr(out, "\"coins\":1000")) { fprintf(stderr, "bench: refresh_prices answered %s\n", out); exit(1); }
+    cf_string_free(out);
+    INTERLEAVED(ours, anchor, 15, 1,
+                {
+                    check(cf_engine_refresh_prices(engine, &out, &error), error, "cf_engine_refresh_prices");
+                    cf_string_free(out);
+                },
+                {
+                    const char *id;
+                    json_t *quote;
+                    parsed = json_loadb(answer, answer_size, 0, NULL);
+                    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+                    json_object_foreach(parsed, id, quote) {
+                        sqlite3_bind_text(update, 1, id, -1, SQLITE_STATIC);
+                        sqlite3_bind_double(update, 2, json_number_value(json_object_get(quote, "usd")));
+                        sqlite3_bind_double(update, 3, json_number_value(json_object_get(quote, "usd_24h_change")));
+                        sqlite3_bind_int64(update, 4, json_integer_value(json_object_get(quote, "last_updated_at")));
+                        if (sqlite3_step(update) != SQLITE_DONE) { fprintf(stderr, "raw prices: %s\n", sqlite3_errmsg(db)); exit(1); }
+                        sqlite3_reset(update);
+                    }
+                    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+                    json_decref(parsed);
+                });
+    snprintf(note, sizeof note, "%d held of 15,000 coins: 4 /simple/price requests over loopback HTTP, the snapshot saved "
+             "durably (WAL, synchronous=FULL)", held);
+    row("refresh: `cf_engine_refresh_prices`, 1,000 held coins of a 15,000-coin snapshot in a SQLite file", ours,
+        "jansson `json_loadb` of the same answer + one durable SQLite transaction of 1,000 UPDATEs", anchor, note);
+    sqlite3_finalize(insert);
+    sqlite3_finalize(update);
+    sqlite3_close(db);
+    cf_engine_close(engine);
+    remove_sqlite(path);
+    remove_sqlite(raw_path);
+    free(markets);
+    free(holdings);
+    free(answer);
+}
+
 /* ---- ledger histories (SPEC §16) ---------------------------------------------------------- */
 /* pnl over 100,000 transactions, about 10 % of them fee rows and 5 % move legs between two
  * portfolios (bench/generate.py, ledger-history.csv), the ledger cached; and add_trade against the
@@ -887,6 +1033,10 @@ int main(int argc, char **argv) {
             if (all || strcmp(section, "scaling") == 0) bench_scaling(dir);
             if (all || strcmp(section, "query") == 0) bench_query(dir);
             if (all || strcmp(section, "chart") == 0) bench_chart();
+            if (all || strcmp(section, "refresh") == 0) {
+                bench_refresh(dir);
+                bench_refresh_prices(dir);
+            }
             if (all || strcmp(section, "store") == 0) bench_store(dir);
             if (all || strcmp(section, "ledger") == 0) bench_ledger(dir);
             if (all || strcmp(section, "ledger-history") == 0) bench_ledger_history(dir);

@@ -18,7 +18,9 @@ Without it the benchmarks cannot mean anything, so this fails loudly instead of 
 - chart-fixtures/: the committed loopback-server fixtures, with market_charts.json holding a
   one-year hourly bitcoin chart (8,760 points) made by repeating the recorded 30-day hourly chart
   (../shared/fixtures/coingecko/market-chart/ruby-vcr-btc-30d-hourly.json); without that
-  recording the benchmark fails, loudly.
+  recording the benchmark fails, loudly. For the refresh benchmarks its markets.json is the
+  1,000-coin set (a refresh of 4 pages) and its simple_price.json prices the 1,000 held coins of
+  holdings-15k-1k.txt (simple-price-1k.json, the same answer, is the anchor's input).
 """
 from __future__ import annotations
 
@@ -89,9 +91,23 @@ def main() -> None:
     (out / "holdings-1k.txt").write_text((out / "holdings-15k-1k.txt").read_text())
     (out / "source.txt").write_text(f"recorded: {RECORDED.name}\n")
     chart_fixtures(out)
+    refresh_fixtures(out, sets)
     write_ledger(out)
     write_ledger_history(out)
     write_imports(out)
+
+
+def refresh_fixtures(out: Path, sets: dict) -> None:
+    """The loopback server's universe for the refresh benchmarks (see the module docstring)."""
+    folder = out / "chart-fixtures"
+    (folder / "markets.json").write_text(json.dumps(sets["1k"], separators=(",", ":")))
+    by_id = {coin["id"]: coin for coin in sets["15k"]}
+    prices = {}
+    for n, coin_id in enumerate((out / "holdings-15k-1k.txt").read_text().split()):
+        price = by_id[coin_id].get("current_price") or 1.0
+        prices[coin_id] = {"usd": price * 1.01, "usd_24h_change": 1.5 + n / 1000, "last_updated_at": 1_734_602_400 + n}
+    (folder / "simple_price.json").write_text(json.dumps(prices))
+    (out / "simple-price-1k.json").write_text(json.dumps(prices))
 
 
 def write_ledger(out: Path) -> None:

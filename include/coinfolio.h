@@ -212,7 +212,12 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * counts and deletes only its own owner's rows, on both backends.
  *
  * PostgreSQL: errors are CF_STORE with the server's message (details.sqlstate when the server
- * gave one); the password never appears in any message. A connection lost mid-call (server
+ * gave one); the password never appears in any message. A URL is shown as
+ * "postgresql://…@host…", never with anything between "//" and the host. A password holding an
+ * unencoded '@' or '/' (libpq would read part of it as a host or parameter) is refused before
+ * connecting (CF_STORE, details.reason "ambiguous_url"): percent-encode it (%40, %2F; an '@' in
+ * a query value after a user part too). libpq's complaints about a URL it cannot read pass
+ * through the same redaction as the API key: no 6 characters of the password survive. A connection lost mid-call (server
  * restart) fails that call with CF_STORE (details.connection_lost 1) and the next call
  * reconnects; a handle that was idle while the server restarted reconnects on its next call.
  * Calls block on the server, which may be on the network, but never longer than the config's
@@ -230,6 +235,12 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * connection's lock, then fails with CF_STORE (details.sqlite_code 5, SQLITE_BUSY); nothing is
  * written.
  *
+ * One handle runs one call at a time. A call that finds its handle busy with a call from another
+ * thread waits for it, and that wait counts in its "database_timeout" (both backends): it waits
+ * at most that long (then CF_STORE, details {"reason":"timeout"}, a message saying another call
+ * kept the handle busy), and its first round trip or busy wait after it ends when the bound does.
+ * So calls queued on a frozen server each give up after one bound, not one per call ahead.
+ *
  * A coin id is 1–128 bytes of UTF-8 without control characters or '/', and not "." or "..".
  * A holding's id also has no upper-case letters and no surrounding white space (no real
  * CoinGecko id has either), and no ',' (held ids are sent comma-joined to /simple/price; no
@@ -243,8 +254,12 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * an existing file keeps its mode. A symbolic link at path is followed; when it dangles, its
  * target is created the same way (0600). *out_store receives the handle; close it with cf_store_close.
  * A path starting with "file:" is an SQLite URI, which is refused (details.reason "sqlite_uri"):
- * give "./file:…" for a file of that name.
- * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path, an SQLite URI) or CF_STORE
+ * give "./file:…" for a file of that name. Any other path holding "://" that is not a
+ * postgresql:// or postgres:// URL ("postgresql+psycopg2://…", "jdbc:postgresql://…", a space
+ * before the scheme) is refused too, never taken for a file (details.reason "unsupported_url",
+ * details.field "database"; the message shows it without anything between "//" and the host).
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, empty or bad UTF-8 path, an SQLite URI, an
+ * unsupported URL) or CF_STORE
  * (cannot open, not a database, newer schema than this library knows). Touches the disk; never
  * the network. */
 int cf_store_open(const char *path, cf_store **out_store, char **out_error);
@@ -257,7 +272,8 @@ int cf_store_open(const char *path, cf_store **out_store, char **out_error);
  * cf_store_open(path) is cf_store_open_v2 with {"database": path}.
  * *out_store receives the handle; close it with cf_store_close.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, missing or empty database, a
- * database starting with "file:" (an SQLite URI, as cf_store_open), bad owner,
+ * database starting with "file:" (an SQLite URI, as cf_store_open) or holding "://" without
+ * being a postgresql:// URL (details.reason "unsupported_url", as cf_store_open), bad owner,
  * a database_timeout that is not a positive number: details.field "database_timeout")
  * or CF_STORE (cannot open or connect: the server's message without the password; not a
  * database; newer schema; no answer within database_timeout: details.reason "timeout").
@@ -866,7 +882,9 @@ int cf_engine_portfolio_history(cf_engine *engine, const char *options_json, cha
  * instead of a full refresh. A coin the answer prices takes its price, 24 h change (a null
  * change included; price_change_24h follows from it) and last_updated from it (null when
  * last_updated_at is outside 1970…9999); a coin it does not
- * price keeps its previous values. Only held coins in the snapshot change; the snapshot is saved.
+ * price keeps its previous values. Only held coins in the snapshot change; the snapshot is saved
+ * in place (its other coins and sparklines are not written again). as_of becomes the newest
+ * last_updated of the priced coins when that is newer.
  * out_json: {"coins":n (coins priced),"as_of":"…","stale":b}. Blocks on the network.
  * Returns CF_OK, CF_NO_DATA (no snapshot yet), a network status (the snapshot is unchanged),
  * CF_INVALID_ARGUMENT (details.reason "reentrant", as cf_engine_refresh) or CF_STORE. */

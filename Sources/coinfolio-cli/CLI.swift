@@ -23,9 +23,10 @@ struct CLI {
     /// The engine, with the database's folder created first.
     func openEngine() throws -> PortfolioEngine {
         let configuration = try options.engineConfiguration()
-        if configuration.database != ":memory:", !configuration.databaseIsServer {
-            // Owner-only (0700) for a folder made here; an existing one keeps its mode.
-            try PrivateFiles.createFolder(URL(fileURLWithPath: configuration.database).deletingLastPathComponent().path)
+        if let file = configuration.databaseFilePath {
+            // Owner-only (0700) for a folder made here; an existing one keeps its mode. A setting
+            // that names no file (an unsupported URL) makes no folder: opening refuses it.
+            try PrivateFiles.createFolder(URL(fileURLWithPath: file).deletingLastPathComponent().path)
         }
         let engine = try PortfolioEngine(configuration: configuration)
         if ProgressBar.isEnabled { engine.setProgressHandler { ProgressBar.draw($0) } }

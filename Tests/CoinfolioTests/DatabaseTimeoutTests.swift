@@ -126,31 +126,12 @@ final class DatabaseTimeoutTests: XCTestCase {
 
     // MARK: - PostgreSQL: a frozen server
 
-    /// The test cluster's processes: the postmaster (first line of `postmaster.pid`) and its children.
-    private func clusterProcesses() throws -> [pid_t] {
-        guard let folder = ProcessInfo.processInfo.environment["COINFOLIO_TEST_POSTGRES_DIR"] else {
-            throw CoinfolioError(.internalError, "COINFOLIO_TEST_POSTGRES_DIR is not set: run the suites through make test")
-        }
-        let pidFile = try String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8)
-        let postmaster = try XCTUnwrap(pidFile.split(separator: "\n").first.flatMap { pid_t($0) })
-        var processes = [postmaster]
-        for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // After "pid (comm)": state, then the parent's pid.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, pid_t(fields[1]) == postmaster { processes.append(pid) }
-        }
-        return processes
-    }
-
     func testAFrozenServerTimesOutWithinTheBoundAndTheNextCallWorks() throws {
         let url = try TestDatabase.postgresURL()
         let owner = "frozen-\(UUID().uuidString)"
         let store = try PortfolioStore(path: url, owner: owner, databaseTimeout: 1)
         try store.setHolding(coinID: "bitcoin", amount: 1)
-        let processes = try clusterProcesses()
+        let processes = try TestDatabase.clusterProcesses()
         var callError: CoinfolioError?
         var openError: CoinfolioError?
         var took = Duration.zero
@@ -166,7 +147,7 @@ final class DatabaseTimeoutTests: XCTestCase {
         XCTAssertLessThan(took, .seconds(20), "both calls returned, each within ten times the bound")
         assertTimedOut(callError, seconds: "1")
         assertTimedOut(openError, seconds: "1")
-        XCTAssertTrue(openError?.message.contains("postgresql://coinfolio@127.0.0.1") ?? false, openError?.message ?? "")
+        XCTAssertTrue(openError?.message.contains("postgresql://…@127.0.0.1") ?? false, openError?.message ?? "")
         try store.setHolding(coinID: "ethereum", amount: 2)
         XCTAssertEqual(try store.holdings().map(\.coinID), ["bitcoin", "ethereum"])
     }

@@ -75,7 +75,7 @@ final class LedgerHistoryStoreTests: XCTestCase {
         try engine.createPortfolio(name: "cold")
         let move = try engine.move(Move(from: "main", to: "cold", coinID: "bitcoin", amount: e("0.5"), timestamp: 1))
         XCTAssertEqual(move.transactions.count, 2)
-        XCTAssertEqual(try engine.store.ledger.holdings(portfolio: "cold").map(\.amount), [0.5])
+        XCTAssertEqual(try engine.store.holdings(portfolio: "cold").map(\.amount), [0.5])
     }
 
     func testAFileWrittenByMainAtStepSixMigratesWithNothingLost() throws {
@@ -99,6 +99,6 @@ final class LedgerHistoryStoreTests: XCTestCase {
         let report = try engine.pnl()
         XCTAssertEqual(report.coins.first { $0.coinID == "bitcoin" }?.realizedPnL, PreciseDecimal("246"))
         XCTAssertEqual(report.coins.first { $0.coinID == "ethereum" }?.costBasis, PreciseDecimal("2e-24"))
-        XCTAssertEqual(try engine.store.ledger.holdings(portfolio: "cold").map(\.amount), [2])
+        XCTAssertEqual(try engine.store.holdings(portfolio: "cold").map(\.amount), [2])
     }
 }

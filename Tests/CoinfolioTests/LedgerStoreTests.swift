@@ -38,7 +38,7 @@ final class LedgerStoreTests: XCTestCase {
     private func assertPositionsMatchTransactions(
         _ engine: PortfolioEngine, _ location: String, owner: String, file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        let kept = engine.store.ledger.keptPositions()
+        let kept = engine.store.keptPositions()
         XCTAssertFalse(kept.isEmpty, "the engine keeps positions", file: file, line: line)
         let portfolios = Set(kept.map { String($0.prefix { $0 != "/" }) })
         var sums: [String: ExactDecimal] = [:]
@@ -321,11 +321,11 @@ final class LedgerStoreTests: XCTestCase {
             b.close()
         }
         try a.setHolding(coinID: "bitcoin", amount: 1)
-        XCTAssertEqual(a.store.ledger.keptPositions(), ["main/bitcoin=1"])
+        XCTAssertEqual(a.store.keptPositions(), ["main/bitcoin=1"])
         try b.setHolding(coinID: "bitcoin", amount: 3)
         // a kept 1: a sell of 2.5 passes only because a sums the ledger again.
         _ = try a.addTransaction(json: #"{"coin_id":"bitcoin","kind":"sell","amount":"2.5","price":1}"#)
-        XCTAssertEqual(a.store.ledger.keptPositions(), ["main/bitcoin=0.5"])
+        XCTAssertEqual(a.store.keptPositions(), ["main/bitcoin=0.5"])
         // b kept 3: now 0.5 are held, and a sell of 1 is short by 0.5.
         let error = assertThrows(.invalidArgument) {
             try b.addTransaction(json: #"{"coin_id":"bitcoin","kind":"sell","amount":"1","price":1,"timestamp":"2100-01-01T00:00:00Z"}"#)
@@ -333,9 +333,9 @@ final class LedgerStoreTests: XCTestCase {
         XCTAssertEqual(
             shortfall(error), ["coin_id": .string("bitcoin"), "timestamp": .string("2100-01-01T00:00:00Z"), "short_by": .number(0.5)])
         // The refused write summed the ledger again and kept what it read.
-        XCTAssertEqual(b.store.ledger.keptPositions(), ["main/bitcoin=0.5"])
+        XCTAssertEqual(b.store.keptPositions(), ["main/bitcoin=0.5"])
         try b.setHolding(coinID: "bitcoin", amount: 0)
-        XCTAssertEqual(b.store.ledger.keptPositions(), ["main/bitcoin=0"])
+        XCTAssertEqual(b.store.keptPositions(), ["main/bitcoin=0"])
         try a.setHoldings([Holding(coinID: "bitcoin", amount: 2), Holding(coinID: "ethereum", amount: 1)])
         let page = try a.transactions()
         XCTAssertEqual(page.transactions.map(\.kind), [.transferIn, .transferIn, .sell, .transferOut, .transferIn, .transferIn])

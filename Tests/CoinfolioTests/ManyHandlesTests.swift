@@ -41,7 +41,7 @@ final class ManyHandlesTests: XCTestCase {
         for name in ["a.sqlite", "b.sqlite"] {
             let engine = try PortfolioEngine(configuration: EngineConfiguration(database: folder.appendingPathComponent(name).path))
             try engine.load(marketsBody: Repository.fixture("markets.json"), globalBody: nil)
-            let saved = try XCTUnwrap(try engine.store.snapshots.load(vsCurrency: "usd"))
+            let saved = try XCTUnwrap(try engine.store.savedSnapshot(vsCurrency: "usd"))
             guard case .compact(let coins) = saved.content else { return XCTFail("a compact snapshot") }
             blobs.append(try XCTUnwrap(coins.blob))
             engine.close()

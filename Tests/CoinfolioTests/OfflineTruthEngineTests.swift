@@ -114,7 +114,7 @@ final class OfflineTruthEngineTests: XCTestCase {
         XCTAssertEqual(try engine(database: path).coins().coins.first?.currentPrice, 57000.123, "usd is still there")
         XCTAssertEqual(try engine(database: path, vs: .init("jpy")).coins().coins.first?.currentPrice, 14_800_000)
         XCTAssertEqual(try engine(database: path).coins().total, 12)
-        XCTAssertEqual(try PortfolioStore(path: path, owner: owner).snapshots.currencies(), ["jpy", "usd"])
+        XCTAssertEqual(try PortfolioStore(path: path, owner: owner).snapshotCurrencies(), ["jpy", "usd"])
     }
 
     func testARefreshInAnotherCurrencyKeepsTheFirstOnesSnapshot() throws {
@@ -125,7 +125,7 @@ final class OfflineTruthEngineTests: XCTestCase {
         let query = try XCTUnwrap(server?.requests(to: "/api/v3/coins/markets").last?["query"] as? [String: String])
         XCTAssertEqual(query["vs_currency"], "jpy")
         XCTAssertEqual(try engine(database: path).coins().total, 12, "usd kept")
-        XCTAssertEqual(try PortfolioStore(path: path, owner: owner).snapshots.currencies(), ["jpy", "usd"])
+        XCTAssertEqual(try PortfolioStore(path: path, owner: owner).snapshotCurrencies(), ["jpy", "usd"])
     }
 
     func testARestoredSnapshotKeepsItsSparklinesThroughHistoryAndPriceUpdates() throws {
@@ -169,8 +169,8 @@ final class OfflineTruthEngineTests: XCTestCase {
             try engine.setHolding(coinID: "bitcoin", amount: 0.5)
             try engine.setHolding(coinID: "ethereum", amount: 2.25)
         }
-        XCTAssertEqual(try memory.store.snapshots.currencies(), [], "nothing saved where nobody can read it back")
-        XCTAssertEqual(try database.store.snapshots.currencies(), ["usd"])
+        XCTAssertEqual(try memory.store.snapshotCurrencies(), [], "nothing saved where nobody can read it back")
+        XCTAssertEqual(try database.store.snapshotCurrencies(), ["usd"])
         func assertAnswersAlike(_ other: PortfolioEngine, _ what: String) throws {
             XCTAssertEqual(try other.coins().coins, try memory.coins().coins, what)
             XCTAssertEqual(try sparklineBits(other), try sparklineBits(memory), "every sparkline point bit for bit: \(what)")

@@ -138,7 +138,7 @@ final class PostgresTests: XCTestCase {
         var error = assertThrows(.store) { try PortfolioStore(path: wrongPassword) }
         assertNoPassword(error)
         XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
-        XCTAssertTrue(error?.message.contains("postgresql://coinfolio@127.0.0.1") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("postgresql://…@127.0.0.1") ?? false, error?.message ?? "")
         error = assertThrows(.store) { try PortfolioStore(path: try url(server, database: "no_such_database")) }
         assertNoPassword(error)
         XCTAssertTrue(error?.message.contains("no_such_database") ?? false, error?.message ?? "")
@@ -150,7 +150,7 @@ final class PostgresTests: XCTestCase {
         XCTAssertFalse(PostgresURL.redactedURL(server).contains("Zebra"))
         XCTAssertEqual(
             PostgresURL.redactedURL("postgresql://u:se%40cret@h:5/db?password=x&sslmode=disable"),
-            "postgresql://u@h:5/db?password=***&sslmode=disable")
+            "postgresql://…@h:5/db?password=***&sslmode=disable")
     }
 
     /// A password with an unencoded `/`, `?` or `@` (break2): libpq ends the user part at the
@@ -174,10 +174,10 @@ final class PostgresTests: XCTestCase {
         let question = "postgresql://coinfolio:Zeb?raQQ@\(hostAndDatabase)"
         let error = assertThrows(.store) { try PortfolioStore(path: question) }
         XCTAssertTrue(
-            error?.message.hasPrefix("cannot open database \"postgresql://coinfolio@\(hostAndDatabase)\": ") ?? false, error?.message ?? "")
+            error?.message.hasPrefix("cannot open database \"postgresql://…@\(hostAndDatabase)\": ") ?? false, error?.message ?? "")
         XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
         XCTAssertFalse(error?.message.contains("raQQ") ?? true, error?.message ?? "")
-        XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://u@h:5/db")
+        XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://…@h:5/db")
         XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a/b@h:5/db?sslmode=disable"), "postgresql://…@h:5/db?sslmode=disable")
         XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a@b@h:5/db"), "postgresql://…@h:5/db")
         XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a/b?c@h:5/db"), "postgresql://…@h:5/db")
@@ -186,10 +186,23 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(
             PostgresURL.redactedURL("postgresql://[::1]:5,h2:6/db?application_name=a@b"),
             "postgresql://[::1]:5,h2:6/db?application_name=a@b")
-        // An `@` in the query is no credential: such a URL still opens.
+        // An `@` in the value of a query parameter libpq knows is no credential when the URL has
+        // no user part: such a URL still opens. After a user part any other `@` may be the one
+        // meant to end it (break-it finding 1: "u:S3cret@Pa55?word@host"): percent-encode it.
         let owner = "at-in-query-\(UUID().uuidString)"
-        try PortfolioStore(path: server + "?application_name=me@host", owner: owner).setHolding(coinID: "bitcoin", amount: 1)
+        let user = try XCTUnwrap(URLComponents(string: server))
+        let hostOnly = "postgresql://\(user.host ?? "")\(user.port.map { ":\($0)" } ?? "")\(user.path)"
+        let plain = "\(hostOnly)?user=\(user.user ?? "")&password=\(Self.password)&application_name=me@host"
+        try PortfolioStore(path: plain, owner: owner).setHolding(coinID: "bitcoin", amount: 1)
         XCTAssertEqual(try PortfolioStore(path: server, owner: owner).holdings(), [Holding(coinID: "bitcoin", amount: 1)])
+        try PortfolioStore(path: server + "?application_name=me%40host", owner: owner).setHolding(coinID: "bitcoin", amount: 2)
+        let atAfterUser = assertThrows(.store) { try PortfolioStore(path: server + "?application_name=me@host", owner: owner) }
+        XCTAssertEqual(atAfterUser?.details["reason"], .string("ambiguous_url"))
+        XCTAssertEqual(PostgresURL.redactedURL("postgresql://h:5/db?user=u&password=secret"), "postgresql://h:5/db?user=u&password=***")
+        XCTAssertTrue(PostgresURL.isAmbiguous("postgresql://h:5/db?word@host/db"), "an @ in no parameter's value")
+        XCTAssertTrue(PostgresURL.isAmbiguous("postgresql://h:5/db?nokeyword=a@b"), "an @ in the value of a parameter libpq does not know")
+        XCTAssertTrue(PostgresURL.isAmbiguous("postgresql://:?start/slash@end@h/db"), "an empty port")
+        XCTAssertTrue(PostgresURL.isAmbiguous("postgresql://u:12/ss@h/db"), "an @ in the database name")
     }
 
     /// Owners are compared as UTF-8 bytes on the server whatever libpq's client encoding would
@@ -217,11 +230,13 @@ final class PostgresTests: XCTestCase {
 
     /// A password that is a word of the server's messages is not cut out of them (break2): "***"
     /// in place of "failed" or of the user name told the reader what the password was. Only
-    /// libpq's complaints about the URL itself, which quote it, are scrubbed, of any length.
+    /// libpq's complaints about the URL itself, which quote it, go through the one redaction rule
+    /// (`SecretRedaction`, as the API key: a password shorter than 6 characters where it appears
+    /// whole, a longer one in every run of 6).
     func testAPasswordThatIsAWordOfTheMessageIsNotRevealedByScrubbing() throws {
         let server = try serverURL()
         let hostAndDatabase = String(server[server.index(after: try XCTUnwrap(server.firstIndex(of: "@")))...])
-        let prefix = "cannot open database \"postgresql://coinfolio@\(hostAndDatabase)\": "
+        let prefix = "cannot open database \"postgresql://…@\(hostAndDatabase)\": "
         for password in ["failed", "coinfolio", "password", "user", "for"] {
             let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio:\(password)@\(hostAndDatabase)") }
             XCTAssertTrue(error?.message.hasPrefix(prefix) ?? false, error?.message ?? "")
@@ -230,19 +245,19 @@ final class PostgresTests: XCTestCase {
                 error?.message ?? "")
         }
         for (password, expected) in [
-            ("%zz", "invalid percent-encoded token: \"***\""), ("a%", "invalid percent-encoded token: \"***\""),
-            ("Z%00ebraQQ", "forbidden value %00 in percent-encoded value: \"***\""),
+            ("%zz", "invalid percent-encoded token: \"[redacted]\""), ("a%", "invalid percent-encoded token: \"[redacted]\""),
+            ("Z%00ebraQQ", "forbidden value %00 in percent-encoded value: \"[redacted]\""),
         ] {
             let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio:\(password)@\(hostAndDatabase)") }
             XCTAssertEqual(error?.message, prefix + expected, password)
         }
         for (parameter, expected) in [
-            ("password=Zebra%zz", "invalid percent-encoded token: \"***\""),
+            ("password=Zebra%zz", "invalid percent-encoded token: \"[redacted]\""),
             ("password=Zeb=raQQ", "extra key/value separator \"=\" in URI query parameter: \"password\""),
         ] {
             let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio@\(hostAndDatabase)?\(parameter)") }
             XCTAssertEqual(
-                error?.message, "cannot open database \"postgresql://coinfolio@\(hostAndDatabase)?password=***\": " + expected, parameter)
+                error?.message, "cannot open database \"postgresql://…@\(hostAndDatabase)?password=***\": " + expected, parameter)
         }
     }
 

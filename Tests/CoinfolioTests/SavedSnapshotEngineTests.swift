@@ -232,6 +232,6 @@ final class SavedSnapshotEngineTests: XCTestCase {
         }
         XCTAssertEqual(
             try memory.coinDetail(id: "bitcoin").coin?.currentPrice, try file.coinDetail(id: "bitcoin").coin?.currentPrice)
-        XCTAssertEqual(try memory.store.snapshots.currencies(), [])
+        XCTAssertEqual(try memory.store.snapshotCurrencies(), [])
     }
 }

@@ -190,6 +190,25 @@ struct TestDatabase {
         return server[..<base.upperBound] + name
     }
 
+    /// The test cluster's processes: the postmaster (first line of `postmaster.pid`) and its children.
+    static func clusterProcesses() throws -> [pid_t] {
+        guard let folder = ProcessInfo.processInfo.environment["COINFOLIO_TEST_POSTGRES_DIR"] else {
+            throw CoinfolioError(.internalError, "COINFOLIO_TEST_POSTGRES_DIR is not set: run the suites through make test")
+        }
+        let pidFile = try String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8)
+        let postmaster = try XCTUnwrap(pidFile.split(separator: "\n").first.flatMap { pid_t($0) })
+        var processes = [postmaster]
+        for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After "pid (comm)": state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { processes.append(pid) }
+        }
+        return processes
+    }
+
     /// A database no other test uses: a new SQLite file, or a new owner on the PostgreSQL server.
     static func fresh(_ test: XCTestCase, name: String = "store.sqlite") throws -> TestDatabase {
         let owner = "test-\(UUID().uuidString)"

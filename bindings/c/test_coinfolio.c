@@ -213,6 +213,8 @@ static const struct CMUnitTest tests[] = {
     TEST(test_store_open_v2_rejects_bad_config),
     TEST(test_store_postgres_password_never_in_errors),
     TEST(test_store_postgres_ambiguous_url_refused),
+    TEST(test_store_postgres_password_with_delimiters_never_in_errors),
+    TEST(test_store_unsupported_url_is_refused_not_a_path),
     TEST(test_store_open_v2_rejects_bad_database_timeouts),
     TEST(test_store_postgres_lock_held_elsewhere_times_out),
 };

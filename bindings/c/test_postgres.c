@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libpq-fe.h>
 
@@ -276,6 +277,103 @@ void test_store_postgres_ambiguous_url_refused(void) {
         json_decref(error);
         free_out(err);
     }
+}
+
+/* Fails when `text` holds `password`, one of its runs of 4 or more letters or digits (ASCII), or
+ * the URL's user part ("//coinfolio"). */
+static void check_nothing_of(const char *password, const char *text, const char *file, int line) {
+    char piece[256];
+    size_t start = 0, length = strlen(password);
+    tf_check(text != NULL && strstr(text, password) == NULL, file, line, "the password %s is not in %s", password,
+             text ? text : "(null)");
+    tf_check(text != NULL && strstr(text, "//coinfolio") == NULL, file, line, "no user part in %s", text ? text : "(null)");
+    while (text != NULL && start < length) {
+        size_t end = start;
+        while (end < length && ((password[end] >= 'a' && password[end] <= 'z') || (password[end] >= 'A' && password[end] <= 'Z') ||
+                                (password[end] >= '0' && password[end] <= '9')))
+            end++;
+        if (end - start >= 4 && end - start < sizeof piece) {
+            memcpy(piece, password + start, end - start);
+            piece[end - start] = '\0';
+            tf_check(strstr(text, piece) == NULL, file, line, "%s (of the password) is not in %s", piece, text);
+        }
+        start = end + 1;
+    }
+}
+
+/* break-it finding 1: a password holding '@ / ? % # :' or non-ASCII letters never appears in an
+ * error (nor the user part); the URL is shown as postgresql://…@host. */
+void test_store_postgres_password_with_delimiters_never_in_errors(void) {
+    static const char *const passwords[] = {
+        "S3cret@Pa55?w0rd", "?start/slash@end", "Zebra#Quokka", "Zebra%Quokka", "Zebra:Quokka", "Zebra?Quokka",
+        "@ZebraQuokka", "ZebraQuokka/", "%ZebraQuokka", "Z\xc3\xa9" "bra\xe2\x82\xac" "Qu\xc3\xb6kka", "Z@e/b?r%a#Q:u\xc3\xb6kka"};
+    const char *url = tf_postgres_url(), *host;
+    size_t i;
+    if (url == NULL || (host = strrchr(url, '@')) == NULL)
+        return;
+    for (i = 0; i < sizeof passwords / sizeof passwords[0]; i++) {
+        char location[4096], shown[4200], *err = SENTINEL;
+        cf_store *store = (cf_store *)SENTINEL;
+        cf_engine *engine = (cf_engine *)SENTINEL;
+        json_t *config, *error;
+        char *text;
+        int status;
+        snprintf(location, sizeof location, "postgresql://coinfolio:%s%s", passwords[i], host);
+        snprintf(shown, sizeof shown, "postgresql://\xe2\x80\xa6%s", host);
+        CHECK_STATUS(cf_store_open(location, &store, &err), CF_STORE, err);
+        CHECK(store == NULL);
+        error = CHECK_ERROR_JSON(err, CF_STORE);
+        check_nothing_of(passwords[i], err, __FILE__, __LINE__);
+        CHECK(err != NULL && strstr(err, shown) != NULL);
+        json_decref(error);
+        free_out(err);
+        config = json_pack("{s:s}", "database", location);
+        text = json_dumps(config, JSON_COMPACT);
+        err = SENTINEL;
+        status = cf_engine_open(text, &engine, &err);
+        CHECK_STATUS(status, CF_STORE, err);
+        check_nothing_of(passwords[i], err, __FILE__, __LINE__);
+        free_out(err);
+        free(text);
+        json_decref(config);
+    }
+}
+
+/* break-it finding 1: a database string holding "://" that is no supported URL is
+ * CF_INVALID_ARGUMENT (details.reason "unsupported_url"), never a SQLite path: no file is made. */
+void test_store_unsupported_url_is_refused_not_a_path(void) {
+    static const char *const schemes[] = {"postgresql+psycopg2://", "jdbc:postgresql://", " postgresql://", "mysql://"};
+    size_t i;
+    for (i = 0; i < sizeof schemes / sizeof schemes[0]; i++) {
+        char location[512], prefix[256], *err = SENTINEL, *config;
+        cf_store *store = (cf_store *)SENTINEL;
+        cf_engine *engine = (cf_engine *)SENTINEL;
+        json_t *error, *details, *json;
+        snprintf(location, sizeof location, "%scoinfolio:Z@e/b?r%%a#Q:Quokka@127.0.0.1:9/coinfolio", schemes[i]);
+        snprintf(prefix, sizeof prefix, "database \"%s\xe2\x80\xa6@127.0.0.1:9/coinfolio\" is not a URL", schemes[i]);
+        CHECK_STATUS(cf_store_open(location, &store, &err), CF_INVALID_ARGUMENT, err);
+        CHECK(store == NULL);
+        error = CHECK_ERROR_JSON(err, CF_INVALID_ARGUMENT);
+        details = json_object_get(error, "details");
+        CHECK_STR(json_str(details, "reason"), "unsupported_url");
+        CHECK_STR(json_str(details, "field"), "database");
+        CHECK(strncmp(json_str(error, "message"), prefix, strlen(prefix)) == 0);
+        check_nothing_of("Quokka", err, __FILE__, __LINE__);
+        json_decref(error);
+        free_out(err);
+        json = json_pack("{s:s}", "database", location);
+        config = json_dumps(json, JSON_COMPACT);
+        err = SENTINEL;
+        CHECK_STATUS(cf_engine_open(config, &engine, &err), CF_INVALID_ARGUMENT, err);
+        error = CHECK_ERROR_JSON(err, CF_INVALID_ARGUMENT);
+        CHECK_STR(json_str(json_object_get(error, "details"), "reason"), "unsupported_url");
+        json_decref(error);
+        free_out(err);
+        free(config);
+        json_decref(json);
+    }
+    /* Nothing named after the strings exists where a SQLite path would have gone. */
+    CHECK(access("postgresql+psycopg2:", F_OK) != 0 && access("jdbc:postgresql:", F_OK) != 0 && access("mysql:", F_OK) != 0);
 }
 
 /* database_timeout: each bad value is CF_INVALID_ARGUMENT with details.field "database_timeout",

@@ -231,6 +231,8 @@ void test_engine_saved_sparklines_read_back_exactly_per_owner(void);
 void test_store_open_v2_rejects_bad_config(void);
 void test_store_postgres_password_never_in_errors(void);
 void test_store_postgres_ambiguous_url_refused(void);
+void test_store_postgres_password_with_delimiters_never_in_errors(void);
+void test_store_unsupported_url_is_refused_not_a_path(void);
 void test_store_open_v2_rejects_bad_database_timeouts(void);
 void test_store_postgres_lock_held_elsewhere_times_out(void);
 

@@ -73,27 +73,30 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
     /// - Returns: the coins, and the elements skipped as undecodable.
     /// - Throws: `CoinfolioError` as classified in the type's documentation.
     public func markets(_ request: MarketsRequest) throws -> MarketsPage {
+        var rows = MarketRows()
+        try markets(request, into: &rows)
+        return rows.page()
+    }
+
+    /// `markets(_:)` decoding every answer into `rows` (`MarketRows`, the one merge: a refresh
+    /// passes the same rows for all its pages). On a throw, `rows` may hold part of the answer or
+    /// none of it: the caller drops it.
+    func markets(_ request: MarketsRequest, into rows: inout MarketRows) throws {
+        // A large body decodes on a thread of its own (`DecodeDeadline.decoding`), so the rows
+        // travel in a box that one decode at a time takes and gives back.
+        let box = MarketRows.Box(rows)
+        rows = MarketRows()
+        defer { rows = box.rows() }
         guard let ids = request.ids else {
-            return try fetch(.markets, path: ["coins", "markets"], query: request.query(ids: nil), decode: CoinGeckoBody.markets)
+            try fetch(.markets, path: ["coins", "markets"], query: request.query(ids: nil)) { try box.decode($0) }
+            return
         }
         var unique: [String] = []
         var seen = Set<String>()
         for id in ids where seen.insert(id).inserted { unique.append(id) }
-        var merged = MarketsPage(coins: [])
-        var rows = LaterRowWins<Coin>()
-        var elementsBefore = 0
         for chunk in Self.idChunks(unique) {
-            let page = try fetch(.markets, path: ["coins", "markets"], query: request.query(ids: chunk), decode: CoinGeckoBody.markets)
-            for coin in page.coins { rows.add(coin) }
-            // Skipped indexes count from the first element of the first answer.
-            merged.skipped += page.skipped.map { MarketsPage.Skipped(index: $0.index + elementsBefore, reason: $0.reason) }
-            merged.warnings += page.warnings.map {
-                DecodeWarning(index: $0.index.map { $0 + elementsBefore }, id: $0.id, field: $0.field, reason: $0.reason)
-            }
-            elementsBefore += page.elementCount
+            try fetch(.markets, path: ["coins", "markets"], query: request.query(ids: chunk)) { try box.decode($0) }
         }
-        merged.coins = rows.rows
-        return merged
     }
 
     /// `GET /global`: the whole market's figures.

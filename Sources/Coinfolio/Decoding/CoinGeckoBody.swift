@@ -15,10 +15,18 @@ public enum CoinGeckoBody {
     /// `symbol`/`name`) are listed in `warnings` (SPEC §10).
     /// - Throws: `.invalidArgument` for malformed JSON, `.decode` when the body is not an array.
     public static func markets(_ body: Data) throws -> MarketsPage {
+        var rows = MarketRows()
+        try markets(body, into: &rows)
+        return rows.page()
+    }
+
+    /// Decodes a `GET /coins/markets` body into `rows` (`MarketRows`: the one merge a refresh's
+    /// pages share). Same rules and errors as `markets(_:)`.
+    static func markets(_ body: Data, into rows: inout MarketRows) throws {
         let data = withoutBOM(body)
         do {
             try DecodeDeadline.check()
-            return try MarketsDecoder.decode(data, offsetBase: body.count - data.count)
+            try MarketsDecoder.decode(data, offsetBase: body.count - data.count, into: &rows)
         } catch is DecodeDeadline.Passed {
             throw DecodeDeadline.error
         }

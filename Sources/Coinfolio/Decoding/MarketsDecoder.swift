@@ -14,13 +14,25 @@ enum MarketsDecoder {
     /// - Parameters:
     ///   - piecewiseAbove, pieceBytes: for tests; the defaults are `piecewiseThreshold` and 4 MB.
     static func decode(_ body: Data, offsetBase: Int, piecewiseAbove: Int = piecewiseThreshold, pieceBytes: Int = 0) throws -> MarketsPage {
-        try body.withUnsafeBytes { raw -> MarketsPage in
+        var rows = MarketRows()
+        try decode(body, offsetBase: offsetBase, into: &rows, piecewiseAbove: piecewiseAbove, pieceBytes: pieceBytes)
+        return rows.page()
+    }
+
+    /// Decodes a body into `rows`, the merge every row of a refresh goes through once (its
+    /// elements numbered after the ones `rows` already counted). Throws as `decode(_:offsetBase:)`;
+    /// rows already added then stay in `rows` (a caller drops it: no call decodes a body twice).
+    static func decode(
+        _ body: Data, offsetBase: Int, into rows: inout MarketRows, piecewiseAbove: Int = piecewiseThreshold, pieceBytes: Int = 0
+    ) throws {
+        rows.beginBody()
+        try body.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            return try SimdJSON.withDecoder { decoder -> MarketsPage in
+            try SimdJSON.withDecoder { decoder in
                 if bytes.count > piecewiseAbove,
-                    let page = try piecewise(decoder, bytes, raw: raw, offsetBase: offsetBase, pieceBytes: pieceBytes)
+                    try piecewise(decoder, bytes, raw: raw, offsetBase: offsetBase, pieceBytes: pieceBytes, into: &rows)
                 {
-                    return page
+                    return
                 }
                 var records: UnsafePointer<cf_sj_coin>?
                 var count = 0
@@ -41,10 +53,9 @@ enum MarketsDecoder {
                     throw CoinfolioError(.internalError, "out of memory decoding the markets body")
                 }
                 // Small bodies: sparklines point into the decoder's padded copy of the body.
-                var builder = PageBuilder(text: copy.map { JSONText(adopting: $0, count: bytes.count) })
-                builder.reserve(count)
-                try builder.add(UnsafeBufferPointer(start: records, count: count))
-                return builder.page()
+                rows.reserve(count)
+                try rows.add(
+                    UnsafeBufferPointer(start: records, count: count), text: copy.map { JSONText(adopting: $0, count: bytes.count) })
             }
         }
     }
@@ -53,22 +64,23 @@ enum MarketsDecoder {
     /// memory grows with the kept sparkline text rather than with padded copies of the body.
     static let piecewiseThreshold = 16 << 20
 
-    /// nil when the body is not a non-empty array (the one-piece path then decides).
+    /// false when the body is not a non-empty array (the one-piece path then decides).
     private static func piecewise(
         _ decoder: OpaquePointer, _ bytes: UnsafeBufferPointer<UInt8>, raw: UnsafeRawBufferPointer, offsetBase: Int,
-        pieceBytes: Int
-    ) throws -> MarketsPage? {
-        guard let base = bytes.baseAddress else { return nil }
+        pieceBytes: Int, into rows: inout MarketRows
+    ) throws -> Bool {
+        guard let base = bytes.baseAddress else { return false }
         var arena: UnsafeMutablePointer<UInt8>?
         switch Int(cf_sj_markets_chunked_begin(decoder, base, bytes.count, pieceBytes, &arena)) {
         case Int(CF_SJ_OK): break
-        case Int(CF_SJ_NOT_CHUNKABLE): return nil
+        case Int(CF_SJ_NOT_CHUNKABLE): return false
         default: throw CoinfolioError(.internalError, "out of memory decoding the markets body")
         }
         // The decoder forgets this body however the loop ends (a deadline can end it early).
         defer { cf_sj_markets_chunked_end(decoder) }
-        guard let arena else { return nil }
-        var builder = PageBuilder(text: JSONText(adopting: arena, count: bytes.count))
+        guard let arena else { return false }
+        let text = JSONText(adopting: arena, count: bytes.count)
+        var first = true
         while true {
             try DecodeDeadline.check()
             var records: UnsafePointer<cf_sj_coin>?
@@ -77,14 +89,15 @@ enum MarketsDecoder {
             let status = cf_sj_markets_chunked_next(decoder, &records, &count, &errorName)
             switch Int(status) {
             case Int(CF_SJ_MORE):
-                if builder.elementCount == 0 {
+                if first {
                     // Size the arrays once, from the rows per byte of the first piece.
                     let covered = max(cf_sj_markets_chunked_position(decoder), 1)
-                    builder.reserve(count * bytes.count / covered + count / 8 + 16)
+                    rows.reserve(count * bytes.count / covered + count / 8 + 16)
+                    first = false
                 }
-                try builder.add(UnsafeBufferPointer(start: records, count: count))
+                try rows.add(UnsafeBufferPointer(start: records, count: count), text: text)
             case Int(CF_SJ_OK):
-                return builder.page()
+                return true
             case Int(CF_SJ_MALFORMED):
                 throw malformed(raw, offsetBase: offsetBase, simdjsonOffset: -1, name: errorName)
             default:
@@ -136,67 +149,9 @@ enum MarketsDecoder {
     /// JSON keys of the string fields, in record order (CF_SJ_ID …).
     static let stringKeys = ["id", "symbol", "name", "image", "ath_date", "atl_date", "last_updated", "roi.currency"]
 
-    /// Records to a page, piece after piece: the merge (later row wins), skips and warnings.
-    private struct PageBuilder {
-        let text: JSONText?
-        var merged = LaterRowWins<Coin>()
-        var skipped: [MarketsPage.Skipped] = []
-        /// Warnings by row index; only the rows kept in the end report theirs.
-        var warningsByIndex: [Int: [DecodeWarning]] = [:]
-        var sourceIndex: [Int] = []
-        var elementCount = 0
+    struct Reason: Error { var text: String }
 
-        init(text: JSONText?) { self.text = text }
-
-        mutating func reserve(_ rows: Int) {
-            merged.reserveCapacity(rows)
-            sourceIndex.reserveCapacity(rows)
-        }
-
-        /// - Throws: `DecodeDeadline.Passed` when a client call's decoding time ran out.
-        mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>) throws {
-            sourceIndex.reserveCapacity(sourceIndex.count + records.count)
-            elementCount += records.count
-            for record in records {
-                try DecodeDeadline.check()
-                let index = Int(record.index)
-                guard Int(record.state) == CF_SJ_ROW_OBJECT else {
-                    skipped.append(.init(index: index, reason: "not an object"))
-                    continue
-                }
-                var rowWarnings: [DecodeWarning] = []
-                switch MarketsDecoder.coin(record, text: text, index: index, warnings: &rowWarnings) {
-                case .failure(let reason):
-                    skipped.append(.init(index: index, reason: reason.text))
-                case .success(let coin):
-                    if !rowWarnings.isEmpty { warningsByIndex[index] = rowWarnings }
-                    // The coin is moved into the merged rows, not copied (a copy retains and
-                    // later releases each of its strings): nothing reads it afterwards.
-                    let id = coin.id
-                    if let earlier = merged.add(consume coin, id: id) {
-                        skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(id)\": a later row replaces it"))
-                        sourceIndex[earlier] = index
-                    } else {
-                        sourceIndex.append(index)
-                    }
-                }
-            }
-        }
-
-        func page() -> MarketsPage {
-            // Warnings of the rows kept (a replaced duplicate's go with it), in body order.
-            var warnings: [DecodeWarning] = []
-            if !warningsByIndex.isEmpty {
-                for index in sourceIndex.sorted() { warnings += warningsByIndex[index] ?? [] }
-            }
-            return MarketsPage(
-                coins: merged.rows, skipped: skipped.sorted { $0.index < $1.index }, elementCount: elementCount, warnings: warnings)
-        }
-    }
-
-    private struct Reason: Error { var text: String }
-
-    private static func coin(_ record: cf_sj_coin, text body: JSONText?, index: Int, warnings: inout [DecodeWarning])
+    static func coin(_ record: cf_sj_coin, text body: JSONText?, index: Int, warnings: inout [DecodeWarning])
         -> Result<Coin, Reason>
     {
         let stringFields = record.strings

@@ -14,6 +14,9 @@ public enum CoinSort: String, CaseIterable, Sendable {
     /// Coin lists: as `rank_reversed`. Portfolio: `current_holdings_value` ascending.
     case holdingsReversed = "holdings_reversed"
 
+    /// Whether the order follows `current_price` (a price update changes it; the rank orders stay).
+    var dependsOnPrice: Bool { self == .price || self == .priceReversed }
+
     /// Whether the sorted value grows down a coin list (a portfolio sorts `holdings` by value,
     /// highest first, instead).
     var ascending: Bool {

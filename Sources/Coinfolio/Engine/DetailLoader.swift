@@ -7,7 +7,7 @@ import Foundation
 /// fails.
 final class DetailLoader: Sendable {
     private let ttl: Double
-    private let store: DetailStore
+    private let store: PortfolioStore
     private let fetches: SharedFetches<String, Loaded>
 
     /// A detail, when it was fetched, and whether it is past its TTL.
@@ -17,7 +17,7 @@ final class DetailLoader: Sendable {
         var isStale = false
     }
 
-    init(ttl: Double, store: DetailStore) {
+    init(ttl: Double, store: PortfolioStore) {
         self.ttl = ttl
         self.store = store
         fetches = SharedFetches(ttl: ttl)
@@ -28,7 +28,7 @@ final class DetailLoader: Sendable {
     /// The saved detail of `id` (memory first, then the database), fresh or not; no request.
     func saved(id: String) -> Loaded? {
         if let kept = fetches.kept(id) { return kept.value }
-        guard let saved = try? store.load(coinID: id) else { return nil }
+        guard let saved = try? store.savedDetail(coinID: id) else { return nil }
         return Loaded(detail: saved.detail, fetchedAt: saved.fetchedAt)
     }
 
@@ -39,7 +39,7 @@ final class DetailLoader: Sendable {
         let now = Date()
         return try fetches.value(for: id, what: "detail of \"\(id)\"") { id in
             var saved: Loaded?
-            if let stored = try? store.load(coinID: id) { saved = Loaded(detail: stored.detail, fetchedAt: stored.fetchedAt) }
+            if let stored = try? store.savedDetail(coinID: id) { saved = Loaded(detail: stored.detail, fetchedAt: stored.fetchedAt) }
             if let saved, now.timeIntervalSince(saved.fetchedAt) < ttl {
                 // A fresh saved detail answers without a request of its own.
                 return .init(value: saved, asOf: saved.fetchedAt, withoutRequest: true)
@@ -47,7 +47,7 @@ final class DetailLoader: Sendable {
             do {
                 let detail = try fetch(id)
                 let fetchedAt = Date()
-                try? store.save(detail, fetchedAt: fetchedAt)
+                try? store.saveDetail(detail, fetchedAt: fetchedAt)
                 return .init(value: Loaded(detail: detail, fetchedAt: fetchedAt), asOf: fetchedAt)
             } catch let error as CoinfolioError where error.code == .invalidArgument || error.code == .notFound {
                 throw error

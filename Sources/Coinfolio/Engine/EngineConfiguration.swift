@@ -8,11 +8,17 @@ public struct EngineConfiguration: Sendable {
     /// Where holdings and the saved snapshot live: a SQLite file path, `":memory:"` for none on
     /// disk, or a PostgreSQL server `postgresql://user[:password]@host[:port]/db[?params]`
     /// (`postgres://` too). A path starting with `file:` (an SQLite URI) is refused when the
-    /// store opens (`.invalidArgument`, `details.reason` `"sqlite_uri"`).
+    /// store opens (`.invalidArgument`, `details.reason` `"sqlite_uri"`), and so is any other
+    /// string holding `://` that is not such a URL (`postgresql+psycopg2://…`,
+    /// `jdbc:postgresql://…`, a space before the scheme: `details.reason` `"unsupported_url"`).
     public var database: String
     /// Whether `database` names a PostgreSQL server (a `postgresql://` or `postgres://` URL)
     /// rather than a SQLite file.
     public var databaseIsServer: Bool { DatabaseLocation.isPostgres(database) }
+    /// The SQLite file `database` names (a host may create its folder): nil for `":memory:"`, a
+    /// PostgreSQL URL, or a setting the engine refuses to open (an SQLite URI `file:…`, a
+    /// string with `://` that is no supported URL, `details.reason` "unsupported_url").
+    public var databaseFilePath: String? { DatabaseLocation.filePath(database) }
     /// Whose rows the engine reads and writes in `database` (default `"default"`): an engine
     /// never sees, changes, counts or deletes another owner's rows.
     public var owner: String

@@ -23,29 +23,32 @@ final class MarketSnapshot: Sendable {
     let version: Int
     private static let versions = Atomic<Int>(0)
     let storedSparklines: StoredSparklines?
+    /// The id of the saved snapshot these coins are (nil when none was saved: a private
+    /// `:memory:` database), for a price update to change in place.
+    let savedID: Int?
     /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring
     /// search; made on the first search (opening an engine should not pay for it).
-    private let haystacks = Mutex<[[UInt8]]?>(nil)
+    private let haystacks: Mutex<[[UInt8]]?>
     /// Coin positions by order, computed once per order.
-    private let orders = Mutex<[CoinSort: [Int]]>([:])
+    private let orders: Mutex<[CoinSort: [Int]]>
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
     private let encoded: Mutex<[[UInt8]?]>
     /// Each coin's `current_price` as a decimal (the double's shortest text, every digit kept:
     /// 2.6e-13 stays 2.6e-13), converted once per coin on first use for the ledger's P&L (only
     /// the held coins are ever asked for).
-    private let exactPrices = Mutex<[Int: PreciseDecimal?]>([:])
+    private let exactPrices: Mutex<[Int: PreciseDecimal?]>
 
     /// Sparklines left in the database: the saved snapshot's id and which coins have one.
     struct StoredSparklines: Sendable {
-        let store: SnapshotStore
+        let store: PortfolioStore
         let snapshotID: Int
         let hasSparkline: [Bool]
     }
 
     init(
         coins: SnapshotCoins, marketData: MarketData?, asOf: Date, fetchedAt: Date, refreshFailed: Bool = false,
-        storedSparklines: StoredSparklines? = nil
+        storedSparklines: StoredSparklines? = nil, savedID: Int? = nil
     ) {
         self.coins = coins
         self.marketData = marketData
@@ -53,13 +56,47 @@ final class MarketSnapshot: Sendable {
         self.fetchedAt = fetchedAt
         self.refreshFailed = refreshFailed
         self.storedSparklines = storedSparklines
+        self.savedID = savedID
         version = Self.versions.add(1, ordering: .relaxed).newValue
         var index: [String: Int] = [:]
         index.reserveCapacity(coins.count)
         // By position, not `enumerated()`: that copies each whole `Coin` to read its id.
         for position in coins.indices { index[coins.id(at: position)] = position }
         indexByID = index
+        haystacks = Mutex(nil)
+        orders = Mutex([:])
         encoded = Mutex(Array(repeating: nil, count: coins.count * 2))
+        exactPrices = Mutex([:])
+        decodedSparklines = Mutex([:])
+    }
+
+    /// `previous` after a price update (`PortfolioEngine.refreshPrices`): `coins` are its coins
+    /// with those at the positions of `changed` replaced (same ids, names, ranks and
+    /// sparklines). What does not depend on prices is kept rather than made again: the index,
+    /// the search texts, the rank orders, sparklines read, and every other coin's JSON and
+    /// exact price.
+    init(updating previous: MarketSnapshot, coins: SnapshotCoins, changed: some Collection<Int>, asOf: Date, fetchedAt: Date) {
+        self.coins = coins
+        marketData = previous.marketData
+        self.asOf = asOf
+        self.fetchedAt = fetchedAt
+        refreshFailed = false
+        storedSparklines = previous.storedSparklines
+        savedID = previous.savedID
+        version = Self.versions.add(1, ordering: .relaxed).newValue
+        indexByID = previous.indexByID
+        haystacks = Mutex(previous.haystacks.withLock { $0 })
+        orders = Mutex(previous.orders.withLock { $0.filter { !$0.key.dependsOnPrice } })
+        var json = previous.encoded.withLock { $0 }
+        var prices = previous.exactPrices.withLock { $0 }
+        for position in changed {
+            json[position * 2] = nil
+            json[position * 2 + 1] = nil
+            prices[position] = nil
+        }
+        encoded = Mutex(json)
+        exactPrices = Mutex(prices)
+        decodedSparklines = Mutex(previous.decodedSparklines.withLock { $0 })
     }
 
     /// The data's own time (SPEC §10 "Offline truth"): the newest `last_updated` among `coins`,
@@ -86,7 +123,7 @@ final class MarketSnapshot: Sendable {
     /// by position: a coin's sparkline stays undecoded JSON in the snapshot — or, for a snapshot
     /// restored from the database, in the file — until someone needs its points, then is parsed
     /// (or read) once for this snapshot.
-    private let decodedSparklines = Mutex<[Int: [Double]]>([:])
+    private let decodedSparklines: Mutex<[Int: [Double]]>
 
     /// The points of the coin at `position`'s sparkline (nil when it has none, or when the saved
     /// snapshot it would be read from was replaced since), parsed or read once.
@@ -139,7 +176,7 @@ final class MarketSnapshot: Sendable {
     func markedFailed() -> MarketSnapshot {
         MarketSnapshot(
             coins: coins, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, refreshFailed: true,
-            storedSparklines: storedSparklines)
+            storedSparklines: storedSparklines, savedID: savedID)
     }
 
     /// Judged from the data's own time, not the fetch time: a loaded old body is stale at once.

@@ -73,7 +73,7 @@ extension PortfolioEngine {
     /// portfolio going to `options.portfolio`.
     private func importLedgerCSV(_ reader: inout CSVReader, options: ImportOptions) throws -> ImportReport {
         var planned: [[Transaction]] = []
-        let result = try store.ledger.importCSV(
+        let result = try store.importCSV(
             &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices, defaultPortfolio: options.portfolio,
             keep: !options.dryRun, units: options.dryRun ? { planned.append($0) } : nil,
             progress: { rows, finished in self.progress.report(.import, done: rows, total: finished ? rows : nil) })
@@ -86,7 +86,7 @@ extension PortfolioEngine {
 
     /// An exchange file's entries: symbols resolved, each entry planned and written.
     private func importEntries(_ file: ImportedFile, headerLine: Int, options: ImportOptions) throws -> ImportReport {
-        let stored = try store.ledger.portfolioCurrency(options.portfolio)
+        let stored = try store.portfolioCurrency(options.portfolio)
         let engineCurrency = configuration.vsCurrency.code
         let currency = (stored ?? nil) ?? engineCurrency
         // Symbols: the option, money, the table, then the one snapshot coin that has it.
@@ -107,10 +107,8 @@ extension PortfolioEngine {
         var planned: [[Transaction]] = []
         var next = 0
         let total = file.rowsRead
-        let counts = try store.ledger.importUnits(keep: !options.dryRun) { connection in
-            if next == 0, stored == nil {
-                try store.ledger.insertPortfolio(options.portfolio, engineCurrency, connection)
-            }
+        let missing = stored == nil ? (name: options.portfolio, vsCurrency: engineCurrency) : nil
+        let counts = try store.importUnits(keep: !options.dryRun, creating: missing) {
             while next < file.entries.count {
                 let entry = file.entries[next]
                 next += 1

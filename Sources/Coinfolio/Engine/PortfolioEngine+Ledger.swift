@@ -15,11 +15,11 @@ extension PortfolioEngine {
     ///   portfolio (other than "main", created on first use), `.store`. Nothing is written on error.
     @discardableResult
     public func addTransaction(_ transaction: Transaction) throws -> Transaction {
-        guard transaction.feeCoinID != nil, !transaction.fee.isZero else { return try store.ledger.add(transaction) }
+        guard transaction.feeCoinID != nil, !transaction.fee.isZero else { return try store.addTransaction(transaction) }
         // A fee in a coin: the transaction and its fee row, one group.
         try transaction.validate()
         let vs = try currency(ofPortfolio: transaction.portfolio)
-        return try store.ledger.addGroup(LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs)).rows[0]
+        return try store.addTransactionGroup(LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs)).rows[0]
     }
 
     /// `addTransaction` from the JSON a host sends (`{"portfolio","coin_id","kind","amount",
@@ -38,13 +38,13 @@ extension PortfolioEngine {
         guard let number = Int64(id), number > 0 else {
             throw CoinfolioError(.invalidArgument, "transaction id must be a whole number above 0, not \"\(id.prefix(64))\"")
         }
-        try store.ledger.delete(id: number)
+        try store.deleteTransaction(id: number)
     }
 
     /// A page of a portfolio's transactions in ledger order (timestamp, then insertion).
     /// - Throws: `.store`.
     public func transactions(_ query: TransactionQuery = TransactionQuery()) throws -> TransactionPage {
-        let (transactions, total) = try store.ledger.transactions(query)
+        let (transactions, total) = try store.transactions(query)
         return TransactionPage(transactions: transactions, total: total)
     }
 
@@ -54,13 +54,13 @@ extension PortfolioEngine {
     /// - Throws: `.notFound` for an unknown portfolio (other than "main"); `.store`.
     public func pnl(_ options: PnLOptions = PnLOptions()) throws -> PnLReport {
         let vs = try currency(ofPortfolio: options.portfolio)
-        let ledger = try store.ledger.ledger(portfolio: options.portfolio)
+        let ledger = try store.coinLedgers(portfolio: options.portfolio)
         let snapshot = vs == configuration.vsCurrency.code ? currentSnapshot() : nil
         // A move into this portfolio needs the other portfolios' lots of that coin (SPEC §16).
         var others: [[HoldingsKey: [LedgerEntry]]] = []
         if ledger.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
-            for portfolio in try store.ledger.portfolios() where portfolio.name != options.portfolio {
-                let coins = try store.ledger.ledger(portfolio: portfolio.name)
+            for portfolio in try store.portfolios() where portfolio.name != options.portfolio {
+                let coins = try store.coinLedgers(portfolio: portfolio.name)
                 others.append(Dictionary(coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first }))
             }
         }
@@ -71,7 +71,7 @@ extension PortfolioEngine {
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).
     func currency(ofPortfolio name: String) throws -> String {
-        switch try store.ledger.portfolioCurrency(name) {
+        switch try store.portfolioCurrency(name) {
         case .some(.some(let code)): return code
         case .some(.none): return configuration.vsCurrency.code
         case .none:
@@ -83,7 +83,7 @@ extension PortfolioEngine {
     /// Every portfolio by name, with its currency ("main" follows the engine's `vs_currency`
     /// unless it was created with its own).
     public func portfolios() throws -> [PortfolioInfo] {
-        var list = try store.ledger.portfolios().map {
+        var list = try store.portfolios().map {
             PortfolioInfo(name: $0.name, vsCurrency: $0.vsCurrency ?? configuration.vsCurrency.code)
         }
         // "main" exists from the start for every owner, created in the database on first use.
@@ -101,7 +101,7 @@ extension PortfolioEngine {
     /// - Throws: `.invalidArgument` for a bad name or currency, or a name already taken.
     public func createPortfolio(name: String, vsCurrency: String? = nil) throws {
         let code = try VsCurrency(vsCurrency ?? configuration.vsCurrency.code).code
-        try store.ledger.createPortfolio(name: name, vsCurrency: code)
+        try store.createPortfolio(name: name, vsCurrency: code)
     }
 
     /// Creates a portfolio from `{"name","vs_currency"}` (vs_currency optional).
@@ -114,13 +114,13 @@ extension PortfolioEngine {
     /// Renames a portfolio; its transactions follow.
     /// - Throws: `.notFound`; `.invalidArgument` for a bad or taken new name.
     public func renamePortfolio(_ name: String, to newName: String) throws {
-        try store.ledger.renamePortfolio(name, to: newName)
+        try store.renamePortfolio(name, to: newName)
     }
 
     /// Deletes a portfolio; one with transactions only when `force` (they go with it).
     /// - Throws: `.notFound`; `.invalidArgument` when it has transactions and `force` is false.
     public func deletePortfolio(_ name: String, force: Bool = false) throws {
-        try store.ledger.deletePortfolio(name, force: force)
+        try store.deletePortfolio(name, force: force)
     }
 
     /// Imports ledger CSV (SPEC §12) in one database transaction: every row or none. Reports
@@ -148,7 +148,7 @@ extension PortfolioEngine {
     /// the end done = total = every row read (the total is not known before: the file streams).
     func importCSV(_ reader: inout CSVReader) throws -> ImportSummary {
         progress.report(.import, done: 0, total: nil)
-        let result = try store.ledger.importCSV(
+        let result = try store.importCSV(
             &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices,
             progress: { rows, finished in self.progress.report(.import, done: rows, total: finished ? rows : nil) })
         return ImportSummary(imported: result.imported, skipped: result.skipped)
@@ -161,20 +161,20 @@ extension PortfolioEngine {
     /// - Throws: `.notFound` for an unknown portfolio; `.store`.
     public func exportCSV(portfolio: String? = Transaction.defaultPortfolio) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        try store.ledger.exportCSV(portfolio: portfolio) { bytes += $0 }
+        try store.exportCSV(portfolio: portfolio) { bytes += $0 }
         return bytes
     }
 
     /// `exportCSV` written to a file handle 64 KiB at a time.
     public func exportCSV(portfolio: String? = Transaction.defaultPortfolio, to handle: FileHandle) throws {
-        try store.ledger.exportCSV(portfolio: portfolio) { try handle.write(contentsOf: $0) }
+        try store.exportCSV(portfolio: portfolio) { try handle.write(contentsOf: $0) }
     }
 
     /// Coins held in any portfolio (for refresh: held coins outside the top list are fetched too).
     func heldCoinIDs() throws -> [String] {
         var ids: Set<String> = []
-        for portfolio in try store.ledger.portfolios() {
-            for holding in try store.ledger.holdings(portfolio: portfolio.name) { ids.insert(holding.coinID) }
+        for portfolio in try store.portfolios() {
+            for holding in try store.holdings(portfolio: portfolio.name) { ids.insert(holding.coinID) }
         }
         return ids.sorted()
     }

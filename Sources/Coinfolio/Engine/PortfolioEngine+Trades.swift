@@ -19,7 +19,7 @@ extension PortfolioEngine {
         try trade.validate()
         let vs = try currency(ofPortfolio: trade.portfolio)
         let legs = try trade.legs(prices: storedPrices, vsCurrency: vs)
-        let written = try store.ledger.addGroup(LedgerGroup.rows(legs, prices: storedPrices, vsCurrency: vs))
+        let written = try store.addTransactionGroup(LedgerGroup.rows(legs, prices: storedPrices, vsCurrency: vs))
         return TransactionGroup(groupID: written.groupID, transactions: written.rows)
     }
 
@@ -51,7 +51,7 @@ extension PortfolioEngine {
                     "to_currency": .string(toCurrency),
                 ])
         }
-        let written = try store.ledger.addGroup(move.legs)
+        let written = try store.addTransactionGroup(move.legs)
         return TransactionGroup(groupID: written.groupID, transactions: written.rows)
     }
 

@@ -24,7 +24,7 @@ public final class PortfolioEngine: Sendable {
     public let client: CoinGeckoClient
 
     /// The current snapshot; swapped whole, so queries never wait for a refresh.
-    private let snapshot: Mutex<MarketSnapshot?>
+    let snapshot: Mutex<MarketSnapshot?>
     /// One refresh at a time; queries do not wait for it.
     /// One refresh (or price update) at a time; queries do not wait for it.
     let refreshLock = Mutex(())
@@ -42,7 +42,7 @@ public final class PortfolioEngine: Sendable {
         self.configuration = configuration
         store = try PortfolioStore(path: configuration.database, owner: configuration.owner, databaseTimeout: configuration.databaseTimeout)
         client = CoinGeckoClient(configuration: configuration.api)
-        details = DetailLoader(ttl: configuration.detailTTL, store: store.details)
+        details = DetailLoader(ttl: configuration.detailTTL, store: store)
         charts = ChartLoader(ttl: configuration.chartTTL)
         // A saved snapshot that no longer decodes is dropped, not fatal: the next refresh or
         // load replaces it.
@@ -52,70 +52,6 @@ public final class PortfolioEngine: Sendable {
 
     /// Closes the database. Later calls throw `.store`.
     public func close() { store.close() }
-
-    // MARK: - Snapshot
-
-    /// Downloads a new snapshot: one `/coins/markets` request per 250 of `coinLimit` coins, one
-    /// `/global` request, and one `ids=` request for held coins missing from those pages (the app
-    /// dropped them). Never a detail request. The snapshot is saved in the database.
-    /// - Returns: the number of coins, the data's own time (`as_of`), the fetch time and staleness.
-    /// - Throws: the client's `CoinfolioError` (network, HTTP, rate limit, key, decode) or
-    ///   `.store`; the previous snapshot is then kept and marked stale. `.decode` with
-    ///   `details["reason"]` = `"no_coins"` when the first page decodes to no coin (`[]`, or
-    ///   every row skipped): the previous snapshot is kept as it was, `stale` unchanged.
-    @discardableResult
-    public func refresh() throws -> RefreshSummary {
-        try WorkInProgress.refuseNested(self, "refresh")
-        return try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshHoldingLock() } }
-    }
-
-    /// `refresh()`'s work, run holding `refreshLock`.
-    private func refreshHoldingLock() throws -> RefreshSummary {
-        do {
-            let vs = configuration.vsCurrency
-            let perPage = min(configuration.coinLimit, MarketsRequest.maximumPerPage)
-            let pages = (configuration.coinLimit + perPage - 1) / perPage
-            var coins: [Coin] = []
-            progress.report(.markets, done: 0, total: pages)
-            for page in 1...pages {
-                var request = try MarketsRequest(vsCurrency: vs, perPage: perPage, page: page, sparkline: true)
-                request.priceChangePercentage = configuration.priceChangePercentage
-                let batch = try client.markets(request)
-                // An empty first page (CoinGecko sends `[]` during incidents) never replaces data;
-                // an empty later page just ends the paging.
-                if page == 1, batch.coins.isEmpty { throw Self.noCoins("CoinGecko returned no coins") }
-                coins += batch.coins
-                // A short page is the last; skipped elements still count toward its length.
-                let isLast = batch.elementCount < perPage || page == pages
-                progress.report(.markets, done: page, total: isLast ? page : pages)
-                if isLast { break }
-            }
-            if coins.count > configuration.coinLimit { coins.removeLast(coins.count - configuration.coinLimit) }
-            progress.report(.global, done: 0, total: 1)
-            let marketData = try client.global()
-            progress.report(.global, done: 1, total: 1)
-            let listed = Set(coins.lazy.map(\.id))
-            let missing = try heldCoinIDs().filter { !listed.contains($0) }
-            if !missing.isEmpty {
-                progress.report(.ids, done: 0, total: missing.count)
-                var request = try MarketsRequest(vsCurrency: vs, ids: missing, sparkline: true)
-                request.priceChangePercentage = configuration.priceChangePercentage
-                coins += try client.markets(request).coins
-                progress.report(.ids, done: missing.count, total: missing.count)
-            }
-            return try install(coins: coins, marketData: marketData)
-        } catch let error as CoinfolioError where error.details["reason"] == .string("no_coins") {
-            throw error  // the snapshot stays exactly as it was, `stale` included
-        } catch {
-            markRefreshFailed()
-            throw error
-        }
-    }
-
-    /// The error for a markets answer with no coin: `details["reason"]` = `"no_coins"`.
-    private static func noCoins(_ message: String, code: CoinfolioError.Code = .decode) -> CoinfolioError {
-        CoinfolioError(code, message, details: ["reason": .string("no_coins")])
-    }
 
     /// Sets the function that long work calls with its progress; nil turns reporting off.
     ///
@@ -131,92 +67,6 @@ public final class PortfolioEngine: Sendable {
         progress.set(handler)
     }
 
-    /// Replaces the snapshot with raw CoinGecko bodies instead of downloading them (hosts with
-    /// their own HTTP, saved files, offline tests). Same merge as `refresh()`: one row per id,
-    /// the later row kept. Saved in the database like a refresh's snapshot, except in a private
-    /// `:memory:` database (see `PortfolioStore.keepsSnapshots`).
-    /// - Parameters:
-    ///   - marketsBody: a `/coins/markets` body.
-    ///   - globalBody: a `/global` body, or nil to keep the previous market data.
-    /// - Returns: the number of coins, the data's own time (the newest `last_updated`, so a loaded
-    ///   old body is stale at once), the load time as `fetchedAt`, and staleness.
-    /// - Throws: `.invalidArgument` (malformed JSON; or a markets body with no coin — `[]` or
-    ///   every row skipped — with `details["reason"]` = `"no_coins"`: nothing is replaced),
-    ///   `.decode` (not CoinGecko shapes), `.store`.
-    @discardableResult
-    public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
-        let page = try naming("markets_body") {
-            let page = try CoinGeckoBody.markets(marketsBody)
-            guard !page.coins.isEmpty else {
-                throw Self.noCoins("no coin in it (an empty array, or every row skipped); nothing was replaced", code: .invalidArgument)
-            }
-            return page
-        }
-        let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
-        try WorkInProgress.refuseNested(self, "load")
-        return try refreshLock.withLock { _ in
-            let marketData = newMarketData ?? currentSnapshot()?.marketData
-            return try install(coins: page.coins, marketData: marketData, unique: true)
-        }
-    }
-
-    /// Runs `body`, saying which input an error is about: in the message ("markets body:
-    /// malformed JSON") and in `details["input"]` ("markets_body").
-    private func naming<T>(_ input: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as CoinfolioError {
-            throw error.about(input: input)
-        }
-    }
-
-    /// Swaps in a new snapshot and saves it (compact form, per vs_currency; not on a private
-    /// `:memory:` database, see `PortfolioStore.keepsSnapshots`). `carrying` is the
-    /// snapshot `coins` were taken from position for position (a price update): coins whose
-    /// sparkline is still in the file keep it there, copied row for row, never parsed.
-    /// - Parameter unique: the coins are one decoded page, already one row per id (no second merge
-    ///   copying every coin).
-    func install(
-        coins: [Coin], marketData: MarketData?, carrying previous: MarketSnapshot? = nil, unique isUnique: Bool = false
-    ) throws -> RefreshSummary {
-        var unique = coins
-        if !isUnique {
-            var merged = LaterRowWins<Coin>(reservingCapacity: coins.count)
-            for coin in coins { merged.add(coin) }
-            unique = merged.rows
-        }
-        let fetchedAt = Date()
-        let asOf = MarketSnapshot.dataTime(coins: unique, marketData: marketData) ?? fetchedAt
-        let kept = previous?.storedSparklines.flatMap { unique.count == coins.count ? $0 : nil }
-        // A private `:memory:` database is read by no one but this engine, whose vs_currency is
-        // fixed, and ends with it: a saved copy there would only double the memory of the
-        // snapshot already held (and its sparkline text), so it is not written.
-        var id: Int?
-        if store.keepsSnapshots {
-            id = try store.snapshots.save(
-                vsCurrency: configuration.vsCurrency.code, coins: unique, asOf: asOf.timeIntervalSince1970,
-                fetchedAt: fetchedAt.timeIntervalSince1970, global: marketData.map { Data(Self.globalBody($0)) },
-                copyingSparklinesOf: kept.map { ($0.snapshotID, $0.hasSparkline) })
-        }
-        let stored = kept.flatMap { kept in
-            id.map { MarketSnapshot.StoredSparklines(store: store.snapshots, snapshotID: $0, hasSparkline: kept.hasSparkline) }
-        }
-        let next = MarketSnapshot(
-            coins: SnapshotCoins(unique), marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, storedSparklines: stored)
-        snapshot.withLock { $0 = next }
-        return RefreshSummary(
-            coins: unique.count, asOf: asOf, fetchedAt: fetchedAt,
-            isStale: next.isStale(now: fetchedAt, staleAfter: configuration.staleAfter))
-    }
-
-    func markRefreshFailed() {
-        let hasSnapshot = snapshot.withLock { current in
-            current = current?.markedFailed()
-            return current != nil
-        }
-        if hasSnapshot { try? store.snapshots.markRefreshFailed(vsCurrency: configuration.vsCurrency.code) }
-    }
-
     func currentSnapshot() -> MarketSnapshot? {
         snapshot.withLock { $0 }
     }
@@ -229,47 +79,10 @@ public final class PortfolioEngine: Sendable {
     /// `.noData` naming the engine's currency (and the ones that do have a snapshot).
     func noDataError() -> CoinfolioError {
         let vs = configuration.vsCurrency.code
-        let others = ((try? store.snapshots.currencies()) ?? []).filter { $0 != vs }
+        let others = ((try? store.snapshotCurrencies()) ?? []).filter { $0 != vs }
         var message = "no \(vs) market data yet: refresh, or load saved CoinGecko bodies, with vs_currency \(vs)"
         if !others.isEmpty { message += " (saved: \(others.joined(separator: ", ")))" }
         return CoinfolioError(.noData, message, details: ["vs_currency": .string(vs)])
-    }
-
-    private func restoreSnapshot() throws -> MarketSnapshot? {
-        let vs = configuration.vsCurrency.code
-        guard let saved = try store.snapshots.load(vsCurrency: vs) else { return nil }
-        let marketData = try saved.global.map { try CoinGeckoBody.global($0) }
-        switch saved.content {
-        case .compact(let compact):
-            let restored = MarketSnapshot(
-                coins: SnapshotCoins(compact), marketData: marketData, asOf: Date(timeIntervalSince1970: saved.asOf),
-                fetchedAt: Date(timeIntervalSince1970: saved.fetchedAt), refreshFailed: saved.refreshFailed,
-                storedSparklines: .init(store: store.snapshots, snapshotID: saved.id, hasSparkline: compact.skimmed.hasSparkline))
-            // Every save merges its coins to one row per id: a blob naming an id twice was not
-            // written by one, and would list that coin twice.
-            guard restored.indexByID.count == restored.coins.count else { throw SnapshotCodec.corrupt }
-            return restored
-        case .marketsBody(let body):
-            // Saved by schema 1 as a CoinGecko body: decode it once, learn the data's own time,
-            // and save it again in the compact form (best effort: a read-only file still opens).
-            let coins = try CoinGeckoBody.markets(body).coins
-            // As for the compact form: a snapshot without a coin is never installed.
-            guard !coins.isEmpty else { throw SnapshotCodec.corrupt }
-            let fetchedAt = Date(timeIntervalSince1970: saved.fetchedAt)
-            let asOf = MarketSnapshot.dataTime(coins: coins, marketData: marketData) ?? fetchedAt
-            let resaved = try? store.snapshots.save(
-                vsCurrency: vs, coins: coins, asOf: asOf.timeIntervalSince1970, fetchedAt: saved.fetchedAt, global: saved.global)
-            if resaved != nil, saved.refreshFailed { try? store.snapshots.markRefreshFailed(vsCurrency: vs) }
-            return MarketSnapshot(
-                coins: SnapshotCoins(coins), marketData: marketData, asOf: asOf, fetchedAt: fetchedAt,
-                refreshFailed: saved.refreshFailed)
-        }
-    }
-
-    private static func globalBody(_ data: MarketData) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject(); w.key("data"); w.beginObject(); data.writeJSON(to: &w); w.endObject(); w.endObject()
-        return w.bytes
     }
 
     // MARK: - Queries
@@ -353,7 +166,7 @@ public final class PortfolioEngine: Sendable {
         var held: [HeldCoin] = []
         var total = 0.0
         var priced = 0
-        for holding in try store.ledger.holdings(portfolio: portfolio) {
+        for holding in try store.holdings(portfolio: portfolio) {
             var position: Int?
             var value: Double?
             if let snapshot, let found = snapshot.indexByID[holding.coinID] {
@@ -379,7 +192,7 @@ public final class PortfolioEngine: Sendable {
     ///   leave a later sell short (nothing written); `.notFound` for an unknown portfolio other
     ///   than "main"; `.store` with SQLite's message.
     public func setHolding(coinID: String, amount: Double, portfolio: String = Transaction.defaultPortfolio) throws {
-        try store.ledger.setHolding(portfolio: portfolio, coinID: coinID, amount: amount)
+        try store.setHolding(portfolio: portfolio, coinID: coinID, amount: amount)
     }
 
     /// Sets several holdings in one durable transaction, all or nothing (rules of

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A snapshot's coins by position: values already decoded (a refresh or load), or a saved
 /// snapshot's compact records decoded on first use (`CompactCoins`). The id, rank and price of
 /// a position are read without decoding the coin.
@@ -18,6 +20,19 @@ struct SnapshotCoins: RandomAccessCollection, Sendable {
         values = []
         self.compact = compact
     }
+
+    /// These coins with the ones at `changed`'s positions replaced (a price update): decoded
+    /// coins are copied, a saved snapshot's other records copied as bytes; nothing else is
+    /// decoded or encoded.
+    func replacing(_ changed: [Int: Coin]) -> SnapshotCoins {
+        if let compact { return SnapshotCoins(compact.replacing(changed)) }
+        var coins = values
+        for (position, coin) in changed where coins.indices.contains(position) { coins[position] = coin }
+        return SnapshotCoins(coins)
+    }
+
+    /// The saved coins' blob (`SnapshotCodec`'s form) when these are a saved snapshot's.
+    var savedBlob: Data? { compact?.blob }
 
     var startIndex: Int { 0 }
 

@@ -15,31 +15,39 @@ final class CompactCoins: Sendable {
     let blob: Data
     let skimmed: SnapshotCodec.Skimmed
     /// Coins decoded so far, by position.
-    private let decoded = Mutex<[Int: Coin]>([:])
+    private let decoded: Mutex<[Int: Coin]>
 
     /// - Throws: `.store` (`SnapshotCodec.corrupt`) for a truncated or foreign blob.
     private init(blob: Data) throws {
         self.blob = blob
         skimmed = try blob.withUnsafeBytes { try SnapshotCodec.skim($0) }
+        decoded = Mutex([:])
+    }
+
+    private init(blob: Data, skimmed: SnapshotCodec.Skimmed, decoded: [Int: Coin]) {
+        self.blob = blob
+        self.skimmed = skimmed
+        self.decoded = Mutex(decoded)
     }
 
     /// The records of `blob`: the instance another engine of this process already holds for an
     /// equal blob, or a new one (then shared with later opens).
     /// - Throws: `.store` (`SnapshotCodec.corrupt`) for a truncated or foreign blob.
     static func shared(blob: Data) throws -> CompactCoins {
-        var hasher = Hasher()
-        blob.withUnsafeBytes { hasher.combine(bytes: $0) }
-        let key = hasher.finalize()
-        if let found = open.withLock({ $0[key]?.lazy.compactMap(\.coins).first { $0.blob == blob } }) { return found }
-        let made = try CompactCoins(blob: blob)
-        return open.withLock { open in
-            // Another thread may have made one meanwhile: keep the first, drop entries gone.
-            var bucket = (open[key] ?? []).filter { $0.coins != nil }
-            if let first = bucket.lazy.compactMap(\.coins).first(where: { $0.blob == blob }) { return first }
-            bucket.append(Entry(coins: made))
-            open[key] = bucket
-            return made
-        }
+        if let found = lookUp(blob) { return found }
+        return register(try CompactCoins(blob: blob))
+    }
+
+    /// These coins with the ones at `changed`'s positions replaced (a price update): the other
+    /// records' bytes are copied, and the coins decoded so far stay decoded. Shared with later
+    /// opens of the same bytes, like `shared(blob:)`'s.
+    func replacing(_ changed: [Int: Coin]) -> CompactCoins {
+        let (bytes, skim) = blob.withUnsafeBytes { SnapshotCodec.replacing(changed, in: $0, skimmed: skimmed) }
+        var kept = decoded.withLock { $0 }
+        for (position, coin) in changed where position < count { kept[position] = coin }
+        let replaced = Data(bytes)
+        if let found = Self.lookUp(replaced) { return found }
+        return Self.register(CompactCoins(blob: replaced, skimmed: skim, decoded: kept))
     }
 
     /// The instances engines hold, by a hash of their blob (weakly: an engine that lets its
@@ -48,6 +56,31 @@ final class CompactCoins: Sendable {
 
     private struct Entry: Sendable {
         weak var coins: CompactCoins?
+    }
+
+    private static func key(_ blob: Data) -> Int {
+        var hasher = Hasher()
+        blob.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
+
+    /// The instance held for a blob equal to `blob`, if any.
+    private static func lookUp(_ blob: Data) -> CompactCoins? {
+        let key = key(blob)
+        return open.withLock { $0[key]?.lazy.compactMap(\.coins).first { $0.blob == blob } }
+    }
+
+    /// `made`, now shared — or the instance another thread registered for the same blob meanwhile.
+    private static func register(_ made: CompactCoins) -> CompactCoins {
+        let key = key(made.blob)
+        return open.withLock { open in
+            // Another thread may have made one meanwhile: keep the first, drop entries gone.
+            var bucket = (open[key] ?? []).filter { $0.coins != nil }
+            if let first = bucket.lazy.compactMap(\.coins).first(where: { $0.blob == made.blob }) { return first }
+            bucket.append(Entry(coins: made))
+            open[key] = bucket
+            return made
+        }
     }
 
     var count: Int { skimmed.offsets.count }

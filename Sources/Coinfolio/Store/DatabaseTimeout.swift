@@ -10,6 +10,8 @@ import Foundation
 ///   whose answer never came: the server may have committed it before it stopped answering.
 /// - SQLite: the busy wait for another connection's lock (SQLite's busy timeout) is this long,
 ///   and no busy statement is retried once it has passed.
+/// - Both: a call waiting for its handle (another thread's call is using it) waits at most this
+///   long, and its next wait ends when the bound does (`StoreConnection.locked`).
 enum DatabaseTimeout {
     /// The bound when a configuration gives none, in seconds.
     static let defaultSeconds: Double = 30

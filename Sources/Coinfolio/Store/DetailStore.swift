@@ -1,9 +1,9 @@
 import Foundation
 
 /// Coin details (`GET /coins/{id}`) saved in the holdings file with their fetch time, so that a
-/// detail outlives the process and answers offline. The engine's TTL decides whether a saved
-/// detail is fresh; saving never expires anything. Shares the `StoreConnection` of the
-/// `PortfolioStore` it belongs to.
+/// detail outlives the process and answers offline, in `CoinDetailCodec`'s compact form. The
+/// engine's TTL decides whether a saved detail is fresh; saving never expires anything. Shares
+/// the `StoreConnection` of the `PortfolioStore` it belongs to.
 final class DetailStore: Sendable {
     private let connection: StoreConnection
     private var owner: String { connection.owner }
@@ -20,9 +20,7 @@ final class DetailStore: Sendable {
 
     /// Saves (replaces) the detail of `detail.id`, fetched at `fetchedAt`.
     func save(_ detail: CoinDetail, fetchedAt: Date) throws {
-        var w = JSONWriter(reserving: 1024 + (detail.description?.utf8.count ?? 0))
-        w.beginObject(); detail.writeJSON(to: &w); w.endObject()
-        let bytes = w.bytes
+        let bytes = CoinDetailCodec.encode(detail)
         try connection.locked { connection in
             let statement = try connection.statement(
                 """
@@ -49,33 +47,7 @@ final class DetailStore: Sendable {
             guard try statement.next() else { return nil }
             return (statement.double(0), statement.blob(1) ?? Data())
         }
-        guard let (fetchedAt, json) = row, let stored = try? JSONDecoder().decode(StoredDetail.self, from: json) else { return nil }
-        return Saved(detail: stored.detail, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
-    }
-
-    /// The saved form: `CoinDetail.writeJSON`'s keys (plain text, already cleaned of HTML).
-    private struct StoredDetail: Decodable {
-        var id: String
-        var symbol: String
-        var name: String
-        var block_time_in_minutes: Double?
-        var hashing_algorithm: String?
-        var description: String?
-        var homepage: String?
-        var subreddit_url: String?
-        var genesis_date: String?
-        var categories: [String]?
-
-        var detail: CoinDetail {
-            var detail = CoinDetail(id: id, symbol: symbol, name: name)
-            detail.blockTimeInMinutes = block_time_in_minutes
-            detail.hashingAlgorithm = hashing_algorithm
-            detail.description = description
-            detail.homepage = homepage
-            detail.subredditURL = subreddit_url
-            detail.genesisDate = genesis_date
-            detail.categories = categories ?? []
-            return detail
-        }
+        guard let (fetchedAt, bytes) = row, let detail = try? CoinDetailCodec.decode(bytes) else { return nil }
+        return Saved(detail: detail, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
     }
 }

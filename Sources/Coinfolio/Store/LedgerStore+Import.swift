@@ -41,6 +41,7 @@ extension LedgerStore {
     /// it happens.
     /// - Parameters:
     ///   - keep: false for a dry run: everything is checked as for a real import, then rolled back.
+    ///   - portfolio: a portfolio to create first (one the import names that does not exist).
     ///   - next: the next unit (the connection is there for what the caller reads or creates,
     ///     such as a portfolio a file names), or nil after the last.
     ///   - checked: called after the checks, before the commit (a progress report's end).
@@ -49,7 +50,8 @@ extension LedgerStore {
     ///   coin's sum beyond ±8.5e19 (`reason` `out_of_range`); whatever `next` throws; `.store`.
     ///   Nothing is written on error.
     func importUnits(
-        keep: Bool = true, _ next: (_ connection: any Database) throws -> ImportUnit?, checked: () -> Void = {}
+        keep: Bool = true, creating portfolio: (name: String, vsCurrency: String)? = nil,
+        _ next: (_ connection: any Database) throws -> ImportUnit?, checked: () -> Void = {}
     ) throws -> ImportCounts {
         // The units are read once, so the body must never run twice. `write` holds the owner's
         // ledger lock and is not retried (no serialization failures): this guard only keeps a
@@ -61,6 +63,7 @@ extension LedgerStore {
                 guard attempts == 1 else {
                     throw CoinfolioError(.store, "the import met a concurrent write and was undone whole; import the file again")
                 }
+                if let portfolio { try insertPortfolio(portfolio.name, portfolio.vsCurrency, connection) }
                 let counts = try connection.withLargeWriteCache { try writeUnits(next, connection) }
                 checked()
                 guard keep else { throw DryRunRollback(counts: counts) }

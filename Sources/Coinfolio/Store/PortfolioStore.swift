@@ -2,7 +2,8 @@ import Foundation
 
 /// The user's holdings and ledger in a SQLite file or on a PostgreSQL server: portfolios, their
 /// transactions (SPEC §12), and the engine's saved market snapshot, every row of one owner. The
-/// store sees only its owner's rows.
+/// store sees only its owner's rows. The engine reaches the database only through this type
+/// (the extensions below), never past it to the stores of each concept.
 ///
 /// Every write that returns is committed and durable (SQLite: WAL journal, `synchronous=FULL`;
 /// PostgreSQL: a committed transaction). Several threads may share one store (calls are
@@ -20,12 +21,12 @@ public final class PortfolioStore: Sendable {
     /// Whose rows the store reads and writes.
     public var owner: String { file.owner }
     private let file: StoreConnection
-    /// The engine's market snapshot, in the same database.
-    let snapshots: SnapshotStore
-    /// The ledger (portfolios and transactions), in the same database.
-    let ledger: LedgerStore
-    /// Coin details saved with their fetch time, in the same database.
-    let details: DetailStore
+    /// The engine's market snapshots, in the same database (below).
+    private let snapshots: SnapshotStore
+    /// The ledger (portfolios and transactions), in the same database (below).
+    private let ledger: LedgerStore
+    /// Coin details saved with their fetch time, in the same database (below).
+    private let details: DetailStore
 
     /// Opens the store, creating the database's schema on first use and migrating older ones (a
     /// schema-1 file's holdings become transfers in of unknown cost).
@@ -100,4 +101,117 @@ public final class PortfolioStore: Sendable {
     public func holdings() throws -> [Holding] {
         try ledger.holdings(portfolio: Transaction.defaultPortfolio)
     }
+}
+
+/// The ledger as the engine uses it (SPEC §12): portfolios, transactions, holdings, cost-basis
+/// input, CSV. Rules and errors are `LedgerStore`'s.
+extension PortfolioStore {
+    /// Stores a validated transaction under the never-negative rule; see `LedgerStore.add`.
+    func addTransaction(_ transaction: Transaction) throws -> Transaction { try ledger.add(transaction) }
+
+    /// Stores rows that belong together (a trade, a move, a transaction and its fee row) as one
+    /// group, all or none; see `LedgerStore.addGroup`.
+    func addTransactionGroup(_ rows: [Transaction]) throws -> (groupID: String?, rows: [Transaction]) {
+        try ledger.addGroup(rows)
+    }
+
+    /// Deletes a transaction unless that would leave a later one short; see `LedgerStore.delete`.
+    func deleteTransaction(id: Int64) throws { try ledger.delete(id: id) }
+
+    /// A page of transactions in ledger order, and how many match in all.
+    func transactions(_ query: TransactionQuery) throws -> (transactions: [Transaction], total: Int) {
+        try ledger.transactions(query)
+    }
+
+    /// The portfolio's coins with their entries in ledger order (cost basis and P&L's input).
+    func coinLedgers(portfolio: String) throws -> [LedgerStore.CoinLedger] { try ledger.ledger(portfolio: portfolio) }
+
+    /// The portfolio's holdings: every coin whose transactions sum above zero, by coin id.
+    func holdings(portfolio: String) throws -> [Holding] { try ledger.holdings(portfolio: portfolio) }
+
+    /// Sets a holding of `portfolio` by recording the transfer of the difference; see `setHolding(coinID:amount:)`.
+    func setHolding(portfolio: String, coinID: String, amount: Double) throws {
+        try ledger.setHolding(portfolio: portfolio, coinID: coinID, amount: amount)
+    }
+
+    /// Every portfolio by name (bytewise); a nil currency means "the engine's vs_currency".
+    func portfolios() throws -> [(name: String, vsCurrency: String?)] { try ledger.portfolios() }
+
+    /// The portfolio's stored currency: `.some(nil)` for "the engine's", nil when it does not exist.
+    func portfolioCurrency(_ name: String) throws -> String?? { try ledger.portfolioCurrency(name) }
+
+    func createPortfolio(name: String, vsCurrency: String?) throws { try ledger.createPortfolio(name: name, vsCurrency: vsCurrency) }
+
+    func renamePortfolio(_ name: String, to newName: String) throws { try ledger.renamePortfolio(name, to: newName) }
+
+    func deletePortfolio(_ name: String, force: Bool) throws { try ledger.deletePortfolio(name, force: force) }
+
+    /// Imports ledger CSV in one transaction; see `LedgerStore.importCSV`.
+    func importCSV(
+        _ reader: inout CSVReader, newPortfolioCurrency: String, prices: StoredPrices = .none, defaultPortfolio: String? = nil,
+        keep: Bool = true, units: (([Transaction]) -> Void)? = nil, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
+    ) throws -> (imported: Int, skipped: Int, counts: LedgerStore.ImportCounts) {
+        try ledger.importCSV(
+            &reader, newPortfolioCurrency: newPortfolioCurrency, prices: prices, defaultPortfolio: defaultPortfolio, keep: keep,
+            units: units, progress: progress)
+    }
+
+    /// Writes an import's units of rows in one transaction (an exchange file's, SPEC §18); see
+    /// `LedgerStore.importUnits`.
+    func importUnits(
+        keep: Bool, creating portfolio: (name: String, vsCurrency: String)?, _ next: () throws -> LedgerStore.ImportUnit?,
+        checked: () -> Void
+    ) throws -> LedgerStore.ImportCounts {
+        try ledger.importUnits(keep: keep, creating: portfolio, { _ in try next() }, checked: checked)
+    }
+
+    /// Writes a portfolio's transactions (every portfolio's for nil) as CSV; see `LedgerStore.exportCSV`.
+    func exportCSV(portfolio: String?, to sink: ([UInt8]) throws -> Void) throws {
+        try ledger.exportCSV(portfolio: portfolio, to: sink)
+    }
+
+    /// The positions this handle keeps in memory ("portfolio/coin=amount", for tests).
+    func keptPositions() -> [String] { ledger.keptPositions() }
+}
+
+/// The engine's saved market data as the engine uses it: one snapshot per `vs_currency`
+/// (`SnapshotStore`), their sparklines read on demand, and coin details (`DetailStore`).
+extension PortfolioStore {
+    /// Saves a new snapshot of `vsCurrency` in place of the one there; see `SnapshotStore.save`.
+    /// - Returns: its id.
+    func saveSnapshot(vsCurrency: String, coins: [Coin], asOf: Date, fetchedAt: Date, marketData: MarketData?) throws -> Int {
+        try snapshots.save(
+            vsCurrency: vsCurrency, coins: coins, asOf: asOf.timeIntervalSince1970, fetchedAt: fetchedAt.timeIntervalSince1970,
+            marketData: marketData)
+    }
+
+    /// Saves a price update of snapshot `snapshotID`; see `SnapshotStore.updatePrices`.
+    /// - Returns: false when another engine replaced the snapshot since (nothing written).
+    func saveSnapshotPrices(
+        snapshotID: Int, vsCurrency: String, replaced: Data?, changed: [Int: Coin], asOf: Date, fetchedAt: Date
+    ) throws -> Bool {
+        try snapshots.updatePrices(
+            snapshotID: snapshotID, vsCurrency: vsCurrency, replaced: replaced, changed: changed, asOf: asOf.timeIntervalSince1970,
+            fetchedAt: fetchedAt.timeIntervalSince1970)
+    }
+
+    /// Marks the saved snapshot of `vsCurrency` as left behind by a failed refresh.
+    func markSnapshotRefreshFailed(vsCurrency: String) throws { try snapshots.markRefreshFailed(vsCurrency: vsCurrency) }
+
+    /// The saved snapshot of `vsCurrency`, nil when there is none.
+    func savedSnapshot(vsCurrency: String) throws -> SnapshotStore.Saved? { try snapshots.load(vsCurrency: vsCurrency) }
+
+    /// The quote currencies that have a saved snapshot, sorted.
+    func snapshotCurrencies() throws -> [String] { try snapshots.currencies() }
+
+    /// The sparkline of the coin at `position` of saved snapshot `snapshotID`, nil when none.
+    func sparkline(snapshotID: Int, position: Int) throws -> [Double]? {
+        try snapshots.sparkline(snapshotID: snapshotID, position: position)
+    }
+
+    /// Saves (replaces) a coin detail fetched at `fetchedAt`.
+    func saveDetail(_ detail: CoinDetail, fetchedAt: Date) throws { try details.save(detail, fetchedAt: fetchedAt) }
+
+    /// The saved detail of `coinID` and its fetch time, nil when none reads.
+    func savedDetail(coinID: String) throws -> DetailStore.Saved? { try details.load(coinID: coinID) }
 }

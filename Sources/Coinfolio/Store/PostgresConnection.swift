@@ -10,11 +10,10 @@ import Foundation
 /// `timeout` seconds away (`DatabaseTimeout`): past it the query is cancelled (`PostgresCancel`),
 /// the connection dropped, and the call fails with `.store` (`details["reason"]` = "timeout").
 /// A lost or dropped connection fails the call in flight with `.store`; the next call
-/// reconnects and prepares again. No message ever holds the password: the URL is
-/// shown without it, and libpq's complaints about the URL (which quote it) have the password
-/// scrubbed out. The server's messages are never scrubbed: it never sees the password in
-/// anything it could quote, and "***" in place of a word ("failed", the user name) would tell
-/// what the password is.
+/// reconnects and prepares again. No message ever holds the password: the URL is shown without
+/// its user part (`PostgresURL.redactedURL`), an ambiguous URL is refused before libpq reads it,
+/// and libpq's complaints about the URL (which quote it) pass through `SecretRedaction`
+/// (`PostgresURL.scrub`).
 final class PostgresConnection: Database {
     let kind = DatabaseKind.postgres
     /// The connection; nil after `close()` or after a round trip ran out of time (the next call
@@ -46,20 +45,13 @@ final class PostgresConnection: Database {
     ///   `details["reason"]` "timeout" when the server did not answer in time.
     init(url: String, timeout: Double = DatabaseTimeout.defaultSeconds) throws {
         try DatabaseTimeout.validate(timeout)
-        // libpq knows the scheme in lower case only.
-        let url = url.range(of: "://").map { url[..<$0.lowerBound].lowercased() + url[$0.lowerBound...] } ?? url
+        let url = PostgresURL.normalized(url)
         self.url = url
         self.timeout = timeout
-        // A user part with an unencoded '@', '/' or '?' ends where libpq says, not where the
-        // writer meant: libpq would read the rest of the password as a host, port or database
-        // and quote it. Refused before libpq sees it.
-        guard !PostgresURL.hasStrayAt(url) else {
-            throw CoinfolioError(
-                .store,
-                "cannot open database \"\(PostgresURL.redactedURL(url))\": its user or password holds an unencoded '@', '/' or '?'"
-                    + " (percent-encode them: %40, %2F, %3F)",
-                details: ["reason": .string("ambiguous_url")])
-        }
+        // A password with an unencoded '@' or '/' ends where libpq says, not where the writer
+        // meant: libpq would read the rest of it as a host, port, database or parameter and
+        // quote it. Refused before libpq sees it.
+        try PostgresURL.checkUnambiguous(url)
         switch Self.connect(url, until: Self.deadline(PostgresURL.connectBound(url, timeout))) {
         case .success(let opened): connection = opened
         case .failure(let failure):

@@ -3,9 +3,98 @@ import Foundation
 
 /// A PostgreSQL connection URL (`postgresql://user[:password]@host[:port]/db[?params]`,
 /// `postgres://` too, the scheme in any letter case) as Coinfolio reads it before libpq does:
-/// whether its user part is ambiguous, how it is shown in messages (never with its password),
-/// and how libpq's complaints about it are cleaned of the password.
+/// whether it can be read only one way, how it is shown (never with its user part or password),
+/// and which secrets libpq's complaints about it must not quote.
+///
+/// libpq ends the user part at the first `@` before any `/` (a `?` does not end it). A password
+/// holding an unencoded `@` or `/` therefore ends early, and libpq would read the rest of it as a
+/// host, port, database or query parameter — and quote it. Such a URL is refused before libpq
+/// sees it (`isAmbiguous`): after a user part no other `@` may appear (percent-encode it, `%40`,
+/// also in a query value); without one, an `@` may only stand in the value of a query parameter
+/// libpq knows (`?application_name=me@host`), after hosts whose ports are numbers.
 enum PostgresURL {
+    /// Whether `location` is a URL of a supported scheme: `postgresql://` or `postgres://`, in any
+    /// letter case (RFC 3986 §3.1), with nothing before it.
+    static func hasSupportedScheme(_ location: String) -> Bool {
+        let scheme = location.utf8.prefix(12).split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false)
+        guard let name = scheme.first, location.utf8.dropFirst(name.count).starts(with: "://".utf8) else { return false }
+        let lowered = String(decoding: name, as: UTF8.self).lowercased()
+        return lowered == "postgresql" || lowered == "postgres"
+    }
+
+    /// `url` as libpq reads it: the scheme in lower case (libpq knows no other spelling).
+    static func normalized(_ url: String) -> String {
+        url.range(of: "://").map { url[..<$0.lowerBound].lowercased() + url[$0.lowerBound...] } ?? url
+    }
+
+    /// Refuses a URL libpq would read otherwise than its writer meant.
+    /// - Throws: `.store` with `details.reason` "ambiguous_url", the URL shown without anything
+    ///   before its last `@`.
+    static func checkUnambiguous(_ url: String) throws {
+        guard isAmbiguous(url) else { return }
+        throw CoinfolioError(
+            .store,
+            "cannot open database \"\(redactedURL(url))\": its user or password holds an unencoded '@', '/' or '?'"
+                + " (percent-encode them: %40, %2F, %3F)",
+            details: ["reason": .string("ambiguous_url")])
+    }
+
+    /// Whether libpq might read `url` (any `scheme://…` text) otherwise than its writer meant:
+    /// see the type's documentation.
+    static func isAmbiguous(_ url: String) -> Bool {
+        guard let scheme = url.range(of: "://") else { return false }
+        let rest = url[scheme.upperBound...]
+        guard rest.contains("@") else { return false }
+        if let authority = authority(url) {
+            // Any later `@` (host, port, database or query) may be the one meant to end the user part.
+            return rest[rest.index(after: authority.endIndex)...].contains("@")
+        }
+        // No user part as libpq reads it (a `/` came first), yet an `@`. Hosts are
+        // `host[:port]`, comma-separated, IPv6 in brackets: a port that is no number is a
+        // password's start ("u:pa/ss@…").
+        let hostsEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        for host in rest[..<hostsEnd].split(separator: ",", omittingEmptySubsequences: false) {
+            let afterAddress = host.split(separator: "]", omittingEmptySubsequences: false).last ?? host
+            guard let colon = afterAddress.lastIndex(of: ":") else { continue }
+            let port = afterAddress[afterAddress.index(after: colon)...]
+            if port.isEmpty || !port.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
+        }
+        let queryStart = rest[hostsEnd...].firstIndex(of: "?") ?? rest.endIndex
+        if rest[hostsEnd..<queryStart].contains("@") { return true }  // in the database name
+        guard queryStart < rest.endIndex else { return false }
+        for parameter in rest[rest.index(after: queryStart)...].split(separator: "&") where parameter.contains("@") {
+            guard let equals = parameter.firstIndex(of: "="), keywords.contains(String(parameter[..<equals])) else { return true }
+        }
+        return false
+    }
+
+    /// `url` (any `scheme://…` text) as it may appear in messages and logs: nothing between its
+    /// `//` and its host — `scheme://…@host…` when it has a user part (an ambiguous URL loses
+    /// everything up to its last `@`) — and a `password=` parameter's value as `***`.
+    static func redactedURL(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        var result = url
+        if isAmbiguous(url), let at = url[scheme.upperBound...].lastIndex(of: "@") {
+            result = String(url[..<scheme.upperBound]) + "…" + url[at...]
+        } else if let authority = authority(url) {
+            result = String(url[..<scheme.upperBound]) + "…" + url[authority.endIndex...]
+        }
+        if let query = result.firstIndex(of: "?") {
+            let parameters = result[result.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
+            let kept = parameters.map { $0.lowercased().hasPrefix("password=") ? "password=***" : String($0) }
+            result = String(result[...query]) + kept.joined(separator: "&")
+        }
+        return result
+    }
+
+    /// What libpq's complaints about `url` must never quote: the password as libpq reads it
+    /// (decoded), as written, and the value of each `password=` parameter as written.
+    static func secrets(_ url: String) -> [String] {
+        let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...].split(separator: "&") } ?? []
+        let parameters = query.filter { $0.lowercased().hasPrefix("password=") }.map { String($0.dropFirst("password=".count)) }
+        return ([password(url), writtenPassword(url)].compactMap { $0 } + parameters).filter { !$0.isEmpty }
+    }
+
     /// Whether libpq can read `url` as a connection string (when it cannot, its message quotes
     /// the part it could not read).
     static func parses(_ url: String) -> Bool {
@@ -18,36 +107,52 @@ enum PostgresURL {
         return true
     }
 
-    /// Removes `url`'s password (as libpq reads it and as written) from libpq's complaint about
-    /// the URL: a quoted token holding it, whatever its length, becomes `"***"` (such messages
-    /// quote the URL's own text), and so does any other place a password of 4 or more characters appears.
+    /// libpq's complaint about `url` without any of its `secrets` (`SecretRedaction`): such
+    /// messages quote the URL's own text (`invalid percent-encoded token: "…"` quotes the whole
+    /// password as written). Only libpq's complaints about the URL go through this: the server
+    /// never sees the password in anything it could quote, and redacting a word of its message
+    /// ("failed", the user name) would tell what the password is.
     static func scrub(_ message: String, _ url: String) -> String {
-        // A `password=` parameter's value as written too (the URL may not parse because of it).
-        let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...].split(separator: "&") } ?? []
-        let parameters = query.filter { $0.lowercased().hasPrefix("password=") }.map { String($0.dropFirst("password=".count)) }
-        let secrets = ([password(url), writtenPassword(url)].compactMap { $0 } + parameters).filter { !$0.isEmpty }
-        guard !secrets.isEmpty else { return message }
-        let parts = message.split(separator: "\"", omittingEmptySubsequences: false).enumerated().map { index, part in
-            index % 2 == 1 && secrets.contains(where: { part.contains($0) }) ? "***" : String(part)
-        }
-        var scrubbed = parts.joined(separator: "\"")
-        for secret in secrets.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
-            scrubbed = scrubbed.replacingOccurrences(of: secret, with: "***")
-        }
-        return scrubbed
+        SecretRedaction.redacting(secrets(url), in: message)
     }
 
     /// The password of a connection string as libpq reads it (URL-decoded), if any.
     static func password(_ url: String) -> String? {
+        value(of: "password", in: url)
+    }
+
+    /// How long connecting to `url` may take: `timeout`, or the URL's `connect_timeout` when it
+    /// is shorter (libpq reads 0 or less as "no limit": `timeout` then).
+    static func connectBound(_ url: String, _ timeout: Double) -> Double {
+        guard let text = value(of: "connect_timeout", in: url), let seconds = Double(text), seconds > 0 else { return timeout }
+        return min(timeout, max(seconds, 2))  // libpq's own minimum is 2 s
+    }
+
+    /// The value libpq reads for `keyword` in `url`, if any.
+    private static func value(of keyword: String, in url: String) -> String? {
         guard let options = PQconninfoParse(url, nil) else { return nil }
         defer { PQconninfoFree(options) }
         var option = options
-        while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "password", let value = option.pointee.val { return String(cString: value) }
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword, let value = option.pointee.val { return String(cString: value) }
             option += 1
         }
         return nil
     }
+
+    /// libpq's connection keywords (`user`, `application_name`, `sslmode` …): the names a query
+    /// parameter may have.
+    private static let keywords: Set<String> = {
+        guard let options = PQconndefaults() else { return [] }
+        defer { PQconninfoFree(options) }
+        var names: Set<String> = []
+        var option = options
+        while let name = option.pointee.keyword {
+            names.insert(String(cString: name))
+            option += 1
+        }
+        return names
+    }()
 
     /// The span between `user:` and `@` of a URL, as written, if any.
     private static func writtenPassword(_ url: String) -> String? {
@@ -62,62 +167,5 @@ enum PostgresURL {
         let rest = url[scheme.upperBound...]
         guard let end = rest.firstIndex(where: { $0 == "@" || $0 == "/" }), rest[end] == "@" else { return nil }
         return rest[..<end]
-    }
-
-    /// Whether an `@` follows the user part before the query, or comes anywhere after a "port"
-    /// that is no number: a password with an unencoded `@`, `/` (and `?`), which libpq would
-    /// read partly as a host, port, database or parameter.
-    static func hasStrayAt(_ url: String) -> Bool {
-        guard let scheme = url.range(of: "://") else { return false }
-        var rest = url[scheme.upperBound...]
-        if let authority = authority(url) {
-            rest = rest[rest.index(after: authority.endIndex)...]
-        } else if rest.contains("@") {
-            // No user part: hosts are `host[:port]`, comma-separated, IPv6 in brackets.
-            let hosts = rest.prefix { $0 != "/" && $0 != "?" }.split(separator: ",")
-            let badPort = hosts.contains { host in
-                let afterAddress = host.split(separator: "]", omittingEmptySubsequences: false).last ?? host
-                guard let colon = afterAddress.lastIndex(of: ":") else { return false }
-                return !afterAddress[afterAddress.index(after: colon)...].allSatisfy { $0.isASCII && $0.isNumber }
-            }
-            if badPort { return true }
-        }
-        return rest.prefix { $0 != "?" }.contains("@")
-    }
-
-    /// `url` without its password (in the user part or a `password=` parameter). A URL whose
-    /// user part is ambiguous (`hasStrayAt`) loses everything up to its last `@`.
-    static func redactedURL(_ url: String) -> String {
-        var result = url
-        if hasStrayAt(url), let scheme = url.range(of: "://") {
-            if let at = url[scheme.upperBound...].lastIndex(of: "@") {
-                result = String(url[..<scheme.upperBound]) + "…" + url[at...]
-            }
-        } else if let authority = authority(url), let colon = authority.firstIndex(of: ":") {
-            result.replaceSubrange(colon..<authority.endIndex, with: "")
-        }
-        if let query = result.firstIndex(of: "?") {
-            let parameters = result[result.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
-            let kept = parameters.map { $0.lowercased().hasPrefix("password=") ? "password=***" : String($0) }
-            result = String(result[...query]) + kept.joined(separator: "&")
-        }
-        return result
-    }
-
-    /// How long connecting to `url` may take: `timeout`, or the URL's `connect_timeout` when it
-    /// is shorter (libpq reads 0 or less as "no limit": `timeout` then).
-    static func connectBound(_ url: String, _ timeout: Double) -> Double {
-        guard let options = PQconninfoParse(url, nil) else { return timeout }
-        defer { PQconninfoFree(options) }
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "connect_timeout", let value = option.pointee.val,
-                let seconds = Double(String(cString: value)), seconds > 0
-            {
-                return min(timeout, max(seconds, 2))  // libpq's own minimum is 2 s
-            }
-            option += 1
-        }
-        return timeout
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// One connection to a SQLite file (Debian's libsqlite3). Not thread-safe by itself: its owner
-/// serializes calls (`StoreConnection` holds it in a `Mutex`).
+/// serializes calls (`StoreConnection` holds it behind its lock).
 final class SQLiteConnection: Database {
     let kind = DatabaseKind.sqlite
     private var handle: OpaquePointer?
@@ -21,22 +21,11 @@ final class SQLiteConnection: Database {
     /// Opens (creating) the file. `":memory:"` gives a private in-memory database.
     /// - Parameter busyTimeout: seconds a statement waits for another connection's lock
     ///   (`database_timeout`).
-    /// - Throws: `.invalidArgument` (`details.reason` `"sqlite_uri"`) for a path starting with
-    ///   `file:`; `.store` with SQLite's message.
+    /// - Throws: `.store` with SQLite's message. A path starting with `file:` (an SQLite URI) is
+    ///   refused before this by `DatabaseLocation.check`.
     init(path: String, busyTimeout: Double = DatabaseTimeout.defaultSeconds) throws {
         self.busyTimeout = busyTimeout
         busyWait = BusyWait(timeout: busyTimeout)
-        // Debian's SQLite reads a name starting with "file:" as a URI (SQLITE_USE_URI):
-        // "file:data.sqlite" opened data.sqlite created with the umask's mode (0644), not 0600,
-        // beside an empty "file:data.sqlite" made here, and "file::memory:" was a private
-        // in-memory database that `isPrivateInMemory` did not know. Paths only; "./file:…"
-        // names a file of that name.
-        guard !path.hasPrefix("file:") else {
-            throw CoinfolioError(
-                .invalidArgument,
-                "database \"\(path)\" is an SQLite URI, which is not taken: give a file path (./\(path) for a file of that name) or \":memory:\"",
-                details: ["reason": .string("sqlite_uri")])
-        }
         Self.createOwnerOnly(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX

@@ -24,31 +24,64 @@ enum SnapshotCodec {
         var hasSparkline: [Bool]
     }
 
-    /// - Parameter storedSparklines: for coins whose sparkline is not in memory, whether one is
-    ///   kept in the file (a price update carries a restored snapshot's rows over).
-    static func encode(_ coins: [Coin], storedSparklines: [Bool]? = nil) -> [UInt8] {
-        var w = Writer()
+    /// The compact form of `coins` (a sparkline in memory sets its coin's sparkline bit; the
+    /// points are saved apart, one row per coin).
+    static func encode(_ coins: [Coin]) -> [UInt8] {
+        var w = CompactWriter()
         w.bytes.reserveCapacity(coins.count * 360 + 8)
         w.u32(magic)
         w.u32(UInt32(truncatingIfNeeded: coins.count))
-        for (position, coin) in coins.enumerated() {
-            w.beginRecord()
-            w.string(coin.id); w.string(coin.symbol); w.string(coin.name)
-            w.optional(coin.image); w.optional(coin.athDate); w.optional(coin.atlDate); w.optional(coin.lastUpdated)
-            w.optional(coin.currentPrice); w.optional(coin.marketCap); w.optional(coin.fullyDilutedValuation)
-            w.optional(coin.totalVolume); w.optional(coin.high24h); w.optional(coin.low24h)
-            w.optional(coin.priceChange24h); w.optional(coin.priceChangePercentage24h)
-            w.optional(coin.marketCapChange24h); w.optional(coin.marketCapChangePercentage24h)
-            w.optional(coin.circulatingSupply); w.optional(coin.totalSupply); w.optional(coin.maxSupply)
-            w.optional(coin.ath); w.optional(coin.athChangePercentage); w.optional(coin.atl); w.optional(coin.atlChangePercentage)
-            w.optional(coin.marketCapRank.map(Int64.init))
-            w.flag(coin.roi != nil)
-            w.optional(coin.roi?.times); w.optional(coin.roi?.currency); w.optional(coin.roi?.percentage)
-            for window in Coin.ChangeWindow.allCases { w.optional(coin.priceChangePercentageInCurrency[window]) }
-            w.flag(coin.sparkline != nil || storedSparklines?[position] == true)
-            w.endRecord()
-        }
+        for coin in coins { appendRecord(coin, hasSparkline: coin.sparkline != nil, to: &w) }
         return w.bytes
+    }
+
+    /// Appends `coin`'s record.
+    private static func appendRecord(_ coin: Coin, hasSparkline: Bool, to w: inout CompactWriter) {
+        w.beginRecord()
+        w.string(coin.id); w.string(coin.symbol); w.string(coin.name)
+        w.optional(coin.image); w.optional(coin.athDate); w.optional(coin.atlDate); w.optional(coin.lastUpdated)
+        w.optional(coin.currentPrice); w.optional(coin.marketCap); w.optional(coin.fullyDilutedValuation)
+        w.optional(coin.totalVolume); w.optional(coin.high24h); w.optional(coin.low24h)
+        w.optional(coin.priceChange24h); w.optional(coin.priceChangePercentage24h)
+        w.optional(coin.marketCapChange24h); w.optional(coin.marketCapChangePercentage24h)
+        w.optional(coin.circulatingSupply); w.optional(coin.totalSupply); w.optional(coin.maxSupply)
+        w.optional(coin.ath); w.optional(coin.athChangePercentage); w.optional(coin.atl); w.optional(coin.atlChangePercentage)
+        w.optional(coin.marketCapRank.map(Int64.init))
+        w.flag(coin.roi != nil)
+        w.optional(coin.roi?.times); w.optional(coin.roi?.currency); w.optional(coin.roi?.percentage)
+        for window in Coin.ChangeWindow.allCases { w.optional(coin.priceChangePercentageInCurrency[window]) }
+        w.flag(hasSparkline)
+        w.endRecord()
+    }
+
+    /// `blob` (a blob `skim` accepted, `skimmed` its skim) with the records of `changed`'s
+    /// positions replaced by those coins' (a price update: same ids, ranks and sparklines; each
+    /// keeps its sparkline bit), every other record's bytes copied as they are: no other coin is
+    /// decoded or encoded.
+    /// - Returns: the new blob and its skim.
+    static func replacing(_ changed: [Int: Coin], in blob: UnsafeRawBufferPointer, skimmed: Skimmed) -> (blob: [UInt8], skimmed: Skimmed) {
+        let count = skimmed.offsets.count
+        let positions = changed.keys.filter { $0 >= 0 && $0 < count }.sorted()
+        var w = CompactWriter()
+        w.bytes.reserveCapacity(blob.count + positions.count * 64)
+        var result = skimmed
+        var shift = 0  // how far the records after the last replaced one moved
+        var copied = 0  // bytes of `blob` copied or replaced so far
+        var next = 0
+        for position in 0..<count {
+            result.offsets[position] = skimmed.offsets[position] + shift
+            guard next < positions.count, positions[next] == position, let coin = changed[position] else { continue }
+            next += 1
+            let start = skimmed.offsets[position]
+            let end = position + 1 < count ? skimmed.offsets[position + 1] : blob.count
+            w.bytes.append(contentsOf: blob[copied..<start])
+            appendRecord(coin, hasSparkline: skimmed.hasSparkline[position], to: &w)
+            shift = w.bytes.count - end
+            copied = end
+            result.prices[position] = coin.currentPrice
+        }
+        w.bytes.append(contentsOf: blob[copied..<blob.count])
+        return (w.bytes, result)
     }
 
     /// Every coin decoded (what `CompactCoins` does one record at a time).
@@ -58,7 +91,7 @@ enum SnapshotCodec {
         var coins: [Coin] = []
         coins.reserveCapacity(index.offsets.count)
         for offset in index.offsets {
-            var r = Reader(bytes: bytes)
+            var r = CompactReader(bytes: bytes, corrupt: corrupt)
             r.offset = offset
             coins.append(try record(&r))
         }
@@ -71,7 +104,7 @@ enum SnapshotCodec {
     /// `record(_:)` cannot fail later on a record that was skimmed.
     /// - Throws: `.store` (`corrupt`) for a truncated or foreign blob.
     static func skim(_ bytes: UnsafeRawBufferPointer) throws -> Skimmed {
-        var r = Reader(bytes: bytes)
+        var r = CompactReader(bytes: bytes, corrupt: corrupt)
         guard try r.u32() == magic else { throw corrupt }
         let count = Int(try r.u32())
         // Each record takes at least 20 bytes, so a bad count cannot reserve absurd memory. A
@@ -112,7 +145,7 @@ enum SnapshotCodec {
     }
 
     /// The coin whose record starts at `r.offset`.
-    fileprivate static func record(_ r: inout Reader) throws -> Coin {
+    fileprivate static func record(_ r: inout CompactReader) throws -> Coin {
         try r.beginRecord()
         var coin = Coin(id: try r.string(), symbol: try r.string(), name: try r.string())
         coin.image = try r.optionalString(); coin.athDate = try r.optionalString()
@@ -149,7 +182,7 @@ enum SnapshotCodec {
 
     /// The coin whose record starts at `offset` of `bytes` (a blob `skim` accepted).
     static func coin(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Coin {
-        var r = Reader(bytes: bytes)
+        var r = CompactReader(bytes: bytes, corrupt: corrupt)
         r.offset = offset
         return try record(&r)
     }
@@ -244,105 +277,4 @@ enum SnapshotCodec {
     }
 
     static let corrupt = CoinfolioError(.store, "the saved snapshot is damaged or of an unknown format")
-
-    private struct Writer {
-        var bytes: [UInt8] = []
-        private var maskOffset = 0
-        private var mask: UInt64 = 0
-        private var bit = 0
-
-        mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-        mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-
-        mutating func beginRecord() {
-            maskOffset = bytes.count
-            mask = 0
-            bit = 0
-            u64(0)
-        }
-
-        mutating func endRecord() {
-            withUnsafeBytes(of: mask.littleEndian) { raw in
-                for index in 0..<8 { bytes[maskOffset + index] = raw[index] }
-            }
-        }
-
-        mutating func string(_ text: String) {
-            var text = text
-            text.withUTF8 { utf8 in
-                u32(UInt32(truncatingIfNeeded: utf8.count))
-                bytes.append(contentsOf: utf8)
-            }
-        }
-
-        mutating func flag(_ set: Bool) {
-            if set { mask |= 1 << UInt64(bit) }
-            bit += 1
-        }
-
-        mutating func optional(_ text: String?) {
-            flag(text != nil)
-            if let text { string(text) }
-        }
-
-        mutating func optional(_ value: Double?) {
-            flag(value != nil)
-            if let value { u64(value.bitPattern) }
-        }
-
-        mutating func optional(_ value: Int64?) {
-            flag(value != nil)
-            if let value { u64(UInt64(bitPattern: value)) }
-        }
-    }
-
-    fileprivate struct Reader {
-        let bytes: UnsafeRawBufferPointer
-        var offset = 0
-        private var mask: UInt64 = 0
-        private var bit = 0
-
-        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-        mutating func u32() throws -> UInt32 {
-            guard bytes.count - offset >= 4 else { throw SnapshotCodec.corrupt }
-            defer { offset += 4 }
-            return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-        }
-
-        mutating func u64() throws -> UInt64 {
-            guard bytes.count - offset >= 8 else { throw SnapshotCodec.corrupt }
-            defer { offset += 8 }
-            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        }
-
-        mutating func beginRecord() throws {
-            mask = try u64()
-            bit = 0
-        }
-
-        mutating func string() throws -> String {
-            let count = Int(try u32())
-            guard bytes.count - offset >= count else { throw SnapshotCodec.corrupt }
-            defer { offset += count }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
-        }
-
-        mutating func skipString() throws {
-            let count = Int(try u32())
-            guard bytes.count - offset >= count else { throw SnapshotCodec.corrupt }
-            offset += count
-        }
-
-        mutating func skipOptionalString() throws { if flag() { try skipString() } }
-
-        mutating func flag() -> Bool {
-            defer { bit += 1 }
-            return mask & (1 << UInt64(bit)) != 0
-        }
-
-        mutating func optionalString() throws -> String? { flag() ? try string() : nil }
-        mutating func optionalDouble() throws -> Double? { flag() ? Double(bitPattern: try u64()) : nil }
-        mutating func optionalInt() throws -> Int64? { flag() ? Int64(bitPattern: try u64()) : nil }
-    }
 }

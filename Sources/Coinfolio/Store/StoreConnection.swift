@@ -1,21 +1,31 @@
 import Foundation
-import Synchronization
 
 /// The database every store of one engine shares: one connection (a SQLite file opened with the
 /// WAL journal and `synchronous=FULL`, or a PostgreSQL server), migrated to
-/// `Schema.currentVersion`, used by one thread at a time (every use goes through `locked`), and
+/// `Schema.currentVersion`, used by one call at a time (every use goes through `locked`), and
 /// the owner whose rows every statement reads and writes.
-final class StoreConnection: Sendable {
+///
+/// A call that finds the connection in use waits for it, and that wait counts in its
+/// `database_timeout`: it waits at most the bound, and its first wait on the database after that
+/// (a round trip, SQLite's busy wait) ends when the bound does (`Database.boundNextWait(by:)`).
+/// So calls queued behind one on a frozen server each give up after one bound, not one bound for
+/// every call ahead of them.
+final class StoreConnection: @unchecked Sendable {
     /// The location the database was opened with: a path, `":memory:"`, or a PostgreSQL URL.
     let path: String
     /// The owner of every row this connection reads or writes.
     let owner: String
     /// The server kind.
     let kind: DatabaseKind
+    /// `database_timeout`, seconds.
+    let timeout: Double
     /// A private SQLite `":memory:"` database: no other connection or process can ever read it,
     /// and it ends with this connection.
     var isPrivateInMemory: Bool { kind == .sqlite && path == ":memory:" }
-    private let connection: Mutex<any Database>
+    /// The connection; used only by the call holding `gate`.
+    private let database: any Database
+    /// One call at a time (a semaphore rather than a mutex: its wait has a deadline).
+    private let gate = DispatchSemaphore(value: 1)
 
     /// The owner used when none is configured.
     static let defaultOwner = "default"
@@ -26,16 +36,17 @@ final class StoreConnection: Sendable {
     ///     (`postgres://` too).
     ///   - owner: whose rows this connection sees (1–256 bytes, no control characters).
     ///   - timeout: `database_timeout`, seconds (see `DatabaseTimeout`).
-    /// - Throws: `.invalidArgument` for an empty path, one with a NUL, a bad owner or timeout;
+    /// - Throws: `.invalidArgument` for a path `DatabaseLocation.check` refuses (empty, a NUL,
+    ///   an SQLite URI, an unsupported URL), a bad owner or timeout;
     ///   `.store` when the database cannot be opened, is not a database, has a newer schema, or
     ///   did not answer within `timeout` (`details["reason"]` "timeout").
     init(path: String, owner: String = StoreConnection.defaultOwner, timeout: Double = DatabaseTimeout.defaultSeconds) throws {
-        guard !path.isEmpty else { throw CoinfolioError.invalid("database path is empty") }
-        guard !path.utf8.contains(0) else { throw CoinfolioError.invalid("database path contains a NUL character") }
+        try DatabaseLocation.check(path)
         try Self.validate(owner: owner)
         try DatabaseTimeout.validate(timeout)
         self.path = path
         self.owner = owner
+        self.timeout = timeout
         let opened = try DatabaseLocation.open(path, timeout: timeout)
         kind = opened.kind
         do {
@@ -45,7 +56,7 @@ final class StoreConnection: Sendable {
             opened.close()
             throw error
         }
-        connection = Mutex(opened)
+        database = opened
     }
 
     /// Checks the owner rule: 1–256 bytes of UTF-8, no control characters.
@@ -59,30 +70,35 @@ final class StoreConnection: Sendable {
         }
     }
 
-    /// Closes the database. Later calls throw `.store`. Safe to call twice.
+    /// Closes the database once the call using it (if any) is done. Later calls throw `.store`.
+    /// Safe to call twice.
     func close() {
-        connection.withLock { $0.close() }
+        gate.wait()
+        defer { gate.signal() }
+        database.close()
     }
 
-    /// Runs `body` with the connection, no other thread using it meanwhile.
+    /// Runs `body` with the connection, no other call using it meanwhile.
     /// - Parameter reportingProgress: `body` reports progress (a CSV import): a progress handler
     ///   that calls back into this database is refused rather than waiting for itself.
     /// - Throws: `.invalidArgument` (`details.reason` "reentrant") when called from a progress
-    ///   handler of work that holds the connection: waiting would never end.
+    ///   handler of work that holds the connection: waiting would never end; `.store`
+    ///   (`details.reason` "timeout") when another call kept the connection for all of
+    ///   `database_timeout`.
     func locked<T: Sendable>(reportingProgress: Bool = false, _ body: (any Database) throws -> T) throws -> T {
         try WorkInProgress.refuseNested(self, "a call that reads or writes the database")
-        // After each use the connection gives its cache back when many are open.
-        guard reportingProgress else {
-            return try connection.withLock { connection in
-                defer { if !SQLiteConnection.keepsCachesBetweenCalls { connection.releaseMemory() } }
-                return try body(connection)
-            }
+        let bound = timeout
+        let deadline = ContinuousClock.now + .milliseconds(Int64((min(bound, DatabaseTimeout.longestSeconds) * 1000).rounded(.up)))
+        guard gate.wait(timeout: .now() + min(bound, DatabaseTimeout.longestSeconds)) == .success else {
+            throw DatabaseTimeout.error("another call on this handle kept the database busy", bound)
         }
-        return try WorkInProgress.doing(self) {
-            try connection.withLock { connection in
-                defer { if !SQLiteConnection.keepsCachesBetweenCalls { connection.releaseMemory() } }
-                return try body(connection)
-            }
+        defer {
+            // After each use the connection gives its cache back when many are open.
+            if !SQLiteConnection.keepsCachesBetweenCalls { database.releaseMemory() }
+            gate.signal()
         }
+        database.boundNextWait(by: deadline)
+        guard reportingProgress else { return try body(database) }
+        return try WorkInProgress.doing(self) { try body(database) }
     }
 }

@@ -1,7 +1,6 @@
 /// The merge rule for market rows (SPEC: one row per coin id): a later row with the same id
-/// replaces the earlier one in the earlier one's place; a new id is appended. Decoding a markets
-/// body, the client's `ids=` top-up across several requests and the engine's install all merge
-/// through this one type.
+/// replaces the earlier one in the earlier one's place; a new id is appended. Every market row
+/// decoded goes through it once, in `MarketRows` (one per body, or one for a whole refresh).
 struct LaterRowWins<Row> {
     /// The merged rows, in the order their ids were first seen.
     private(set) var rows: [Row] = []
@@ -29,6 +28,15 @@ struct LaterRowWins<Row> {
         positionByID[id] = rows.count
         rows.append(row)
         return nil
+    }
+}
+
+extension LaterRowWins {
+    /// Keeps the first `count` rows and forgets the ids of the others.
+    mutating func keepFirst(_ count: Int) {
+        guard count < rows.count else { return }
+        rows.removeLast(rows.count - count)
+        positionByID = positionByID.filter { $0.value < count }
     }
 }
 

@@ -74,7 +74,9 @@ class Engine(Handle):
             vs_currency, and saved coin details), or a PostgreSQL URL
             ``postgresql://user[:password]@host[:port]/db[?params]``. A path starting with
             ``file:`` (an SQLite URI) raises InvalidArgument (``details["reason"]``
-            ``"sqlite_uri"``); ``"./file:…"`` names a file of that name.
+            ``"sqlite_uri"``); ``"./file:…"`` names a file of that name. Any other string holding
+            ``://`` that is no ``postgresql://`` URL (``postgresql+psycopg2://…``) raises
+            InvalidArgument (``details["reason"]`` ``"unsupported_url"``), never a file path.
         owner: whose rows the engine sees in ``database`` (default ``"default"``): it never
             reads, changes, counts or deletes another owner's rows.
         database_timeout: seconds one wait on the database may last (a positive finite number,

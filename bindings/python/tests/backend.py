@@ -2,7 +2,7 @@
 
 The store and engine suites run twice: on SQLite (files in each test's temporary folder), and in
 the PostgreSQL pass (``COINFOLIO_TEST_BACKEND=postgres``) on the cluster ``make test`` starts
-(``COINFOLIO_TEST_POSTGRES_URL``). In that pass a SQLite location a test names becomes the
+(``COINFOLIO_TEST_POSTGRES_URL``). In that pass a SQLite location a test names (not a URL) becomes the
 cluster's URL with an owner of its own: the path itself (unique per test), or a fresh owner for
 ``":memory:"``. The library under test is the real one either way.
 """
@@ -34,6 +34,6 @@ def place(location: Any, owner: Optional[str]) -> Tuple[Any, Optional[str]]:
     if not postgres_pass() or owner is not None:
         return location, owner
     text = ":memory:" if location is None else os.fsdecode(os.fspath(location))
-    if text.startswith(("postgresql://", "postgres://")):
+    if "://" in text:  # a URL, supported or not, is no SQLite location
         return location, owner
     return postgres_url(), (f"memory-{uuid.uuid4()}" if text == ":memory:" else text)

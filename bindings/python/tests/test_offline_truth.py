@@ -14,6 +14,7 @@ from coinfolio import HTTPError, InvalidArgument, NoData, NotFound
 REPO = Path(__file__).resolve().parents[3]
 
 SCHEMA_V1 = REPO / "Tests" / "fixtures" / "store" / "schema-v1.sqlite"
+SCHEMA_V6 = REPO / "Tests" / "fixtures" / "store" / "schema-v6.sqlite"
 
 
 def offline_engine(database: Any = ":memory:", **options: Any) -> coinfolio.Engine:
@@ -174,6 +175,27 @@ def test_a_schema_one_database_opens_with_its_holdings_and_usd_snapshot(tmp_path
     with sqlite3.connect(path) as connection:
         assert connection.execute("PRAGMA user_version").fetchone()[0] >= 2
         assert connection.execute("SELECT format FROM snapshot WHERE vs_currency = 'usd'").fetchone() == (1,)
+
+
+def test_a_database_written_by_main_opens_with_its_market_data_and_detail(tmp_path: Path, fixture_text: Any) -> None:
+    # Written by main at a2b0bf5: /global JSON in snapshot.global, the detail's JSON in
+    # coin_detail (Tests/fixtures/store/README.md); opened now from their compact forms' reader.
+    path = tmp_path / "schema-v6.sqlite"
+    shutil.copyfile(SCHEMA_V6, path)
+    with offline_engine(path) as engine:
+        statistics = engine.statistics()
+        bitcoin = engine.coin_statistics("bitcoin")
+        engine.load(fixture_text("markets.json"), fixture_text("global.json"))
+    with offline_engine() as fresh:
+        fresh.load(fixture_text("markets.json"), fixture_text("global.json"))
+        fresh.set_holding("bitcoin", 0.5)
+        fresh.set_holding("ethereum", 2.25)
+        assert statistics == fresh.statistics()
+    assert {s["title"]: s["value"] for s in bitcoin["additional"]}["Hashing Algorithm"] == "SHA-256"
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT substr(global, 1, 4) FROM snapshot").fetchone() == (b"CFM1",)
+    with offline_engine(path) as reopened:
+        assert reopened.statistics() == statistics
 
 
 # --- batch writes ----------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def test_password_never_appears_in_errors() -> None:
         error = caught.value
         assert "Zebra" not in str(error) and "Zebra" not in repr(error.details)
         assert "password authentication failed" in error.message
-        assert "postgresql://coinfolio@127.0.0.1" in error.message
+        assert "postgresql://…@127.0.0.1" in error.message
 
 
 def test_a_store_idle_during_a_restart_works_on_its_next_call() -> None:
@@ -185,7 +185,7 @@ def test_a_password_with_a_question_mark_is_redacted_whole() -> None:
     host_and_database = postgres_url().split("@", 1)[1]
     with pytest.raises(StoreError) as caught:
         coinfolio.Store(f"postgresql://coinfolio:Zeb?raQQ@{host_and_database}", owner="o")
-    assert caught.value.message.startswith(f'cannot open database "postgresql://coinfolio@{host_and_database}": ')
+    assert caught.value.message.startswith(f'cannot open database "postgresql://…@{host_and_database}": ')
     assert "password authentication failed" in caught.value.message
     assert "raQQ" not in repr(caught.value)
 
@@ -207,6 +207,76 @@ def test_a_scheme_in_any_case_is_the_server(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert [coin["id"] for coin in json.loads(result.stdout)["coins"]] == ["bitcoin"]
     assert not any(tmp_path.iterdir()), "no local folder named after the URL"
+
+
+# break-it finding 1: passwords holding each of '@ / ? % # :' and non-ASCII letters.
+DELIMITED_PASSWORDS = [
+    "S3cret@Pa55?w0rd", "?start/slash@end", "Zebra#Quokka", "Zebra%Quokka", "Zebra:Quokka", "Zebra/Quokka",
+    "Zebra?Quokka", "@ZebraQuokka", "ZebraQuokka%", "#ZebraQuokka", "Zébra€Quökka", "Пароль@Zebra/Quokka",
+    "Z@e/b?r%a#Q:uökka",
+]
+
+
+def _pieces(password: str) -> "list[str]":
+    """The password and each run of 4 or more letters or digits in it."""
+    import re
+
+    return [password] + [piece for piece in re.split(r"[^\w]|_", password) if len(piece) >= 4]
+
+
+def _assert_nothing_of(password: str, text: str) -> None:
+    for piece in _pieces(password):
+        assert piece not in text, f"{piece!r} in {text!r}"
+    assert "//coinfolio" not in text, text
+
+
+@pytest.mark.parametrize("password", DELIMITED_PASSWORDS)
+def test_a_password_with_any_delimiter_or_letter_never_appears(password: str) -> None:
+    host = postgres_url().rsplit("@", 1)[1]
+    url = f"postgresql://coinfolio:{password}@{host}"
+    for opener in (lambda: coinfolio.Store(url, owner="o"), lambda: coinfolio.Engine(database=url)):
+        with pytest.raises(StoreError) as caught:
+            opener()
+        for text in (str(caught.value), repr(caught.value), repr(caught.value.details)):
+            _assert_nothing_of(password, text)
+        assert f"postgresql://…@{host}" in caught.value.message
+
+
+@pytest.mark.parametrize("scheme", ["postgresql+psycopg2://", "jdbc:postgresql://", " postgresql://", "mysql://"])
+def test_an_unsupported_url_is_refused_never_a_path(scheme: str, tmp_path: Path) -> None:
+    from conftest import cli_binary
+
+    url = f"{scheme}coinfolio:Z@e/b?r%a#Q:uökka@127.0.0.1:9/coinfolio"
+    for opener in (lambda: coinfolio.Store(url), lambda: coinfolio.Engine(database=url)):
+        with pytest.raises(InvalidArgument) as caught:
+            opener()
+        assert caught.value.details == {"reason": "unsupported_url", "field": "database"}
+        assert caught.value.message.startswith(f'database "{scheme}…@127.0.0.1:9/coinfolio" is not a URL')
+        _assert_nothing_of("Z@e/b?r%a#Q:uökka", str(caught.value))
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
+    for args, extra in (((["--db", url]), {}), ([], {"COINFOLIO_DB": url})):
+        result = subprocess.run(
+            [str(cli_binary()), *args, "--offline", "set", "bitcoin", "1"],
+            env=dict(env, **extra), capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        )
+        assert result.returncode == 2, result.stderr  # a bad setting is bad usage
+        assert "is not a URL Coinfolio opens" in result.stderr, result.stderr
+        _assert_nothing_of("Z@e/b?r%a#Q:uökka", result.stderr + result.stdout)
+        assert not any(tmp_path.iterdir()), "no folder or file named after the string"
+
+
+@pytest.mark.parametrize("password", ["S3cret@Pa55?w0rd", "?start/slash@end", "Zebra%Quokka", "Zébra€Quökka"])
+def test_the_cli_never_shows_a_password_with_delimiters(password: str, tmp_path: Path) -> None:
+    from conftest import cli_binary
+
+    url = f"postgresql://coinfolio:{password}@{postgres_url().rsplit('@', 1)[1]}"
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=url, COINFOLIO_BASE_URL="http://127.0.0.1:9/api/v3")
+    result = subprocess.run(
+        [str(cli_binary()), "--offline", "set", "bitcoin", "1"], env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert result.returncode == 1, result.stderr
+    _assert_nothing_of(password, result.stderr + result.stdout)
+    assert not any(tmp_path.iterdir())
 
 
 LEDGER_HEADER = "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id"

@@ -30,7 +30,7 @@ enum Schema {
     /// Every step, in version order: `steps[n - 1].version == n`. Each is declared in its own file.
     static let steps: [Step] = [
         step1Holdings, step2Owners, step3Ledger, step4CompactSnapshot, step5Positions, step6PackedSparklines,
-        step7NullableNote, step8LedgerHistories,
+        step7NullableNote, step8LedgerHistories, step9CompactSavedForms,
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }
