@@ -15,6 +15,10 @@ struct Options {
     var offline = false
     var limit = 20
     var portfolio = Transaction.defaultPortfolio
+    /// Whether `--portfolio` was given (`fill-prices` fills every portfolio without it).
+    var portfolioGiven = false
+    /// `--max-requests N` of `fill-prices`.
+    var maxRequests: Int?
     var price: String?
     var fee: String?
     var at: String?
@@ -81,6 +85,16 @@ struct Options {
                                   skipped; --dry-run prints what would be written and writes nothing;
                                   --symbol BOND=barnbridge says which coin a ticker is
           export [FILE.csv]       write the portfolio's transactions as CSV (standard output without FILE)
+          price COIN [--at TIME]  the coin's price at TIME (default now) and where it came from: your manual
+                                  price of that UTC day, CoinGecko's stored points, the snapshot within an
+                                  hour, else one request for the day
+          set-price COIN PRICE|none [--at TIME]
+                                  a manual price in --vs-currency: for TIME's UTC day, or without --at the
+                                  current price of a coin CoinGecko does not list; none removes it
+          fill-prices [--max-requests N]
+                                  price the transactions stored without one (every portfolio, or
+                                  --portfolio): stored points first, then at most one CoinGecko request
+                                  per coin, currency and year of their times (N at most, default 20)
           version                 print the version
 
         options:
@@ -98,8 +112,9 @@ struct Options {
           --offline               answer from the saved snapshot, without network
           --portfolio NAME        the ledger portfolio (default main) of portfolio, set, buy, sell,
                                   transactions, pnl, import and export
-          --at TIME               when a buy or sell happened: RFC 3339 (2024-03-01T12:30:00Z, an offset,
-                                  or a date alone = 00:00 UTC); default now; never the local time zone
+          --at TIME               when a buy or sell happened, or the time of price and set-price: RFC 3339
+                                  (2024-03-01T12:30:00Z, an offset, or a date alone = 00:00 UTC); default
+                                  now; never the local time zone
           --svg FILE              also write the chart as an SVG file
           --json                  machine output (the library's JSON shapes)
           -h, --help              this help
@@ -138,7 +153,16 @@ struct Options {
                     throw UsageError(message: "--limit needs a whole number above 0, not \"\(text)\"")
                 }
                 limit = number
-            case "--portfolio": portfolio = try value(argument)
+            case "--portfolio":
+                portfolio = try value(argument)
+                portfolioGiven = true
+            case "--max-requests":
+                let text = try value(argument)
+                guard let number = Int(text), (0...FillOptions.largestMaxRequests).contains(number) else {
+                    throw UsageError(
+                        message: "--max-requests needs a whole number from 0 to \(FillOptions.largestMaxRequests), not \"\(text)\"")
+                }
+                maxRequests = number
             case "--price": price = try value(argument)
             case "--fee": fee = try value(argument)
             case "--at": at = try value(argument)

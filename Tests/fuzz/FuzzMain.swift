@@ -10,6 +10,9 @@
 //   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420);
 //   - the exchange imports (import_coinbase, …; FuzzImport.swift): no crash, every refusal with
 //     its line (but a whole file's), nothing written on a refusal or in a dry run;
+//   - price_input: the input as a price_at query, a set_price setting, a range request and
+//     fill_prices options (the fill run too); input jansson rejects never gets CF_OK, and a refused set_price changes
+//     no price (a probe price_at answers as before);
 //   - snapshot_open: an engine opened on a SQLite file whose saved snapshot's compact coins are the
 //     input (bytes, NULs included) never crashes, answers every query with JSON, and, when it
 //     keeps the snapshot, lists each coin id once.
@@ -28,6 +31,7 @@ enum Target: String, CaseIterable {
     case snapshotOpen = "snapshot_open"
     case importCoinbase = "import_coinbase", importBinance = "import_binance", importKraken = "import_kraken"
     case importCoinTracking = "import_cointracking", importKoinly = "import_koinly"
+    case priceInput = "price_input"
 }
 
 let target: Target = {
@@ -80,6 +84,67 @@ func freshLedgerEngine() -> OpaquePointer? {
     cf_string_free(out)
     ledgerEngine = handle
     return handle
+}
+
+/// An engine on a private `:memory:` database whose network is a closed port (a price_at that
+/// would fetch fails at once with CF_NETWORK); each input first sets a manual bitcoin point on
+/// 2024-03-01 (12.5 usd, `probeSetting`) that a refused set_price must leave as it is.
+nonisolated(unsafe) let priceEngine: OpaquePointer? = {
+    var handle: OpaquePointer?
+    var error: UnsafeMutablePointer<CChar>?
+    let configuration = #"{"database":":memory:","api":{"base_url":"http://127.0.0.1:9/api/v3","max_retries":0,"timeout_ms":1000}}"#
+    guard cf_engine_open(configuration, &handle, &error) == 0 else { fatal("cannot open the price engine") }
+    return handle
+}()
+
+/// The probe's manual point.
+let probeSetting = #"{"coin_id":"bitcoin","timestamp":"2024-03-01T00:00:00Z","price":"12.5"}"#
+
+/// The probe every refused set_price must leave unchanged: bitcoin's price on 2024-03-01.
+func probePrice() -> String {
+    var out: UnsafeMutablePointer<CChar>?
+    var error: UnsafeMutablePointer<CChar>?
+    guard cf_engine_price_at(priceEngine, #"{"coin_id":"bitcoin","timestamp":"2024-03-01T12:00:00Z"}"#, &out, &error) == 0, let out
+    else { fatal("the probe price_at failed") }
+    defer { cf_string_free(out) }
+    return String(cString: out)
+}
+
+/// The price_input target: the input as a price_at query, a set_price setting, a range request
+/// and fill_prices options. Returns set_price's status (the others are checked here).
+func fuzzPriceInput(_ input: UnsafePointer<CChar>, valid: Bool) -> Int32 {
+    var out: UnsafeMutablePointer<CChar>?
+    var error: UnsafeMutablePointer<CChar>?
+    let queried = cf_engine_price_at(priceEngine, input, &out, &error)
+    if !valid && queried == 0 { fatal("a price_at query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300))") }
+    checkAndFree(out, isError: false)
+    checkAndFree(error, isError: true)
+    out = nil
+    error = nil
+    let text = String(validatingCString: input)
+    if let text, (try? MarketChartRangeRequest(json: text)) != nil, !valid {
+        fatal("a range request that is not strict JSON was read: \(text.prefix(300))")
+    }
+    if let text, (try? FillOptions(json: text)) != nil, !valid {
+        fatal("fill options that are not strict JSON were read: \(text.prefix(300))")
+    }
+    let filled = cf_engine_fill_prices(priceEngine, input, &out, &error)
+    if !valid && filled == 0 { fatal("fill options that are not strict JSON got CF_OK: \(String(cString: input).prefix(300))") }
+    checkAndFree(out, isError: false)
+    checkAndFree(error, isError: true)
+    out = nil
+    error = nil
+    // An accepted setting before may have removed the probe's point: it is set again first.
+    var reset: UnsafeMutablePointer<CChar>?
+    guard cf_engine_set_price(priceEngine, probeSetting, &reset) == 0 else { fatal("cannot set the probe's point") }
+    let before = probePrice()
+    let status = cf_engine_set_price(priceEngine, input, &error)
+    if status != 0, probePrice() != before {
+        fatal("a refused set_price changed a price: \(String(cString: input).prefix(300).debugDescription)")
+    }
+    checkAndFree(error, isError: true)
+    error = nil
+    return status
 }
 
 /// The transaction count of the engine's "main" portfolio.
@@ -267,6 +332,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             if !valid && pnlStatus == 0 {
                 fatal("a pnl query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
             }
+        case .priceInput:
+            status = fuzzPriceInput(input, valid: valid)
         case .format, .ledgerCSV, .snapshotOpen, .importCoinbase, .importBinance, .importKraken, .importCoinTracking, .importKoinly:
             break
         }
@@ -397,6 +464,7 @@ public func fuzzInitialize(
     _ = target
     if target == .engineLoad || target == .engineQuery { _ = engine }
     if target == .snapshotOpen { _ = snapshotFile }
+    if target == .priceInput { _ = priceEngine }
     atexit {
         let line =
             target == .format

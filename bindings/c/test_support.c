@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
 #include <setjmp.h> /* cmocka.h needs these four first */
 #include <stdarg.h>
 #include <stddef.h>
@@ -322,6 +324,29 @@ char *tf_ledger_text(cf_engine *engine) {
     return csv;
 }
 
+const char *tf_private_database(const char *stem) {
+    static int counter;
+    const char *url, *slash;
+    char name[96], statement[160];
+    PGconn *admin;
+    PGresult *result;
+    int created;
+    if (!tf_postgres_pass())
+        return temp_path(stem);
+    url = tf_postgres_url();
+    if (url == NULL || (slash = strrchr(url, '/')) == NULL)
+        return NULL;
+    snprintf(name, sizeof name, "cf_c_%d_%d_%ld", (int)getpid(), ++counter, (long)time(NULL));
+    snprintf(statement, sizeof statement, "CREATE DATABASE %s", name);
+    admin = PQconnectdb(url);
+    result = PQexec(admin, statement);
+    created = PQresultStatus(result) == PGRES_COMMAND_OK;
+    tf_check(created, __FILE__, __LINE__, "CREATE DATABASE %s: %s", name, PQerrorMessage(admin));
+    PQclear(result);
+    PQfinish(admin);
+    return created ? fmt_path("%.*s/%s", (int)(slash - url), url, name) : NULL;
+}
+
 /* ------------------------------------------------------------------ loopback server */
 
 int tf_server_port;
@@ -511,6 +536,24 @@ int server_count(json_t *log, const char *path) {
             count++;
     }
     return count;
+}
+
+int server_endpoint_count(const char *endpoint) {
+    char *body = NULL;
+    int status = http_request(tf_server_port, "GET", "/__control/counts", NULL, &body);
+    json_t *answer = NULL, *count;
+    int result = -1;
+    if (tf_check(status == 200 && body != NULL, __FILE__, __LINE__,
+                 "GET /__control/counts answers 200 (got %d)", status))
+        answer = json_loads(body, 0, NULL);
+    free(body);
+    if (tf_check(json_is_object(json_object_get(answer, "counts")), __FILE__, __LINE__,
+                 "the server's counts are an object")) {
+        count = json_object_get(json_object_get(answer, "counts"), endpoint);
+        result = count ? (int)json_integer_value(count) : 0;
+    }
+    json_decref(answer);
+    return result;
 }
 
 int refused_port(void) {

@@ -11,7 +11,7 @@ public struct EngineMetrics: Hashable, Sendable {
     /// Calls refused without sending while a remembered Retry-After ran (SPEC §10).
     public var suppressedRequests: Int = 0
 
-    /// `{"http_requests":{"markets":n,"global":n,"detail":n,"market_chart":n,"simple_price":n},
+    /// `{"http_requests":{"markets":n,"global":n,"detail":n,"market_chart":n,"market_chart_range":n,"simple_price":n},
     /// "detail_cache_hits":n,"chart_cache_hits":n,"suppressed_requests":n}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 

@@ -15,11 +15,19 @@ extension PortfolioEngine {
     ///   portfolio (other than "main", created on first use), `.store`. Nothing is written on error.
     @discardableResult
     public func addTransaction(_ transaction: Transaction) throws -> Transaction {
-        guard transaction.feeCoinID != nil, !transaction.fee.isZero else { return try store.addTransaction(transaction) }
+        guard transaction.feeCoinID != nil, !transaction.fee.isZero else {
+            guard transaction.priceCurrency != nil else { return try store.addTransaction(transaction) }
+            // A price in another currency (SPEC §17): converted from stored prices, else pending.
+            try transaction.validate()
+            return try store.addTransaction(withPriceCurrency(transaction, portfolioCurrency: try currency(ofPortfolio: transaction.portfolio)))
+        }
         // A fee in a coin: the transaction and its fee row, one group.
         try transaction.validate()
         let vs = try currency(ofPortfolio: transaction.portfolio)
-        return try store.addTransactionGroup(LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs)).rows[0]
+        let rows = LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs).map {
+            withPriceCurrency($0, portfolioCurrency: vs)
+        }
+        return try store.addTransactionGroup(rows).rows[0]
     }
 
     /// `addTransaction` from the JSON a host sends (`{"portfolio","coin_id","kind","amount",
@@ -64,9 +72,19 @@ extension PortfolioEngine {
                 others.append(Dictionary(coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first }))
             }
         }
-        return PnLReport.compute(
+        // A coin the snapshot does not have is valued with the owner's manual current price (SPEC §17).
+        let manual = try store.manualCurrentPrices(vsCurrency: vs)
+        var report = PnLReport.compute(
             portfolio: options.portfolio, vsCurrency: vs, method: options.method, ledger: ledger,
-            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } }, price: { snapshot?.exactPrice(id: $0) })
+            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } },
+            price: { id in
+                if let snapshot, snapshot.indexByID[id] != nil { return snapshot.exactPrice(id: id) }
+                return manual[id].map(PreciseDecimal.init)
+            })
+        for index in report.coins.indices where report.coins[index].currentPrice != nil {
+            report.coins[index].priceSource = snapshot?.indexByID[report.coins[index].coinID] != nil ? PriceSource.coingecko : .manual
+        }
+        return report
     }
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).

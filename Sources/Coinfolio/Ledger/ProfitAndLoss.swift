@@ -14,8 +14,12 @@ public struct CoinPnL: Hashable, Sendable {
     /// (cost_basis − realized_pnl) ÷ known units: the price at which selling the rest leaves the
     /// coin's total P&L at zero; nil without known units.
     public var breakevenPrice: PreciseDecimal?
-    /// The snapshot's `current_price` (`/coins/markets`), nil when unknown or in another currency.
+    /// The snapshot's `current_price` (`/coins/markets`), nil when unknown or in another currency;
+    /// for a coin the snapshot does not have, the owner's manual current price in the portfolio's
+    /// currency (SPEC §17).
     public var currentPrice: PreciseDecimal?
+    /// Where `currentPrice` came from: `coingecko` (the snapshot) or `manual`; nil without one.
+    public var priceSource: PriceSource?
     /// amount × current price; nil without a price.
     public var currentValue: PreciseDecimal?
     /// Value of the known units − cost_basis; nil without a price or without known units.
@@ -50,6 +54,7 @@ public struct CoinPnL: Hashable, Sendable {
         w.key("average_cost"); w.decimal(averageCost)
         w.key("breakeven_price"); w.decimal(breakevenPrice)
         w.key("current_price"); w.decimal(currentPrice)
+        w.key("price_source"); w.string(priceSource?.rawValue)
         w.key("current_value"); w.decimal(currentValue)
         w.key("unrealized_pnl"); w.decimal(unrealizedPnL)
         w.key("unrealized_pnl_percentage"); w.number(unrealizedPnLPercentage)

@@ -121,6 +121,8 @@ extension LedgerStore {
         statement.bind(14, t.feePrice)
         statement.bind(15, t.priceSource?.rawValue)
         if let priceAt = t.priceAt { statement.bind(16, priceAt) } else { statement.bind(16, nil as String?) }
+        statement.bind(17, t.originalPrice?.description)
+        statement.bind(18, t.priceCurrency)
         defer { statement.reset() }
         // RETURNING gives the new id (no row when a known external id was skipped).
         guard try statement.next() else {
@@ -137,11 +139,12 @@ extension LedgerStore {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
         """
     /// The insert of any row: `insertColumns`' ten, then ?11 group_id, ?12 income_type,
-    /// ?13 fee_coin_id, ?14 fee_price, ?15 price_source, ?16 price_at.
+    /// ?13 fee_coin_id, ?14 fee_price, ?15 price_source, ?16 price_at, ?17 original_price,
+    /// ?18 price_currency.
     private static let insertAllColumns = """
         INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner,
-            group_id, income_type, fee_coin_id, fee_price, price_source, price_at)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+            group_id, income_type, fee_coin_id, fee_price, price_source, price_at, original_price, price_currency)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
         """
     /// The insert statement `insert(_:with:skippingKnownExternalID:)` takes.
     static func insertStatement(skippingKnownExternalID: Bool, _ connection: any Database) throws -> any DatabaseStatement {

@@ -27,6 +27,8 @@ public final class PortfolioStore: Sendable {
     private let ledger: LedgerStore
     /// Coin details saved with their fetch time, in the same database (below).
     private let details: DetailStore
+    /// Price points (shared) and the owner's manual prices, in the same database (below).
+    private let prices: PriceStore
 
     /// Opens the store, creating the database's schema on first use and migrating older ones (a
     /// schema-1 file's holdings become transfers in of unknown cost).
@@ -53,6 +55,7 @@ public final class PortfolioStore: Sendable {
         snapshots = SnapshotStore(connection: file)
         ledger = LedgerStore(connection: file)
         details = DetailStore(connection: file)
+        prices = PriceStore(connection: file)
     }
 
     /// Whether a saved snapshot could ever be read back: false for a private `":memory:"`
@@ -214,4 +217,51 @@ extension PortfolioStore {
 
     /// The saved detail of `coinID` and its fetch time, nil when none reads.
     func savedDetail(coinID: String) throws -> DetailStore.Saved? { try details.load(coinID: coinID) }
+}
+
+/// Prices of the past (SPEC §17): `PriceStore`'s points and manual prices, and the ledger's
+/// pending rows.
+extension PortfolioStore {
+    /// See `PriceStore.save`.
+    func savePricePoints(coinID: String, vsCurrency: String, points: [PricePoint]) throws {
+        try prices.save(coinID: coinID, vsCurrency: vsCurrency, points: points)
+    }
+
+    /// See `PriceStore.candidates`.
+    func pricePointCandidates(coinID: String, vsCurrency: String, time: Int64) throws -> (atOrBefore: PricePoint?, after: PricePoint?) {
+        try prices.candidates(coinID: coinID, vsCurrency: vsCurrency, time: time)
+    }
+
+    /// See `PriceStore.points`.
+    func pricePoints(coinID: String, vsCurrency: String, from: Int64, to: Int64) throws -> [PricePoint] {
+        try prices.points(coinID: coinID, vsCurrency: vsCurrency, from: from, to: to)
+    }
+
+    /// See `PriceStore.setManual`.
+    @discardableResult
+    func setManualPrice(coinID: String, vsCurrency: String, time: Int64?, price: ExactDecimal?) throws -> Bool {
+        try prices.setManual(coinID: coinID, vsCurrency: vsCurrency, time: time, price: price)
+    }
+
+    /// See `PriceStore.manualPoints(coinID:vsCurrency:onDayOf:)`.
+    func manualPricePoints(coinID: String, vsCurrency: String, onDayOf time: Int64) throws -> [ManualPrice] {
+        try prices.manualPoints(coinID: coinID, vsCurrency: vsCurrency, onDayOf: time)
+    }
+
+    /// See `PriceStore.manualPoints(coinID:vsCurrency:from:before:)`.
+    func manualPricePoints(coinID: String, vsCurrency: String, from: Int64, before: Int64) throws -> [ManualPrice] {
+        try prices.manualPoints(coinID: coinID, vsCurrency: vsCurrency, from: from, before: before)
+    }
+
+    /// See `PriceStore.manualCurrentPrices`.
+    func manualCurrentPrices(vsCurrency: String) throws -> [String: ExactDecimal] {
+        try prices.manualCurrentPrices(vsCurrency: vsCurrency)
+    }
+
+    /// See `LedgerStore.pendingPrices`.
+    func pendingPrices(portfolio: String?) throws -> [Transaction] { try ledger.pendingPrices(portfolio: portfolio) }
+
+    /// See `LedgerStore.fillPrices`.
+    @discardableResult
+    func fillPendingPrices(_ rows: [Transaction]) throws -> Int { try ledger.fillPrices(rows) }
 }

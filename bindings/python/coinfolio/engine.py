@@ -9,7 +9,9 @@ from ctypes import byref
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _ffi
+from ._amounts import Amount, decimal_payload as _decimal
 from ._handle import Handle
+from .prices import PriceMethods
 from .answers import (
     CoinDetailScreen,
     CoinsAnswer,
@@ -37,7 +39,7 @@ __all__ = ["Engine", "Amount"]
 
 
 #: The keys a portfolio entry adds to its coin's market row.
-_HOLDING_KEYS = frozenset(("price_available", "current_holdings", "current_holdings_value"))
+_HOLDING_KEYS = frozenset(("price_available", "current_holdings", "current_holdings_value", "price_source"))
 
 
 def _fresh(value: Any) -> Any:
@@ -49,24 +51,7 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-#: An exact amount: a decimal string (``"0.1"``), a :class:`decimal.Decimal`, an int or a float.
-Amount = Union[str, int, float, decimal.Decimal]
-
-
-def _decimal(value: Optional[Amount], what: str) -> Any:
-    """An amount for the JSON payload: Decimals travel as their exact text, floats as numbers."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise TypeError(f"{what} must be a number or a decimal string, not bool")
-    if isinstance(value, decimal.Decimal):
-        return str(value)
-    if isinstance(value, (str, int, float)):
-        return value
-    raise TypeError(f"{what} must be a number or a decimal string, not {type(value).__name__}")
-
-
-class Engine(Handle):
+class Engine(PriceMethods, Handle):
     """The view-model logic of a tracker over a store, a client and a saved market snapshot.
 
     Args:
@@ -227,9 +212,12 @@ class Engine(Handle):
         """The held coins of a ledger portfolio (default ``"main"``) joined with the snapshot (the
         full snapshot, never a search).
 
-        Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
-        price, null without a price); a coin with no market row has ``price_available: False``
-        and is left out of ``total_value``; ``unpriced_holdings`` counts those left out.
+        Each coin adds ``current_holdings`` (units), ``current_holdings_value`` (units ×
+        price, null without a price) and ``price_source`` (``"coingecko"``: the snapshot's price;
+        ``"manual"``: the owner's manual current price, :meth:`set_price` without a time, for a coin
+        the snapshot does not have, which is then its ``current_price``; None without a price); a
+        coin with neither has ``price_available: False`` and is left out of ``total_value``;
+        ``unpriced_holdings`` counts those left out.
         ``total_value`` is None (unknown, never 0) when there are holdings and none has a price,
         and 0 with no holdings. ``sort="holdings"`` is value descending; ``sparkline=True`` adds
         the 7-day prices (left out by default: they are most of the answer's size). None leaves
@@ -268,11 +256,12 @@ class Engine(Handle):
         available = answer.pop("price_available")
         amounts = answer.pop("current_holdings")
         values = answer.pop("current_holdings_value")
+        sources = answer.pop("price_source")
         kept = self._kept_rows
         rows = kept[1] if kept is not None and kept[0] == version else {}
         coins: List[Any] = []
         append = coins.append
-        for element, priced, amount, value in zip(answer["coins"], available, amounts, values):
+        for element, priced, amount, value, source in zip(answer["coins"], available, amounts, values, sources):
             if element.__class__ is str:  # a coin of the snapshot, named by its id
                 row = rows.get(element)
                 if row is None:  # a new snapshot, or a newly held coin: read the rows again
@@ -284,6 +273,7 @@ class Engine(Handle):
                 entry["price_available"] = priced
                 entry["current_holdings"] = amount
                 entry["current_holdings_value"] = value
+                entry["price_source"] = source
                 append(entry)
             else:  # no market row: the element is the plain answer's
                 append(element)
@@ -385,7 +375,7 @@ class Engine(Handle):
 
     def metrics(self) -> EngineMetrics:
         """Counters since open: ``{"http_requests": {"markets": n, "global": n, "detail": n,
-        "market_chart": n, "simple_price": n}, "detail_cache_hits": n, "chart_cache_hits": n,
+        "market_chart": n, "market_chart_range": n, "simple_price": n}, "detail_cache_hits": n, "chart_cache_hits": n,
         "suppressed_requests": n}`` (every HTTP attempt, retries included;
         ``suppressed_requests`` counts calls refused without sending while a remembered
         Retry-After ran)."""
@@ -409,6 +399,7 @@ class Engine(Handle):
         fee_coin_id: Optional[str] = None,
         fee_price: Optional[Amount] = None,
         income_type: Optional[str] = None,
+        price_currency: Optional[str] = None,
     ) -> Transaction:
         """Stores a transaction in a portfolio's ledger (default ``"main"``). Never blocks.
 
@@ -434,6 +425,10 @@ class Engine(Handle):
             fee_price: the fee coin's price per unit in the portfolio's currency, >= 0.
             income_type: required for income: ``"staking"``, ``"interest"``, ``"airdrop"``,
                 ``"mining"``, ``"fork"``, ``"gift"``, ``"reward"`` or ``"other"``.
+            price_currency: the currency ``price``, ``fee`` and ``fee_price`` are given in, when
+                not the portfolio's (SPEC §17): converted with the coin's prices in both
+                currencies on the transaction's UTC day when stored points have them, else the
+                price is pending until :meth:`fill_prices`; ``original_price`` keeps the price.
 
         Returns the stored transaction (:class:`~coinfolio.answers.Transaction`), its amounts,
         prices and fees :class:`decimal.Decimal`.
@@ -455,6 +450,7 @@ class Engine(Handle):
             fee_coin_id=fee_coin_id,
             fee_price=_decimal(fee_price, "fee_price"),
             income_type=income_type,
+            price_currency=price_currency,
             timestamp=timestamp,
             note=note,
             external_id=external_id,

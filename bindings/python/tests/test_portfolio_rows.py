@@ -161,7 +161,7 @@ def test_the_answer_by_reference_names_its_snapshot(fixture_text: Any) -> None:
         engine.load(fixture_text("markets.json"))
         answer = json.loads(raw_answer(engine, {"coins_by_reference": True, "sparkline": False}))
         assert list(answer) == [
-            "coins", "price_available", "current_holdings", "current_holdings_value",
+            "coins", "price_available", "current_holdings", "current_holdings_value", "price_source",
             "total_value", "unpriced_holdings", "as_of", "fetched_at", "stale", "snapshot_version",
         ]
         assert isinstance(answer["snapshot_version"], int)
@@ -171,6 +171,7 @@ def test_the_answer_by_reference_names_its_snapshot(fixture_text: Any) -> None:
         assert answer["price_available"] == [True, False]
         assert answer["current_holdings"] == [0.5, 2]
         assert answer["current_holdings_value"] == [full[0]["current_holdings_value"], None]
+        assert answer["price_source"] == ["coingecko", None]
         engine.load(fixture_text("markets.json"))
         again = json.loads(raw_answer(engine, {"coins_by_reference": True}))
         assert again["snapshot_version"] != answer["snapshot_version"]

@@ -6,8 +6,9 @@
 /// `BLOB`/`BYTEA`, bytewise `COLLATE "C"` text; PostgreSQL's storage settings: blobs kept
 /// uncompressed).
 ///
-/// Every row belongs to an owner (column `owner`, the configuration's `owner`, default
-/// `"default"`), first in every primary key; every statement of the stores names it.
+/// Every row of an owner's data belongs to it (column `owner`, the configuration's `owner`,
+/// default `"default"`), first in its primary key; every statement of the stores names it.
+/// Market data shared by every owner (SPEC §20: `price_point`) has no owner column.
 enum Schema {
     /// One migration: what takes a database from `version - 1` to `version`.
     struct Step: Sendable {
@@ -30,7 +31,7 @@ enum Schema {
     /// Every step, in version order: `steps[n - 1].version == n`. Each is declared in its own file.
     static let steps: [Step] = [
         step1Holdings, step2Owners, step3Ledger, step4CompactSnapshot, step5Positions, step6PackedSparklines,
-        step7NullableNote, step8LedgerHistories, step9CompactSavedForms,
+        step7NullableNote, step8LedgerHistories, step9CompactSavedForms, step10PricePoints,
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }
