@@ -19,6 +19,8 @@ final class ImportSampleTests: XCTestCase {
         var ids: [String]
         var ignored: [Int]
         var warnings: [Int]
+        /// Each written row's `price_currency`.
+        var currencies: [String?] = []
     }
 
     /// `kind coin amount @price fee F[ coin][ type]` (price `pending` when null).
@@ -57,6 +59,7 @@ final class ImportSampleTests: XCTestCase {
             case .rows(let rows, let warning):
                 planned.groups.append(rows.map(describe))
                 planned.ids += rows.map { $0.externalID ?? "" }
+                planned.currencies += rows.map(\.priceCurrency)
                 if warning != nil { planned.warnings.append(entry.line) }
             case .ignored: planned.ignored.append(entry.line)
             case .unresolved: XCTFail("unresolved in \(name)")
@@ -113,14 +116,43 @@ final class ImportSampleTests: XCTestCase {
     }
 
     /// v1's currency is its columns' prefix: in a EUR portfolio its prices are the file's; in a
-    /// USD one they wait for the conversion (pending).
+    /// USD one they are the file's too, with `price_currency` eur (the fee with them), for the
+    /// engine to convert (SPEC §17; `ImportFillPricesTests` converts them).
     func testCoinbaseV1CurrencyFromItsColumns() throws {
         let eur = try Self.plan("coinbase-v1.csv", currency: "eur")
         XCTAssertEqual(eur.file.variant, "v1")
         XCTAssertEqual(eur.groups, [["buy bitcoin 0.1 @11500 fee 17.25"], ["income usd-coin 0.35 @0.828571428571428571 interest"]])
+        XCTAssertEqual(eur.currencies, [nil, nil])
         let usd = try Self.plan("coinbase-v1.csv", currency: "usd")
-        XCTAssertEqual(usd.groups, [["buy bitcoin 0.1 @pending"], ["income usd-coin 0.35 @pending interest"]])
-        XCTAssertEqual(usd.warnings, [5])  // the EUR fee, left out while the price waits
+        XCTAssertEqual(usd.groups, eur.groups)
+        XCTAssertEqual(usd.currencies, ["eur", "eur"])
+        XCTAssertEqual(usd.warnings, [])
+    }
+
+    /// A price in a currency CoinGecko does not price in (ISK) cannot be converted: the row is
+    /// pending, its fee left out, both said in a warning. A fee in another currency than the
+    /// price's is left out with a warning; a pending row takes its fee's currency.
+    func testPricesAndFeesInOtherCurrencies() throws {
+        let header = "Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,"
+            + "Net Worth Amount,Net Worth Currency,Label,Description,TxHash\n"
+        let text = header + "2024-01-01 00:00:00 UTC,1000,ISK,1,ETH,,,,,,,\n"
+            + "2024-01-02 00:00:00 UTC,100,EUR,1,ETH,1,GBP,,,,,\n"
+            + "2024-01-03 00:00:00 UTC,,,0.5,ETH,0.1,EUR,,,staking,,\n"
+        let file = try Self.read(Array(text.utf8))
+        let resolver = SymbolResolver(chosen: [:], currencies: ["usd"]) { _ in [] }
+        var symbols: [String] = []
+        for entry in file.entries { entry.forEachSymbol { symbols.append($0) } }
+        let plan = ImportPlan(portfolio: "main", currency: "usd", resolutions: resolver.resolveAll(symbols).resolved, prices: .none)
+        var described: [String] = []
+        var warnings: [Int] = []
+        for entry in file.entries {
+            guard case .rows(let rows, let warning) = try plan.outcome(entry) else { return XCTFail("no rows at \(entry.line)") }
+            described += rows.map { Self.describe($0) + ($0.priceCurrency.map { " in \($0)" } ?? "") }
+            if warning != nil { warnings.append(entry.line) }
+        }
+        XCTAssertEqual(
+            described, ["buy ethereum 1 @pending", "buy ethereum 1 @100 in eur", "income ethereum 0.5 @pending fee 0.1 staking in eur"])
+        XCTAssertEqual(warnings, [2, 3])
     }
 
     func testBinanceTradeHistory() throws {

@@ -74,7 +74,7 @@ extension PortfolioEngine {
     private func importLedgerCSV(_ reader: inout CSVReader, options: ImportOptions) throws -> ImportReport {
         var planned: [[Transaction]] = []
         let result = try store.importCSV(
-            &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices, defaultPortfolio: options.portfolio,
+            &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices(within:), defaultPortfolio: options.portfolio,
             keep: !options.dryRun, units: options.dryRun ? { planned.append($0) } : nil,
             progress: { rows, finished in self.progress.report(.import, done: rows, total: finished ? rows : nil) })
         let counts = result.counts
@@ -100,22 +100,28 @@ extension PortfolioEngine {
         let (resolved, unknown) = resolver.resolveAll(symbols)
         if !unknown.isEmpty, !options.dryRun { throw Self.unknownSymbols(unknown) }
 
-        let plan = ImportPlan(
-            portfolio: options.portfolio, currency: currency, resolutions: resolved, prices: storedPrices, allResolved: unknown.isEmpty)
+        var plan = ImportPlan(
+            portfolio: options.portfolio, currency: currency, resolutions: resolved, prices: .none, allResolved: unknown.isEmpty)
         var ignored = file.ignored
         var warnings = file.warnings
         var planned: [[Transaction]] = []
         var next = 0
         let total = file.rowsRead
         let missing = stored == nil ? (name: options.portfolio, vsCurrency: engineCurrency) : nil
-        let counts = try store.importUnits(keep: !options.dryRun, creating: missing) {
+        let counts = try store.importUnits(keep: !options.dryRun, creating: missing) { connection in
+            // Stored prices read through the import's write (a lookup of its own would wait for it).
+            if next == 0 { plan.prices = storedPrices(within: connection) }
             while next < file.entries.count {
                 let entry = file.entries[next]
                 next += 1
                 if next % 1000 == 0 { progress.report(.import, done: min(entry.line - headerLine, total), total: total) }
                 switch try plan.outcome(entry) {
-                case .rows(let rows, let warning):
+                case .rows(var rows, let warning):
                     if let warning { warnings.append(ImportNotice(line: entry.line, reason: warning)) }
+                    // Prices in another currency: converted by the rule every transaction follows (§17).
+                    for index in rows.indices where rows[index].priceCurrency != nil {
+                        rows[index] = withPriceCurrency(rows[index], portfolioCurrency: currency, prices: plan.prices)
+                    }
                     if options.dryRun { planned.append(rows) }
                     return LedgerStore.ImportUnit(rows: rows, line: entry.line)
                 case .ignored(let reason): ignored.append(ImportNotice(line: entry.line, reason: reason))

@@ -167,7 +167,7 @@ extension PortfolioEngine {
     func importCSV(_ reader: inout CSVReader) throws -> ImportSummary {
         progress.report(.import, done: 0, total: nil)
         let result = try store.importCSV(
-            &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices,
+            &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices(within:),
             progress: { rows, finished in self.progress.report(.import, done: rows, total: finished ? rows : nil) })
         return ImportSummary(imported: result.imported, skipped: result.skipped)
     }

@@ -8,9 +8,13 @@
 /// - a spend is a `sell` whose price is pending.
 /// Fees in the portfolio's money are the row's fee (in a trade, the buy leg's); the first fee in
 /// a coin is the row's `fee_coin_id` (its fee row follows, §16), further ones fee rows of their
-/// own. Prices taken from the file have `price_source` `user`. A price in a currency other than
-/// the portfolio's is left pending (the conversion of §17 fills it); a fee in one makes the
-/// row's price pending too and is named in a warning.
+/// own. Prices taken from the file have `price_source` `user`. A price (or a trade's value) in
+/// another currency CoinGecko prices in is given as it is with that `price_currency`, its money
+/// fees in the same currency with it: the engine converts it as every transaction is (SPEC §17,
+/// `PortfolioEngine.withPriceCurrency`), else it is pending. A price in a currency CoinGecko does
+/// not price in is pending (filled from the coin's own price) and named in a warning. A pending
+/// row's fee in another currency gives the row that `price_currency` (converted when it is
+/// filled); a fee in a currency other than the row's price's is left out, named in a warning.
 struct ImportPlan {
     /// The portfolio written to.
     let portfolio: String
@@ -18,8 +22,9 @@ struct ImportPlan {
     let currency: String
     /// Every symbol of the entries, resolved.
     let resolutions: [String: SymbolResolver.Resolution]
-    /// Stored prices, for trades without a value and fee rows (never fetched).
-    let prices: StoredPrices
+    /// Stored prices, for trades without a value and fee rows (never fetched): the engine's
+    /// through the import's own write (`PortfolioEngine.storedPrices(within:)`).
+    var prices: StoredPrices
     /// Whether every symbol of the file is resolved (then no entry is looked at for one that is not).
     var allResolved = false
 
@@ -63,33 +68,39 @@ struct ImportPlan {
                 externalID: entry.externalID)
         }
         var parents: [Transaction]
+        var warning: String?
         switch entry.action {
         case .exchange(let sent, let received, let value):
             switch (resolved(sent), resolved(received)) {
             case (.money(let code), .coin(let id)):
                 guard !received.amount.isZero else { return .ignored("a buy of 0 \(received.symbol)") }
                 var buy = row(.buy, id, received.amount)
-                try price(&buy, worth: sent.amount, currency: code)
+                warning = try price(&buy, worth: sent.amount, currency: code)
                 parents = [buy]
             case (.coin(let id), .money(let code)):
                 guard !sent.amount.isZero else { return .ignored("a sell of 0 \(sent.symbol)") }
                 var sell = row(.sell, id, sent.amount)
-                try price(&sell, worth: received.amount, currency: code)
+                warning = try price(&sell, worth: received.amount, currency: code)
                 parents = [sell]
             case (.coin(let from), .coin(let to)):
                 guard from != to else { return .ignored("a trade of \(sent.symbol) for itself") }
                 guard !sent.amount.isZero, !received.amount.isZero else {
                     return .ignored("a trade of \(sent.amount) \(sent.symbol) for \(received.amount) \(received.symbol)")
                 }
-                // The value, when the file gives one in money: in the portfolio's currency it prices
-                // the legs; in another they wait for the conversion (§17).
+                // The value, when the file gives one in money, prices the legs: in another currency
+                // each leg carries it as its price_currency, converted with its own coin's prices.
                 var worth: (amount: ExactDecimal, code: String)?
-                if let value, case .money(let code) = resolved(value) { worth = (value.amount, code) }
+                if let value, case .money(let code) = resolved(value), code == currency || Self.isQuote(code) {
+                    worth = (value.amount, code)
+                }
                 let trade = Trade(
                     portfolio: portfolio, timestamp: entry.timestamp, sent: Trade.Side(coinID: from, amount: sent.amount),
-                    received: Trade.Side(coinID: to, amount: received.amount), value: worth?.code == currency ? worth?.amount : nil,
-                    note: note, externalID: entry.externalID)
+                    received: Trade.Side(coinID: to, amount: received.amount), value: worth?.amount, note: note,
+                    externalID: entry.externalID)
                 parents = try trade.legs(prices: worth == nil ? prices : .none, vsCurrency: currency)
+                if let worth, worth.code != currency {
+                    for index in parents.indices { parents[index].priceCurrency = worth.code }
+                }
             case (.money(let from), .money(let to)):
                 return .ignored("an exchange of money (\(from.uppercased()) for \(to.uppercased())), not of coins")
             }
@@ -99,7 +110,7 @@ struct ImportPlan {
             var income = row(.income, id, asset.amount)
             income.incomeType = type
             if let value, case .money(let code) = resolved(value) {
-                try price(&income, worth: value.amount, currency: code)
+                warning = try price(&income, worth: value.amount, currency: code)
             }
             parents = [income]
         case .transferIn(let asset), .transferOut(let asset):
@@ -117,23 +128,28 @@ struct ImportPlan {
         // further coins as fee rows of their own.
         let last = parents.count - 1
         var extraFeeRows: [Transaction] = []
-        var warning: String?
         for fee in entry.fees {
             switch resolved(fee) {
-            case .money(let code) where code == currency:
-                guard let sum = parents[last].fee.adding(fee.amount) else {
+            case .money(let code):
+                // Money fees are in the currency of the row's price: the portfolio's, or its
+                // price_currency (converted together, §17), which a pending row takes from its fee.
+                var parent = parents[last]
+                if code != currency, parent.priceCurrency == nil, parent.kind.hasPrice, parent.price == nil, parent.fee.isZero,
+                    Self.isQuote(code)
+                {
+                    parent.priceCurrency = code
+                }
+                guard code == parent.priceCurrency ?? currency else {
+                    warning =
+                        "the fee of \(fee.amount) \(code.uppercased()) is in another currency than the row's price (\((parent.priceCurrency ?? currency).uppercased())); it is left out"
+                    continue
+                }
+                guard let sum = parent.fee.adding(fee.amount) else {
                     throw CoinfolioError(
                         .invalidArgument, "the fees add up beyond the ledger's 8.5e19", details: ["reason": .string("out_of_range")])
                 }
-                parents[last].fee = sum
-            case .money(let code):
-                // A fee in another currency than the portfolio's: the row's cost waits for the
-                // conversion of §17, pending rather than wrong.
-                if parents[last].kind.hasPrice {
-                    (parents[last].price, parents[last].priceSource, parents[last].priceAt) = (nil, .pending, nil)
-                }
-                warning =
-                    "the fee of \(fee.amount) \(code.uppercased()) is in another currency than the portfolio's \(currency.uppercased()); it is left out and the price is pending"
+                parent.fee = sum
+                parents[last] = parent
             case .coin(let id) where parents[last].feeCoinID == nil:
                 parents[last].feeCoinID = id
                 parents[last].fee = fee.amount
@@ -148,13 +164,19 @@ struct ImportPlan {
         return .rows(LedgerGroup.rows(parents + extraFeeRows, prices: prices, vsCurrency: currency), warning: warning)
     }
 
-    /// Prices `row` at `worth` for all its units in `code`: worth ÷ amount, from the user. In
-    /// another currency than the portfolio's the price is pending (§17 converts it).
-    private func price(_ row: inout Transaction, worth: ExactDecimal, currency code: String) throws {
-        guard code == currency else {
+    /// Prices `row` at `worth` for all its units in `code`: worth ÷ amount, from the user; in
+    /// another currency than the portfolio's, as its `price_currency` (§17 converts it). Nil, or
+    /// the warning when `code` is a currency CoinGecko does not price in (the row is then pending).
+    private func price(_ row: inout Transaction, worth: ExactDecimal, currency code: String) throws -> String? {
+        guard code == currency || Self.isQuote(code) else {
             (row.price, row.priceSource, row.priceAt) = (nil, .pending, nil)
-            return
+            return "the price in \(code.uppercased()) cannot be converted (CoinGecko prices in no such currency); it is pending"
         }
         (row.price, row.priceSource, row.priceAt) = (try Trade.price(PreciseDecimal(worth), by: row.amount), .user, nil)
+        if code != currency { row.priceCurrency = code }
+        return nil
     }
+
+    /// Whether a price in `code` can be converted: CoinGecko prices coins in it (§17).
+    private static func isQuote(_ code: String) -> Bool { CurrencyTable.coinGeckoCodes.contains(code) }
 }

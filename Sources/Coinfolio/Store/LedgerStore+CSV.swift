@@ -11,7 +11,8 @@ extension LedgerStore {
     ///   - reader: the CSV stream.
     ///   - newPortfolioCurrency: the currency of portfolios the file names that do not exist (and
     ///     of those created without one).
-    ///   - prices: where a fee row without a price finds one (SPEC §16).
+    ///   - prices: where a fee row without a price finds one (SPEC §16), read through the
+    ///     import's own write (the database given).
     ///   - defaultPortfolio: the portfolio of rows whose `portfolio` cell is empty (or of every
     ///     row when the header has no such column); nil: "main".
     ///   - keep: false for a dry run (everything checked, then rolled back).
@@ -23,7 +24,8 @@ extension LedgerStore {
     ///   portfolio), and the counts of transactions (fee rows included).
     /// - Throws: `.invalidArgument` with `details.line` and `details.column`; `.store`.
     func importCSV(
-        _ reader: inout CSVReader, newPortfolioCurrency: String, prices: StoredPrices = .none, defaultPortfolio: String? = nil,
+        _ reader: inout CSVReader, newPortfolioCurrency: String, prices pricesWithin: (any Database) -> StoredPrices = { _ in .none },
+        defaultPortfolio: String? = nil,
         keep: Bool = true, units: (([Transaction]) -> Void)? = nil, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
     ) throws -> (imported: Int, skipped: Int, counts: ImportCounts) {
         guard var rows = try LedgerCSVRows.header(&reader, defaultPortfolio: defaultPortfolio) else { return (0, 0, ImportCounts()) }
@@ -32,7 +34,10 @@ extension LedgerStore {
         // The file's group labels and the fresh group id each one stands for.
         var groups: [String: String] = [:]
         var ownExports = 0
+        var heldPrices: StoredPrices?
         var counts = try importUnits(keep: keep) { connection in
+            let prices = heldPrices ?? pricesWithin(connection)
+            heldPrices = prices
             while let (row, line) = try rows.next(&reader) {
                 if rows.rowsRead % 1000 == 0 { progress?(rows.rowsRead, false) }
                 if currencies[row.portfolio] == nil {

@@ -101,4 +101,12 @@ final class StoreConnection: @unchecked Sendable {
         guard reportingProgress else { return try body(database) }
         return try WorkInProgress.doing(self) { try body(database) }
     }
+
+    /// `body` on `held`, the database of this connection that the caller already holds (a lookup
+    /// inside an import's write, which `locked` would refuse as reentrant); `locked` when nil.
+    /// - Throws: what `body` throws; as `locked` when `held` is nil.
+    func locked<T: Sendable>(within held: (any Database)?, _ body: (any Database) throws -> T) throws -> T {
+        if let held { return try body(held) }
+        return try locked(body)
+    }
 }
