@@ -165,6 +165,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_import_ambiguous_symbol),
     TEST(test_engine_import_broken_cell_and_unknown_header),
     TEST(test_engine_import_dry_run),
+    TEST(test_engine_import_pending_rows_filled_and_euros_converted),
     /* test_ledger_history.c */
     TEST(test_engine_ledger_history_fee_in_bnb),
     TEST(test_engine_ledger_history_swap),

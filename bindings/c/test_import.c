@@ -5,9 +5,12 @@
  * unknown symbols, broken cells, dry runs and unknown headers, the ledger compared before and
  * after every refusal.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "test_support.h"
 #include "tests.h"
@@ -352,5 +355,80 @@ void test_engine_import_dry_run(void) {
     free_out(before);
     free_out(after);
     free(data);
+    cf_engine_close(engine);
+}
+
+/* "yyyy-mm-dd HH:MM:SS UTC" (Koinly's and Coinbase's time) of t_ms. */
+static const char *file_time(long long t_ms) {
+    time_t seconds = (time_t)(t_ms / 1000);
+    struct tm utc;
+    char text[32];
+    gmtime_r(&seconds, &utc);
+    strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc);
+    return fmt_path("%s", text);
+}
+
+/* SPEC §18 with §17: a Koinly file's rows without a price are pending, a buy for 100 eur (fee
+ * 2 eur) keeps price_currency eur, pending too; cf_engine_fill_prices against the loopback server
+ * (ethereum 110 + 1 usd and 100 + 1 eur, bitcoin 40,000 + 10 usd per hour of the day; points at
+ * hh:02) asks 3 ranges and prices them: the buy 100 × 110 ÷ 100 = 110 usd, fee 2.2; the reward
+ * 0.001 bitcoin at 12:30 takes 40,120; the trade of 1 ethereum for 0.001 bitcoin is worth 40.12.
+ * A Coinbase v4 buy of 2 ethereum at €50 (fee €1) that day is converted as written: 55, fee 1.1. */
+void test_engine_import_pending_rows_filled_and_euros_converted(void) {
+    long long now = (long long)time(NULL), day = 86400000LL;
+    long long buy_time = (now / 86400 - 6) * day + 30 * 60000LL, later = (now / 86400 - 4) * day + 12 * 3600000LL + 30 * 60000LL;
+    char koinly[1024], coinbase[512], *out = NULL, *err = NULL;
+    json_t *answer;
+    const char *database;
+    cf_engine *engine;
+    static const char *const pending[] = {"buy ethereum 1 @pending fee 2", "income bitcoin 0.001 @pending staking",
+                                          "sell ethereum 1 @pending", "buy bitcoin 0.001 @pending", NULL};
+    static const char *const filled[] = {"buy ethereum 1 @110 fee 2.2", "income bitcoin 0.001 @40120 staking",
+                                         "sell ethereum 1 @40.12", "buy bitcoin 0.001 @40120", NULL};
+    static const char *const converted[] = {"buy ethereum 1 @110 fee 2.2", "buy ethereum 2 @55 fee 1.1",
+                                            "income bitcoin 0.001 @40120 staking", "sell ethereum 1 @40.12",
+                                            "buy bitcoin 0.001 @40120", NULL};
+    REQUIRE_SERVER();
+    server_reset();
+    database = tf_private_database("import-fill.sqlite");
+    if (database == NULL)
+        return;
+    engine = open_engine(json_pack("{s:s, s:s, s:o}", "database", database, "owner", "importer", "api", api_config(0, 5000)));
+    if (engine == NULL)
+        return;
+    snprintf(koinly, sizeof koinly,
+             "Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,"
+             "Net Worth Currency,Label,Description,TxHash\n%s,100,EUR,1,ETH,2,EUR,,,,,\n",
+             file_time(buy_time));
+    snprintf(koinly + strlen(koinly), sizeof koinly - strlen(koinly), "%s,,,0.001,BTC,,,,,staking,,\n", file_time(later));
+    snprintf(koinly + strlen(koinly), sizeof koinly - strlen(koinly), "%s,1,ETH,0.001,BTC,,,,,,,\n", file_time(later));
+    answer = import_ok(engine, "{}", koinly, __LINE__);
+    CHECK_DOUBLE(json_num(answer, "imported"), 4, 0);
+    CHECK_DOUBLE(json_num(answer, "pending_prices"), 4, 0);
+    json_decref(answer);
+    check_rows(engine, "main", pending, __LINE__);
+
+    if (CHECK_STATUS(cf_engine_fill_prices(engine, NULL, &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        CHECK_DOUBLE(json_num(answer, "filled"), 4, 0);
+        CHECK_DOUBLE(json_num(answer, "requests"), 3, 0);
+        CHECK(json_array_size(json_object_get(answer, "missing")) == 0);
+        json_decref(answer);
+    }
+    free_out(out);
+    free_out(err);
+    check_rows(engine, "main", filled, __LINE__);
+
+    snprintf(coinbase, sizeof coinbase,
+             "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,"
+             "Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n"
+             "cb-eur-1,%s,Buy,ETH,2,EUR,€50.00,€100.00,€101.00,€1.00,Bought 2 ETH\n",
+             file_time(buy_time));
+    answer = import_ok(engine, "{\"format\":\"coinbase\"}", coinbase, __LINE__);
+    CHECK_DOUBLE(json_num(answer, "imported"), 1, 0);
+    CHECK_DOUBLE(json_num(answer, "pending_prices"), 0, 0);
+    json_decref(answer);
+    check_rows(engine, "main", converted, __LINE__);
+    CHECK_INT(server_endpoint_count("market_chart_range"), 3);
     cf_engine_close(engine);
 }

@@ -168,6 +168,7 @@ void test_engine_import_overlapping_export(void);
 void test_engine_import_ambiguous_symbol(void);
 void test_engine_import_broken_cell_and_unknown_header(void);
 void test_engine_import_dry_run(void);
+void test_engine_import_pending_rows_filled_and_euros_converted(void);
 
 /* test_ledger_history.c */
 void test_engine_ledger_history_fee_in_bnb(void);

@@ -5,15 +5,18 @@ unknown headers, the ledger compared before and after every refusal."""
 
 from __future__ import annotations
 
+import time
 from decimal import Decimal
-from typing import List
+from pathlib import Path
+from typing import Iterator, List
 
 import pytest
 
 import coinfolio
+from backend import postgres_pass
 from coinfolio import answers
 
-from conftest import REPO, ledger_text
+from conftest import REPO, LoopbackServer, ledger_text
 
 SAMPLES = REPO / "Tests" / "fixtures" / "imports"
 
@@ -187,3 +190,70 @@ def test_the_coinfolio_format_through_import_file(engine: coinfolio.Engine) -> N
     assert (answer["format"], answer["variant"], answer["imported"]) == ("coinfolio", "default", 1)
     assert rows(engine, "cold") == ["buy bitcoin 1 @40000"]
     assert engine.import_file(text, format="coinfolio", portfolio="cold")["skipped"] == 1
+
+
+# --- Prices (SPEC §18 with §17) ------------------------------------------------------------------
+
+
+@pytest.fixture
+def priced_engine(server: LoopbackServer, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[coinfolio.Engine]:
+    """An engine talking to the loopback server, on a database no other test's price points
+    reach (in the PostgreSQL pass a database of its own: points are shared by every owner)."""
+    database = request.getfixturevalue("fresh_database") if postgres_pass() else str(tmp_path / "import-prices.sqlite")
+    with coinfolio.Engine(
+        database=database, owner="importer", api={"base_url": server.base_url, "timeout_ms": 5000, "max_retries": 0}
+    ) as opened:
+        yield opened
+
+
+def file_time(ms: int) -> str:
+    """``yyyy-mm-dd HH:MM:SS UTC``, as Koinly and Coinbase write a time."""
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ms // 1000))
+
+
+def test_imported_pending_rows_are_filled_and_a_euro_price_converted(
+    priced_engine: coinfolio.Engine, server: LoopbackServer
+) -> None:
+    """A Koinly file: a buy of 1 ethereum for 100 eur (fee 2 eur), a 0.001 bitcoin staking reward
+    and a trade of that ethereum for 0.001 bitcoin, none valued: all pending. The fill asks 3
+    ranges (ethereum usd and eur, bitcoin usd; the server's ethereum is 110 + 1 usd and 100 + 1
+    eur, bitcoin 40,000 + 10 usd per hour, points at hh:02): the buy costs 100 × 110 ÷ 100 = 110
+    usd, fee 2.2; the reward 40,120 (12:02); the trade 0.001 × 40,120 = 40.12. A Coinbase v4 buy
+    of 2 ethereum at €50 (fee €1) that day is then converted as it is written: 55 usd, fee 1.1."""
+    day = 86_400_000
+    today = int(time.time()) // 86400 * day
+    buy_time, later = today - 6 * day + 30 * 60_000, today - 4 * day + 12 * 3_600_000 + 30 * 60_000
+    koinly = (
+        "Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,"
+        "Net Worth Amount,Net Worth Currency,Label,Description,TxHash\n"
+        f"{file_time(buy_time)},100,EUR,1,ETH,2,EUR,,,,,\n"
+        f"{file_time(later)},,,0.001,BTC,,,,,staking,,\n"
+        f"{file_time(later)},1,ETH,0.001,BTC,,,,,,,\n"
+    )
+    answer = priced_engine.import_file(koinly)
+    assert (answer["imported"], answer["pending_prices"]) == (4, 4)
+    assert rows(priced_engine) == [
+        "buy ethereum 1 @pending fee 2", "income bitcoin 0.001 @pending staking", "sell ethereum 1 @pending",
+        "buy bitcoin 0.001 @pending",
+    ]
+    [buy] = priced_engine.transactions(limit=1)["transactions"]
+    assert (buy["original_price"], buy["price_currency"], buy["price_source"]) == (Decimal(100), "eur", "pending")
+
+    fill = priced_engine.fill_prices()
+    assert (fill["filled"], fill["requests"], fill["missing"]) == (4, 3, [])
+    assert rows(priced_engine) == [
+        "buy ethereum 1 @110 fee 2.2", "income bitcoin 0.001 @40120 staking", "sell ethereum 1 @40.12",
+        "buy bitcoin 0.001 @40120",
+    ]
+
+    coinbase = (
+        "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,"
+        "Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n"
+        f"cb-eur-1,{file_time(buy_time)},Buy,ETH,2,EUR,€50.00,€100.00,€101.00,€1.00,Bought 2 ETH\n"
+    )
+    answer = priced_engine.import_file(coinbase, format="coinbase")
+    assert (answer["imported"], answer["pending_prices"]) == (1, 0)
+    [converted] = [t for t in priced_engine.transactions(limit=10)["transactions"] if t["external_id"] == "coinbase:cb-eur-1"]
+    assert describe(converted) == "buy ethereum 2 @55 fee 1.1"
+    assert (converted["original_price"], converted["price_currency"], converted["price_source"]) == (Decimal(50), "eur", "user")
+    assert server.counts() == {"market_chart_range": 3}
