@@ -137,6 +137,38 @@ final class PriceEngineTests: PriceServerTestCase {
         XCTAssertEqual(try rangeRequests(), 0)
     }
 
+    /// set_price refuses a negative, non-finite or too precise price, a time outside 1970…9999,
+    /// an unknown vs_currency and a coin id with a slash, naming the field; the manual point
+    /// already stored (1.5) stays, and nothing is asked of CoinGecko.
+    func testBadManualPricesAreRefusedAndChangeNothing() throws {
+        let engine = try engine()
+        defer { engine.close() }
+        let d = dayStart(4)
+        let when = LedgerTimestamp.format(d)
+        try engine.setPrice(json: #"{"coin_id":"tether","timestamp":"\#(when)","price":1.5}"#)
+        for (bad, field) in [
+            (#"{"coin_id":"tether","timestamp":"\#(when)","price":-1}"#, "price"),
+            (#"{"coin_id":"tether","timestamp":"\#(when)","price":"NaN"}"#, "price"),
+            (#"{"coin_id":"tether","timestamp":"\#(when)","price":"Infinity"}"#, "price"),
+            (#"{"coin_id":"tether","timestamp":"\#(when)","price":"1e400"}"#, "price"),
+            (#"{"coin_id":"tether","timestamp":"\#(when)","price":"0.0000000000000000001"}"#, "price"),
+            (#"{"coin_id":"tether","timestamp":"1969-12-31","price":1}"#, "timestamp"),
+            (#"{"coin_id":"tether","timestamp":"10000-01-01","price":1}"#, "timestamp"),
+            (#"{"coin_id":"tether","timestamp":"\#(when)","price":1,"vs_currency":"xyz"}"#, "vs_currency"),
+            (#"{"coin_id":"a/b","timestamp":"\#(when)","price":1}"#, "coin_id"),
+        ] {
+            let error = assertThrows(.invalidArgument) { try engine.setPrice(json: bad) }
+            XCTAssertEqual(error?.details["field"], .string(field), bad)
+        }
+        // A JSON number beyond a double's range is refused before any field is read (as everywhere).
+        _ = assertThrows(.invalidArgument) { try engine.setPrice(json: #"{"coin_id":"tether","timestamp":"\#(when)","price":1e400}"#) }
+        _ = assertThrows(.invalidArgument) { try PriceSetting(coinID: "tether", time: d, price: ExactDecimal("-1")) }
+        let kept = try engine.priceAt(PriceQuery(coinID: "tether", time: d), fetch: false)
+        XCTAssertEqual(kept.exactPrice, ExactDecimal("1.5"))
+        XCTAssertEqual(kept.source, .manual)
+        XCTAssertEqual(try rangeRequests(), 0)
+    }
+
     /// A token CoinGecko does not list, valued with a manual current price: 100 units at 0.5 are
     /// worth 50; with bitcoin (0.5 at 57,000.123 from markets.json, +2.15 % in 24 h) the total is
     /// 28,550.0615, and the 24 h change covers bitcoin's 28,500.0615 of it only.

@@ -96,6 +96,44 @@ void test_client_market_chart_range_plan_limit_and_unknown_coin(void) {
     cf_client_close(client);
 }
 
+/* Within a day of now CoinGecko gives 5-minute points (the server's at hh:mm:30); baby-doge-coin's
+ * 2.6e-13 usd keeps its digits. */
+void test_client_market_chart_range_five_minute_points_and_a_tiny_price(void) {
+    REQUIRE_SERVER();
+    server_reset();
+    cf_client *client = open_client(api_config(0, 5000));
+    char *out = SENTINEL, *err = SENTINEL;
+    long long now = (long long)time(NULL), day = day_start(3);
+    size_t i;
+    json_t *point;
+    if (CHECK_STATUS(cf_client_market_chart_range(client, "tether", fmt_path("{\"from\":%lld,\"to\":%lld}", now - 3600, now), &out, &err),
+                     CF_OK, err)) {
+        json_t *chart = PARSE_JSON(out);
+        json_t *prices = json_object_get(chart, "prices");
+        CHECK(json_array_size(prices) == 11 || json_array_size(prices) == 12);
+        json_array_foreach(prices, i, point) {
+            CHECK_INT(((long long)json_number_value(json_array_get(point, 0)) / 1000) % 300, 30);
+            CHECK_DOUBLE(json_number_value(json_array_get(point, 1)), 1, 0);
+        }
+        json_decref(chart);
+        free_out(out);
+    } else {
+        free_out(err);
+    }
+    out = SENTINEL;
+    if (CHECK_STATUS(cf_client_market_chart_range(client, "baby-doge-coin", fmt_path("{\"from\":%lld,\"to\":%lld}", day, day + 3600),
+                                                  &out, &err),
+                     CF_OK, err)) {
+        json_t *chart = PARSE_JSON(out);
+        CHECK_DOUBLE(json_number_value(json_array_get(json_array_get(json_object_get(chart, "prices"), 0), 1)), 2.6e-13, 0);
+        json_decref(chart);
+        free_out(out);
+    } else {
+        free_out(err);
+    }
+    cf_client_close(client);
+}
+
 void test_client_market_chart_range_refuses_bad_input_unsent(void) {
     static const char *bad[] = {
         "{\"from\":-1,\"to\":10}",          "{\"from\":10,\"to\":253402300800}", "{\"from\":20,\"to\":10}",
@@ -222,6 +260,44 @@ void test_engine_price_at_lookup_order(void) {
     cf_engine_close(engine);
 }
 
+/* The snapshot answers within an hour of the coin's last_updated, with at = last_updated; an hour
+ * and a minute later the day is fetched (06:02's 110 + 6 is the point at or before 07:01). */
+void test_engine_price_at_snapshot_within_the_hour(void) {
+    const long long hour = 3600000, minute = 60000;
+    long long updated = day_start(3) * 1000 + 6 * hour;
+    char *err = SENTINEL;
+    json_t *answer;
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    const char *body = fmt_path("[{\"id\":\"ethereum\",\"symbol\":\"eth\",\"name\":\"Ethereum\",\"current_price\":3000.5,"
+                                "\"last_updated\":\"%s\"}]",
+                                rfc3339(updated));
+    if (!CHECK_STATUS(cf_engine_load(engine, body, NULL, &err), CF_OK, err)) {
+        free_out(err);
+        cf_engine_close(engine);
+        return;
+    }
+    answer = price_at(engine, "ethereum", updated + 59 * minute, CF_OK, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "price"), 3000.5, 0);
+        CHECK_DOUBLE(json_num(answer, "at"), (double)updated, 0);
+        CHECK_STR(json_str(answer, "source"), "snapshot");
+        json_decref(answer);
+    }
+    CHECK_INT(server_endpoint_count("market_chart_range"), 0);
+    answer = price_at(engine, "ethereum", updated + hour + minute, CF_OK, NULL);
+    if (answer) {
+        CHECK_DOUBLE(json_num(answer, "price"), 116, 0);
+        CHECK_STR(json_str(answer, "source"), "coingecko");
+        json_decref(answer);
+    }
+    CHECK_INT(server_endpoint_count("market_chart_range"), 1);
+    cf_engine_close(engine);
+}
+
 void test_engine_price_at_no_data_reasons(void) {
     const char *reason = NULL;
     REQUIRE_SERVER();
@@ -330,6 +406,53 @@ void test_engine_manual_current_price_values_a_coin_the_snapshot_lacks(void) {
     cf_engine_close(engine);
 }
 
+/* P&L values a coin the snapshot lacks with the manual current price: 100 my-token bought at 0.4
+ * are worth 50 at 0.5, unrealized 10 (the Unrealized P&L statistic too). */
+void test_engine_pnl_uses_a_manual_current_price(void) {
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer, *coin, *statistic;
+    size_t i;
+    int seen = 0;
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    CHECK_STATUS(cf_engine_add_transaction(engine,
+                                           fmt_path("{\"coin_id\":\"my-token\",\"kind\":\"buy\",\"amount\":100,\"price\":0.4,"
+                                                    "\"timestamp\":\"%s\"}",
+                                                    rfc3339(day_start(2) * 1000)),
+                                           &out, &err),
+                 CF_OK, err);
+    free_out(out);
+    CHECK_STATUS(cf_engine_set_price(engine, "{\"coin_id\":\"my-token\",\"price\":\"0.5\"}", &err), CF_OK, err);
+    if (CHECK_STATUS(cf_engine_pnl(engine, NULL, &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        coin = json_array_get(json_object_get(answer, "coins"), 0);
+        CHECK_STR(json_str(coin, "coin_id"), "my-token");
+        CHECK_DOUBLE(json_num(coin, "current_price"), 0.5, 0);
+        CHECK_STR(json_str(coin, "price_source"), "manual");
+        CHECK_DOUBLE(json_num(coin, "current_value"), 50, 0);
+        CHECK_DOUBLE(json_num(coin, "unrealized_pnl"), 10, 0);
+        json_decref(answer);
+        free_out(out);
+    }
+    CHECK_STATUS(cf_engine_load(engine, "[{\"id\":\"ethereum\",\"symbol\":\"eth\",\"name\":\"Ethereum\",\"current_price\":3000.5}]",
+                                NULL, &err),
+                 CF_OK, err);
+    if (CHECK_STATUS(cf_engine_statistics(engine, &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        json_array_foreach(json_object_get(answer, "statistics"), i, statistic) {
+            if (strcmp(json_str(statistic, "title"), "Unrealized P&L") == 0) {
+                CHECK_STR(json_str(statistic, "value"), "$10.00");
+                seen = 1;
+            }
+        }
+        CHECK(seen);
+        json_decref(answer);
+        free_out(out);
+    }
+    cf_engine_close(engine);
+}
+
 /* ------------------------------------------------------------------ fill_prices */
 
 /* count staking rewards of 1 unit without a price, cycling through coins, at 12:30 on days going
@@ -390,6 +513,7 @@ void test_engine_fill_prices_300_rows_3_coins_200_days_3_requests(void) {
             double expected = strcmp(coin, "bitcoin") == 0 ? 40000 : strcmp(coin, "ethereum") == 0 ? 110 : 0.1;
             CHECK_DOUBLE(json_num(row, "price"), expected, 0);
             CHECK_STR(json_str(row, "price_source"), "coingecko");
+            CHECK_INT((long long)json_num(row, "price_at") % 86400000LL, 0); /* the day's daily point */
         }
         json_decref(answer);
         free_out(out);
@@ -465,6 +589,7 @@ void test_engine_fill_prices_converts_a_buy_in_euros(void) {
         CHECK_DOUBLE(json_num(row, "fee"), 2.2, 1e-12);
         CHECK_DOUBLE(json_num(row, "original_price"), 100, 0);
         CHECK_STR(json_str(row, "price_currency"), "eur");
+        CHECK_DOUBLE(json_num(row, "price_at"), (double)(day_start(6) * 1000 + 2 * 60000LL), 0); /* the 00:02 points */
         json_decref(answer);
         free_out(out);
     }

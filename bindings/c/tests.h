@@ -39,11 +39,14 @@ void test_edges_exported_cells_cannot_run_as_formulas(void);
 /* test_prices.c */
 void test_client_market_chart_range_hourly_points_and_query(void);
 void test_client_market_chart_range_plan_limit_and_unknown_coin(void);
+void test_client_market_chart_range_five_minute_points_and_a_tiny_price(void);
 void test_client_market_chart_range_refuses_bad_input_unsent(void);
 void test_engine_price_at_lookup_order(void);
+void test_engine_price_at_snapshot_within_the_hour(void);
 void test_engine_price_at_no_data_reasons(void);
 void test_engine_price_bad_input_changes_nothing(void);
 void test_engine_manual_current_price_values_a_coin_the_snapshot_lacks(void);
+void test_engine_pnl_uses_a_manual_current_price(void);
 void test_engine_fill_prices_300_rows_3_coins_200_days_3_requests(void);
 void test_engine_fill_prices_429_retry_after_119_stops_and_the_next_sends_nothing(void);
 void test_engine_fill_prices_converts_a_buy_in_euros(void);

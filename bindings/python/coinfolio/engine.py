@@ -612,14 +612,17 @@ class Engine(PriceMethods, Handle):
                 ``"lofo"`` (lowest first) or ``"average"``.
 
         Returns ``{"portfolio", "vs_currency", "method", "coins": [{"coin_id", "amount",
-        "cost_basis", "average_cost", "breakeven_price", "current_price", "current_value",
-        "unrealized_pnl", "unrealized_pnl_percentage" (percent units), "realized_pnl",
-        "realized_coverage", "fees", "cost_basis_coverage", "income", "income_coverage"}...],
-        "totals": {"cost_basis", "current_value", "unrealized_pnl", "unrealized_pnl_percentage",
-        "realized_pnl", "fees", "income", "income_coverage"}}``. Money values are
-        :class:`decimal.Decimal` (exact to 38 significant digits), percentages and coverages
-        floats. Values over units of unknown cost (transfers in, pending prices) are None,
-        never 0; without a price the current and unrealized values are None.
+        "cost_basis", "average_cost", "breakeven_price", "current_price", "price_source",
+        "current_value", "unrealized_pnl", "unrealized_pnl_percentage" (percent units),
+        "realized_pnl", "realized_coverage", "fees", "cost_basis_coverage", "income",
+        "income_coverage"}...], "totals": {"cost_basis", "current_value", "unrealized_pnl",
+        "unrealized_pnl_percentage", "realized_pnl", "fees", "income", "income_coverage"}}``.
+        Money values are :class:`decimal.Decimal` (exact to 38 significant digits), percentages
+        and coverages floats. Values over units of unknown cost (transfers in, pending prices)
+        are None, never 0; without a price the current and unrealized values are None.
+        ``price_source`` says where ``current_price`` came from: ``"coingecko"`` (the snapshot),
+        ``"manual"`` (the owner's current price, :meth:`set_price` without a timestamp, for a
+        coin the snapshot lacks) or None.
 
         Raises:
             InvalidArgument: an unknown method.

@@ -65,6 +65,21 @@ def test_a_long_range_has_daily_points_at_midnight(server: LoopbackServer) -> No
     assert all(t % 86_400_000 == 0 and v == 36000 for t, v in chart["prices"])
 
 
+def test_a_range_within_a_day_of_now_has_five_minute_points(server: LoopbackServer) -> None:
+    now = int(time.time())
+    with client(server) as api:
+        chart = api.market_chart_range("tether", now - 3600, now)
+    assert len(chart["prices"]) in (11, 12)
+    assert all((t // 1000) % 300 == 30 and v == 1 for t, v in chart["prices"])
+
+
+def test_a_tiny_price_keeps_its_digits(server: LoopbackServer) -> None:
+    day = day_start(3)
+    with client(server) as api:
+        chart = api.market_chart_range("baby-doge-coin", day, day + 3600)
+    assert chart["prices"][0][1] == 2.6e-13
+
+
 def test_older_than_365_days_is_unauthorized_on_the_public_plan(server: LoopbackServer) -> None:
     start = day_start(400)
     with client(server) as api, pytest.raises(Unauthorized) as caught:
@@ -296,6 +311,20 @@ def test_a_manual_current_price_values_a_coin_the_snapshot_lacks(engine: coinfol
     assert engine.portfolio()["total_value"] is None
 
 
+def test_pnl_values_a_coin_the_snapshot_lacks_with_its_manual_current_price(engine: coinfolio.Engine) -> None:
+    """100 my-token bought at 0.4 are worth 50 at a manual 0.5: unrealized 10."""
+    engine.add_transaction("my-token", "buy", 100, price=decimal.Decimal("0.4"), timestamp=rfc3339(day_start(2) * 1000))
+    [coin] = engine.pnl()["coins"]
+    assert (coin["current_price"], coin["price_source"], coin["unrealized_pnl"]) == (None, None, None)
+    engine.set_price("my-token", decimal.Decimal("0.5"))
+    [coin] = engine.pnl()["coins"]
+    assert (coin["current_price"], coin["price_source"], coin["current_value"], coin["unrealized_pnl"]) == (
+        decimal.Decimal("0.5"), "manual", decimal.Decimal(50), decimal.Decimal(10))
+    engine.load(json.dumps([{"id": "ethereum", "symbol": "eth", "name": "Ethereum", "current_price": 3000.5}]))
+    statistics = {statistic["title"]: statistic["value"] for statistic in engine.statistics()}
+    assert statistics["Unrealized P&L"] == "$10.00"
+
+
 # --- fill_prices ----------------------------------------------------------------------------------
 
 
@@ -325,6 +354,7 @@ def test_300_pending_rows_over_3_coins_and_200_days_take_3_requests(
     for row in engine.transactions(limit=1000)["transactions"]:
         prices.setdefault(row["coin_id"], set()).add(row["price"])
         assert row["price_source"] == "coingecko"
+        assert rfc3339(row["price_at"]) == row["timestamp"][:10] + "T00:00:00Z"  # the day's daily point
     # Over 90 days CoinGecko gives daily points at 00:00 UTC: each row takes its day's.
     assert prices == {"bitcoin": {decimal.Decimal(40000)}, "ethereum": {decimal.Decimal(110)},
                       "dogecoin": {decimal.Decimal("0.1")}}
@@ -357,6 +387,7 @@ def test_a_buy_in_euros_costs_the_coins_dollars_of_that_day(engine: coinfolio.En
     [row] = engine.transactions()["transactions"]
     assert (row["price"], row["fee"], row["original_price"], row["price_currency"], row["price_source"]) == (
         decimal.Decimal(110), decimal.Decimal("2.2"), decimal.Decimal(100), "eur", "user")
+    assert row["price_at"] == day_start(6) * 1000 + 2 * MINUTE_MS  # the 00:02 eur and usd points
     assert engine.pnl()["coins"][0]["cost_basis"] == decimal.Decimal("112.2")
 
 
@@ -369,6 +400,15 @@ def test_a_pending_rows_pnl_is_unknown_with_its_coverage(engine: coinfolio.Engin
     engine.fill_prices()
     [coin] = engine.pnl()["coins"]
     assert (coin["cost_basis"], coin["cost_basis_coverage"]) == (decimal.Decimal(222), 1)
+
+
+def test_max_requests_leaves_the_rest_listed(engine: coinfolio.Engine, server: LoopbackServer) -> None:
+    rows = pending_income(engine, ("bitcoin", "dogecoin", "ethereum"), 3, 10)
+    fill = engine.fill_prices(max_requests=2)
+    assert (fill["filled"], fill["requests"]) == (2, 2)
+    assert fill["missing"] == [{"transaction_id": rows[2]["id"], "coin_id": "ethereum", "timestamp": rows[2]["timestamp"],
+                                "reason": "max_requests"}]
+    assert server.counts() == {"market_chart_range": 2}
 
 
 @pytest.mark.parametrize("options", [{"max_requests": -1}, {"max_requests": 1001}, {"portfolio": " main"}])
