@@ -54,9 +54,11 @@ final class ImportFillPricesTests: PriceServerTestCase {
         XCTAssertEqual(fill.requests, 3)
         XCTAssertEqual(fill.missing.count, 0)
         rows = try engine.transactions().transactions
-        XCTAssertEqual(rows.map(ImportSampleTests.describe), [
-            "buy ethereum 1 @110 fee 2.2", "income bitcoin 0.001 @40120 staking", "sell ethereum 1 @40.12", "buy bitcoin 0.001 @40120",
-        ])
+        XCTAssertEqual(
+            rows.map(ImportSampleTests.describe),
+            [
+                "buy ethereum 1 @110 fee 2.2", "income bitcoin 0.001 @40120 staking", "sell ethereum 1 @40.12", "buy bitcoin 0.001 @40120",
+            ])
         XCTAssertEqual(rows.map(\.priceSource), [.user, .coingecko, .coingecko, .coingecko])
         XCTAssertEqual(rows[0].originalPrice, 100)
         XCTAssertEqual(rows[1].priceAt, dayStart(4) + 12 * hour + 2 * minute)
@@ -69,7 +71,8 @@ final class ImportFillPricesTests: PriceServerTestCase {
         let second = try importText(engine, coinbase)
         XCTAssertEqual(second.imported, 1)
         XCTAssertEqual(second.pendingPrices, 0)
-        let converted = try XCTUnwrap(engine.transactions(TransactionQuery(limit: 10)).transactions.first { $0.externalID == "coinbase:cb-eur-1" })
+        let converted = try XCTUnwrap(
+            engine.transactions(TransactionQuery(limit: 10)).transactions.first { $0.externalID == "coinbase:cb-eur-1" })
         XCTAssertEqual(ImportSampleTests.describe(converted), "buy ethereum 2 @55 fee 1.1")
         XCTAssertEqual(converted.originalPrice, 50)
         XCTAssertEqual(converted.priceCurrency, "eur")
@@ -84,7 +87,8 @@ final class ImportFillPricesTests: PriceServerTestCase {
         XCTAssertEqual(later.pendingPrices, 1)
         let written = try engine.transactions(TransactionQuery(limit: 10)).transactions.suffix(3)
         XCTAssertEqual(
-            written.map(ImportSampleTests.describe), ["sell ethereum 1 @40.12", "buy bitcoin 0.001 @40120", "income bitcoin 0.002 @pending staking"])
+            written.map(ImportSampleTests.describe),
+            ["sell ethereum 1 @40.12", "buy bitcoin 0.001 @40120", "income bitcoin 0.002 @pending staking"])
         XCTAssertEqual(written.map(\.priceSource), [.coingecko, .coingecko, .pending])
         XCTAssertEqual(try rangeRequests(), 3, "an import never sends a request")
     }

@@ -133,9 +133,11 @@ final class ImportSampleTests: XCTestCase {
     /// pending, its fee left out, both said in a warning. A fee in another currency than the
     /// price's is left out with a warning; a pending row takes its fee's currency.
     func testPricesAndFeesInOtherCurrencies() throws {
-        let header = "Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,"
+        let header =
+            "Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,"
             + "Net Worth Amount,Net Worth Currency,Label,Description,TxHash\n"
-        let text = header + "2024-01-01 00:00:00 UTC,1000,ISK,1,ETH,,,,,,,\n"
+        let text =
+            header + "2024-01-01 00:00:00 UTC,1000,ISK,1,ETH,,,,,,,\n"
             + "2024-01-02 00:00:00 UTC,100,EUR,1,ETH,1,GBP,,,,,\n"
             + "2024-01-03 00:00:00 UTC,,,0.5,ETH,0.1,EUR,,,staking,,\n"
         let file = try Self.read(Array(text.utf8))

@@ -91,7 +91,8 @@ extension PortfolioEngine {
     }
 
     /// Steps 2–3: a stored CoinGecko point of the day.
-    private func storedPoint(coinID: String, vsCurrency: String, time: Int64, within held: (any Database)? = nil) throws -> HistoricalPrice? {
+    private func storedPoint(coinID: String, vsCurrency: String, time: Int64, within held: (any Database)? = nil) throws -> HistoricalPrice?
+    {
         let stored = try store.pricePointCandidates(coinID: coinID, vsCurrency: vsCurrency, time: time, within: held)
         guard let point = PriceRule.pick(atOrBefore: stored.atOrBefore, after: stored.after, time: time, timeOf: \.time) else {
             return nil

@@ -74,7 +74,8 @@ extension PortfolioEngine {
     private func importLedgerCSV(_ reader: inout CSVReader, options: ImportOptions) throws -> ImportReport {
         var planned: [[Transaction]] = []
         let result = try store.importCSV(
-            &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices(within:), defaultPortfolio: options.portfolio,
+            &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices(within:),
+            defaultPortfolio: options.portfolio,
             keep: !options.dryRun, units: options.dryRun ? { planned.append($0) } : nil,
             progress: { rows, finished in self.progress.report(.import, done: rows, total: finished ? rows : nil) })
         let counts = result.counts
