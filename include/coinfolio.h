@@ -3,7 +3,8 @@
  * coinfolio.h — the C ABI of Coinfolio, a crypto portfolio engine.
  *
  * Coinfolio downloads market data from the CoinGecko API v3, keeps the user's holdings in a
- * durable SQLite file, and computes what a tracker's home, portfolio and coin detail screens show.
+ * durable SQLite file or on a PostgreSQL server, and computes what a tracker's home, portfolio
+ * and coin detail screens show.
  * JSON crosses this boundary in both directions.
  *
  * Conventions
@@ -15,7 +16,9 @@
  * - Every string the library returns is owned by the caller and must be released with
  *   cf_string_free() — never free(). cf_version() is the one exception: it is static.
  * - Input strings are UTF-8 and borrowed for the duration of the call. JSON inputs are top-level
- *   objects; unknown keys are ignored. Output objects only ever gain keys.
+ *   objects; unknown keys are ignored. A key given twice in one object reads as its later member
+ *   (as JavaScript's JSON.parse and Python's json do), in every input and every CoinGecko body.
+ *   Output objects only ever gain keys.
  * - Unknown values are JSON null (never 0; JSON has no NaN). Prices and values are in the
  *   configured vs_currency; percentages are in percent units (1.5 means 1.5 %); durations in
  *   seconds unless the name says otherwise.
@@ -40,9 +43,10 @@ extern "C" {
 
 /** @name Status codes
  * Status codes: stable, never reused. The "code" string of an error object is given beside each.
- * Every JSON input (bodies, configs, queries) is checked against RFC 8259 strictly; a malformed
- * one gets CF_INVALID_ARGUMENT with details.reason "malformed_json" (or "lone_surrogate",
- * "number_out_of_range", "too_deep") and details.offset, the byte offset named in the message.
+ * Every JSON input (bodies, configs, queries, transactions, charts) is read by one strict reader
+ * (RFC 8259), in members nobody reads too; a malformed one gets CF_INVALID_ARGUMENT with
+ * details.reason "malformed_json" (or "lone_surrogate", "number_out_of_range", "too_deep") and
+ * details.offset, the byte offset named in the message.
  */
 /** @{ */
 #define CF_OK               0  /**< "ok" */
@@ -53,12 +57,53 @@ extern "C" {
 #define CF_RATE_LIMITED     5  /**< "rate_limited": HTTP 429; details.retry_after_s when known; or refused unsent (details.sent false) while a remembered Retry-After runs */
 #define CF_UNAUTHORIZED     6  /**< "unauthorized": 401, API error codes 10002/10005/10010/10011/10012 */
 #define CF_DECODE           7  /**< "decode": a 2xx body that is not the expected CoinGecko JSON */
-#define CF_STORE            8  /**< "store": SQLite failed; the message is SQLite's own */
+#define CF_STORE            8  /**< "store": the database (SQLite or PostgreSQL) failed; the message is the database's own, without a password */
 #define CF_NO_DATA          9  /**< "no_data": no market snapshot in the engine's vs_currency yet (refresh or load first); or no price at a time (cf_engine_price_at: details.reason) */
 #define CF_INTERNAL         10 /**< "internal": a bug in Coinfolio; please report it */
 /** @} */
 
-typedef struct cf_store cf_store;   /**< the portfolio store: one SQLite file */
+/** @name Reasons
+ * details.reason: one word saying why a call failed, beyond its status, for a program to branch
+ * on (never branch on the message). These are every value it takes; an error without one has no
+ * "reason" key. Each is given with the status it comes with and when it occurs.
+ */
+/** @{ */
+#define CF_REASON_MALFORMED_JSON     "malformed_json"     /**< CF_INVALID_ARGUMENT: a JSON input (body, config, query, transaction, chart) is not RFC 8259 JSON; details.offset is the byte offset the message names */
+#define CF_REASON_LONE_SURROGATE     "lone_surrogate"     /**< CF_INVALID_ARGUMENT: a JSON string escapes a surrogate (U+D800…U+DFFF) outside a high-low pair: no Unicode character; details.offset */
+#define CF_REASON_NUMBER_OUT_OF_RANGE "number_out_of_range" /**< CF_INVALID_ARGUMENT: a JSON number beyond ±1.8e308, wherever it stands, read or not; details.offset */
+#define CF_REASON_TOO_DEEP           "too_deep"           /**< CF_INVALID_ARGUMENT: JSON nested deeper than 512 arrays and objects; details.offset */
+#define CF_REASON_BAD_UTF8           "bad_utf8"           /**< CF_INVALID_ARGUMENT: an input's bytes are not UTF-8 */
+#define CF_REASON_SQLITE_URI         "sqlite_uri"         /**< CF_INVALID_ARGUMENT: a database path starting with "file:" (an SQLite URI) */
+#define CF_REASON_UNSUPPORTED_URL    "unsupported_url"    /**< CF_INVALID_ARGUMENT: a database string holding :// that is no postgresql:// (or postgres://) URL, never taken for a file path (details.field "database") */
+#define CF_REASON_AMBIGUOUS_URL      "ambiguous_url"      /**< CF_STORE: a PostgreSQL URL whose user or password holds an unencoded '@', '/' or '?', refused before connecting */
+#define CF_REASON_COMMA              "comma"              /**< CF_INVALID_ARGUMENT: a holding's coin id with a ',' */
+#define CF_REASON_THOUSANDS_SEPARATOR "thousands_separator" /**< CF_INVALID_ARGUMENT: a CSV number with a thousands separator ("11,426.20") */
+#define CF_REASON_DECIMAL_COMMA      "decimal_comma"      /**< CF_INVALID_ARGUMENT: a CSV number with a decimal comma ("1,5") */
+#define CF_REASON_AMBIGUOUS_COMMA    "ambiguous_comma"    /**< CF_INVALID_ARGUMENT: a CSV number whose one comma could be either ("1,234") */
+#define CF_REASON_OUT_OF_RANGE       "out_of_range"       /**< CF_INVALID_ARGUMENT: a ledger change after which an amount, price or sum would pass the ledger's ±8.5e19 (details.field) */
+#define CF_REASON_CURRENCY           "currency"           /**< CF_INVALID_ARGUMENT: a move between portfolios of different currencies (details.from_currency, details.to_currency) */
+#define CF_REASON_UNKNOWN_CURRENCY   "unknown_currency"   /**< CF_INVALID_ARGUMENT: a vs_currency or price_currency CoinGecko does not price in (details.field) */
+#define CF_REASON_UNKNOWN_FORMAT     "unknown_format"     /**< CF_INVALID_ARGUMENT (cf_engine_import): the header, after the preamble lines a format may have, is none of the known formats' (or not the asked format's); details.header its cells, details.formats the formats tried */
+#define CF_REASON_UNKNOWN_SYMBOLS    "unknown_symbols"    /**< CF_INVALID_ARGUMENT (cf_engine_import): symbols that name no one coin; details.symbols lists each {"symbol","candidates"}; nothing was written */
+#define CF_REASON_REENTRANT          "reentrant"          /**< CF_INVALID_ARGUMENT: called from a progress function, a call that would wait for the call reporting to it */
+#define CF_REASON_NO_COINS           "no_coins"           /**< CF_DECODE (cf_engine_refresh) or CF_INVALID_ARGUMENT (cf_engine_load): a first /coins/markets page with no coin; the snapshot is kept */
+#define CF_REASON_TIMEOUT            "timeout"            /**< CF_STORE: the database did not answer within database_timeout; CF_NETWORK: no complete HTTP answer within timeout_ms */
+#define CF_REASON_DEADLINE           "deadline"           /**< CF_NETWORK: an answer could not be decoded within the call's time bound */
+#define CF_REASON_BODY_TOO_LARGE     "body_too_large"     /**< CF_HTTP: an answer body larger than max_body_bytes, counted after decompression (details.max_body_bytes) */
+#define CF_REASON_HISTORY_LIMIT      "history_limit"      /**< CF_UNAUTHORIZED: CoinGecko's error 10012, history beyond the plan's 365 days; CF_NO_DATA (cf_engine_price_at): nothing stored and the time is beyond the plan's 365 days */
+#define CF_REASON_UNKNOWN_COIN       "unknown_coin"       /**< CF_NO_DATA (cf_engine_price_at): CoinGecko does not know the coin */
+#define CF_REASON_NO_POINT           "no_point"           /**< CF_NO_DATA (cf_engine_price_at): no point that UTC day, stored or sent (a future time, a coin without trades that day) */
+#define CF_REASON_PROXY              "proxy"              /**< CF_NETWORK: a proxy variable would carry a loopback request (details.variable; details.sent false): nothing was sent */
+#define CF_REASON_CONNECTION_REFUSED "connection_refused" /**< CF_NETWORK: the host refused the connection */
+#define CF_REASON_DNS                "dns"                /**< CF_NETWORK: the host name could not be resolved */
+#define CF_REASON_CONNECTION_LOST    "connection_lost"    /**< CF_NETWORK: the connection closed before a complete answer */
+#define CF_REASON_OFFLINE            "offline"            /**< CF_NETWORK: the machine is not connected to a network */
+#define CF_REASON_TLS                "tls"                /**< CF_NETWORK: the TLS handshake or the server's certificate failed */
+#define CF_REASON_TRUNCATED          "truncated"          /**< CF_NETWORK: the answer ended before its declared length */
+#define CF_REASON_OTHER              "other"              /**< CF_NETWORK: any other transfer failure (details.url_error: the system's error code, when it gave one) */
+/** @} */
+
+typedef struct cf_store cf_store;   /**< the portfolio store: one SQLite file or PostgreSQL database */
 typedef struct cf_client cf_client; /**< a CoinGecko API v3 client */
 typedef struct cf_engine cf_engine; /**< the tracker engine: store + client + market snapshot */
 
@@ -89,7 +134,8 @@ void cf_string_free(char *s);
  *   upper-case code and a space ("CHF 1,234.56", "KWD 1.235", "SATS 12,345");
  * - the kind and fraction digits:
  *   fiat: its ISO 4217 minor unit — 0 for jpy, krw, vnd, clp, isk and the other 0-digit codes,
- *     3 for bhd, kwd, iqd, jod, lyd, omr, tnd, 2 for the rest (and for unknown codes);
+ *     4 for clf and uyw, 3 for bhd, kwd, iqd, jod, lyd, omr, tnd, 2 for the rest (and for
+ *     unknown codes);
  *     sats counts as a 0-digit fiat, bits as a 2-digit one;
  *   crypto (btc, eth, ltc, bch, bnb, eos, xrp, xlm, link, dot, yfi, sol) and metal (xau, xag):
  *     2 to 8 digits, trailing zeros past 2 dropped, and below 0.0001 as many as 4 significant
@@ -290,7 +336,7 @@ void cf_store_close(cf_store *store);
  * the ledger cannot hold exactly (below 1e-18 or above 8.5e19), a decrease that would leave a
  * later-dated sell short: nothing is written; for an id with upper-case letters or surrounding
  * spaces, "Bitcoin" or " bitcoin", details.suggestion holds the corrected id, "bitcoin") or
- * CF_STORE (SQLite's message; nothing is written). A holding such an id left behind by an older
+ * CF_STORE (the database's message; nothing is written). A holding such an id left behind by an older
  * version can still be emptied (amount <= 0). */
 int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, char **out_error);
 
@@ -301,7 +347,7 @@ int cf_store_set_holding(cf_store *store, const char *coin_id, double amount, ch
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or JSON, malformed JSON, "holdings" missing or
  * not an array, an entry without a string coin_id and a number amount, a bad id, a repeated id:
  * details.index is the entry's position and details.coin_id its id; nothing is written) or
- * CF_STORE (SQLite's message; nothing is written). Never blocks on the network. */
+ * CF_STORE (the database's message; nothing is written). Never blocks on the network. */
 int cf_store_set_holdings(cf_store *store, const char *holdings_json, char **out_error);
 
 /** out_json: {"holdings":[{"coin_id":"bitcoin","amount":0.5}…]} sorted by coin_id (bytewise).
@@ -413,7 +459,7 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
 
 /** @name Engine
  * Engine: the tracker's view-model logic over a store, a client and a market snapshot that is
- * saved in the same SQLite file. config_json (may be NULL; every key optional):
+ * saved in the same database (SQLite file or PostgreSQL). config_json (may be NULL; every key optional):
  *   {"database": ":memory:" | path | "postgresql://…" (see Store), "owner": "default"
  *    (whose rows the engine sees; see Store), "database_timeout": 30 (seconds, positive: the
  *    bound of each PostgreSQL round trip, or SQLite's busy timeout; see Store; a call past it
@@ -664,7 +710,9 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * "fee_price","income_type","timestamp","note","external_id","price_currency"}; numbers may also be strings
  * holding a decimal ("0.1"); timestamp: RFC 3339 with Z or an offset (normalized to UTC;
  * milliseconds kept), a date-time without a zone is UTC, a date alone is 00:00:00Z; absent means
- * now. note: at most 65,536 bytes. out_json: the stored transaction with its "id" (and "group_id"
+ * now; a leap second ("2016-12-31T23:59:60Z", or 15:59:60-08:00) reads as the last millisecond
+ * of its minute, "2016-12-31T23:59:59.999Z" (Unix time has no leap seconds; the order is kept),
+ * and :60 is refused where the time is not 23:59 UTC. note: at most 65,536 bytes. out_json: the stored transaction with its "id" (and "group_id"
  * when a fee row was written). Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, a bad
  * field: details.field — e.g. "income_type" missing on income or unknown, a negative "fee_price",
  * a "price_currency" CoinGecko does not price in (details.reason "unknown_currency") or on a transfer,

@@ -18,6 +18,7 @@
 #include <locale.h>
 #include <new>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 using namespace simdjson;
@@ -83,6 +84,84 @@ bool slow_number(const char *p, size_t n, double *out) {
     *out = value;
     return true;
 }
+
+// The keys of a row (CF_SJ_COIN_FIELDS), for dispatch: a switch on the key's length, then a
+// comparison of known length with each key of that length — what a hand-written switch would
+// do, written by the compiler from the key list (`find_key`).
+enum class Kind : unsigned char { STRING, NUMBER, ROI, SPARKLINE };
+
+struct Field {
+    std::string_view key;
+    Kind kind = Kind::STRING;
+    int index = 0;  // the CF_SJ_* record field of a STRING or NUMBER
+};
+
+#define CF_SJ_FIELD_INDEX_STRING(name) CF_SJ_##name
+#define CF_SJ_FIELD_INDEX_NUMBER(name) CF_SJ_##name
+#define CF_SJ_FIELD_INDEX_ROI(name) 0
+#define CF_SJ_FIELD_INDEX_SPARKLINE(name) 0
+#define CF_SJ_FIELD(name, key, kind) Field{key, Kind::kind, CF_SJ_FIELD_INDEX_##kind(name)},
+constexpr Field kCoinFields[] = {CF_SJ_COIN_FIELDS(CF_SJ_FIELD)};
+constexpr Field kRoiFields[] = {CF_SJ_ROI_FIELDS(CF_SJ_FIELD)};
+#undef CF_SJ_FIELD
+
+constexpr size_t kCoinFieldCount = sizeof kCoinFields / sizeof kCoinFields[0];
+static_assert(kCoinFieldCount == CF_SJ_KEY_COUNT, "one key table");
+constexpr size_t kLongestKey = 48;
+
+constexpr bool keys_fit() {
+    for (const Field &field : kCoinFields)
+        if (field.key.size() > kLongestKey) return false;
+    return true;
+}
+static_assert(keys_fit(), "every key is at most kLongestKey bytes");
+
+// A field as one number, kind * 256 + record index, known at compile time: what find_key gives.
+constexpr int field_code(const Field &field) { return int(field.kind) * 256 + field.index; }
+
+// The code of the field among those of length L whose key is `key` (of that length); -1 if none.
+template <size_t L, size_t... I>
+inline int find_of_length(const char *key, std::index_sequence<I...>) {
+    int found = -1;
+    // Keys of other lengths fold away at compile time; each comparison has a constant length.
+    ((found = found < 0 && kCoinFields[I].key.size() == L && memcmp(key, kCoinFields[I].key.data(), L) == 0
+                  ? field_code(kCoinFields[I])
+                  : found),
+     ...);
+    return found;
+}
+
+template <size_t... L>
+inline int find_key(std::string_view key, std::index_sequence<L...>) {
+    int found = -1;
+    ((key.size() == L ? (void)(found = find_of_length<L>(key.data(), std::make_index_sequence<kCoinFieldCount>())) : (void)0),
+     ...);
+    return found;
+}
+
+// The code (field_code) of a row's key; -1 for a key no coin has.
+inline int find_key(std::string_view key) { return find_key(key, std::make_index_sequence<kLongestKey + 1>()); }
+
+// Warning paths ("roi.times") of the record's number and string fields, in record order.
+#define CF_SJ_PATH_NUMBER_NUMBER(key) key,
+#define CF_SJ_PATH_NUMBER_STRING(key)
+#define CF_SJ_PATH_NUMBER_ROI(key)
+#define CF_SJ_PATH_NUMBER_SPARKLINE(key)
+#define CF_SJ_PATH_STRING_NUMBER(key)
+#define CF_SJ_PATH_STRING_STRING(key) key,
+#define CF_SJ_PATH_STRING_ROI(key)
+#define CF_SJ_PATH_STRING_SPARKLINE(key)
+#define CF_SJ_NUMBER_PATH(name, key, kind) CF_SJ_PATH_NUMBER_##kind(key)
+#define CF_SJ_STRING_PATH(name, key, kind) CF_SJ_PATH_STRING_##kind(key)
+#define CF_SJ_ROI_NUMBER_PATH(name, key, kind) CF_SJ_PATH_NUMBER_##kind("roi." key)
+#define CF_SJ_ROI_STRING_PATH(name, key, kind) CF_SJ_PATH_STRING_##kind("roi." key)
+const char *const kNumberPaths[] = {CF_SJ_COIN_FIELDS(CF_SJ_NUMBER_PATH) CF_SJ_ROI_FIELDS(CF_SJ_ROI_NUMBER_PATH)};
+const char *const kStringPaths[] = {CF_SJ_COIN_FIELDS(CF_SJ_STRING_PATH) CF_SJ_ROI_FIELDS(CF_SJ_ROI_STRING_PATH)};
+static_assert(sizeof kNumberPaths / sizeof kNumberPaths[0] == CF_SJ_NUMBER_COUNT, "one path per number field");
+static_assert(sizeof kStringPaths / sizeof kStringPaths[0] == CF_SJ_STRING_COUNT, "one path per string field");
+#define CF_SJ_KEY_TEXT(name, key, kind) key,
+const char *const kCoinKeys[] = {CF_SJ_COIN_FIELDS(CF_SJ_KEY_TEXT)};
+#undef CF_SJ_KEY_TEXT
 
 std::string_view trimmed(std::string_view token) {
     while (!token.empty() && is_space(token.back())) token.remove_suffix(1);
@@ -502,9 +581,11 @@ struct cf_sj_decoder {
             ondemand::field field = check(std::move(field_result));
             std::string_view key = field_key(field);
             ondemand::value inner = field.value();
-            if (key == "times") number_field(inner, coin, CF_SJ_ROI_TIMES, depth + 1);
-            else if (key == "percentage") number_field(inner, coin, CF_SJ_ROI_PERCENTAGE, depth + 1);
-            else if (key == "currency") string_field(inner, coin, CF_SJ_ROI_CURRENCY, depth + 1);
+            const Field *found = nullptr;
+            for (const Field &candidate : kRoiFields)
+                if (candidate.key == key) found = &candidate;
+            if (found && found->kind == Kind::NUMBER) number_field(inner, coin, found->index, depth + 1);
+            else if (found && found->kind == Kind::STRING) string_field(inner, coin, found->index, depth + 1);
             else skip(inner, depth + 1);
         }
     }
@@ -589,84 +670,14 @@ struct cf_sj_decoder {
 
     void dispatch(std::string_view key, ondemand::value inner, cf_sj_coin &coin) {
         const int depth = 2;
-        switch (key.size()) {
-        case 2:
-            if (key == "id") return string_field(inner, coin, CF_SJ_ID, depth);
-            break;
-        case 3:
-            if (key == "ath") return number_field(inner, coin, CF_SJ_ATH, depth);
-            if (key == "atl") return number_field(inner, coin, CF_SJ_ATL, depth);
-            if (key == "roi") return roi(inner, coin, depth);
-            break;
-        case 4:
-            if (key == "name") return string_field(inner, coin, CF_SJ_NAME, depth);
-            break;
-        case 5:
-            if (key == "image") return string_field(inner, coin, CF_SJ_IMAGE, depth);
-            break;
-        case 6:
-            if (key == "symbol") return string_field(inner, coin, CF_SJ_SYMBOL, depth);
-            break;
-        case 7:
-            if (key == "low_24h") return number_field(inner, coin, CF_SJ_LOW_24H, depth);
-            break;
-        case 8:
-            if (key == "high_24h") return number_field(inner, coin, CF_SJ_HIGH_24H, depth);
-            if (key == "ath_date") return string_field(inner, coin, CF_SJ_ATH_DATE, depth);
-            if (key == "atl_date") return string_field(inner, coin, CF_SJ_ATL_DATE, depth);
-            break;
-        case 10:
-            if (key == "market_cap") return number_field(inner, coin, CF_SJ_MARKET_CAP, depth);
-            if (key == "max_supply") return number_field(inner, coin, CF_SJ_MAX_SUPPLY, depth);
-            break;
-        case 12:
-            if (key == "total_volume") return number_field(inner, coin, CF_SJ_TOTAL_VOLUME, depth);
-            if (key == "total_supply") return number_field(inner, coin, CF_SJ_TOTAL_SUPPLY, depth);
-            if (key == "last_updated") return string_field(inner, coin, CF_SJ_LAST_UPDATED, depth);
-            break;
-        case 13:
-            if (key == "current_price") return number_field(inner, coin, CF_SJ_CURRENT_PRICE, depth);
-            break;
-        case 15:
-            if (key == "market_cap_rank") return number_field(inner, coin, CF_SJ_MARKET_CAP_RANK, depth);
-            if (key == "sparkline_in_7d") return sparkline(inner, coin, depth);
-            break;
-        case 16:
-            if (key == "price_change_24h") return number_field(inner, coin, CF_SJ_PRICE_CHANGE_24H, depth);
-            break;
-        case 18:
-            if (key == "circulating_supply") return number_field(inner, coin, CF_SJ_CIRCULATING_SUPPLY, depth);
-            break;
-        case 21:
-            if (key == "ath_change_percentage") return number_field(inner, coin, CF_SJ_ATH_CHANGE_PERCENTAGE, depth);
-            if (key == "atl_change_percentage") return number_field(inner, coin, CF_SJ_ATL_CHANGE_PERCENTAGE, depth);
-            if (key == "market_cap_change_24h") return number_field(inner, coin, CF_SJ_MARKET_CAP_CHANGE_24H, depth);
-            break;
-        case 23:
-            if (key == "fully_diluted_valuation") return number_field(inner, coin, CF_SJ_FULLY_DILUTED_VALUATION, depth);
-            break;
-        case 27:
-            if (key == "price_change_percentage_24h") return number_field(inner, coin, CF_SJ_PRICE_CHANGE_PERCENTAGE_24H, depth);
-            break;
-        case 32:
-            if (key == "market_cap_change_percentage_24h")
-                return number_field(inner, coin, CF_SJ_MARKET_CAP_CHANGE_PERCENTAGE_24H, depth);
-            break;
-        case 38:
-            if (key == "price_change_percentage_1h_in_currency") return number_field(inner, coin, CF_SJ_PCP_1H, depth);
-            if (key == "price_change_percentage_7d_in_currency") return number_field(inner, coin, CF_SJ_PCP_7D, depth);
-            if (key == "price_change_percentage_1y_in_currency") return number_field(inner, coin, CF_SJ_PCP_1Y, depth);
-            break;
-        case 39:
-            if (key == "price_change_percentage_24h_in_currency") return number_field(inner, coin, CF_SJ_PCP_24H, depth);
-            if (key == "price_change_percentage_14d_in_currency") return number_field(inner, coin, CF_SJ_PCP_14D, depth);
-            if (key == "price_change_percentage_30d_in_currency") return number_field(inner, coin, CF_SJ_PCP_30D, depth);
-            break;
-        case 40:
-            if (key == "price_change_percentage_200d_in_currency") return number_field(inner, coin, CF_SJ_PCP_200D, depth);
-            break;
+        int code = find_key(key);
+        switch (code >> 8) {
+        case int(Kind::STRING): return string_field(inner, coin, code & 255, depth);
+        case int(Kind::NUMBER): return number_field(inner, coin, code & 255, depth);
+        case int(Kind::ROI): return roi(inner, coin, depth);
+        case int(Kind::SPARKLINE): return sparkline(inner, coin, depth);
+        default: return skip(inner, depth);
         }
-        skip(inner, depth);
     }
 
     static void reset(cf_sj_coin &coin, int index) {
@@ -1008,4 +1019,11 @@ int cf_sj_is_array(const uint8_t *text, size_t length) {
     }
 }
 
+const char *cf_sj_coin_key(int key) { return key >= 0 && key < CF_SJ_KEY_COUNT ? kCoinKeys[key] : nullptr; }
+
+const char *cf_sj_number_path(int field) { return field >= 0 && field < CF_SJ_NUMBER_COUNT ? kNumberPaths[field] : nullptr; }
+
+const char *cf_sj_string_path(int field) { return field >= 0 && field < CF_SJ_STRING_COUNT ? kStringPaths[field] : nullptr; }
+
 }  // extern "C"
+

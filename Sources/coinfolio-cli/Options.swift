@@ -45,58 +45,8 @@ struct Options {
     /// `--symbol SYMBOL=ID` of `import`, each given.
     var symbols: [String: String] = [:]
 
-    static let usage = """
-        usage: coinfolio-cli [options] <command> [arguments]
-
-        commands:
-          home                    refresh, then the market statistics and the top coins
-          portfolio               your holdings with amount, value, 24h change and the total
-          portfolio --history [--svg FILE]
-                                  the portfolio's value over the last 7 days, as a line chart
-          chart COIN [--days N] [--svg FILE]
-                                  a coin's price chart and summary (days 1…36500 or max, default 7;
-                                  the public and demo plans stop at 365)
-          set COIN AMOUNT         hold AMOUNT of COIN (a CoinGecko id); 0 or less removes it
-          detail COIN             one coin: overview, additional details, description, links
-          search TEXT             coins whose name, symbol or id contains TEXT
-          load MARKETS.json [GLOBAL.json]
-                                  import saved /coins/markets and /global bodies as the snapshot
-          buy COIN AMOUNT [--price P] [--fee F [--fee-coin ID [--fee-price P]]] [--at TIME] [--note TEXT]
-                                  record a purchase (price per unit and fee in the portfolio's currency;
-                                  without --price the price is pending; --fee-coin: the fee is F units
-                                  of that coin, a disposal)
-          sell COIN AMOUNT [--price P] [--fee F [--fee-coin ID [--fee-price P]]] [--at TIME] [--note TEXT]
-                                  record a sale; more than is held at TIME is refused
-          trade AMOUNT COIN AMOUNT COIN [--value V] [--fee F [--fee-coin ID]] [--at TIME] [--note TEXT]
-                                  swap the first coin for the second (trade 0.5 bitcoin 10 ethereum);
-                                  --value: the trade's value in the portfolio's currency
-          move COIN AMOUNT --from P --to Q [--received R] [--at TIME] [--note TEXT]
-                                  move coins between two portfolios, keeping their cost; R < AMOUNT
-                                  when a network fee was paid in the coin
-          income COIN AMOUNT --type staking|interest|airdrop|mining|fork|gift|reward|other [--price P]
-                                  record coins received as income at their value P per unit
-          transactions [COIN]     the portfolio's transactions in time order
-          pnl [--method fifo|lifo|hifo|lofo|average]
-                                  cost basis, unrealized and realized profit and loss per coin
-          import FILE [--format F] [--dry-run] [--symbol SYMBOL=ID]...
-                                  import an exchange's or tracker's export (Coinbase, Binance, Kraken,
-                                  CoinTracking, Koinly; detected from the header unless --format says
-                                  which) or Coinfolio's CSV: all rows or none; rows already there are
-                                  skipped; --dry-run prints what would be written and writes nothing;
-                                  --symbol BOND=barnbridge says which coin a ticker is
-          export [FILE.csv]       write the portfolio's transactions as CSV (standard output without FILE)
-          price COIN [--at TIME]  the coin's price at TIME (default now) and where it came from: your manual
-                                  price of that UTC day, CoinGecko's stored points, the snapshot within an
-                                  hour, else one request for the day
-          set-price COIN PRICE|none [--at TIME]
-                                  a manual price in --vs-currency: for TIME's UTC day, or without --at the
-                                  current price of a coin CoinGecko does not list; none removes it
-          fill-prices [--max-requests N]
-                                  price the transactions stored without one (every portfolio, or
-                                  --portfolio): stored points first, then at most one CoinGecko request
-                                  per coin, currency and year of their times (N at most, default 20)
-          version                 print the version
-
+    /// The options part of the usage text (`HelpCommand.text` puts the commands before it).
+    static let optionsUsage = """
         options:
           --db PATH               database (env COINFOLIO_DB; default $XDG_DATA_HOME/coinfolio/portfolio.sqlite
                                   or ~/.local/share/coinfolio/portfolio.sqlite), or postgresql://user@host/db
@@ -110,9 +60,9 @@ struct Options {
           --vs-currency CODE      quote currency (default usd)
           --limit N               coins listed by home and search (default 20)
           --offline               answer from the saved snapshot, without network
-          --portfolio NAME        the ledger portfolio (default main) of portfolio, set, buy, sell,
-                                  transactions, pnl, import and export
-          --at TIME               when a buy or sell happened, or the time of price and set-price: RFC 3339
+          --portfolio NAME        the ledger portfolio the ledger commands read and write (default main;
+                                  fill-prices without it: every portfolio)
+          --at TIME               when a transaction happened, or the time of price and set-price: RFC 3339
                                   (2024-03-01T12:30:00Z, an offset, or a date alone = 00:00 UTC); default
                                   now; never the local time zone
           --svg FILE              also write the chart as an SVG file

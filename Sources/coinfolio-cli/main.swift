@@ -18,7 +18,7 @@ guard let command = commands.first(where: { $0.name == options.command }) else {
 }
 
 do {
-    if let operands = command.operands { cli.expectOperands(operands.count, operands.shape) }
+    if let count = command.operandCount { cli.expectOperands(count, command.usage.first?.form ?? "") }
     try command.init().run(cli)
     cli.closeEngines()
 } catch let error as CoinfolioError {

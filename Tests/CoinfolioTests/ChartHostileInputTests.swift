@@ -61,13 +61,20 @@ final class ChartHostileInputTests: XCTestCase {
         XCTAssertNil(coins["hive_dollar"]?.lastUpdated)
     }
 
-    /// Before: a lone high surrogate followed by another `\u` escape was refused as malformed,
-    /// while one followed by anything else read as U+FFFD (JSON allows both; Python reads them).
-    func testALoneHighSurrogateBeforeAnotherEscapeIsNotMalformed() throws {
-        let chart = try CoinGeckoBody.marketChart(Data(#"{"note":"\ud800\u0059\ud83d\ude00","prices":[[1,2]]}"#.utf8))
+    /// Before: a lone surrogate read as U+FFFD (or, before another escape, was refused as
+    /// malformed). Now the chart reader is the strict reader: a surrogate escape outside a
+    /// high-low pair is refused as `lone_surrogate` wherever it stands, a pair is read.
+    func testALoneSurrogateIsRefusedAndAPairIsRead() throws {
+        for body in [#"{"note":"\ud800\u0059","prices":[[1,2]]}"#, #"{"prices":[[1,"\udc00"]]}"#, #"{"note":"\ud800x"}"#] {
+            let error = assertThrows(.invalidArgument) { try CoinGeckoBody.marketChart(Data(body.utf8)) }
+            XCTAssertEqual(error?.reason, .loneSurrogate, body)
+        }
+        let chart = try CoinGeckoBody.marketChart(Data(#"{"note":"\ud83d\ude00","prices":[[1,2]]}"#.utf8))
         XCTAssertEqual(chart.prices, [ChartPoint(time: 1, value: 2)])
-        XCTAssertNoThrow(try ChartSVG.render(json: #"{"note":"\udbff\udbff\udc00","points":[[1,2]]}"#))
-        assertThrows(.invalidArgument) { try ChartSVG.render(json: #"{"note":"\ud800\u00","points":[]}"#) }
+        XCTAssertNoThrow(try ChartSVG.render(json: #"{"note":"\udbff\udc00","points":[[1,2]]}"#))
+        for json in [#"{"note":"\udbff\udbff\udc00","points":[[1,2]]}"#, #"{"note":"\ud800\u00","points":[]}"#] {
+            assertThrows(.invalidArgument) { try ChartSVG.render(json: json) }
+        }
     }
 
     /// Before: points out of time order were drawn in array order (the line ran backwards) and

@@ -162,7 +162,7 @@ final class ImportEngineTests: XCTestCase {
             """
         let before = try everything(engine)
         let error = assertThrows(.invalidArgument) { try importText(engine, file) }
-        XCTAssertEqual(error?.details["reason"], .string("unknown_symbols"))
+        XCTAssertEqual(error?.reason, .unknownSymbols)
         XCTAssertEqual(
             error?.details["symbols"],
             .array([
@@ -347,10 +347,10 @@ final class ImportEngineTests: XCTestCase {
     func testUnknownFormatThroughTheEngine() throws {
         let engine = try self.engine()
         let error = assertThrows(.invalidArgument) { try importText(engine, "a,b\n1,2\n") }
-        XCTAssertEqual(error?.details["reason"], .string("unknown_format"))
+        XCTAssertEqual(error?.reason, .unknownFormat)
         XCTAssertEqual(error?.details["header"], .array([.string("a"), .string("b")]))
         let asked = assertThrows(.invalidArgument) { try importFile(engine, try sample("koinly.csv"), ImportOptions(format: .binance)) }
-        XCTAssertEqual(asked?.details["reason"], .string("unknown_format"))
+        XCTAssertEqual(asked?.reason, .unknownFormat)
     }
 
     /// Progress phase "import": 0 first, the end with done = total.

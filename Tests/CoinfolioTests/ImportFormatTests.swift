@@ -114,21 +114,21 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertEqual(found.line, 6)
         // A format without a preamble must start with its header.
         let error = assertThrows(.invalidArgument) { try header("Report\nDate(UTC),Pair,Side,Price,Executed,Amount,Fee\n") }
-        XCTAssertEqual(error?.details["reason"], .string("unknown_format"))
+        XCTAssertEqual(error?.reason, .unknownFormat)
     }
 
     /// An unknown header: CF_INVALID_ARGUMENT, reason unknown_format, the header's cells and
     /// every format's name.
     func testUnknownHeaderListsItsCellsAndTheFormats() {
         let error = assertThrows(.invalidArgument) { try detect("Date,Coin,Amount\n2024-01-01,BTC,1\n") }
-        XCTAssertEqual(error?.details["reason"], .string("unknown_format"))
+        XCTAssertEqual(error?.reason, .unknownFormat)
         XCTAssertEqual(error?.details["header"], .array([.string("Date"), .string("Coin"), .string("Amount")]))
         XCTAssertEqual(
             error?.details["formats"],
             .array(["coinfolio", "coinbase", "binance", "kraken", "cointracking", "koinly"].map { .string($0) }))
         // A known header of another format than the one asked for.
         let asked = assertThrows(.invalidArgument) { try detect("Date(UTC),Pair,Side,Price,Executed,Amount,Fee\n", format: .kraken) }
-        XCTAssertEqual(asked?.details["reason"], .string("unknown_format"))
+        XCTAssertEqual(asked?.reason, .unknownFormat)
         XCTAssertEqual(
             asked?.details["header"], .array(["Date(UTC)", "Pair", "Side", "Price", "Executed", "Amount", "Fee"].map { .string($0) }))
         let empty = assertThrows(.invalidArgument) { try detect("") }
@@ -178,11 +178,11 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertNil(number("1,234.5,6", [.thousands]))
         XCTAssertThrowsError(try ImportNumber.read("1,5", [.thousands])) { error in
             XCTAssertTrue((error as? ImportNumber.Refusal)?.message.contains("decimal comma") == true)
-            XCTAssertEqual((error as? ImportNumber.Refusal)?.reason, "decimal_comma")
+            XCTAssertEqual((error as? ImportNumber.Refusal)?.reason, .decimalComma)
         }
         // A thousands separator where the format writes none says so, as the ledger's CSV does.
         XCTAssertThrowsError(try ImportNumber.read("11,426.20", [])) { error in
-            XCTAssertEqual((error as? ImportNumber.Refusal)?.reason, "thousands_separator")
+            XCTAssertEqual((error as? ImportNumber.Refusal)?.reason, .thousandsSeparator)
         }
     }
 

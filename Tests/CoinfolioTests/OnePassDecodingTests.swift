@@ -1,3 +1,4 @@
+import CSimdJSON
 import Foundation
 import XCTest
 
@@ -74,23 +75,8 @@ final class OnePassDecodingTests: XCTestCase {
     /// exactly the bodies the strict check (the one every JSON entry point runs, plus Foundation's
     /// parser) refuses.
     func testRefusesExactlyWhatTheStrictCheckRefuses() throws {
-        let seed = Array(
-            (#"[{"id":"a","symbol":"b","name":"\u00e9","current_price":-1.5e-3,"roi":{"times":0},"x":[true,false,null,{}],"#
-                + #""sparkline_in_7d":{"price":[10.25,0,-3,1E+2,null]}},42]"#).utf8)
-        let alphabet = Array(#"[]{}",:.-+eE0123456789 tfnulrs\x"#.utf8) + [0x09, 0x00, 0xC3, 0xFF]
-        var generator = SystemRandomNumberGenerator()
         var disagreements: [String] = []
-        for _ in 0..<4000 {
-            var body = seed
-            for _ in 0..<Int.random(in: 1...2, using: &generator) {
-                let at = Int.random(in: 0..<body.count, using: &generator)
-                let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0: body[at] = byte
-                case 1: body.remove(at: at)
-                default: body.insert(byte, at: at)
-                }
-            }
+        for body in mutatedMarketsBodies(4000) {
             let data = Data(body)
             let strict =
                 (try? CoinGeckoBody.prepared(data)) != nil
@@ -128,6 +114,20 @@ final class OnePassDecodingTests: XCTestCase {
         let known = Set(MarketsDecoder.numberKeys + MarketsDecoder.stringKeys + ["roi", "sparkline_in_7d"])
         let model = Set(Coin.JSONKey.allCases.map(\.rawValue) + Coin.ROI.JSONKey.allCases.map { "roi.\($0.rawValue)" })
         XCTAssertEqual(known, model)
+    }
+
+    /// The scanner's key list (the X-macro `CF_SJ_COIN_FIELDS` of CSimdJSON.h, from which its
+    /// records and key table are made) is `Coin.JSONKey`, in order: one list, two languages.
+    func testTheScannersKeyListIsCoinJSONKey() {
+        let scanner = (0..<Int(CF_SJ_KEY_COUNT)).map { String(cString: cf_sj_coin_key(Int32($0))) }
+        XCTAssertEqual(scanner, Coin.JSONKey.allCases.map(\.rawValue), "CF_SJ_COIN_FIELDS in CSimdJSON.h is Coin.JSONKey")
+        XCTAssertNil(cf_sj_coin_key(Int32(CF_SJ_KEY_COUNT)))
+        XCTAssertEqual(MarketsDecoder.windows.map(\.0), Coin.ChangeWindow.allCases, "every change window is a scanned field")
+        for (window, field) in MarketsDecoder.windows {
+            XCTAssertEqual(MarketsDecoder.numberKeys[field], window.jsonKey.rawValue, "the field of \(window)")
+        }
+        XCTAssertEqual(MarketsDecoder.numberKeys.suffix(2), ["roi.times", "roi.percentage"])
+        XCTAssertEqual(MarketsDecoder.stringKeys.last, "roi.currency")
     }
 
     /// A client call's decoding stops at its deadline (harden's `DecodeDeadline`), in one piece

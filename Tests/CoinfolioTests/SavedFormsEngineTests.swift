@@ -92,7 +92,9 @@ final class SavedFormsEngineTests: XCTestCase {
         XCTAssertEqual(try savedForm(path, "coin_detail", "detail"), "{\"id", "the fixture holds the detail's JSON")
         let opened = try engine(path)
         let version = try DatabaseLocation.open(path)
-        XCTAssertEqual(try version.schemaVersion(), Schema.currentVersion, "schema step 8: an older Coinfolio refuses it rather than drop its snapshot")
+        XCTAssertEqual(
+            try version.schemaVersion(), Schema.currentVersion, "schema step 8: an older Coinfolio refuses it rather than drop its snapshot"
+        )
         version.close()
         XCTAssertEqual(try opened.statistics(), try expectedStatistics([("bitcoin", 0.5), ("ethereum", 2.25)]))
         XCTAssertEqual(try opened.savedCoinDetail(id: "bitcoin")?.detail, try bitcoinDetail())
@@ -120,7 +122,7 @@ final class SavedFormsEngineTests: XCTestCase {
         // The same rows as main wrote them: /global JSON and the detail's JSON.
         let connection = try DatabaseLocation.open(database.location)
         var global = JSONWriter()
-        global.beginObject(); global.key("data"); global.beginObject()
+        global.beginObject(); global.key(CoinGeckoBody.GlobalKey.data); global.beginObject()
         try CoinGeckoBody.global(try Repository.fixture("global.json")).writeJSON(to: &global)
         global.endObject(); global.endObject()
         var detail = JSONWriter()

@@ -143,12 +143,12 @@ final class SnapshotSaveTests: XCTestCase {
 
     // MARK: - Step 6 over snapshots saved by schema 4
 
-
     /// A database at schema 4 holding `owner`'s usd snapshot of `body` as schema 4 saved it:
     /// the compact coins, each sparkline a row of the JSON text CoinGecko sent.
     private func schemaFourDatabase(postgres: Bool, owner: String, body: Data) throws -> String {
         let location =
-            postgres ? try TestDatabase.emptyPostgresDatabase(self) : try temporaryDirectory(self).appendingPathComponent("schema4.sqlite").path
+            postgres
+            ? try TestDatabase.emptyPostgresDatabase(self) : try temporaryDirectory(self).appendingPathComponent("schema4.sqlite").path
         let database = try DatabaseLocation.open(location)
         defer { database.close() }
         let coins = try CoinGeckoBody.markets(body).coins

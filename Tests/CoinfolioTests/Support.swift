@@ -236,3 +236,27 @@ struct TestDatabase {
                 database: location, owner: owner, api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
     }
 }
+
+/// `count` one- or two-byte mutations (a byte replaced, removed or inserted, from JSON's own
+/// characters and a few hostile bytes) of a small `/coins/markets` body that uses every kind of
+/// value: the differential tests' inputs.
+func mutatedMarketsBodies(_ count: Int) -> [[UInt8]] {
+    let seed = Array(
+        (#"[{"id":"a","symbol":"b","name":"\u00e9","current_price":-1.5e-3,"roi":{"times":0},"x":[true,false,null,{}],"#
+            + #""sparkline_in_7d":{"price":[10.25,0,-3,1E+2,null]}},42]"#).utf8)
+    let alphabet = Array(#"[]{}",:.-+eE0123456789 tfnulrs\x"#.utf8) + [0x09, 0x00, 0xC3, 0xFF]
+    var generator = SystemRandomNumberGenerator()
+    return (0..<count).map { _ in
+        var body = seed
+        for _ in 0..<Int.random(in: 1...2, using: &generator) {
+            let at = Int.random(in: 0..<body.count, using: &generator)
+            let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: body[at] = byte
+            case 1: body.remove(at: at)
+            default: body.insert(byte, at: at)
+            }
+        }
+        return body
+    }
+}

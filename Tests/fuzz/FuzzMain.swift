@@ -8,6 +8,8 @@
 //   - the ledger's CSV import (not JSON) never crashes, and every CF_INVALID_ARGUMENT it returns
 //     names the line (details.line >= 1) unless the input is not UTF-8 at all; nothing lands on error;
 //   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420);
+//   - chart_svg: an SVG drawn from the input (as the chart, then as the options) is one UTF-8
+//     document with one `<svg>` element, and input jansson rejects never gets CF_OK either way;
 //   - the exchange imports (import_coinbase, …; FuzzImport.swift): no crash, every refusal with
 //     its line (but a whole file's), nothing written on a refusal or in a dry run;
 //   - price_input: the input as a price_at query, a set_price setting, a range request and
@@ -29,6 +31,7 @@ enum Target: String, CaseIterable {
     case engineQuery = "engine_query", marketsRequest = "markets_request", format
     case ledgerAdd = "ledger_add", ledgerCSV = "ledger_csv", ledgerQuery = "ledger_query"
     case snapshotOpen = "snapshot_open"
+    case decodeMarketChart = "decode_market_chart", chartSVG = "chart_svg"
     case importCoinbase = "import_coinbase", importBinance = "import_binance", importKraken = "import_kraken"
     case importCoinTracking = "import_cointracking", importKoinly = "import_koinly"
     case priceInput = "price_input"
@@ -230,6 +233,16 @@ func checkAndFree(_ text: UnsafeMutablePointer<CChar>?, isError: Bool) {
     }
 }
 
+/// Checks an SVG document cf_chart_svg wrote (UTF-8, the XML declaration, one `<svg …>…</svg>`
+/// element) and frees it.
+func checkSVG(_ text: UnsafeMutablePointer<CChar>?) {
+    guard let text else { return }
+    defer { cf_string_free(text) }
+    guard let svg = String(validatingCString: text), svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"),
+        svg.components(separatedBy: "<svg ").count == 2, svg.hasSuffix("</svg>\n") || svg.hasSuffix("</svg>")
+    else { fatal("cf_chart_svg wrote something that is not an SVG document: \(String(cString: text).prefix(300))") }
+}
+
 func formatOracle(_ text: UnsafeMutablePointer<CChar>?, code: String) {
     guard let text else { return }
     defer { cf_string_free(text) }
@@ -331,6 +344,21 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             let pnlStatus = cf_engine_pnl(handle, input, &out, &error)
             if !valid && pnlStatus == 0 {
                 fatal("a pnl query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
+            }
+        case .decodeMarketChart: status = cf_decode_market_chart(input, &out, &error)
+        case .chartSVG:
+            // The input as the chart to draw, then as the options of a fixed chart.
+            status = cf_chart_svg(input, nil, &out, &error)
+            checkSVG(out)
+            out = nil
+            checkAndFree(error, isError: true)
+            error = nil
+            let chart = #"{"vs_currency":"eur","points":[[1700000000000,1.5],[1700003600000,null],[1700007200000,2,true]]}"#
+            let optionsStatus = cf_chart_svg(chart, input, &out, &error)
+            checkSVG(out)
+            out = nil
+            if !valid && optionsStatus == 0 {
+                fatal("chart options that are not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
             }
         case .priceInput:
             status = fuzzPriceInput(input, valid: valid)

@@ -18,6 +18,12 @@ MALFORMED = [
     b"[01]", b'["a\tb"]', b'[{"id":"a","symbol":"b","name":"c","current_price":1.}]', b'{"data":{"markets":-}}',
     b'{"x":-}', b'["\\x"]', b'["\\ud800"]', b"[1e400]", b"[1,]", b'{"a":1,}', b"\xef\xbb\xbf\xef\xbb\xbf[]", b"[" * 600,
 ]
+# Issue 31, finding 6: what the chart and transaction readers once let through, in members they
+# do not read: a lone surrogate, a number beyond ±1.8e308, nesting past 512; a key given twice.
+HOSTILE = [
+    b'{"note":"\\ud800\\u0059","prices":[[1,2]]}', b'{"x":1e400,"points":[[1,2]]}', b'{"points":[[1,-2e308]]}',
+    b'{"x":' + b"[" * 513 + b"]" * 513 + b',"points":[]}', b'{"points":[[1,2]],"points":[[3,4]]}',
+]
 
 
 def write(target: str, name: str, data: bytes) -> None:
@@ -127,6 +133,20 @@ def main() -> None:
     ]):
         write("format", f"value{index}", struct.pack(">dBB", value, low, high) + code)
 
+    # Charts: /coins/{id}/market_chart bodies and the chart JSON cf_chart_svg draws.
+    charts = json.loads((FIXTURES / "market_charts.json").read_text(encoding="utf-8"))
+    for coin_id, body in charts.items():
+        write("decode_market_chart", coin_id, compact(body))
+        write("chart_svg", coin_id, compact({"coin_id": coin_id, "vs_currency": "usd", "days": 7, "points": body.get("prices", [])[:50]}))
+    write("chart_svg", "history", compact({"vs_currency": "jpy", "points": [[1700000000000, 1.5, False], [1700003600000, None, True]]}))
+    write("chart_svg", "options", compact({"width": 320, "height": 200, "title": "BTC \u00e9", "theme": "dark"}))
+    for target in ("decode_market_chart", "chart_svg"):
+        for index, text in enumerate(MALFORMED):
+            write(target, f"malformed{index}", text)
+    for target in ("decode_market_chart", "chart_svg", "ledger_add"):
+        for index, text in enumerate(HOSTILE):
+            write(target, f"hostile{index}", text)
+
     # The ledger (SPEC §12): transaction JSON, query JSON and CSV, small and hand-written.
     for target in ("ledger_add", "ledger_query"):
         for index, text in enumerate(MALFORMED):
@@ -140,6 +160,7 @@ def main() -> None:
         {"coin_id": "bitcoin", "kind": "transfer_out", "amount": 3, "timestamp": "2024-03-01T12:30:00+02:00"},
         {"coin_id": "solana", "kind": "buy", "amount": "1e2", "price": -1},
         {"portfolio": "nowhere", "coin_id": "bitcoin", "kind": "swap", "amount": 0},
+        {"coin_id": "bitcoin", "kind": "transfer_in", "amount": 1, "timestamp": "2016-12-31T23:59:60Z", "x": [1e308]},
     ]
     for index, transaction in enumerate(transactions):
         write("ledger_add", f"transaction{index}", compact(transaction))

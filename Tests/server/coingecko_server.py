@@ -23,6 +23,8 @@ import json
 import math
 import os
 import re
+import select
+import socket
 import sys
 import threading
 import time
@@ -206,6 +208,7 @@ class State:
             self.routes = {}  # path -> {"status": int|None, "body": str|None}
             self.log = []
             self.live = False  # stamp answers with the current time, as the live API's are
+            self.holds = {}  # path -> (monotonic deadline, fault): a rate limit still in force
 
     @staticmethod
     def _keys(path):
@@ -214,8 +217,13 @@ class State:
         return [path] if unquote(path) == path else [path, unquote(path)]
 
     def take_fault(self, path):
-        """Pop (or, for times=-1, peek) the oldest fault queued for this request path."""
+        """Pop (or, for times=-1, peek) the oldest fault queued for this request path; a fault
+        still held for its path (``hold_ms``) answers again first."""
         with self.lock:
+            for key in self._keys(path):
+                held = self.holds.get(key)
+                if held and time.monotonic() < held[0]:
+                    return held[1]
             for key in self._keys(path):
                 queue = self.faults.get(key)
                 if queue:
@@ -224,6 +232,8 @@ class State:
                         fault["times"] -= 1
                         if fault["times"] == 0:
                             queue.popleft()
+                    if fault["hold_ms"] > 0:
+                        self.holds[key] = (time.monotonic() + fault["hold_ms"] / 1000, fault)
                     return fault
         return None
 
@@ -281,9 +291,28 @@ class Handler(BaseHTTPRequestHandler):
             status = fault["status"] if fault["status"] is not None else status
             payload = fault["body"] if fault["body"] is not None else payload
             extra = fault["headers"]
-        self.send(status, payload, extra, fault)
+        if not self.send(status, payload, extra, fault):
+            with self.state.lock:
+                entry["abandoned"] = True
+
+    def client_left(self, seconds):
+        """Waits up to `seconds` for the client to close its end; True when it did (EOF)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            readable, _, _ = select.select([self.connection], [], [], left)
+            if readable:
+                try:
+                    if self.connection.recv(1, socket.MSG_PEEK) == b"":
+                        return True
+                except OSError:
+                    return True
+                time.sleep(min(left, 0.01))  # bytes of a next request: keep waiting out the delay
 
     def send(self, status, payload, extra_headers=None, fault=None):
+        """Sends the answer; False when the client went away before it was complete."""
         data = payload.encode("utf-8") if isinstance(payload, str) else payload
         headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
         if fault and fault.get("bomb_bytes"):
@@ -303,15 +332,19 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             if fault and fault["delay_ms"] > 0:
                 self.wfile.flush()  # status line and headers go out now, the body later
-                time.sleep(fault["delay_ms"] / 1000)
+                if self.client_left(fault["delay_ms"] / 1000):
+                    self.close_connection = True  # the client gave up (e.g. its timeout fired)
+                    return False
             if fault and fault["truncate"]:
                 self.wfile.write(data[: len(data) // 2])  # Content-Length still says the full size
                 self.wfile.flush()
                 self.close_connection = True
-                return
+                return True
             self.wfile.write(data)
+            return True
         except (BrokenPipeError, ConnectionError):
             self.close_connection = True  # the client gave up (e.g. its timeout fired)
+            return False
 
     def send_bomb(self, status, bomb):
         try:
@@ -322,8 +355,10 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             for chunk in bomb.chunks():
                 self.wfile.write(chunk)
+            return True
         except (BrokenPipeError, ConnectionError):
             self.close_connection = True  # the client stopped reading: what it should do
+            return False
 
     def send_json(self, status, obj):
         self.send(status, json.dumps(obj, ensure_ascii=False))
@@ -519,7 +554,8 @@ class Handler(BaseHTTPRequestHandler):
                      "headers": spec.get("headers") or {}, "body": payload,
                      "truncate": bool(spec.get("truncate")), "close": bool(spec.get("close")),
                      "delay_ms": delay_ms, "gzip": bool(spec.get("gzip")),
-                     "bomb_bytes": int(spec.get("bomb_bytes") or 0), "encoding": spec.get("encoding")}
+                     "bomb_bytes": int(spec.get("bomb_bytes") or 0), "encoding": spec.get("encoding"),
+                     "hold_ms": int(spec.get("hold_ms") or 0)}
             with state.lock:
                 state.faults[target].append(fault)
         return self.send_json(200, {"ok": True})

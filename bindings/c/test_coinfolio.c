@@ -206,6 +206,9 @@ static const struct CMUnitTest tests[] = {
     /* test_header.c */
     TEST(test_status_names_are_the_headers),
     TEST(test_abi_version_is_the_headers),
+    TEST(test_reasons_are_the_headers),
+    TEST(test_the_chart_reader_is_strict),
+    TEST(test_the_transaction_reader_is_strict),
     /* test_edges.c */
     TEST(test_edges_format_value_per_currency),
     TEST(test_edges_format_price_per_currency),

@@ -1,6 +1,7 @@
 /* test_header.c — the facts include/coinfolio.h states and the C suite repeats: the "code" name
- * of each status (status_code_name of test_support.c) and the ABI version. The header's text is
- * the reference; these fail when the C side differs from it. */
+ * of each status (status_code_name of test_support.c), the details.reason values (the
+ * CF_REASON_* macros, against what the library returns) and the ABI version. The header's text
+ * is the reference; these fail when the C side differs from it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,4 +69,105 @@ void test_abi_version_is_the_headers(void) {
     CHECK_INT(cf_abi_version(), CF_ABI_VERSION);
     CHECK_INT(cf_abi_version(), 1);
     free(header);
+}
+
+/* The CF_REASON_* lines of the header: `#define CF_REASON_X "x"`, then a doc comment that names
+ * the status first and says when the reason occurs. */
+#define MAX_REASONS 64
+struct header_reason {
+    char macro[64];
+    char value[64];
+};
+
+static int header_reasons(struct header_reason *reasons, int capacity) {
+    char *header = read_file(fmt_path("%s/include/coinfolio.h", tf_repo_root), NULL);
+    char *line;
+    int count = 0;
+    if (!CHECK(header != NULL))
+        return 0;
+    for (line = strtok(header, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        const char *p = line + strlen("#define ");
+        size_t length = 0, value_length;
+        const char *quote, *doc;
+        if (strncmp(line, "#define CF_REASON_", strlen("#define CF_REASON_")) != 0)
+            continue;
+        while (p[length] != '\0' && p[length] != ' ')
+            length++;
+        quote = strchr(p + length, '"');
+        doc = strstr(line, "/**< ");
+        if (!CHECK(quote != NULL && doc != NULL && count < capacity && length < sizeof reasons[0].macro))
+            continue;
+        value_length = strcspn(quote + 1, "\"");
+        if (!CHECK(value_length > 0 && value_length < sizeof reasons[0].value))
+            continue;
+        memcpy(reasons[count].macro, p, length);
+        reasons[count].macro[length] = '\0';
+        memcpy(reasons[count].value, quote + 1, value_length);
+        reasons[count].value[value_length] = '\0';
+        tf_check(strncmp(doc + strlen("/**< "), "CF_", 3) == 0, __FILE__, __LINE__,
+                 "%s says with which status it comes, first", reasons[count].macro);
+        count++;
+    }
+    free(header);
+    return count;
+}
+
+/* err's details.reason is the header's macro `expected`, and the header lists it. */
+static void check_reason(const char *err, int status, const char *expected, const struct header_reason *reasons,
+                         int count, const char *what) {
+    json_t *object = CHECK_ERROR_JSON(err, status);
+    const char *reason = json_str(json_object_get(object, "details"), "reason");
+    int listed = 0, k;
+    for (k = 0; reason != NULL && k < count; k++)
+        listed |= strcmp(reasons[k].value, reason) == 0;
+    tf_check(reason != NULL && strcmp(reason, expected) == 0 && listed, __FILE__, __LINE__,
+             "%s: details.reason \"%s\", the header's \"%s\" (listed there: %d)", what, reason ? reason : "none",
+             expected, listed);
+    json_decref(object);
+}
+
+void test_reasons_are_the_headers(void) {
+    struct header_reason reasons[MAX_REASONS];
+    int count = header_reasons(reasons, MAX_REASONS), k, j;
+    char *out = SENTINEL, *err = SENTINEL;
+    cf_store *store = NULL;
+    static const struct {
+        const char *body;
+        const char *reason;
+    } bodies[] = {
+        {"[1,]", CF_REASON_MALFORMED_JSON},
+        {"{\"a\":\"\\udc00\"}", CF_REASON_LONE_SURROGATE},
+        {"[1e400]", CF_REASON_NUMBER_OUT_OF_RANGE},
+    };
+    CHECK(count >= 20); /* the list parsed */
+    for (k = 0; k < count; k++) {
+        char upper[64];
+        size_t n;
+        for (n = 0; reasons[k].value[n] != '\0'; n++)
+            upper[n] = (char)(reasons[k].value[n] >= 'a' && reasons[k].value[n] <= 'z' ? reasons[k].value[n] - 32
+                                                                                       : reasons[k].value[n]);
+        upper[n] = '\0';
+        tf_check(strcmp(reasons[k].macro + strlen("CF_REASON_"), upper) == 0, __FILE__, __LINE__,
+                 "%s is named after its value \"%s\"", reasons[k].macro, reasons[k].value);
+        for (j = 0; j < k; j++)
+            tf_check(strcmp(reasons[j].value, reasons[k].value) != 0, __FILE__, __LINE__, "\"%s\" is listed twice",
+                     reasons[k].value);
+    }
+    /* What the library returns through the ABI is the header's. */
+    for (k = 0; k < (int)(sizeof bodies / sizeof bodies[0]); k++) {
+        err = SENTINEL;
+        CHECK_STATUS(cf_decode_global(bodies[k].body, &out, &err), CF_INVALID_ARGUMENT, err);
+        check_reason(err, CF_INVALID_ARGUMENT, bodies[k].reason, reasons, count, bodies[k].body);
+        free_out(err);
+    }
+    err = SENTINEL;
+    CHECK_STATUS(cf_store_open("file:x.sqlite", &store, &err), CF_INVALID_ARGUMENT, err);
+    check_reason(err, CF_INVALID_ARGUMENT, CF_REASON_SQLITE_URI, reasons, count, "an SQLite URI");
+    free_out(err);
+    err = SENTINEL;
+    CHECK_STATUS(cf_store_open(":memory:", &store, &err), CF_OK, err);
+    CHECK_STATUS(cf_store_set_holding(store, "a,b", 1, &err), CF_INVALID_ARGUMENT, err);
+    check_reason(err, CF_INVALID_ARGUMENT, CF_REASON_COMMA, reasons, count, "a comma in a held id");
+    free_out(err);
+    cf_store_close(store);
 }

@@ -269,7 +269,7 @@ void test_engine_import_ambiguous_symbol(void) {
     CHECK_STATUS(cf_engine_load(engine, markets, NULL, &err), CF_OK, err);
     free_out(err);
     details = import_refused(engine, NULL, file, &error, __LINE__);
-    CHECK_STR(json_str(details, "reason"), "unknown_symbols");
+    CHECK_STR(json_str(details, "reason"), CF_REASON_UNKNOWN_SYMBOLS);
     symbols = json_object_get(details, "symbols");
     CHECK(json_array_size(symbols) == 1);
     CHECK_STR(json_str(json_array_get(symbols, 0), "symbol"), "BOND");
@@ -307,7 +307,7 @@ void test_engine_import_broken_cell_and_unknown_header(void) {
     CHECK_STR(json_str(details, "column"), "Total");
     json_decref(error);
     details = import_refused(engine, NULL, "Date,Coin,Amount\n2024-01-01,BTC,1\n", &error, __LINE__);
-    CHECK_STR(json_str(details, "reason"), "unknown_format");
+    CHECK_STR(json_str(details, "reason"), CF_REASON_UNKNOWN_FORMAT);
     CHECK(json_array_size(json_object_get(details, "header")) == 3);
     CHECK_STR(json_string_value(json_array_get(json_object_get(details, "header"), 1)), "Coin");
     CHECK(json_array_size(json_object_get(details, "formats")) == 6);

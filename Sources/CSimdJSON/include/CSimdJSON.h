@@ -21,27 +21,76 @@ extern "C" {
 /* Internal to libcoinfolio.so: never exported (include/coinfolio.h is the only API). */
 #define CF_SJ_INTERNAL __attribute__((visibility("hidden")))
 
-/* Numeric fields of a markets row, in record order. */
-enum {
-    CF_SJ_CURRENT_PRICE, CF_SJ_MARKET_CAP, CF_SJ_MARKET_CAP_RANK, CF_SJ_FULLY_DILUTED_VALUATION,
-    CF_SJ_TOTAL_VOLUME, CF_SJ_HIGH_24H, CF_SJ_LOW_24H, CF_SJ_PRICE_CHANGE_24H,
-    CF_SJ_PRICE_CHANGE_PERCENTAGE_24H, CF_SJ_MARKET_CAP_CHANGE_24H, CF_SJ_MARKET_CAP_CHANGE_PERCENTAGE_24H,
-    CF_SJ_CIRCULATING_SUPPLY, CF_SJ_TOTAL_SUPPLY, CF_SJ_MAX_SUPPLY, CF_SJ_ATH, CF_SJ_ATH_CHANGE_PERCENTAGE,
-    CF_SJ_ATL, CF_SJ_ATL_CHANGE_PERCENTAGE,
-    CF_SJ_PCP_1H, CF_SJ_PCP_24H, CF_SJ_PCP_7D, CF_SJ_PCP_14D, CF_SJ_PCP_30D, CF_SJ_PCP_200D, CF_SJ_PCP_1Y,
-    CF_SJ_ROI_TIMES, CF_SJ_ROI_PERCENTAGE,
-    CF_SJ_NUMBER_COUNT
-};
+/*
+ * The keys of a /coins/markets row, in the order Coinfolio writes a coin: the scanner's one list.
+ * X(NAME, "key", KIND), KIND one of STRING, NUMBER, ROI (the roi object) and SPARKLINE (the
+ * sparkline_in_7d object). Swift's Coin.JSONKey is this list (OnePassDecodingTests reads both
+ * through cf_sj_coin_key and compares); the record enums below and the scanner's key table come
+ * from it, so a key is added here and in Coin.JSONKey, nowhere else.
+ */
+#define CF_SJ_COIN_FIELDS(X)                                                                   \
+    X(ID, "id", STRING)                                                                        \
+    X(SYMBOL, "symbol", STRING)                                                                \
+    X(NAME, "name", STRING)                                                                    \
+    X(IMAGE, "image", STRING)                                                                  \
+    X(CURRENT_PRICE, "current_price", NUMBER)                                                  \
+    X(MARKET_CAP, "market_cap", NUMBER)                                                        \
+    X(MARKET_CAP_RANK, "market_cap_rank", NUMBER)                                              \
+    X(FULLY_DILUTED_VALUATION, "fully_diluted_valuation", NUMBER)                              \
+    X(TOTAL_VOLUME, "total_volume", NUMBER)                                                    \
+    X(HIGH_24H, "high_24h", NUMBER)                                                            \
+    X(LOW_24H, "low_24h", NUMBER)                                                              \
+    X(PRICE_CHANGE_24H, "price_change_24h", NUMBER)                                            \
+    X(PRICE_CHANGE_PERCENTAGE_24H, "price_change_percentage_24h", NUMBER)                      \
+    X(MARKET_CAP_CHANGE_24H, "market_cap_change_24h", NUMBER)                                  \
+    X(MARKET_CAP_CHANGE_PERCENTAGE_24H, "market_cap_change_percentage_24h", NUMBER)            \
+    X(CIRCULATING_SUPPLY, "circulating_supply", NUMBER)                                        \
+    X(TOTAL_SUPPLY, "total_supply", NUMBER)                                                    \
+    X(MAX_SUPPLY, "max_supply", NUMBER)                                                        \
+    X(ATH, "ath", NUMBER)                                                                      \
+    X(ATH_CHANGE_PERCENTAGE, "ath_change_percentage", NUMBER)                                  \
+    X(ATH_DATE, "ath_date", STRING)                                                            \
+    X(ATL, "atl", NUMBER)                                                                      \
+    X(ATL_CHANGE_PERCENTAGE, "atl_change_percentage", NUMBER)                                  \
+    X(ATL_DATE, "atl_date", STRING)                                                            \
+    X(ROI, "roi", ROI)                                                                         \
+    X(LAST_UPDATED, "last_updated", STRING)                                                    \
+    X(SPARKLINE_IN_7D, "sparkline_in_7d", SPARKLINE)                                           \
+    X(PCP_1H, "price_change_percentage_1h_in_currency", NUMBER)                                \
+    X(PCP_24H, "price_change_percentage_24h_in_currency", NUMBER)                              \
+    X(PCP_7D, "price_change_percentage_7d_in_currency", NUMBER)                                \
+    X(PCP_14D, "price_change_percentage_14d_in_currency", NUMBER)                              \
+    X(PCP_30D, "price_change_percentage_30d_in_currency", NUMBER)                              \
+    X(PCP_200D, "price_change_percentage_200d_in_currency", NUMBER)                            \
+    X(PCP_1Y, "price_change_percentage_1y_in_currency", NUMBER)
 
-/* String fields of a markets row, in record order. */
-enum {
-    CF_SJ_ID, CF_SJ_SYMBOL, CF_SJ_NAME, CF_SJ_IMAGE, CF_SJ_ATH_DATE, CF_SJ_ATL_DATE, CF_SJ_LAST_UPDATED,
-    CF_SJ_ROI_CURRENCY,
-    CF_SJ_STRING_COUNT
-};
+/* The keys of roi, in the order Coinfolio writes them (Swift's Coin.ROI.JSONKey). */
+#define CF_SJ_ROI_FIELDS(X)                                                                    \
+    X(ROI_TIMES, "times", NUMBER)                                                              \
+    X(ROI_CURRENCY, "currency", STRING)                                                        \
+    X(ROI_PERCENTAGE, "percentage", NUMBER)
 
-/* Other fields a warning can name. */
-enum { CF_SJ_FIELD_ROI = 64, CF_SJ_FIELD_SPARKLINE = 65 };
+/* Picks the fields of one KIND out of the lists above. */
+#define CF_SJ_PICK_NUMBER_NUMBER(name) CF_SJ_##name,
+#define CF_SJ_PICK_NUMBER_STRING(name)
+#define CF_SJ_PICK_NUMBER_ROI(name)
+#define CF_SJ_PICK_NUMBER_SPARKLINE(name)
+#define CF_SJ_PICK_STRING_NUMBER(name)
+#define CF_SJ_PICK_STRING_STRING(name) CF_SJ_##name,
+#define CF_SJ_PICK_STRING_ROI(name)
+#define CF_SJ_PICK_STRING_SPARKLINE(name)
+#define CF_SJ_NUMBER_ENUM(name, key, kind) CF_SJ_PICK_NUMBER_##kind(name)
+#define CF_SJ_STRING_ENUM(name, key, kind) CF_SJ_PICK_STRING_##kind(name)
+#define CF_SJ_KEY_ENUM(name, key, kind) CF_SJ_KEY_##name,
+
+/* Numeric fields of a markets row, in record order: the NUMBER fields of the lists above. */
+enum { CF_SJ_COIN_FIELDS(CF_SJ_NUMBER_ENUM) CF_SJ_ROI_FIELDS(CF_SJ_NUMBER_ENUM) CF_SJ_NUMBER_COUNT };
+
+/* String fields of a markets row, in record order: the STRING fields of the lists above. */
+enum { CF_SJ_COIN_FIELDS(CF_SJ_STRING_ENUM) CF_SJ_ROI_FIELDS(CF_SJ_STRING_ENUM) CF_SJ_STRING_COUNT };
+
+/* Every key of CF_SJ_COIN_FIELDS, in order (for cf_sj_coin_key). */
+enum { CF_SJ_COIN_FIELDS(CF_SJ_KEY_ENUM) CF_SJ_KEY_COUNT };
 
 /* Row states. */
 enum {
@@ -149,6 +198,14 @@ CF_SJ_INTERNAL int64_t cf_sj_prices_problems(const cf_sj_decoder *decoder, const
 /* Whether `text` (length bytes, not NUL-terminated) is wholly one JSON number; if so *out_value
  * is its correctly rounded value. Out of range (beyond ±1.8e308) counts as not a number. */
 CF_SJ_INTERNAL int cf_sj_number_text(const char *text, size_t length, double *out_value);
+
+/* The key CF_SJ_KEY_<NAME> of CF_SJ_COIN_FIELDS ("current_price"); NULL out of range. Static. */
+CF_SJ_INTERNAL const char *cf_sj_coin_key(int key);
+
+/* The field path a warning names for numeric field `field` ("current_price", "roi.times") and for
+ * string field `field` ("symbol", "roi.currency"); NULL out of range. Static. */
+CF_SJ_INTERNAL const char *cf_sj_number_path(int field);
+CF_SJ_INTERNAL const char *cf_sj_string_path(int field);
 
 /* Whether `text` is wholly one strict JSON array (scalar check, no padding needed). */
 CF_SJ_INTERNAL int cf_sj_is_array(const uint8_t *text, size_t length);

@@ -227,7 +227,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
                 let body = response.body
                 return try DecodeDeadline.decoding(body.count, until: deadline + Self.callBoundSlack / 2) { try decode(body) }
             } catch let error as CoinfolioError {
-                if error.details["reason"] == .string("deadline") { throw error }
+                if error.reason == .deadline { throw error }
                 // A 2xx error object ({"status":{"error_code":10002}}) is an API error, not data.
                 if let apiError = ErrorClassifier.classify(
                     status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)

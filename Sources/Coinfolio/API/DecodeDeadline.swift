@@ -19,7 +19,7 @@ enum DecodeDeadline {
     /// The error a passed deadline becomes: a timeout, like a transfer that ran out of time.
     static let error = CoinfolioError(
         .network, "the answer could not be decoded within the call's time limit (timed out)",
-        details: ["reason": .string("deadline")])
+        reason: .deadline)
 
     /// Bodies up to this size decode on the calling thread (a few milliseconds at most).
     static let inThreadLimit = 1 << 20
@@ -27,8 +27,8 @@ enum DecodeDeadline {
     /// Runs `decode` (of a body of `size` bytes) with `deadline` as `current`, and returns by the
     /// deadline whatever it does. A body of at most `inThreadLimit` bytes decodes on the calling
     /// thread. A larger one decodes on a thread of its own while the caller waits until the
-    /// deadline at most: the strict syntax check and Foundation's whole-body parse (the `/global`,
-    /// `/coins/{id}`, chart and price decoders) cannot stop midway, so when `max_body_bytes` is
+    /// deadline at most: the strict reader's whole-body parse (the `/global`, `/coins/{id}`,
+    /// chart and price decoders) cannot stop midway, so when `max_body_bytes` is
     /// raised a 200 MB body would otherwise keep the call busy far past its bound. A call whose
     /// deadline passes first throws the timeout and leaves that decode to finish on its thread,
     /// its result dropped (its memory, the body's size or so, is freed then).

@@ -1,5 +1,6 @@
-/// The CoinGecko endpoints Coinfolio calls, for request counting.
-public enum Endpoint: String, CaseIterable, Sendable {
+/// The CoinGecko endpoints Coinfolio calls, for request counting: also the keys of the metrics'
+/// `http_requests` object.
+public enum Endpoint: String, CaseIterable, Sendable, WireKeys {
     /// `GET /coins/markets`
     case markets
     /// `GET /global`

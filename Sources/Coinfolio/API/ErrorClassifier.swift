@@ -36,7 +36,7 @@ enum ErrorClassifier {
         if let code = api?.errorCode, unauthorizedErrorCodes.contains(code) {
             let reason: String
             if code == timeRangeErrorCode {
-                details["reason"] = .string("history_limit")
+                details["reason"] = .string(CoinfolioError.Reason.historyLimit.rawValue)
                 reason =
                     "CoinGecko refused the time range (error 10012): public and demo plans allow at most \(ChartDays.planLimit) days of history"
             } else {
@@ -98,28 +98,23 @@ struct APIErrorBody {
     init?(_ body: Data) {
         guard body.count <= Self.maximumSize, let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
             first == UInt8(ascii: "{"),
-            let object = try? JSONSerialization.jsonObject(with: CoinGeckoBody.withoutBOM(body)) as? [String: Any]
+            let object = try? JSONValue.parse(body: body), case .object = object
         else { return nil }
-        let shapes: [[String: Any]?] = [
-            object["status"] as? [String: Any],
-            (object["error"] as? [String: Any])?["status"] as? [String: Any],
-            object,
-        ]
+        let shapes: [JSONValue?] = [object["status"], object["error"]?["status"], object]
         for case let status? in shapes {
+            guard case .object = status else { continue }
             if errorCode == nil { errorCode = Self.integer(status["error_code"]) }
-            if message == nil, let text = status["error_message"] as? String {
+            if message == nil, let text = status["error_message"]?.string {
                 message = text.trimmingCharacters(in: .whitespacesAndNewlines)
             }
         }
-        if message == nil, let text = object["error"] as? String { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if message == nil, let text = object["error"]?.string { message = text.trimmingCharacters(in: .whitespacesAndNewlines) }
         if errorCode == nil && message == nil { return nil }
     }
 
     /// An integer JSON number within ±2^53; anything else (a string, 10011.5, true) is nil.
-    private static func integer(_ value: Any?) -> Int? {
-        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
-        let double = number.doubleValue
-        guard double.rounded() == double, abs(double) <= 9_007_199_254_740_992 else { return nil }
+    private static func integer(_ value: JSONValue?) -> Int? {
+        guard let double = value?.double, double.rounded() == double, abs(double) <= 9_007_199_254_740_992 else { return nil }
         return Int(double)
     }
 }

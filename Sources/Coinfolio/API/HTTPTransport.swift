@@ -87,7 +87,7 @@ final class HTTPTransport: Sendable {
             if !transfer.isTooLarge {
                 throw CoinfolioError(
                     .network, "no complete answer within \(Int(timeout * 1000)) ms (timed out)",
-                    details: ["reason": .string("timeout")])
+                    reason: .timeout)
             }
         }
         let (data, response, error, tooLarge) = transfer.result()
@@ -96,7 +96,7 @@ final class HTTPTransport: Sendable {
             retire(session)
             throw CoinfolioError(
                 .http, "the answer is larger than max_body_bytes (\(maxBodyBytes) bytes); the transfer was stopped",
-                details: ["reason": .string("body_too_large"), "max_body_bytes": .number(Double(maxBodyBytes))])
+                reason: .bodyTooLarge, details: ["max_body_bytes": .number(Double(maxBodyBytes))])
         }
         if let error {
             // Fewer bytes than the declared Content-Length: the body was cut short.
@@ -132,33 +132,35 @@ final class HTTPTransport: Sendable {
 
     /// - Parameter truncated: the answer declared a longer body than arrived.
     private static func networkError(_ error: Error, timeout: Double, truncated: Bool) -> CoinfolioError {
-        let reason: String
+        let reason: CoinfolioError.Reason
         let message: String
+        var details: [String: CoinfolioError.Detail] = [:]
         if let urlError = error as? URLError {
             switch urlError.code {
             case .timedOut:
-                reason = "timeout"; message = "no complete answer within \(Int(timeout * 1000)) ms (timed out)"
+                reason = .timeout; message = "no complete answer within \(Int(timeout * 1000)) ms (timed out)"
             case .cannotConnectToHost:
-                reason = "connection_refused"; message = "cannot connect to the host (connection refused)"
+                reason = .connectionRefused; message = "cannot connect to the host (connection refused)"
             case .cannotFindHost, .dnsLookupFailed:
-                reason = "dns"; message = "cannot find the host (DNS lookup failed)"
+                reason = .dns; message = "cannot find the host (DNS lookup failed)"
             case .networkConnectionLost, .badServerResponse:
-                reason = "connection_lost"; message = "the connection closed before a complete answer"
+                reason = .connectionLost; message = "the connection closed before a complete answer"
             case .notConnectedToInternet:
-                reason = "offline"; message = "not connected to the internet"
+                reason = .offline; message = "not connected to the internet"
             case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
                 .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-                reason = "tls"; message = "the TLS connection failed"
+                reason = .tls; message = "the TLS connection failed"
             case .unknown where truncated:
                 // libcurl reports a body cut short as an unknown error; the byte counts tell.
-                reason = "truncated"; message = "the answer ended before its declared length (truncated body)"
+                reason = .truncated; message = "the answer ended before its declared length (truncated body)"
             default:
-                reason = "url_error_\(urlError.code.rawValue)"; message = "the request failed: \(urlError.localizedDescription)"
+                reason = .other; message = "the request failed: \(urlError.localizedDescription)"
+                details["url_error"] = .number(Double(urlError.code.rawValue))
             }
         } else {
-            reason = "other"; message = "the request failed: \(error.localizedDescription)"
+            reason = .other; message = "the request failed: \(error.localizedDescription)"
         }
-        return CoinfolioError(.network, message, details: ["reason": .string(reason)])
+        return CoinfolioError(.network, message, reason: reason, details: details)
     }
 
     /// One request's state, filled by the session's delegate.

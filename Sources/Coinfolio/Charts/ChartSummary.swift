@@ -41,17 +41,29 @@ public struct ChartSummary: Hashable, Sendable {
         }
     }
 
+    /// The keys of a series' summary.
+    enum JSONKey: String, WireKeys {
+        case first
+        case last
+        case min
+        case max
+        case minAt = "min_at"
+        case maxAt = "max_at"
+        case change
+        case percentageChange = "percentage_change"
+    }
+
     /// Writes `{"first","last","min","max","min_at","max_at","change","percentage_change"}`.
     func writeJSON(to w: inout JSONWriter) {
         w.beginObject()
-        w.key("first"); w.number(first)
-        w.key("last"); w.number(last)
-        w.key("min"); w.number(min)
-        w.key("max"); w.number(max)
-        w.key("min_at"); w.number(minAt)
-        w.key("max_at"); w.number(maxAt)
-        w.key("change"); w.number(change)
-        w.key("percentage_change"); w.number(percentageChange)
+        w.key(JSONKey.first); w.number(first)
+        w.key(JSONKey.last); w.number(last)
+        w.key(JSONKey.min); w.number(min)
+        w.key(JSONKey.max); w.number(max)
+        w.key(JSONKey.minAt); w.number(minAt)
+        w.key(JSONKey.maxAt); w.number(maxAt)
+        w.key(JSONKey.change); w.number(change)
+        w.key(JSONKey.percentageChange); w.number(percentageChange)
         w.endObject()
     }
 }

@@ -32,6 +32,13 @@ public struct PortfolioHistory: Hashable, Sendable {
         self.summary = ChartSummary(count: points.count, time: { points[$0].time }, value: { points[$0].value })
     }
 
+    /// The keys of the history answer.
+    enum JSONKey: String, WireKeys {
+        case vsCurrency = "vs_currency"
+        case points
+        case summary
+    }
+
     /// `{"vs_currency","points":[[t_ms,value|null,partial]…],"summary":{…}}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -39,13 +46,13 @@ public struct PortfolioHistory: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: points.count * 44 + 300)
         w.beginObject()
-        w.key("vs_currency"); w.string(vsCurrency.code)
-        w.key("points"); w.beginArray()
+        w.key(JSONKey.vsCurrency); w.string(vsCurrency.code)
+        w.key(JSONKey.points); w.beginArray()
         for point in points {
             w.beginArray(); w.number(point.time); w.number(point.value); w.bool(point.partial); w.endArray()
         }
         w.endArray()
-        w.key("summary"); summary.writeJSON(to: &w)
+        w.key(JSONKey.summary); summary.writeJSON(to: &w)
         w.endObject()
         return w.bytes
     }

@@ -33,6 +33,17 @@ public struct PriceChart: Hashable, Sendable {
         self.summary = ChartSummary(points: sorted)
     }
 
+    /// The keys of a chart answer; `points` and `vs_currency` are also what `cf_chart_svg` reads (`ChartJSONReader`).
+    enum JSONKey: String, WireKeys {
+        case coinID = "coin_id"
+        case vsCurrency = "vs_currency"
+        case days
+        case interval
+        case clamped
+        case points
+        case summary
+    }
+
     /// `{"coin_id","vs_currency","days":n|"max","interval":"daily"|null,"clamped":b,
     /// "points":[[t_ms,v|null]…],"summary":{first,last,min,max,min_at,max_at,change,percentage_change}}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
@@ -41,17 +52,17 @@ public struct PriceChart: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: points.count * 36 + 400)
         w.beginObject()
-        w.key("coin_id"); w.string(coinID)
-        w.key("vs_currency"); w.string(vsCurrency.code)
-        w.key("days")
+        w.key(JSONKey.coinID); w.string(coinID)
+        w.key(JSONKey.vsCurrency); w.string(vsCurrency.code)
+        w.key(JSONKey.days)
         switch days {
         case .days(let n): w.number(n)
         case .max: w.string("max")
         }
-        w.key("interval"); w.string(interval?.rawValue)
-        w.key("clamped"); w.bool(clamped)
-        w.key("points"); ChartPoint.write(points, to: &w)
-        w.key("summary"); summary.writeJSON(to: &w)
+        w.key(JSONKey.interval); w.string(interval?.rawValue)
+        w.key(JSONKey.clamped); w.bool(clamped)
+        w.key(JSONKey.points); ChartPoint.write(points, to: &w)
+        w.key(JSONKey.summary); summary.writeJSON(to: &w)
         w.endObject()
         return w.bytes
     }

@@ -1,3 +1,13 @@
+extension DecodeWarning {
+    /// The keys of a warning.
+    enum JSONKey: String, WireKeys {
+        case index
+        case id
+        case field
+        case reason
+    }
+}
+
 /// `DecodeWarning` lists in the JSON shape the ABI writes.
 extension Array where Element == DecodeWarning {
     /// `[{"index":i,"id":"…","field":"…","reason":"…"}…]`
@@ -5,10 +15,10 @@ extension Array where Element == DecodeWarning {
         w.beginArray()
         for warning in self {
             w.beginObject()
-            w.key("index"); w.number(warning.index)
-            w.key("id"); w.string(warning.id)
-            w.key("field"); w.string(warning.field)
-            w.key("reason"); w.string(warning.reason)
+            w.key(DecodeWarning.JSONKey.index); w.number(warning.index)
+            w.key(DecodeWarning.JSONKey.id); w.string(warning.id)
+            w.key(DecodeWarning.JSONKey.field); w.string(warning.field)
+            w.key(DecodeWarning.JSONKey.reason); w.string(warning.reason)
             w.endObject()
         }
         w.endArray()

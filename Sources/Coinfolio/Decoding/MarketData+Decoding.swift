@@ -1,21 +1,11 @@
 import Foundation
 
 extension MarketData: Decodable {
-    enum CodingKeys: String, CodingKey {
-        case totalMarketCap = "total_market_cap"
-        case totalVolume = "total_volume"
-        case marketCapPercentage = "market_cap_percentage"
-        case marketCapChangePercentage24hUSD = "market_cap_change_percentage_24h_usd"
-        case activeCryptocurrencies = "active_cryptocurrencies"
-        case markets
-        case updatedAt = "updated_at"
-    }
-
     /// Decodes tolerantly: a missing, null or mistyped field reads as nil; a number sent as a
     /// string that is entirely a JSON number reads as that number; a map keeps only its numeric
     /// entries. Fields read as nil because of their type are listed in `warnings`.
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: JSONKey.self)
         var notes = FieldWarnings()
         totalMarketCap = Self.numbers(c, .totalMarketCap, &notes)
         totalVolume = Self.numbers(c, .totalVolume, &notes)
@@ -37,7 +27,7 @@ extension MarketData: Decodable {
     /// A map of numbers, entry by entry: a null or non-number entry is left out, not the map
     /// (a non-number is reported as `key.entry`, in entry order).
     private static func numbers(
-        _ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, _ notes: inout FieldWarnings
+        _ c: KeyedDecodingContainer<JSONKey>, _ key: JSONKey, _ notes: inout FieldWarnings
     ) -> [String: Double]? {
         guard let map = c.object(key, keyedBy: AnyKey.self, &notes) else { return nil }
         var values: [String: Double] = [:]

@@ -51,17 +51,37 @@ struct MarketRows {
             case .failure(let reason):
                 skipped.append(.init(index: index, reason: reason.text))
             case .success(let coin):
-                if !rowWarnings.isEmpty { warningsByIndex[index] = rowWarnings }
-                // The coin is moved into the merged rows, not copied (a copy retains and
-                // later releases each of its strings): nothing reads it afterwards.
-                let id = coin.id
-                if let earlier = merged.add(consume coin, id: id) {
-                    skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(id)\": a later row replaces it"))
-                    sourceIndex[earlier] = index
-                } else {
-                    sourceIndex.append(index)
-                }
+                keep(coin, index: index, warnings: rowWarnings)
             }
+        }
+    }
+
+    /// Adds the element numbered `element` of the current body as another decoder read it (the
+    /// strict Swift reader's, `MarketsTreeDecoder`; Foundation's in the tests): its coin with the
+    /// warnings about its fields, or why it was skipped.
+    mutating func add(element: Int, _ row: MarketsRow) {
+        elementCount += 1
+        let index = base + element
+        switch row.result {
+        case .failure(let reason):
+            skipped.append(.init(index: index, reason: reason.text))
+        case .success(let coin):
+            keep(coin, index: index, warnings: row.warnings.warnings(index: index, id: coin.id))
+        }
+    }
+
+    /// Merges a row kept from element `index`: a later row with its id replaces the earlier in
+    /// its place, and the earlier is reported skipped.
+    private mutating func keep(_ coin: consuming Coin, index: Int, warnings: [DecodeWarning]) {
+        if !warnings.isEmpty { warningsByIndex[index] = warnings }
+        // The coin is moved into the merged rows, not copied (a copy retains and later releases
+        // each of its strings): nothing reads it afterwards.
+        let id = coin.id
+        if let earlier = merged.add(consume coin, id: id) {
+            skipped.append(.init(index: sourceIndex[earlier], reason: "duplicate id \"\(id)\": a later row replaces it"))
+            sourceIndex[earlier] = index
+        } else {
+            sourceIndex.append(index)
         }
     }
 

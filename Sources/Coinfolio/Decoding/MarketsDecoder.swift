@@ -112,42 +112,41 @@ enum MarketsDecoder {
         -> CoinfolioError
     {
         do {
-            // The body as given (with the BOM that was dropped), through the one strict check
-            // every JSON entry point uses, so offsets count from the first byte given.
-            let given = Data(offsetBase == 3 ? [0xEF, 0xBB, 0xBF] : []) + Data(bytes)
-            _ = try CoinGeckoBody.prepared(given)
+            // The one strict reader every JSON entry point uses; offsets count from the first
+            // byte given (a dropped BOM included).
+            try JSONSyntax.checkUTF8(bytes)
+            try JSONSyntax.checkStrict(bytes, offsetBase: offsetBase)
         } catch let error as CoinfolioError {
             return error
         } catch {}
         let reason = name.map { String(cString: $0) } ?? "refused"
-        var details: [String: CoinfolioError.Detail] = ["reason": .string("malformed_json")]
+        var details: [String: CoinfolioError.Detail] = [:]
         var message = "malformed JSON (\(reason))"
         if simdjsonOffset >= 0 {
             details["offset"] = .number(Double(simdjsonOffset + offsetBase))
             message = "malformed JSON at byte offset \(simdjsonOffset + offsetBase): \(reason)"
         }
-        return CoinfolioError(.invalidArgument, message, details: details)
+        return CoinfolioError(.invalidArgument, message, reason: .malformedJSON, details: details)
     }
 
     // MARK: - Records to coins
 
-    /// JSON keys of the numeric fields, in record order (CF_SJ_CURRENT_PRICE …).
-    static let numberKeys = [
-        "current_price", "market_cap", "market_cap_rank", "fully_diluted_valuation", "total_volume", "high_24h", "low_24h",
-        "price_change_24h", "price_change_percentage_24h", "market_cap_change_24h", "market_cap_change_percentage_24h",
-        "circulating_supply", "total_supply", "max_supply", "ath", "ath_change_percentage", "atl", "atl_change_percentage",
-        "price_change_percentage_1h_in_currency", "price_change_percentage_24h_in_currency",
-        "price_change_percentage_7d_in_currency", "price_change_percentage_14d_in_currency",
-        "price_change_percentage_30d_in_currency", "price_change_percentage_200d_in_currency",
-        "price_change_percentage_1y_in_currency", "roi.times", "roi.percentage",
-    ]
-    /// The change windows and their numeric fields.
+    /// Warning paths of the numeric fields, in record order (CF_SJ_CURRENT_PRICE …, "roi.times"),
+    /// from the scanner's key list (`CF_SJ_COIN_FIELDS`).
+    static let numberKeys: [String] = (0..<Int(CF_SJ_NUMBER_COUNT)).map { String(cString: cf_sj_number_path(Int32($0))) }
+    /// Warning paths of the string fields, in record order (CF_SJ_ID …, "roi.currency").
+    static let stringKeys: [String] = (0..<Int(CF_SJ_STRING_COUNT)).map { String(cString: cf_sj_string_path(Int32($0))) }
+    /// The warning path of numeric field `field` (kept out of line: warnings are rare, and the
+    /// table is built once, from C, on first use).
+    @inline(never) static func numberPath(_ field: Int) -> String { numberKeys[field] }
+    /// The warning path of string field `field`.
+    @inline(never) static func stringPath(_ field: Int) -> String { stringKeys[field] }
+    /// The change windows and their numeric fields (`testTheScannersKeyListIsCoinJSONKey` checks
+    /// that each field's key is its window's).
     static let windows: [(Coin.ChangeWindow, Int)] = [
         (.h1, CF_SJ_PCP_1H), (.h24, CF_SJ_PCP_24H), (.d7, CF_SJ_PCP_7D), (.d14, CF_SJ_PCP_14D),
         (.d30, CF_SJ_PCP_30D), (.d200, CF_SJ_PCP_200D), (.y1, CF_SJ_PCP_1Y),
     ]
-    /// JSON keys of the string fields, in record order (CF_SJ_ID …).
-    static let stringKeys = ["id", "symbol", "name", "image", "ath_date", "atl_date", "last_updated", "roi.currency"]
 
     struct Reason: Error { var text: String }
 
@@ -183,18 +182,18 @@ enum MarketsDecoder {
                 }
                 func text(_ field: Int) -> String? {
                     let s = strings[Int(field)]
-                    if s.problem != 0 { warn(stringKeys[Int(field)], DecodeWarning.notAString) }
+                    if s.problem != 0 { warn(stringPath(field), DecodeWarning.notAString) }
                     return string(field)
                 }
                 func requiredText(_ field: Int) -> String {
                     if let value = text(field) { return value }
-                    if strings[Int(field)].problem == 0 { warn(stringKeys[Int(field)], DecodeWarning.missing) }
+                    if strings[Int(field)].problem == 0 { warn(stringPath(field), DecodeWarning.missing) }
                     return ""
                 }
                 func number(_ field: Int) -> Double? {
                     let bit = UInt64(1) << UInt64(field)
                     if record.number_present & bit != 0 { return numbers[Int(field)] }
-                    if record.number_problem & bit != 0 { warn(numberKeys[Int(field)], DecodeWarning.notANumber) }
+                    if record.number_problem & bit != 0 { warn(numberPath(field), DecodeWarning.notANumber) }
                     return nil
                 }
                 var coin = Coin(id: id, symbol: requiredText(CF_SJ_SYMBOL), name: requiredText(CF_SJ_NAME))

@@ -13,25 +13,25 @@ extension CoinGeckoBody {
     ///   - ids: the ids that were asked for.
     /// - Throws: `.invalidArgument` for malformed JSON; `.decode` when the body is not an object.
     public static func simplePrice(_ body: Data, vsCurrency: VsCurrency, ids: [String] = []) throws -> SimplePrices {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: prepared(body), options: [.fragmentsAllowed])
-        } catch let error as CoinfolioError {
-            throw error
-        } catch {
-            throw CoinfolioError(.invalidArgument, "malformed JSON", details: ["reason": .string("malformed_json")])
-        }
-        guard let top = object as? [String: Any] else {
+        guard let top = try JSONValue.parse(body: body).members else {
             throw CoinfolioError(.decode, "expected a JSON object of coin ids (/simple/price)")
         }
         var prices = SimplePrices()
         for id in ids { prices.prices[id] = SimplePrice() }
         let code = vsCurrency.code
-        for (id, value) in top {
-            let entry = value as? [String: Any] ?? [:]
-            prices.prices[id] = SimplePrice(
-                price: entry[code].flatMap(jsonNumber), change24h: entry[code + "_24h_change"].flatMap(jsonNumber),
-                lastUpdatedAt: entry["last_updated_at"].flatMap(jsonNumber))
+        /// A number, or a string wholly a number (SPEC §10); nil for anything else.
+        func number(_ value: JSONValue?) -> Double? {
+            switch value {
+            case .number?: return value?.double
+            case .string(let text)?: return NumberText.parse(text)
+            default: return nil
+            }
+        }
+        for member in top {
+            let entry = member.value
+            prices.prices[member.key] = SimplePrice(
+                price: number(entry[code]), change24h: number(entry[code + "_24h_change"]),
+                lastUpdatedAt: number(entry["last_updated_at"]))
         }
         return prices
     }

@@ -17,6 +17,14 @@ public struct CoinDetailScreen: Sendable {
     /// offline) and the saved one is shown.
     public var isStale: Bool = false
 
+    /// The keys of the answer before its `Freshness` members (`as_of`, `stale`).
+    enum JSONKey: String, WireKeys {
+        case coin
+        case detail
+        case overview
+        case additional
+    }
+
     /// `{"coin":coin|null,"detail":{…},"overview":[…],"additional":[…],"as_of":"…","stale":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -24,17 +32,16 @@ public struct CoinDetailScreen: Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: 8192)
         w.beginObject()
-        w.key("coin")
+        w.key(JSONKey.coin)
         if let coin {
-            w.beginObject(); coin.writeJSON(to: &w); w.key("price_available"); w.bool(coin.isPriceAvailable); w.endObject()
+            w.beginObject(); coin.writeJSON(to: &w); w.key(CoinListing.CoinKey.priceAvailable); w.bool(coin.isPriceAvailable); w.endObject()
         } else {
             w.null()
         }
-        w.key("detail"); w.beginObject(); detail.writeJSON(to: &w); w.endObject()
-        w.key("overview"); overview.writeJSON(to: &w)
-        w.key("additional"); additional.writeJSON(to: &w)
-        w.key("as_of"); w.string(asOf.map(isoTimestamp))
-        w.key("stale"); w.bool(isStale)
+        w.key(JSONKey.detail); w.beginObject(); detail.writeJSON(to: &w); w.endObject()
+        w.key(JSONKey.overview); overview.writeJSON(to: &w)
+        w.key(JSONKey.additional); additional.writeJSON(to: &w)
+        Freshness(asOf: asOf, isStale: isStale).write(to: &w, withFetchedAt: false)
         w.endObject()
         return w.bytes
     }

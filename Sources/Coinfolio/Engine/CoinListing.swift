@@ -24,6 +24,17 @@ public struct CoinListing: Sendable {
         self.includesSparkline = includesSparkline
     }
 
+    /// The keys of the answer before its `Freshness` members.
+    enum JSONKey: String, WireKeys {
+        case coins
+        case total
+    }
+
+    /// The key a listed coin adds to its market row's (`Coin.JSONKey`), also in the detail screens.
+    enum CoinKey: String, WireKeys {
+        case priceAvailable = "price_available"
+    }
+
     /// `{"coins":[coin + "price_available"…],"total":n,"as_of":"…","fetched_at":"…"|null,"stale":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -46,18 +57,16 @@ public struct CoinListing: Sendable {
     ) -> JSONAnswer {
         var w = JSONWriter(reserving: reserving)
         w.beginObject()
-        w.key("coins"); w.beginArray()
+        w.key(JSONKey.coins); w.beginArray()
         for index in 0..<count {
             w.beginObject()
             let priceAvailable = coin(index, &w)
-            w.key("price_available"); w.bool(priceAvailable)
+            w.key(CoinKey.priceAvailable); w.bool(priceAvailable)
             w.endObject()
         }
         w.endArray()
-        w.key("total"); w.number(total)
-        w.key("as_of"); w.string(isoTimestamp(asOf))
-        w.key("fetched_at"); w.string(fetchedAt.map(isoTimestamp))
-        w.key("stale"); w.bool(isStale)
+        w.key(JSONKey.total); w.number(total)
+        Freshness(asOf: asOf, fetchedAt: fetchedAt, isStale: isStale).write(to: &w)
         w.endObject()
         return w.answer
     }

@@ -9,6 +9,13 @@ public struct CoinStatistics: Sendable {
     /// "Hashing Algorithm" (the last two from a saved detail when there is one, else "n/a").
     public var additional: [Statistic]
 
+    /// The keys of the answer.
+    enum JSONKey: String, WireKeys {
+        case coin
+        case overview
+        case additional
+    }
+
     /// `{"coin":{…},"overview":[…],"additional":[…]}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -16,10 +23,10 @@ public struct CoinStatistics: Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: 4096)
         w.beginObject()
-        w.key("coin")
-        w.beginObject(); coin.writeJSON(to: &w); w.key("price_available"); w.bool(coin.isPriceAvailable); w.endObject()
-        w.key("overview"); overview.writeJSON(to: &w)
-        w.key("additional"); additional.writeJSON(to: &w)
+        w.key(JSONKey.coin)
+        w.beginObject(); coin.writeJSON(to: &w); w.key(CoinListing.CoinKey.priceAvailable); w.bool(coin.isPriceAvailable); w.endObject()
+        w.key(JSONKey.overview); overview.writeJSON(to: &w)
+        w.key(JSONKey.additional); additional.writeJSON(to: &w)
         w.endObject()
         return w.bytes
     }

@@ -55,6 +55,16 @@ public struct HistoricalPrice: Hashable, Sendable {
         self.source = source
     }
 
+    /// The keys of the answer.
+    enum JSONKey: String, WireKeys {
+        case coinID = "coin_id"
+        case vsCurrency = "vs_currency"
+        case timestamp
+        case price
+        case at
+        case source
+    }
+
     /// `{"coin_id","vs_currency","timestamp","price","at","source"}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -62,13 +72,13 @@ public struct HistoricalPrice: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("coin_id"); w.string(coinID)
-        w.key("vs_currency"); w.string(vsCurrency)
-        w.key("timestamp"); w.string(LedgerTimestamp.format(time))
-        w.key("price")
+        w.key(JSONKey.coinID); w.string(coinID)
+        w.key(JSONKey.vsCurrency); w.string(vsCurrency)
+        w.key(JSONKey.timestamp); w.string(LedgerTimestamp.format(time))
+        w.key(JSONKey.price)
         if source == .manual { w.decimal(exactPrice) } else { w.number(price) }
-        w.key("at"); w.number(Int(at))
-        w.key("source"); w.string(source.rawValue)
+        w.key(JSONKey.at); w.number(Int(at))
+        w.key(JSONKey.source); w.string(source.rawValue)
         w.endObject()
         return w.bytes
     }

@@ -24,6 +24,14 @@ public struct ImportReport: Sendable, Hashable {
     /// group ids (the rows of one entry are one group); nil otherwise.
     public var transactions: [Transaction]?
 
+    /// The report's keys, in the order they are written.
+    enum JSONKey: String, WireKeys {
+        case format, variant, imported, skipped, ignored, warnings
+        case pendingPrices = "pending_prices"
+        case unknownSymbols = "unknown_symbols"
+        case transactions
+    }
+
     /// The report's JSON object.
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -31,28 +39,28 @@ public struct ImportReport: Sendable, Hashable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("format"); w.string(format.rawValue)
-        w.key("variant"); w.string(variant)
-        w.key("imported"); w.number(imported)
-        w.key("skipped"); w.number(skipped)
-        for (key, notices) in [("ignored", ignored), ("warnings", warnings)] {
+        w.key(JSONKey.format); w.string(format.rawValue)
+        w.key(JSONKey.variant); w.string(variant)
+        w.key(JSONKey.imported); w.number(imported)
+        w.key(JSONKey.skipped); w.number(skipped)
+        for (key, notices) in [(JSONKey.ignored, ignored), (.warnings, warnings)] {
             w.key(key)
             w.beginArray()
             for notice in notices {
                 w.beginObject()
-                w.key("line"); w.number(notice.line)
-                w.key("reason"); w.string(notice.reason)
+                w.key(ImportNotice.JSONKey.line); w.number(notice.line)
+                w.key(ImportNotice.JSONKey.reason); w.string(notice.reason)
                 w.endObject()
             }
             w.endArray()
         }
-        w.key("pending_prices"); w.number(pendingPrices)
-        w.key("unknown_symbols")
+        w.key(JSONKey.pendingPrices); w.number(pendingPrices)
+        w.key(JSONKey.unknownSymbols)
         w.beginArray()
         for unknown in unknownSymbols {
             w.beginObject()
-            w.key("symbol"); w.string(unknown.symbol)
-            w.key("candidates")
+            w.key(UnknownSymbol.JSONKey.symbol); w.string(unknown.symbol)
+            w.key(UnknownSymbol.JSONKey.candidates)
             w.beginArray()
             for id in unknown.candidates { w.string(id) }
             w.endArray()
@@ -60,7 +68,7 @@ public struct ImportReport: Sendable, Hashable {
         }
         w.endArray()
         if let transactions {
-            w.key("transactions")
+            w.key(JSONKey.transactions)
             w.beginArray()
             for transaction in transactions {
                 w.beginObject(); transaction.writeJSON(to: &w); w.endObject()
@@ -69,6 +77,13 @@ public struct ImportReport: Sendable, Hashable {
         }
         w.endObject()
         return w.bytes
+    }
+}
+
+extension ImportNotice {
+    /// A notice's keys (the report's `ignored` and `warnings`).
+    enum JSONKey: String, WireKeys {
+        case line, reason
     }
 }
 
@@ -86,8 +101,30 @@ public struct UnknownSymbol: Sendable, Hashable {
         self.candidates = candidates
     }
 
+    /// An unknown symbol's keys: in the report's `unknown_symbols`, and in the error's
+    /// `details.symbols` (read back by the CLI, `UnknownSymbol(detail:)`).
+    enum JSONKey: String, WireKeys {
+        case symbol, candidates
+    }
+
     /// `{"symbol","candidates":[…]}` as an error detail.
     var detail: CoinfolioError.Detail {
-        .object(["symbol": .string(symbol), "candidates": .array(candidates.map { .string($0) })])
+        .object([
+            JSONKey.symbol.rawValue: .string(symbol), JSONKey.candidates.rawValue: .array(candidates.map { .string($0) }),
+        ])
+    }
+
+    /// The unknown symbol an error's `details.symbols` item holds (`detail`'s form); nil for
+    /// another shape.
+    public init?(detail: CoinfolioError.Detail) {
+        guard case .object(let members) = detail, case .string(let symbol)? = members[JSONKey.symbol.rawValue],
+            case .array(let ids)? = members[JSONKey.candidates.rawValue]
+        else { return nil }
+        var candidates: [String] = []
+        for id in ids {
+            guard case .string(let text) = id else { return nil }
+            candidates.append(text)
+        }
+        self.init(symbol: symbol, candidates: candidates)
     }
 }

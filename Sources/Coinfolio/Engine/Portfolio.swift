@@ -19,6 +19,26 @@ public struct Portfolio: Sendable {
     /// Whether `json` includes sparklines.
     public var includesSparkline: Bool
 
+    /// The keys of the answer before its `Freshness` members.
+    enum JSONKey: String, WireKeys {
+        case coins
+        case totalValue = "total_value"
+        case unpricedHoldings = "unpriced_holdings"
+    }
+
+    /// The keys a held coin adds to its market row's (`Coin.JSONKey`).
+    enum CoinKey: String, WireKeys {
+        case priceAvailable = "price_available"
+        case currentHoldings = "current_holdings"
+        case currentHoldingsValue = "current_holdings_value"
+        case priceSource = "price_source"
+    }
+
+    /// The key the `coins_by_reference` form adds (see `PortfolioEngine.portfolioByReferenceJSON`).
+    enum ReferenceKey: String, WireKeys {
+        case snapshotVersion = "snapshot_version"
+    }
+
     /// `{"coins":[coin + "price_available","current_holdings","current_holdings_value",
     /// "price_source"…],"total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,
     /// "fetched_at":"…"|null,"stale":b}`; a coin with no market row has its id and null for every
@@ -48,22 +68,20 @@ public struct Portfolio: Sendable {
     ) -> JSONAnswer {
         var w = JSONWriter(reserving: reserving)
         w.beginObject()
-        w.key("coins"); w.beginArray()
+        w.key(JSONKey.coins); w.beginArray()
         for index in 0..<count {
             w.beginObject()
             let (priceAvailable, amount, value, priceSource) = entry(index, &w)
-            w.key("price_available"); w.bool(priceAvailable)
-            w.key("current_holdings"); w.number(amount)
-            w.key("current_holdings_value"); w.number(value)
-            w.key("price_source"); w.string(priceSource)
+            w.key(CoinKey.priceAvailable); w.bool(priceAvailable)
+            w.key(CoinKey.currentHoldings); w.number(amount)
+            w.key(CoinKey.currentHoldingsValue); w.number(value)
+            w.key(CoinKey.priceSource); w.string(priceSource)
             w.endObject()
         }
         w.endArray()
-        w.key("total_value"); w.number(totalValue)
-        w.key("unpriced_holdings"); w.number(unpricedHoldings)
-        w.key("as_of"); w.string(asOf.map(isoTimestamp))
-        w.key("fetched_at"); w.string(fetchedAt.map(isoTimestamp))
-        w.key("stale"); w.bool(isStale)
+        w.key(JSONKey.totalValue); w.number(totalValue)
+        w.key(JSONKey.unpricedHoldings); w.number(unpricedHoldings)
+        Freshness(asOf: asOf, fetchedAt: fetchedAt, isStale: isStale).write(to: &w)
         w.endObject()
         return w.answer
     }

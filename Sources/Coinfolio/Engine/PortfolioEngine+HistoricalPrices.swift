@@ -137,21 +137,27 @@ extension PortfolioEngine {
     static func noPrice(_ need: FillPlanner.Need, _ gap: PriceGap, offline: Bool = false) -> CoinfolioError {
         let when = LedgerTimestamp.format(need.time)
         var message: String
+        let reason: CoinfolioError.Reason
         switch gap {
-        case .historyLimit: message = "the plan reaches back 365 days only: no \(need.vsCurrency) price of \(need.coinID) at \(when)"
-        case .unknownCoin: message = "CoinGecko does not know the coin \"\(need.coinID)\""
-        case .noPoint: message = "CoinGecko has no \(need.vsCurrency) price of \(need.coinID) on the UTC day of \(when)"
-        case .maxRequests, .rateLimited: message = "no \(need.vsCurrency) price of \(need.coinID) at \(when) yet"
+        case .historyLimit:
+            message = "the plan reaches back 365 days only: no \(need.vsCurrency) price of \(need.coinID) at \(when)"
+            reason = .historyLimit
+        case .unknownCoin:
+            message = "CoinGecko does not know the coin \"\(need.coinID)\""
+            reason = .unknownCoin
+        case .noPoint:
+            message = "CoinGecko has no \(need.vsCurrency) price of \(need.coinID) on the UTC day of \(when)"
+            reason = .noPoint
+        case .maxRequests, .rateLimited:
+            message = "no \(need.vsCurrency) price of \(need.coinID) at \(when) yet"
+            reason = .noPoint
         }
         if offline {
             message = "no stored \(need.vsCurrency) price of \(need.coinID) on the UTC day of \(when) (nothing was asked of CoinGecko)"
         }
         return CoinfolioError(
-            .noData, message,
-            details: [
-                "reason": .string(gap.rawValue), "coin_id": .string(need.coinID), "vs_currency": .string(need.vsCurrency),
-                "timestamp": .string(when),
-            ])
+            .noData, message, reason: reason,
+            details: ["coin_id": .string(need.coinID), "vs_currency": .string(need.vsCurrency), "timestamp": .string(when)])
     }
 
     /// The current time in ms since 1970.

@@ -58,7 +58,7 @@ extension PortfolioEngine {
         let (snapshot, held, total) = try sortedHoldings(query)
         var w = JSONWriter(reserving: held.count * 64 + 256)
         w.beginObject()
-        w.key("coins"); w.beginArray()
+        w.key(Portfolio.JSONKey.coins); w.beginArray()
         for entry in held {
             if snapshot != nil, entry.position != nil {
                 w.string(entry.coinID)
@@ -66,32 +66,33 @@ extension PortfolioEngine {
                 w.beginObject()
                 PortfolioEntry.absentCoin(entry.coinID, manualPrice: entry.manualPrice).writeJSON(
                     to: &w, sparkline: query.sparkline, known: false)
-                w.key("price_available"); w.bool(entry.value != nil)
-                w.key("current_holdings"); w.number(entry.amount)
-                w.key("current_holdings_value"); w.number(entry.value)
-                w.key("price_source"); w.string(entry.priceSource)
+                w.key(Portfolio.CoinKey.priceAvailable); w.bool(entry.value != nil)
+                w.key(Portfolio.CoinKey.currentHoldings); w.number(entry.amount)
+                w.key(Portfolio.CoinKey.currentHoldingsValue); w.number(entry.value)
+                w.key(Portfolio.CoinKey.priceSource); w.string(entry.priceSource)
                 w.endObject()
             }
         }
         w.endArray()
-        w.key("price_available"); w.beginArray()
+        w.key(Portfolio.CoinKey.priceAvailable); w.beginArray()
         for entry in held { w.bool(entry.value != nil) }
         w.endArray()
-        w.key("current_holdings"); w.beginArray()
+        w.key(Portfolio.CoinKey.currentHoldings); w.beginArray()
         for entry in held { w.number(entry.amount) }
         w.endArray()
-        w.key("current_holdings_value"); w.beginArray()
+        w.key(Portfolio.CoinKey.currentHoldingsValue); w.beginArray()
         for entry in held { w.number(entry.value) }
         w.endArray()
-        w.key("price_source"); w.beginArray()
+        w.key(Portfolio.CoinKey.priceSource); w.beginArray()
         for entry in held { w.string(entry.priceSource) }
         w.endArray()
-        w.key("total_value"); w.number(total)
-        w.key("unpriced_holdings"); w.number(held.reduce(0) { $0 + ($1.value == nil ? 1 : 0) })
-        w.key("as_of"); w.string(snapshot.map { isoTimestamp($0.asOf) })
-        w.key("fetched_at"); w.string(snapshot.map { isoTimestamp($0.fetchedAt) })
-        w.key("stale"); w.bool(snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true)
-        w.key("snapshot_version"); w.number(snapshot?.version)
+        w.key(Portfolio.JSONKey.totalValue); w.number(total)
+        w.key(Portfolio.JSONKey.unpricedHoldings); w.number(held.reduce(0) { $0 + ($1.value == nil ? 1 : 0) })
+        Freshness(
+            asOf: snapshot?.asOf, fetchedAt: snapshot?.fetchedAt,
+            isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true
+        ).write(to: &w)
+        w.key(Portfolio.ReferenceKey.snapshotVersion); w.number(snapshot?.version)
         w.endObject()
         return w.answer
     }

@@ -53,7 +53,7 @@ extension PortfolioEngine {
                 progress.report(.ids, done: missing.count, total: missing.count)
             }
             return try install(coins: rows.coins, marketData: marketData)
-        } catch let error as CoinfolioError where error.details["reason"] == .string("no_coins") {
+        } catch let error as CoinfolioError where error.reason == .noCoins {
             throw error  // the snapshot stays exactly as it was, `stale` included
         } catch {
             markRefreshFailed()
@@ -63,7 +63,7 @@ extension PortfolioEngine {
 
     /// The error for a markets answer with no coin: `details["reason"]` = `"no_coins"`.
     private static func noCoins(_ message: String, code: CoinfolioError.Code = .decode) -> CoinfolioError {
-        CoinfolioError(code, message, details: ["reason": .string("no_coins")])
+        CoinfolioError(code, message, reason: .noCoins)
     }
 
     /// Replaces the snapshot with raw CoinGecko bodies instead of downloading them (hosts with

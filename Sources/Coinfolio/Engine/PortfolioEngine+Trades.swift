@@ -41,10 +41,8 @@ extension PortfolioEngine {
             throw CoinfolioError(
                 .invalidArgument,
                 "a move keeps its lots' cost: \"\(move.from)\" is in \(fromCurrency) and \"\(move.to)\" in \(toCurrency); record a sell and a buy instead",
-                details: [
-                    "reason": .string("currency"), "field": .string("to"), "from_currency": .string(fromCurrency),
-                    "to_currency": .string(toCurrency),
-                ])
+                reason: .currency,
+                details: ["field": .string("to"), "from_currency": .string(fromCurrency), "to_currency": .string(toCurrency)])
         }
         let written = try store.addTransactionGroup(move.legs)
         return TransactionGroup(groupID: written.groupID, transactions: written.rows)

@@ -16,6 +16,21 @@ public struct PriceFill: Hashable, Sendable {
         public var reason: PriceGap
     }
 
+    /// The keys of the answer.
+    enum JSONKey: String, WireKeys {
+        case filled
+        case requests
+        case missing
+    }
+
+    /// The keys of one row of `missing`.
+    enum MissingKey: String, WireKeys {
+        case transactionID = "transaction_id"
+        case coinID = "coin_id"
+        case timestamp
+        case reason
+    }
+
     /// Rows that got a price (and, for a price given in another currency, their conversion).
     public var filled: Int
     /// `/coins/{id}/market_chart/range` requests sent (retries included).
@@ -30,15 +45,15 @@ public struct PriceFill: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: 64 + missing.count * 120)
         w.beginObject()
-        w.key("filled"); w.number(filled)
-        w.key("requests"); w.number(requests)
-        w.key("missing"); w.beginArray()
+        w.key(JSONKey.filled); w.number(filled)
+        w.key(JSONKey.requests); w.number(requests)
+        w.key(JSONKey.missing); w.beginArray()
         for row in missing {
             w.beginObject()
-            w.key("transaction_id"); w.string(String(row.transactionID))
-            w.key("coin_id"); w.string(row.coinID)
-            w.key("timestamp"); w.string(LedgerTimestamp.format(row.timestamp))
-            w.key("reason"); w.string(row.reason.rawValue)
+            w.key(MissingKey.transactionID); w.string(String(row.transactionID))
+            w.key(MissingKey.coinID); w.string(row.coinID)
+            w.key(MissingKey.timestamp); w.string(LedgerTimestamp.format(row.timestamp))
+            w.key(MissingKey.reason); w.string(row.reason.rawValue)
             w.endObject()
         }
         w.endArray()

@@ -33,6 +33,13 @@ public struct WorkProgress: Hashable, Sendable {
         self.total = total
     }
 
+    /// The keys of a progress report.
+    enum JSONKey: String, WireKeys {
+        case phase
+        case done
+        case total
+    }
+
     /// `{"phase":"markets","done":1,"total":5}` (`total` null when unknown).
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -40,9 +47,9 @@ public struct WorkProgress: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("phase"); w.string(phase.rawValue)
-        w.key("done"); w.number(done)
-        w.key("total"); w.number(total)
+        w.key(JSONKey.phase); w.string(phase.rawValue)
+        w.key(JSONKey.done); w.number(done)
+        w.key(JSONKey.total); w.number(total)
         w.endObject()
         return w.bytes
     }

@@ -12,6 +12,11 @@ public struct RefreshSummary: Hashable, Sendable {
     /// Judged from `asOf`: false after a refresh of live data, true at once for a loaded old body.
     public var isStale: Bool
 
+    /// The key of the answer before its `Freshness` members.
+    enum JSONKey: String, WireKeys {
+        case coins
+    }
+
     /// `{"coins":n,"as_of":"…","fetched_at":"…","stale":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -19,10 +24,8 @@ public struct RefreshSummary: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("coins"); w.number(coins)
-        w.key("as_of"); w.string(isoTimestamp(asOf))
-        w.key("fetched_at"); w.string(isoTimestamp(fetchedAt))
-        w.key("stale"); w.bool(isStale)
+        w.key(JSONKey.coins); w.number(coins)
+        Freshness(asOf: asOf, fetchedAt: fetchedAt, isStale: isStale).write(to: &w)
         w.endObject()
         return w.bytes
     }

@@ -12,6 +12,12 @@ public struct TransactionGroup: Hashable, Sendable {
         self.transactions = transactions
     }
 
+    /// The keys of a group answer.
+    enum JSONKey: String, WireKeys {
+        case groupID = "group_id"
+        case transactions
+    }
+
     /// `{"group_id","transactions":[{"id","portfolio","coin_id","kind",…}…]}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -19,8 +25,8 @@ public struct TransactionGroup: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: transactions.count * 360 + 64)
         w.beginObject()
-        w.key("group_id"); w.string(groupID)
-        w.key("transactions"); w.beginArray()
+        w.key(JSONKey.groupID); w.string(groupID)
+        w.key(JSONKey.transactions); w.beginArray()
         for transaction in transactions { w.beginObject(); transaction.writeJSON(to: &w); w.endObject() }
         w.endArray()
         w.endObject()

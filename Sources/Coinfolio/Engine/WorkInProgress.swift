@@ -24,6 +24,6 @@ enum WorkInProgress {
         throw CoinfolioError(
             .invalidArgument,
             "\(what) was called from a progress handler of the work it would wait for (it would never finish)",
-            details: ["reason": .string("reentrant")])
+            reason: .reentrant)
     }
 }

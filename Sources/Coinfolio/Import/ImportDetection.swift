@@ -74,9 +74,9 @@ enum ImportDetection {
             : asked.map { "the header \"\(shown)\" is not one of \($0.rawValue)'s" }
                 ?? "the header \"\(shown)\" is no format Coinfolio reads (\(known.joined(separator: ", ")))"
         return CoinfolioError(
-            .invalidArgument, message,
+            .invalidArgument, message, reason: .unknownFormat,
             details: [
-                "reason": .string("unknown_format"), "header": .array(header.map { .string($0) }),
+                "header": .array(header.map { .string($0) }),
                 "formats": .array(known.map { .string($0) }),
             ])
     }

@@ -153,8 +153,8 @@ enum ImportNumber {
     /// a comma refused (`DecimalComma`'s `thousands_separator`, `decimal_comma`, `ambiguous_comma`).
     struct Refusal: Error {
         let message: String
-        let reason: String?
-        init(_ message: String, reason: String? = nil) {
+        let reason: CoinfolioError.Reason?
+        init(_ message: String, reason: CoinfolioError.Reason? = nil) {
             self.message = message
             self.reason = reason
         }

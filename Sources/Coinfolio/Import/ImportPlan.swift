@@ -146,7 +146,7 @@ struct ImportPlan {
                 }
                 guard let sum = parent.fee.adding(fee.amount) else {
                     throw CoinfolioError(
-                        .invalidArgument, "the fees add up beyond the ledger's 8.5e19", details: ["reason": .string("out_of_range")])
+                        .invalidArgument, "the fees add up beyond the ledger's 8.5e19", reason: .outOfRange)
                 }
                 parent.fee = sum
                 parents[last] = parent

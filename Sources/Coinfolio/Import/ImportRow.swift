@@ -18,9 +18,7 @@ struct ImportRow: Sendable {
     /// - Throws: `.invalidArgument` at this line and column.
     func number(_ field: ImportHeader.Field, _ form: NumberForm, suffixes: [String] = []) throws -> ImportNumber.Read? {
         do { return try ImportNumber.read(text(field), form, suffixes: suffixes) } catch {
-            var refusal = self.error(field, error.message)
-            if let reason = error.reason { refusal.details["reason"] = .string(reason) }
-            throw refusal
+            throw self.error(field, error.message, reason: error.reason)
         }
     }
 
@@ -58,8 +56,8 @@ struct ImportRow: Sendable {
     }
 
     /// A refusal of this row, at `field`'s column (or the row as a whole).
-    func error(_ field: ImportHeader.Field?, _ message: String) -> CoinfolioError {
-        LedgerCSVRows.error(line: line, column: field?.title, message)
+    func error(_ field: ImportHeader.Field?, _ message: String, reason: CoinfolioError.Reason? = nil) -> CoinfolioError {
+        LedgerCSVRows.error(line: line, column: field?.title, message, reason: reason)
     }
 
     /// Whether every cell is empty (a separator line some exports write between sections).

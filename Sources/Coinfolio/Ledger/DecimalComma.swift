@@ -37,15 +37,15 @@ enum DecimalComma {
 
     /// The refusal of `text` for a person, with `details.reason`: `"thousands_separator"`,
     /// `"decimal_comma"` or `"ambiguous_comma"`; nil when `reading(text)` is nil.
-    static func refusal(_ text: String) -> (reason: String, message: String)? {
+    static func refusal(_ text: String) -> (reason: CoinfolioError.Reason, message: String)? {
         switch reading(text) {
         case .thousandsSeparator(let plain)?:
-            return ("thousands_separator", "\"\(text)\" has a thousands separator: write numbers without one (\(plain))")
+            return (.thousandsSeparator, "\"\(text)\" has a thousands separator: write numbers without one (\(plain))")
         case .decimalComma(let plain)?:
-            return ("decimal_comma", "\"\(text)\" has a decimal comma: the decimal mark is a point (\(plain))")
+            return (.decimalComma, "\"\(text)\" has a decimal comma: the decimal mark is a point (\(plain))")
         case .ambiguous(let asThousands, let asDecimal)?:
             return (
-                "ambiguous_comma",
+                .ambiguousComma,
                 "\"\(text)\" has a comma: write \(asThousands) if it separates thousands, or \(asDecimal) if it is a decimal comma"
             )
         case nil:

@@ -88,7 +88,7 @@ struct LedgerCSVRows {
             guard let text = field(column), !text.isEmpty else { return nil }
             if let value = ExactDecimal(text) { return value }
             if let comma = DecimalComma.refusal(text) {
-                throw Self.error(line: line, column: name, comma.message, ["reason": .string(comma.reason)])
+                throw Self.error(line: line, column: name, comma.message, reason: comma.reason)
             }
             throw Self.error(line: line, column: name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
         }
@@ -140,14 +140,17 @@ struct LedgerCSVRows {
     }
 
     /// An import error at `line` (and `column`, a header name): `.invalidArgument`, the message
-    /// prefixed with "line N, column C: ", `details.line` and `details.column`.
-    static func error(line: Int, column: String?, _ message: String, _ extra: [String: CoinfolioError.Detail] = [:])
-        -> CoinfolioError
-    {
+    /// prefixed with "line N, column C: ", `details.line`, `details.column` and `details.reason`
+    /// when one is given.
+    static func error(
+        line: Int, column: String?, _ message: String, reason: CoinfolioError.Reason? = nil,
+        _ extra: [String: CoinfolioError.Detail] = [:]
+    ) -> CoinfolioError {
         var details = extra
         details["line"] = .number(Double(line))
         if let column { details["column"] = .string(column) }
         let place = column.map { "line \(line), column \($0)" } ?? "line \(line)"
-        return CoinfolioError(.invalidArgument, "\(place): \(message)", details: details)
+        guard let reason else { return CoinfolioError(.invalidArgument, "\(place): \(message)", details: details) }
+        return CoinfolioError(.invalidArgument, "\(place): \(message)", reason: reason, details: details)
     }
 }

@@ -7,28 +7,31 @@ import Foundation
 /// `note` null or left out is no note (null when read back), `""` an empty one. `price_currency`
 /// (SPEC §17) says price, fee and fee_price are in that currency (lower-cased; null: the
 /// portfolio's). Keys the engine writes (`id`, `group_id`, `price_source`, `price_at`,
-/// `original_price`) and unknown keys are ignored.
+/// `original_price`) and unknown keys are ignored. The keys are `Transaction.JSONKey`'s, the
+/// list the writer writes.
 enum TransactionInput {
     static func transaction(from json: String) throws -> Transaction {
         let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
-        guard let coinID = try read.string("coin_id") else { throw read.invalid("coin_id", "coin_id is required") }
-        guard let kindText = try read.string("kind") else { throw read.invalid("kind", "kind is required (\(TransactionKind.list))") }
+        typealias Key = Transaction.JSONKey
+        guard let coinID = try read.string(Key.coinID) else { throw read.invalid(Key.coinID, "coin_id is required") }
+        guard let kindText = try read.string(Key.kind) else { throw read.invalid(Key.kind, "kind is required (\(TransactionKind.list))") }
         guard let kind = TransactionKind(rawValue: kindText) else {
-            throw read.invalid("kind", "kind must be \(TransactionKind.list), not \"\(kindText.prefix(64))\"")
+            throw read.invalid(Key.kind, "kind must be \(TransactionKind.list), not \"\(kindText.prefix(64))\"")
         }
-        guard let amount = try read.decimal("amount") else { throw read.invalid("amount", "amount is required") }
+        guard let amount = try read.decimal(Key.amount) else { throw read.invalid(Key.amount, "amount is required") }
         var incomeType: IncomeType?
-        if let text = try read.string("income_type") {
+        if let text = try read.string(Key.incomeType) {
             guard let type = IncomeType(rawValue: text) else {
-                throw read.invalid("income_type", "income_type must be \(IncomeType.list), not \"\(text.prefix(64))\"")
+                throw read.invalid(Key.incomeType, "income_type must be \(IncomeType.list), not \"\(text.prefix(64))\"")
             }
             incomeType = type
         }
         return Transaction(
-            portfolio: try read.string("portfolio") ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
-            price: try read.decimal("price"), fee: try read.decimal("fee") ?? .zero, timestamp: try read.timestamp(),
-            note: try read.string("note"), externalID: try read.string("external_id"), feeCoinID: try read.string("fee_coin_id"),
-            feePrice: try read.decimal("fee_price"), incomeType: incomeType, priceCurrency: try read.string("price_currency")?.lowercased())
+            portfolio: try read.string(Key.portfolio) ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
+            price: try read.decimal(Key.price), fee: try read.decimal(Key.fee) ?? .zero, timestamp: try read.timestamp(),
+            note: try read.string(Key.note), externalID: try read.string(Key.externalID), feeCoinID: try read.string(Key.feeCoinID),
+            feePrice: try read.decimal(Key.feePrice), incomeType: incomeType,
+            priceCurrency: try read.string(Key.priceCurrency)?.lowercased())
     }
 }
 
@@ -80,6 +83,11 @@ struct LedgerJSONFields {
         default: throw invalid(key, "\(prefix + key) must be a string")
         }
     }
+
+    /// A key of a shape's list (`Transaction.JSONKey.amount`) read as above.
+    func decimal<Key: WireKeys>(_ key: Key) throws -> ExactDecimal? { try decimal(key.rawValue) }
+    func string<Key: WireKeys>(_ key: Key) throws -> String? { try string(key.rawValue) }
+    func invalid<Key: WireKeys>(_ key: Key, _ message: String) -> CoinfolioError { invalid(key.rawValue, message) }
 
     /// `timestamp` as RFC 3339 (ms since the epoch, UTC); now when absent or null.
     func timestamp() throws -> Int64 {
@@ -153,11 +161,20 @@ public struct PortfolioInfo: Hashable, Sendable, Decodable {
         self.vsCurrency = vsCurrency
     }
 
-    private enum CodingKeys: String, CodingKey { case name, vsCurrency = "vs_currency" }
+    /// A portfolio's keys, read and written.
+    enum JSONKey: String, CodingKey, WireKeys {
+        case name
+        case vsCurrency = "vs_currency"
+    }
+
+    /// The key of the portfolios answer.
+    enum AnswerKey: String, WireKeys {
+        case portfolios
+    }
 
     /// Reads `{"name", "vs_currency"}`; `vs_currency` may be absent (the engine's is used).
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: JSONKey.self)
         guard let name = try c.decodeIfPresent(String.self, forKey: .name) else { throw CoinfolioError.invalid("name is required") }
         self.init(name: name, vsCurrency: try c.decodeIfPresent(String.self, forKey: .vsCurrency) ?? "")
     }
@@ -171,11 +188,11 @@ extension Array where Element == PortfolioInfo {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("portfolios"); w.beginArray()
+        w.key(PortfolioInfo.AnswerKey.portfolios); w.beginArray()
         for portfolio in self {
             w.beginObject()
-            w.key("name"); w.string(portfolio.name)
-            w.key("vs_currency"); w.string(portfolio.vsCurrency)
+            w.key(PortfolioInfo.JSONKey.name); w.string(portfolio.name)
+            w.key(PortfolioInfo.JSONKey.vsCurrency); w.string(portfolio.vsCurrency)
             w.endObject()
         }
         w.endArray()
@@ -191,6 +208,12 @@ public struct TransactionPage: Sendable {
     /// How many matched before limit and offset.
     public var total: Int
 
+    /// The keys of a page.
+    enum JSONKey: String, WireKeys {
+        case transactions
+        case total
+    }
+
     /// `{"transactions":[{"id","portfolio","coin_id","kind","amount","price","fee","timestamp","note","external_id"}…],"total":n}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -198,10 +221,10 @@ public struct TransactionPage: Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: transactions.count * 220 + 32)
         w.beginObject()
-        w.key("transactions"); w.beginArray()
+        w.key(JSONKey.transactions); w.beginArray()
         for transaction in transactions { w.beginObject(); transaction.writeJSON(to: &w); w.endObject() }
         w.endArray()
-        w.key("total"); w.number(total)
+        w.key(JSONKey.total); w.number(total)
         w.endObject()
         return w.bytes
     }
@@ -214,6 +237,12 @@ public struct ImportSummary: Hashable, Sendable {
     /// Rows whose external_id the portfolio already had (not stored again).
     public var skipped: Int
 
+    /// The keys of the summary.
+    enum JSONKey: String, WireKeys {
+        case imported
+        case skipped
+    }
+
     /// `{"imported":n,"skipped":n}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -221,8 +250,8 @@ public struct ImportSummary: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("imported"); w.number(imported)
-        w.key("skipped"); w.number(skipped)
+        w.key(JSONKey.imported); w.number(imported)
+        w.key(JSONKey.skipped); w.number(skipped)
         w.endObject()
         return w.bytes
     }

@@ -7,6 +7,13 @@ import Foundation
 /// further digits dropped), without a zone (read as UTC), and a date alone (`2024-03-01` is
 /// 00:00:00Z). `t` or a space may stand for `T`, `z` for `Z`. Never the host's time zone.
 /// Years 0001…9999.
+///
+/// A leap second (`23:59:60Z`, RFC 3339 §5.7), which Unix time and so these milliseconds cannot
+/// hold, reads as the last millisecond of its minute, `23:59:59.999Z` of that day: after every
+/// other instant of the minute and before midnight, so the ledger's order holds; the fraction of
+/// the leap second is dropped. Leap seconds are inserted at the end of a UTC day: `:60` is read
+/// where the time is 23:59 in UTC once the offset is applied (`15:59:60-08:00` too), and refused
+/// anywhere else.
 public enum LedgerTimestamp {
     /// Milliseconds since the Unix epoch (UTC) for RFC 3339 text; nil when it is not one.
     public static func parse(_ text: String) -> Int64? {
@@ -52,7 +59,7 @@ public enum LedgerTimestamp {
                     if digits < 3 { for _ in digits..<3 { millis *= 10 } }
                 }
             }
-            guard hour <= 23, minute <= 59, second <= 59 else { return nil }
+            guard hour <= 23, minute <= 59, second <= 60 else { return nil }
             if i < b.count {
                 if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
                     i += 1
@@ -67,6 +74,12 @@ public enum LedgerTimestamp {
             }
         }
         guard i == b.count else { return nil }
+        if second == 60 {
+            // A leap second: only in the last minute of a UTC day; read as its last millisecond.
+            guard ((hour * 60 + minute - offsetMinutes) % 1440 + 1440) % 1440 == 23 * 60 + 59 else { return nil }
+            second = 59
+            millis = 999
+        }
         let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
         return seconds * 1000 + Int64(millis)

@@ -47,23 +47,43 @@ public struct CoinPnL: Hashable, Sendable {
     var incomeRows = 0
     var incomeKnownRows = 0
 
+    /// The keys of one coin's P&L.
+    enum JSONKey: String, WireKeys {
+        case coinID = "coin_id"
+        case amount
+        case costBasis = "cost_basis"
+        case averageCost = "average_cost"
+        case breakevenPrice = "breakeven_price"
+        case currentPrice = "current_price"
+        case priceSource = "price_source"
+        case currentValue = "current_value"
+        case unrealizedPnL = "unrealized_pnl"
+        case unrealizedPnLPercentage = "unrealized_pnl_percentage"
+        case realizedPnL = "realized_pnl"
+        case realizedCoverage = "realized_coverage"
+        case fees
+        case costBasisCoverage = "cost_basis_coverage"
+        case income
+        case incomeCoverage = "income_coverage"
+    }
+
     func writeJSON(to w: inout JSONWriter) {
-        w.key("coin_id"); w.string(coinID)
-        w.key("amount"); w.decimal(amount)
-        w.key("cost_basis"); w.decimal(costBasis)
-        w.key("average_cost"); w.decimal(averageCost)
-        w.key("breakeven_price"); w.decimal(breakevenPrice)
-        w.key("current_price"); w.decimal(currentPrice)
-        w.key("price_source"); w.string(priceSource?.rawValue)
-        w.key("current_value"); w.decimal(currentValue)
-        w.key("unrealized_pnl"); w.decimal(unrealizedPnL)
-        w.key("unrealized_pnl_percentage"); w.number(unrealizedPnLPercentage)
-        w.key("realized_pnl"); w.decimal(realizedPnL)
-        w.key("realized_coverage"); w.number(realizedCoverage)
-        w.key("fees"); w.decimal(fees)
-        w.key("cost_basis_coverage"); w.number(costBasisCoverage)
-        w.key("income"); w.decimal(income)
-        w.key("income_coverage"); w.number(incomeCoverage)
+        w.key(JSONKey.coinID); w.string(coinID)
+        w.key(JSONKey.amount); w.decimal(amount)
+        w.key(JSONKey.costBasis); w.decimal(costBasis)
+        w.key(JSONKey.averageCost); w.decimal(averageCost)
+        w.key(JSONKey.breakevenPrice); w.decimal(breakevenPrice)
+        w.key(JSONKey.currentPrice); w.decimal(currentPrice)
+        w.key(JSONKey.priceSource); w.string(priceSource?.rawValue)
+        w.key(JSONKey.currentValue); w.decimal(currentValue)
+        w.key(JSONKey.unrealizedPnL); w.decimal(unrealizedPnL)
+        w.key(JSONKey.unrealizedPnLPercentage); w.number(unrealizedPnLPercentage)
+        w.key(JSONKey.realizedPnL); w.decimal(realizedPnL)
+        w.key(JSONKey.realizedCoverage); w.number(realizedCoverage)
+        w.key(JSONKey.fees); w.decimal(fees)
+        w.key(JSONKey.costBasisCoverage); w.number(costBasisCoverage)
+        w.key(JSONKey.income); w.decimal(income)
+        w.key(JSONKey.incomeCoverage); w.number(incomeCoverage)
     }
 }
 
@@ -118,6 +138,27 @@ public struct PnLReport: Hashable, Sendable {
         return value.isFinite ? value : nil
     }
 
+    /// The keys of the P&L answer.
+    enum JSONKey: String, WireKeys {
+        case portfolio
+        case vsCurrency = "vs_currency"
+        case method
+        case coins
+        case totals
+    }
+
+    /// The keys of its totals.
+    enum TotalsKey: String, WireKeys {
+        case costBasis = "cost_basis"
+        case currentValue = "current_value"
+        case unrealizedPnL = "unrealized_pnl"
+        case unrealizedPnLPercentage = "unrealized_pnl_percentage"
+        case realizedPnL = "realized_pnl"
+        case fees
+        case income
+        case incomeCoverage = "income_coverage"
+    }
+
     /// `{"portfolio","vs_currency","method","coins":[{coin_id, amount, cost_basis, average_cost,
     /// breakeven_price, current_price, current_value, unrealized_pnl, unrealized_pnl_percentage,
     /// realized_pnl, realized_coverage, fees, cost_basis_coverage, income, income_coverage}…],
@@ -129,21 +170,21 @@ public struct PnLReport: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: coins.count * 440 + 300)
         w.beginObject()
-        w.key("portfolio"); w.string(portfolio)
-        w.key("vs_currency"); w.string(vsCurrency)
-        w.key("method"); w.string(method.rawValue)
-        w.key("coins"); w.beginArray()
+        w.key(JSONKey.portfolio); w.string(portfolio)
+        w.key(JSONKey.vsCurrency); w.string(vsCurrency)
+        w.key(JSONKey.method); w.string(method.rawValue)
+        w.key(JSONKey.coins); w.beginArray()
         for coin in coins { w.beginObject(); coin.writeJSON(to: &w); w.endObject() }
         w.endArray()
-        w.key("totals"); w.beginObject()
-        w.key("cost_basis"); w.decimal(totalCostBasis)
-        w.key("current_value"); w.decimal(totalCurrentValue)
-        w.key("unrealized_pnl"); w.decimal(totalUnrealizedPnL)
-        w.key("unrealized_pnl_percentage"); w.number(totalUnrealizedPnLPercentage)
-        w.key("realized_pnl"); w.decimal(totalRealizedPnL)
-        w.key("fees"); w.decimal(totalFees)
-        w.key("income"); w.decimal(totalIncome)
-        w.key("income_coverage"); w.number(totalIncomeCoverage)
+        w.key(JSONKey.totals); w.beginObject()
+        w.key(TotalsKey.costBasis); w.decimal(totalCostBasis)
+        w.key(TotalsKey.currentValue); w.decimal(totalCurrentValue)
+        w.key(TotalsKey.unrealizedPnL); w.decimal(totalUnrealizedPnL)
+        w.key(TotalsKey.unrealizedPnLPercentage); w.number(totalUnrealizedPnLPercentage)
+        w.key(TotalsKey.realizedPnL); w.decimal(totalRealizedPnL)
+        w.key(TotalsKey.fees); w.decimal(totalFees)
+        w.key(TotalsKey.income); w.decimal(totalIncome)
+        w.key(TotalsKey.incomeCoverage); w.number(totalIncomeCoverage)
         w.endObject()
         w.endObject()
         return w.bytes

@@ -148,7 +148,7 @@ public struct Trade: Hashable, Sendable {
         guard let price = value.divided(by: PreciseDecimal(amount))?.roundedToLedger else {
             throw CoinfolioError(
                 .invalidArgument, "value \(value) ÷ \(amount) is a price beyond the ledger's 8.5e19",
-                details: ["field": .string("value"), "reason": .string("out_of_range")])
+                reason: .outOfRange, details: ["field": .string("value")])
         }
         return price
     }

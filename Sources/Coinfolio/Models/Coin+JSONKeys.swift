@@ -1,8 +1,10 @@
 /// A coin's JSON keys (CoinGecko's `/coins/markets` spelling), shared by decoding and writing.
 extension Coin {
-    /// Every key of a coin's JSON, in the order the writer writes them: the one list the decoder
-    /// (`init(from:)`) and the writer (`writeJSON`) both read. Spelled as CoinGecko spells them.
-    enum JSONKey: String, CodingKey, CaseIterable {
+    /// Every key of a coin's JSON, in the order the writer writes them: the one list the decoders
+    /// (`init(from:)`, the simdjson scanner) and the writer (`writeJSON`) read. Spelled as
+    /// CoinGecko spells them. The C++ scanner's list, `CF_SJ_COIN_FIELDS` in `CSimdJSON.h`, is
+    /// this list in this order (`OnePassDecodingTests` reads both and compares).
+    enum JSONKey: String, CodingKey, WireKeys {
         case id, symbol, name, image
         case currentPrice = "current_price"
         case marketCap = "market_cap"
@@ -39,12 +41,12 @@ extension Coin {
 
 extension Coin.ROI {
     /// The keys of `roi`.
-    enum JSONKey: String, CodingKey, CaseIterable { case times, currency, percentage }
+    enum JSONKey: String, CodingKey, WireKeys { case times, currency, percentage }
 }
 
 extension Coin {
     /// The key of `sparkline_in_7d`'s one member.
-    enum SparklineKey: String, CodingKey, CaseIterable { case price }
+    enum SparklineKey: String, CodingKey, WireKeys { case price }
 }
 
 extension Coin.ChangeWindow {
@@ -63,10 +65,11 @@ extension Coin.ChangeWindow {
 }
 
 extension JSONWriter {
+    // A coin's writer names its keys `.currentPrice`, not `Coin.JSONKey.currentPrice`.
     /// Writes one of a coin's keys.
-    mutating func key(_ key: Coin.JSONKey) { self.key(key.rawValue) }
+    mutating func key(_ key: Coin.JSONKey) { self.key(named: key.rawValue) }
     /// Writes one of `roi`'s keys.
-    mutating func key(_ key: Coin.ROI.JSONKey) { self.key(key.rawValue) }
+    mutating func key(_ key: Coin.ROI.JSONKey) { self.key(named: key.rawValue) }
     /// Writes `sparkline_in_7d`'s key.
-    mutating func key(_ key: Coin.SparklineKey) { self.key(key.rawValue) }
+    mutating func key(_ key: Coin.SparklineKey) { self.key(named: key.rawValue) }
 }

@@ -7,7 +7,7 @@ extension CoinID {
             throw CoinfolioError(
                 .invalidArgument,
                 "coin id \"\(id)\" has a comma, which no CoinGecko id has (held ids are sent comma-joined)",
-                details: ["reason": .string("comma")])
+                reason: .comma)
         }
     }
 }

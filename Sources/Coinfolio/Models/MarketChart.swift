@@ -38,6 +38,21 @@ public struct MarketChart: Hashable, Sendable {
 }
 
 extension MarketChart {
+    /// The keys of a `/coins/{id}/market_chart` body (CoinGecko's series, which the chart reader reads) and of its decoded form.
+    enum JSONKey: String, WireKeys {
+        case prices
+        case marketCaps = "market_caps"
+        case totalVolumes = "total_volumes"
+        case warnings
+    }
+
+    /// The keys of a warning about one point.
+    enum WarningKey: String, WireKeys {
+        case series
+        case index
+        case reason
+    }
+
     /// `{"prices":[[t_ms,v|null]…],"market_caps":[…],"total_volumes":[…],"warnings":[{"series","index","reason"}…]}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -45,15 +60,15 @@ extension MarketChart {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: (prices.count + marketCaps.count + totalVolumes.count) * 36 + 96)
         w.beginObject()
-        w.key("prices"); ChartPoint.write(prices, to: &w)
-        w.key("market_caps"); ChartPoint.write(marketCaps, to: &w)
-        w.key("total_volumes"); ChartPoint.write(totalVolumes, to: &w)
-        w.key("warnings"); w.beginArray()
+        w.key(JSONKey.prices); ChartPoint.write(prices, to: &w)
+        w.key(JSONKey.marketCaps); ChartPoint.write(marketCaps, to: &w)
+        w.key(JSONKey.totalVolumes); ChartPoint.write(totalVolumes, to: &w)
+        w.key(JSONKey.warnings); w.beginArray()
         for warning in warnings {
             w.beginObject()
-            w.key("series"); w.string(warning.series)
-            w.key("index"); w.number(warning.index)
-            w.key("reason"); w.string(warning.reason)
+            w.key(WarningKey.series); w.string(warning.series)
+            w.key(WarningKey.index); w.number(warning.index)
+            w.key(WarningKey.reason); w.string(warning.reason)
             w.endObject()
         }
         w.endArray()

@@ -14,17 +14,33 @@ public struct SimplePrices: Hashable, Sendable {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: prices.count * 96 + 16)
         w.beginObject()
-        w.key("prices"); w.beginObject()
+        w.key(JSONKey.prices); w.beginObject()
         for id in prices.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let price = prices[id] ?? SimplePrice()
-            w.key(id); w.beginObject()
-            w.key("price"); w.number(price.price)
-            w.key("change_24h"); w.number(price.change24h)
-            w.key("last_updated_at"); w.number(price.lastUpdatedAt)
+            w.key(named: id); w.beginObject()
+            w.key(SimplePrice.JSONKey.price); w.number(price.price)
+            w.key(SimplePrice.JSONKey.change24h); w.number(price.change24h)
+            w.key(SimplePrice.JSONKey.lastUpdatedAt); w.number(price.lastUpdatedAt)
             w.endObject()
         }
         w.endObject()
         w.endObject()
         return w.bytes
+    }
+}
+
+extension SimplePrices {
+    /// The keys of the `/simple/price` answer.
+    enum JSONKey: String, WireKeys {
+        case prices
+    }
+}
+
+extension SimplePrice {
+    /// The keys of one coin's price in that answer.
+    enum JSONKey: String, WireKeys {
+        case price
+        case change24h = "change_24h"
+        case lastUpdatedAt = "last_updated_at"
     }
 }

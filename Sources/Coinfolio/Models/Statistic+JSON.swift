@@ -1,11 +1,24 @@
 /// `Statistic` and lists of them in the JSON shape the ABI writes.
 extension Statistic {
+    /// The keys of a statistic (`coverage` only on "Portfolio Value").
+    enum JSONKey: String, WireKeys {
+        case title
+        case value
+        case percentageChange = "percentage_change"
+        case coverage
+    }
+
+    /// The keys of the statistics answer.
+    enum AnswerKey: String, WireKeys {
+        case statistics
+    }
+
     func writeJSON(to w: inout JSONWriter) {
         w.beginObject()
-        w.key("title"); w.string(title)
-        w.key("value"); w.string(value)
-        w.key("percentage_change"); w.number(percentageChange)
-        if let coverage { w.key("coverage"); w.number(coverage) }
+        w.key(JSONKey.title); w.string(title)
+        w.key(JSONKey.value); w.string(value)
+        w.key(JSONKey.percentageChange); w.number(percentageChange)
+        if let coverage { w.key(JSONKey.coverage); w.number(coverage) }
         w.endObject()
     }
 }
@@ -33,7 +46,7 @@ extension Array where Element == Statistic {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("statistics")
+        w.key(Statistic.AnswerKey.statistics)
         writeJSON(to: &w)
         w.endObject()
         return w.bytes

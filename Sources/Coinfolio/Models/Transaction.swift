@@ -95,26 +95,49 @@ public struct Transaction: Hashable, Sendable {
         self.originalPrice = originalPrice
     }
 
+    /// A transaction's keys: what the ledger writes and, but for those the engine sets (`id`, `group_id`, `price_source`, `price_at`,
+    /// `original_price`), what `add_transaction` reads.
+    enum JSONKey: String, WireKeys {
+        case id
+        case portfolio
+        case coinID = "coin_id"
+        case kind
+        case amount
+        case price
+        case fee
+        case timestamp
+        case note
+        case externalID = "external_id"
+        case groupID = "group_id"
+        case incomeType = "income_type"
+        case feeCoinID = "fee_coin_id"
+        case feePrice = "fee_price"
+        case priceSource = "price_source"
+        case priceAt = "price_at"
+        case originalPrice = "original_price"
+        case priceCurrency = "price_currency"
+    }
+
     /// The transaction's JSON object members.
     func writeJSON(to w: inout JSONWriter) {
-        w.key("id"); w.string(id.map { String($0) })
-        w.key("portfolio"); w.string(portfolio)
-        w.key("coin_id"); w.string(coinID)
-        w.key("kind"); w.string(kind.rawValue)
-        w.key("amount"); w.decimal(amount)
-        w.key("price"); w.decimal(price)
-        w.key("fee"); w.decimal(fee)
-        w.key("timestamp"); w.string(LedgerTimestamp.format(timestamp))
-        w.key("note"); w.string(note)
-        w.key("external_id"); w.string(externalID)
-        w.key("group_id"); w.string(groupID)
-        w.key("income_type"); w.string(incomeType?.rawValue)
-        w.key("fee_coin_id"); w.string(feeCoinID)
-        w.key("fee_price"); w.decimal(feePrice)
-        w.key("price_source"); w.string(priceSource?.rawValue)
-        w.key("price_at"); w.number(priceAt.map { Int($0) })
-        w.key("original_price"); w.decimal(originalPrice)
-        w.key("price_currency"); w.string(priceCurrency)
+        w.key(JSONKey.id); w.string(id.map { String($0) })
+        w.key(JSONKey.portfolio); w.string(portfolio)
+        w.key(JSONKey.coinID); w.string(coinID)
+        w.key(JSONKey.kind); w.string(kind.rawValue)
+        w.key(JSONKey.amount); w.decimal(amount)
+        w.key(JSONKey.price); w.decimal(price)
+        w.key(JSONKey.fee); w.decimal(fee)
+        w.key(JSONKey.timestamp); w.string(LedgerTimestamp.format(timestamp))
+        w.key(JSONKey.note); w.string(note)
+        w.key(JSONKey.externalID); w.string(externalID)
+        w.key(JSONKey.groupID); w.string(groupID)
+        w.key(JSONKey.incomeType); w.string(incomeType?.rawValue)
+        w.key(JSONKey.feeCoinID); w.string(feeCoinID)
+        w.key(JSONKey.feePrice); w.decimal(feePrice)
+        w.key(JSONKey.priceSource); w.string(priceSource?.rawValue)
+        w.key(JSONKey.priceAt); w.number(priceAt.map { Int($0) })
+        w.key(JSONKey.originalPrice); w.decimal(originalPrice)
+        w.key(JSONKey.priceCurrency); w.string(priceCurrency)
     }
 
     /// `{"id","portfolio","coin_id","kind","amount","price","fee","timestamp","note","external_id",

@@ -53,7 +53,8 @@ enum CoinDetailCodec {
     /// A detail saved before the compact form: `CoinDetail.writeJSON`'s keys (plain text,
     /// already cleaned of HTML).
     private static func decodeJSON(_ bytes: Data) throws -> CoinDetail {
-        guard let saved = try? JSONDecoder().decode(SavedJSON.self, from: bytes) else { throw corrupt }
+        guard let value = try? JSONValue.parse(body: bytes), let saved = try? JSONValueDecoder.decode(SavedJSON.self, from: value)
+        else { throw corrupt }
         var detail = CoinDetail(id: saved.id, symbol: saved.symbol, name: saved.name)
         detail.blockTimeInMinutes = saved.block_time_in_minutes
         detail.hashingAlgorithm = saved.hashing_algorithm

@@ -32,14 +32,14 @@ enum DatabaseLocation {
                 .invalidArgument,
                 "database \"\(PostgresURL.redactedURL(location))\" is an SQLite URI, which is not taken: give a file path "
                     + "(./\(PostgresURL.redactedURL(location)) for a file of that name) or \":memory:\"",
-                details: ["reason": .string("sqlite_uri")])
+                reason: .sqliteURI)
         }
         if location.contains("://"), !isPostgres(location) {
             throw CoinfolioError(
                 .invalidArgument,
                 "database \"\(PostgresURL.redactedURL(location))\" is not a URL Coinfolio opens: give a postgresql:// "
                     + "(or postgres://) URL with nothing before its scheme, a file path, or \":memory:\"",
-                details: ["reason": .string("unsupported_url"), "field": .string("database")])
+                reason: .unsupportedURL, details: ["field": .string("database")])
         }
     }
 

@@ -39,7 +39,7 @@ enum DatabaseTimeout {
     static func error(_ context: String, _ seconds: Double) -> CoinfolioError {
         CoinfolioError(
             .store, "\(context): the database did not answer within \(text(seconds)) s (database_timeout)",
-            details: ["reason": .string("timeout")])
+            reason: .timeout)
     }
 }
 

@@ -12,6 +12,19 @@ public struct Holding: Hashable, Sendable {
     }
 }
 
+extension Holding {
+    /// A holding's keys.
+    enum JSONKey: String, WireKeys {
+        case coinID = "coin_id"
+        case amount
+    }
+
+    /// The keys of the holdings answer.
+    enum AnswerKey: String, WireKeys {
+        case holdings
+    }
+}
+
 extension Array where Element == Holding {
     /// `{"holdings":[{"coin_id":"bitcoin","amount":0.5}…]}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
@@ -20,11 +33,11 @@ extension Array where Element == Holding {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: count * 48 + 16)
         w.beginObject()
-        w.key("holdings"); w.beginArray()
+        w.key(Holding.AnswerKey.holdings); w.beginArray()
         for holding in self {
             w.beginObject()
-            w.key("coin_id"); w.string(holding.coinID)
-            w.key("amount"); w.number(holding.amount)
+            w.key(Holding.JSONKey.coinID); w.string(holding.coinID)
+            w.key(Holding.JSONKey.amount); w.number(holding.amount)
             w.endObject()
         }
         w.endArray()

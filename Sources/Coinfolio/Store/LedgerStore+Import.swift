@@ -187,7 +187,7 @@ extension LedgerStore {
                 guard let sum = current.changes[coin].adding(transaction.kind.signed(transaction.amount)) else {
                     throw LedgerCSVRows.error(
                         line: unit.line, column: "amount", "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19",
-                        ["reason": .string("out_of_range")])
+                        reason: .outOfRange)
                 }
                 current.changes[coin] = sum
                 current.earliest = min(current.earliest, transaction.timestamp)

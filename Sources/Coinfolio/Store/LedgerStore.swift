@@ -79,9 +79,7 @@ final class LedgerStore: Sendable {
         case .outOfRange:
             return CoinfolioError(
                 .invalidArgument, "\(coinID) would hold more than 8.5e19 units at \(time), more than the ledger keeps exactly",
-                details: [
-                    "reason": .string("out_of_range"), "field": .string("amount"), "coin_id": .string(coinID), "timestamp": .string(time),
-                ])
+                reason: .outOfRange, details: ["field": .string("amount"), "coin_id": .string(coinID), "timestamp": .string(time)])
         }
     }
 }

@@ -36,7 +36,7 @@ enum PostgresURL {
             .store,
             "cannot open database \"\(redactedURL(url))\": its user or password holds an unencoded '@', '/' or '?'"
                 + " (percent-encode them: %40, %2F, %3F)",
-            details: ["reason": .string("ambiguous_url")])
+            reason: .ambiguousURL)
     }
 
     /// Whether libpq might read `url` (any `scheme://…` text) otherwise than its writer meant:

@@ -31,7 +31,8 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         public static let unauthorized = Code(rawValue: 6)
         /// `CF_DECODE`: a 2xx body (or an input body) that is JSON but not the expected shape.
         public static let decode = Code(rawValue: 7)
-        /// `CF_STORE`: SQLite failed; the message is SQLite's own.
+        /// `CF_STORE`: the database (SQLite or PostgreSQL) failed; the message is the database's own
+        /// (without a password), `details["sqlite_code"]` or `details["sqlstate"]` when it gave one.
         public static let store = Code(rawValue: 8)
         /// `CF_NO_DATA`: there is no market snapshot yet; or no price of a coin at a time
         /// (`priceAt`: `details["reason"]` "history_limit", "unknown_coin" or "no_point").
@@ -92,7 +93,8 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
     public var code: Code
     /// One sentence for a person; never contains an API key.
     public var message: String
-    /// Machine-readable extras: `http_status`, `retry_after_s`, `sqlite_code`, `index`, …
+    /// Machine-readable extras: `reason` (a `Reason`), `http_status`, `retry_after_s`, `sqlite_code`,
+    /// `index`, …
     public var details: [String: Detail]
 
     /// An error of `code` with a message for people and machine-readable details.

@@ -2,20 +2,17 @@ import Foundation
 
 /// Reads the JSON objects hosts pass in (configs and queries): nil (a NULL pointer) means "all
 /// defaults", unknown keys are ignored, and any problem — an empty string included — is
-/// `.invalidArgument` with the key named.
+/// `.invalidArgument` with the key named. The text goes through the one strict reader
+/// (`JSONValue`, RFC 8259 with the reasons of `JSONReader`), then the type's `Decodable` reads
+/// the value (`JSONValueDecoder`); a key given twice reads as its later member.
 enum ConfigJSON {
-    private static let decoder = JSONDecoder()
-
     static func decode<T: Decodable>(_ type: T.Type, from text: String?, default makeDefault: () -> T) throws -> T {
         guard let text else { return makeDefault() }
+        let value = try JSONValue.parse(text)
         do {
-            let data = Data(text.utf8)
-            try data.withUnsafeBytes { try JSONSyntax.checkStrict($0) }
-            return try decoder.decode(T.self, from: data)
+            return try JSONValueDecoder.decode(T.self, from: value)
         } catch let error as CoinfolioError {
             throw error
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {  // Foundation gives no structured reason
-            throw CoinfolioError.invalid("malformed JSON")
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             throw CoinfolioError.invalid("expected a JSON object")
         } catch {
@@ -47,24 +44,15 @@ extension KeyedDecodingContainer {
 
 extension ConfigJSON {
     /// The top-level object of a host's JSON argument as Foundation values; nil text is `[:]`.
-    /// Numbers come as `Double` (booleans as `Bool`), so a `true` never passes for 1.
+    /// Numbers come as `Double` (booleans as `Bool`, null as `NSNull`), so a `true` never passes
+    /// for 1; a key given twice reads as its later member.
     /// - Throws: `.invalidArgument` for malformed JSON or a top level that is not an object.
     static func object(_ text: String?) throws -> [String: Any] {
         guard let text else { return [:] }
-        let data = Data(text.utf8)
-        try data.withUnsafeBytes { try JSONSyntax.checkStrict($0) }
-        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            throw CoinfolioError(.invalidArgument, "malformed JSON", details: ["reason": .string("malformed_json")])
+        let value = try JSONValue.parse(text)
+        guard case .object = value, let object = value.foundationValue as? [String: Any] else {
+            throw CoinfolioError.invalid("expected a JSON object")
         }
-        guard let object = parsed as? [String: Any] else { throw CoinfolioError.invalid("expected a JSON object") }
-        return object.mapValues { value in
-            guard let number = value as? NSNumber else { return value }
-            return isBoolean(number) ? number.boolValue as Any : number.doubleValue as Any
-        }
-    }
-
-    /// Whether JSONSerialization produced `number` from `true` or `false`.
-    static func isBoolean(_ number: NSNumber) -> Bool {
-        String(cString: number.objCType) == "c" && (number == NSNumber(value: true) || number == NSNumber(value: false))
+        return object
     }
 }

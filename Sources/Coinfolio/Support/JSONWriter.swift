@@ -24,8 +24,10 @@ struct JSONWriter {
     mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); hasValue.append(false) }
     mutating func endArray() { hasValue.removeLast(); bytes.append(UInt8(ascii: "]")) }
 
-    /// Writes `"key":`; the value written next belongs to it.
-    mutating func key(_ name: String) {
+    /// Writes `"name":` for a key that data names (a currency code, a coin id, a detail's
+    /// name); the value written next belongs to it. A shape's own keys go through
+    /// `key(_:)` and its `WireKeys` list.
+    mutating func key(named name: String) {
         separate()
         appendQuoted(name)
         bytes.append(UInt8(ascii: ":"))
@@ -114,6 +116,9 @@ struct JSONWriter {
 }
 
 extension CoinfolioError {
+    /// The keys of the error object.
+    enum JSONKey: String, WireKeys { case status, code, message, details }
+
     /// `{"status":N,"code":"…","message":"…","details":{…}}`, the ABI's error object.
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
@@ -121,12 +126,12 @@ extension CoinfolioError {
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("status"); w.number(Int(code.rawValue))
-        w.key("code"); w.string(code.name)
-        w.key("message"); w.string(message)
-        w.key("details"); w.beginObject()
+        w.key(JSONKey.status); w.number(Int(code.rawValue))
+        w.key(JSONKey.code); w.string(code.name)
+        w.key(JSONKey.message); w.string(message)
+        w.key(JSONKey.details); w.beginObject()
         for (name, value) in details.sorted(by: { $0.key < $1.key }) {
-            w.key(name)
+            w.key(named: name)
             Self.write(value, to: &w)
         }
         w.endObject()
@@ -147,7 +152,7 @@ extension CoinfolioError {
         case .object(let members):
             w.beginObject()
             for (name, value) in members.sorted(by: { $0.key < $1.key }) {
-                w.key(name)
+                w.key(named: name)
                 write(value, to: &w)
             }
             w.endObject()

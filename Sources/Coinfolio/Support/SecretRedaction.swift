@@ -105,15 +105,13 @@ enum SecretRedaction {
 
 extension CoinfolioError {
     /// The error with every secret of `secrets` redacted from its message and every string
-    /// detail (`SecretRedaction`).
+    /// detail, nested ones included (`SecretRedaction`).
     func redactingSecrets(_ secrets: [String]) -> CoinfolioError {
         let secrets = secrets.filter { !$0.isEmpty }
         guard !secrets.isEmpty else { return self }
         var copy = self
         copy.message = SecretRedaction.redacting(secrets, in: message)
-        for (name, value) in details {
-            if case .string(let text) = value { copy.details[name] = .string(SecretRedaction.redacting(secrets, in: text)) }
-        }
+        copy.details = details.mapValues { $0.mappingStrings { SecretRedaction.redacting(secrets, in: $0) } }
         return copy
     }
 }

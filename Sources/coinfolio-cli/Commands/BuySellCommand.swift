@@ -6,9 +6,16 @@ import Coinfolio
 /// price is pending (SPEC §17).
 struct BuyCommand: Command {
     static let name = "buy"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (
-        2...2, "COIN AMOUNT [--price P] [--fee F [--fee-coin ID]] [--at TIME]"
-    )
+    static let operandCount: ClosedRange<Int>? = 2...2
+    static let usage = [
+        Usage(
+            operands: "COIN AMOUNT", optional: [.price, .fee, .feeCoin, .feePrice, .at, .note],
+            summary: """
+                record a purchase (price per unit and fee in the portfolio's currency;
+                without --price the price is pending; --fee-coin: the fee is F units
+                of that coin, a disposal)
+                """)
+    ]
 
     func run(_ cli: CLI) throws { try record(.buy, cli) }
 }
@@ -17,9 +24,12 @@ struct BuyCommand: Command {
 /// records a sale; selling more than the portfolio holds at that time is refused.
 struct SellCommand: Command {
     static let name = "sell"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (
-        2...2, "COIN AMOUNT [--price P] [--fee F [--fee-coin ID]] [--at TIME]"
-    )
+    static let operandCount: ClosedRange<Int>? = 2...2
+    static let usage = [
+        Usage(
+            operands: "COIN AMOUNT", optional: [.price, .fee, .feeCoin, .feePrice, .at, .note],
+            summary: "record a sale; more than is held at TIME is refused")
+    ]
 
     func run(_ cli: CLI) throws { try record(.sell, cli) }
 }
@@ -28,7 +38,12 @@ struct SellCommand: Command {
 /// records coins received as income at their market value P per unit (pending without it).
 struct IncomeCommand: Command {
     static let name = "income"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT --type TYPE [--price P] [--at TIME]")
+    static let operandCount: ClosedRange<Int>? = 2...2
+    static let usage = [
+        Usage(
+            operands: "COIN AMOUNT", required: [.incomeType], optional: [.price, .fee, .feeCoin, .feePrice, .at, .note],
+            summary: "record coins received as income at their value P per unit")
+    ]
 
     func run(_ cli: CLI) throws {
         guard let text = cli.options.incomeType else {

@@ -4,7 +4,12 @@ import Coinfolio
 /// ASCII without a UTF-8 locale) with its summary; needs the network (`/coins/{id}/market_chart`).
 struct ChartCommand: Command {
     static let name = "chart"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "COIN [--days N] [--svg FILE]")
+    static let operandCount: ClosedRange<Int>? = 1...1
+    static let usage = [
+        Usage(
+            operands: "COIN", optional: [.days, .svg],
+            summary: "a coin's price chart and summary (days 1…36500 or max, default 7;\nthe public and demo plans stop at 365)")
+    ]
 
     func run(_ cli: CLI) throws {
         if cli.options.offline {

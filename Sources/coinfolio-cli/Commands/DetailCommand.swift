@@ -6,7 +6,10 @@ import Foundation
 /// holds — the snapshot's market row, a saved detail — and says what is missing.
 struct DetailCommand: Command {
     static let name = "detail"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "COIN")
+    static let operandCount: ClosedRange<Int>? = 1...1
+    static let usage = [
+        Usage(operands: "COIN", summary: "one coin: overview, additional details, description, links")
+    ]
 
     func run(_ cli: CLI) throws {
         let id = cli.options.operands[0]

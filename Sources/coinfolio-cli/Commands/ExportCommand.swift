@@ -6,7 +6,10 @@ import Foundation
 /// created 0600 (`OwnerOnlyFile`); an existing one is rewritten and keeps its mode.
 struct ExportCommand: Command {
     static let name = "export"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...1, "[FILE.csv]")
+    static let operandCount: ClosedRange<Int>? = 0...1
+    static let usage = [
+        Usage(operands: "[FILE.csv]", summary: "write the portfolio's transactions as CSV (standard output without FILE)")
+    ]
 
     func run(_ cli: CLI) throws {
         let engine = try cli.openEngine()

@@ -3,7 +3,10 @@ import Coinfolio
 /// `home`: refresh, then the market statistics and the top coins.
 struct HomeCommand: Command {
     static let name = "home"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+    static let operandCount: ClosedRange<Int>? = 0...0
+    static let usage = [
+        Usage(operands: "", summary: "refresh, then the market statistics and the top coins")
+    ]
 
     func run(_ cli: CLI) throws {
         let engine = try cli.openEngine()

@@ -6,7 +6,19 @@ import Foundation
 /// rows that would be written, nothing written. A progress bar on stderr while it works.
 struct ImportCommand: Command {
     static let name = "import"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "FILE")
+    static let operandCount: ClosedRange<Int>? = 1...1
+    static let usage = [
+        Usage(
+            operands: "FILE", optional: [.format, .dryRun, .symbol],
+            summary: """
+                import an exchange's or tracker's export (Coinbase, Binance, Kraken,
+                CoinTracking, Koinly; detected from the header unless --format F says
+                which: auto, coinfolio, coinbase, binance, kraken, cointracking or
+                koinly) or Coinfolio's CSV: all rows or none; rows already there are
+                skipped; --dry-run prints what would be written and writes nothing;
+                --symbol BOND=barnbridge says which coin a ticker is
+                """)
+    ]
 
     func run(_ cli: CLI) throws {
         let path = cli.options.operands[0]
@@ -53,16 +65,10 @@ struct ImportCommand: Command {
     /// The error's message and "nothing was imported"; for unknown symbols, each one on a line of
     /// its own with its candidates and how to say which (`--symbol BOND=barnbridge`).
     static func explain(_ error: CoinfolioError) -> String {
-        guard case .string("unknown_symbols")? = error.details["reason"], case .array(let items)? = error.details["symbols"] else {
+        guard error.reason == .unknownSymbols, case .array(let items)? = error.details["symbols"] else {
             return "\(Terminal.printable(error.message)) (nothing was imported)"
         }
-        let lines = items.compactMap { item -> String? in
-            guard case .object(let members) = item, case .string(let symbol)? = members["symbol"],
-                case .array(let ids)? = members["candidates"]
-            else { return nil }
-            return "  "
-                + describe(UnknownSymbol(symbol: symbol, candidates: ids.compactMap { if case .string(let id) = $0 { id } else { nil } }))
-        }
+        let lines = items.compactMap(UnknownSymbol.init(detail:)).map { "  " + describe($0) }
         return "nothing was imported: symbols that name no one coin (say which with --symbol SYMBOL=ID):\n" + lines.joined(separator: "\n")
     }
 

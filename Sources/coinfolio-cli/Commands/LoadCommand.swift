@@ -4,7 +4,10 @@ import Coinfolio
 /// snapshot.
 struct LoadCommand: Command {
     static let name = "load"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...2, "MARKETS.json [GLOBAL.json]")
+    static let operandCount: ClosedRange<Int>? = 1...2
+    static let usage = [
+        Usage(operands: "MARKETS.json [GLOBAL.json]", summary: "import saved /coins/markets and /global bodies as the snapshot")
+    ]
 
     func run(_ cli: CLI) throws {
         let operands = cli.options.operands

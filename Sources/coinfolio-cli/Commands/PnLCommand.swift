@@ -4,7 +4,10 @@ import Coinfolio
 /// `--portfolio`, gains in green and losses in red on a terminal (none with NO_COLOR).
 struct PnLCommand: Command {
     static let name = "pnl"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+    static let operandCount: ClosedRange<Int>? = 0...0
+    static let usage = [
+        Usage(operands: "", optional: [.method], summary: "cost basis, unrealized and realized profit and loss per coin")
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options

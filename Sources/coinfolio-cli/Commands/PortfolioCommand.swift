@@ -5,7 +5,11 @@ import Coinfolio
 /// `--history`, the portfolio's last 7 days as a line chart (see `CLI.showPortfolioHistory`).
 struct PortfolioCommand: Command {
     static let name = "portfolio"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+    static let operandCount: ClosedRange<Int>? = 0...0
+    static let usage = [
+        Usage(operands: "", summary: "your holdings with amount, value, 24h change and the total"),
+        Usage(operands: "", required: [.history], optional: [.svg], summary: "the portfolio's value over the last 7 days, as a line chart"),
+    ]
 
     func run(_ cli: CLI) throws {
         let engine = try cli.openEngine()

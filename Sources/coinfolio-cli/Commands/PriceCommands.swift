@@ -6,7 +6,16 @@ import Coinfolio
 /// where it came from.
 struct PriceCommand: Command {
     static let name = "price"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "COIN [--at TIME]")
+    static let operandCount: ClosedRange<Int>? = 1...1
+    static let usage = [
+        Usage(
+            operands: "COIN", optional: [.at],
+            summary: """
+                the coin's price at TIME (default now) and where it came from: your manual
+                price of that UTC day, CoinGecko's stored points, the snapshot within an
+                hour, else one request for the day
+                """)
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options
@@ -37,7 +46,15 @@ struct PriceCommand: Command {
 /// snapshot has no price for). PRICE `none` removes it.
 struct SetPriceCommand: Command {
     static let name = "set-price"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN PRICE|none [--at TIME]")
+    static let operandCount: ClosedRange<Int>? = 2...2
+    static let usage = [
+        Usage(
+            operands: "COIN PRICE|none", optional: [.at],
+            summary: """
+                a manual price in --vs-currency: for TIME's UTC day, or without --at the
+                current price of a coin CoinGecko does not list; none removes it
+                """)
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options
@@ -69,7 +86,16 @@ struct SetPriceCommand: Command {
 /// requests as they need, and says what is still pending and why.
 struct FillPricesCommand: Command {
     static let name = "fill-prices"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...0, "")
+    static let operandCount: ClosedRange<Int>? = 0...0
+    static let usage = [
+        Usage(
+            operands: "", optional: [.maxRequests],
+            summary: """
+                price the transactions stored without one (every portfolio, or
+                --portfolio): stored points first, then at most one CoinGecko request
+                per coin, currency and year of their times (N at most, default 20)
+                """)
+    ]
 
     /// The rows listed one per line; the rest are counted.
     static let listed = 20

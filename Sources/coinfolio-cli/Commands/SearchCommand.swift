@@ -3,7 +3,10 @@ import Coinfolio
 /// `search TEXT`: coins whose name, symbol or id contains TEXT.
 struct SearchCommand: Command {
     static let name = "search"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (1...1, "TEXT")
+    static let operandCount: ClosedRange<Int>? = 1...1
+    static let usage = [
+        Usage(operands: "TEXT", summary: "coins whose name, symbol or id contains TEXT")
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options

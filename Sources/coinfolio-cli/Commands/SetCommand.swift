@@ -4,7 +4,10 @@ import Coinfolio
 /// snapshot does not list is checked with CoinGecko first, so a typo is not stored.
 struct SetCommand: Command {
     static let name = "set"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT")
+    static let operandCount: ClosedRange<Int>? = 2...2
+    static let usage = [
+        Usage(operands: "COIN AMOUNT", summary: "hold AMOUNT of COIN (a CoinGecko id); 0 or less removes it")
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options

@@ -6,7 +6,15 @@ import Coinfolio
 /// prices are pending).
 struct TradeCommand: Command {
     static let name = "trade"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (4...4, "AMOUNT COIN AMOUNT COIN [--value V] [--fee F]")
+    static let operandCount: ClosedRange<Int>? = 4...4
+    static let usage = [
+        Usage(
+            operands: "AMOUNT COIN AMOUNT COIN", optional: [.value, .fee, .feeCoin, .feePrice, .at, .note],
+            summary: """
+                swap the first coin for the second (trade 0.5 bitcoin 10 ethereum);
+                --value: the trade's value in the portfolio's currency
+                """)
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options
@@ -35,7 +43,15 @@ struct TradeCommand: Command {
 /// below AMOUNT when a network fee was paid in the coin (SPEC §16).
 struct MoveCommand: Command {
     static let name = "move"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (2...2, "COIN AMOUNT --from P --to Q [--received R]")
+    static let operandCount: ClosedRange<Int>? = 2...2
+    static let usage = [
+        Usage(
+            operands: "COIN AMOUNT", required: [.from, .to], optional: [.received, .at, .note],
+            summary: """
+                move coins between two portfolios, keeping their cost; R < AMOUNT
+                when a network fee was paid in the coin
+                """)
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options

@@ -3,7 +3,10 @@ import Coinfolio
 /// `transactions [COIN]`: the `--portfolio`'s transactions in ledger order (time, then insertion).
 struct TransactionsCommand: Command {
     static let name = "transactions"
-    static let operands: (count: ClosedRange<Int>, shape: String)? = (0...1, "[COIN]")
+    static let operandCount: ClosedRange<Int>? = 0...1
+    static let usage = [
+        Usage(operands: "[COIN]", summary: "the portfolio's transactions in time order")
+    ]
 
     func run(_ cli: CLI) throws {
         let options = cli.options

@@ -33,6 +33,7 @@ from .errors import (
     NoData,
     NotFound,
     RateLimited,
+    Reason,
     StoreError,
     Unauthorized,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "StoreError",
     "NoData",
     "InternalError",
+    "Reason",
     "format_currency",
     "format_price",
     "format_value",

@@ -7,6 +7,7 @@ the subclass of :class:`CoinfolioError` that belongs to the status.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any, Dict, Mapping, Optional, Type
 
 #: ``CF_OK``: the status of a call that succeeded. Each failure status is the ``STATUS`` of its
@@ -15,6 +16,7 @@ from typing import Any, Dict, Mapping, Optional, Type
 CF_OK = 0
 
 __all__ = [
+    "Reason",
     "CoinfolioError",
     "InvalidArgument",
     "NotFound",
@@ -30,6 +32,85 @@ __all__ = [
 ]
 
 
+class Reason(str, Enum):
+    """Why a call failed, beyond its status: every value ``details["reason"]`` takes.
+
+    The same list, in the same order, as the ``CF_REASON_*`` macros of include/coinfolio.h
+    (which say when each occurs) and Swift's ``CoinfolioError.Reason``; tests/test_header.py
+    holds it equal to the header. A member compares equal to its string
+    (``Reason.TIMEOUT == "timeout"``); :attr:`CoinfolioError.reason` gives it.
+    """
+
+    #: InvalidArgument: a JSON input is not RFC 8259 JSON (``details["offset"]``: the byte).
+    MALFORMED_JSON = "malformed_json"
+    #: InvalidArgument: a JSON string escapes a surrogate outside a high-low pair.
+    LONE_SURROGATE = "lone_surrogate"
+    #: InvalidArgument: a JSON number beyond ±1.8e308, wherever it stands.
+    NUMBER_OUT_OF_RANGE = "number_out_of_range"
+    #: InvalidArgument: JSON nested deeper than 512 arrays and objects.
+    TOO_DEEP = "too_deep"
+    #: InvalidArgument: an input's bytes are not UTF-8.
+    BAD_UTF8 = "bad_utf8"
+    #: InvalidArgument: a database path starting with ``file:`` (an SQLite URI).
+    SQLITE_URI = "sqlite_uri"
+    #: InvalidArgument: a database string holding ``://`` that is no ``postgresql://`` URL.
+    UNSUPPORTED_URL = "unsupported_url"
+    #: StoreError: a PostgreSQL URL whose user or password holds an unencoded ``@``, ``/`` or ``?``.
+    AMBIGUOUS_URL = "ambiguous_url"
+    #: InvalidArgument: a holding's coin id with a ``,``.
+    COMMA = "comma"
+    #: InvalidArgument: a CSV number with a thousands separator (``"11,426.20"``).
+    THOUSANDS_SEPARATOR = "thousands_separator"
+    #: InvalidArgument: a CSV number with a decimal comma (``"1,5"``).
+    DECIMAL_COMMA = "decimal_comma"
+    #: InvalidArgument: a CSV number whose one comma could be either (``"1,234"``).
+    AMBIGUOUS_COMMA = "ambiguous_comma"
+    #: InvalidArgument: a ledger change whose amount, price or sum would pass ±8.5e19.
+    OUT_OF_RANGE = "out_of_range"
+    #: InvalidArgument: a move between portfolios of different currencies.
+    CURRENCY = "currency"
+    #: InvalidArgument: a ``vs_currency`` or ``price_currency`` CoinGecko does not price in.
+    UNKNOWN_CURRENCY = "unknown_currency"
+    #: InvalidArgument (:meth:`Engine.import_file`): a header that is no known format's
+    #: (``details["header"]``, ``details["formats"]``).
+    UNKNOWN_FORMAT = "unknown_format"
+    #: InvalidArgument (:meth:`Engine.import_file`): symbols that name no one coin
+    #: (``details["symbols"]``: each ``{"symbol", "candidates"}``); nothing was written.
+    UNKNOWN_SYMBOLS = "unknown_symbols"
+    #: InvalidArgument: a call from a progress function that would wait for the call reporting.
+    REENTRANT = "reentrant"
+    #: DecodeError (refresh) or InvalidArgument (load): a first markets page with no coin.
+    NO_COINS = "no_coins"
+    #: StoreError: no answer within ``database_timeout``; NetworkError: none within ``timeout_ms``.
+    TIMEOUT = "timeout"
+    #: NetworkError: the answer could not be decoded within the call's time bound.
+    DEADLINE = "deadline"
+    #: HTTPError: an answer body larger than ``max_body_bytes`` (after decompression).
+    BODY_TOO_LARGE = "body_too_large"
+    #: Unauthorized: CoinGecko's error 10012, history beyond the plan's 365 days.
+    HISTORY_LIMIT = "history_limit"
+    #: NoData (:meth:`Engine.price_at`): CoinGecko does not know the coin.
+    UNKNOWN_COIN = "unknown_coin"
+    #: NoData (:meth:`Engine.price_at`): no point that UTC day, stored or sent.
+    NO_POINT = "no_point"
+    #: NetworkError: a proxy variable would carry a loopback request; nothing was sent.
+    PROXY = "proxy"
+    #: NetworkError: the host refused the connection.
+    CONNECTION_REFUSED = "connection_refused"
+    #: NetworkError: the host name could not be resolved.
+    DNS = "dns"
+    #: NetworkError: the connection closed before a complete answer.
+    CONNECTION_LOST = "connection_lost"
+    #: NetworkError: not connected to a network.
+    OFFLINE = "offline"
+    #: NetworkError: the TLS handshake or the server's certificate failed.
+    TLS = "tls"
+    #: NetworkError: the answer ended before its declared length.
+    TRUNCATED = "truncated"
+    #: NetworkError: any other transfer failure (``details["url_error"]`` when known).
+    OTHER = "other"
+
+
 class CoinfolioError(Exception):
     """A failed Coinfolio call.
 
@@ -37,7 +118,8 @@ class CoinfolioError(Exception):
         status: the C status code (``CF_INVALID_ARGUMENT`` = 1 … ``CF_INTERNAL`` = 10).
         code: the stable code string, e.g. ``"invalid_argument"``.
         message: a human-readable message (never contains the API key).
-        details: extra facts as a dict, e.g. ``{"http_status": 503}``; may be empty.
+        details: extra facts as a dict, e.g. ``{"http_status": 503}``; may be empty. Values are
+            JSON values: numbers, strings, booleans, lists and dicts.
     """
 
     #: The status this class stands for (the base class: none in particular).
@@ -69,6 +151,15 @@ class CoinfolioError(Exception):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
         return int(value)
+
+    @property
+    def reason(self) -> Optional[Reason]:
+        """``details["reason"]`` as a :class:`Reason`, or None when the error has none."""
+        value = self.details.get("reason")
+        try:
+            return Reason(value) if isinstance(value, str) else None
+        except ValueError:
+            return None
 
     def __repr__(self) -> str:
         return (
@@ -140,7 +231,8 @@ class DecodeError(CoinfolioError):
 
 
 class StoreError(CoinfolioError):
-    """Status 8: SQLite failed; the message is SQLite's own."""
+    """Status 8: the database (SQLite or PostgreSQL) failed; the message is the database's own,
+    without a password (``details["sqlite_code"]`` or ``details["sqlstate"]`` when it gave one)."""
 
     STATUS = 8
     CODE = "store"

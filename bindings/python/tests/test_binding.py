@@ -6,6 +6,8 @@ import gc
 import subprocess
 import sys
 import threading
+import weakref
+from pathlib import Path
 
 import pytest
 
@@ -122,11 +124,25 @@ def test_close_while_other_threads_call_never_crashes() -> None:
     assert errors == []
 
 
-def test_forgotten_handles_are_freed_by_the_garbage_collector() -> None:
-    for _ in range(50):
-        coinfolio.Store(":memory:").set_holding("bitcoin", 1)
-        coinfolio.Engine(database=":memory:")
+def test_forgotten_handles_are_closed_by_the_garbage_collector(tmp_path) -> None:
+    """Handles nobody closed are closed when collected: once the last connection to the file
+    is closed, SQLite checkpoints the write-ahead log and removes it (and the shared memory
+    file), and what was written is there for the next handle."""
+    path = tmp_path / "forgotten.sqlite"
+    forgotten = []
+    for amount in range(1, 51):
+        store = coinfolio.Store(str(path))
+        store.set_holding("bitcoin", amount)
+        engine = coinfolio.Engine(database=str(path))
+        forgotten += [weakref.ref(store), weakref.ref(engine)]
+        cycle = [engine]
+        cycle.append(cycle)  # only the cycle collector frees this one
+        del store, engine, cycle
     gc.collect()
+    assert all(ref() is None for ref in forgotten)
+    assert not Path(f"{path}-wal").exists() and not Path(f"{path}-shm").exists(), "every connection was closed"
+    with coinfolio.Store(str(path)) as store:
+        assert store.holdings() == [{"coin_id": "bitcoin", "amount": 50}]
 
 
 def test_open_handles_at_interpreter_exit_are_safe() -> None:

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
+from typing import Dict, List
 
 import pytest
 from conftest import REPO, cli_binary
@@ -443,6 +445,54 @@ def test_help_gives_the_days_the_parser_takes_and_the_plans_limit(cli):
     assert result.returncode == 0
     assert "(days 1…36500 or max, default 7;" in result.stdout
     assert "the public and demo plans stop at 365)" in result.stdout
+
+
+def help_forms(text: str) -> Dict[str, List[str]]:
+    """The command lines of ``--help``: command name → its forms (the text after the name)."""
+    forms: Dict[str, List[str]] = {}
+    section = text.split("commands:\n", 1)[1].split("\noptions:", 1)[0]
+    for line in section.splitlines():
+        if line.startswith("  ") and not line.startswith("   "):
+            words = line[2:].split("  ", 1)[0].strip()
+            name, _, form = words.partition(" ")
+            forms.setdefault(name, []).append(form)
+    return forms
+
+
+def test_each_commands_usage_is_the_one_help_lists(cli):
+    """Each command owns its usage; --help is made from those, so a wrong operand count prints
+    the very form --help shows (before, buy and sell left out the --note that --help listed)."""
+    forms = help_forms(cli("--help").stdout)
+    assert set(forms) == {"home", "portfolio", "chart", "set", "detail", "search", "load", "buy", "sell", "trade", "move",
+                          "income", "transactions", "pnl", "import", "export", "price", "set-price", "fill-prices",
+                          "version"}
+    fee = "[--fee F [--fee-coin ID [--fee-price P]]]"
+    assert forms["buy"] == [f"COIN AMOUNT [--price P] {fee} [--at TIME] [--note TEXT]"]
+    assert forms["sell"] == [f"COIN AMOUNT [--price P] {fee} [--at TIME] [--note TEXT]"]
+    assert forms["trade"] == [f"AMOUNT COIN AMOUNT COIN [--value V] {fee} [--at TIME] [--note TEXT]"]
+    assert forms["move"] == ["COIN AMOUNT --from P --to Q [--received R] [--at TIME] [--note TEXT]"]
+    assert forms["portfolio"] == ["", "--history [--svg FILE]"]
+    assert (forms["price"], forms["set-price"], forms["fill-prices"]) == (
+        ["COIN [--at TIME]"], ["COIN PRICE|none [--at TIME]"], ["[--max-requests N]"])
+    assert forms["import"] == ["FILE [--format F] [--dry-run] [--symbol SYMBOL=ID]…"]
+    too_many = ["x"] * 5
+    for name, (first, *_) in forms.items():
+        result = cli(name, *too_many)
+        assert result.returncode == 2, name
+        expected = f"usage: coinfolio-cli {name} {first}" if first else f"{name} takes no arguments"
+        assert expected in result.stderr, (name, result.stderr)
+
+
+def test_every_option_help_names_is_one_the_parser_takes(cli):
+    text = cli("--help").stdout
+    named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", text))
+    assert {"--price", "--fee", "--fee-coin", "--fee-price", "--value", "--from", "--to", "--received", "--type", "--at", "--note",
+            "--method", "--days", "--svg", "--history", "--max-requests", "--format", "--dry-run", "--symbol", "--db",
+            "--json"} <= named
+    for option in sorted(named - {"--help"}):
+        result = cli("version", option, "x")
+        assert "unknown option" not in result.stderr, option
+    assert "unknown option --nope" in cli("version", "--nope").stderr
 
 
 # --- offline truth (issue 18) ----------------------------------------------------------------

@@ -1,9 +1,12 @@
 """The facts include/coinfolio.h states and the binding repeats: the status codes (number and
-code string) and the ABI version. The header is the reference; these fail when Python differs."""
+code string), the ``details.reason`` values and the ABI version. The header is the reference;
+these fail when Python differs."""
 from __future__ import annotations
 
 import re
-from typing import Dict, Tuple
+from typing import Dict, List, Tuple
+
+import pytest
 
 import coinfolio
 from coinfolio import _ffi, errors
@@ -52,3 +55,34 @@ def test_each_status_raises_its_class() -> None:
 def test_abi_version_is_the_headers() -> None:
     assert _ffi.ABI_VERSION == coinfolio.ABI_VERSION == header_abi_version() == 1
     assert coinfolio.abi_version() == header_abi_version()
+
+
+def header_reasons() -> List[Tuple[str, str, str]]:
+    """``#define CF_REASON_NAME "value" /**< when */`` lines of the header, in order."""
+    text = HEADER.read_text(encoding="utf-8")
+    return re.findall(r'#define\s+(CF_REASON_[A-Z0-9_]+)\s+"([a-z0-9_]+)"\s*/\*\*<\s*(.*?)\s*\*/', text)
+
+
+def test_reasons_are_the_headers() -> None:
+    declared = header_reasons()
+    assert len(declared) >= 20, "the header's CF_REASON_* list did not parse"
+    assert [reason.value for reason in errors.Reason] == [value for _, value, _ in declared], (
+        "coinfolio.Reason, in order, is the header's CF_REASON_* list: add each new value to both"
+    )
+    for macro, value, when in declared:
+        assert macro == "CF_REASON_" + value.upper()
+        assert errors.Reason[value.upper()].value == value, macro
+        assert when.startswith("CF_"), f"{macro} says with which status it comes, first"
+
+
+def test_a_reason_reaches_python_as_a_reason(tmp_path) -> None:
+    with pytest.raises(coinfolio.InvalidArgument) as caught:
+        coinfolio.decode_global("[1,]")
+    assert caught.value.reason is coinfolio.Reason.MALFORMED_JSON
+    assert caught.value.details["reason"] == "malformed_json" == coinfolio.Reason.MALFORMED_JSON
+    with pytest.raises(coinfolio.InvalidArgument) as caught:
+        coinfolio.Store(f"file:{tmp_path}/x.sqlite")
+    assert caught.value.reason is coinfolio.Reason.SQLITE_URI
+    assert errors.error_for_status(8, details={"reason": "not-a-reason"}).reason is None
+    assert errors.error_for_status(8).reason is None
+

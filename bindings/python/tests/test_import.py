@@ -131,7 +131,7 @@ def test_bond_with_two_candidates_fails_listing_both_and_symbols_resolves_it(eng
     before = everything(engine)
     with pytest.raises(coinfolio.InvalidArgument) as caught:
         engine.import_file(text)
-    assert caught.value.details["reason"] == "unknown_symbols"
+    assert caught.value.reason is coinfolio.Reason.UNKNOWN_SYMBOLS
     assert caught.value.details["symbols"] == [{"symbol": "BOND", "candidates": ["barnbridge", "bond-protocol"]}]
     assert everything(engine) == before
     dry = engine.import_file(text, dry_run=True)
@@ -159,7 +159,7 @@ def test_a_broken_cell_fails_with_its_line_and_column_and_writes_nothing(engine:
 def test_an_unknown_header_lists_its_cells_and_the_formats(engine: coinfolio.Engine) -> None:
     with pytest.raises(coinfolio.InvalidArgument) as caught:
         engine.import_file("Date,Coin,Amount\n2024-01-01,BTC,1\n")
-    assert caught.value.details["reason"] == "unknown_format"
+    assert caught.value.reason is coinfolio.Reason.UNKNOWN_FORMAT
     assert caught.value.details["header"] == ["Date", "Coin", "Amount"]
     assert caught.value.details["formats"] == ["coinfolio", "coinbase", "binance", "kraken", "cointracking", "koinly"]
     with pytest.raises(coinfolio.InvalidArgument) as asked:
