@@ -82,4 +82,62 @@ final class PriceStoreTests: XCTestCase {
         XCTAssertEqual(try alice.manualCurrentPrices(vsCurrency: "usd"), [:])
         XCTAssertEqual(try alice.manualPricePoints(coinID: id, vsCurrency: "usd", onDayOf: march1), [])
     }
+
+    /// Step 11 after the service's step 10 (SPEC §20's shared market data): a database written by
+    /// a step-10 Coinfolio keeps its shared snapshot and every ledger row, gains the price tables,
+    /// and its pending row is found through the new index.
+    func testAStep10DatabaseMigratesToPricePoints() throws {
+        let location =
+            TestDatabase.isPostgres
+            ? try TestDatabase.emptyPostgresDatabase(self) : try temporaryDirectory(self).appendingPathComponent("step10.sqlite").path
+        let database = try DatabaseLocation.open(location)
+        defer { database.close() }
+        try database.prepareForUse()
+        try Schema.migrate(database, upTo: 10)
+        let coins = try CoinGeckoBody.markets(try Repository.fixture("markets.json")).coins
+        try database.transaction(.readCommitted) {
+            let blob = SnapshotCodec.encode(Array(coins.prefix(3)))
+            let snapshot = try database.statement(
+                """
+                INSERT INTO snapshot (vs_currency, as_of, fetched_at, refresh_failed, format, coins, global, version)
+                VALUES ('usd', 100, 100, 0, 1, ?1, NULL, 4)
+                """)
+            try blob.withUnsafeBytes { raw in
+                snapshot.bind(1, borrowing: raw)
+                try snapshot.run("snapshot")
+            }
+            try database.execute(
+                """
+                INSERT INTO portfolio (owner, name, vs_currency) VALUES ('alice', 'main', NULL);
+                INSERT INTO ledger_transaction (owner, portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note,
+                    external_id, group_id, income_type, fee_coin_id, fee_price, price_source)
+                VALUES ('alice', 'main', 'bitcoin', 'buy', '0.5', '100', '1', 1704067200000, NULL, 'x-1', NULL, NULL, NULL, NULL,
+                        'user'),
+                    ('alice', 'main', 'ethereum', 'income', '0.01', NULL, '0', 1704153600000, 'staking', NULL, NULL, 'staking',
+                        NULL, NULL, 'pending');
+                INSERT INTO ledger_change (owner, counter) VALUES ('alice', 2);
+                """)
+        }
+        let ledger = "SELECT id, owner, portfolio, coin_id, kind, amount, price, fee, price_source FROM ledger_transaction ORDER BY id"
+        func dump() throws -> [String] {
+            let select = try database.statement(ledger)
+            defer { select.reset() }
+            var rows: [String] = []
+            while try select.next() { rows.append((0..<9).map { select.text(Int32($0)) ?? "NULL" }.joined(separator: " ")) }
+            return rows
+        }
+        let before = try dump()
+        try Schema.migrate(database)
+        XCTAssertEqual(try database.schemaVersion(), 11)
+        XCTAssertEqual(Schema.currentVersion, 11)
+        XCTAssertEqual(try dump(), before, "no ledger row changed")
+        XCTAssertEqual(try database.statement("SELECT count(*) FROM price_point").scalarInt(), 0)
+        let store = try PortfolioStore(path: location, owner: "alice")
+        defer { store.close() }
+        XCTAssertEqual(try store.savedSnapshot(vsCurrency: "usd")?.stamp.version, 4, "the shared snapshot stays")
+        XCTAssertEqual(try store.pendingPrices(portfolio: nil).map(\.coinID), ["ethereum"])
+        try store.savePricePoints(coinID: "ethereum", vsCurrency: "usd", points: [PricePoint(time: 1_704_153_600_000, price: 2300)])
+        XCTAssertEqual(
+            try store.pricePointCandidates(coinID: "ethereum", vsCurrency: "usd", time: 1_704_153_600_000).atOrBefore?.price, 2300)
+    }
 }

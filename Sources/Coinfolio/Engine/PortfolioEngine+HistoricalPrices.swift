@@ -67,7 +67,7 @@ extension PortfolioEngine {
     var storedPrices: StoredPrices { storedPrices(within: nil) }
 
     /// `storedPrices` read through `held`, the store's database an import's write already holds
-    /// (its own lookups would wait for that write: `StoreConnection.locked(within:_:)`).
+    /// (its own lookups would wait for that write: `StoreConnection.reading(within:_:)`).
     func storedPrices(within held: (any Database)?) -> StoredPrices {
         nonisolated(unsafe) let held = held
         return StoredPrices { [self] coinID, vsCurrency, time in

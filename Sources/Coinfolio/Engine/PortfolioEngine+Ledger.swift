@@ -19,7 +19,8 @@ extension PortfolioEngine {
             guard transaction.priceCurrency != nil else { return try store.addTransaction(transaction) }
             // A price in another currency (SPEC §17): converted from stored prices, else pending.
             try transaction.validate()
-            return try store.addTransaction(withPriceCurrency(transaction, portfolioCurrency: try currency(ofPortfolio: transaction.portfolio)))
+            let portfolioCurrency = try currency(ofPortfolio: transaction.portfolio)
+            return try store.addTransaction(withPriceCurrency(transaction, portfolioCurrency: portfolioCurrency))
         }
         // A fee in a coin: the transaction and its fee row, one group.
         try transaction.validate()

@@ -20,7 +20,8 @@ enum LedgerGroup {
             if let feePrice = parent.feePrice {
                 (row.price, row.priceSource, row.priceCurrency) = (feePrice, .user, parent.priceCurrency)
             } else if feeCoinID.utf8.elementsEqual(parent.coinID.utf8), let price = parent.price {
-                (row.price, row.priceSource, row.priceAt, row.priceCurrency) = (price, parent.priceSource, parent.priceAt, parent.priceCurrency)
+                (row.price, row.priceSource) = (price, parent.priceSource)
+                (row.priceAt, row.priceCurrency) = (parent.priceAt, parent.priceCurrency)
             } else if let point = prices.price(of: feeCoinID, in: vsCurrency, at: parent.timestamp) {
                 (row.price, row.priceSource, row.priceAt) = (point.price, point.source, point.at)
             }

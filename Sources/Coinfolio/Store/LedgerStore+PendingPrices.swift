@@ -7,7 +7,7 @@ extension LedgerStore {
     /// all (nil), by id (insertion order). Read through the `ledger_pending` index.
     /// - Throws: `.store`.
     func pendingPrices(portfolio: String?) throws -> [Transaction] {
-        try file.locked { connection in
+        try file.reading { connection in
             let select = try connection.statement(
                 portfolio == nil
                     ? "SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE owner = ?1 AND price_source = 'pending' ORDER BY id"

@@ -6,7 +6,8 @@ import Foundation
 /// `PortfolioStore` it belongs to. Never touches the network.
 ///
 /// Points are keyed by coin, vs_currency and time (ms): saving a point that is already there
-/// replaces its price (CoinGecko's later answer wins). Manual prices are exact decimals.
+/// replaces its price (CoinGecko's later answer wins). Manual prices are exact decimals. Reads go
+/// to the `read_database` standby when the store has one (`StoreConnection.reading`).
 final class PriceStore: Sendable {
     private let connection: StoreConnection
     private var owner: String { connection.owner }
@@ -46,7 +47,7 @@ final class PriceStore: Sendable {
         atOrBefore: PricePoint?, after: PricePoint?
     ) {
         let (dayStart, _, dayEnd) = PriceRule.window(for: time)
-        return try connection.locked(within: held) { connection in
+        return try connection.reading(within: held) { connection in
             let before = try connection.statement(
                 """
                 SELECT t_ms, price FROM price_point WHERE coin_id = ?1 AND vs_currency = ?2 AND t_ms >= ?3 AND t_ms <= ?4
@@ -67,7 +68,7 @@ final class PriceStore: Sendable {
     /// over many rows reads once per coin instead of twice per row.
     /// - Throws: `.store`.
     func points(coinID: String, vsCurrency: String, from: Int64, to: Int64) throws -> [PricePoint] {
-        try connection.locked { connection in
+        try connection.reading { connection in
             let select = try connection.statement(
                 """
                 SELECT t_ms, price FROM price_point WHERE coin_id = ?1 AND vs_currency = ?2 AND t_ms >= ?3 AND t_ms <= ?4
@@ -149,7 +150,7 @@ final class PriceStore: Sendable {
     func manualPoints(
         coinID: String, vsCurrency: String, from dayStart: Int64, before dayEnd: Int64, within held: (any Database)? = nil
     ) throws -> [ManualPrice] {
-        try connection.locked(within: held) { connection in
+        try connection.reading(within: held) { connection in
             let select = try connection.statement(
                 """
                 SELECT t_ms, price FROM manual_price WHERE owner = ?1 AND coin_id = ?2 AND vs_currency = ?3
@@ -173,7 +174,7 @@ final class PriceStore: Sendable {
     /// The owner's manual current prices in `vsCurrency`, by coin id.
     /// - Throws: `.store`.
     func manualCurrentPrices(vsCurrency: String) throws -> [String: ExactDecimal] {
-        try connection.locked { connection in
+        try connection.reading { connection in
             let select = try connection.statement("SELECT coin_id, price FROM manual_current_price WHERE owner = ?1 AND vs_currency = ?2")
             select.bind(1, owner)
             select.bind(2, vsCurrency)

@@ -6,9 +6,10 @@
 /// `BLOB`/`BYTEA`, bytewise `COLLATE "C"` text; PostgreSQL's storage settings: blobs kept
 /// uncompressed).
 ///
-/// Every row of an owner's data belongs to it (column `owner`, the configuration's `owner`,
-/// default `"default"`), first in its primary key; every statement of the stores names it.
-/// Market data shared by every owner (SPEC §20: `price_point`) has no owner column.
+/// An owner's rows (column `owner`, the configuration's `owner`, default `"default"`, first in
+/// every primary key; every statement of the stores names it) are its ledger and its own
+/// prices. Market data — snapshots with their sparklines, coin details, price points — has no
+/// owner: it is stored once per database and shared by every owner (step 10, SPEC §20).
 enum Schema {
     /// One migration: what takes a database from `version - 1` to `version`.
     struct Step: Sendable {
@@ -31,7 +32,8 @@ enum Schema {
     /// Every step, in version order: `steps[n - 1].version == n`. Each is declared in its own file.
     static let steps: [Step] = [
         step1Holdings, step2Owners, step3Ledger, step4CompactSnapshot, step5Positions, step6PackedSparklines,
-        step7NullableNote, step8LedgerHistories, step9CompactSavedForms, step10PricePoints,
+        step7NullableNote, step8LedgerHistories, step9CompactSavedForms, step10SharedMarketData,
+        step11PricePoints,
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }

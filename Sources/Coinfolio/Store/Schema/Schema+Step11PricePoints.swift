@@ -1,7 +1,7 @@
 extension Schema {
-    /// Step 10: prices of the past (SPEC §17, issue 25).
-    static let step10PricePoints = Step(
-        version: 10,
+    /// Step 11: prices of the past (SPEC §17, issue 25).
+    static let step11PricePoints = Step(
+        version: 11,
         summary: """
             prices of the past (SPEC §17): CoinGecko's price points keyed by coin, vs_currency and time, shared by \
             every owner (market data, no owner column: SPEC §20); each owner's manual prices (historical points, and \
@@ -10,7 +10,7 @@ extension Schema {
             """,
         sqlite: pricePointsSQLite, postgres: pricePointsPostgres)
 
-    /// Step 10 on SQLite. `price_point` is market data: no owner column.
+    /// Step 11 on SQLite. `price_point` is market data: no owner column.
     private static let pricePointsSQLite = """
         CREATE TABLE price_point (
             coin_id TEXT NOT NULL,
@@ -37,7 +37,7 @@ extension Schema {
         CREATE INDEX ledger_pending ON ledger_transaction (owner, portfolio) WHERE price_source = 'pending';
         """
 
-    /// Step 10 on PostgreSQL: the same tables (bytewise `COLLATE "C"` text, as SQLite sorts).
+    /// Step 11 on PostgreSQL: the same tables (bytewise `COLLATE "C"` text, as SQLite sorts).
     private static let pricePointsPostgres = """
         CREATE TABLE price_point (
             coin_id TEXT COLLATE "C" NOT NULL,
