@@ -9,39 +9,7 @@ import XCTest
 /// ethereum 110 + 1 usd and 100 + 1 eur, dogecoin 0.1 + 0.001 usd; hourly points at hh:02, daily
 /// ones at 00:00 UTC for ranges over 90 days). Runs on SQLite and, in the PostgreSQL pass, on a
 /// database of its own per test (price points are shared by every owner of a database).
-final class FillPricesEngineTests: XCTestCase {
-    private var server: TestServer?
-    private let hour: Int64 = 3_600_000
-    private let minute: Int64 = 60_000
-    private let day: Int64 = 86_400_000
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
-    private func database() throws -> TestDatabase {
-        guard TestDatabase.isPostgres else { return try TestDatabase.fresh(self) }
-        return TestDatabase(location: try TestDatabase.emptyPostgresDatabase(self), owner: "test-\(UUID().uuidString)")
-    }
-
-    private func engine(_ database: TestDatabase? = nil) throws -> PortfolioEngine {
-        let server = try self.server ?? TestServer()
-        self.server = server
-        let database = try database ?? self.database()
-        return try PortfolioEngine(
-            configuration: EngineConfiguration(
-                database: database.location, owner: database.owner,
-                api: try ClientConfiguration(baseURL: server.baseURL, timeout: 5, maxRetries: 0)))
-    }
-
-    /// 00:00 UTC `days` days before today, in ms.
-    private func dayStart(_ days: Int64) -> Int64 {
-        (PortfolioEngine.nowMilliseconds() / day - days) * day
-    }
-
-    private func rangeRequests() throws -> Int { try server?.counts()["market_chart_range"] ?? 0 }
-
+final class FillPricesEngineTests: PriceServerTestCase {
     /// `count` staking rewards of 1 unit, their price pending, cycling through `coins`, one a day
     /// at 12:30 from `first` days ago (going forward a day each).
     @discardableResult
