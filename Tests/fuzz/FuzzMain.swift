@@ -31,6 +31,7 @@ enum Target: String, CaseIterable {
     case snapshotOpen = "snapshot_open"
     case decodeMarketChart = "decode_market_chart", chartSVG = "chart_svg"
     case priceInput = "price_input"
+    case ledgerGroup = "ledger_group"
 }
 
 let target: Target = {
@@ -78,7 +79,8 @@ func freshLedgerEngine() -> OpaquePointer? {
     var out: UnsafeMutablePointer<CChar>?
     let seed = #"{"coin_id":"bitcoin","kind":"buy","amount":"2","price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z"}"#
     guard cf_engine_add_transaction(handle, seed, &out, &error) == 0,
-        cf_engine_create_portfolio(handle, #"{"name":"eur-book","vs_currency":"eur"}"#, &error) == 0
+        cf_engine_create_portfolio(handle, #"{"name":"eur-book","vs_currency":"eur"}"#, &error) == 0,
+        cf_engine_create_portfolio(handle, #"{"name":"cold","vs_currency":"usd"}"#, &error) == 0
     else { fatal("cannot seed the ledger engine") }
     cf_string_free(out)
     ledgerEngine = handle
@@ -144,6 +146,42 @@ func fuzzPriceInput(_ input: UnsafePointer<CChar>, valid: Bool) -> Int32 {
     checkAndFree(error, isError: true)
     error = nil
     return status
+}
+
+/// One group call (`cf_engine_add_trade` or `cf_engine_move`) with the input: its answer and error
+/// are checked and freed; a refusal must leave every portfolio's transaction count as it was.
+func fuzzGroup(
+    _ handle: OpaquePointer?, _ input: UnsafePointer<CChar>,
+    _ call: (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32,
+    _ name: String
+) -> Int32 {
+    let before = allTransactionCounts(handle)
+    var out: UnsafeMutablePointer<CChar>?
+    var error: UnsafeMutablePointer<CChar>?
+    let status = call(handle, input, &out, &error)
+    checkAndFree(out, isError: false)
+    checkAndFree(error, isError: true)
+    if status != 0, allTransactionCounts(handle) != before {
+        fatal("a refused \(name) changed the ledger: \(String(cString: input).prefix(300).debugDescription)")
+    }
+    return status
+}
+
+/// The transaction counts of the ledger engine's three portfolios.
+func allTransactionCounts(_ handle: OpaquePointer?) -> [Double] {
+    ["main", "eur-book", "cold"].map { portfolio in
+        var out: UnsafeMutablePointer<CChar>?
+        var error: UnsafeMutablePointer<CChar>?
+        guard cf_engine_transactions(handle, #"{"portfolio":"\#(portfolio)"}"#, &out, &error) == 0, let out else {
+            fatal("cannot count the transactions of \(portfolio)")
+        }
+        defer { cf_string_free(out) }
+        var jsonError = json_error_t()
+        guard let value = json_loads(out, 0, &jsonError) else { fatal("transactions output is not JSON") }
+        defer { json_decref(value) }
+        return json_number_value(json_object_get(value, "total"))
+    }
 }
 
 /// The transaction count of the engine's "main" portfolio.
@@ -333,6 +371,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             let pnlStatus = cf_engine_pnl(handle, input, &out, &error)
             if !valid && pnlStatus == 0 {
                 fatal("a pnl query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
+            }
+        case .ledgerGroup:
+            // The input as a trade, then as a move (SPEC §16): a refused group writes nothing.
+            let handle = freshLedgerEngine()
+            status = fuzzGroup(handle, input, cf_engine_add_trade, "trade")
+            let moveStatus = fuzzGroup(handle, input, cf_engine_move, "move")
+            if !valid && moveStatus == 0 {
+                fatal("a move that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
             }
         case .decodeMarketChart: status = cf_decode_market_chart(input, &out, &error)
         case .chartSVG:

@@ -168,6 +168,23 @@ def main() -> None:
                                         "to": "2025-01-01T00:00:00Z", "limit": 10, "offset": 0},
                                    {"portfolio": "eur-book"}, {"limit": -1}, {"from": "yesterday"}, {"portfolio": None}]):
         write("ledger_query", f"query{index}", compact(query))
+    # Groups (SPEC §16): each input is tried as a trade and as a move, so seeds of both shapes.
+    for index, text in enumerate(MALFORMED + HOSTILE):
+        write("ledger_group", f"bad{index}", text)
+    groups = [
+        {"timestamp": "2024-06-01T00:00:00Z", "sent": {"coin_id": "bitcoin", "amount": "0.5"},
+         "received": {"coin_id": "ethereum", "amount": "10"}, "value": "30000", "fee": "0.01", "fee_coin_id": "binancecoin",
+         "fee_price": "310", "note": "swap", "external_id": "t-1"},
+        {"sent": {"coin_id": "bitcoin", "amount": "5"}, "received": {"coin_id": "usd", "amount": "1"}},
+        {"sent": {"coin_id": "bitcoin", "amount": "1"}, "received": {"coin_id": "bitcoin", "amount": "1"}},
+        {"from": "main", "to": "cold", "coin_id": "bitcoin", "amount": "1", "received_amount": "0.9995",
+         "timestamp": "2024-06-02T00:00:00Z", "note": "to the cold wallet", "external_id": "m-1"},
+        {"from": "main", "to": "eur-book", "coin_id": "bitcoin", "amount": "0.1"},
+        {"from": "cold", "to": "main", "coin_id": "bitcoin", "amount": "0.000000000000000001"},
+        {"from": "main", "to": "main", "coin_id": "bitcoin", "amount": "1", "received_amount": "2"},
+    ]
+    for index, group in enumerate(groups):
+        write("ledger_group", f"group{index}", compact(group))
     # The saved snapshot's compact coins (snapshot_open): the fixture, a few coins, and damage.
     whole = compact_snapshot(markets)
     write("snapshot_open", "markets", whole)

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-"decode_markets decode_global decode_coin_detail decode_market_chart chart_svg engine_load engine_open client_open engine_query markets_request format ledger_add ledger_csv ledger_query snapshot_open price_input"}
+TARGETS=${FUZZ_TARGETS:-"decode_markets decode_global decode_coin_detail decode_market_chart chart_svg engine_load engine_open client_open engine_query markets_request format ledger_add ledger_group ledger_csv ledger_query snapshot_open price_input"}
 OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT/artifacts" "$OUT/work"
