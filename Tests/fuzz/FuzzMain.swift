@@ -156,8 +156,10 @@ func fuzzPriceInput(_ input: UnsafePointer<CChar>, valid: Bool) -> Int32 {
 /// are checked and freed; a refusal must leave every portfolio's transaction count as it was.
 func fuzzGroup(
     _ handle: OpaquePointer?, _ input: UnsafePointer<CChar>,
-    _ call: (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32,
+    _ call: (
+        OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    ) -> Int32,
     _ name: String
 ) -> Int32 {
     let before = allTransactionCounts(handle)
