@@ -172,6 +172,12 @@ def snapshot_rows(build: Path) -> list[str]:
     return rows
 
 
+def import_rows(build: Path) -> list[str]:
+    """import_bench's rows: a 100,000-row Binance statement and Coinbase v4 file through
+    cf_engine_import against the same ledger rows through sqlite3 (SPEC §22)."""
+    return subprocess.run([str(build / "import_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
+
+
 def postgres_rows(build: Path) -> list[str]:
     """postgres_bench's rows, on the cluster bench/Makefile starts (Tests/postgres/with-cluster.sh).
     Without one the run fails: a missing backend is not a figure."""
@@ -221,7 +227,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     returns = subprocess.run([str(build / "returns_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
     prices = subprocess.run([str(build / "prices_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
-    for line in c_rows + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + prices + returns:
+    for line in c_rows + import_rows(build) + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + prices + returns:
         print(line)
     print()
     print((BENCH / "NOTES.md").read_text().rstrip())

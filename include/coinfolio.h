@@ -83,6 +83,8 @@ extern "C" {
 #define CF_REASON_OUT_OF_RANGE       "out_of_range"       /**< CF_INVALID_ARGUMENT: a ledger change after which an amount, price or sum would pass the ledger's ±8.5e19 (details.field) */
 #define CF_REASON_CURRENCY           "currency"           /**< CF_INVALID_ARGUMENT: a move between portfolios of different currencies (details.from_currency, details.to_currency), or a realized or performance report over every portfolio ("portfolio": null) when they differ */
 #define CF_REASON_UNKNOWN_CURRENCY   "unknown_currency"   /**< CF_INVALID_ARGUMENT: a vs_currency or price_currency CoinGecko does not price in (details.field) */
+#define CF_REASON_UNKNOWN_FORMAT     "unknown_format"     /**< CF_INVALID_ARGUMENT (cf_engine_import): the header, after the preamble lines a format may have, is none of the known formats' (or not the asked format's); details.header its cells, details.formats the formats tried */
+#define CF_REASON_UNKNOWN_SYMBOLS    "unknown_symbols"    /**< CF_INVALID_ARGUMENT (cf_engine_import): symbols that name no one coin; details.symbols lists each {"symbol","candidates"}; nothing was written */
 #define CF_REASON_REENTRANT          "reentrant"          /**< CF_INVALID_ARGUMENT: called from a progress function, a call that would wait for the call reporting to it */
 #define CF_REASON_NO_COINS           "no_coins"           /**< CF_DECODE (cf_engine_refresh) or CF_INVALID_ARGUMENT (cf_engine_load): a first /coins/markets page with no coin; the snapshot is kept */
 #define CF_REASON_TIMEOUT            "timeout"            /**< CF_STORE: the database did not answer within database_timeout; CF_NETWORK: no complete HTTP answer within timeout_ms */
@@ -886,6 +888,71 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
  * details.column: the header name, when the error is about one field; details.reason for a
  * number with a comma, above; or details.reason "reentrant" or "out_of_range") or CF_STORE. */
 int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, char **out_error);
+
+/** Imports what an exchange or another tracker exports (SPEC §18), or Coinfolio's own CSV.
+ * options_json (NULL: every default): {"format": "auto" (default) | "coinfolio" | "coinbase" |
+ * "binance" | "kraken" | "cointracking" | "koinly", "portfolio": "main" (created with the
+ * engine's vs_currency when it does not exist; the coinfolio format's rows without a portfolio
+ * go there), "dry_run": false, "symbols": {"BOND":"barnbridge"} (symbol -> CoinGecko coin id,
+ * tried first)}. data: the file's text (UTF-8 CSV; borrowed, not kept).
+ *
+ * Detection: the header is the first record or, for Coinbase v1-v3, one of the first 20 (their
+ * preamble lines). Variants: coinbase "v1" ("EUR Subtotal"-style columns), "v2", "v3", "v4";
+ * binance "trade_history" (Date(UTC),Pair,Side,Price,Executed,Amount,Fee), "trade_history_old"
+ * (Date(UTC),Market,Type,Price,Amount,Total,Fee,Fee Coin), "statement"
+ * (User_ID,UTC_Time,Account,Operation,Coin,Change,Remark); kraken "ledgers" and "ledgers_wallet";
+ * cointracking "default"; koinly "universal"; coinfolio "default". A header holds a variant when
+ * its columns appear in order; newer columns (Coinbase's Sender Address and Recipient Address,
+ * Kraken's subclass and amountusd) are read as the same variant, any other extra column is a
+ * warning on the header's line. A "Date(UTC+8)" column's times are in that offset; every other
+ * time is UTC. Numbers are exact decimals (at most 18 fraction digits); thousands separators
+ * ("11,426.20"), currency signs ("-$1,240.00") and asset suffixes ("0.0528450000BTC") are read
+ * only where the format writes them, CoinTracking's "-" is empty and its dates dd.mm.yyyy; the
+ * coinfolio format is read as cf_engine_import_csv reads it.
+ *
+ * Rows: buys and sells (money for a coin), trades (a coin for a coin: a sell and a buy in one
+ * group, priced by the file's value, else by stored prices, else pending), income with its
+ * income_type, transfers, fees in money (the row's fee) or in a coin (a fee row, SPEC §16).
+ * Rows of one exchange transaction are one group (a Binance statement's Buy/Sell/Fee rows of one
+ * UTC_Time and account; a Kraken refid; a Coinbase Convert's two rows of one ID). Money moved in
+ * or out (a fiat deposit), income in money, moves between an exchange's own accounts and
+ * Kraken's pending rows without a txid are listed in "ignored"; rows no rule reads (an unknown
+ * operation or type) in "warnings"; neither stops the import. A price in a currency other than
+ * the portfolio's is pending, and so is a row whose fee is in one (a warning names the fee).
+ *
+ * Symbols to coin ids, in order: the "symbols" option; money (ISO 4217 codes, the engine's and
+ * the portfolio's vs_currency); the built-in table (the largest coins, stablecoins, Kraken's
+ * codes such as XXBT, XETH, XXDG, ZEUR and suffixes .S .F .M .B .P); a symbol exactly one coin of
+ * the saved snapshot has. Anything else fails the whole import before writing, listing every
+ * such symbol: details {"reason":"unknown_symbols","symbols":[{"symbol","candidates":[ids…]}…]}.
+ *
+ * External ids: "<format>:<the exchange's id>" (a Coinbase v4 ID, a Kraken refid), else
+ * "<format>:" + the first 32 hex digits of SHA-256 over the cells of the entry's rows (cells
+ * joined by U+001F, rows by U+001E; the n-th identical row of a file hashes the first digest, U+001D
+ * and n); an entry's further rows add "#2", "#3". A row whose external id the portfolio already
+ * has is skipped, so importing a file again, or a later export that overlaps it, imports only
+ * the new rows.
+ *
+ * All or nothing, in one database transaction (a dry run checks everything, the never-negative
+ * rule included, and rolls back). Never sends a request. Reports progress (phase "import": done
+ * 0; the rows read every 1,000 rows with total null; then rows written with total the rows of
+ * the file; done = total at the end) to the function of cf_engine_set_progress; a call from that
+ * function that reads or writes the database returns CF_INVALID_ARGUMENT, details.reason
+ * "reentrant".
+ * out_json: {"format","variant","imported":n (transactions written: trade legs and fee rows
+ * count),"skipped":n (transactions already there),"ignored":[{"line","reason"}…],
+ * "warnings":[{"line","reason"}…],"pending_prices":n (written rows whose price is pending),
+ * "unknown_symbols":[{"symbol","candidates"}…] (empty unless dry_run)} and, with dry_run only,
+ * "transactions":[…] (the rows that would be written, "id" and "group_id" null; rows naming an
+ * unknown symbol are left out and the rest is checked without them). Lines are the file's physical
+ * lines, preamble lines included. Returns CF_OK, CF_INVALID_ARGUMENT (NULL engine or data; bad
+ * options with details.field; details.reason "unknown_format" with details.header (the first
+ * record's cells) and details.formats (every format's name); "unknown_symbols"; details.line and
+ * details.column (the header's title) for a broken cell, a row the ledger refuses, a repeated
+ * external id or a shortfall with details {coin_id, timestamp, short_by}; "out_of_range";
+ * "reentrant") or CF_STORE. */
+int cf_engine_import(cf_engine *engine, const char *options_json, const char *data, char **out_json,
+                     char **out_error);
 
 /** Exports transactions as CSV in ledger order, with the long header above
  * (timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id,fee_coin_id,fee_price,

@@ -47,6 +47,12 @@ struct Options {
     var year: Int?
     var taxFreeAfter: Int?
     var csv = false
+    /// `--format F` of `import` (nil: detected).
+    var format: ImportFormat?
+    /// `--dry-run` of `import`.
+    var dryRun = false
+    /// `--symbol SYMBOL=ID` of `import`, each given.
+    var symbols: [String: String] = [:]
 
     /// The options part of the usage text (`HelpCommand.text` puts the commands before it).
     static let optionsUsage = """
@@ -156,6 +162,21 @@ struct Options {
                 days = text
             case "--svg": svg = try value(argument)
             case "--history": history = true
+            case "--format":
+                let text = try value(argument)
+                guard text == "auto" || ImportFormat(rawValue: text) != nil else {
+                    throw UsageError(
+                        message: "--format must be auto, coinfolio, coinbase, binance, kraken, cointracking or koinly, not \"\(text)\"")
+                }
+                format = ImportFormat(rawValue: text)
+            case "--dry-run": dryRun = true
+            case "--symbol":
+                let text = try value(argument)
+                let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw UsageError(message: "--symbol needs SYMBOL=ID (BOND=barnbridge), not \"\(text)\"")
+                }
+                symbols[String(parts[0])] = String(parts[1])
             case "--json": json = true
             case "--offline": offline = true
             case "-h", "--help": positional = ["help"]; index = arguments.count; continue

@@ -252,14 +252,16 @@ final class LedgerStoreTests: XCTestCase {
             return try bytes.withUnsafeMutableBytes { try alice.importCSV(UnsafeRawBufferPointer($0)) }
         }
         let header = "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id\n"
-        // A backdated sell leaves the existing Jan 3 sell short: that row is not the file's.
+        // A backdated sell leaves the existing Jan 3 sell short: that row is not the file's, so
+        // the error names the file's last row of the coin before it (line 3, the backdated sell).
         let backdated = assertThrows(.invalidArgument) {
             try importCSV(
                 header + "2024-01-01T00:00:00Z,cold,bitcoin,transfer_out,0.1,,,,\n2024-01-02T12:00:00Z,main,bitcoin,sell,0.6,1,,,\n")
         }
         XCTAssertEqual(
             shortfall(backdated), ["coin_id": .string("bitcoin"), "timestamp": .string("2024-01-03T00:00:00Z"), "short_by": .number(0.1)])
-        XCTAssertNil(backdated?.details["line"])
+        XCTAssertEqual(backdated?.details["line"], .number(3))
+        XCTAssertEqual(backdated?.details["column"], .string("amount"))
         // A sell of the file's own that is short names its line.
         let own = assertThrows(.invalidArgument) { try importCSV(header + "2024-01-04T00:00:00Z,main,bitcoin,sell,1,1,,,\n") }
         XCTAssertEqual(own?.details["line"], .number(2))

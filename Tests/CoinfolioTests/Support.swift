@@ -268,6 +268,14 @@ struct TestDatabase {
 
     /// A store of this database and owner.
     func store() throws -> PortfolioStore { try PortfolioStore(path: location, owner: owner) }
+
+    /// An engine on this database and owner whose CoinGecko is a closed port (nothing it does
+    /// may send a request: a ledger's calls never do).
+    func offlineEngine() throws -> PortfolioEngine {
+        try PortfolioEngine(
+            configuration: EngineConfiguration(
+                database: location, owner: owner, api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
+    }
 }
 
 /// `count` one- or two-byte mutations (a byte replaced, removed or inserted, from JSON's own

@@ -10,6 +10,8 @@
 //   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420);
 //   - chart_svg: an SVG drawn from the input (as the chart, then as the options) is one UTF-8
 //     document with one `<svg>` element, and input jansson rejects never gets CF_OK either way;
+//   - the exchange imports (import_coinbase, …; FuzzImport.swift): no crash, every refusal with
+//     its line (but a whole file's), nothing written on a refusal or in a dry run;
 //   - price_input: the input as a price_at query, a set_price setting, a range request and
 //     fill_prices options (the fill run too); input jansson rejects never gets CF_OK, and a refused set_price changes
 //     no price (a probe price_at answers as before);
@@ -30,6 +32,8 @@ enum Target: String, CaseIterable {
     case ledgerAdd = "ledger_add", ledgerCSV = "ledger_csv", ledgerQuery = "ledger_query"
     case snapshotOpen = "snapshot_open"
     case decodeMarketChart = "decode_market_chart", chartSVG = "chart_svg"
+    case importCoinbase = "import_coinbase", importBinance = "import_binance", importKraken = "import_kraken"
+    case importCoinTracking = "import_cointracking", importKoinly = "import_koinly"
     case priceInput = "price_input"
     case ledgerGroup = "ledger_group"
 }
@@ -152,8 +156,10 @@ func fuzzPriceInput(_ input: UnsafePointer<CChar>, valid: Bool) -> Int32 {
 /// are checked and freed; a refusal must leave every portfolio's transaction count as it was.
 func fuzzGroup(
     _ handle: OpaquePointer?, _ input: UnsafePointer<CChar>,
-    _ call: (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32,
+    _ call: (
+        OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    ) -> Int32,
     _ name: String
 ) -> Int32 {
     let before = allTransactionCounts(handle)
@@ -308,6 +314,13 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         for index in 0..<length { text[index] = CChar(bitPattern: bytes[index]) }
         return text.withUnsafeBufferPointer { buffer in buffer.baseAddress.map(fuzzCSV) ?? 0 }
     }
+    if let format = importFormat(of: target) {
+        let length = bytes.firstIndex(of: 0) ?? size
+        var text = [CChar](repeating: 0, count: length + 1)
+        for index in 0..<length { text[index] = CChar(bitPattern: bytes[index]) }
+        text.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { fuzzImport($0, format: format) } }
+        return 0
+    }
     // The entry points take C strings: the input up to its first NUL.
     let length = bytes.firstIndex(of: 0) ?? size
     var text = [CChar](repeating: 0, count: length + 1)
@@ -412,7 +425,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             }
         case .priceInput:
             status = fuzzPriceInput(input, valid: valid)
-        case .format, .ledgerCSV, .snapshotOpen:
+        case .format, .ledgerCSV, .snapshotOpen, .importCoinbase, .importBinance, .importKraken, .importCoinTracking, .importKoinly:
             break
         }
         checkAndFree(out, isError: false)
@@ -549,8 +562,8 @@ public func fuzzInitialize(
             ? "coinfolio-fuzz format: \(counts.inputs) inputs, 5 formatters each, every output checked\n"
             : target == .snapshotOpen
                 ? "coinfolio-fuzz snapshot_open: \(counts.inputs) blobs, \(counts.accepted) kept as a snapshot, every answer JSON\n"
-                : target == .ledgerCSV
-                    ? "coinfolio-fuzz ledger_csv: \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
+                : target == .ledgerCSV || importFormat(of: target) != nil
+                    ? "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
                     : "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.strictInvalid) not strict JSON (all refused), \(counts.accepted) accepted with CF_OK\n"
         FileHandle.standardError.write(Data(line.utf8))
     }

@@ -219,6 +219,35 @@ def main() -> None:
     ]
     for index, text in enumerate(csvs):
         write("ledger_csv", f"csv{index}", text)
+    import_corpus()
+
+
+#: The import targets' sample files (Tests/fixtures/imports), by format.
+IMPORT_SAMPLES = {
+    "coinbase": ["coinbase-v1.csv", "coinbase-v2.csv", "coinbase-v3.csv", "coinbase-v4.csv"],
+    "binance": ["binance-trade-history.csv", "binance-trade-history-old.csv", "binance-statement.csv"],
+    "kraken": ["kraken-ledgers.csv", "kraken-ledgers-wallet.csv"],
+    "cointracking": ["cointracking.csv"],
+    "koinly": ["koinly.csv"],
+}
+
+
+def import_corpus() -> None:
+    """Each import target's seeds: its format's sample files, each also cut after its header and
+    in the middle of a row, and with its data rows in reverse order."""
+    samples = HERE.parent / "fixtures" / "imports"
+    for fmt, names in IMPORT_SAMPLES.items():
+        target = f"import_{fmt}"
+        shutil.rmtree(CORPUS / target, ignore_errors=True)
+        for name in names:
+            data = (samples / name).read_bytes()
+            stem = name.removesuffix(".csv")
+            write(target, stem, data)
+            lines = data.split(b"\n")
+            header_end = next((i for i, line in enumerate(lines) if line.count(b",") >= 5), 0)
+            write(target, f"{stem}-header", b"\n".join(lines[: header_end + 1]) + b"\n")
+            write(target, f"{stem}-cut", data[: len(data) * 2 // 3])
+            write(target, f"{stem}-reversed", b"\n".join(lines[: header_end + 1] + lines[header_end + 1 :][::-1]))
 
     # Prices in the past (price_input): price_at queries, set_price settings, range requests and
     # fill options, good and bad.

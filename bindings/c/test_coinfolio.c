@@ -171,6 +171,15 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_returns_spec_example),
     TEST(test_engine_returns_performance),
     TEST(test_engine_returns_bad_options),
+    /* test_import.c */
+    TEST(test_engine_import_coinbase_convert_is_a_trade),
+    TEST(test_engine_import_binance_statement_group_with_bnb_fee),
+    TEST(test_engine_import_kraken_codes_and_staking),
+    TEST(test_engine_import_overlapping_export),
+    TEST(test_engine_import_ambiguous_symbol),
+    TEST(test_engine_import_broken_cell_and_unknown_header),
+    TEST(test_engine_import_dry_run),
+    TEST(test_engine_import_pending_rows_filled_and_euros_converted),
     /* test_ledger_history.c */
     TEST(test_engine_ledger_history_fee_in_bnb),
     TEST(test_engine_ledger_history_swap),

@@ -322,6 +322,37 @@ const char *tf_shared_database(const char *stem) {
     return temp_path(stem);
 }
 
+/* An engine opened with `config` (released here); NULL after a recorded failure. */
+static cf_engine *open_engine(json_t *config) {
+    cf_engine *engine = NULL;
+    char *err = NULL, *text = json_dumps(config, JSON_COMPACT);
+    json_decref(config);
+    if (!CHECK_STATUS(cf_engine_open(text, &engine, &err), CF_OK, err))
+        engine = NULL;
+    free_out(err);
+    free(text);
+    return engine;
+}
+
+cf_engine *tf_open_engine(const char *database) {
+    return open_engine(json_pack("{s:s}", "database", database));
+}
+
+cf_engine *tf_engine_of_its_own(const char *stem) {
+    json_t *config = json_pack("{s:s}", "database", temp_path(stem));
+    tf_place_database(config);
+    return open_engine(config);
+}
+
+char *tf_ledger_text(cf_engine *engine) {
+    char *csv = NULL, *err = NULL;
+    if (!CHECK_STATUS(cf_engine_export_csv(engine, "{\"portfolio\":null}", &csv, &err), CF_OK, err)) {
+        free_out(err);
+        return NULL;
+    }
+    return csv;
+}
+
 const char *tf_private_database(const char *stem) {
     static int counter;
     const char *url, *slash;

@@ -127,6 +127,16 @@ void tf_place_database(json_t *config);
 /* A database two owners can share: the cluster's URL in the PostgreSQL pass, else a fresh
  * temporary path. */
 const char *tf_shared_database(const char *stem);
+/* An engine opened on `database` as given (a path or ":memory:", never moved to the PostgreSQL
+ * cluster); NULL after a recorded failure; the caller closes it. */
+cf_engine *tf_open_engine(const char *database);
+/* An engine on a database of its own: a fresh temporary SQLite file named after stem, or in the
+ * PostgreSQL pass the cluster with an owner of its own. NULL after a recorded failure; the caller
+ * closes it. */
+cf_engine *tf_engine_of_its_own(const char *stem);
+/* Every transaction of every portfolio as CSV (cf_engine_export_csv with {"portfolio":null}):
+ * what "the ledger unchanged" compares. Freed with free_out; NULL after a recorded failure. */
+char *tf_ledger_text(cf_engine *engine);
 /* A database no other test reaches, even through what every owner shares (price points): in the
  * PostgreSQL pass a new database created on the cluster (CREATE DATABASE through libpq; the
  * cluster goes at the end of the run), else a fresh temporary path. NULL (and a recorded

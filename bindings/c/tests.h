@@ -174,6 +174,15 @@ void test_engine_returns_rows_and_csv(void);
 void test_engine_returns_spec_example(void);
 void test_engine_returns_performance(void);
 void test_engine_returns_bad_options(void);
+/* test_import.c */
+void test_engine_import_coinbase_convert_is_a_trade(void);
+void test_engine_import_binance_statement_group_with_bnb_fee(void);
+void test_engine_import_kraken_codes_and_staking(void);
+void test_engine_import_overlapping_export(void);
+void test_engine_import_ambiguous_symbol(void);
+void test_engine_import_broken_cell_and_unknown_header(void);
+void test_engine_import_dry_run(void);
+void test_engine_import_pending_rows_filled_and_euros_converted(void);
 
 /* test_ledger_history.c */
 void test_engine_ledger_history_fee_in_bnb(void);

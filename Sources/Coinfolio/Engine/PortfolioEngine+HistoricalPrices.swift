@@ -64,9 +64,14 @@ extension PortfolioEngine {
     /// that time"): `storedPrice`, the rule without its fetch step, as the ledger's seam. A store
     /// failure while looking is no price (the row is then pending; the write itself reports the
     /// store). A snapshot price counts as `coingecko` (it is CoinGecko's `current_price`).
-    var storedPrices: StoredPrices {
-        StoredPrices { [self] coinID, vsCurrency, time in
-            guard let found = try? storedPrice(coinID: coinID, vsCurrency: vsCurrency, time: time) else { return nil }
+    var storedPrices: StoredPrices { storedPrices(within: nil) }
+
+    /// `storedPrices` read through `held`, the store's database an import's write already holds
+    /// (its own lookups would wait for that write: `StoreConnection.reading(within:_:)`).
+    func storedPrices(within held: (any Database)?) -> StoredPrices {
+        nonisolated(unsafe) let held = held
+        return StoredPrices { [self] coinID, vsCurrency, time in
+            guard let found = try? storedPrice(coinID: coinID, vsCurrency: vsCurrency, time: time, within: held) else { return nil }
             return StoredPrice(price: found.exactPrice, source: found.source == .manual ? .manual : .coingecko, at: found.at)
         }
     }
@@ -76,18 +81,19 @@ extension PortfolioEngine {
     /// within an hour. Never touches the network.
     /// - Returns: nil when none of them has a price.
     /// - Throws: `.store`.
-    func storedPrice(coinID: String, vsCurrency: String, time: Int64) throws -> HistoricalPrice? {
-        let manual = try store.manualPricePoints(coinID: coinID, vsCurrency: vsCurrency, onDayOf: time)
+    func storedPrice(coinID: String, vsCurrency: String, time: Int64, within held: (any Database)? = nil) throws -> HistoricalPrice? {
+        let manual = try store.manualPricePoints(coinID: coinID, vsCurrency: vsCurrency, onDayOf: time, within: held)
         if let point = PriceRule.pick(among: manual, time: time, timeOf: { $0.time ?? time }) {
             return HistoricalPrice(manual: point, time: time, at: point.time ?? time)
         }
-        if let found = try storedPoint(coinID: coinID, vsCurrency: vsCurrency, time: time) { return found }
+        if let found = try storedPoint(coinID: coinID, vsCurrency: vsCurrency, time: time, within: held) { return found }
         return snapshotPrice(coinID: coinID, vsCurrency: vsCurrency, time: time)
     }
 
     /// Steps 2–3: a stored CoinGecko point of the day.
-    private func storedPoint(coinID: String, vsCurrency: String, time: Int64) throws -> HistoricalPrice? {
-        let stored = try store.pricePointCandidates(coinID: coinID, vsCurrency: vsCurrency, time: time)
+    private func storedPoint(coinID: String, vsCurrency: String, time: Int64, within held: (any Database)? = nil) throws -> HistoricalPrice?
+    {
+        let stored = try store.pricePointCandidates(coinID: coinID, vsCurrency: vsCurrency, time: time, within: held)
         guard let point = PriceRule.pick(atOrBefore: stored.atOrBefore, after: stored.after, time: time, timeOf: \.time) else {
             return nil
         }

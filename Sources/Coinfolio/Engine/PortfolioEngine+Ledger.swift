@@ -169,15 +169,7 @@ extension PortfolioEngine {
     /// memory at once). Same rules as `importCSV(_:)`.
     /// - Throws: `.invalidArgument` also when the file is missing, is a folder or cannot be read.
     public func importCSV(contentsOf url: URL) throws -> ImportSummary {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw CoinfolioError(.invalidArgument, "cannot read \(url.path): no such file")
-        }
-        if isFolder.boolValue { throw CoinfolioError(.invalidArgument, "cannot read \(url.path): it is a folder, not a file") }
-        let handle: FileHandle
-        do { handle = try FileHandle(forReadingFrom: url) } catch {
-            throw CoinfolioError(.invalidArgument, "cannot read \(url.path): \(error.localizedDescription)")
-        }
+        let handle = try Self.openForImport(url)
         defer { try? handle.close() }
         var reader = CSVReader(fileHandle: handle, path: url.path)
         return try importCSV(&reader)
@@ -187,10 +179,9 @@ extension PortfolioEngine {
     /// the end done = total = every row read (the total is not known before: the file streams).
     func importCSV(_ reader: inout CSVReader) throws -> ImportSummary {
         progress.report(.import, done: 0, total: nil)
-        let result = try store.importCSV(&reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices) {
-            rows, finished in
-            self.progress.report(.import, done: rows, total: finished ? rows : nil)
-        }
+        let result = try store.importCSV(
+            &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices(within:),
+            progress: { rows, finished in self.progress.report(.import, done: rows, total: finished ? rows : nil) })
         return ImportSummary(imported: result.imported, skipped: result.skipped)
     }
 

@@ -8,8 +8,9 @@ extension PortfolioEngine {
     /// fetch step), the price, the fee (money, not coin units) and the fee price are converted
     /// (`PriceConversion`); when not, the price is pending and the fee and fee price stay in
     /// `priceCurrency` until `fill_prices` converts them. A row without a price (already pending)
-    /// keeps `priceCurrency` so that its fee is converted with its price.
-    func withPriceCurrency(_ t: Transaction, portfolioCurrency vs: String) -> Transaction {
+    /// keeps `priceCurrency` so that its fee is converted with its price. `prices`: where the
+    /// stored prices are read (nil: `storedPrices`; an import passes its write's).
+    func withPriceCurrency(_ t: Transaction, portfolioCurrency vs: String, prices: StoredPrices? = nil) -> Transaction {
         guard let given = t.priceCurrency else { return t }
         var row = t
         guard given != vs else {
@@ -17,7 +18,7 @@ extension PortfolioEngine {
             return row
         }
         if row.originalPrice == nil, row.priceSource != .pending { row.originalPrice = row.price }
-        let prices = storedPrices
+        let prices = prices ?? storedPrices
         if let portfolioPrice = prices.price(of: t.coinID, in: vs, at: t.timestamp),
             let givenPrice = prices.price(of: t.coinID, in: given, at: t.timestamp),
             row.originalPrice != nil, let converted = PriceConversion.converted(row, portfolioPrice: portfolioPrice, givenPrice: givenPrice)

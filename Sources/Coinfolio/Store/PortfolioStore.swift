@@ -165,10 +165,22 @@ extension PortfolioStore {
 
     /// Imports ledger CSV in one transaction; see `LedgerStore.importCSV`.
     func importCSV(
-        _ reader: inout CSVReader, newPortfolioCurrency: String, prices: StoredPrices = .none,
-        progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
-    ) throws -> (imported: Int, skipped: Int) {
-        try ledger.importCSV(&reader, newPortfolioCurrency: newPortfolioCurrency, prices: prices, progress: progress)
+        _ reader: inout CSVReader, newPortfolioCurrency: String, prices: (any Database) -> StoredPrices = { _ in .none },
+        defaultPortfolio: String? = nil,
+        keep: Bool = true, units: (([Transaction]) -> Void)? = nil, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
+    ) throws -> (imported: Int, skipped: Int, counts: LedgerStore.ImportCounts) {
+        try ledger.importCSV(
+            &reader, newPortfolioCurrency: newPortfolioCurrency, prices: prices, defaultPortfolio: defaultPortfolio, keep: keep,
+            units: units, progress: progress)
+    }
+
+    /// Writes an import's units of rows in one transaction (an exchange file's, SPEC §18); see
+    /// `LedgerStore.importUnits`.
+    func importUnits(
+        keep: Bool, creating portfolio: (name: String, vsCurrency: String)?,
+        _ next: (_ connection: any Database) throws -> LedgerStore.ImportUnit?, checked: () -> Void
+    ) throws -> LedgerStore.ImportCounts {
+        try ledger.importUnits(keep: keep, creating: portfolio, next, checked: checked)
     }
 
     /// Writes a portfolio's transactions (every portfolio's for nil) as CSV; see `LedgerStore.exportCSV`.
@@ -243,8 +255,10 @@ extension PortfolioStore {
     }
 
     /// See `PriceStore.candidates`.
-    func pricePointCandidates(coinID: String, vsCurrency: String, time: Int64) throws -> (atOrBefore: PricePoint?, after: PricePoint?) {
-        try prices.candidates(coinID: coinID, vsCurrency: vsCurrency, time: time)
+    func pricePointCandidates(coinID: String, vsCurrency: String, time: Int64, within held: (any Database)? = nil) throws -> (
+        atOrBefore: PricePoint?, after: PricePoint?
+    ) {
+        try prices.candidates(coinID: coinID, vsCurrency: vsCurrency, time: time, within: held)
     }
 
     /// See `PriceStore.points`.
@@ -259,8 +273,10 @@ extension PortfolioStore {
     }
 
     /// See `PriceStore.manualPoints(coinID:vsCurrency:onDayOf:)`.
-    func manualPricePoints(coinID: String, vsCurrency: String, onDayOf time: Int64) throws -> [ManualPrice] {
-        try prices.manualPoints(coinID: coinID, vsCurrency: vsCurrency, onDayOf: time)
+    func manualPricePoints(coinID: String, vsCurrency: String, onDayOf time: Int64, within held: (any Database)? = nil) throws
+        -> [ManualPrice]
+    {
+        try prices.manualPoints(coinID: coinID, vsCurrency: vsCurrency, onDayOf: time, within: held)
     }
 
     /// See `PriceStore.manualPoints(coinID:vsCurrency:from:before:)`.

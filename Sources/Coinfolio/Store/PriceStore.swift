@@ -43,9 +43,11 @@ final class PriceStore: Sendable {
     /// The stored points the `price_at` rule looks at for `time`: the latest in [its UTC day's
     /// 00:00, time] and the earliest in (time, the next 00:00); either may be nil.
     /// - Throws: `.store`.
-    func candidates(coinID: String, vsCurrency: String, time: Int64) throws -> (atOrBefore: PricePoint?, after: PricePoint?) {
+    func candidates(coinID: String, vsCurrency: String, time: Int64, within held: (any Database)? = nil) throws -> (
+        atOrBefore: PricePoint?, after: PricePoint?
+    ) {
         let (dayStart, _, dayEnd) = PriceRule.window(for: time)
-        return try connection.reading { connection in
+        return try connection.reading(within: held) { connection in
             let before = try connection.statement(
                 """
                 SELECT t_ms, price FROM price_point WHERE coin_id = ?1 AND vs_currency = ?2 AND t_ms >= ?3 AND t_ms <= ?4
@@ -138,15 +140,17 @@ final class PriceStore: Sendable {
 
     /// The owner's manual points of `time`'s UTC day, oldest first (one query: an owner sets few).
     /// - Throws: `.store`; `.store` too for a stored price that is no decimal (a damaged row).
-    func manualPoints(coinID: String, vsCurrency: String, onDayOf time: Int64) throws -> [ManualPrice] {
+    func manualPoints(coinID: String, vsCurrency: String, onDayOf time: Int64, within held: (any Database)? = nil) throws -> [ManualPrice] {
         let (dayStart, _, dayEnd) = PriceRule.window(for: time)
-        return try manualPoints(coinID: coinID, vsCurrency: vsCurrency, from: dayStart, before: dayEnd)
+        return try manualPoints(coinID: coinID, vsCurrency: vsCurrency, from: dayStart, before: dayEnd, within: held)
     }
 
     /// The owner's manual points in [from, before) (ms), oldest first.
     /// - Throws: as `manualPoints(coinID:vsCurrency:onDayOf:)`.
-    func manualPoints(coinID: String, vsCurrency: String, from dayStart: Int64, before dayEnd: Int64) throws -> [ManualPrice] {
-        try connection.reading { connection in
+    func manualPoints(
+        coinID: String, vsCurrency: String, from dayStart: Int64, before dayEnd: Int64, within held: (any Database)? = nil
+    ) throws -> [ManualPrice] {
+        try connection.reading(within: held) { connection in
             let select = try connection.statement(
                 """
                 SELECT t_ms, price FROM manual_price WHERE owner = ?1 AND coin_id = ?2 AND vs_currency = ?3

@@ -45,6 +45,14 @@ extension CoinfolioError {
         /// `.invalidArgument`: a `vs_currency` or `price_currency` CoinGecko does not price in
         /// (not one of `/simple/supported_vs_currencies`; `details["field"]`).
         case unknownCurrency = "unknown_currency"
+        /// `.invalidArgument` from an import (SPEC §18): a file whose header (after the preamble
+        /// lines its format may have) is none of the known formats' (or not the asked format's);
+        /// `details["header"]` its cells, `details["formats"]` the formats tried.
+        case unknownFormat = "unknown_format"
+        /// `.invalidArgument` from an import (SPEC §18): symbols that name no one coin (unknown, or
+        /// shared by several coins of the snapshot); `details["symbols"]` lists every one
+        /// `{"symbol","candidates"}`; nothing was written.
+        case unknownSymbols = "unknown_symbols"
         /// `.invalidArgument`: a call from a progress function that would wait for the call
         /// reporting to it (a refresh, load, price update, import or chart download).
         case reentrant

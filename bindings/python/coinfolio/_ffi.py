@@ -432,6 +432,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_rename_portfolio", (cf_engine_p, c_char_p, c_char_p, c_string_out), c_int, _check_status),
     ("cf_engine_delete_portfolio", (cf_engine_p, c_char_p, c_int, c_string_out), c_int, _check_status),
     ("cf_engine_import_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_import", (cf_engine_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_export_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Prices in the past
     ("cf_engine_price_at", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),

@@ -68,6 +68,9 @@ __all__ = [
     "MissingPrices",
     "PerformancePoint",
     "PerformanceAnswer",
+    "ImportNotice",
+    "UnknownSymbol",
+    "ImportAnswer",
     "PriceAt",
     "MissingPrice",
     "PriceFill",
@@ -509,9 +512,11 @@ class Transaction(TypedDict):
     ``group_id`` the rows one call wrote together (None alone), ``income_type`` on income, ``fee_price`` as given,
     ``price_source`` ``"user"``, ``"pending"``, ``"coingecko"`` or ``"manual"`` (None for
     transfers), ``price_at`` the price point's time in ms (else None), ``original_price`` and
-    ``price_currency`` a price given in another currency, as given (SPEC §17; else None)."""
+    ``price_currency`` a price given in another currency, as given (SPEC §17; else None). ``id``
+    is None only in the ``transactions`` of a dry-run import (:meth:`Engine.import_file`), which
+    are not stored."""
 
-    id: str
+    id: Optional[str]
     portfolio: str
     coin_id: str
     kind: str
@@ -723,6 +728,48 @@ PerformanceAnswer = TypedDict(
         "missing": List[MissingPrices],
     },
 )
+
+
+# --- Imports (SPEC §18) --------------------------------------------------------------------------
+
+
+class ImportNotice(TypedDict):
+    """A row of an imported file that was not written: its physical line (1-based, preamble
+    lines included) and why, in one sentence."""
+
+    line: int
+    reason: str
+
+
+class UnknownSymbol(TypedDict):
+    """A symbol no rule resolved: unknown (no ``candidates``), or shared by the snapshot's coins
+    whose ids ``candidates`` lists (sorted)."""
+
+    symbol: str
+    candidates: List[str]
+
+
+class _ImportAnswerFields(TypedDict):
+    format: str
+    variant: str
+    imported: int
+    skipped: int
+    ignored: List[ImportNotice]
+    warnings: List[ImportNotice]
+    pending_prices: int
+    unknown_symbols: List[UnknownSymbol]
+
+
+class ImportAnswer(_ImportAnswerFields, total=False):
+    """:meth:`Engine.import_file`: the ``format`` read and its ``variant`` (``"v4"``,
+    ``"statement"``, ``"default"``), transactions ``imported`` (trade legs and fee rows each
+    count; in a dry run, that would be) and ``skipped`` (already there), the rows ``ignored`` on
+    purpose (a fiat deposit, a move between an exchange's own accounts) and the ``warnings``
+    (rows no rule reads), the written rows whose price is pending, and the ``unknown_symbols``
+    (empty unless ``dry_run``: an import fails on them). With ``dry_run`` only:
+    ``transactions``, the rows that would be written (``id`` None)."""
+
+    transactions: List[Transaction]
 
 
 # --- Prices in the past (SPEC §17) --------------------------------------------------------------

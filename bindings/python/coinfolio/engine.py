@@ -17,6 +17,7 @@ from .answers import (
     CoinsAnswer,
     CoinStatistics,
     EngineMetrics,
+    ImportAnswer,
     ImportSummary,
     PnLAnswer,
     PortfolioAnswer,
@@ -701,6 +702,61 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
         with self._borrow() as pointer:
             summary: ImportSummary = _ffi.call_json(_ffi.lib.cf_engine_import_csv, pointer, encoded)
         return summary
+
+    def import_file(
+        self,
+        path_or_text: Union[str, bytes, "os.PathLike[str]"],
+        format: Optional[str] = None,
+        dry_run: bool = False,
+        symbols: Optional[Mapping[str, str]] = None,
+        portfolio: Optional[str] = None,
+    ) -> ImportAnswer:
+        """Imports what an exchange or another tracker exports (SPEC §18): Coinbase (v1–v4),
+        Binance (Trade History old and new, the Transaction History statement), Kraken ledgers,
+        CoinTracking, Koinly universal, or Coinfolio's own CSV. All rows or none; rows already
+        there (by their external ids) are skipped, so importing a file again, or a later export
+        that overlaps it, imports only what is new. Never sends a request.
+
+        Args:
+            path_or_text: a path (an ``os.PathLike``, or a ``str`` without a line break) whose
+                file is read, or the file's text (``bytes``, or a ``str`` with a line break).
+            format: ``"auto"`` (None: detected from the header), ``"coinfolio"``, ``"coinbase"``,
+                ``"binance"``, ``"kraken"``, ``"cointracking"`` or ``"koinly"``.
+            dry_run: check and plan everything, write nothing; the answer lists the
+                ``transactions`` and the ``unknown_symbols`` instead of failing on them.
+            symbols: symbol → CoinGecko coin id, tried before every other rule
+                (``{"BOND": "barnbridge"}``).
+            portfolio: where the rows go (None: ``"main"``); created with the engine's currency
+                when it does not exist.
+
+        Returns :class:`~coinfolio.answers.ImportAnswer` (exact amounts and prices of the dry
+        run's transactions as :class:`decimal.Decimal`).
+
+        Raises:
+            InvalidArgument: ``details["reason"]`` ``"unknown_format"`` (``details["header"]``,
+                ``details["formats"]``) or ``"unknown_symbols"`` (``details["symbols"]``: each
+                ``{"symbol", "candidates"}``); ``details["line"]`` and ``details["column"]`` for
+                a broken cell or a row the ledger refuses (a shortfall adds ``coin_id``,
+                ``timestamp``, ``short_by``); ``details["field"]`` for a bad option; a file that
+                cannot be read. Nothing is imported then.
+        """
+        if isinstance(path_or_text, os.PathLike) or (isinstance(path_or_text, str) and "\n" not in path_or_text):
+            path = os.fspath(path_or_text)
+            try:
+                with open(path, "rb") as handle:
+                    data: Union[str, bytes] = handle.read()
+            except OSError as error:
+                raise _ffi._invalid(f"cannot read {path}: {error.strerror or error}", {"path": path}) from None
+        else:
+            data = path_or_text
+        encoded = _ffi.encode(data, "data")
+        options = _ffi.options(format=format, portfolio=portfolio, symbols=dict(symbols) if symbols is not None else None)
+        if dry_run:
+            options["dry_run"] = True
+        encoded_options = _ffi.encode_json(options, "options")
+        with self._borrow() as pointer:
+            answer: ImportAnswer = _ffi.call_exact_json(_ffi.lib.cf_engine_import, pointer, encoded_options, encoded)
+        return answer
 
     def export_csv(self, portfolio: Optional[str] = None, all_portfolios: bool = False) -> str:
         """A portfolio's transactions (every portfolio's with ``all_portfolios``, so that a move's

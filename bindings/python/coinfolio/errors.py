@@ -72,6 +72,12 @@ class Reason(str, Enum):
     CURRENCY = "currency"
     #: InvalidArgument: a ``vs_currency`` or ``price_currency`` CoinGecko does not price in.
     UNKNOWN_CURRENCY = "unknown_currency"
+    #: InvalidArgument (:meth:`Engine.import_file`): a header that is no known format's
+    #: (``details["header"]``, ``details["formats"]``).
+    UNKNOWN_FORMAT = "unknown_format"
+    #: InvalidArgument (:meth:`Engine.import_file`): symbols that name no one coin
+    #: (``details["symbols"]``: each ``{"symbol", "candidates"}``); nothing was written.
+    UNKNOWN_SYMBOLS = "unknown_symbols"
     #: InvalidArgument: a call from a progress function that would wait for the call reporting.
     REENTRANT = "reentrant"
     #: DecodeError (refresh) or InvalidArgument (load): a first markets page with no coin.

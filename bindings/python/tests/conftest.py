@@ -215,3 +215,19 @@ def fresh_database() -> Iterator[str]:
 def db_path(tmp_path: Path) -> Path:
     """A fresh SQLite file path in the test's temporary folder (not created yet)."""
     return tmp_path / "portfolio.sqlite"
+
+
+@pytest.fixture
+def ledger_engine(tmp_path: Path) -> Iterator[Any]:
+    """An engine on a SQLite file of the test's own (in the PostgreSQL pass, the cluster with an
+    owner of its own): for the ledger's tests."""
+    import coinfolio
+
+    with coinfolio.Engine(database=str(tmp_path / "ledger.sqlite")) as opened:
+        yield opened
+
+
+def ledger_text(engine: Any) -> str:
+    """Every row of every portfolio: what "the ledger unchanged" compares."""
+    text: str = engine.export_csv(all_portfolios=True)
+    return text
