@@ -95,7 +95,7 @@ final class PostgresConnection: Database {
         if let connection, PQstatus(connection) == CONNECTION_OK { return connection }
         guard !inTransaction else {
             throw CoinfolioError(
-                .store, "connection to the database lost during a transaction", details: ["connection_lost": .number(1)])
+                .store, "connection to the database lost during a transaction", details: [.connectionLost: .number(1)])
         }
         if let connection { PQfinish(connection) }
         connection = nil
@@ -108,11 +108,11 @@ final class PostgresConnection: Database {
         case .failure(let failure):
             if failure.timedOut {
                 var error = DatabaseTimeout.error("cannot reconnect to the database", PostgresURL.connectBound(url, timeout))
-                error.details["connection_lost"] = .number(1)
+                error.details[.connectionLost] = .number(1)
                 throw error
             }
             throw CoinfolioError(
-                .store, "cannot reconnect to the database: \(failure.message)", details: ["connection_lost": .number(1)])
+                .store, "cannot reconnect to the database: \(failure.message)", details: [.connectionLost: .number(1)])
         }
     }
 
@@ -121,14 +121,14 @@ final class PostgresConnection: Database {
         let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
         if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return nil }
         var message = connection.map { String(cString: PQerrorMessage($0)) } ?? ""
-        var details: [String: CoinfolioError.Detail] = [:]
+        var details: [CoinfolioError.DetailKey: CoinfolioError.Detail] = [:]
         if let result {
             if let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) { message = String(cString: primary) }
-            if let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) { details["sqlstate"] = .string(String(cString: state)) }
+            if let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) { details[.sqlstate] = .string(String(cString: state)) }
             PQclear(result)
         }
         if let connection, PQstatus(connection) != CONNECTION_OK {
-            details["connection_lost"] = .number(1)
+            details[.connectionLost] = .number(1)
             message = "connection to the database lost: " + message
         }
         return CoinfolioError(.store, "\(context): \(Self.trimmed(message))", details: details)
@@ -178,7 +178,7 @@ final class PostgresConnection: Database {
                         PQclear(rolledBack)
                     }
                 }
-                if let failure = error as? CoinfolioError, case .string(let state)? = failure.details["sqlstate"],
+                if let failure = error as? CoinfolioError, case .string(let state)? = failure.details[.sqlstate],
                     state == "40001" || state == "40P01", attempt < Self.serializationRetries
                 {
                     attempt += 1
@@ -229,12 +229,12 @@ final class PostgresConnection: Database {
             do {
                 _ = try lock.next()
                 lock.reset()
-            } catch let error as CoinfolioError where error.details["sqlstate"] == .string("55P03") {
+            } catch let error as CoinfolioError where error.details[.sqlstate] == .string("55P03") {
                 throw CoinfolioError(
                     .store,
                     "another engine's refresh of \(vsCurrency) kept its market data locked for more than "
                         + "\(DatabaseTimeout.text(timeout)) s (database_timeout)",
-                    reason: .timeout, details: ["sqlstate": .string("55P03")])
+                    reason: .timeout, details: [.sqlstate: .string("55P03")])
             }
             return try body()
         }
