@@ -5,9 +5,10 @@ extension CoinfolioError {
     /// through it (`CoinfolioError(code, message, details: [.field: …])`,
     /// `error.details[.coinID] = …`), and so does every reader (`DetailKeyTests` refuses a string
     /// key in `Sources/`). `include/coinfolio.h` lists each key as a `CF_DETAIL_*` macro saying
-    /// what it holds, and the Python binding's `coinfolio.DetailKey` repeats it; `HeaderTests`,
-    /// `test_header.c` and `test_header.py` hold the three equal (same keys, same order). The
-    /// error's JSON writes the keys sorted, whatever this order.
+    /// what it holds, and the Python binding's `coinfolio.DetailKey` repeats it; `DetailKeyTests`
+    /// and `test_header.py` hold the three equal (same keys, same order), and `test_header.c`
+    /// checks the keys the library returns are the header's. The error's JSON writes the keys
+    /// sorted, whatever this order.
     public enum DetailKey: String, CaseIterable, Sendable, WireKeys {
         /// A `Reason` (string): why the call failed, beyond its status; errors without one have none.
         case reason
