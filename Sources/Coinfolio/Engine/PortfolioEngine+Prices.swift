@@ -42,6 +42,7 @@ extension PortfolioEngine {
             changed[position] = coin
         }
         guard !changed.isEmpty else { return unchanged }
+        try WorkCancellation.check()  // a cancelled async update stops before it writes
         let fetchedAt = Date()
         let asOf = newest.map { Date(timeIntervalSince1970: $0) } ?? fetchedAt
         let coins = snapshot.coins.replacing(changed)

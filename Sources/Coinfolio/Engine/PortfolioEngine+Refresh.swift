@@ -11,6 +11,8 @@ extension PortfolioEngine {
     ///   `.store`; the previous snapshot is then kept and marked stale. `.decode` with
     ///   `details["reason"]` = `"no_coins"` when the first page decodes to no coin (`[]`, or
     ///   every row skipped): the previous snapshot is kept as it was, `stale` unchanged.
+    ///   Called through its async counterpart: `CancellationError` when the task is cancelled
+    ///   (its request stopped; the snapshot in memory and in the database exactly as it was).
     @discardableResult
     public func refresh() throws -> RefreshSummary {
         try WorkInProgress.refuseNested(self, "refresh")
@@ -52,9 +54,13 @@ extension PortfolioEngine {
                 try client.markets(request, into: &rows)
                 progress.report(.ids, done: missing.count, total: missing.count)
             }
+            // An async refresh cancelled by now stops before the one write it makes.
+            try WorkCancellation.check()
             return try install(coins: rows.coins, marketData: marketData)
         } catch let error as CoinfolioError where error.reason == .noCoins {
             throw error  // the snapshot stays exactly as it was, `stale` included
+        } catch let error as CancellationError {
+            throw error  // the host stopped it: nothing failed, the snapshot stays as it was
         } catch {
             markRefreshFailed()
             throw error

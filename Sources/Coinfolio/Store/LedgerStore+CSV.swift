@@ -15,7 +15,8 @@ extension LedgerStore {
     ///   - progress: called with the rows read so far every 1,000 rows, and once more at the end
     ///     with `finished` true (after the checks, before the commit).
     /// - Returns: rows imported and rows skipped (their external_id already in the portfolio).
-    /// - Throws: `.invalidArgument` with `details.line` and `details.column`; `.store`.
+    /// - Throws: `.invalidArgument` with `details.line` and `details.column`; `.store`;
+    ///   `CancellationError` when the async call it serves is cancelled (nothing is written).
     func importCSV(
         _ reader: inout CSVReader, newPortfolioCurrency: String, prices: StoredPrices = .none,
         progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
@@ -54,7 +55,11 @@ extension LedgerStore {
             var imported = 0
             var skipped = 0
             while let (row, line) = try rows.next(&reader) {
-                if rows.rowsRead % 1000 == 0 { progress?(rows.rowsRead, false) }
+                if rows.rowsRead % 1000 == 0 {
+                    // A cancelled async import stops here; the transaction rolls back whole.
+                    try WorkCancellation.check()
+                    progress?(rows.rowsRead, false)
+                }
                 if currencies[row.portfolio] == nil {
                     switch try currency(of: row.portfolio, connection) {
                     case nil:
@@ -147,6 +152,7 @@ extension LedgerStore {
                     for (key, total) in totals { held[key] = total }
                 }
             }
+            try WorkCancellation.check()  // the last moment a cancel undoes the import
             progress?(rows.rowsRead, true)
             return (imported, skipped)
         }
