@@ -15,11 +15,17 @@ extension PortfolioEngine {
     ///   portfolio (other than "main", created on first use), `.store`. Nothing is written on error.
     @discardableResult
     public func addTransaction(_ transaction: Transaction) throws -> Transaction {
-        guard transaction.feeCoinID != nil, !transaction.fee.isZero else { return try store.addTransaction(transaction) }
-        // A fee in a coin: the transaction and its fee row, one group.
-        try transaction.validate()
-        let vs = try currency(ofPortfolio: transaction.portfolio)
-        return try store.addTransactionGroup(LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs)).rows[0]
+        let stored: Transaction
+        if transaction.feeCoinID != nil, !transaction.fee.isZero {
+            // A fee in a coin: the transaction and its fee row, one group.
+            try transaction.validate()
+            let vs = try currency(ofPortfolio: transaction.portfolio)
+            stored = try store.addTransactionGroup(LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs)).rows[0]
+        } else {
+            stored = try store.addTransaction(transaction)
+        }
+        ledgerChanged(stored.portfolio)
+        return stored
     }
 
     /// `addTransaction` from the JSON a host sends (`{"portfolio","coin_id","kind","amount",
@@ -39,6 +45,7 @@ extension PortfolioEngine {
             throw CoinfolioError(.invalidArgument, "transaction id must be a whole number above 0, not \"\(id.prefix(64))\"")
         }
         try store.deleteTransaction(id: number)
+        ledgerChanged(nil)  // the row's group may span portfolios
     }
 
     /// A page of a portfolio's transactions in ledger order (timestamp, then insertion).
@@ -102,6 +109,7 @@ extension PortfolioEngine {
     public func createPortfolio(name: String, vsCurrency: String? = nil) throws {
         let code = try VsCurrency(vsCurrency ?? configuration.vsCurrency.code).code
         try store.createPortfolio(name: name, vsCurrency: code)
+        ledgerChanged(name)
     }
 
     /// Creates a portfolio from `{"name","vs_currency"}` (vs_currency optional).
@@ -115,12 +123,14 @@ extension PortfolioEngine {
     /// - Throws: `.notFound`; `.invalidArgument` for a bad or taken new name.
     public func renamePortfolio(_ name: String, to newName: String) throws {
         try store.renamePortfolio(name, to: newName)
+        ledgerChanged(newName)
     }
 
     /// Deletes a portfolio; one with transactions only when `force` (they go with it).
     /// - Throws: `.notFound`; `.invalidArgument` when it has transactions and `force` is false.
     public func deletePortfolio(_ name: String, force: Bool = false) throws {
         try store.deletePortfolio(name, force: force)
+        ledgerChanged(name)
     }
 
     /// Imports ledger CSV (SPEC §12) in one database transaction: every row or none. Reports
@@ -160,6 +170,7 @@ extension PortfolioEngine {
             rows, finished in
             self.progress.report(.import, done: rows, total: finished ? rows : nil)
         }
+        if result.imported > 0 { ledgerChanged(nil) }  // a file may name several portfolios
         return ImportSummary(imported: result.imported, skipped: result.skipped)
     }
 

@@ -19,7 +19,9 @@ extension PortfolioEngine {
     @discardableResult
     public func refreshPrices() throws -> RefreshSummary {
         try WorkInProgress.refuseNested(self, "refresh_prices")
-        return try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshPricesHoldingLock() } }
+        return try reportingRefresh(pricesOnly: true) {
+            try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshPricesHoldingLock() } }
+        }
     }
 
     /// `refreshPrices()`'s work, run holding `refreshLock`.

@@ -16,7 +16,7 @@ extension PortfolioEngine {
     @discardableResult
     public func refresh() throws -> RefreshSummary {
         try WorkInProgress.refuseNested(self, "refresh")
-        return try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshHoldingLock() } }
+        return try reportingRefresh { try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshHoldingLock() } } }
     }
 
     /// `refresh()`'s work, run holding `refreshLock`.
@@ -95,10 +95,12 @@ extension PortfolioEngine {
         }
         let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
         try WorkInProgress.refuseNested(self, "load")
-        return try refreshLock.withLock { _ in
+        let summary = try refreshLock.withLock { _ in
             let marketData = newMarketData ?? currentSnapshot()?.marketData
             return try install(coins: page.coins, marketData: marketData)
         }
+        changeFeed.publish(.snapshot(summary))
+        return summary
     }
 
     /// Runs `body`, saying which input an error is about: in the message ("markets body:
