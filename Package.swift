@@ -4,6 +4,7 @@
 //
 //   Coinfolio       the core (models, formatting, store, CoinGecko client, engine), pure Swift
 //   coinfolio       libcoinfolio.so: the @_cdecl thunks of CoinfolioABI over the core
+//   CoinfolioObservation  an @Observable HomeModel for SwiftUI apps, over the core's async API
 //   coinfolio-cli   a terminal tracker built on the Swift API
 //   CSimdJSON       C++ over Debian's simdjson (libsimdjson-dev): the one-pass decoder's scanner
 import PackageDescription
@@ -27,6 +28,7 @@ let package = Package(
     name: "Coinfolio",
     products: [
         .library(name: "Coinfolio", targets: ["Coinfolio"]),
+        .library(name: "CoinfolioObservation", targets: ["CoinfolioObservation"]),
         .library(name: "coinfolio", type: .dynamic, targets: ["CoinfolioABI"]),
         .executable(name: "coinfolio-cli", targets: ["coinfolio-cli"]),
     ],
@@ -55,8 +57,9 @@ let package = Package(
             exclude: ["coinfolio.map"],
             linkerSettings: exportedCSymbolsOnly
         ),
+        .target(name: "CoinfolioObservation", dependencies: ["Coinfolio"]),
         .executableTarget(name: "coinfolio-cli", dependencies: ["Coinfolio"]),
-        .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio"]),
+        .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio", "CoinfolioObservation"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
