@@ -6,6 +6,10 @@
 #                   (Tests/postgres/with-cluster.sh starts it and always stops it)
 #   make test-postgres  only that second pass (needs COINFOLIO_TEST_POSTGRES_URL/_DIR: run it
 #                   as Tests/postgres/with-cluster.sh make test-postgres)
+#   make test-sqlite-only  the Swift suite built with the package traits PostgreSQL and SimdJSON off
+#                   (SPEC §21: what an iOS or macOS app links): only SQLite, the strict Swift
+#                   reader for /coins/markets; checks that libcoinfolio.so links neither libpq nor
+#                   libsimdjson (ldd). Its own build folder, .build/sqlite-only
 #   make bench      build release and run the benchmarks; writes BENCHMARKS.md
 #   make fuzz       libFuzzer over every JSON entry point and the formatters (FUZZ_SECONDS each, default 60)
 #   make sanitize   the Swift suite under ASan and TSan, the C suite against an ASan library, a TSan C stress test
@@ -37,7 +41,7 @@ BUILD_DIR  = .build/$(CONFIG)
 LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
-.PHONY: all build test test-swift test-c test-python test-postgres bench demo install uninstall clean format lint \
+.PHONY: all build test test-swift test-c test-python test-postgres test-sqlite-only bench demo install uninstall clean format lint \
         docs wheel check-header check-exports test-install test-wheel test-consumer test-packaging fuzz sanitize stress
 
 all: build
@@ -70,6 +74,16 @@ test-postgres: all
 	cd bindings/python && $(POSTGRES_PASS) PYTHONPATH=. $(PYTHON) -m pytest -q tests/test_store.py tests/test_engine.py tests/test_edges.py tests/test_postgres.py tests/test_ledger_history.py \
 	    tests/test_portfolio_rows.py tests/test_ledger.py::test_the_ledger_on_both_backends_keeps_owners_apart \
 	    tests/test_ledger_edges.py
+
+# The package with its default traits off (SPEC §21): only SQLite. Tests that need the PostgreSQL
+# cluster skip there, saying so.
+SQLITE_ONLY = --disable-default-traits --scratch-path .build/sqlite-only
+test-sqlite-only:
+	$(SWIFT) build $(SQLITE_ONLY) --product coinfolio
+	@lib="$$($(SWIFT) build $(SQLITE_ONLY) --show-bin-path)/libcoinfolio.so"; \
+	if ldd "$$lib" | grep -E 'libpq|libsimdjson'; then echo "test-sqlite-only: $$lib links the above" >&2; exit 1; fi; \
+	echo "test-sqlite-only: $$lib links neither libpq nor libsimdjson"
+	$(SWIFT) test $(SQLITE_ONLY)
 
 bench:
 	$(MAKE) build CONFIG=release

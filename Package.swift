@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // Coinfolio: a crypto portfolio engine in Swift, exported through a C ABI (include/coinfolio.h).
 //
@@ -7,6 +7,12 @@
 //   CoinfolioObservation  an @Observable HomeModel for SwiftUI apps, over the core's async API
 //   coinfolio-cli   a terminal tracker built on the Swift API
 //   CSimdJSON       C++ over Debian's simdjson (libsimdjson-dev): the one-pass decoder's scanner
+//
+// Traits (SPEC §21), both on by default: `PostgreSQL` (libpq: `postgresql://` databases) and
+// `SimdJSON` (the one-pass `/coins/markets` decoder). With both off
+// (`swift build --disable-default-traits`, or `.package(…, traits: [])` in an app) Coinfolio links
+// only SQLite: `/coins/markets` decodes through the strict Swift reader (`MarketsTreeDecoder`)
+// and a `postgresql://` URL is `.invalidArgument` with `details.reason` "postgres_disabled".
 import PackageDescription
 
 /// libcoinfolio.so exports the C ABI and nothing else: the version script
@@ -32,6 +38,11 @@ let package = Package(
         .library(name: "coinfolio", type: .dynamic, targets: ["CoinfolioABI"]),
         .executable(name: "coinfolio-cli", targets: ["coinfolio-cli"]),
     ],
+    traits: [
+        .trait(name: "PostgreSQL", description: "PostgreSQL databases through libpq (Debian libpq-dev)"),
+        .trait(name: "SimdJSON", description: "The one-pass /coins/markets decoder over simdjson (Debian libsimdjson-dev)"),
+        .default(enabledTraits: ["PostgreSQL", "SimdJSON"]),
+    ],
     targets: [
         .systemLibrary(
             name: "CSQLite",
@@ -50,7 +61,14 @@ let package = Package(
             name: "CSimdJSON",
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "Coinfolio", dependencies: ["CSQLite", "CSimdJSON", "CPostgres"]),
+        .target(
+            name: "Coinfolio",
+            dependencies: [
+                "CSQLite",
+                .target(name: "CSimdJSON", condition: .when(traits: ["SimdJSON"])),
+                .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
         .target(
             name: "CoinfolioABI",
             dependencies: ["Coinfolio"],
