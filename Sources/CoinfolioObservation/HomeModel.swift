@@ -55,6 +55,8 @@ public final class HomeModel {
     @ObservationIgnored private(set) var pendingUpdate: Task<Void, Never>?
     /// Counts updates, so that an older one finishing late never overwrites a newer one's lists.
     @ObservationIgnored private var generation = 0
+    /// The update whose lists are shown.
+    @ObservationIgnored private var shownGeneration = 0
 
     /// A model over `engine`; the lists stay empty until `reload()` or `update()`. Makes no request.
     public init(engine: PortfolioEngine) {
@@ -91,7 +93,8 @@ public final class HomeModel {
 
     /// Reads the lists and statistics again from the engine (no request): after another part of
     /// the app changed the ledger, or to show a saved snapshot at launch. `searchText` and
-    /// `sortOption` call it on their own.
+    /// `sortOption` call it on their own; awaiting it after setting them returns with lists that
+    /// follow them. An update never replaces the lists of one that started after it.
     public func update() async {
         generation += 1
         let mine = generation
@@ -101,12 +104,12 @@ public final class HomeModel {
             let coins = try await engine.coins(CoinQuery(search: search, sort: sort))
             let held = try await engine.portfolio(PortfolioQuery(sort: sort))
             let statistics = try await engine.statistics()
-            guard mine == generation else { return }  // a newer update owns the lists
+            guard isCurrent(mine, search: search, sort: sort) else { return }
             allCoins = coins.coins
             portfolioCoins = Self.matching(held.entries, search: search, matched: coins.coins)
             self.statistics = statistics
         } catch let error as CoinfolioError {
-            guard mine == generation else { return }
+            guard isCurrent(mine, search: search, sort: sort) else { return }
             if error.code == .noData {
                 // No snapshot yet: no coins and no statistics, but the holdings are known.
                 allCoins = []
@@ -135,6 +138,15 @@ public final class HomeModel {
         guard !search.isEmpty else { return entries }
         let ids = Set(matched.map(\.id))
         return entries.filter { ids.contains($0.coinID) }
+    }
+
+    /// Whether update `number`, read for `search` and `sort`, may show its lists (and then
+    /// counts them as shown): the search and sort are still the model's, and no update that
+    /// started after it has shown its own.
+    private func isCurrent(_ number: Int, search: String, sort: CoinSort) -> Bool {
+        guard number > shownGeneration, search == searchText, sort == sortOption else { return false }
+        shownGeneration = number
+        return true
     }
 
     private func scheduleUpdate() {

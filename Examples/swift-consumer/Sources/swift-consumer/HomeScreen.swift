@@ -24,9 +24,9 @@ final class HomeScreen {
         }
     }
 
-    /// Lets the update that a search or sort change started finish (a view would simply redraw).
+    /// Waits for lists that follow the new search or sort (a view would simply redraw when the
+    /// update the change started lands).
     func settle() async {
-        // HomeModel updates on its own; one round of reads at most is in flight.
         await model.update()
     }
 
