@@ -87,6 +87,7 @@ test-sqlite-only:
 
 bench:
 	$(MAKE) build CONFIG=release
+	$(SWIFT) build -c release --product coinfolio-async-bench
 	$(MAKE) -C bench run LIBDIR=$(abspath .build/release)
 
 fuzz:
@@ -165,7 +166,7 @@ docs:
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
 	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio.symbols.json \
 	   "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio@*.symbols.json $(SYMBOL_GRAPHS)/
-	$(DOCC) convert --additional-symbol-graph-dir $(SYMBOL_GRAPHS) --fallback-display-name Coinfolio \
+	$(DOCC) convert Sources/Coinfolio/Coinfolio.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS) --fallback-display-name Coinfolio \
 	    --fallback-bundle-identifier org.coinfolio.Coinfolio --transform-for-static-hosting \
 	    --warnings-as-errors --output-path docs/swift
 	@test -s docs/c/index.html && test -s docs/swift/index.html && echo "docs: docs/c/index.html docs/swift/index.html"

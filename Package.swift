@@ -77,6 +77,8 @@ let package = Package(
         ),
         .target(name: "CoinfolioObservation", dependencies: ["Coinfolio"]),
         .executableTarget(name: "coinfolio-cli", dependencies: ["Coinfolio"]),
+        // `make bench`'s measure of the async API's hop (SPEC §21); not part of any product users link.
+        .executableTarget(name: "coinfolio-async-bench", dependencies: ["Coinfolio"], path: "bench/async"),
         .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio", "CoinfolioObservation"]),
     ],
     swiftLanguageModes: [.v6],

@@ -172,6 +172,15 @@ def snapshot_rows(build: Path) -> list[str]:
     return rows
 
 
+def async_rows(build: Path) -> list[str]:
+    """The async API's hop (bench/async, SPEC §21): awaited queries against the same calls made
+    synchronously, interleaved in one process; wall time per call."""
+    tool = Path(os.environ.get("COINFOLIO_LIBRARY", str(REPO / ".build" / "release" / "libcoinfolio.so"))).parent / "coinfolio-async-bench"
+    if not tool.exists():
+        raise SystemExit(f"benchmark input missing: {tool} (run `make bench`)")
+    return subprocess.run([str(tool), str(build / "markets-15k.json")], check=True, capture_output=True, text=True).stdout.splitlines()
+
+
 def postgres_rows(build: Path) -> list[str]:
     """postgres_bench's rows, on the cluster bench/Makefile starts (Tests/postgres/with-cluster.sh).
     Without one the run fails: a missing backend is not a figure."""
@@ -219,7 +228,7 @@ def main() -> None:
           "time; the ratio is ours ÷ the anchor (below 1 is faster than the anchor).\n")
     print("| benchmark | ours | anchor | anchor time | ratio | notes |")
     print("|---|---|---|---|---|---|")
-    for line in c_rows + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build):
+    for line in c_rows + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + async_rows(build):
         print(line)
     print()
     print((BENCH / "NOTES.md").read_text().rstrip())

@@ -35,6 +35,11 @@ final class ChangeStreamTests: LoopbackServerTestCase {
         return (change, box.iterator)
     }
 
+    /// Waits until the watcher has taken its first look (what later changes count from).
+    private func baseline(_ engine: PortfolioEngine) async {
+        while !engine.changeFeed.hasBaseline { await Task.yield() }
+    }
+
     func testOwnLedgerWritesArriveNamingTheirPortfolio() async throws {
         let engine = try engine()
         var changes = engine.changes.makeAsyncIterator()
@@ -54,6 +59,7 @@ final class ChangeStreamTests: LoopbackServerTestCase {
         let engine = try engine()
         let other = try self.engine()
         var changes = engine.changes.makeAsyncIterator()
+        await baseline(engine)
         try await other.setHolding(coinID: "ethereum", amount: 3)
         var change: EngineChange?
         (change, changes) = await next(changes)
@@ -73,6 +79,7 @@ final class ChangeStreamTests: LoopbackServerTestCase {
         let engine = try engine()
         let other = try self.engine()
         var changes = engine.changes.makeAsyncIterator()
+        await baseline(engine)
         XCTAssertNil(engine.currentSnapshotAsOf)
         let saved = try await other.refresh()
         var change: EngineChange?

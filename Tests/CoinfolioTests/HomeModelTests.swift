@@ -141,7 +141,7 @@ final class HomeModelTests: LoopbackServerTestCase {
         let other = try PortfolioEngine(configuration: EngineConfiguration(database: model.engine.configuration.database))
         let following = Task { await model.followChanges() }
         defer { following.cancel() }
-        while !model.engine.changeFeed.hasSubscribers { await Task.yield() }
+        while !model.engine.changeFeed.hasBaseline { await Task.yield() }
         try await other.setHolding(coinID: "tether", amount: 100)
         // Wait for the event (a hung test fails at the guard; no duration asserted).
         for _ in 0..<600 where model.portfolioCoins.isEmpty { try await Task.sleep(for: .milliseconds(50)) }

@@ -24,20 +24,23 @@ final class ChangeFeed: Sendable {
     }
     private let state = Mutex(State())
 
+    /// Whether the watcher has read the ledger counter that changes made elsewhere are counted from.
+    var hasBaseline: Bool { state.withLock { $0.ledgerSeen != nil } }
+
     /// Whether anyone listens (publishing costs nothing otherwise).
     var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
 
-    /// A new subscriber's stream. The first subscriber starts the watcher, which calls `poll`
-    /// (nil once the engine is gone: the watcher then ends); `ledgerCounter` is read now, so
-    /// that every later change by another process is reported.
-    func stream(ledgerCounter: Int64?, poll: @escaping @Sendable () -> Bool) -> AsyncStream<EngineChange> {
+    /// A new subscriber's stream. The first subscriber starts the watcher, which calls `poll` at
+    /// once (its first read of the ledger counter is the baseline later changes are counted
+    /// from: `hasBaseline`), then every `interval`; `poll` returns false once the engine is gone,
+    /// and the watcher then ends.
+    func stream(poll: @escaping @Sendable () -> Bool) -> AsyncStream<EngineChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: EngineChange.self, bufferingPolicy: .bufferingNewest(256))
         let startsWatcher = state.withLock { state -> DispatchSemaphore? in
             let id = state.nextSubscriber
             state.nextSubscriber += 1
             state.subscribers[id] = continuation
             continuation.onTermination = { [weak self] _ in self?.remove(id) }
-            if state.ledgerSeen == nil { state.ledgerSeen = ledgerCounter }
             guard state.watcher == nil else { return nil }
             let wake = DispatchSemaphore(value: 0)
             state.watcher = wake
@@ -64,6 +67,7 @@ final class ChangeFeed: Sendable {
 
     /// The watcher's loop: poll every `interval` until woken by the last subscriber leaving.
     private func watch(_ wake: DispatchSemaphore, poll: @Sendable () -> Bool) {
+        guard poll() else { return }
         while wake.wait(timeout: .now() + Self.interval) == .timedOut {
             guard state.withLock({ $0.watcher === wake }), poll() else { return }
         }

@@ -13,7 +13,8 @@ extension PortfolioEngine {
     /// the stream is dropped. Changes made elsewhere are found by a watcher thread of the engine's
     /// own (never a cooperative thread) while at least one stream is consumed: one indexed read
     /// of the database's change stamp (`ChangeStamp`) every half second, so they arrive within a
-    /// second, without the host querying. Its own changes arrive at once. Up to 256 changes wait
+    /// second, without the host querying; the first read, made as the first stream starts (never
+    /// on the caller's thread), is what later changes are counted from. Its own changes arrive at once. Up to 256 changes wait
     /// for a slow consumer; older ones are then dropped. A private `:memory:` database has no
     /// other writer: only this engine's changes arrive.
     ///
@@ -21,8 +22,7 @@ extension PortfolioEngine {
     ///         if case .ledger = change { await home.update() }
     ///     }
     public var changes: AsyncStream<EngineChange> {
-        let counter = try? store.changeStamp(vsCurrency: configuration.vsCurrency.code).ledger
-        return changeFeed.stream(ledgerCounter: counter) { [weak self] in
+        changeFeed.stream { [weak self] in
             guard let self else { return false }
             self.followChanges()
             return true
