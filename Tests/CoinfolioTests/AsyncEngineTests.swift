@@ -16,6 +16,25 @@ final class AsyncEngineTests: LoopbackServerTestCase {
         try temporaryDirectory(self).appendingPathComponent("portfolio.sqlite").path
     }
 
+    /// Runs `work` in a task that the engine's progress handler cancels at the report `when`
+    /// picks (an event, not a time), and asserts that it throws `CancellationError`.
+    private func cancelled<T: Sendable>(
+        _ engine: PortfolioEngine, when: @escaping @Sendable (WorkProgress) -> Bool, _ work: @escaping @Sendable () async throws -> T
+    ) async {
+        let task = Mutex<Task<T, any Error>?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        engine.setProgressHandler { progress in
+            guard when(progress) else { return }
+            started.wait()
+            task.withLock { $0?.cancel() }
+        }
+        let running = Task { try await work() }
+        task.withLock { $0 = running }
+        started.signal()
+        await XCTAssertThrowsCancellation { _ = try await running.value }
+        engine.setProgressHandler(nil)
+    }
+
     /// The saved snapshot's row as the database has it: (fetched_at, refresh failed).
     private func savedSnapshot(_ path: String) throws -> (fetchedAt: Double, refreshFailed: Bool)? {
         let store = try PortfolioStore(path: path)
@@ -82,18 +101,7 @@ final class AsyncEngineTests: LoopbackServerTestCase {
     func testRefreshCancelledBetweenRequestsSendsNoMoreAndSavesNothing() async throws {
         let path = try database()
         let engine = try engine(database: path)
-        let task = Mutex<Task<RefreshSummary, any Error>?>(nil)
-        let started = DispatchSemaphore(value: 0)
-        engine.setProgressHandler { progress in
-            if progress.phase == .markets, progress.done == 1 {
-                started.wait()
-                task.withLock { $0?.cancel() }
-            }
-        }
-        let refresh = Task { try await engine.refresh() }
-        task.withLock { $0 = refresh }
-        started.signal()
-        await XCTAssertThrowsCancellation { _ = try await refresh.value }
+        await cancelled(engine, when: { $0.phase == .markets && $0.done == 1 }) { try await engine.refresh() }
         XCTAssertEqual(try server.requests(to: "/api/v3/coins/markets").count, 1)
         XCTAssertEqual(try server.requests(to: "/api/v3/global").count, 0)
         XCTAssertNil(try savedSnapshot(path))
@@ -124,23 +132,11 @@ final class AsyncEngineTests: LoopbackServerTestCase {
         let engine = try engine(database: try database())
         var csv = "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id\n"
         for row in 0..<3000 { csv += "2024-01-01,main,bitcoin,buy,1,100,0,,row-\(row)\n" }
-        let task = Mutex<Task<ImportSummary, any Error>?>(nil)
-        let started = DispatchSemaphore(value: 0)
-        engine.setProgressHandler { progress in
-            if progress.phase == .import, progress.done == 1000 {
-                started.wait()
-                task.withLock { $0?.cancel() }
-            }
-        }
         let bytes = Data(csv.utf8)
-        let importing = Task { try await engine.importCSV(bytes) }
-        task.withLock { $0 = importing }
-        started.signal()
-        await XCTAssertThrowsCancellation { _ = try await importing.value }
+        await cancelled(engine, when: { $0.phase == .import && $0.done == 1000 }) { try await engine.importCSV(bytes) }
         let left = try await engine.transactions()
         XCTAssertEqual(left.transactions.count, 0)
         // The same bytes import whole when nobody cancels.
-        engine.setProgressHandler(nil)
         let summary = try await engine.importCSV(bytes)
         XCTAssertEqual(summary.imported, 3000)
     }

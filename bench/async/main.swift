@@ -71,4 +71,5 @@ func rows() async throws -> [String] {
             awaited: { _ = try await engine.portfolio(portfolio) }, blocking: { _ = try engine.portfolio(portfolio) }))
     return rows
 }
-for line in try await Task.detached { try await rows() }.value { print(line) }
+let measured = try await Task.detached { try await rows() }.value
+for line in measured { print(line) }
