@@ -4,8 +4,8 @@
 #   make test       run the Swift, C and Python suites (each talks to the loopback test server),
 #                   then their store and engine suites again on a throwaway PostgreSQL cluster
 #                   (Tests/postgres/with-cluster.sh starts it and always stops it)
-#   make test-postgres  only that second pass (needs COINFOLIO_TEST_POSTGRES_URL/_DIR: run it
-#                   as Tests/postgres/with-cluster.sh make test-postgres)
+#   make test-postgres  only that second pass, run twice: directly and through pgbouncer (needs
+#                   the with-cluster.sh variables: run it as Tests/postgres/with-cluster.sh make test-postgres)
 #   make test-sqlite-only  the Swift suite built with the package traits PostgreSQL and SimdJSON off
 #                   (SPEC §21: what an iOS or macOS app links): only SQLite, the strict Swift
 #                   reader for /coins/markets; checks that libcoinfolio.so links neither libpq nor
@@ -41,7 +41,8 @@ BUILD_DIR  = .build/$(CONFIG)
 LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
-.PHONY: all build test test-swift test-c test-python test-postgres test-sqlite-only bench demo install uninstall clean format lint \
+.PHONY: all build test test-swift test-c test-python test-postgres test-postgres-suites test-sqlite-only bench demo install uninstall \
+        clean format lint \
         docs wheel check-header check-exports test-install test-wheel test-consumer test-packaging fuzz sanitize stress
 
 all: build
@@ -66,14 +67,20 @@ test-c: all
 test-python: build
 	cd bindings/python && PYTHONPATH=. $(PYTHON) -m pytest -q
 
-# The store and engine suites of every language on PostgreSQL (each test its own owner).
+# The store and engine suites of every language on PostgreSQL (each test its own owner), once
+# on a direct connection and once through pgbouncer in transaction pooling mode (SPEC §20), with
+# the same URL form.
 POSTGRES_PASS = COINFOLIO_TEST_BACKEND=postgres
 test-postgres: all
+	$(MAKE) test-postgres-suites
+	COINFOLIO_TEST_POSTGRES_URL="$$COINFOLIO_TEST_PGBOUNCER_URL" COINFOLIO_TEST_THROUGH_PGBOUNCER=1 $(MAKE) test-postgres-suites
+
+test-postgres-suites:
 	$(POSTGRES_PASS) $(SWIFT) test --filter 'StoreTests|EngineTests|EdgeEngineTests|PostgresTests'
 	$(POSTGRES_PASS) $(MAKE) -C bindings/c test-postgres LIBDIR=$(abspath $(BUILD_DIR))
 	cd bindings/python && $(POSTGRES_PASS) PYTHONPATH=. $(PYTHON) -m pytest -q tests/test_store.py tests/test_engine.py tests/test_edges.py tests/test_postgres.py tests/test_ledger_history.py \
 	    tests/test_portfolio_rows.py tests/test_ledger.py::test_the_ledger_on_both_backends_keeps_owners_apart \
-	    tests/test_ledger_edges.py
+	    tests/test_ledger_edges.py tests/test_shared_market.py
 
 # The package with its default traits off (SPEC §21): only SQLite. Tests that need the PostgreSQL
 # cluster skip there, saying so.

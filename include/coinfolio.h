@@ -250,8 +250,31 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * processes may write one database at once; lock waits are absorbed (busy timeout and retries)
  * and no write is lost.
  *
- * Owners: every row belongs to an owner (default "default"); a store or engine sees, changes,
- * counts and deletes only its own owner's rows, on both backends.
+ * Owners: every ledger row (portfolios, transactions, manual prices, settings) belongs to an
+ * owner (default "default"); a store or engine sees, changes, counts and deletes only its own
+ * owner's rows, on both backends. Market data is shared (SPEC §20): snapshots with sparklines,
+ * coin details, charts, price points and the coins list are stored once per database and
+ * vs_currency, whichever owner's engine saved them, so an owner more costs its ledger rows, not a
+ * snapshot. A refresh prices every owner's held coins; an owner sees listed only the top
+ * coin_limit coins and its own held ones. Schema step 10 moved a database written before to this
+ * form: the newest snapshot of each vs_currency and the newest detail of each coin are kept, no
+ * owner's ledger row changes.
+ *
+ * Connection poolers (SPEC §20): every call works through pgbouncer in transaction pooling mode
+ * with the same URL as a direct connection. No session state outlives a transaction: locks are
+ * transaction-scoped, and a statement is named (prepared) only when it is sent again within one
+ * transaction and deallocated with its COMMIT or ROLLBACK. The URL option "prepare=false" (also
+ * 0, no, off; "true", 1, yes, on is the default; taken out before libpq sees the URL; another
+ * value is CF_INVALID_ARGUMENT, details.field "database") names no statement at all.
+ *
+ * Read replicas (SPEC §20): "read_database" (a postgresql:// URL of a hot standby of database)
+ * sends reads there and writes to database. After its own write a handle reads from the primary
+ * until the standby has replayed that write (pg_last_wal_replay_lsn(), one round trip on the
+ * standby before each read meanwhile), so it always sees what it wrote. When the standby cannot
+ * be reached, reads go to the primary (the standby is tried again 5 s later); a call fails with
+ * CF_STORE only when the primary fails too. read_database when database is not a PostgreSQL
+ * server (a SQLite file or ":memory:"), or not a postgresql:// URL, is CF_INVALID_ARGUMENT,
+ * details.field "read_database".
  *
  * PostgreSQL: errors are CF_STORE with the server's message (details.sqlstate when the server
  * gave one); the password never appears in any message. A URL is shown as
@@ -310,13 +333,17 @@ int cf_store_open(const char *path, cf_store **out_store, char **out_error);
  *   {"database": path | ":memory:" | "postgresql://user[:password]@host[:port]/db[?params]",
  *    "owner": "default" (1–256 bytes, no control characters),
  *    "database_timeout": 30 (seconds, a positive finite number: the bound of each PostgreSQL
- *    round trip, or SQLite's busy timeout; see Store)}; database is required.
+ *    round trip, or SQLite's busy timeout; see Store),
+ *    "read_database": null | "postgresql://…" (a hot standby that reads go to; see Store)};
+ * database is required.
  * cf_store_open(path) is cf_store_open_v2 with {"database": path}.
  * *out_store receives the handle; close it with cf_store_close.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, missing or empty database, a
  * database starting with "file:" (an SQLite URI, as cf_store_open) or holding "://" without
  * being a postgresql:// URL (details.reason "unsupported_url", as cf_store_open), bad owner,
- * a database_timeout that is not a positive number: details.field "database_timeout")
+ * a database_timeout that is not a positive number: details.field "database_timeout"; a bad
+ * prepare option: details.field "database"; a read_database that is no PostgreSQL URL or beside
+ * a SQLite database: details.field "read_database")
  * or CF_STORE (cannot open or connect: the server's message without the password; not a
  * database; newer schema; no answer within database_timeout: details.reason "timeout").
  * Blocks on the PostgreSQL server when database is a URL, at most database_timeout per round trip. */
@@ -443,7 +470,9 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
  *   {"database": ":memory:" | path | "postgresql://…" (see Store), "owner": "default"
  *    (whose rows the engine sees; see Store), "database_timeout": 30 (seconds, positive: the
  *    bound of each PostgreSQL round trip, or SQLite's busy timeout; see Store; a call past it
- *    returns CF_STORE, details.reason "timeout"), "vs_currency": "usd", "coin_limit": 250 (1…5000),
+ *    returns CF_STORE, details.reason "timeout"), "read_database": null | "postgresql://…" (a hot
+ *    standby that reads go to; see Store), "refresh_max_age_s": 0 (seconds, 0…31536000: see
+ *    cf_engine_refresh), "vs_currency": "usd", "coin_limit": 250 (1…5000),
  *    "detail_ttl_s": 600, "stale_after_s": 600, "chart_ttl_s": 300 (seconds a chart stays
  *    cached), "price_change_percentage": ["24h"] (the windows a refresh asks for, each of 1h,
  *    24h, 7d, 14d, 30d, 200d, 1y; they fill price_change_percentage_<w>_in_currency),
@@ -453,8 +482,11 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
  * known); portfolio coins add "current_holdings" (units) and "current_holdings_value"
  * (current_holdings × current_price, null when the price is unknown or the product overflows a
  * double; such a coin is left out of totals).
- * Snapshots are kept per vs_currency in the database: an engine opened with "jpy" answers from
- * the saved jpy snapshot and leaves the usd one in place (switching back finds it again). The
+ * Snapshots are kept per vs_currency in the database, shared by every owner (see Store): an
+ * engine opened with "jpy" answers from the saved jpy snapshot and leaves the usd one in place
+ * (switching back finds it again). An engine sees a snapshot another engine (another thread,
+ * process or owner) saved on its first query that starts at least 1 s after the save: a version
+ * check of one indexed read, at most once a second. The
  * saved form opens without re-decoding JSON; sparklines are read from the file only when an
  * answer includes them.
  * "as_of" is the data's own time (ISO-8601 UTC): the newest "last_updated" among the snapshot's
@@ -475,8 +507,16 @@ void cf_engine_close(cf_engine *engine);
 
 /** Downloads a new snapshot: one /coins/markets request per 250 coins of coin_limit, one /global
  * request, and one ids= request for held coins missing from those pages; never a detail request.
- * out_json: {"coins":n,"as_of":"…","fetched_at":"…","stale":b}. On failure the previous snapshot is kept and
- * marked stale. Blocks on the network. Returns CF_OK, a network status (see Client),
+ * out_json: {"coins":n,"as_of":"…","fetched_at":"…","stale":b,"fetched":b}. On failure the previous snapshot is kept and
+ * marked stale. One refresh for many engines (SPEC §20): a refresh that finds the snapshot saved
+ * in the database (by any engine of any owner) fetched less than refresh_max_age_s ago, with at
+ * least this engine's coin_limit and windows, answers with it without a request ("fetched":
+ * false). Engines that refresh the same vs_currency at once (threads or processes) send one set
+ * of requests: the first holds the currency's market lock (PostgreSQL: a transaction-scoped
+ * advisory lock; SQLite: the write lock) on a connection of its own while it downloads; the
+ * others wait for it, at most database_timeout (then CF_STORE, details.reason "timeout"), and
+ * answer with its snapshot ("fetched": false). "fetched" is true when this call sent the
+ * requests. Blocks on the network, and on the database while another engine refreshes. Returns CF_OK, a network status (see Client),
  * CF_INVALID_ARGUMENT (details.reason "reentrant": called from the progress function of a
  * refresh, load or refresh_prices running on the same handle and thread, which it would wait
  * for) or CF_STORE (the snapshot could not be saved). An empty first /coins/markets page ([] or every

@@ -7,6 +7,8 @@ struct Options {
     var operands: [String] = []
     var database: String
     var owner: String?
+    /// `--refresh-max-age S`: a refresh answers with the shared snapshot when it is younger (SPEC §20).
+    var refreshMaxAge: Double = 0
     var baseURL: String?
     var plan: String?
     var apiKey: String?
@@ -41,6 +43,8 @@ struct Options {
           --db PATH               database (env COINFOLIO_DB; default $XDG_DATA_HOME/coinfolio/portfolio.sqlite
                                   or ~/.local/share/coinfolio/portfolio.sqlite), or postgresql://user@host/db
           --owner NAME            whose rows to use in a shared database (env COINFOLIO_OWNER; default "default")
+          --refresh-max-age S     refresh only when the snapshot saved in the database (by anyone) is S seconds
+                                  old or more (default 0: always)
           --base-url URL          CoinGecko API root (env COINFOLIO_BASE_URL)
           --plan public|demo|pro  CoinGecko plan of the key
           --api-key-file PATH     read the CoinGecko API key from the first line of PATH (chmod 600 it)
@@ -77,6 +81,11 @@ struct Options {
             switch argument {
             case "--db": database = try value(argument)
             case "--owner": owner = try value(argument)
+            case "--refresh-max-age":
+                guard let seconds = Double(try value(argument)), seconds.isFinite, seconds >= 0 else {
+                    throw UsageError(message: "--refresh-max-age needs a number of seconds, 0 or more")
+                }
+                refreshMaxAge = seconds
             case "--base-url": baseURL = try value(argument)
             case "--plan": plan = try value(argument)
             case "--api-key": apiKey = try value(argument)
@@ -144,6 +153,7 @@ struct Options {
         let planValue = ClientConfiguration.Plan(rawValue: (plan ?? (apiKey == nil ? "public" : "demo")).lowercased())
         guard let planValue else { throw UsageError(message: "--plan must be public, demo or pro") }
         let api = try ClientConfiguration(baseURL: baseURL, plan: planValue, apiKey: planValue == .public ? nil : apiKey)
-        return EngineConfiguration(database: database, owner: owner ?? "default", vsCurrency: try VsCurrency(vsCurrency), api: api)
+        return EngineConfiguration(
+            database: database, owner: owner ?? "default", vsCurrency: try VsCurrency(vsCurrency), api: api, refreshMaxAge: refreshMaxAge)
     }
 }

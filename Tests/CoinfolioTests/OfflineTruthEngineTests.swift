@@ -57,7 +57,7 @@ final class OfflineTruthEngineTests: XCTestCase {
         XCTAssertTrue(listing.isStale)
         XCTAssertTrue(listing.json.contains(#""as_of":"2024-12-19T10:44:55Z","fetched_at":"#))
         XCTAssertTrue(summary.json.contains(#""as_of":"2024-12-19T10:44:55Z","fetched_at":"#))
-        XCTAssertTrue(summary.json.hasSuffix(#""stale":true}"#))
+        XCTAssertTrue(summary.json.hasSuffix(#""stale":true,"fetched":false}"#), "a load sends no request")
     }
 
     func testGlobalUpdatedAtWinsWhenNewer() throws {

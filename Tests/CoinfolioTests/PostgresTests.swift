@@ -63,8 +63,11 @@
             XCTAssertEqual(alice.owner, aliceDB.owner)
         }
 
-        func testTwoOwnersNeverSeeEachOthersSnapshotsOrPortfolios() throws {
-            let (aliceDB, bobDB) = try twoOwners()
+        /// Market data is one per database (SPEC §20): a snapshot any owner loads answers every
+        /// owner, while each owner's portfolio stays its own.
+        func testTwoOwnersShareTheSnapshotButNeverSeeEachOthersPortfolios() throws {
+            let aliceDB = try TestDatabase.fresh(self)
+            let bobDB = aliceDB.other(owner: "o'; DROP TABLE holding; -- \(UUID().uuidString)")
             func engine(_ database: TestDatabase) throws -> PortfolioEngine {
                 try PortfolioEngine(
                     configuration: EngineConfiguration(
@@ -73,25 +76,26 @@
             }
             let alice = try engine(aliceDB)
             let bob = try engine(bobDB)
+            assertThrows(.noData) { try bob.coins() }
             try alice.load(
                 marketsBody: Data(#"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":100,"market_cap_rank":1}]"#.utf8),
                 globalBody: nil)
             try alice.setHolding(coinID: "bitcoin", amount: 2)
-            assertThrows(.noData) { try bob.coins() }
-            XCTAssertEqual(try bob.portfolio().entries.count, 0)
-            assertThrows(.noData) { try bob.statistics() }
+            XCTAssertEqual(try engine(bobDB).coins().coins.map(\.id), ["bitcoin"], "Alice's load is Bob's market too")
+            XCTAssertEqual(try bob.portfolio().entries.count, 0, "but not her holdings")
             try bob.load(
-                marketsBody: Data(#"[{"id":"dogecoin","symbol":"doge","name":"Dogecoin","current_price":0.5,"market_cap_rank":9}]"#.utf8),
+                marketsBody: Data(
+                    (#"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":50,"market_cap_rank":1},"#
+                        + #"{"id":"dogecoin","symbol":"doge","name":"Dogecoin","current_price":0.5,"market_cap_rank":9}]"#).utf8),
                 globalBody: nil)
             try bob.setHolding(coinID: "dogecoin", amount: 10)
-            XCTAssertEqual(try alice.coins().coins.map(\.id), ["bitcoin"])
-            XCTAssertEqual(try alice.portfolio().totalValue, 200)
             XCTAssertEqual(try bob.portfolio().totalValue, 5)
-            // A new engine of each owner restores that owner's saved snapshot, and no one else's.
-            XCTAssertEqual(try engine(aliceDB).coins().coins.map(\.id), ["bitcoin"])
-            XCTAssertEqual(try engine(bobDB).coins().coins.map(\.id), ["dogecoin"])
+            let aliceAgain = try engine(aliceDB)
+            XCTAssertEqual(try aliceAgain.coins().coins.map(\.id), ["bitcoin", "dogecoin"])
+            XCTAssertEqual(try aliceAgain.portfolio().totalValue, 100, "her 2 bitcoin at Bob's price")
+            XCTAssertEqual(try aliceAgain.portfolio().entries.map(\.coinID), ["bitcoin"])
             let carol = try engine(aliceDB.other(owner: "carol-\(UUID().uuidString)"))
-            assertThrows(.noData) { try carol.coins() }
+            XCTAssertEqual(try carol.coins().total, 2)
             XCTAssertEqual(try carol.portfolio().entries.count, 0)
         }
 
@@ -138,7 +142,7 @@
             let wrongPassword = server.replacingOccurrences(of: Self.password, with: "Zebra-wrong-password")
             var error = assertThrows(.store) { try PortfolioStore(path: wrongPassword) }
             assertNoPassword(error)
-            XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
+            XCTAssertTrue(error?.message.contains(TestDatabase.passwordRefused) ?? false, error?.message ?? "")
             XCTAssertTrue(error?.message.contains("postgresql://…@127.0.0.1") ?? false, error?.message ?? "")
             error = assertThrows(.store) { try PortfolioStore(path: try url(server, database: "no_such_database")) }
             assertNoPassword(error)
@@ -176,7 +180,7 @@
             let error = assertThrows(.store) { try PortfolioStore(path: question) }
             XCTAssertTrue(
                 error?.message.hasPrefix("cannot open database \"postgresql://…@\(hostAndDatabase)\": ") ?? false, error?.message ?? "")
-            XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
+            XCTAssertTrue(error?.message.contains(TestDatabase.passwordRefused) ?? false, error?.message ?? "")
             XCTAssertFalse(error?.message.contains("raQQ") ?? true, error?.message ?? "")
             XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a?b@h:5/db"), "postgresql://…@h:5/db")
             XCTAssertEqual(PostgresURL.redactedURL("postgresql://u:a/b@h:5/db?sslmode=disable"), "postgresql://…@h:5/db?sslmode=disable")
@@ -243,7 +247,7 @@
                 let error = assertThrows(.store) { try PortfolioStore(path: "postgresql://coinfolio:\(password)@\(hostAndDatabase)") }
                 XCTAssertTrue(error?.message.hasPrefix(prefix) ?? false, error?.message ?? "")
                 XCTAssertTrue(
-                    error?.message.hasSuffix("failed: FATAL: password authentication failed for user \"coinfolio\"") ?? false,
+                    error?.message.hasSuffix("failed: FATAL: \(TestDatabase.passwordRefusedFully)") ?? false,
                     error?.message ?? "")
             }
             for (password, expected) in [
@@ -278,7 +282,7 @@
             let wrong = "POSTGRESQL://" + rest.replacingOccurrences(of: Self.password, with: "Zebra-wrong-case")
             let error = assertThrows(.store) { try PortfolioStore(path: wrong) }
             assertNoPassword(error)
-            XCTAssertTrue(error?.message.contains("password authentication failed") ?? false, error?.message ?? "")
+            XCTAssertTrue(error?.message.contains(TestDatabase.passwordRefused) ?? false, error?.message ?? "")
         }
 
         func testAServerErrorIsAStoreErrorWithTheServersMessage() throws {

@@ -48,11 +48,11 @@ final class SavedFormsEngineTests: XCTestCase {
     }
 
     /// The first 4 bytes of `column` of the owner's row of `table`.
-    private func savedForm(_ location: String, _ table: String, _ column: String, owner: String = "default") throws -> String {
+    /// The first 4 bytes of the one row's `column` of `table` (market data is shared: one row).
+    private func savedForm(_ location: String, _ table: String, _ column: String) throws -> String {
         let connection = try DatabaseLocation.open(location)
         defer { connection.close() }
-        let select = try connection.statement("SELECT \(column) FROM \(table) WHERE owner = ?1")
-        select.bind(1, owner)
+        let select = try connection.statement("SELECT \(column) FROM \(table)")
         defer { select.reset() }
         guard try select.next(), let bytes = select.blob(0) else { return "" }
         return String(decoding: bytes.prefix(4), as: UTF8.self)
@@ -117,8 +117,8 @@ final class SavedFormsEngineTests: XCTestCase {
         try first.setHolding(coinID: "bitcoin", amount: 0.5)
         try first.store.saveDetail(try bitcoinDetail(), fetchedAt: Date())
         first.close()
-        XCTAssertEqual(try savedForm(database.location, "snapshot", "global", owner: database.owner), "CFM1")
-        XCTAssertEqual(try savedForm(database.location, "coin_detail", "detail", owner: database.owner), "CFD1")
+        XCTAssertEqual(try savedForm(database.location, "snapshot", "global"), "CFM1")
+        XCTAssertEqual(try savedForm(database.location, "coin_detail", "detail"), "CFD1")
         // The same rows as main wrote them: /global JSON and the detail's JSON.
         let connection = try DatabaseLocation.open(database.location)
         var global = JSONWriter()
@@ -128,13 +128,12 @@ final class SavedFormsEngineTests: XCTestCase {
         var detail = JSONWriter()
         detail.beginObject(); try bitcoinDetail().writeJSON(to: &detail); detail.endObject()
         for (sql, bytes) in [
-            ("UPDATE snapshot SET global = ?1 WHERE owner = ?2", global.bytes),
-            ("UPDATE coin_detail SET detail = ?1 WHERE owner = ?2", detail.bytes),
+            ("UPDATE snapshot SET global = ?1", global.bytes),
+            ("UPDATE coin_detail SET detail = ?1", detail.bytes),
         ] {
             let update = try connection.statement(sql)
             try bytes.withUnsafeBytes { raw in
                 update.bind(1, borrowing: raw)
-                update.bind(2, database.owner)
                 XCTAssertEqual(try update.run("old form"), 1)
             }
         }
@@ -188,15 +187,13 @@ final class SavedFormsEngineTests: XCTestCase {
     private func savedSnapshot(_ database: TestDatabase) throws -> (id: Int, coins: Data, sparklines: [Int: Data]) {
         let connection = try DatabaseLocation.open(database.location)
         defer { connection.close() }
-        let select = try connection.statement("SELECT id, coins FROM snapshot WHERE owner = ?1")
-        select.bind(1, database.owner)
+        let select = try connection.statement("SELECT id, coins FROM snapshot")
         guard try select.next() else { throw CoinfolioError(.notFound, "no saved snapshot") }
         let id = select.int(0)
         let coins = select.blob(1) ?? Data()
         select.reset()
-        let rows = try connection.statement("SELECT position, points FROM snapshot_sparkline WHERE owner = ?1 AND snapshot_id = ?2")
-        rows.bind(1, database.owner)
-        rows.bind(2, id)
+        let rows = try connection.statement("SELECT position, points FROM snapshot_sparkline WHERE snapshot_id = ?1")
+        rows.bind(1, id)
         var sparklines: [Int: Data] = [:]
         while try rows.next() { sparklines[rows.int(0)] = rows.blob(1) ?? Data() }
         return (id, coins, sparklines)

@@ -21,10 +21,9 @@ final class SavedSnapshotEngineTests: XCTestCase {
     private func overwriteSavedCoins(_ database: TestDatabase, with blob: [UInt8]) throws {
         let connection = try DatabaseLocation.open(database.location)
         defer { connection.close() }
-        let statement = try connection.statement("UPDATE snapshot SET coins = ?1 WHERE owner = ?2")
+        let statement = try connection.statement("UPDATE snapshot SET coins = ?1")
         try blob.withUnsafeBytes { raw in
             statement.bind(1, borrowing: raw)
-            statement.bind(2, database.owner)
             XCTAssertEqual(try statement.run("damage"), 1)
         }
     }

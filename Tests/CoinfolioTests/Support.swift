@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import Coinfolio
@@ -163,6 +164,17 @@ struct TestDatabase {
     /// Whether this run is the PostgreSQL pass.
     static var isPostgres: Bool { ProcessInfo.processInfo.environment["COINFOLIO_TEST_BACKEND"] == "postgres" }
 
+    /// Whether `COINFOLIO_TEST_POSTGRES_URL` leads through pgbouncer (transaction pooling) rather
+    /// than to the server: the second PostgreSQL pass (SPEC §20).
+    static var throughPgbouncer: Bool { ProcessInfo.processInfo.environment["COINFOLIO_TEST_THROUGH_PGBOUNCER"] == "1" }
+
+    /// What refuses a wrong password: the server, or pgbouncer, which checks it first.
+    static var passwordRefused: String { throughPgbouncer ? "SASL authentication failed" : "password authentication failed" }
+    /// The whole refusal (after "FATAL: ").
+    static var passwordRefusedFully: String {
+        throughPgbouncer ? "SASL authentication failed" : "password authentication failed for user \"coinfolio\""
+    }
+
     /// The test cluster's URL. The PostgreSQL pass fails (never skips) without one.
     static func postgresURL() throws -> String {
         #if !PostgreSQL
@@ -217,10 +229,39 @@ struct TestDatabase {
     }
 
     /// A database no other test uses: a new SQLite file, or a new owner on the PostgreSQL server.
+    /// Market data is one per database, shared by every owner, and a refresh asks for every
+    /// owner's held coins (SPEC §20): on the server the database is emptied when a test asks
+    /// for its first one (`emptyDatabase`), so that a test counting requests or expecting no
+    /// snapshot never sees an earlier test's rows (the suites run one test at a time).
     static func fresh(_ test: XCTestCase, name: String = "store.sqlite") throws -> TestDatabase {
         let owner = "test-\(UUID().uuidString)"
-        if isPostgres { return TestDatabase(location: try postgresURL(), owner: owner) }
+        if isPostgres {
+            let url = try postgresURL()
+            let first = emptiedFor.withLock { emptied in
+                defer { emptied = ObjectIdentifier(test) }
+                return emptied != ObjectIdentifier(test)
+            }
+            if first { try emptyDatabase(url) }
+            return TestDatabase(location: url, owner: owner)
+        }
         return TestDatabase(location: try temporaryDirectory(test).appendingPathComponent(name).path, owner: owner)
+    }
+
+    /// The test that last emptied the server's database.
+    private static let emptiedFor = Mutex<ObjectIdentifier?>(nil)
+
+    /// Deletes every row of every owner and all market data of the PostgreSQL database at `url`
+    /// (its schema made first when it has none; its version kept).
+    static func emptyDatabase(_ url: String) throws {
+        let store = try PortfolioStore(path: url)
+        defer { store.close() }
+        try store.reading { database in
+            let tables = try database.statement(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'coinfolio_schema'")
+            var names: [String] = []
+            while try tables.next() { names.append(tables.text(0) ?? "") }
+            try database.execute(names.map { "DELETE FROM \($0);" }.joined())
+        }
     }
 
     /// The same database seen by another owner.

@@ -10,20 +10,11 @@
 set -euo pipefail
 cmd=${1:?usage: cluster.sh start|restart|stop DIR}
 dir=${2:?usage: cluster.sh start|restart|stop DIR}
-bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+. "$(dirname "$0")/common.sh"
 if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
   echo "cluster.sh: PostgreSQL server binaries not found (apt-get install postgresql)" >&2
   exit 1
 fi
-# The server outlives this script: it must not inherit the caller's descriptors (a test runner
-# waiting for a pipe to close would wait for the server).
-for fd in /proc/$$/fd/*; do
-  fd=${fd##*/}
-  if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
-done
-run() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-# Distinctive on purpose: tests assert that it never appears in any message.
-password="pw-Zebra-7781-quokka"
 case "$cmd" in
 start)
   mkdir -p "$dir"

@@ -22,6 +22,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
+
+#include <libpq-fe.h>
 #include <unistd.h>
 
 #include <setjmp.h> /* cmocka.h needs these four first */
@@ -264,6 +266,30 @@ const char *tf_postgres_url(void) {
     return url;
 }
 
+/* Market data is one per database, shared by every owner, and a refresh asks for every owner's
+ * held coins (SPEC §20): in the PostgreSQL pass the cluster's database is emptied when a test
+ * first places a database in it, so that no test sees an earlier test's snapshot, details or
+ * holdings (the suite runs one test at a time). */
+static void empty_database_once(const char *url) {
+    static const char *emptied_for;
+    PGconn *connection;
+    PGresult *result;
+    if (emptied_for == tf_current_test)
+        return;
+    emptied_for = tf_current_test;
+    connection = PQconnectdb(url);
+    if (tf_check(PQstatus(connection) == CONNECTION_OK, __FILE__, __LINE__, "connect to empty the test database")) {
+        result = PQexec(connection,
+                        "DO $$ DECLARE t text; BEGIN FOR t IN SELECT tablename FROM pg_tables "
+                        "WHERE schemaname = current_schema() AND tablename <> 'coinfolio_schema' "
+                        "LOOP EXECUTE format('DELETE FROM %I', t); END LOOP; END $$");
+        tf_check(PQresultStatus(result) == PGRES_COMMAND_OK, __FILE__, __LINE__, "empty the test database: %s",
+                 PQerrorMessage(connection));
+        PQclear(result);
+    }
+    PQfinish(connection);
+}
+
 void tf_place_database(json_t *config) {
     static int counter;
     const char *path, *url;
@@ -274,6 +300,7 @@ void tf_place_database(json_t *config) {
     url = tf_postgres_url();
     if (url == NULL)
         return;
+    empty_database_once(url);
     /* The temporary folder's name is unique per run, so owners never collide across runs. */
     if (path == NULL || strcmp(path, ":memory:") == 0)
         snprintf(owner, sizeof owner, "%s/memory-%d-%d", tf_temp_dir, (int)getpid(), ++counter);
@@ -286,6 +313,8 @@ void tf_place_database(json_t *config) {
 const char *tf_shared_database(const char *stem) {
     if (tf_postgres_pass()) {
         const char *url = tf_postgres_url();
+        if (url != NULL)
+            empty_database_once(url);
         return url ? url : "postgresql://missing-url@127.0.0.1:9/none";
     }
     return temp_path(stem);

@@ -120,7 +120,9 @@ int tf_postgres_pass(void);
 const char *tf_postgres_url(void);
 /* In the PostgreSQL pass, rewrites config's "database" (a temporary path or ":memory:") into the
  * cluster's URL and an "owner" of the test's own (the path's name; a fresh one for ":memory:"),
- * unless the config already names an owner. Does nothing on SQLite. */
+ * unless the config already names an owner. Does nothing on SQLite. The first time a test places
+ * a database (here or in tf_shared_database), the cluster's database is emptied: market data is
+ * shared by every owner (SPEC §20). */
 void tf_place_database(json_t *config);
 /* A database two owners can share: the cluster's URL in the PostgreSQL pass, else a fresh
  * temporary path. */

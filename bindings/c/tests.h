@@ -220,8 +220,8 @@ void test_edges_holding_ids_with_upper_case_or_spaces(void);
 
 /* test_postgres.c */
 void test_store_two_owners_never_see_each_others_rows(void);
-void test_engine_two_owners_never_see_each_others_snapshots(void);
-void test_engine_saved_sparklines_read_back_exactly_per_owner(void);
+void test_engine_two_owners_share_the_snapshot_never_the_portfolio(void);
+void test_engine_saved_sparklines_read_back_exactly_by_every_owner(void);
 void test_store_open_v2_rejects_bad_config(void);
 void test_store_postgres_password_never_in_errors(void);
 void test_store_postgres_ambiguous_url_refused(void);
@@ -229,5 +229,14 @@ void test_store_postgres_password_with_delimiters_never_in_errors(void);
 void test_store_unsupported_url_is_refused_not_a_path(void);
 void test_store_open_v2_rejects_bad_database_timeouts(void);
 void test_store_postgres_lock_held_elsewhere_times_out(void);
+
+/* test_shared_market.c */
+void test_engine_shared_second_refresh_within_max_age_sends_nothing(void);
+void test_engine_shared_refreshes_at_once_send_one_set_of_requests(void);
+void test_engine_shared_snapshot_seen_by_another_engine_on_its_next_query(void);
+void test_engine_shared_owners_never_see_each_others_ledgers(void);
+void test_engine_shared_read_database_beside_sqlite_is_refused(void);
+void test_engine_shared_read_database_own_writes_and_failover(void);
+void test_engine_shared_prepare_false_is_accepted(void);
 
 #endif /* COINFOLIO_TESTS_H */

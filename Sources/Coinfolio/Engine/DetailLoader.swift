@@ -98,7 +98,7 @@ extension PortfolioEngine {
     public func coinStatistics(id: String) throws -> CoinStatistics {
         try CoinID.validate(id)
         let snapshot = try requireSnapshot()
-        guard let position = snapshot.indexByID[id] else {
+        guard let position = snapshot.indexByID[id], isListed(position, in: snapshot, held: try heldIDsForListing(snapshot)) else {
             throw CoinfolioError(
                 .notFound, "\(id) is not in the saved \(configuration.vsCurrency.code) snapshot",
                 details: ["coin_id": .string(id)])
@@ -111,7 +111,11 @@ extension PortfolioEngine {
 
     private func screen(id: String, _ loaded: DetailLoader.Loaded) -> CoinDetailScreen {
         var coin: Coin?
-        if let snapshot = currentSnapshot(), let index = snapshot.indexByID[id] { coin = snapshot.coin(at: index, sparkline: true) }
+        if let snapshot = currentSnapshot(), let index = snapshot.indexByID[id],
+            isListed(index, in: snapshot, held: (try? heldIDsForListing(snapshot)) ?? [])
+        {
+            coin = snapshot.coin(at: index, sparkline: true)
+        }
         let lists = detailStatistics(coin: coin, detail: loaded.detail)
         var screen = CoinDetailScreen(coin: coin, detail: loaded.detail, overview: lists.overview, additional: lists.additional)
         screen.asOf = loaded.fetchedAt

@@ -1,7 +1,8 @@
 /// How a `PortfolioEngine` is set up.
 ///
 /// JSON form (every key optional): `{"database": ":memory:" | path | "postgresql://…",
-/// "owner": "default", "database_timeout": 30, "vs_currency": "usd",
+/// "read_database": "postgresql://…" (a hot standby), "owner": "default", "database_timeout": 30,
+/// "refresh_max_age_s": 0, "vs_currency": "usd",
 /// "coin_limit": 250, "detail_ttl_s": 600, "stale_after_s": 600, "chart_ttl_s": 300,
 /// "price_change_percentage": ["24h"], "api": {client config}}`.
 public struct EngineConfiguration: Sendable {
@@ -19,6 +20,18 @@ public struct EngineConfiguration: Sendable {
     /// PostgreSQL URL, or a setting the engine refuses to open (an SQLite URI `file:…`, a
     /// string with `://` that is no supported URL, `details.reason` "unsupported_url").
     public var databaseFilePath: String? { DatabaseLocation.filePath(database) }
+    /// A hot standby of `database` (a `postgresql://` URL) that reads go to (SPEC §20): writes go
+    /// to `database`; after its own write an engine reads from `database` until the standby has
+    /// replayed that write (`pg_last_wal_replay_lsn()`), so it always sees what it wrote; while
+    /// the standby cannot be reached, reads go to `database`. nil (default): every read goes to
+    /// `database`. With a SQLite `database` the engine refuses to open (`.invalidArgument`,
+    /// `details.field` "read_database").
+    public var readDatabase: String?
+    /// `refresh_max_age_s`: a refresh that finds the snapshot saved in the database (by any engine)
+    /// fetched less than this many seconds ago, with at least this engine's `coinLimit` and
+    /// windows, answers with it without a request (`RefreshSummary.fetched` false). 0 (default):
+    /// every refresh fetches, unless it waited for another engine's refresh of the same currency.
+    public var refreshMaxAge: Double
     /// Whose rows the engine reads and writes in `database` (default `"default"`): an engine
     /// never sees, changes, counts or deletes another owner's rows.
     public var owner: String
@@ -48,9 +61,12 @@ public struct EngineConfiguration: Sendable {
         database: String = ":memory:", owner: String = "default", databaseTimeout: Double = 30,
         vsCurrency: VsCurrency = .usd, coinLimit: Int = 250,
         detailTTL: Double = 600, staleAfter: Double = 600, chartTTL: Double = 300,
-        priceChangePercentage: [Coin.ChangeWindow] = [.h24], api: ClientConfiguration = ClientConfiguration()
+        priceChangePercentage: [Coin.ChangeWindow] = [.h24], api: ClientConfiguration = ClientConfiguration(),
+        readDatabase: String? = nil, refreshMaxAge: Double = 0
     ) {
         self.database = database
+        self.readDatabase = readDatabase
+        self.refreshMaxAge = refreshMaxAge.isFinite ? max(refreshMaxAge, 0) : 0
         self.owner = owner
         self.databaseTimeout = databaseTimeout.isFinite && databaseTimeout > 0 ? databaseTimeout : 30
         self.vsCurrency = vsCurrency
@@ -67,7 +83,8 @@ public struct EngineConfiguration: Sendable {
 
 extension EngineConfiguration: Decodable {
     private enum CodingKeys: String, CodingKey {
-        case database, owner, databaseTimeout = "database_timeout", vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL =
+        case database, owner, readDatabase = "read_database", refreshMaxAge = "refresh_max_age_s", databaseTimeout = "database_timeout",
+            vsCurrency = "vs_currency", coinLimit = "coin_limit", detailTTL =
             "detail_ttl_s"
         case staleAfter = "stale_after_s", chartTTL = "chart_ttl_s", priceChangePercentage = "price_change_percentage", api
     }
@@ -86,7 +103,9 @@ extension EngineConfiguration: Decodable {
             staleAfter: try c.finiteNumber(.staleAfter, in: 0...31_536_000) ?? 600,
             chartTTL: try c.finiteNumber(.chartTTL, in: 0...31_536_000) ?? 300,
             priceChangePercentage: try Self.windows(c.decodeIfPresent([String].self, forKey: .priceChangePercentage)),
-            api: try c.decodeIfPresent(ClientConfiguration.self, forKey: .api) ?? ClientConfiguration())
+            api: try c.decodeIfPresent(ClientConfiguration.self, forKey: .api) ?? ClientConfiguration(),
+            readDatabase: try c.decodeIfPresent(String.self, forKey: .readDatabase),
+            refreshMaxAge: try c.finiteNumber(.refreshMaxAge, in: 0...31_536_000) ?? 0)
     }
 
     /// `price_change_percentage`: each of 1h, 24h, 7d, 14d, 30d, 200d, 1y; nil or empty is 24h.

@@ -23,9 +23,15 @@ final class MarketSnapshot: Sendable {
     let version: Int
     private static let versions = Atomic<Int>(0)
     let storedSparklines: StoredSparklines?
-    /// The id of the saved snapshot these coins are (nil when none was saved: a private
-    /// `:memory:` database), for a price update to change in place.
-    let savedID: Int?
+    /// The saved snapshot these coins are, and which change of it (nil when none was saved: a
+    /// private `:memory:` database): for a price update to change in place, and for the version
+    /// check to see another engine's change (`PortfolioEngine.followSharedChanges`).
+    let saved: SnapshotStore.Stamp?
+    /// How many coins are the top list; those after them were added for coins owners hold, and
+    /// only an owner who holds one sees it listed (`PortfolioEngine.isListed`). nil: all are.
+    let listed: Int?
+    /// The id of the saved snapshot these coins are.
+    var savedID: Int? { saved?.id }
     /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring
     /// search; made on the first search (opening an engine should not pay for it).
     private let haystacks: Mutex<[[UInt8]]?>
@@ -48,7 +54,7 @@ final class MarketSnapshot: Sendable {
 
     init(
         coins: SnapshotCoins, marketData: MarketData?, asOf: Date, fetchedAt: Date, refreshFailed: Bool = false,
-        storedSparklines: StoredSparklines? = nil, savedID: Int? = nil
+        storedSparklines: StoredSparklines? = nil, saved: SnapshotStore.Stamp? = nil, listed: Int? = nil
     ) {
         self.coins = coins
         self.marketData = marketData
@@ -56,7 +62,8 @@ final class MarketSnapshot: Sendable {
         self.fetchedAt = fetchedAt
         self.refreshFailed = refreshFailed
         self.storedSparklines = storedSparklines
-        self.savedID = savedID
+        self.saved = saved
+        self.listed = listed.flatMap { $0 < coins.count ? $0 : nil }
         version = Self.versions.add(1, ordering: .relaxed).newValue
         var index: [String: Int] = [:]
         index.reserveCapacity(coins.count)
@@ -75,14 +82,18 @@ final class MarketSnapshot: Sendable {
     /// sparklines). What does not depend on prices is kept rather than made again: the index,
     /// the search texts, the rank orders, sparklines read, and every other coin's JSON and
     /// exact price.
-    init(updating previous: MarketSnapshot, coins: SnapshotCoins, changed: some Collection<Int>, asOf: Date, fetchedAt: Date) {
+    init(
+        updating previous: MarketSnapshot, coins: SnapshotCoins, changed: some Collection<Int>, asOf: Date, fetchedAt: Date,
+        saved: SnapshotStore.Stamp?
+    ) {
         self.coins = coins
         marketData = previous.marketData
         self.asOf = asOf
         self.fetchedAt = fetchedAt
         refreshFailed = false
         storedSparklines = previous.storedSparklines
-        savedID = previous.savedID
+        self.saved = saved
+        listed = previous.listed
         version = Self.versions.add(1, ordering: .relaxed).newValue
         indexByID = previous.indexByID
         haystacks = Mutex(previous.haystacks.withLock { $0 })
@@ -172,11 +183,12 @@ final class MarketSnapshot: Sendable {
         return price
     }
 
-    /// The same data, marked as left behind by a failed refresh.
-    func markedFailed() -> MarketSnapshot {
+    /// The same data, marked as left behind by a failed refresh (`saved`: the stamp the mark
+    /// gave the saved snapshot, when it was saved).
+    func markedFailed(saved: SnapshotStore.Stamp?) -> MarketSnapshot {
         MarketSnapshot(
             coins: coins, marketData: marketData, asOf: asOf, fetchedAt: fetchedAt, refreshFailed: true,
-            storedSparklines: storedSparklines, savedID: savedID)
+            storedSparklines: storedSparklines, saved: saved ?? self.saved, listed: listed)
     }
 
     /// Judged from the data's own time, not the fetch time: a loaded old body is stale at once.

@@ -12,7 +12,7 @@ extension PortfolioEngine {
     /// Each access is a new stream of its own; it ends when the consumer's task is cancelled or
     /// the stream is dropped. Changes made elsewhere are found by a watcher thread of the engine's
     /// own (never a cooperative thread) while at least one stream is consumed: one indexed read
-    /// of the database's change stamp (`ChangeStamp`) every half second, so they arrive within a
+    /// of the database's change versions (SPEC §20's version check, `ChangeVersions`) every half second, so they arrive within a
     /// second, without the host querying; the first read, made as the first stream starts (never
     /// on the caller's thread), is what later changes are counted from. Its own changes arrive at once. Up to 256 changes wait
     /// for a slow consumer; older ones are then dropped. A private `:memory:` database has no
@@ -29,23 +29,22 @@ extension PortfolioEngine {
         }
     }
 
-    /// The watcher's look at the database: reports a ledger change made elsewhere, and installs
-    /// (and reports) a snapshot another engine saved. Skipped while this engine refreshes (its
-    /// refresh reports what it installs); a database that does not answer is asked again next time.
+    /// The watcher's look at the database: the version check of SPEC §20
+    /// (`followSharedChanges`, forced: one indexed read of the market-data version and the
+    /// owner's ledger counter), which installs a snapshot another engine saved; reports that
+    /// snapshot and a ledger change made elsewhere. Skipped while this engine refreshes (its
+    /// refresh reports what it installs) and on a private `:memory:` database (no other writer);
+    /// a database that does not answer is asked again next time.
     func followChanges() {
-        guard let stamp = try? store.changeStamp(vsCurrency: configuration.vsCurrency.code) else { return }
-        changeFeed.ledgerCounterRead(stamp.ledger)
-        guard store.keepsSnapshots, let savedID = stamp.snapshotID, let fetchedAt = stamp.fetchedAt else { return }
-        let installed = refreshLock.withLockIfAvailable { _ -> RefreshSummary? in
-            let current = currentSnapshot()
-            if current?.savedID == savedID, current?.fetchedAt.timeIntervalSince1970 == fetchedAt { return nil }
-            guard let restored = try? restoreSnapshot(), restored.savedID == savedID else { return nil }
-            snapshot.withLock { $0 = restored }
-            return RefreshSummary(
-                coins: restored.coins.count, asOf: restored.asOf, fetchedAt: restored.fetchedAt,
-                isStale: restored.isStale(now: Date(), staleAfter: configuration.staleAfter))
-        }
-        if let summary = installed ?? nil { changeFeed.publish(.snapshot(summary)) }
+        let held = currentStamp()
+        guard let versions = followSharedChanges(force: true) else { return }
+        changeFeed.ledgerCounterRead(versions.ledger)
+        guard let current = currentSnapshot(), let stamp = current.saved, stamp != held else { return }
+        changeFeed.publish(
+            .snapshot(
+                RefreshSummary(
+                    coins: current.coins.count, asOf: current.asOf, fetchedAt: current.fetchedAt,
+                    isStale: current.isStale(now: Date(), staleAfter: configuration.staleAfter), fetched: false)))
     }
 
     /// Reports this engine's write of the ledger of `portfolio` (nil: several).

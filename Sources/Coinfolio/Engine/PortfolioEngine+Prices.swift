@@ -27,12 +27,13 @@ extension PortfolioEngine {
     /// `refreshPrices()`'s work, run holding `refreshLock`.
     private func refreshPricesHoldingLock() throws -> RefreshSummary {
         let snapshot = try requireSnapshot()
-        let unchanged = RefreshSummary(
+        var unchanged = RefreshSummary(
             coins: 0, asOf: snapshot.asOf, fetchedAt: snapshot.fetchedAt,
-            isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter))
+            isStale: snapshot.isStale(now: Date(), staleAfter: configuration.staleAfter), fetched: false)
         let held = try heldCoinIDs().filter { snapshot.indexByID[$0] != nil }
         guard !held.isEmpty else { return unchanged }
         let answer = try client.simplePrice(SimplePriceRequest(ids: held, vsCurrency: configuration.vsCurrency))
+        unchanged.fetched = true
         var changed: [Int: Coin] = [:]
         // The data's own time so far (none when the snapshot's as_of is only its fetch time).
         var newest: Double? = snapshot.asOf == snapshot.fetchedAt ? nil : snapshot.asOf.timeIntervalSince1970
@@ -48,13 +49,14 @@ extension PortfolioEngine {
         let fetchedAt = Date()
         let asOf = newest.map { Date(timeIntervalSince1970: $0) } ?? fetchedAt
         let coins = snapshot.coins.replacing(changed)
+        var stamp: SnapshotStore.Stamp?
         if store.keepsSnapshots {
             let vs = configuration.vsCurrency.code
-            let updated = try snapshot.savedID.map {
+            let updated = try snapshot.savedID.flatMap {
                 try store.saveSnapshotPrices(
                     snapshotID: $0, vsCurrency: vs, replaced: coins.savedBlob, changed: changed, asOf: asOf, fetchedAt: fetchedAt)
             }
-            guard updated == true else {
+            guard let updated else {
                 // Not saved here before, or another engine replaced the saved snapshot since:
                 // this one is saved whole, as a refresh's (its sparklines read back first).
                 var whole = Array(coins)
@@ -65,8 +67,9 @@ extension PortfolioEngine {
                 summary.coins = changed.count
                 return summary
             }
+            stamp = updated
         }
-        let next = MarketSnapshot(updating: snapshot, coins: coins, changed: changed.keys, asOf: asOf, fetchedAt: fetchedAt)
+        let next = MarketSnapshot(updating: snapshot, coins: coins, changed: changed.keys, asOf: asOf, fetchedAt: fetchedAt, saved: stamp)
         self.snapshot.withLock { $0 = next }
         return RefreshSummary(
             coins: changed.count, asOf: asOf, fetchedAt: fetchedAt,

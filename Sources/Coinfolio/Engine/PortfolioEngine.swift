@@ -33,6 +33,8 @@ public final class PortfolioEngine: Sendable {
     let charts: ChartLoader
     /// Where long work reports its progress (see `setProgressHandler(_:)`).
     let progress = ProgressReporter()
+    /// When the version check last read the database (`followSharedChanges`).
+    let versionCheck = Mutex<ContinuousClock.Instant?>(nil)
     /// The subscribers of `changes` (SPEC §21).
     let changeFeed = ChangeFeed()
 
@@ -42,7 +44,9 @@ public final class PortfolioEngine: Sendable {
     /// - Throws: `.invalidArgument` for a bad configuration, `.store` when the database fails.
     public init(configuration: EngineConfiguration = EngineConfiguration()) throws {
         self.configuration = configuration
-        store = try PortfolioStore(path: configuration.database, owner: configuration.owner, databaseTimeout: configuration.databaseTimeout)
+        store = try PortfolioStore(
+            path: configuration.database, owner: configuration.owner, databaseTimeout: configuration.databaseTimeout,
+            readDatabase: configuration.readDatabase)
         client = CoinGeckoClient(configuration: configuration.api)
         details = DetailLoader(ttl: configuration.detailTTL, store: store)
         charts = ChartLoader(ttl: configuration.chartTTL)
@@ -50,6 +54,7 @@ public final class PortfolioEngine: Sendable {
         // load replaces it.
         snapshot = Mutex(nil)
         snapshot.withLock { $0 = try? restoreSnapshot() }
+        versionCheck.withLock { $0 = .now }
     }
 
     /// Closes the database. Later calls throw `.store`.
@@ -69,8 +74,11 @@ public final class PortfolioEngine: Sendable {
         progress.set(handler)
     }
 
+    /// The snapshot queries answer from: the one this engine holds, or the one another engine
+    /// saved since (the version check, at most once a second: `followSharedChanges`).
     func currentSnapshot() -> MarketSnapshot? {
-        snapshot.withLock { $0 }
+        followSharedChanges()
+        return snapshot.withLock { $0 }
     }
 
     func requireSnapshot() throws -> MarketSnapshot {
@@ -108,7 +116,11 @@ public final class PortfolioEngine: Sendable {
     /// The positions of the page `query` asks for, how many matched, and the staleness.
     func listingPage(_ query: CoinQuery) throws -> (snapshot: MarketSnapshot, page: ArraySlice<Int>, total: Int, isStale: Bool) {
         let snapshot = try requireSnapshot()
-        let matches = snapshot.matches(query.search, sort: query.sort)
+        var matches = snapshot.matches(query.search, sort: query.sort)
+        if snapshot.listed != nil {
+            let held = try heldIDsForListing(snapshot)
+            matches = matches.filter { isListed($0, in: snapshot, held: held) }
+        }
         let start = min(query.offset, matches.count)
         let end = query.limit.map { start + min($0, matches.count - start) } ?? matches.count
         return (
@@ -214,7 +226,7 @@ public final class PortfolioEngine: Sendable {
     /// - Throws: `.invalidArgument` for an id breaking the `CoinID` rule (no request made);
     ///   otherwise the client's `CoinfolioError` (network, HTTP, rate limit, key, decode).
     public func coinExists(id: String) throws -> Bool {
-        if currentSnapshot()?.indexByID[id] != nil { return true }
+        if snapshot.withLock({ $0?.indexByID[id] }) != nil { return true }
         let found = try client.markets(MarketsRequest(vsCurrency: configuration.vsCurrency, ids: [id], sparkline: false))
         return found.coins.contains { $0.id == id }
     }

@@ -11,13 +11,27 @@ public struct RefreshSummary: Hashable, Sendable {
     public var fetchedAt: Date
     /// Judged from `asOf`: false after a refresh of live data, true at once for a loaded old body.
     public var isStale: Bool
+    /// Whether this call sent the requests (SPEC §20): false when a refresh answered with the
+    /// snapshot saved in the database — fetched by another engine within `refresh_max_age_s`,
+    /// or while this one waited for that engine's refresh — and for a `load`.
+    public var fetched: Bool
 
-    /// The key of the answer before its `Freshness` members.
-    enum JSONKey: String, WireKeys {
-        case coins
+    /// A summary.
+    public init(coins: Int, asOf: Date, fetchedAt: Date, isStale: Bool, fetched: Bool = true) {
+        self.coins = coins
+        self.asOf = asOf
+        self.fetchedAt = fetchedAt
+        self.isStale = isStale
+        self.fetched = fetched
     }
 
-    /// `{"coins":n,"as_of":"…","fetched_at":"…","stale":b}`
+    /// The keys of the answer besides its `Freshness` members: `coins` before them, `fetched`
+    /// after them.
+    enum JSONKey: String, WireKeys {
+        case coins, fetched
+    }
+
+    /// `{"coins":n,"as_of":"…","fetched_at":"…","stale":b,"fetched":b}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -26,6 +40,7 @@ public struct RefreshSummary: Hashable, Sendable {
         w.beginObject()
         w.key(JSONKey.coins); w.number(coins)
         Freshness(asOf: asOf, fetchedAt: fetchedAt, isStale: isStale).write(to: &w)
+        w.key(JSONKey.fetched); w.bool(fetched)
         w.endObject()
         return w.bytes
     }

@@ -51,6 +51,16 @@ protocol Database: AnyObject {
     /// different owners never wait for or abort each other (a serializable transaction would: its
     /// predicate locks cover index pages that other owners' rows share).
     func ownerTransaction<T>(owner: String, _ body: () throws -> T) throws -> T
+    /// Runs `body` in one write transaction holding the market-data lock of `vsCurrency` (SPEC
+    /// §20's single flight): writers of one currency's market data — every engine's refresh,
+    /// load and price update, in any thread or process — run one after another, each seeing what
+    /// the previous one committed; other currencies and every ledger write go on. SQLite: `BEGIN
+    /// IMMEDIATE`, the file's write lock. PostgreSQL: READ COMMITTED after a transaction-scoped
+    /// advisory lock keyed by the currency (nothing of it outlives the transaction, so it works
+    /// through a transaction-pooling pgbouncer). The wait for the lock is bounded by
+    /// `database_timeout`: then `.store`, `details["reason"]` "timeout" (SQLite: `sqlite_code` 5).
+    /// Never retried.
+    func marketTransaction<T>(vsCurrency: String, _ body: () throws -> T) throws -> T
     /// The rows of the JSON array bound to `?parameter`, each element as column `value`, for a
     /// `FROM` clause (SQLite's `json_each`, PostgreSQL's `json_array_elements`; `->>` reads
     /// both, on SQLite from 3.38 — Debian 12 ships 3.40).

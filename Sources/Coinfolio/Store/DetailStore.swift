@@ -1,12 +1,12 @@
 import Foundation
 
-/// Coin details (`GET /coins/{id}`) saved in the holdings file with their fetch time, so that a
-/// detail outlives the process and answers offline, in `CoinDetailCodec`'s compact form. The
+/// Coin details (`GET /coins/{id}`) saved in the database with their fetch time, so that a
+/// detail outlives the process and answers offline, in `CoinDetailCodec`'s compact form: one per
+/// coin, shared by every owner (SPEC §20; a detail does not depend on the quote currency). The
 /// engine's TTL decides whether a saved detail is fresh; saving never expires anything. Shares
 /// the `StoreConnection` of the `PortfolioStore` it belongs to.
 final class DetailStore: Sendable {
     private let connection: StoreConnection
-    private var owner: String { connection.owner }
 
     init(connection: StoreConnection) {
         self.connection = connection
@@ -24,14 +24,13 @@ final class DetailStore: Sendable {
         try connection.locked { connection in
             let statement = try connection.statement(
                 """
-                INSERT INTO coin_detail (owner, coin_id, fetched_at, detail) VALUES (?4, ?1, ?2, ?3)
-                ON CONFLICT (owner, coin_id) DO UPDATE SET fetched_at = excluded.fetched_at, detail = excluded.detail
+                INSERT INTO coin_detail (coin_id, fetched_at, detail) VALUES (?1, ?2, ?3)
+                ON CONFLICT (coin_id) DO UPDATE SET fetched_at = excluded.fetched_at, detail = excluded.detail
                 """)
             try bytes.withUnsafeBytes { raw in
                 statement.bind(1, detail.id)
                 statement.bind(2, fetchedAt.timeIntervalSince1970)
                 statement.bind(3, borrowing: raw)
-                statement.bind(4, owner)
                 _ = try statement.run("cannot save the coin detail")
             }
         }
@@ -39,10 +38,9 @@ final class DetailStore: Sendable {
 
     /// The saved detail of `coinID`, nil when none was saved (or its saved form no longer reads).
     func load(coinID: String) throws -> Saved? {
-        let row: (Double, Data)? = try connection.locked { connection in
-            let statement = try connection.statement("SELECT fetched_at, detail FROM coin_detail WHERE owner = ?2 AND coin_id = ?1")
+        let row: (Double, Data)? = try connection.reading { connection in
+            let statement = try connection.statement("SELECT fetched_at, detail FROM coin_detail WHERE coin_id = ?1")
             statement.bind(1, coinID)
-            statement.bind(2, owner)
             defer { statement.reset() }
             guard try statement.next() else { return nil }
             return (statement.double(0), statement.blob(1) ?? Data())

@@ -7,7 +7,7 @@ extension LedgerStore {
     /// row whose fee was paid in a coin carries its fee row's value (amount × price) as its fee,
     /// nil while that price is pending (SPEC §16).
     func ledger(portfolio: String) throws -> [CoinLedger] {
-        try file.locked { connection in
+        try file.reading { connection in
             // nil (PostgreSQL): no cheap way to know another connection committed; read every time.
             let version = try connection.dataVersion()
             if let version {

@@ -4,7 +4,7 @@ import Foundation
 extension LedgerStore {
     /// Every portfolio by name (bytewise); a nil currency means "the engine's vs_currency".
     func portfolios() throws -> [(name: String, vsCurrency: String?)] {
-        try file.locked { connection in
+        try file.reading { connection in
             let statement = try connection.statement("SELECT name, vs_currency FROM portfolio WHERE owner = ?1 ORDER BY name")
             statement.bind(1, owner)
             var result: [(String, String?)] = []
@@ -15,7 +15,7 @@ extension LedgerStore {
 
     /// The portfolio's stored currency: `.some(nil)` for "the engine's", nil when it does not exist.
     func portfolioCurrency(_ name: String) throws -> String?? {
-        try file.locked { connection in try currency(of: name, connection) }
+        try file.reading { connection in try currency(of: name, connection) }
     }
 
     func currency(of name: String, _ connection: any Database) throws -> String?? {

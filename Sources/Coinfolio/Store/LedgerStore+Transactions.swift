@@ -13,7 +13,7 @@ extension LedgerStore {
 
     /// A page of transactions in ledger order, and how many match in all.
     func transactions(_ query: TransactionQuery) throws -> (transactions: [Transaction], total: Int) {
-        try file.locked { connection in
+        try file.reading { connection in
             // Parameters numbered without gaps (PostgreSQL needs every $n it is given).
             var conditions = ["owner = ?1"]
             var values: [(Int32, Any)] = []
@@ -61,7 +61,7 @@ extension LedgerStore {
     /// Every transaction of a portfolio (of every portfolio for nil) in ledger order, handed to
     /// `body` one at a time.
     func forEachTransaction(portfolio: String?, _ body: (Transaction) throws -> Void) throws {
-        try file.locked { connection in
+        try file.reading(streaming: true) { connection in
             let select = try connection.statement(
                 """
                 SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The user's holdings and ledger in a SQLite file or on a PostgreSQL server: portfolios, their
-/// transactions (SPEC §12), and the engine's saved market snapshot, every row of one owner. The
-/// store sees only its owner's rows. The engine reaches the database only through this type
+/// The user's holdings and ledger in a SQLite file or on a PostgreSQL server: portfolios and their
+/// transactions (SPEC §12), every row of one owner, and the market data every owner of the
+/// database shares (SPEC §20: snapshots, coin details). The store sees only its owner's rows. The engine reaches the database only through this type
 /// (the extensions below), never past it to the stores of each concept.
 ///
 /// Every write that returns is committed and durable (SQLite: WAL journal, `synchronous=FULL`;
@@ -27,6 +27,8 @@ public final class PortfolioStore: Sendable {
     let ledger: LedgerStore
     /// Coin details saved with their fetch time, in the same database (below).
     private let details: DetailStore
+    /// The connection a refresh holds its currency's market lock on (opened on first use).
+    private let marketLock: MarketLock
 
     /// Opens the store, creating the database's schema on first use and migrating older ones (a
     /// schema-1 file's holdings become transfers in of unknown cost).
@@ -35,25 +37,33 @@ public final class PortfolioStore: Sendable {
     ///     `postgresql://user[:password]@host[:port]/db[?params]` (`postgres://` too).
     ///   - owner: whose rows the store sees: every read, write, count and delete is limited to
     ///     them (1–256 bytes, no control characters; default `"default"`).
+    ///   - readDatabase: a hot standby of a PostgreSQL `path` (`read_database`, SPEC §20) that
+    ///     reads go to; after its own write the store reads from `path` until the standby has
+    ///     replayed it, and while the standby cannot be reached, reads go to `path` (nil: none).
     ///   - databaseTimeout: seconds one wait on the database may last (a positive finite
     ///     number, default 30). On PostgreSQL it bounds every round trip — connecting, preparing,
     ///     running a statement, `BEGIN`, `COMMIT`, `ROLLBACK` — and a call that runs past it is
     ///     cancelled, its connection dropped (the next call reconnects) and its transaction rolled
     ///     back (except a `COMMIT` already sent, which the server may have applied). On SQLite it is
     ///     the busy timeout: how long a write waits for another connection's lock.
-    /// - Throws: `.invalidArgument` for an empty path, a bad owner or a `databaseTimeout` that is
-    ///   not a positive finite number (`details["field"]` "database_timeout"); `.store` when the
+    /// - Throws: `.invalidArgument` for an empty path, a bad owner, a `databaseTimeout` that is
+    ///   not a positive finite number (`details["field"]` "database_timeout"), a `readDatabase`
+    ///   that is no PostgreSQL URL or beside a SQLite `path` (`details["field"]` "read_database"); `.store` when the
     ///   database cannot be opened (the server's message, never the password), is not a
     ///   database, has a newer schema, or did not answer within `databaseTimeout`
     ///   (`details["reason"]` "timeout"). Every later call throws the same `.store` timeout
     ///   when the server does not answer in time.
-    public init(path: String, owner: String = "default", databaseTimeout: Double = 30) throws {
-        file = try StoreConnection(path: path, owner: owner, timeout: databaseTimeout)
+    public init(path: String, owner: String = "default", databaseTimeout: Double = 30, readDatabase: String? = nil) throws {
+        file = try StoreConnection(path: path, owner: owner, timeout: databaseTimeout, readLocation: readDatabase)
         self.path = path
         snapshots = SnapshotStore(connection: file)
         ledger = LedgerStore(connection: file)
         details = DetailStore(connection: file)
+        marketLock = MarketLock(primary: file)
     }
+
+    /// Runs `body`, which only reads, on the store's database; see `StoreConnection.reading`.
+    func reading<T: Sendable>(_ body: (any Database) throws -> T) throws -> T { try file.reading(body) }
 
     /// Whether a saved snapshot could ever be read back: false for a private `":memory:"`
     /// database, which only its own connection sees and which ends with it.
@@ -61,6 +71,7 @@ public final class PortfolioStore: Sendable {
 
     /// Closes the database. Later calls throw `.store`. Safe to call twice.
     public func close() {
+        marketLock.close()
         file.close()
     }
 
@@ -163,32 +174,38 @@ extension PortfolioStore {
     func keptPositions() -> [String] { ledger.keptPositions() }
 }
 
-/// The engine's saved market data as the engine uses it: one snapshot per `vs_currency`
-/// (`SnapshotStore`), their sparklines read on demand, and coin details (`DetailStore`).
+/// The saved market data as the engine uses it, shared by every owner of the database (SPEC §20):
+/// one snapshot per `vs_currency` (`SnapshotStore`), their sparklines read on demand, and coin
+/// details (`DetailStore`).
 extension PortfolioStore {
-    /// Saves a new snapshot of `vsCurrency` in place of the one there; see `SnapshotStore.save`.
-    /// - Returns: its id.
-    func saveSnapshot(vsCurrency: String, coins: [Coin], asOf: Date, fetchedAt: Date, marketData: MarketData?) throws -> Int {
-        try snapshots.save(
-            vsCurrency: vsCurrency, coins: coins, asOf: asOf.timeIntervalSince1970, fetchedAt: fetchedAt.timeIntervalSince1970,
-            marketData: marketData)
+    /// Saves a new snapshot of `contents.vsCurrency` in place of the one there, holding the
+    /// currency's market lock; see `SnapshotStore.write`.
+    func saveSnapshot(_ contents: SnapshotStore.Contents, coins: [Coin]) throws -> SnapshotStore.Stamp {
+        try snapshots.save(contents, coins: coins)
     }
 
     /// Saves a price update of snapshot `snapshotID`; see `SnapshotStore.updatePrices`.
-    /// - Returns: false when another engine replaced the snapshot since (nothing written).
+    /// - Returns: the new stamp; nil when another engine replaced the snapshot since (nothing written).
     func saveSnapshotPrices(
         snapshotID: Int, vsCurrency: String, replaced: Data?, changed: [Int: Coin], asOf: Date, fetchedAt: Date
-    ) throws -> Bool {
+    ) throws -> SnapshotStore.Stamp? {
         try snapshots.updatePrices(
             snapshotID: snapshotID, vsCurrency: vsCurrency, replaced: replaced, changed: changed, asOf: asOf.timeIntervalSince1970,
             fetchedAt: fetchedAt.timeIntervalSince1970)
     }
 
     /// Marks the saved snapshot of `vsCurrency` as left behind by a failed refresh.
-    func markSnapshotRefreshFailed(vsCurrency: String) throws { try snapshots.markRefreshFailed(vsCurrency: vsCurrency) }
+    /// - Returns: its new stamp, nil when there is none.
+    @discardableResult
+    func markSnapshotRefreshFailed(vsCurrency: String) throws -> SnapshotStore.Stamp? {
+        try snapshots.markRefreshFailed(vsCurrency: vsCurrency)
+    }
 
     /// The saved snapshot of `vsCurrency`, nil when there is none.
     func savedSnapshot(vsCurrency: String) throws -> SnapshotStore.Saved? { try snapshots.load(vsCurrency: vsCurrency) }
+
+    /// The saved snapshot's row of `vsCurrency` without its coins, nil when there is none.
+    func snapshotHeader(vsCurrency: String) throws -> SnapshotStore.Header? { try snapshots.header(vsCurrency: vsCurrency) }
 
     /// The quote currencies that have a saved snapshot, sorted.
     func snapshotCurrencies() throws -> [String] { try snapshots.currencies() }
@@ -196,6 +213,12 @@ extension PortfolioStore {
     /// The sparkline of the coin at `position` of saved snapshot `snapshotID`, nil when none.
     func sparkline(snapshotID: Int, position: Int) throws -> [Double]? {
         try snapshots.sparkline(snapshotID: snapshotID, position: position)
+    }
+
+    /// Runs `body` holding the market lock of `vsCurrency` on the refresh's own connection; see
+    /// `MarketLock.holding`.
+    func withMarketLock<T: Sendable>(vsCurrency: String, _ body: (LockedMarket) throws -> T) throws -> T {
+        try marketLock.holding(vsCurrency: vsCurrency, body)
     }
 
     /// Saves (replaces) a coin detail fetched at `fetchedAt`.

@@ -6,8 +6,9 @@
     /// One connection to a PostgreSQL server (Debian's libpq). Not thread-safe by itself: its owner
     /// serializes calls (`StoreConnection` holds it behind its lock).
     ///
-    /// Statements are prepared once per connection and sent with text parameters (blobs binary) and
-    /// binary results. Every round trip (connecting, preparing, running, `BEGIN`, `COMMIT`,
+    /// Statements are sent with text parameters (blobs binary) and binary results; no named statement
+    /// outlives the transaction it was prepared in (`PostgresConnection+Statements`), so every call
+    /// works through a transaction-pooling pgbouncer with the same URL. Every round trip (connecting, preparing, running, `BEGIN`, `COMMIT`,
     /// `ROLLBACK`) goes through libpq's asynchronous calls and waits on the socket with a deadline
     /// `timeout` seconds away (`DatabaseTimeout`): past it the query is cancelled (`PostgresCancel`),
     /// the connection dropped, and the call fails with `.store` (`details["reason"]` = "timeout").
@@ -26,14 +27,18 @@
         private let url: String
         /// Seconds one round trip may take (`database_timeout`).
         let timeout: Double
-        /// SQL → its prepared statement. Each prepares itself again after a reconnect.
-        private var prepared: [String: PostgresStatement] = [:]
-        /// How many sessions this connection has had: a statement prepared in an earlier one is
-        /// prepared again before it runs.
+        /// SQL (`?N` placeholders) → its statement, ready to bind and send.
+        private var statements: [String: PostgresStatement] = [:]
+        /// Whether a statement sent twice within one transaction is prepared under a name for the
+        /// rest of it (the URL's `prepare`, default true; `prepare=false`: never).
+        let namesStatements: Bool
+        /// The statements of the current transaction: their names once prepared, and how many times
+        /// each was sent (`PostgresConnection+Statements`). Emptied when the transaction ends.
+        var transactionStatements = TransactionStatements()
+        /// How many sessions this connection has had (a reconnect starts a new one).
         private(set) var session = 0
-        private var statementCount = 0
         /// Whether a `transaction` is running (no silent reconnect then).
-        private var inTransaction = false
+        private(set) var inTransaction = false
         /// The end of the call's budget for its next wait (`boundNextWait(by:)`), used once.
         var nextWaitBound: ContinuousClock.Instant?
 
@@ -47,8 +52,9 @@
         ///   `details["reason"]` "timeout" when the server did not answer in time.
         init(url: String, timeout: Double = DatabaseTimeout.defaultSeconds) throws {
             try DatabaseTimeout.validate(timeout)
-            let url = PostgresURL.normalized(url)
+            let (url, prepare) = try PostgresURL.takingOwnOptions(PostgresURL.normalized(url))
             self.url = url
+            namesStatements = prepare
             self.timeout = timeout
             // A password with an unencoded '@' or '/' ends where libpq says, not where the writer
             // meant: libpq would read the rest of it as a host, port, database or parameter and
@@ -69,7 +75,8 @@
 
         func close() {
             isClosed = true
-            prepared.removeAll()
+            statements.removeAll()
+            transactionStatements = TransactionStatements()
             if let connection { PQfinish(connection) }
             connection = nil
         }
@@ -95,6 +102,7 @@
             if let connection { PQfinish(connection) }
             connection = nil
             session += 1
+            transactionStatements = TransactionStatements()
             switch Self.connect(url, until: nextDeadline(PostgresURL.connectBound(url, timeout))) {
             case .success(let opened):
                 connection = opened
@@ -138,37 +146,17 @@
             PQclear(result)
         }
 
-        /// Sends a prepared statement with its parameters (see `PQsendQueryPrepared`) in one round trip.
-        /// - Returns: the result, for `failure`.
-        func executePrepared(
-            _ connection: OpaquePointer, name: String, _ count: Int32, _ values: [UnsafePointer<CChar>?], _ lengths: [Int32],
-            _ formats: [Int32], _ context: () -> String
-        ) throws -> OpaquePointer? {
-            try roundTrip(connection, context) { PQsendQueryPrepared($0, name, count, values, lengths, formats, 1) }
-        }
-
         func statement(_ sql: String) throws -> any DatabaseStatement {
-            let connection = try live()
-            if let cached = prepared[sql] {
+            _ = try live()
+            if let cached = statements[sql] {
                 cached.reset()
                 cached.clearBindings()
                 return cached
             }
             let (translated, count) = PostgresStatement.numberedParameters(sql)
-            statementCount += 1
-            let name = "cf\(statementCount)"
-            try prepare(name: name, sql: translated, connection)
-            let statement = PostgresStatement(connection: self, name: name, sql: translated, parameterCount: count, session: session)
-            prepared[sql] = statement
+            let statement = PostgresStatement(connection: self, sql: translated, parameterCount: count)
+            statements[sql] = statement
             return statement
-        }
-
-        /// Prepares `sql` (`$N` placeholders) as `name` in the current session.
-        func prepare(name: String, sql: String, _ connection: OpaquePointer) throws {
-            let context = "cannot prepare \"\(sql.prefix(40))\""
-            let result = try roundTrip(connection, { context }) { PQsendPrepare($0, name, sql, 0, nil) }
-            if let error = failure(result, context) { throw error }
-            PQclear(result)
         }
 
         func transaction<T>(_ isolation: TransactionIsolation, _ body: () throws -> T) throws -> T {
@@ -178,15 +166,19 @@
                 inTransaction = true
                 do {
                     let result = try body()
-                    try execute("COMMIT")
+                    // The statements named in this transaction go with it, in COMMIT's round trip.
+                    try execute(transactionStatements.named.isEmpty ? "COMMIT" : "DEALLOCATE ALL; COMMIT")
+                    transactionStatements = TransactionStatements()
                     inTransaction = false
                     return result
                 } catch {
                     inTransaction = false
+                    let rollback = transactionStatements.named.isEmpty ? "ROLLBACK" : "ROLLBACK; DEALLOCATE ALL"
+                    transactionStatements = TransactionStatements()
                     if let connection, PQstatus(connection) == CONNECTION_OK, PQtransactionStatus(connection) != PQTRANS_IDLE {
                         // Bounded like any round trip; a ROLLBACK that runs out of time drops the
-                        // connection, which rolls back as well.
-                        if let rolledBack = try? roundTrip(connection, { "cannot roll back" }, { PQsendQuery($0, "ROLLBACK") }) {
+                        // connection, which rolls back as well (and ends its named statements).
+                        if let rolledBack = try? roundTrip(connection, { "cannot roll back" }, { PQsendQuery($0, rollback) }) {
                             PQclear(rolledBack)
                         }
                     }
@@ -226,6 +218,41 @@
         /// ("cflg", hashtext(owner)) — the two-key space, apart from the schema's one-key lock. Two
         /// owners whose names hash alike only wait for each other.
         static let ownerLockSQL = "SELECT pg_advisory_xact_lock(1667656807, hashtext(?1))"
+
+        /// READ COMMITTED after the currency's transaction-scoped advisory lock (`marketLockSQL`),
+        /// waited for at most `database_timeout` (the server's `lock_timeout`, set for this
+        /// transaction only, ends the wait a little before the round trip's own deadline would).
+        func marketTransaction<T>(vsCurrency: String, _ body: () throws -> T) throws -> T {
+            try transaction(.readCommitted) {
+                let bound = try statement("SELECT set_config('lock_timeout', ?1, true)")
+                bound.bind(1, "\(Self.lockTimeoutMilliseconds(timeout))ms")
+                _ = try bound.next()
+                bound.reset()
+                let lock = try statement(Self.marketLockSQL)
+                lock.bind(1, vsCurrency)
+                do {
+                    _ = try lock.next()
+                    lock.reset()
+                } catch let error as CoinfolioError where error.details["sqlstate"] == .string("55P03") {
+                    throw CoinfolioError(
+                        .store,
+                        "another engine's refresh of \(vsCurrency) kept its market data locked for more than "
+                            + "\(DatabaseTimeout.text(timeout)) s (database_timeout)",
+                        reason: .timeout, details: ["sqlstate": .string("55P03")])
+                }
+                return try body()
+            }
+        }
+
+        /// The transaction-scoped advisory lock on one currency's market data, keyed by ("cfmk",
+        /// hashtext(vs_currency)) — apart from the owners' ("cflg") and the schema's locks.
+        static let marketLockSQL = "SELECT pg_advisory_xact_lock(1667657067, hashtext(?1))"
+
+        /// The server's `lock_timeout` for a wait bounded by `seconds`: 95 % of it (at least 1 ms),
+        /// so that the server ends the wait with an error before the round trip's deadline cancels it.
+        static func lockTimeoutMilliseconds(_ seconds: Double) -> Int64 {
+            Int64(max(1, min(seconds, 86_400) * 950).rounded(.down))
+        }
 
         func jsonArrayElements(parameter: Int) -> String {
             "json_array_elements(CAST(?\(parameter) AS json)) AS elements(value)"

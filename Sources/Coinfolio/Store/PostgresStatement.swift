@@ -3,14 +3,13 @@
     import CPostgres
     import Foundation
 
-    /// A prepared statement of a `PostgresConnection`. Parameters are kept until the statement runs;
-    /// the rows of a query are read whole into one result, then stepped.
+    /// A statement of a `PostgresConnection`: its SQL (`$N` placeholders) and parameters, kept
+    /// until it runs; the connection decides how it is sent (unnamed, or named within one
+    /// transaction: `PostgresConnection+Statements`). The rows of a query are read whole into one
+    /// result, then stepped.
     final class PostgresStatement: DatabaseStatement {
         private unowned let connection: PostgresConnection
-        private let name: String
         private let sql: String
-        /// The connection's session this statement is prepared in.
-        private var session: Int
         private enum Value {
             case null
             case text([CChar])
@@ -21,11 +20,9 @@
         private var row: Int32 = -1
         private var rows: Int32 = 0
 
-        init(connection: PostgresConnection, name: String, sql: String, parameterCount: Int, session: Int) {
+        init(connection: PostgresConnection, sql: String, parameterCount: Int) {
             self.connection = connection
-            self.name = name
             self.sql = sql
-            self.session = session
             values = Array(repeating: .null, count: parameterCount)
         }
 
@@ -53,11 +50,6 @@
         /// Sends the statement with its parameters; keeps the result for reading.
         private func execute(_ context: () -> String) throws {
             reset()
-            let connection = try self.connection.live()
-            if session != self.connection.session {
-                try self.connection.prepare(name: name, sql: sql, connection)
-                session = self.connection.session
-            }
             let count = values.count
             // Text parameters go in one buffer, NUL-terminated each; blobs are sent in place.
             var texts: [CChar] = []
@@ -87,7 +79,7 @@
                         pointers[position] = base?.assumingMemoryBound(to: CChar.self)
                     }
                 }
-                return try self.connection.executePrepared(connection, name: name, Int32(count), pointers, lengths, formats, context)
+                return try connection.send(sql, Int32(count), pointers, lengths, formats, context)
             }
             if let error = self.connection.failure(sent, context()) { throw error }
             result = sent

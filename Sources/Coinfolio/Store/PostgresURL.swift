@@ -30,6 +30,34 @@ enum PostgresURL {
         url.range(of: "://").map { url[..<$0.lowerBound].lowercased() + url[$0.lowerBound...] } ?? url
     }
 
+    /// The options of `url`'s query that are Coinfolio's, not libpq's, and `url` without them
+    /// (libpq refuses a parameter it does not know). One today: `prepare` (SPEC §20) — `false`
+    /// (also `0`, `no`, `off`) sends every statement unnamed, `true` (`1`, `yes`, `on`; the
+    /// default) names a statement sent again within a transaction
+    /// (`PostgresConnection+Statements`). The last one given wins.
+    /// - Throws: `.invalidArgument` (`details.field` "database") for another value.
+    static func takingOwnOptions(_ url: String) throws -> (url: String, prepare: Bool) {
+        guard let query = url.firstIndex(of: "?") else { return (url, true) }
+        var prepare = true
+        var kept: [Substring] = []
+        for parameter in url[url.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false) {
+            guard parameter.lowercased().hasPrefix("prepare=") else {
+                kept.append(parameter)
+                continue
+            }
+            switch parameter.dropFirst("prepare=".count).lowercased() {
+            case "false", "0", "no", "off": prepare = false
+            case "true", "1", "yes", "on": prepare = true
+            default:
+                throw CoinfolioError(
+                    .invalidArgument, "the database URL's prepare option is true or false",
+                    details: ["field": .string("database")])
+            }
+        }
+        let base = String(url[..<query])
+        return (kept.isEmpty ? base : base + "?" + kept.joined(separator: "&"), prepare)
+    }
+
     /// Refuses a URL libpq would read otherwise than its writer meant.
     /// - Throws: `.store` with `details.reason` "ambiguous_url", the URL shown without anything
     ///   before its last `@`.

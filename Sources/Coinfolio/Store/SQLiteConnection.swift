@@ -191,6 +191,11 @@ final class SQLiteConnection: Database {
         try transaction(.serializable, body)
     }
 
+    /// `BEGIN IMMEDIATE`: the file's write lock is the market lock of every currency (SPEC §20).
+    func marketTransaction<T>(vsCurrency: String, _ body: () throws -> T) throws -> T {
+        try transaction(.serializable, body)
+    }
+
     func jsonArrayElements(parameter: Int) -> String { "json_each(?\(parameter))" }
 
     /// Always: SQLite keeps the text as sent, never parsed (no compression on write).

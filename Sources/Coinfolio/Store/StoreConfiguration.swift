@@ -1,8 +1,8 @@
 /// How a `PortfolioStore` is opened.
 ///
 /// JSON form: `{"database": path | ":memory:" | "postgresql://user[:password]@host[:port]/db[?params]",
-/// "owner": "default", "database_timeout": 30}`; `database` is required, `owner` and
-/// `database_timeout` optional.
+/// "owner": "default", "database_timeout": 30, "read_database": "postgresql://…"}`; `database` is
+/// required, the others optional.
 public struct StoreConfiguration: Sendable {
     /// A SQLite file path, `":memory:"`, or a PostgreSQL URL (`postgres://` too).
     public var database: String
@@ -13,12 +13,16 @@ public struct StoreConfiguration: Sendable {
     /// past it the call fails with `.store`, `details["reason"]` "timeout", and the next call
     /// reconnects. SQLite: the busy timeout (how long a write waits for another connection's lock).
     public var databaseTimeout: Double
+    /// `read_database`: a hot standby of a PostgreSQL `database` that reads go to (SPEC §20; see
+    /// `PortfolioStore.init(path:owner:databaseTimeout:readDatabase:)`); nil: none.
+    public var readDatabase: String?
 
     /// A configuration.
-    public init(database: String, owner: String = "default", databaseTimeout: Double = 30) {
+    public init(database: String, owner: String = "default", databaseTimeout: Double = 30, readDatabase: String? = nil) {
         self.database = database
         self.owner = owner
         self.databaseTimeout = databaseTimeout
+        self.readDatabase = readDatabase
     }
 }
 
@@ -26,6 +30,7 @@ extension StoreConfiguration: Decodable {
     private enum CodingKeys: String, CodingKey {
         case database, owner
         case databaseTimeout = "database_timeout"
+        case readDatabase = "read_database"
     }
 
     /// Reads the JSON form; see the type's documentation.
@@ -37,7 +42,8 @@ extension StoreConfiguration: Decodable {
         }
         self.init(
             database: database, owner: try c.decodeIfPresent(String.self, forKey: .owner) ?? "default",
-            databaseTimeout: try c.databaseTimeout(.databaseTimeout) ?? DatabaseTimeout.defaultSeconds)
+            databaseTimeout: try c.databaseTimeout(.databaseTimeout) ?? DatabaseTimeout.defaultSeconds,
+            readDatabase: try c.decodeIfPresent(String.self, forKey: .readDatabase))
     }
 
     /// Reads the JSON form.
@@ -52,6 +58,8 @@ extension StoreConfiguration: Decodable {
 extension PortfolioStore {
     /// Opens the store `configuration` names; see `init(path:owner:databaseTimeout:)`.
     public convenience init(configuration: StoreConfiguration) throws {
-        try self.init(path: configuration.database, owner: configuration.owner, databaseTimeout: configuration.databaseTimeout)
+        try self.init(
+            path: configuration.database, owner: configuration.owner, databaseTimeout: configuration.databaseTimeout,
+            readDatabase: configuration.readDatabase)
     }
 }

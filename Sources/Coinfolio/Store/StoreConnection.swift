@@ -26,6 +26,8 @@ final class StoreConnection: @unchecked Sendable {
     private let database: any Database
     /// One call at a time (a semaphore rather than a mutex: its wait has a deadline).
     private let gate = DispatchSemaphore(value: 1)
+    /// The hot standby reads go to (`read_database`), nil when there is none.
+    private let replica: ReadReplica?
 
     /// The owner used when none is configured.
     static let defaultOwner = "default"
@@ -36,14 +38,21 @@ final class StoreConnection: @unchecked Sendable {
     ///     (`postgres://` too).
     ///   - owner: whose rows this connection sees (1–256 bytes, no control characters).
     ///   - timeout: `database_timeout`, seconds (see `DatabaseTimeout`).
+    ///   - readLocation: `read_database`, a hot standby of a PostgreSQL `path` that reads go to
+    ///     (`ReadReplica`); connected on the first read.
     /// - Throws: `.invalidArgument` for a path `DatabaseLocation.check` refuses (empty, a NUL,
-    ///   an SQLite URI, an unsupported URL), a bad owner or timeout;
+    ///   an SQLite URI, an unsupported URL), a bad owner or timeout, a `readLocation` that is no
+    ///   PostgreSQL URL or with a SQLite `path` (`details.field` "read_database");
     ///   `.store` when the database cannot be opened, is not a database, has a newer schema, or
     ///   did not answer within `timeout` (`details["reason"]` "timeout").
-    init(path: String, owner: String = StoreConnection.defaultOwner, timeout: Double = DatabaseTimeout.defaultSeconds) throws {
+    init(
+        path: String, owner: String = StoreConnection.defaultOwner, timeout: Double = DatabaseTimeout.defaultSeconds,
+        readLocation: String? = nil
+    ) throws {
         try DatabaseLocation.check(path)
         try Self.validate(owner: owner)
         try DatabaseTimeout.validate(timeout)
+        replica = try readLocation.map { try ReadReplica(url: $0, primary: path, timeout: timeout) }
         self.path = path
         self.owner = owner
         self.timeout = timeout
@@ -75,10 +84,12 @@ final class StoreConnection: @unchecked Sendable {
     func close() {
         gate.wait()
         defer { gate.signal() }
+        replica?.close()
         database.close()
     }
 
-    /// Runs `body` with the connection, no other call using it meanwhile.
+    /// Runs `body` with the connection, no other call using it meanwhile; `body` may write (with
+    /// a hot standby, later reads wait for it to replay what was written: `reading`).
     /// - Parameter reportingProgress: `body` reports progress (a CSV import): a progress handler
     ///   that calls back into this database is refused rather than waiting for itself.
     /// - Throws: `.invalidArgument` (`details.reason` "reentrant") when called from a progress
@@ -86,6 +97,39 @@ final class StoreConnection: @unchecked Sendable {
     ///   (`details.reason` "timeout") when another call kept the connection for all of
     ///   `database_timeout`.
     func locked<T: Sendable>(reportingProgress: Bool = false, _ body: (any Database) throws -> T) throws -> T {
+        try holdingGate(reportingProgress: reportingProgress) { database in
+            let result = try body(database)
+            noteWrite(on: database)
+            return result
+        }
+    }
+
+    /// Runs `body`, which only reads, no other call using the connection meanwhile: on the hot
+    /// standby when there is one that has replayed this handle's writes (`ReadReplica`), else —
+    /// also when the standby fails — on the database.
+    /// - Throws: as `locked`; what `body` throws on the database.
+    /// - Parameter streaming: `body` hands what it reads on as it goes (an export): it reads the
+    ///   database, which it is never run twice on.
+    func reading<T: Sendable>(streaming: Bool = false, _ body: (any Database) throws -> T) throws -> T {
+        try holdingGate(reportingProgress: false) { database in
+            guard !streaming, let replica, let standby = replica.readable() else { return try body(database) }
+            do {
+                return try body(standby)
+            } catch let error as CoinfolioError where error.code == .store {
+                replica.failed()
+                return try body(database)
+            }
+        }
+    }
+
+    /// After a write committed on `database` (this connection's, or the refresh's own connection
+    /// to the same server): reads wait for the standby to replay it.
+    func noteWrite(on database: any Database) {
+        replica?.noteWrite(on: database)
+    }
+
+    /// The gate and the call's bound; see `locked`.
+    private func holdingGate<T: Sendable>(reportingProgress: Bool, _ body: (any Database) throws -> T) throws -> T {
         try WorkInProgress.refuseNested(self, "a call that reads or writes the database")
         let bound = timeout
         let deadline = ContinuousClock.now + .milliseconds(Int64((min(bound, DatabaseTimeout.longestSeconds) * 1000).rounded(.up)))

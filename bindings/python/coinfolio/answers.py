@@ -360,13 +360,16 @@ class EngineMetrics(TypedDict):
 
 class RefreshSummary(TypedDict):
     """:meth:`Engine.refresh` and :meth:`Engine.refresh_prices`: coins in the new snapshot (or
-    coins priced), the data's own time ``as_of`` and ``fetched_at`` (ISO-8601 UTC), and
-    staleness (judged from ``as_of``)."""
+    coins priced), the data's own time ``as_of`` and ``fetched_at`` (ISO-8601 UTC), staleness
+    (judged from ``as_of``), and ``fetched``: whether this call sent the requests (False when a
+    refresh answered with the snapshot another engine saved: within ``refresh_max_age_s``, or
+    after waiting for that engine's refresh; SPEC §20)."""
 
     coins: int
     as_of: str
     fetched_at: str
     stale: bool
+    fetched: bool
 
 
 class ChartSummary(TypedDict):

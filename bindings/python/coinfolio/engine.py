@@ -94,6 +94,18 @@ class Engine(Handle):
         chart_ttl_s: seconds a chart stays cached (default 300).
         price_change_percentage: the windows a refresh asks for (default ``["24h"]``; any of
             1h, 24h, 7d, 14d, 30d, 200d, 1y).
+        refresh_max_age_s: a ``refresh()`` that finds the snapshot saved in the database (by any
+            engine of any owner: market data is shared, SPEC §20) fetched less than this many
+            seconds ago, with at least this engine's coin_limit and windows, answers with it and
+            sends nothing (``"fetched": False``). Default 0: every refresh fetches — except one
+            that waited for another engine's refresh of the same currency, which answers with
+            that one's snapshot. Engines refreshing at once (threads or processes) send one set of
+            requests.
+        read_database: a hot standby of a PostgreSQL ``database`` (a ``postgresql://`` URL) that
+            reads go to, writes going to ``database``; after its own write the engine reads from
+            ``database`` until the standby has replayed it, and while the standby cannot be
+            reached reads go to ``database``. With a SQLite ``database``: InvalidArgument
+            (``details["field"] == "read_database"``).
 
     Times in answers: ``as_of`` is the data's own time (the newest ``last_updated`` among the
     coins, or ``/global``'s ``updated_at`` when newer), ``fetched_at`` when the snapshot was
@@ -124,9 +136,13 @@ class Engine(Handle):
         price_change_percentage: Optional[Sequence[str]] = None,
         owner: Optional[str] = None,
         database_timeout: Optional[float] = None,
+        refresh_max_age_s: Optional[float] = None,
+        read_database: Optional[str] = None,
     ) -> None:
         config = _ffi.options(
             database=None if database is None else os.fspath(database),
+            read_database=read_database,
+            refresh_max_age_s=refresh_max_age_s,
             owner=owner,
             database_timeout=None if database_timeout is None else _ffi.to_double(database_timeout, "database_timeout"),
             api=None if api is None else _ffi.to_dict(api, "api"),
@@ -152,9 +168,14 @@ class Engine(Handle):
         """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
         ``/global``, and one ``ids=`` request for held coins missing from those pages.
 
-        Returns ``{"coins": n, "as_of": "ISO-8601 UTC" (the data's own time), "fetched_at": "…"
-        (now), "stale": bool (judged from as_of)}``. On failure the previous
-        snapshot is kept (and marked stale) and the network error is raised. Blocks.
+        Returns ``{"coins": n, "as_of": "ISO-8601 UTC" (the data's own time), "fetched_at": "…",
+        "stale": bool (judged from as_of), "fetched": bool}``. ``fetched`` is False when the call
+        sent nothing and answered with the snapshot saved in the database: fetched by any engine
+        less than ``refresh_max_age_s`` ago, or by the engine whose refresh of the same currency
+        this one waited for (threads and processes refreshing at once send one set of requests,
+        SPEC §20; the wait is bounded by ``database_timeout``). On failure the previous
+        snapshot is kept (and marked stale) and the network error is raised. Blocks on the
+        network, and on the database while another engine refreshes.
 
         Raises:
             DecodeError: also when the first ``/coins/markets`` page has no coin (``[]``, or

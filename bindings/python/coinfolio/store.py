@@ -33,10 +33,15 @@ class Store(Handle):
     which the server may have applied), and the next call reconnects. On SQLite it is the busy
     timeout: how long a write waits for another connection's lock.
 
+    ``read_database`` (a ``postgresql://`` URL of a hot standby of ``path``) sends reads there;
+    after its own write the store reads from ``path`` until the standby has replayed it, and
+    while the standby cannot be reached reads go to ``path`` (SPEC §20).
+
     Raises (constructor):
         InvalidArgument: a bad path (invalid UTF-8), owner (empty, over 256 bytes, control
-            characters) or ``database_timeout`` (not a positive finite number;
-            ``details["field"] == "database_timeout"``).
+            characters), ``database_timeout`` (not a positive finite number;
+            ``details["field"] == "database_timeout"``) or ``read_database`` (no PostgreSQL URL,
+            or beside a SQLite file: ``details["field"] == "read_database"``).
         StoreError: the database cannot be opened (the server's message, never the password),
             is not a database, has a newer schema, or did not answer within
             ``database_timeout`` (``details["reason"] == "timeout"``).
@@ -44,16 +49,20 @@ class Store(Handle):
     """
 
     def __init__(
-        self, path: PathArg, owner: Optional[str] = None, database_timeout: Optional[float] = None
+        self,
+        path: PathArg,
+        owner: Optional[str] = None,
+        database_timeout: Optional[float] = None,
+        read_database: Optional[str] = None,
     ) -> None:
         out = _ffi.cf_store_p()
-        if owner is None and database_timeout is None:
+        if owner is None and database_timeout is None and read_database is None:
             encoded = _ffi.encode(os.fspath(path), "path")
             _ffi.lib.cf_store_open(encoded, byref(out), _ffi.error_slot())
         else:
             location = os.fsdecode(os.fspath(path))
             timeout = None if database_timeout is None else _ffi.to_double(database_timeout, "database_timeout")
-            settings = _ffi.options(database=location, owner=owner, database_timeout=timeout)
+            settings = _ffi.options(database=location, owner=owner, database_timeout=timeout, read_database=read_database)
             config = _ffi.encode_json(settings, "config")
             _ffi.lib.cf_store_open_v2(config, byref(out), _ffi.error_slot())
         super().__init__(out, _ffi.lib.cf_store_close)

@@ -26,8 +26,13 @@ if str(PACKAGE_ROOT) not in sys.path:
 
 def child_env() -> Dict[str, str]:
     """Environment for helper Python processes: they import this checkout's package and the
-    same library as the test process."""
+    same library as the test process. In the PostgreSQL pass the test's database is emptied
+    first (tests/backend.py), so that helpers inherit that it was and never empty it again."""
     import coinfolio
+    from backend import empty_database_once, postgres_pass, postgres_url
+
+    if postgres_pass():
+        empty_database_once(postgres_url())
 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
@@ -165,8 +170,8 @@ def _backend(monkeypatch: pytest.MonkeyPatch) -> None:
     store_init = coinfolio.Store.__init__
     engine_init = coinfolio.Engine.__init__
 
-    def store(self: Any, path: Any, owner: Optional[str] = None, database_timeout: Optional[float] = None) -> None:
-        store_init(self, *place(path, owner), database_timeout=database_timeout)
+    def store(self: Any, path: Any, owner: Optional[str] = None, **kwargs: Any) -> None:
+        store_init(self, *place(path, owner), **kwargs)
 
     def engine(self: Any, database: Any = ":memory:", *args: Any, owner: Optional[str] = None, **kwargs: Any) -> None:
         database, owner = place(database, owner)

@@ -331,9 +331,9 @@ def test_the_ledger_on_both_backends_keeps_owners_apart(tmp_path: Path) -> None:
     import uuid
 
     if os.environ.get("COINFOLIO_TEST_BACKEND") == "postgres":
-        from backend import postgres_url
+        from backend import shared_url
 
-        database = postgres_url()
+        database = shared_url()
     else:
         database = str(tmp_path / "owners.sqlite")
     alice_owner, bob_owner = f"alice-{uuid.uuid4()}", f"bob'; DROP TABLE ledger_transaction; -- {uuid.uuid4()}"

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import pytest
 
 import coinfolio
-from backend import PASSWORD, postgres_url
+from backend import PASSWORD, password_refused, postgres_url, shared_url
 from coinfolio import InvalidArgument, NoData, StoreError
 from conftest import REPO, TESTS, child_env
 
@@ -25,9 +25,10 @@ MARKETS = '[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":100,
 
 @pytest.fixture
 def shared(tmp_path: Path) -> str:
-    """A database two owners share: the cluster in the PostgreSQL pass, else a SQLite file."""
+    """A database two owners share: the cluster in the PostgreSQL pass (emptied for the test:
+    market data is shared), else a SQLite file."""
     if os.environ.get("COINFOLIO_TEST_BACKEND") == "postgres":
-        return postgres_url()
+        return shared_url()
     return str(tmp_path / "shared.sqlite")
 
 
@@ -44,16 +45,19 @@ def test_two_owners_never_see_each_others_holdings(shared: str) -> None:
         assert alice.holdings() == [{"coin_id": "bitcoin", "amount": 0.5}]
 
 
-def test_two_owners_never_see_each_others_snapshots(shared: str) -> None:
+def test_two_owners_share_the_snapshot_never_the_portfolio(shared: str) -> None:
+    """Market data is one per database (SPEC §20): Alice's load answers Bob, her holding does not."""
     alice_owner, bob_owner = f"alice-{uuid.uuid4()}", f"bob-{uuid.uuid4()}"
     api = {"base_url": "http://127.0.0.1:9/api/v3", "max_retries": 0}
+    with coinfolio.Engine(database=shared, owner=bob_owner, api=api) as bob:
+        with pytest.raises(NoData):
+            bob.coins()
     with coinfolio.Engine(database=shared, owner=alice_owner, api=api) as alice:
         alice.load(MARKETS)
         alice.set_holding("bitcoin", 2)
         assert alice.portfolio()["total_value"] == 200
     with coinfolio.Engine(database=shared, owner=bob_owner, api=api) as bob:
-        with pytest.raises(NoData):
-            bob.coins()
+        assert [coin["id"] for coin in bob.coins()["coins"]] == ["bitcoin"]
         assert bob.portfolio()["coins"] == []
     with coinfolio.Engine(database=shared, owner=alice_owner, api=api) as alice:
         assert [coin["id"] for coin in alice.coins()["coins"]] == ["bitcoin"]
@@ -65,20 +69,20 @@ AWKWARD_SPARKLINE = (
 )
 
 
-def test_saved_sparklines_read_back_exactly_and_only_for_their_owner(shared: str) -> None:
+def test_saved_sparklines_read_back_exactly_by_every_owner(shared: str) -> None:
     """A saved sparkline (JSON text on SQLite, packed doubles on PostgreSQL) reads back point for
-    point, the gap included (answers write -0.0 as 0), for its owner only."""
+    point, the gap included (answers write -0.0 as 0), by every owner: the snapshot is shared
+    (SPEC §20), and the next load by anyone replaces it."""
     alice_owner, bob_owner = f"alice-{uuid.uuid4()}", f"bob-{uuid.uuid4()}"
     api = {"base_url": "http://127.0.0.1:9/api/v3", "max_retries": 0}
     with coinfolio.Engine(database=shared, owner=alice_owner, api=api) as alice:
         alice.load(AWKWARD_SPARKLINE)
     with coinfolio.Engine(database=shared, owner=bob_owner, api=api) as bob:
+        points = bob.coins(sparkline=True)["coins"][0]["sparkline_in_7d"]["price"]
+        assert points == [1.5, 0.0, None, 8.12e-06, 4.2e17, 57000.123, 1.186e-09, 0.30000000000000004, 250.0]
         bob.load(MARKETS)
     with coinfolio.Engine(database=shared, owner=alice_owner, api=api) as alice:
-        points = alice.coins(sparkline=True)["coins"][0]["sparkline_in_7d"]["price"]
-        assert points == [1.5, 0.0, None, 8.12e-06, 4.2e17, 57000.123, 1.186e-09, 0.30000000000000004, 250.0]
-    with coinfolio.Engine(database=shared, owner=bob_owner, api=api) as bob:
-        assert bob.coins(sparkline=True)["coins"][0]["sparkline_in_7d"] is None
+        assert alice.coins(sparkline=True)["coins"][0]["sparkline_in_7d"] is None
 
 
 @pytest.mark.parametrize("owner", ["", "a\x00b", "tab\there", "x" * 257])
@@ -98,7 +102,7 @@ def test_password_never_appears_in_errors() -> None:
             opener()
         error = caught.value
         assert "Zebra" not in str(error) and "Zebra" not in repr(error.details)
-        assert "password authentication failed" in error.message
+        assert password_refused() in error.message
         assert "postgresql://…@127.0.0.1" in error.message
 
 
@@ -186,7 +190,7 @@ def test_a_password_with_a_question_mark_is_redacted_whole() -> None:
     with pytest.raises(StoreError) as caught:
         coinfolio.Store(f"postgresql://coinfolio:Zeb?raQQ@{host_and_database}", owner="o")
     assert caught.value.message.startswith(f'cannot open database "postgresql://…@{host_and_database}": ')
-    assert "password authentication failed" in caught.value.message
+    assert password_refused() in caught.value.message
     assert "raQQ" not in repr(caught.value)
 
 

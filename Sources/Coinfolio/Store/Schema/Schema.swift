@@ -6,8 +6,10 @@
 /// `BLOB`/`BYTEA`, bytewise `COLLATE "C"` text; PostgreSQL's storage settings: blobs kept
 /// uncompressed).
 ///
-/// Every row belongs to an owner (column `owner`, the configuration's `owner`, default
-/// `"default"`), first in every primary key; every statement of the stores names it.
+/// An owner's rows (column `owner`, the configuration's `owner`, default `"default"`, first in
+/// every primary key; every statement of the stores names it) are its ledger and its own
+/// prices. Market data — snapshots with their sparklines, coin details, price points — has no
+/// owner: it is stored once per database and shared by every owner (step 10, SPEC §20).
 enum Schema {
     /// One migration: what takes a database from `version - 1` to `version`.
     struct Step: Sendable {
@@ -30,7 +32,7 @@ enum Schema {
     /// Every step, in version order: `steps[n - 1].version == n`. Each is declared in its own file.
     static let steps: [Step] = [
         step1Holdings, step2Owners, step3Ledger, step4CompactSnapshot, step5Positions, step6PackedSparklines,
-        step7NullableNote, step8LedgerHistories, step9CompactSavedForms,
+        step7NullableNote, step8LedgerHistories, step9CompactSavedForms, step10SharedMarketData,
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }
