@@ -35,31 +35,6 @@ static double now_s(void) {
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-#define MAX_ROUNDS 64
-
-/* Medians of seconds per call of A and B, interleaved: each round runs `per_round` calls of A
- * then of B, or B then A on odd rounds, so drift and noise fall on both alike. */
-#define INTERLEAVED(a_result, b_result, rounds, per_round, a_body, b_body)              \
-    do {                                                                                 \
-        double a_[MAX_ROUNDS], b_[MAX_ROUNDS];                                           \
-        int r_, i_;                                                                      \
-        for (r_ = 0; r_ < (rounds); r_++) {                                              \
-            int first_ = 0;                                                              \
-            for (first_ = 0; first_ < 2; first_++) {                                     \
-                double start_ = now_s();                                                 \
-                if ((first_ == 0) == (r_ % 2 == 0)) {                                    \
-                    for (i_ = 0; i_ < (per_round); i_++) { a_body; }                    \
-                    a_[r_] = (now_s() - start_) / (per_round);                           \
-                } else {                                                                 \
-                    for (i_ = 0; i_ < (per_round); i_++) { b_body; }                    \
-                    b_[r_] = (now_s() - start_) / (per_round);                           \
-                }                                                                        \
-            }                                                                            \
-        }                                                                                \
-        (a_result) = median(a_, (rounds));                                               \
-        (b_result) = median(b_, (rounds));                                               \
-    } while (0)
-
 static void row(const char *name, double ours, const char *anchor_name, double anchor, const char *note) {
     printf("| %s | %.3f ms | %s | %.3f ms | %.3g× | %s |\n", name, ours * 1e3, anchor_name, anchor * 1e3, ours / anchor, note);
 }

@@ -11,6 +11,10 @@ Without it the benchmarks cannot mean anything, so this fails loudly instead of 
   the 1,000 of the 15,000);
 - ledger-100k.csv: 100,000 ledger rows over 1,000 coins (buys, sells, transfers in) in the CSV
   format of SPEC §12, and ledger-markets.json pricing those 1,000 coins.
+- import-binance-statement-100k.csv and import-coinbase-v4-100k.csv: 100,000 rows each in the
+  exchanges' formats (SPEC §18) for the import benchmark (import_bench.c): deposits, trades split
+  over Buy/Sell/Fee rows, interest, staking rewards and withdrawals with their fees; buys, sells,
+  converts, staking income and sends;
 - chart-fixtures/: the committed loopback-server fixtures, with market_charts.json holding a
   one-year hourly bitcoin chart (8,760 points) made by repeating the recorded 30-day hourly chart
   (../shared/fixtures/coingecko/market-chart/ruby-vcr-btc-30d-hourly.json); without that
@@ -90,6 +94,7 @@ def main() -> None:
     refresh_fixtures(out, sets)
     write_ledger(out)
     write_ledger_history(out)
+    write_imports(out)
 
 
 def refresh_fixtures(out: Path, sets: dict) -> None:
@@ -159,6 +164,67 @@ def write_ledger_history(out: Path) -> None:
             rows += 1
         i += 1
     (out / "ledger-history.csv").write_text("\n".join(lines) + "\n")
+
+
+#: Tickers of the built-in symbol table the import benchmarks trade (Sources/Coinfolio/Import/SymbolTable.swift).
+IMPORT_COINS = ["BTC", "ETH", "SOL", "XRP", "ADA", "DOT", "LINK", "LTC", "BCH", "TRX", "AVAX", "NEAR", "UNI", "ATOM", "XLM",
+                "ETC", "FIL", "APT", "ARB", "SUI"]
+
+
+def write_imports(out: Path) -> None:
+    """The two 100,000-row exchange files of the import benchmark (see the module docstring).
+    Each keeps every running amount above zero: the statement deposits its USDT and BNB first,
+    and each coin is bought before it is sold, sent or withdrawn."""
+    start = 1_704_067_200
+    rows = ["User_ID,UTC_Time,Account,Operation,Coin,Change,Remark",
+            f"10000001,{plain_time(start - 1)},Spot,Deposit,USDT,10000000,",
+            f"10000001,{plain_time(start - 1)},Spot,Deposit,BNB,1000,"]
+    group = 0
+    while len(rows) < 100_001:
+        stamp = f"10000001,{plain_time(start + group)},Spot"
+        coin = IMPORT_COINS[(group // 10) % len(IMPORT_COINS)]
+        step = group % 10
+        if step < 6:
+            rows += [f"{stamp},Buy,{coin},0.{step + 1}0,", f"{stamp},Buy,USDT,-{100 + step}.25,", f"{stamp},Fee,BNB,-0.0001,"]
+        elif step == 6:
+            rows += [f"{stamp},Transaction Sold,{coin},-0.5,", f"{stamp},Transaction Revenue,USDT,55.5,",
+                     f"{stamp},Transaction Fee,USDT,-0.0555,"]
+        elif step == 7:
+            rows.append(f"{stamp},Simple Earn Flexible Interest,USDT,0.0123,")
+        elif step == 8:
+            rows.append(f"{stamp},Staking Rewards,{coin},0.001,")
+        else:
+            rows += [f"{stamp},Withdraw,{coin},-0.01,to my wallet", f"{stamp},Fee,{coin},-0.0005,"]
+        group += 1
+    (out / "import-binance-statement-100k.csv").write_text("\n".join(rows[:100_001]) + "\n")
+
+    rows = ["ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,"
+            "Total (inclusive of fees and/or spread),Fees and/or Spread,Notes"]
+    for n in range(100_000):
+        coin = IMPORT_COINS[(n // 10) % len(IMPORT_COINS)]
+        other = IMPORT_COINS[(n // 10 + 1) % len(IMPORT_COINS)]
+        stamp = f"cb-{n:08d},{plain_time(start + n)} UTC"
+        price = 1000 + n % 997
+        step = n % 10
+        if step < 5:
+            rows.append(f'{stamp},Buy,{coin},1,USD,"${price:,}.00","${price:,}.00","${price + 5:,}.00",$5.00,Bought 1 {coin}')
+        elif step < 7:
+            rows.append(f'{stamp},Sell,{coin},-0.5,USD,"${price:,}.00","-${price // 2:,}.00","-${price // 2 - 3:,}.00",$3.00,')
+        elif step == 7:
+            rows.append(f'{stamp},Convert,{coin},-1,USD,"${price:,}.00","${price:,}.00","${price:,}.00",$0.00,'
+                        f'Converted 1 {coin} to 2.5 {other}')
+        elif step == 8:
+            rows.append(f'{stamp},Staking Income,{coin},0.01,USD,"${price:,}.00",${price / 100:.2f},${price / 100:.2f},$0.00,')
+        else:
+            rows.append(f"{stamp},Send,{coin},-0.25,USD,$0.00,$0.00,$0.00,$0.00,")
+    (out / "import-coinbase-v4-100k.csv").write_text("\n".join(rows) + "\n")
+
+
+def plain_time(seconds: int) -> str:
+    """`2024-01-01 00:00:00`, as the exchanges write UTC times."""
+    import datetime
+
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def time_text(seconds: int) -> str:

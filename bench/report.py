@@ -181,6 +181,12 @@ def async_rows(build: Path) -> list[str]:
     return subprocess.run([str(tool), str(build / "markets-15k.json")], check=True, capture_output=True, text=True).stdout.splitlines()
 
 
+def import_rows(build: Path) -> list[str]:
+    """import_bench's rows: a 100,000-row Binance statement and Coinbase v4 file through
+    cf_engine_import against the same ledger rows through sqlite3 (SPEC §22)."""
+    return subprocess.run([str(build / "import_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
+
+
 def postgres_rows(build: Path) -> list[str]:
     """postgres_bench's rows, on the cluster bench/Makefile starts (Tests/postgres/with-cluster.sh).
     Without one the run fails: a missing backend is not a figure."""
@@ -228,7 +234,8 @@ def main() -> None:
           "time; the ratio is ours ÷ the anchor (below 1 is faster than the anchor).\n")
     print("| benchmark | ours | anchor | anchor time | ratio | notes |")
     print("|---|---|---|---|---|---|")
-    for line in c_rows + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + async_rows(build):
+    prices = subprocess.run([str(build / "prices_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
+    for line in c_rows + import_rows(build) + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + prices + async_rows(build):
         print(line)
     print()
     print((BENCH / "NOTES.md").read_text().rstrip())

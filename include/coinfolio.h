@@ -58,7 +58,7 @@ extern "C" {
 #define CF_UNAUTHORIZED     6  /**< "unauthorized": 401, API error codes 10002/10005/10010/10011/10012 */
 #define CF_DECODE           7  /**< "decode": a 2xx body that is not the expected CoinGecko JSON */
 #define CF_STORE            8  /**< "store": the database (SQLite or PostgreSQL) failed; the message is the database's own, without a password */
-#define CF_NO_DATA          9  /**< "no_data": no market snapshot in the engine's vs_currency yet (refresh or load first) */
+#define CF_NO_DATA          9  /**< "no_data": no market snapshot in the engine's vs_currency yet (refresh or load first); or no price at a time (cf_engine_price_at: details.reason) */
 #define CF_INTERNAL         10 /**< "internal": a bug in Coinfolio; please report it */
 /** @} */
 
@@ -83,12 +83,17 @@ extern "C" {
 #define CF_REASON_AMBIGUOUS_COMMA    "ambiguous_comma"    /**< CF_INVALID_ARGUMENT: a CSV number whose one comma could be either ("1,234") */
 #define CF_REASON_OUT_OF_RANGE       "out_of_range"       /**< CF_INVALID_ARGUMENT: a ledger change after which an amount, price or sum would pass the ledger's ±8.5e19 (details.field) */
 #define CF_REASON_CURRENCY           "currency"           /**< CF_INVALID_ARGUMENT: a move between portfolios of different currencies (details.from_currency, details.to_currency) */
+#define CF_REASON_UNKNOWN_CURRENCY   "unknown_currency"   /**< CF_INVALID_ARGUMENT: a vs_currency or price_currency CoinGecko does not price in (details.field) */
+#define CF_REASON_UNKNOWN_FORMAT     "unknown_format"     /**< CF_INVALID_ARGUMENT (cf_engine_import): the header, after the preamble lines a format may have, is none of the known formats' (or not the asked format's); details.header its cells, details.formats the formats tried */
+#define CF_REASON_UNKNOWN_SYMBOLS    "unknown_symbols"    /**< CF_INVALID_ARGUMENT (cf_engine_import): symbols that name no one coin; details.symbols lists each {"symbol","candidates"}; nothing was written */
 #define CF_REASON_REENTRANT          "reentrant"          /**< CF_INVALID_ARGUMENT: called from a progress function, a call that would wait for the call reporting to it */
 #define CF_REASON_NO_COINS           "no_coins"           /**< CF_DECODE (cf_engine_refresh) or CF_INVALID_ARGUMENT (cf_engine_load): a first /coins/markets page with no coin; the snapshot is kept */
 #define CF_REASON_TIMEOUT            "timeout"            /**< CF_STORE: the database did not answer within database_timeout; CF_NETWORK: no complete HTTP answer within timeout_ms */
 #define CF_REASON_DEADLINE           "deadline"           /**< CF_NETWORK: an answer could not be decoded within the call's time bound */
 #define CF_REASON_BODY_TOO_LARGE     "body_too_large"     /**< CF_HTTP: an answer body larger than max_body_bytes, counted after decompression (details.max_body_bytes) */
-#define CF_REASON_HISTORY_LIMIT      "history_limit"      /**< CF_UNAUTHORIZED: CoinGecko's error 10012, history beyond the plan's 365 days */
+#define CF_REASON_HISTORY_LIMIT      "history_limit"      /**< CF_UNAUTHORIZED: CoinGecko's error 10012, history beyond the plan's 365 days; CF_NO_DATA (cf_engine_price_at): nothing stored and the time is beyond the plan's 365 days */
+#define CF_REASON_UNKNOWN_COIN       "unknown_coin"       /**< CF_NO_DATA (cf_engine_price_at): CoinGecko does not know the coin */
+#define CF_REASON_NO_POINT           "no_point"           /**< CF_NO_DATA (cf_engine_price_at): no point that UTC day, stored or sent (a future time, a coin without trades that day) */
 #define CF_REASON_PROXY              "proxy"              /**< CF_NETWORK: a proxy variable would carry a loopback request (details.variable; details.sent false): nothing was sent */
 #define CF_REASON_CONNECTION_REFUSED "connection_refused" /**< CF_NETWORK: the host refused the connection */
 #define CF_REASON_DNS                "dns"                /**< CF_NETWORK: the host name could not be resolved */
@@ -451,6 +456,22 @@ int cf_client_coin_detail(cf_client *client, const char *coin_id, char **out_jso
 int cf_client_market_chart(cf_client *client, const char *coin_id, const char *request_json,
                            char **out_json, char **out_error);
 
+/** GET /coins/{id}/market_chart/range?vs_currency=…&from=…&to=…&precision=full: one coin's
+ * points between two times. coin_id follows the id rule above. request_json (required):
+ * {"vs_currency":"usd" (optional),"from":…,"to":…}, each time whole UNIX seconds
+ * (0…253402300799, years 1970…9999) or RFC 3339 text ("2024-03-01", "2024-03-01T12:30:00+02:00";
+ * no zone is UTC, never the host's); sent as UNIX seconds (a text time with milliseconds widens
+ * the range to whole seconds); from may not be after to. CoinGecko spaces the points by the
+ * range: 5 minutes within a day of now, hourly up to 90 days, daily (00:00 UTC) beyond. On the
+ * public and demo plans a range reaching back more than 365 days is answered 401 with error code
+ * 10012: CF_UNAUTHORIZED, details.error_code 10012.
+ * out_json has the shape of cf_decode_market_chart. Blocks on the network. Returns CF_OK,
+ * CF_INVALID_ARGUMENT (NULL handle, id or request, bad id, malformed request, a time missing or
+ * out of range or from after to: details.field names it; nothing is sent), CF_NOT_FOUND (a coin
+ * CoinGecko does not know) or a network status. */
+int cf_client_market_chart_range(cf_client *client, const char *coin_id, const char *request_json,
+                                 char **out_json, char **out_error);
+
 /** GET /simple/price with include_24hr_change and include_last_updated_at. request_json
  * (required): {"ids":["bitcoin",…],"vs_currency":"usd"}; more than 250 ids (or about 6 KB of
  * them) are asked in several requests and merged; an empty list makes no request. Ids follow the
@@ -479,9 +500,12 @@ int cf_client_simple_price(cf_client *client, const char *request_json, char **o
  *    "api": {client config as above}}
  *
  * Coins in engine output are coin objects (see Models) plus "price_available" (current_price is
- * known); portfolio coins add "current_holdings" (units) and "current_holdings_value"
+ * known); portfolio coins add "current_holdings" (units), "current_holdings_value"
  * (current_holdings × current_price, null when the price is unknown or the product overflows a
- * double; such a coin is left out of totals).
+ * double; such a coin is left out of totals) and "price_source" ("coingecko": the snapshot's
+ * current_price; "manual": the owner's manual current price in the engine's vs_currency, set by
+ * cf_engine_set_price without a timestamp, which values a coin the snapshot does not have and is
+ * then its current_price; null without a price).
  * Snapshots are kept per vs_currency in the database, shared by every owner (see Store): an
  * engine opened with "jpy" answers from the saved jpy snapshot and leaves the usd one in place
  * (switching back finds it again). An engine sees a snapshot another engine (another thread,
@@ -556,19 +580,21 @@ int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, 
  * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings),
  * "coins_by_reference":false (see below)}
  * ("holdings": value descending, "holdings_reversed": ascending, others as cf_engine_coins).
- * A held coin with no market row or no price is listed with "price_available": false and left
- * out of total_value; "unpriced_holdings" counts them. total_value is null (unknown, never 0)
+ * A held coin with no market row and no manual current price, or with a market row and no
+ * price, is listed with "price_available": false and left out of total_value;
+ * "unpriced_holdings" counts them. total_value is null (unknown, never 0)
  * when there are holdings and none has a price, and 0 with no holdings.
  * out_json: {"coins":[…],"total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,
  * "fetched_at":"…"|null,"stale":b}.
  * With "coins_by_reference":true in query_json (default false), for hosts that keep the coins
  * of the snapshot they last saw, out_json is {"coins":[…],"price_available":[b…],
- * "current_holdings":[x…],"current_holdings_value":[x|null…],"total_value","unpriced_holdings",
+ * "current_holdings":[x…],"current_holdings_value":[x|null…],"price_source":[s|null…],
+ * "total_value","unpriced_holdings",
  * "as_of","fetched_at","stale","snapshot_version":n|null}: the same order, values and other keys
  * as the plain answer, with each element of "coins" either a string — the id of a coin of the
  * snapshot, standing for the plain element: that coin's market members exactly as the plain
- * answer writes them for that snapshot_version and sparkline choice, then the three holding
- * keys — or, for a held coin with no market row, the plain element itself. The three arrays
+ * answer writes them for that snapshot_version and sparkline choice, then the four holding
+ * keys — or, for a held coin with no market row, the plain element itself. The four arrays
  * give every element's holding keys in the same order. snapshot_version is an integer naming
  * the snapshot the answer was joined with: a new one, never reused in the process, each time the
  * engine's snapshot is replaced (load, refresh, price update, a failed refresh marking it
@@ -632,17 +658,18 @@ int cf_engine_coin_detail(cf_engine *engine, const char *coin_id, char **out_jso
                           char **out_error);
 
 /** Receives progress of long work. progress_json is
- * {"phase":"markets"|"global"|"ids"|"import"|"chart","done":n,"total":n|null}: done of total units
- * of the phase are finished (markets: pages of /coins/markets; global: 1 request; ids: held coins
- * missing from the pages; import: CSV rows; chart: charts). Each phase reports done 0 when it
+ * {"phase":"markets"|"global"|"ids"|"import"|"chart"|"prices","done":n,"total":n|null}: done of
+ * total units of the phase are finished (markets: pages of /coins/markets; global: 1 request; ids:
+ * held coins missing from the pages; import: CSV rows; chart: charts; prices: the range requests
+ * of cf_engine_fill_prices). Each phase reports done 0 when it
  * starts, then after each unit; total is null when not known in advance and, when a phase ends
  * early (fewer coins than coin_limit), its last report has total equal to done.
  * progress_json is borrowed for the duration of the call; user is the pointer given to
  * cf_engine_set_progress. Called on the thread that made the engine call, before that call
  * returns. It may call the engine's queries. Work that would wait for the call reporting to it
  * (cf_engine_refresh, cf_engine_load or cf_engine_refresh_prices during a refresh,
- * cf_engine_chart of the chart being downloaded) returns CF_INVALID_ARGUMENT with
- * details.reason "reentrant" instead of deadlocking. It must not call cf_engine_close on the
+ * cf_engine_chart of the chart being downloaded, cf_engine_fill_prices during a fill) returns
+ * CF_INVALID_ARGUMENT with details.reason "reentrant" instead of deadlocking. It must not call cf_engine_close on the
  * same handle. */
 typedef void (*cf_progress_fn)(const char *progress_json, void *user);
 
@@ -653,7 +680,7 @@ typedef void (*cf_progress_fn)(const char *progress_json, void *user);
 int cf_engine_set_progress(cf_engine *engine, cf_progress_fn fn, void *user, char **out_error);
 
 /** Counters since open. out_json: {"http_requests":{"markets":n,"global":n,"detail":n,
- * "market_chart":n,"simple_price":n} (every HTTP attempt, retries included),
+ * "market_chart":n,"market_chart_range":n,"simple_price":n} (every HTTP attempt, retries included),
  * "detail_cache_hits":n (detail answers that made no request of their own: served from the
  * cache, or shared with a caller already fetching),"chart_cache_hits":n (the same for charts),
  * "suppressed_requests":n (calls refused unsent while a remembered Retry-After ran)}.
@@ -679,8 +706,10 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * "gift"|"reward"|"other"; required on income, null elsewhere),"fee_coin_id" (the coin a fee was
  * paid in; null: the portfolio's currency),"fee_price" (that coin's price per unit as given, or
  * null),"price_source" ("user"|"pending"|"coingecko"|"manual"; null for transfers),"price_at"
- * (t_ms of the price point a price was taken from, else null)}. Amounts, prices and fees are
- * exact decimals with at most 18 fraction digits, written as JSON numbers in their shortest form.
+ * (t_ms of the price point a price was taken from, or a conversion used, else null),
+ * "original_price" (a price given in price_currency, as given; else null),"price_currency" (the
+ * currency price, fee and fee_price were given in when not the portfolio's; else null)}.
+ * Amounts, prices and fees are exact decimals with at most 18 fraction digits, written as JSON numbers in their shortest form.
  * Order: timestamp, then insertion. Never negative: a change after which a coin's running amount
  * in that order would go below zero is refused whole with CF_INVALID_ARGUMENT and details
  * {"coin_id","timestamp","short_by"}; selling exactly what is held is allowed; one after which
@@ -699,16 +728,27 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * counts in the parent coin's "fees"; while pending the parent's cost or proceeds is unknown. A
  * fee row's external_id is its parent's with "#2" (a trade's rows: "#2", "#3"). Deleting any row
  * of a group deletes the whole group, all or nothing, the never-negative rule checked for the
- * whole change. Keys the engine writes (id, group_id, price_source, price_at) are ignored on
- * input; "price_currency" other than null is refused (prices are in the portfolio's currency).
+ * whole change. Keys the engine writes (id, group_id, price_source, price_at, original_price) are
+ * ignored on input.
+ * Prices in another currency (SPEC §17): with "price_currency" (a currency CoinGecko prices in,
+ * other than the portfolio's; the portfolio's own means none), price, fee (when not in a coin) and
+ * fee_price are in that currency. They are converted with the coin's own prices in both
+ * currencies at the transaction's time by the rule of cf_engine_price_at without its request
+ * (within its UTC day): value × p_portfolio ÷ p_given, rounded half-even to 18 fraction digits;
+ * "original_price" keeps the price as given, "price_currency" stays, "price_source" is "user" and
+ * "price_at" the time of the point in the portfolio's currency. Until both points exist the price
+ * is pending and fee and fee_price are still in price_currency (the fee is unknown in cf_engine_pnl,
+ * never counted in the portfolio's currency); cf_engine_fill_prices converts them. A fee row whose
+ * price came from fee_price converts with the fee coin's own prices. Example: 1 ethereum bought at
+ * 100 eur in a usd portfolio on a day it was 110 usd and 100 eur costs 110 usd, original_price 100.
  * None of these functions blocks on the network: prices of the past come only from stored price
- * points (none are stored yet, so such prices are pending).
+ * points and manual prices; what they lack is pending until cf_engine_fill_prices.
  */
 /** @{ */
 
 /** Stores a transaction, and with "fee_coin_id" and a fee above 0 its fee row (one group).
  * transaction_json: {"portfolio","coin_id","kind","amount","price","fee","fee_coin_id",
- * "fee_price","income_type","timestamp","note","external_id"}; numbers may also be strings
+ * "fee_price","income_type","timestamp","note","external_id","price_currency"}; numbers may also be strings
  * holding a decimal ("0.1"); timestamp: RFC 3339 with Z or an offset (normalized to UTC;
  * milliseconds kept), a date-time without a zone is UTC, a date alone is 00:00:00Z; absent means
  * now; a leap second ("2016-12-31T23:59:60Z", or 15:59:60-08:00) reads as the last millisecond
@@ -716,6 +756,7 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * and :60 is refused where the time is not 23:59 UTC. note: at most 65,536 bytes. out_json: the stored transaction with its "id" (and "group_id"
  * when a fee row was written). Returns CF_OK, CF_INVALID_ARGUMENT (NULL, malformed JSON, a bad
  * field: details.field — e.g. "income_type" missing on income or unknown, a negative "fee_price",
+ * a "price_currency" CoinGecko does not price in (details.reason "unknown_currency") or on a transfer,
  * a "fee_coin_id" that is not a coin id or is a currency code; a shortfall: details {coin_id,
  * timestamp, short_by}; details.reason "out_of_range"; an external_id already in the portfolio),
  * CF_NOT_FOUND (a portfolio other than "main" that does not exist) or CF_STORE. Nothing is
@@ -783,7 +824,10 @@ int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out
  * known. A move into the portfolio is computed with the other portfolios as far as it needs.
  * out_json: {"portfolio","vs_currency","method","coins":[{"coin_id","amount","cost_basis"
  * (remaining known cost; 0 when amount is 0; null when no unit has a known cost),"average_cost",
- * "breakeven_price","current_price","current_value","unrealized_pnl",
+ * "breakeven_price","current_price" (the snapshot's, when the portfolio's currency is the
+ * engine's; for a coin the snapshot does not have, the owner's manual current price in the
+ * portfolio's currency, cf_engine_set_price),"price_source" ("coingecko" | "manual" | null),
+ * "current_value","unrealized_pnl",
  * "unrealized_pnl_percentage","realized_pnl" (over units sold or paid as fees whose cost and
  * proceeds are known),"realized_coverage" (share of those units; 1 when none),"fees" (fees in the
  * currency and the value of fees paid in coins; null while one is pending),"cost_basis_coverage"
@@ -844,6 +888,71 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
  * details.column: the header name, when the error is about one field; details.reason for a
  * number with a comma, above; or details.reason "reentrant" or "out_of_range") or CF_STORE. */
 int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, char **out_error);
+
+/** Imports what an exchange or another tracker exports (SPEC §18), or Coinfolio's own CSV.
+ * options_json (NULL: every default): {"format": "auto" (default) | "coinfolio" | "coinbase" |
+ * "binance" | "kraken" | "cointracking" | "koinly", "portfolio": "main" (created with the
+ * engine's vs_currency when it does not exist; the coinfolio format's rows without a portfolio
+ * go there), "dry_run": false, "symbols": {"BOND":"barnbridge"} (symbol -> CoinGecko coin id,
+ * tried first)}. data: the file's text (UTF-8 CSV; borrowed, not kept).
+ *
+ * Detection: the header is the first record or, for Coinbase v1-v3, one of the first 20 (their
+ * preamble lines). Variants: coinbase "v1" ("EUR Subtotal"-style columns), "v2", "v3", "v4";
+ * binance "trade_history" (Date(UTC),Pair,Side,Price,Executed,Amount,Fee), "trade_history_old"
+ * (Date(UTC),Market,Type,Price,Amount,Total,Fee,Fee Coin), "statement"
+ * (User_ID,UTC_Time,Account,Operation,Coin,Change,Remark); kraken "ledgers" and "ledgers_wallet";
+ * cointracking "default"; koinly "universal"; coinfolio "default". A header holds a variant when
+ * its columns appear in order; newer columns (Coinbase's Sender Address and Recipient Address,
+ * Kraken's subclass and amountusd) are read as the same variant, any other extra column is a
+ * warning on the header's line. A "Date(UTC+8)" column's times are in that offset; every other
+ * time is UTC. Numbers are exact decimals (at most 18 fraction digits); thousands separators
+ * ("11,426.20"), currency signs ("-$1,240.00") and asset suffixes ("0.0528450000BTC") are read
+ * only where the format writes them, CoinTracking's "-" is empty and its dates dd.mm.yyyy; the
+ * coinfolio format is read as cf_engine_import_csv reads it.
+ *
+ * Rows: buys and sells (money for a coin), trades (a coin for a coin: a sell and a buy in one
+ * group, priced by the file's value, else by stored prices, else pending), income with its
+ * income_type, transfers, fees in money (the row's fee) or in a coin (a fee row, SPEC §16).
+ * Rows of one exchange transaction are one group (a Binance statement's Buy/Sell/Fee rows of one
+ * UTC_Time and account; a Kraken refid; a Coinbase Convert's two rows of one ID). Money moved in
+ * or out (a fiat deposit), income in money, moves between an exchange's own accounts and
+ * Kraken's pending rows without a txid are listed in "ignored"; rows no rule reads (an unknown
+ * operation or type) in "warnings"; neither stops the import. A price in a currency other than
+ * the portfolio's is pending, and so is a row whose fee is in one (a warning names the fee).
+ *
+ * Symbols to coin ids, in order: the "symbols" option; money (ISO 4217 codes, the engine's and
+ * the portfolio's vs_currency); the built-in table (the largest coins, stablecoins, Kraken's
+ * codes such as XXBT, XETH, XXDG, ZEUR and suffixes .S .F .M .B .P); a symbol exactly one coin of
+ * the saved snapshot has. Anything else fails the whole import before writing, listing every
+ * such symbol: details {"reason":"unknown_symbols","symbols":[{"symbol","candidates":[ids…]}…]}.
+ *
+ * External ids: "<format>:<the exchange's id>" (a Coinbase v4 ID, a Kraken refid), else
+ * "<format>:" + the first 32 hex digits of SHA-256 over the cells of the entry's rows (cells
+ * joined by U+001F, rows by U+001E; the n-th identical row of a file hashes the first digest, U+001D
+ * and n); an entry's further rows add "#2", "#3". A row whose external id the portfolio already
+ * has is skipped, so importing a file again, or a later export that overlaps it, imports only
+ * the new rows.
+ *
+ * All or nothing, in one database transaction (a dry run checks everything, the never-negative
+ * rule included, and rolls back). Never sends a request. Reports progress (phase "import": done
+ * 0; the rows read every 1,000 rows with total null; then rows written with total the rows of
+ * the file; done = total at the end) to the function of cf_engine_set_progress; a call from that
+ * function that reads or writes the database returns CF_INVALID_ARGUMENT, details.reason
+ * "reentrant".
+ * out_json: {"format","variant","imported":n (transactions written: trade legs and fee rows
+ * count),"skipped":n (transactions already there),"ignored":[{"line","reason"}…],
+ * "warnings":[{"line","reason"}…],"pending_prices":n (written rows whose price is pending),
+ * "unknown_symbols":[{"symbol","candidates"}…] (empty unless dry_run)} and, with dry_run only,
+ * "transactions":[…] (the rows that would be written, "id" and "group_id" null; rows naming an
+ * unknown symbol are left out and the rest is checked without them). Lines are the file's physical
+ * lines, preamble lines included. Returns CF_OK, CF_INVALID_ARGUMENT (NULL engine or data; bad
+ * options with details.field; details.reason "unknown_format" with details.header (the first
+ * record's cells) and details.formats (every format's name); "unknown_symbols"; details.line and
+ * details.column (the header's title) for a broken cell, a row the ledger refuses, a repeated
+ * external id or a shortfall with details {coin_id, timestamp, short_by}; "out_of_range";
+ * "reentrant") or CF_STORE. */
+int cf_engine_import(cf_engine *engine, const char *options_json, const char *data, char **out_json,
+                     char **out_error);
 
 /** Exports transactions as CSV in ledger order, with the long header above
  * (timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id,fee_coin_id,fee_price,
@@ -947,6 +1056,87 @@ int cf_engine_refresh_prices(cf_engine *engine, char **out_json, char **out_erro
  * "points" array, a point that is not [number, number|null], a bad option). Never blocks. */
 int cf_chart_svg(const char *chart_json, const char *options_json, char **out_svg,
                  char **out_error);
+
+/** @} */
+
+/** @name Prices in the past
+ * SPEC §17. CoinGecko's price points (GET /coins/{id}/market_chart/range) are stored once per
+ * database for every owner (market data); manual prices (cf_engine_set_price) belong to the
+ * engine's owner. Times are RFC 3339 text (an offset is normalized to UTC, no zone is UTC, a date
+ * alone is 00:00:00Z; never the host's zone) between 1970-01-01 and 9999-12-31. A vs_currency
+ * must be one CoinGecko prices coins in (its /simple/supported_vs_currencies: usd, eur, btc, sats,
+ * …): another is CF_INVALID_ARGUMENT with details.reason "unknown_currency". Every bad field is
+ * CF_INVALID_ARGUMENT with details.field naming it, and changes nothing.
+ *
+ * The price at a time t, in this order: the owner's manual point of t's UTC day (the latest at or
+ * before t, else the earliest after); the latest stored CoinGecko point in [t's day 00:00, t];
+ * the earliest in (t, the next 00:00); the snapshot's current_price when it is in that currency
+ * and the coin's last_updated is within an hour of t; else one range request for t's day (its
+ * points stored), and the stored points again. CoinGecko's spacing decides what a day holds: 5
+ * minutes within a day of now, hourly up to 90 days back, daily (00:00 UTC) beyond.
+ */
+/** @{ */
+
+/** The price of a coin at a time. query_json (required): {"coin_id":"bitcoin","timestamp":
+ * "2024-03-01T12:30:00Z","vs_currency":"usd" (optional: the engine's)}.
+ * out_json: {"coin_id","vs_currency","timestamp" (as asked, RFC 3339 UTC),"price" (per unit in
+ * vs_currency: a manual price exactly as set, a CoinGecko price exactly as sent),"at" (t_ms of the
+ * point used; the snapshot's last_updated for "snapshot"),"source":"manual" | "coingecko" |
+ * "snapshot"}.
+ * May block on the network (one range request when nothing stored answers). Returns CF_OK,
+ * CF_INVALID_ARGUMENT (NULL argument, malformed JSON, a bad coin_id (one with a '/' included),
+ * timestamp or vs_currency: details.field; nothing is sent), CF_NO_DATA with details {"reason",
+ * "coin_id","vs_currency","timestamp"}: reason "history_limit" (the public and demo plans reach
+ * back 365 days: CoinGecko's error 10012, or an older time, refused without a request),
+ * "unknown_coin" (CoinGecko answered 404) or "no_point" (no point on that UTC day, a future time
+ * included), a network status (CF_NETWORK, CF_HTTP, CF_RATE_LIMITED, CF_UNAUTHORIZED) or
+ * CF_STORE. */
+int cf_engine_price_at(cf_engine *engine, const char *query_json, char **out_json,
+                       char **out_error);
+
+/** Sets or removes one of the owner's manual prices. price_json (required): {"coin_id":"…",
+ * "vs_currency":"usd" (optional: the engine's),"timestamp":"2024-03-01T12:00:00Z" | null,
+ * "price":12.5 | "12.5" | null}. With a timestamp it is a historical point: cf_engine_price_at
+ * takes it for the whole UTC day of that time, before any CoinGecko point. Without one (null or
+ * absent) it is the coin's current price in that currency: cf_engine_portfolio,
+ * cf_engine_statistics and cf_engine_pnl value a holding with it ("price_source":"manual") while
+ * the snapshot has no price for the coin (a token CoinGecko does not list). The price is an exact
+ * decimal >= 0 (at most 18 fraction digits, below 8.5e19); null or absent removes the manual
+ * price (removing one that is not there is no error). Other owners never see it.
+ * Returns CF_OK, CF_INVALID_ARGUMENT (NULL argument, malformed JSON, a bad coin_id, timestamp,
+ * vs_currency or price — negative, not a number, more than 18 fraction digits: details.field;
+ * nothing is written) or CF_STORE. Never blocks on the network. */
+int cf_engine_set_price(cf_engine *engine, const char *price_json, char **out_error);
+
+/** Fills the owner's pending prices (rows with "price_source":"pending": buys, sells, income and
+ * fee rows stored without a price, trades without a value, prices given in another currency not
+ * converted yet). options_json (may be NULL): {"portfolio":null (every portfolio of the owner) |
+ * "main","max_requests":20 (0…1000: range requests this call may send)}.
+ * Each row takes its coin's price at its time in its portfolio's currency by the rule above
+ * (manual point of the day, stored points of the day, the snapshot within an hour), with
+ * "price_source" "coingecko" (or "manual") and "price_at" the point's time; a trade's two legs
+ * take one value, the received coin's price × its amount, else the sent coin's (SPEC §16); a
+ * price in another currency is converted (see Ledger; its source stays "user"). What the stored
+ * points cannot price is asked of CoinGecko with at most one GET /coins/{id}/market_chart/range
+ * per coin, currency and 365 days of its rows' times — never one per row — in coin order, within
+ * max_requests; their points are stored for every owner; a trade's sent coin is asked for only
+ * when its received coin had no price. Ranges over 90 days get daily points (00:00 UTC), so such
+ * rows take their day's 00:00 price. Progress: phase "prices" (done: requests sent, total: those
+ * planned). out_json: {"filled":n (rows priced),"requests":n (range requests sent, retries
+ * included),"missing":[{"transaction_id","coin_id","timestamp","reason"}…]} (rows still pending,
+ * by id), reason "history_limit" (older than the public and demo plans' 365 days, or CoinGecko's
+ * 10012), "unknown_coin" (404), "no_point" (no point that UTC day; a future time too),
+ * "max_requests" (left by the bound) or "rate_limited" (a 429 stopped the requests, or a
+ * remembered Retry-After had not passed: nothing was sent; the call still returns CF_OK with what
+ * it filled, and a fill before the wait ends sends nothing). Pending prices stay unknown in every
+ * report (null with coverages, never 0).
+ * May block on the network. Returns CF_OK, CF_INVALID_ARGUMENT (malformed options: details.field;
+ * details.reason "reentrant" from a progress function of this fill; nothing written),
+ * CF_NOT_FOUND (an unknown portfolio other than "main"), a network status other than
+ * CF_RATE_LIMITED (CF_NETWORK, CF_HTTP, CF_UNAUTHORIZED, CF_DECODE: the rows filled before the
+ * failure stay filled) or CF_STORE. */
+int cf_engine_fill_prices(cf_engine *engine, const char *options_json, char **out_json,
+                          char **out_error);
 
 /** @} */
 

@@ -53,6 +53,18 @@ public func cf_client_market_chart(
     }
 }
 
+/// `cf_client_market_chart_range` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_client_market_chart_range")
+public func cf_client_market_chart_range(
+    _ client: OpaquePointer?, _ coinID: CString?, _ requestJSON: CString?, _ outJSON: OutString?, _ outError: OutString?
+) -> Int32 {
+    call(outJSON, outError) {
+        let client = try handle(client, as: CoinGeckoClient.self, "client")
+        let id = try readString(coinID, "coin_id")
+        return try client.marketChartRange(id: id, MarketChartRangeRequest(json: readString(requestJSON, "request_json"))).jsonUTF8
+    }
+}
+
 /// `cf_client_simple_price` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_client_simple_price")
 public func cf_client_simple_price(_ client: OpaquePointer?, _ requestJSON: CString?, _ outJSON: OutString?, _ outError: OutString?)

@@ -109,6 +109,20 @@ public func cf_engine_import_csv(_ engine: OpaquePointer?, _ csv: CString?, _ ou
     }
 }
 
+/// `cf_engine_import` of include/coinfolio.h, which documents arguments, ownership and statuses.
+@_cdecl("cf_engine_import")
+public func cf_engine_import(
+    _ engine: OpaquePointer?, _ optionsJSON: CString?, _ data: CString?, _ outJSON: OutString?, _ outError: OutString?
+) -> Int32 {
+    call(outJSON, outError) {
+        let engine = try handle(engine, as: PortfolioEngine.self, "engine")
+        let options = try readOptionalString(optionsJSON, "options_json")
+        guard let data else { throw CoinfolioError(.invalidArgument, "data is NULL") }
+        // Borrowed in place; the core reads it in chunks and checks UTF-8 field by field.
+        return try engine.importFile(UnsafeRawBufferPointer(start: data, count: strlen(data)), optionsJSON: options).jsonUTF8
+    }
+}
+
 /// `cf_engine_export_csv` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_export_csv")
 public func cf_engine_export_csv(_ engine: OpaquePointer?, _ queryJSON: CString?, _ outCSV: OutString?, _ outError: OutString?) -> Int32 {

@@ -17,6 +17,10 @@ struct Options {
     var offline = false
     var limit = 20
     var portfolio = Transaction.defaultPortfolio
+    /// Whether `--portfolio` was given (`fill-prices` fills every portfolio without it).
+    var portfolioGiven = false
+    /// `--max-requests N` of `fill-prices`.
+    var maxRequests: Int?
     var price: String?
     var fee: String?
     var at: String?
@@ -36,6 +40,12 @@ struct Options {
     var svg: String?
     /// `--history` of `portfolio`.
     var history = false
+    /// `--format F` of `import` (nil: detected).
+    var format: ImportFormat?
+    /// `--dry-run` of `import`.
+    var dryRun = false
+    /// `--symbol SYMBOL=ID` of `import`, each given.
+    var symbols: [String: String] = [:]
 
     /// The options part of the usage text (`HelpCommand.text` puts the commands before it).
     static let optionsUsage = """
@@ -54,9 +64,11 @@ struct Options {
           --vs-currency CODE      quote currency (default usd)
           --limit N               coins listed by home and search (default 20)
           --offline               answer from the saved snapshot, without network
-          --portfolio NAME        the ledger portfolio the ledger commands read and write (default main)
-          --at TIME               when a transaction happened: RFC 3339 (2024-03-01T12:30:00Z, an offset,
-                                  or a date alone = 00:00 UTC); default now; never the local time zone
+          --portfolio NAME        the ledger portfolio the ledger commands read and write (default main;
+                                  fill-prices without it: every portfolio)
+          --at TIME               when a transaction happened, or the time of price and set-price: RFC 3339
+                                  (2024-03-01T12:30:00Z, an offset, or a date alone = 00:00 UTC); default
+                                  now; never the local time zone
           --svg FILE              also write the chart as an SVG file
           --json                  machine output (the library's JSON shapes)
           -h, --help              this help
@@ -100,7 +112,16 @@ struct Options {
                     throw UsageError(message: "--limit needs a whole number above 0, not \"\(text)\"")
                 }
                 limit = number
-            case "--portfolio": portfolio = try value(argument)
+            case "--portfolio":
+                portfolio = try value(argument)
+                portfolioGiven = true
+            case "--max-requests":
+                let text = try value(argument)
+                guard let number = Int(text), (0...FillOptions.largestMaxRequests).contains(number) else {
+                    throw UsageError(
+                        message: "--max-requests needs a whole number from 0 to \(FillOptions.largestMaxRequests), not \"\(text)\"")
+                }
+                maxRequests = number
             case "--price": price = try value(argument)
             case "--fee": fee = try value(argument)
             case "--at": at = try value(argument)
@@ -125,6 +146,21 @@ struct Options {
                 days = text
             case "--svg": svg = try value(argument)
             case "--history": history = true
+            case "--format":
+                let text = try value(argument)
+                guard text == "auto" || ImportFormat(rawValue: text) != nil else {
+                    throw UsageError(
+                        message: "--format must be auto, coinfolio, coinbase, binance, kraken, cointracking or koinly, not \"\(text)\"")
+                }
+                format = ImportFormat(rawValue: text)
+            case "--dry-run": dryRun = true
+            case "--symbol":
+                let text = try value(argument)
+                let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw UsageError(message: "--symbol needs SYMBOL=ID (BOND=barnbridge), not \"\(text)\"")
+                }
+                symbols[String(parts[0])] = String(parts[1])
             case "--json": json = true
             case "--offline": offline = true
             case "-h", "--help": positional = ["help"]; index = arguments.count; continue

@@ -16,25 +16,6 @@ final class AsyncEngineTests: LoopbackServerTestCase {
         try temporaryDirectory(self).appendingPathComponent("portfolio.sqlite").path
     }
 
-    /// Runs `work` in a task that the engine's progress handler cancels at the report `when`
-    /// picks (an event, not a time), and asserts that it throws `CancellationError`.
-    private func cancelled<T: Sendable>(
-        _ engine: PortfolioEngine, when: @escaping @Sendable (WorkProgress) -> Bool, _ work: @escaping @Sendable () async throws -> T
-    ) async {
-        let task = Mutex<Task<T, any Error>?>(nil)
-        let started = DispatchSemaphore(value: 0)
-        engine.setProgressHandler { progress in
-            guard when(progress) else { return }
-            started.wait()
-            task.withLock { $0?.cancel() }
-        }
-        let running = Task { try await work() }
-        task.withLock { $0 = running }
-        started.signal()
-        await XCTAssertThrowsCancellation { _ = try await running.value }
-        engine.setProgressHandler(nil)
-    }
-
     /// The saved snapshot's row as the database has it: (fetched_at, refresh failed).
     private func savedSnapshot(_ path: String) throws -> (fetchedAt: Double, refreshFailed: Bool)? {
         let store = try PortfolioStore(path: path)
@@ -101,7 +82,7 @@ final class AsyncEngineTests: LoopbackServerTestCase {
     func testRefreshCancelledBetweenRequestsSendsNoMoreAndSavesNothing() async throws {
         let path = try database()
         let engine = try engine(database: path)
-        await cancelled(engine, when: { $0.phase == .markets && $0.done == 1 }) { try await engine.refresh() }
+        await assertCancelled(engine, when: { $0.phase == .markets && $0.done == 1 }) { try await engine.refresh() }
         XCTAssertEqual(try server.requests(to: "/api/v3/coins/markets").count, 1)
         XCTAssertEqual(try server.requests(to: "/api/v3/global").count, 0)
         XCTAssertNil(try savedSnapshot(path))
@@ -133,7 +114,7 @@ final class AsyncEngineTests: LoopbackServerTestCase {
         var csv = "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id\n"
         for row in 0..<3000 { csv += "2024-01-01,main,bitcoin,buy,1,100,0,,row-\(row)\n" }
         let bytes = Data(csv.utf8)
-        await cancelled(engine, when: { $0.phase == .import && $0.done == 1000 }) { try await engine.importCSV(bytes) }
+        await assertCancelled(engine, when: { $0.phase == .import && $0.done == 1000 }) { try await engine.importCSV(bytes) }
         let left = try await engine.transactions()
         XCTAssertEqual(left.transactions.count, 0)
         // The same bytes import whole when nobody cancels.
@@ -151,6 +132,31 @@ final class AsyncEngineTests: LoopbackServerTestCase {
         detail.cancel()
         await XCTAssertThrowsCancellation { _ = try await detail.value }
     }
+}
+
+/// Runs `work` in a task that the engine's progress handler cancels at the report `when`
+/// picks (an event, not a time), and asserts that it throws `CancellationError`.
+func assertCancelled<T: Sendable>(
+    _ engine: PortfolioEngine, when: @escaping @Sendable (WorkProgress) -> Bool, _ work: @escaping @Sendable () async throws -> T
+) async {
+    let task = Mutex<Task<T, any Error>?>(nil)
+    let started = DispatchSemaphore(value: 0)
+    let fired = Mutex(false)
+    engine.setProgressHandler { progress in
+        // Once only: a later report that matches too must not wait for a second signal.
+        guard when(progress),
+            fired.withLock({ fired in
+                defer { fired = true }; return !fired
+            })
+        else { return }
+        started.wait()
+        task.withLock { $0?.cancel() }
+    }
+    let running = Task { try await work() }
+    task.withLock { $0 = running }
+    started.signal()
+    await XCTAssertThrowsCancellation { _ = try await running.value }
+    engine.setProgressHandler(nil)
 }
 
 /// Asserts that `body` throws `CancellationError`.

@@ -12,11 +12,7 @@ final class LedgerHistoryEngineTests: XCTestCase {
     private func day(_ n: Int) -> Int64 { Int64(n) * 86_400_000 + 1_704_067_200_000 }
 
     private func engine(_ database: TestDatabase? = nil) throws -> PortfolioEngine {
-        let database = try database ?? TestDatabase.fresh(self)
-        return try PortfolioEngine(
-            configuration: EngineConfiguration(
-                database: database.location, owner: database.owner,
-                api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
+        try (database ?? TestDatabase.fresh(self)).offlineEngine()
     }
 
     /// A markets body pricing each coin.

@@ -87,7 +87,7 @@ final class LedgerHistoryStoreTests: XCTestCase {
         let text = try ledger(engine)
         XCTAssertTrue(
             text.contains(
-                #"{"id":"2","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null}"#
+                #"{"id":"2","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null,"original_price":null,"price_currency":null}"#
             ), text)
         XCTAssertTrue(text.contains(#""note":"second, \"quoted\"""#), text)
         XCTAssertTrue(text.contains(#""timestamp":"2024-01-02T00:00:00.250Z""#), text)

@@ -90,7 +90,9 @@ final class LedgerInputTests: XCTestCase {
             (#"{"coin_id":"ethereum","kind":"buy","amount":1,"price":1,"fee":1,"fee_coin_id":"usd"}"#, "fee_coin_id"),
             (#"{"coin_id":"ethereum","kind":"buy","amount":1,"price":1,"fee":1,"fee_coin_id":7}"#, "fee_coin_id"),
             (#"{"coin_id":"ethereum","kind":"fee","amount":1,"fee":1}"#, "fee"),
-            (#"{"coin_id":"ethereum","kind":"buy","amount":1,"price":1,"price_currency":"eur"}"#, "price_currency"),
+            (#"{"coin_id":"ethereum","kind":"buy","amount":1,"price":1,"price_currency":"xyz"}"#, "price_currency"),
+            (#"{"coin_id":"ethereum","kind":"buy","amount":1,"price":1,"price_currency":"e$r"}"#, "price_currency"),
+            (#"{"coin_id":"ethereum","kind":"transfer_in","amount":1,"price_currency":"eur"}"#, "price_currency"),
             (#"{"coin_id":"ethereum","kind":"transfer_in","amount":1,"price":1}"#, "price"),
         ]
         for (json, field) in transactions {

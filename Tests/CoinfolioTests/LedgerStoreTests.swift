@@ -107,13 +107,13 @@ final class LedgerStoreTests: XCTestCase {
         XCTAssertEqual(
             page.json,
             #"{"transactions":["#
-                + #"{"id":"4","portfolio":"main","coin_id":"ethereum","kind":"transfer_in","amount":2.25,"price":null,"fee":0,"timestamp":"1970-01-01T00:00:00Z","note":"schema 1 holding","external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":null,"price_at":null},"#
-                + #"{"id":"1","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z","note":"first","external_id":"x-1","group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null},"#
-                + #"{"id":"5","portfolio":"main","coin_id":"ethereum","kind":"transfer_out","amount":0.000000000000000001,"price":null,"fee":0,"timestamp":"2024-01-01T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":null,"price_at":null},"#
-                + #"{"id":"8","portfolio":"main","coin_id":"dogecoin","kind":"buy","amount":5,"price":1,"fee":0,"timestamp":"2024-01-01T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null},"#
-                + #"{"id":"2","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":200,"fee":0,"timestamp":"2024-01-02T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null},"#
-                + #"{"id":"9","portfolio":"main","coin_id":"dogecoin","kind":"sell","amount":5,"price":2,"fee":0,"timestamp":"2024-01-02T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null},"#
-                + #"{"id":"3","portfolio":"main","coin_id":"bitcoin","kind":"sell","amount":1.5,"price":300,"fee":3,"timestamp":"2024-01-03T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null}"#
+                + #"{"id":"4","portfolio":"main","coin_id":"ethereum","kind":"transfer_in","amount":2.25,"price":null,"fee":0,"timestamp":"1970-01-01T00:00:00Z","note":"schema 1 holding","external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":null,"price_at":null,"original_price":null,"price_currency":null},"#
+                + #"{"id":"1","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z","note":"first","external_id":"x-1","group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null,"original_price":null,"price_currency":null},"#
+                + #"{"id":"5","portfolio":"main","coin_id":"ethereum","kind":"transfer_out","amount":0.000000000000000001,"price":null,"fee":0,"timestamp":"2024-01-01T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":null,"price_at":null,"original_price":null,"price_currency":null},"#
+                + #"{"id":"8","portfolio":"main","coin_id":"dogecoin","kind":"buy","amount":5,"price":1,"fee":0,"timestamp":"2024-01-01T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null,"original_price":null,"price_currency":null},"#
+                + #"{"id":"2","portfolio":"main","coin_id":"bitcoin","kind":"buy","amount":1,"price":200,"fee":0,"timestamp":"2024-01-02T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null,"original_price":null,"price_currency":null},"#
+                + #"{"id":"9","portfolio":"main","coin_id":"dogecoin","kind":"sell","amount":5,"price":2,"fee":0,"timestamp":"2024-01-02T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null,"original_price":null,"price_currency":null},"#
+                + #"{"id":"3","portfolio":"main","coin_id":"bitcoin","kind":"sell","amount":1.5,"price":300,"fee":3,"timestamp":"2024-01-03T00:00:00Z","note":null,"external_id":null,"group_id":null,"income_type":null,"fee_coin_id":null,"fee_price":null,"price_source":"user","price_at":null,"original_price":null,"price_currency":null}"#
                 + #"],"total":7}"#)
         let bitcoin = try alice.transactions(TransactionQuery(coinID: "bitcoin"))
         XCTAssertEqual(bitcoin.transactions.compactMap(\.id), [1, 2, 3])
@@ -252,14 +252,16 @@ final class LedgerStoreTests: XCTestCase {
             return try bytes.withUnsafeMutableBytes { try alice.importCSV(UnsafeRawBufferPointer($0)) }
         }
         let header = "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id\n"
-        // A backdated sell leaves the existing Jan 3 sell short: that row is not the file's.
+        // A backdated sell leaves the existing Jan 3 sell short: that row is not the file's, so
+        // the error names the file's last row of the coin before it (line 3, the backdated sell).
         let backdated = assertThrows(.invalidArgument) {
             try importCSV(
                 header + "2024-01-01T00:00:00Z,cold,bitcoin,transfer_out,0.1,,,,\n2024-01-02T12:00:00Z,main,bitcoin,sell,0.6,1,,,\n")
         }
         XCTAssertEqual(
             shortfall(backdated), ["coin_id": .string("bitcoin"), "timestamp": .string("2024-01-03T00:00:00Z"), "short_by": .number(0.1)])
-        XCTAssertNil(backdated?.details["line"])
+        XCTAssertEqual(backdated?.details["line"], .number(3))
+        XCTAssertEqual(backdated?.details["column"], .string("amount"))
         // A sell of the file's own that is short names its line.
         let own = assertThrows(.invalidArgument) { try importCSV(header + "2024-01-04T00:00:00Z,main,bitcoin,sell,1,1,,,\n") }
         XCTAssertEqual(own?.details["line"], .number(2))

@@ -456,7 +456,7 @@ final class LedgerTests: XCTestCase {
             try target.pnl().coins,
             try source.pnl().coins.map {
                 var coin = $0; coin.currentPrice = nil; coin.currentValue = nil; coin.unrealizedPnL = nil;
-                coin.unrealizedPnLPercentage = nil; return coin
+                coin.unrealizedPnLPercentage = nil; coin.priceSource = nil; return coin
             })
     }
 

@@ -43,7 +43,8 @@ final class PortfolioByReferenceTests: XCTestCase {
         XCTAssertEqual(
             answer,
             #"{"coins":["bitcoin",\#(element)],"price_available":[true,false],"current_holdings":[0.5,2],"#
-                + #""current_holdings_value":[\#(valueText),null],"total_value":\#(valueText),"unpriced_holdings":1,"#
+                + #""current_holdings_value":[\#(valueText),null],"price_source":["coingecko",null],"#
+                + #""total_value":\#(valueText),"unpriced_holdings":1,"#
                 + String(plain[try XCTUnwrap(plain.range(of: #""as_of":"#)).lowerBound...].dropLast())
                 + #","snapshot_version":\#(version)}"#)
         try engine.setHolding(coinID: "bitcoin", amount: 1)

@@ -100,6 +100,32 @@
             XCTAssertEqual(try reader.portfolio().entries.count, 3, "caught up: reads are the standby's again")
         }
 
+        /// Prices of the past (SPEC §17) are read where the ledger is: with replay paused, another
+        /// handle's manual price is not seen (read on the standby), this handle's own at once (read on
+        /// the primary until the standby has replayed it), the other's with it.
+        func testPricesAreReadOnTheStandbyAndAHandleSeesItsOwnPriceAtOnce() throws {
+            try XCTSkipUnless(TestDatabase.isPostgres, "a PostgreSQL pass")
+            let database = try TestDatabase.fresh(self)
+            let reader = try engine(database, readDatabase: try standbyURL())
+            let writer = try engine(database, owner: database.owner, readDatabase: nil)
+            defer {
+                reader.close()
+                writer.close()
+            }
+            try writer.setHolding(coinID: "bitcoin", amount: 1)
+            try waitForStandby(database.owner, rows: 1)
+            try onStandby("SELECT pg_wal_replay_pause()")
+            defer { try? onStandby("SELECT pg_wal_replay_resume()") }
+            try writer.setPrice(json: #"{"coin_id":"tether","timestamp":"2024-03-01T12:00:00Z","price":"1.5"}"#)
+            let tether = try PriceQuery(json: #"{"coin_id":"tether","timestamp":"2024-03-01T18:00:00Z"}"#)
+            let error = assertThrows(.noData) { try reader.priceAt(tether, fetch: false) }
+            XCTAssertEqual(error?.details["reason"], .string("no_point"), "read on the paused standby")
+            try reader.setPrice(json: #"{"coin_id":"usd-coin","timestamp":"2024-03-01T12:00:00Z","price":"0.99"}"#)
+            let usdc = try PriceQuery(json: #"{"coin_id":"usd-coin","timestamp":"2024-03-01T18:00:00Z"}"#)
+            XCTAssertEqual(try reader.priceAt(usdc, fetch: false).price, 0.99, "its own write: read on the primary")
+            XCTAssertEqual(try reader.priceAt(tether, fetch: false).price, 1.5)
+        }
+
         func testReadsFailOverToThePrimaryWhileTheStandbyIsDown() throws {
             try XCTSkipUnless(TestDatabase.isPostgres, "a PostgreSQL pass")
             let database = try TestDatabase.fresh(self)

@@ -92,7 +92,7 @@ final class TestServer {
     @discardableResult
     func control(_ path: String, _ body: [String: Any]? = nil) throws -> Any {
         var request = URLRequest(url: try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/__control/\(path)")))
-        request.httpMethod = body == nil && path == "log" ? "GET" : "POST"
+        request.httpMethod = body == nil && (path == "log" || path == "counts") ? "GET" : "POST"
         if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Data?
@@ -112,6 +112,12 @@ final class TestServer {
     func log() throws -> [[String: Any]] {
         let object = try control("log") as? [String: Any]
         return object?["requests"] as? [[String: Any]] ?? []
+    }
+
+    /// Requests since the last reset by endpoint (`market_chart_range`, `markets`, …; PROTOCOL.md).
+    func counts() throws -> [String: Int] {
+        let object = try control("counts") as? [String: Any]
+        return object?["counts"] as? [String: Int] ?? [:]
     }
 
     func requests(to path: String) throws -> [[String: Any]] {
@@ -269,6 +275,14 @@ struct TestDatabase {
 
     /// A store of this database and owner.
     func store() throws -> PortfolioStore { try PortfolioStore(path: location, owner: owner) }
+
+    /// An engine on this database and owner whose CoinGecko is a closed port (nothing it does
+    /// may send a request: a ledger's calls never do).
+    func offlineEngine() throws -> PortfolioEngine {
+        try PortfolioEngine(
+            configuration: EngineConfiguration(
+                database: location, owner: owner, api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
+    }
 }
 
 /// `count` one- or two-byte mutations (a byte replaced, removed or inserted, from JSON's own

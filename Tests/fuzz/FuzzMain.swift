@@ -10,6 +10,11 @@
 //   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420);
 //   - chart_svg: an SVG drawn from the input (as the chart, then as the options) is one UTF-8
 //     document with one `<svg>` element, and input jansson rejects never gets CF_OK either way;
+//   - the exchange imports (import_coinbase, …; FuzzImport.swift): no crash, every refusal with
+//     its line (but a whole file's), nothing written on a refusal or in a dry run;
+//   - price_input: the input as a price_at query, a set_price setting, a range request and
+//     fill_prices options (the fill run too); input jansson rejects never gets CF_OK, and a refused set_price changes
+//     no price (a probe price_at answers as before);
 //   - snapshot_open: an engine opened on a SQLite file whose saved snapshot's compact coins are the
 //     input (bytes, NULs included) never crashes, answers every query with JSON, and, when it
 //     keeps the snapshot, lists each coin id once.
@@ -27,6 +32,10 @@ enum Target: String, CaseIterable {
     case ledgerAdd = "ledger_add", ledgerCSV = "ledger_csv", ledgerQuery = "ledger_query"
     case snapshotOpen = "snapshot_open"
     case decodeMarketChart = "decode_market_chart", chartSVG = "chart_svg"
+    case importCoinbase = "import_coinbase", importBinance = "import_binance", importKraken = "import_kraken"
+    case importCoinTracking = "import_cointracking", importKoinly = "import_koinly"
+    case priceInput = "price_input"
+    case ledgerGroup = "ledger_group"
 }
 
 let target: Target = {
@@ -74,11 +83,109 @@ func freshLedgerEngine() -> OpaquePointer? {
     var out: UnsafeMutablePointer<CChar>?
     let seed = #"{"coin_id":"bitcoin","kind":"buy","amount":"2","price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z"}"#
     guard cf_engine_add_transaction(handle, seed, &out, &error) == 0,
-        cf_engine_create_portfolio(handle, #"{"name":"eur-book","vs_currency":"eur"}"#, &error) == 0
+        cf_engine_create_portfolio(handle, #"{"name":"eur-book","vs_currency":"eur"}"#, &error) == 0,
+        cf_engine_create_portfolio(handle, #"{"name":"cold","vs_currency":"usd"}"#, &error) == 0
     else { fatal("cannot seed the ledger engine") }
     cf_string_free(out)
     ledgerEngine = handle
     return handle
+}
+
+/// An engine on a private `:memory:` database whose network is a closed port (a price_at that
+/// would fetch fails at once with CF_NETWORK); each input first sets a manual bitcoin point on
+/// 2024-03-01 (12.5 usd, `probeSetting`) that a refused set_price must leave as it is.
+nonisolated(unsafe) let priceEngine: OpaquePointer? = {
+    var handle: OpaquePointer?
+    var error: UnsafeMutablePointer<CChar>?
+    let configuration = #"{"database":":memory:","api":{"base_url":"http://127.0.0.1:9/api/v3","max_retries":0,"timeout_ms":1000}}"#
+    guard cf_engine_open(configuration, &handle, &error) == 0 else { fatal("cannot open the price engine") }
+    return handle
+}()
+
+/// The probe's manual point.
+let probeSetting = #"{"coin_id":"bitcoin","timestamp":"2024-03-01T00:00:00Z","price":"12.5"}"#
+
+/// The probe every refused set_price must leave unchanged: bitcoin's price on 2024-03-01.
+func probePrice() -> String {
+    var out: UnsafeMutablePointer<CChar>?
+    var error: UnsafeMutablePointer<CChar>?
+    guard cf_engine_price_at(priceEngine, #"{"coin_id":"bitcoin","timestamp":"2024-03-01T12:00:00Z"}"#, &out, &error) == 0, let out
+    else { fatal("the probe price_at failed") }
+    defer { cf_string_free(out) }
+    return String(cString: out)
+}
+
+/// The price_input target: the input as a price_at query, a set_price setting, a range request
+/// and fill_prices options. Returns set_price's status (the others are checked here).
+func fuzzPriceInput(_ input: UnsafePointer<CChar>, valid: Bool) -> Int32 {
+    var out: UnsafeMutablePointer<CChar>?
+    var error: UnsafeMutablePointer<CChar>?
+    let queried = cf_engine_price_at(priceEngine, input, &out, &error)
+    if !valid && queried == 0 { fatal("a price_at query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300))") }
+    checkAndFree(out, isError: false)
+    checkAndFree(error, isError: true)
+    out = nil
+    error = nil
+    let text = String(validatingCString: input)
+    if let text, (try? MarketChartRangeRequest(json: text)) != nil, !valid {
+        fatal("a range request that is not strict JSON was read: \(text.prefix(300))")
+    }
+    if let text, (try? FillOptions(json: text)) != nil, !valid {
+        fatal("fill options that are not strict JSON were read: \(text.prefix(300))")
+    }
+    let filled = cf_engine_fill_prices(priceEngine, input, &out, &error)
+    if !valid && filled == 0 { fatal("fill options that are not strict JSON got CF_OK: \(String(cString: input).prefix(300))") }
+    checkAndFree(out, isError: false)
+    checkAndFree(error, isError: true)
+    out = nil
+    error = nil
+    // An accepted setting before may have removed the probe's point: it is set again first.
+    var reset: UnsafeMutablePointer<CChar>?
+    guard cf_engine_set_price(priceEngine, probeSetting, &reset) == 0 else { fatal("cannot set the probe's point") }
+    let before = probePrice()
+    let status = cf_engine_set_price(priceEngine, input, &error)
+    if status != 0, probePrice() != before {
+        fatal("a refused set_price changed a price: \(String(cString: input).prefix(300).debugDescription)")
+    }
+    checkAndFree(error, isError: true)
+    error = nil
+    return status
+}
+
+/// One group call (`cf_engine_add_trade` or `cf_engine_move`) with the input: its answer and error
+/// are checked and freed; a refusal must leave every portfolio's transaction count as it was.
+func fuzzGroup(
+    _ handle: OpaquePointer?, _ input: UnsafePointer<CChar>,
+    _ call: (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32,
+    _ name: String
+) -> Int32 {
+    let before = allTransactionCounts(handle)
+    var out: UnsafeMutablePointer<CChar>?
+    var error: UnsafeMutablePointer<CChar>?
+    let status = call(handle, input, &out, &error)
+    checkAndFree(out, isError: false)
+    checkAndFree(error, isError: true)
+    if status != 0, allTransactionCounts(handle) != before {
+        fatal("a refused \(name) changed the ledger: \(String(cString: input).prefix(300).debugDescription)")
+    }
+    return status
+}
+
+/// The transaction counts of the ledger engine's three portfolios.
+func allTransactionCounts(_ handle: OpaquePointer?) -> [Double] {
+    ["main", "eur-book", "cold"].map { portfolio in
+        var out: UnsafeMutablePointer<CChar>?
+        var error: UnsafeMutablePointer<CChar>?
+        guard cf_engine_transactions(handle, #"{"portfolio":"\#(portfolio)"}"#, &out, &error) == 0, let out else {
+            fatal("cannot count the transactions of \(portfolio)")
+        }
+        defer { cf_string_free(out) }
+        var jsonError = json_error_t()
+        guard let value = json_loads(out, 0, &jsonError) else { fatal("transactions output is not JSON") }
+        defer { json_decref(value) }
+        return json_number_value(json_object_get(value, "total"))
+    }
 }
 
 /// The transaction count of the engine's "main" portfolio.
@@ -205,6 +312,13 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         for index in 0..<length { text[index] = CChar(bitPattern: bytes[index]) }
         return text.withUnsafeBufferPointer { buffer in buffer.baseAddress.map(fuzzCSV) ?? 0 }
     }
+    if let format = importFormat(of: target) {
+        let length = bytes.firstIndex(of: 0) ?? size
+        var text = [CChar](repeating: 0, count: length + 1)
+        for index in 0..<length { text[index] = CChar(bitPattern: bytes[index]) }
+        text.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { fuzzImport($0, format: format) } }
+        return 0
+    }
     // The entry points take C strings: the input up to its first NUL.
     let length = bytes.firstIndex(of: 0) ?? size
     var text = [CChar](repeating: 0, count: length + 1)
@@ -269,6 +383,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             if !valid && pnlStatus == 0 {
                 fatal("a pnl query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
             }
+        case .ledgerGroup:
+            // The input as a trade, then as a move (SPEC §16): a refused group writes nothing.
+            let handle = freshLedgerEngine()
+            status = fuzzGroup(handle, input, cf_engine_add_trade, "trade")
+            let moveStatus = fuzzGroup(handle, input, cf_engine_move, "move")
+            if !valid && moveStatus == 0 {
+                fatal("a move that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
+            }
         case .decodeMarketChart: status = cf_decode_market_chart(input, &out, &error)
         case .chartSVG:
             // The input as the chart to draw, then as the options of a fixed chart.
@@ -284,7 +406,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             if !valid && optionsStatus == 0 {
                 fatal("chart options that are not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
             }
-        case .format, .ledgerCSV, .snapshotOpen:
+        case .priceInput:
+            status = fuzzPriceInput(input, valid: valid)
+        case .format, .ledgerCSV, .snapshotOpen, .importCoinbase, .importBinance, .importKraken, .importCoinTracking, .importKoinly:
             break
         }
         checkAndFree(out, isError: false)
@@ -414,14 +538,15 @@ public func fuzzInitialize(
     _ = target
     if target == .engineLoad || target == .engineQuery { _ = engine }
     if target == .snapshotOpen { _ = snapshotFile }
+    if target == .priceInput { _ = priceEngine }
     atexit {
         let line =
             target == .format
             ? "coinfolio-fuzz format: \(counts.inputs) inputs, 5 formatters each, every output checked\n"
             : target == .snapshotOpen
                 ? "coinfolio-fuzz snapshot_open: \(counts.inputs) blobs, \(counts.accepted) kept as a snapshot, every answer JSON\n"
-                : target == .ledgerCSV
-                    ? "coinfolio-fuzz ledger_csv: \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
+                : target == .ledgerCSV || importFormat(of: target) != nil
+                    ? "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.accepted) imported with CF_OK, every refusal with its line\n"
                     : "coinfolio-fuzz \(target.rawValue): \(counts.inputs) inputs, \(counts.strictInvalid) not strict JSON (all refused), \(counts.accepted) accepted with CF_OK\n"
         FileHandle.standardError.write(Data(line.utf8))
     }

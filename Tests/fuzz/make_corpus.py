@@ -168,6 +168,23 @@ def main() -> None:
                                         "to": "2025-01-01T00:00:00Z", "limit": 10, "offset": 0},
                                    {"portfolio": "eur-book"}, {"limit": -1}, {"from": "yesterday"}, {"portfolio": None}]):
         write("ledger_query", f"query{index}", compact(query))
+    # Groups (SPEC §16): each input is tried as a trade and as a move, so seeds of both shapes.
+    for index, text in enumerate(MALFORMED + HOSTILE):
+        write("ledger_group", f"bad{index}", text)
+    groups = [
+        {"timestamp": "2024-06-01T00:00:00Z", "sent": {"coin_id": "bitcoin", "amount": "0.5"},
+         "received": {"coin_id": "ethereum", "amount": "10"}, "value": "30000", "fee": "0.01", "fee_coin_id": "binancecoin",
+         "fee_price": "310", "note": "swap", "external_id": "t-1"},
+        {"sent": {"coin_id": "bitcoin", "amount": "5"}, "received": {"coin_id": "usd", "amount": "1"}},
+        {"sent": {"coin_id": "bitcoin", "amount": "1"}, "received": {"coin_id": "bitcoin", "amount": "1"}},
+        {"from": "main", "to": "cold", "coin_id": "bitcoin", "amount": "1", "received_amount": "0.9995",
+         "timestamp": "2024-06-02T00:00:00Z", "note": "to the cold wallet", "external_id": "m-1"},
+        {"from": "main", "to": "eur-book", "coin_id": "bitcoin", "amount": "0.1"},
+        {"from": "cold", "to": "main", "coin_id": "bitcoin", "amount": "0.000000000000000001"},
+        {"from": "main", "to": "main", "coin_id": "bitcoin", "amount": "1", "received_amount": "2"},
+    ]
+    for index, group in enumerate(groups):
+        write("ledger_group", f"group{index}", compact(group))
     # The saved snapshot's compact coins (snapshot_open): the fixture, a few coins, and damage.
     whole = compact_snapshot(markets)
     write("snapshot_open", "markets", whole)
@@ -194,6 +211,55 @@ def main() -> None:
     ]
     for index, text in enumerate(csvs):
         write("ledger_csv", f"csv{index}", text)
+    import_corpus()
+
+
+#: The import targets' sample files (Tests/fixtures/imports), by format.
+IMPORT_SAMPLES = {
+    "coinbase": ["coinbase-v1.csv", "coinbase-v2.csv", "coinbase-v3.csv", "coinbase-v4.csv"],
+    "binance": ["binance-trade-history.csv", "binance-trade-history-old.csv", "binance-statement.csv"],
+    "kraken": ["kraken-ledgers.csv", "kraken-ledgers-wallet.csv"],
+    "cointracking": ["cointracking.csv"],
+    "koinly": ["koinly.csv"],
+}
+
+
+def import_corpus() -> None:
+    """Each import target's seeds: its format's sample files, each also cut after its header and
+    in the middle of a row, and with its data rows in reverse order."""
+    samples = HERE.parent / "fixtures" / "imports"
+    for fmt, names in IMPORT_SAMPLES.items():
+        target = f"import_{fmt}"
+        shutil.rmtree(CORPUS / target, ignore_errors=True)
+        for name in names:
+            data = (samples / name).read_bytes()
+            stem = name.removesuffix(".csv")
+            write(target, stem, data)
+            lines = data.split(b"\n")
+            header_end = next((i for i, line in enumerate(lines) if line.count(b",") >= 5), 0)
+            write(target, f"{stem}-header", b"\n".join(lines[: header_end + 1]) + b"\n")
+            write(target, f"{stem}-cut", data[: len(data) * 2 // 3])
+            write(target, f"{stem}-reversed", b"\n".join(lines[: header_end + 1] + lines[header_end + 1 :][::-1]))
+
+    # Prices in the past (price_input): price_at queries, set_price settings, range requests and
+    # fill options, good and bad.
+    prices = [
+        {"coin_id": "bitcoin", "timestamp": "2024-03-01T12:30:00Z"},
+        {"coin_id": "bitcoin", "timestamp": "2024-03-01", "vs_currency": "eur", "price": "0.1"},
+        {"coin_id": "my-token", "price": 0.5},
+        {"coin_id": "my-token", "timestamp": None, "price": None},
+        {"coin_id": "a/b", "timestamp": "1969-12-31T23:59:59Z", "price": -1},
+        {"coin_id": "bitcoin", "timestamp": "10000-01-01", "vs_currency": "xyz", "price": "NaN"},
+        {"coin_id": "bitcoin", "timestamp": "2024-03-01", "price": "0.0000000000000000001"},
+        {"vs_currency": "usd", "from": 1709251200, "to": "2024-03-02T00:00:00.5+01:00"},
+        {"from": -1, "to": 1e400},
+        {"portfolio": "main", "max_requests": 20},
+        {"portfolio": None, "max_requests": 1001},
+    ]
+    for index, value in enumerate(prices):
+        write("price_input", f"price{index}", compact(value))
+    for index, text in enumerate(MALFORMED[:6]):
+        write("price_input", f"malformed{index}", text)
 
 
 if __name__ == "__main__":

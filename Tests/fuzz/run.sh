@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-"decode_markets decode_global decode_coin_detail decode_market_chart chart_svg engine_load engine_open client_open engine_query markets_request format ledger_add ledger_csv ledger_query snapshot_open"}
+TARGETS=${FUZZ_TARGETS:-"decode_markets decode_global decode_coin_detail decode_market_chart chart_svg engine_load engine_open client_open engine_query markets_request format ledger_add ledger_group ledger_csv ledger_query snapshot_open import_coinbase import_binance import_kraken import_cointracking import_koinly price_input"}
 OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT/artifacts" "$OUT/work"
@@ -36,7 +36,7 @@ build() {
     "$SWIFTC" "${FLAGS[@]}" -wmo -c -module-name CoinfolioABI -I "$OUT" "${CMODULES[@]}" \
         $(find Sources/CoinfolioABI -name '*.swift' | sort) -o "$OUT/CoinfolioABI.o"
     "$SWIFTC" "${FLAGS[@]}" -module-name CoinfolioFuzz -I "$OUT" "${CMODULES[@]}" -I Tests/fuzz/CFuzz -Xcc -Iinclude \
-        Tests/fuzz/FuzzMain.swift "$OUT/Coinfolio.o" "$OUT/CoinfolioABI.o" "$OUT/CSimdJSON.o" \
+        Tests/fuzz/FuzzMain.swift Tests/fuzz/FuzzImport.swift "$OUT/Coinfolio.o" "$OUT/CoinfolioABI.o" "$OUT/CSimdJSON.o" \
         -lsqlite3 -lpq -lsimdjson -lstdc++ -ljansson -o "$OUT/coinfolio-fuzz"
 }
 

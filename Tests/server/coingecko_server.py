@@ -6,8 +6,9 @@ The contract is Tests/server/PROTOCOL.md; read that first. In short:
     python3 Tests/server/coingecko_server.py [--port 0] [--fixtures DIR] [--exit-on-stdin-eof]
 
 binds 127.0.0.1, prints one line ``PORT=<n>``, then serves ``/api/v3/coins/markets``,
-``/api/v3/global``, ``/api/v3/coins/{id}``, ``/api/v3/coins/{id}/market_chart`` and
-``/api/v3/simple/price`` from the fixture folder, logs every request, and
+``/api/v3/global``, ``/api/v3/coins/{id}``, ``/api/v3/coins/{id}/market_chart``,
+``/api/v3/coins/{id}/market_chart/range`` and ``/api/v3/simple/price`` from the fixture folder,
+logs and counts every request, and
 injects faults queued through the ``/__control/...`` routes. Python standard library only.
 
 With ``--exit-on-stdin-eof`` it also exits when its stdin reaches end of file, so a runner that
@@ -19,6 +20,7 @@ import argparse
 import collections
 import gzip
 import json
+import math
 import os
 import re
 import select
@@ -36,6 +38,10 @@ MARKETS = API + "/coins/markets"
 COIN_PREFIX = API + "/coins/"
 SIMPLE_PRICE = API + "/simple/price"
 CHART_SUFFIX = "/market_chart"
+RANGE_SUFFIX = "/market_chart/range"
+DAY_S, HOUR_S, FIVE_MINUTES_S = 86400, 3600, 300
+HOURLY_OFFSET_S = 120  # hourly points at hh:02:00, as CoinGecko's are a few minutes past the hour
+FIVE_MINUTE_OFFSET_S = 30  # 5-minute points at mm:00:30, mm:05:30, …
 PLAN_DAYS = 365  # public and demo keys may not ask for more history (error 10012)
 DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "coingecko"
 # The three places CoinGecko puts an error code (a fault's "error_shape"): {"status":{…}},
@@ -148,6 +154,41 @@ def int_param(query, name, default, low, high):
         return default
 
 
+def significant(value):
+    """value to 12 significant digits (0.1 + 3 × 0.001 is 0.103, and 2.6e-13 stays 2.6e-13)."""
+    rounded = float(f"{value:.12g}")
+    return int(rounded) if rounded == int(rounded) and abs(rounded) < 1e15 else rounded
+
+
+def range_times(start, end, now):
+    """The UNIX seconds of the points a range gets (see market_chart_range), oldest first."""
+    if end < start:
+        return []
+    if start >= now - DAY_S:
+        step, offset = FIVE_MINUTES_S, FIVE_MINUTE_OFFSET_S
+    elif end - start <= 90 * DAY_S:
+        step, offset = HOUR_S, HOURLY_OFFSET_S
+    else:
+        step, offset = DAY_S, 0
+    first = math.ceil((start - offset) / step) * step + offset
+    return list(range(int(first), int(end) + 1, step))
+
+
+ENDPOINTS = (  # request counting: the name of each CoinGecko route, as Coinfolio's metrics name it
+    ("market_chart_range", lambda p: p.startswith(COIN_PREFIX) and p.endswith(RANGE_SUFFIX)),
+    ("market_chart", lambda p: p.startswith(COIN_PREFIX) and p.endswith(CHART_SUFFIX)),
+    ("markets", lambda p: p == MARKETS),
+    ("global", lambda p: p == API + "/global"),
+    ("simple_price", lambda p: p == SIMPLE_PRICE),
+    ("detail", lambda p: p.startswith(COIN_PREFIX) and "/" not in p[len(COIN_PREFIX):]),
+)
+
+
+def endpoint_name(path):
+    """The counted name of a request path ("other" for any other route)."""
+    return next((name for name, matches in ENDPOINTS if matches(path)), "other")
+
+
 class State:
     """Fixtures, faults, route overrides and the request log, shared by all handler threads."""
 
@@ -158,6 +199,7 @@ class State:
         self.details = json.loads((fixtures / "details.json").read_text(encoding="utf-8"))
         self.charts = json.loads((fixtures / "market_charts.json").read_text(encoding="utf-8"))
         self.simple_prices = json.loads((fixtures / "simple_price.json").read_text(encoding="utf-8"))
+        self.price_history = json.loads((fixtures / "price_history.json").read_text(encoding="utf-8"))
         self.reset()
 
     def reset(self):
@@ -336,7 +378,8 @@ class Handler(BaseHTTPRequestHandler):
     def recorded_answer(self, path, query):
         """The route's recorded (status, body): fixture, route override, or a CoinGecko error."""
         override = self.state.route_override(path)
-        if path in (MARKETS, SIMPLE_PRICE) and query.get("precision") != "full":
+        is_range = path.startswith(COIN_PREFIX) and path.endswith(RANGE_SUFFIX)
+        if (path in (MARKETS, SIMPLE_PRICE) or is_range) and query.get("precision") != "full":
             return 422, PRECISION_ERROR
         if path == MARKETS:
             if not query.get("vs_currency"):
@@ -357,6 +400,8 @@ class Handler(BaseHTTPRequestHandler):
             return 200, self.state.global_body
         if path == SIMPLE_PRICE:
             return self.simple_price(query)
+        if path.startswith(COIN_PREFIX) and path.endswith(RANGE_SUFFIX):
+            return self.market_chart_range(unquote(path[len(COIN_PREFIX):-len(RANGE_SUFFIX)]), query)
         if path.startswith(COIN_PREFIX) and path.endswith(CHART_SUFFIX):
             return self.market_chart(unquote(path[len(COIN_PREFIX):-len(CHART_SUFFIX)]), query)
         if path.startswith(COIN_PREFIX) and "/" not in path[len(COIN_PREFIX):] \
@@ -383,6 +428,36 @@ class Handler(BaseHTTPRequestHandler):
         if coin_id not in self.state.charts:
             return 404, '{"error":"coin not found"}'
         return 200, json.dumps(self.state.charts[coin_id])
+
+    def market_chart_range(self, coin_id, query):
+        """Points of coin_id between from and to (UNIX seconds) built from price_history.json,
+        spaced as CoinGecko spaces them: 5 minutes when the range starts within a day of now,
+        hourly up to 90 days, daily at 00:00 UTC beyond; never after now. A range starting more
+        than 365 days ago without a pro key is CoinGecko's 401 with error code 10012."""
+        if "/" in coin_id or not coin_id:
+            return 404, '{"error":"Not Found"}'
+        for name in ("vs_currency", "from", "to"):
+            if not query.get(name):
+                return 422, '{"error":"Missing parameter %s"}' % name
+        try:
+            start, end = float(query["from"]), float(query["to"])
+        except ValueError:
+            return 422, '{"error":"Invalid parameter from or to"}'
+        now = time.time()
+        pro = "x-cg-pro-api-key" in {name.lower() for name in self.headers.keys()}
+        if not pro and start < now - PLAN_DAYS * DAY_S:
+            return 401, TIME_RANGE_ERROR
+        if coin_id not in self.state.price_history:
+            return 404, '{"error":"coin not found"}'
+        rule = self.state.price_history[coin_id].get(query["vs_currency"].lower())
+        prices, caps, volumes = [], [], []
+        if rule is not None:
+            for t in range_times(start, min(end, now), now):
+                price = significant(rule["price"] + rule["per_hour"] * (int(t) % DAY_S // HOUR_S))
+                prices.append([t * 1000, price])
+                caps.append([t * 1000, significant(price * 1_000_000)])
+                volumes.append([t * 1000, significant(price * 10_000)])
+        return 200, json.dumps({"prices": prices, "market_caps": caps, "total_volumes": volumes})
 
     def simple_price(self, query):
         """The asked ids found in simple_price.json, each with the asked currencies and, when
@@ -433,6 +508,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/__control/log":
             with state.lock:
                 return self.send_json(200, {"requests": list(state.log)})
+        if path == "/__control/counts":
+            with state.lock:
+                names = [endpoint_name(entry["path"]) for entry in state.log]
+            return self.send_json(200, {"counts": dict(collections.Counter(names))})
         if path == "/__control/reset":
             state.reset()
             return self.send_json(200, {"ok": True})

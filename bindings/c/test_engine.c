@@ -262,29 +262,29 @@ static void check_by_reference(cf_engine *engine, json_t *expected_version, cons
     json_t *listed = coins(engine, "{\"sparkline\":false}");
     json_t *plain_list = json_object_get(plain, "coins"), *ref_list = json_object_get(byref, "coins");
     const char *keys[] = {"total_value", "unpriced_holdings", "as_of", "fetched_at", "stale"};
-    const char *holding_keys[] = {"price_available", "current_holdings", "current_holdings_value"};
+    const char *holding_keys[] = {"price_available", "current_holdings", "current_holdings_value", "price_source"};
     size_t i, k;
     json_t *element;
     if (plain == NULL || byref == NULL)
         goto done;
-    CHECK_INT(json_object_size(byref), 10);
+    CHECK_INT(json_object_size(byref), 11);
     for (i = 0; i < 5; i++)
         CHECK(json_equal(json_object_get(plain, keys[i]), json_object_get(byref, keys[i])));
     if (expected_version != NULL)
         CHECK(json_equal(json_object_get(byref, "snapshot_version"), expected_version));
     CHECK_INT(json_array_size(ref_list), json_array_size(plain_list));
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 4; k++)
         CHECK_INT(json_array_size(json_object_get(byref, holding_keys[k])), json_array_size(plain_list));
     json_array_foreach(ref_list, i, element) {
         json_t *full = json_copy(json_array_get(plain_list, i));
-        for (k = 0; k < 3; k++)
+        for (k = 0; k < 4; k++)
             if (!json_equal(json_array_get(json_object_get(byref, holding_keys[k]), i), json_object_get(full, holding_keys[k])))
                 tf_check(0, __FILE__, __LINE__, "%s: %s of element %zu", what, holding_keys[k], i);
         if (json_is_string(element)) {
             /* The coins answer adds price_available to the same members. */
             json_t *row = json_copy(find_by_id(json_object_get(listed, "coins"), json_string_value(element)));
             CHECK_STR(json_string_value(element), json_str(full, "id"));
-            for (k = 0; k < 3; k++)
+            for (k = 0; k < 4; k++)
                 json_object_del(full, holding_keys[k]);
             json_object_del(row, "price_available");
             if (!json_equal(full, row))

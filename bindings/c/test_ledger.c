@@ -11,19 +11,6 @@
 
 #define HEADER "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id"
 
-static cf_engine *ledger_engine(const char *database) {
-    cf_engine *engine = NULL;
-    char *err = NULL;
-    json_t *config = json_pack("{s:s}", "database", database);
-    char *text = json_dumps(config, JSON_COMPACT);
-    json_decref(config);
-    if (!CHECK_STATUS(cf_engine_open(text, &engine, &err), CF_OK, err))
-        engine = NULL;
-    free_out(err);
-    free(text);
-    return engine;
-}
-
 /* Adds a transaction; returns the status (the error is checked to be well-formed JSON). */
 static int add(cf_engine *engine, const char *json) {
     char *out = NULL, *err = NULL;
@@ -72,7 +59,7 @@ static long long total_transactions(cf_engine *engine) {
 /* buy 1 BTC @ 100 fee 1; buy 1 @ 200; sell 1.5 @ 300 fee 3; price now 400. */
 static cf_engine *worked_example(void) {
     char *err = NULL;
-    cf_engine *engine = ledger_engine(":memory:");
+    cf_engine *engine = tf_open_engine(":memory:");
     if (engine == NULL)
         return NULL;
     CHECK_STATUS(cf_engine_load(engine,
@@ -215,7 +202,7 @@ static int import_csv(cf_engine *engine, const char *csv, json_t **out_value) {
 }
 
 void test_ledger_csv_edge_cases(void) {
-    cf_engine *engine = ledger_engine(":memory:");
+    cf_engine *engine = tf_open_engine(":memory:");
     json_t *result, *details, *page;
     const char *text = "\xEF\xBB\xBF" HEADER "\r\n"
                        "2024-01-01T00:00:00Z,main,bitcoin,buy,1,100,1,\"a, \"\"quoted\"\"\r\nnote\",x-1\r\n"
@@ -257,7 +244,7 @@ void test_ledger_csv_edge_cases(void) {
 }
 
 void test_ledger_csv_export_import_round_trip(void) {
-    cf_engine *engine = worked_example(), *other = ledger_engine(":memory:");
+    cf_engine *engine = worked_example(), *other = tf_open_engine(":memory:");
     char *csv = NULL, *again = NULL, *err = NULL;
     json_t *result;
     if (engine == NULL || other == NULL)
@@ -286,7 +273,7 @@ done:
 }
 
 void test_ledger_portfolios(void) {
-    cf_engine *engine = ledger_engine(":memory:");
+    cf_engine *engine = tf_open_engine(":memory:");
     char *out = NULL, *err = NULL;
     json_t *list;
     if (engine == NULL)
@@ -332,7 +319,7 @@ void test_ledger_migrates_schema_v1_fixture(void) {
     if (file)
         fclose(file);
     free(bytes);
-    engine = ledger_engine(copy);
+    engine = tf_open_engine(copy);
     if (engine == NULL)
         return;
     page = transactions(engine, NULL);
@@ -356,7 +343,7 @@ static void record_import_progress(const char *progress_json, void *user) {
 }
 
 void test_ledger_import_reports_progress(void) {
-    cf_engine *engine = ledger_engine(":memory:");
+    cf_engine *engine = tf_open_engine(":memory:");
     json_t *reports = json_array(), *result, *last;
     char *csv, *err = NULL;
     size_t used, size = 64 + 2500 * 64;

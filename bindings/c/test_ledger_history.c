@@ -10,20 +10,6 @@
 #include "test_support.h"
 #include "tests.h"
 
-static cf_engine *history_engine(const char *stem) {
-    cf_engine *engine = NULL;
-    char *err = NULL, *text;
-    json_t *config = json_pack("{s:s}", "database", temp_path(stem));
-    tf_place_database(config);
-    text = json_dumps(config, JSON_COMPACT);
-    json_decref(config);
-    if (!CHECK_STATUS(cf_engine_open(text, &engine, &err), CF_OK, err))
-        engine = NULL;
-    free_out(err);
-    free(text);
-    return engine;
-}
-
 /* The parsed output of a call that must succeed (NULL after a recorded failure). */
 static json_t *must(int status, char *out, char *err, int line) {
     json_t *value = NULL;
@@ -70,21 +56,11 @@ static json_t *coin(json_t *report, const char *id) {
     return NULL;
 }
 
-/* Every transaction of every portfolio, as text (freed by the caller): "the ledger unchanged". */
-static char *everything(cf_engine *engine) {
-    char *csv = NULL, *err = NULL;
-    if (!CHECK_STATUS(cf_engine_export_csv(engine, "{\"portfolio\":null}", &csv, &err), CF_OK, err)) {
-        free_out(err);
-        return NULL;
-    }
-    return csv;
-}
-
 /* A call that must fail with CF_INVALID_ARGUMENT, details.field `field` (or details.reason
  * `reason` when field is NULL), and leave the ledger as it was. */
 static void check_refused(cf_engine *engine, int (*call)(cf_engine *, const char *, char **, char **),
                           const char *json, const char *field, const char *reason, int line) {
-    char *before = everything(engine), *after, *out = NULL, *err = NULL;
+    char *before = tf_ledger_text(engine), *after, *out = NULL, *err = NULL;
     int status = call(engine, json, &out, &err);
     json_t *error, *details;
     tf_check_status(status, CF_INVALID_ARGUMENT, &err, __FILE__, line, json);
@@ -98,7 +74,7 @@ static void check_refused(cf_engine *engine, int (*call)(cf_engine *, const char
     json_decref(error);
     free_out(out);
     free_out(err);
-    after = everything(engine);
+    after = tf_ledger_text(engine);
     tf_check_str(after, before, __FILE__, line, "the ledger is unchanged");
     free_out(before);
     free_out(after);
@@ -107,7 +83,7 @@ static void check_refused(cf_engine *engine, int (*call)(cf_engine *, const char
 /* buy 1 BNB @ 300 at t1; at t2 buy 1 BTC @ 40,000 with fee 0.01 BNB at 310 → the BTC lot costs
  * 40,003.10; 0.99 BNB left; realized on the fee 0.10; the BTC coin's fees 3.10. */
 void test_engine_ledger_history_fee_in_bnb(void) {
-    cf_engine *engine = history_engine("bnb.db");
+    cf_engine *engine = tf_engine_of_its_own("bnb.db");
     json_t *parent, *report;
     if (engine == NULL)
         return;
@@ -130,7 +106,7 @@ void test_engine_ledger_history_fee_in_bnb(void) {
 
 /* 0.5 BTC → 10 ETH, value 30,000 → sell 0.5 bitcoin @ 60,000 and buy 10 ethereum @ 3,000. */
 void test_engine_ledger_history_swap(void) {
-    cf_engine *engine = history_engine("swap.db");
+    cf_engine *engine = tf_engine_of_its_own("swap.db");
     json_t *group, *rows;
     if (engine == NULL)
         return;
@@ -154,7 +130,7 @@ void test_engine_ledger_history_swap(void) {
 /* main: buy 2 BTC @ 100 (t1), buy 1 @ 300 (t2); move 1.5 main → cold, received 1.4 (t3); cold
  * sells 1.4 @ 400 (t4). fifo: cold realizes 410, main keeps cost 350; hifo: 210 and 150. */
 void test_engine_ledger_history_move(void) {
-    cf_engine *engine = history_engine("move.db");
+    cf_engine *engine = tf_engine_of_its_own("move.db");
     char *err = NULL;
     json_t *report;
     if (engine == NULL)
@@ -191,7 +167,7 @@ void test_engine_ledger_history_lot_orders(void) {
         const char *options;
         double realized;
     } methods[] = {{"{\"method\":\"fifo\"}", 1}, {"{\"method\":\"lifo\"}", 3}, {"{\"method\":\"hifo\"}", 1}, {"{\"method\":\"lofo\"}", 3}};
-    cf_engine *engine = history_engine("orders.db");
+    cf_engine *engine = tf_engine_of_its_own("orders.db");
     size_t i;
     if (engine == NULL)
         return;
@@ -207,14 +183,14 @@ void test_engine_ledger_history_lot_orders(void) {
 }
 
 void test_engine_ledger_history_groups_are_deleted_and_refused_whole(void) {
-    cf_engine *engine = history_engine("groups.db");
+    cf_engine *engine = tf_engine_of_its_own("groups.db");
     json_t *group;
     char *before, *after, *err = NULL;
     if (engine == NULL)
         return;
     ADD(engine, "{\"coin_id\":\"bitcoin\",\"kind\":\"buy\",\"amount\":1,\"price\":100,\"timestamp\":\"2024-01-01\"}");
     ADD(engine, "{\"coin_id\":\"binancecoin\",\"kind\":\"buy\",\"amount\":1,\"price\":300,\"timestamp\":\"2024-01-01\"}");
-    before = everything(engine);
+    before = tf_ledger_text(engine);
     group = trade(engine,
                   "{\"timestamp\":\"2024-01-02\",\"sent\":{\"coin_id\":\"bitcoin\",\"amount\":1},"
                   "\"received\":{\"coin_id\":\"ethereum\",\"amount\":20},\"value\":60000,\"fee\":0.1,"
@@ -227,7 +203,7 @@ void test_engine_ledger_history_groups_are_deleted_and_refused_whole(void) {
                  CF_OK, err);
     free_out(err);
     json_decref(group);
-    after = everything(engine);
+    after = tf_ledger_text(engine);
     CHECK_STR(after, before);
     free_out(after);
     free_out(before);
@@ -241,7 +217,7 @@ void test_engine_ledger_history_groups_are_deleted_and_refused_whole(void) {
 
 /* Every bad input of issue 24: CF_INVALID_ARGUMENT with details.field, the ledger unchanged. */
 void test_engine_ledger_history_bad_input_changes_nothing(void) {
-    cf_engine *engine = history_engine("bad.db");
+    cf_engine *engine = tf_engine_of_its_own("bad.db");
     char *err = NULL;
     if (engine == NULL)
         return;
@@ -284,7 +260,7 @@ void test_engine_ledger_history_bad_input_changes_nothing(void) {
 /* Issue 31: 1e-18 units at 0.000002 valued at 0.000004 → cost basis 2e-24, value 4e-24,
  * unrealized 2e-24; income figures with a pending price; two buys of 1 at 8e19 with fee 8e19. */
 void test_engine_ledger_history_exact_money_and_income(void) {
-    cf_engine *engine = history_engine("exact.db");
+    cf_engine *engine = tf_engine_of_its_own("exact.db");
     char *out = NULL, *err = NULL;
     json_t *report;
     if (engine == NULL)
@@ -322,7 +298,7 @@ void test_engine_ledger_history_exact_money_and_income(void) {
 /* The long header: a trade with a fee in a coin, a move, income; every portfolio exported,
  * imported into an empty database, exported again: the same rows (group ids fresh). */
 void test_engine_ledger_history_csv_round_trip(void) {
-    cf_engine *source = history_engine("csv-source.db"), *target = history_engine("csv-target.db");
+    cf_engine *source = tf_engine_of_its_own("csv-source.db"), *target = tf_engine_of_its_own("csv-target.db");
     char *csv = NULL, *again = NULL, *out = NULL, *err = NULL;
     json_t *summary;
     if (source == NULL || target == NULL) {
@@ -344,7 +320,7 @@ void test_engine_ledger_history_csv_round_trip(void) {
                      __LINE__));
     ADD(source, "{\"coin_id\":\"ethereum\",\"kind\":\"income\",\"income_type\":\"staking\",\"amount\":0.5,"
                 "\"timestamp\":\"2024-01-04\"}");
-    csv = everything(source);
+    csv = tf_ledger_text(source);
     {
         static const char header[] = "timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id,fee_coin_id,"
                                      "fee_price,income_type,group_id\r\n";
@@ -358,7 +334,7 @@ void test_engine_ledger_history_csv_round_trip(void) {
     json_decref(summary);
     free_out(out);
     free_out(err);
-    again = everything(target);
+    again = tf_ledger_text(target);
     /* The same number of bytes: only group ids (fresh UUIDs) and own-export ids differ. */
     CHECK(csv != NULL && again != NULL && strlen(again) > 0);
     {

@@ -26,6 +26,8 @@
 #include <libpq-fe.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
 #include <setjmp.h> /* cmocka.h needs these four first */
 #include <stdarg.h>
 #include <stddef.h>
@@ -320,6 +322,60 @@ const char *tf_shared_database(const char *stem) {
     return temp_path(stem);
 }
 
+/* An engine opened with `config` (released here); NULL after a recorded failure. */
+static cf_engine *open_engine(json_t *config) {
+    cf_engine *engine = NULL;
+    char *err = NULL, *text = json_dumps(config, JSON_COMPACT);
+    json_decref(config);
+    if (!CHECK_STATUS(cf_engine_open(text, &engine, &err), CF_OK, err))
+        engine = NULL;
+    free_out(err);
+    free(text);
+    return engine;
+}
+
+cf_engine *tf_open_engine(const char *database) {
+    return open_engine(json_pack("{s:s}", "database", database));
+}
+
+cf_engine *tf_engine_of_its_own(const char *stem) {
+    json_t *config = json_pack("{s:s}", "database", temp_path(stem));
+    tf_place_database(config);
+    return open_engine(config);
+}
+
+char *tf_ledger_text(cf_engine *engine) {
+    char *csv = NULL, *err = NULL;
+    if (!CHECK_STATUS(cf_engine_export_csv(engine, "{\"portfolio\":null}", &csv, &err), CF_OK, err)) {
+        free_out(err);
+        return NULL;
+    }
+    return csv;
+}
+
+const char *tf_private_database(const char *stem) {
+    static int counter;
+    const char *url, *slash;
+    char name[96], statement[160];
+    PGconn *admin;
+    PGresult *result;
+    int created;
+    if (!tf_postgres_pass())
+        return temp_path(stem);
+    url = tf_postgres_url();
+    if (url == NULL || (slash = strrchr(url, '/')) == NULL)
+        return NULL;
+    snprintf(name, sizeof name, "cf_c_%d_%d_%ld", (int)getpid(), ++counter, (long)time(NULL));
+    snprintf(statement, sizeof statement, "CREATE DATABASE %s", name);
+    admin = PQconnectdb(url);
+    result = PQexec(admin, statement);
+    created = PQresultStatus(result) == PGRES_COMMAND_OK;
+    tf_check(created, __FILE__, __LINE__, "CREATE DATABASE %s: %s", name, PQerrorMessage(admin));
+    PQclear(result);
+    PQfinish(admin);
+    return created ? fmt_path("%.*s/%s", (int)(slash - url), url, name) : NULL;
+}
+
 /* ------------------------------------------------------------------ loopback server */
 
 int tf_server_port;
@@ -509,6 +565,24 @@ int server_count(json_t *log, const char *path) {
             count++;
     }
     return count;
+}
+
+int server_endpoint_count(const char *endpoint) {
+    char *body = NULL;
+    int status = http_request(tf_server_port, "GET", "/__control/counts", NULL, &body);
+    json_t *answer = NULL, *count;
+    int result = -1;
+    if (tf_check(status == 200 && body != NULL, __FILE__, __LINE__,
+                 "GET /__control/counts answers 200 (got %d)", status))
+        answer = json_loads(body, 0, NULL);
+    free(body);
+    if (tf_check(json_is_object(json_object_get(answer, "counts")), __FILE__, __LINE__,
+                 "the server's counts are an object")) {
+        count = json_object_get(json_object_get(answer, "counts"), endpoint);
+        result = count ? (int)json_integer_value(count) : 0;
+    }
+    json_decref(answer);
+    return result;
 }
 
 int refused_port(void) {

@@ -127,6 +127,21 @@ void tf_place_database(json_t *config);
 /* A database two owners can share: the cluster's URL in the PostgreSQL pass, else a fresh
  * temporary path. */
 const char *tf_shared_database(const char *stem);
+/* An engine opened on `database` as given (a path or ":memory:", never moved to the PostgreSQL
+ * cluster); NULL after a recorded failure; the caller closes it. */
+cf_engine *tf_open_engine(const char *database);
+/* An engine on a database of its own: a fresh temporary SQLite file named after stem, or in the
+ * PostgreSQL pass the cluster with an owner of its own. NULL after a recorded failure; the caller
+ * closes it. */
+cf_engine *tf_engine_of_its_own(const char *stem);
+/* Every transaction of every portfolio as CSV (cf_engine_export_csv with {"portfolio":null}):
+ * what "the ledger unchanged" compares. Freed with free_out; NULL after a recorded failure. */
+char *tf_ledger_text(cf_engine *engine);
+/* A database no other test reaches, even through what every owner shares (price points): in the
+ * PostgreSQL pass a new database created on the cluster (CREATE DATABASE through libpq; the
+ * cluster goes at the end of the run), else a fresh temporary path. NULL (and a recorded
+ * failure) when it cannot be created. */
+const char *tf_private_database(const char *stem);
 
 /* ------------------------------------------------------------------ loopback server */
 
@@ -156,6 +171,9 @@ int server_live(void);
 json_t *server_log(void);
 /* The number of logged requests whose path equals `path`. */
 int server_count(json_t *log, const char *path);
+/* Requests since the last reset to one endpoint ("market_chart_range", "markets", …; the
+ * server's GET /__control/counts); -1 (and a recorded failure) when the server does not answer. */
+int server_endpoint_count(const char *endpoint);
 
 /* A TCP port on 127.0.0.1 that nothing listens on (connection refused). */
 int refused_port(void);

@@ -36,6 +36,22 @@ void test_edges_transaction_note_null_comes_back_null(void);
 void test_edges_csv_number_with_a_comma_says_what_it_is(void);
 void test_edges_exported_cells_cannot_run_as_formulas(void);
 
+/* test_prices.c */
+void test_client_market_chart_range_hourly_points_and_query(void);
+void test_client_market_chart_range_plan_limit_and_unknown_coin(void);
+void test_client_market_chart_range_five_minute_points_and_a_tiny_price(void);
+void test_client_market_chart_range_refuses_bad_input_unsent(void);
+void test_engine_price_at_lookup_order(void);
+void test_engine_price_at_snapshot_within_the_hour(void);
+void test_engine_price_at_no_data_reasons(void);
+void test_engine_price_bad_input_changes_nothing(void);
+void test_engine_manual_current_price_values_a_coin_the_snapshot_lacks(void);
+void test_engine_pnl_uses_a_manual_current_price(void);
+void test_engine_fill_prices_300_rows_3_coins_200_days_3_requests(void);
+void test_engine_fill_prices_429_retry_after_119_stops_and_the_next_sends_nothing(void);
+void test_engine_fill_prices_converts_a_buy_in_euros(void);
+void test_engine_pending_price_pnl_is_unknown_with_its_coverage(void);
+
 /* test_format.c */
 void test_library_version(void);
 void test_string_free_and_close_accept_null(void);
@@ -146,6 +162,16 @@ void test_ledger_portfolios(void);
 void test_ledger_migrates_schema_v1_fixture(void);
 void test_store_ledger_never_negative_through_positions(void);
 void test_ledger_import_reports_progress(void);
+
+/* test_import.c */
+void test_engine_import_coinbase_convert_is_a_trade(void);
+void test_engine_import_binance_statement_group_with_bnb_fee(void);
+void test_engine_import_kraken_codes_and_staking(void);
+void test_engine_import_overlapping_export(void);
+void test_engine_import_ambiguous_symbol(void);
+void test_engine_import_broken_cell_and_unknown_header(void);
+void test_engine_import_dry_run(void);
+void test_engine_import_pending_rows_filled_and_euros_converted(void);
 
 /* test_ledger_history.c */
 void test_engine_ledger_history_fee_in_bnb(void);

@@ -16,6 +16,24 @@ extension CoinGeckoClient {
         return try fetch(.marketChart, path: ["coins", id, "market_chart"], query: request.query, decode: CoinGeckoBody.marketChart)
     }
 
+    /// `GET /coins/{id}/market_chart/range?vs_currency=…&from=…&to=…` (SPEC §17): prices, market
+    /// caps and volumes between two times (UNIX seconds), in the shape of `marketChart`.
+    ///
+    /// CoinGecko spaces the points by the range: 5 minutes within a day of now, hourly up to 90
+    /// days, daily at 00:00 UTC beyond. On the public and demo plans a range reaching further back
+    /// than 365 days is answered 401 with error code 10012: `.unauthorized` with
+    /// `details.error_code` 10012.
+    /// - Parameters:
+    ///   - id: a coin id (`CoinID` rule), percent-encoded as one path segment.
+    ///   - request: currency and the range.
+    /// - Throws: `.invalidArgument` for a bad id (no request made); otherwise as classified in the
+    ///   type's documentation (`.notFound` for an id CoinGecko does not know).
+    public func marketChartRange(id: String, _ request: MarketChartRangeRequest) throws -> MarketChart {
+        try CoinID.validate(id)
+        return try fetch(
+            .marketChartRange, path: ["coins", id, "market_chart", "range"], query: request.query, decode: CoinGeckoBody.marketChart)
+    }
+
     /// `GET /simple/price?ids=…&vs_currencies=…&include_24hr_change=true&include_last_updated_at=true&precision=full`:
     /// the price, 24 h change (percent units) and update time of each id, never rounded by
     /// CoinGecko (SPEC §17).

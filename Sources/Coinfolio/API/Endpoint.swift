@@ -9,6 +9,8 @@ public enum Endpoint: String, CaseIterable, Sendable, WireKeys {
     case detail
     /// `GET /coins/{id}/market_chart`
     case marketChart = "market_chart"
+    /// `GET /coins/{id}/market_chart/range`
+    case marketChartRange = "market_chart_range"
     /// `GET /simple/price`
     case simplePrice = "simple_price"
 }

@@ -35,8 +35,9 @@ enum RequestURL {
             self.values = list
         }
 
-        /// `precision=full`, which `/coins/markets` and `/simple/price` requests always send (SPEC
-        /// §17): without it CoinGecko rounds prices, and a tiny one such as 2.6e-13 BTC is lost.
+        /// `precision=full`, which `/coins/markets`, `/simple/price` and
+        /// `/coins/{id}/market_chart/range` requests always send (SPEC §17): without it CoinGecko
+        /// rounds prices, and a tiny one such as 2.6e-13 BTC is lost.
         static let fullPrecision = QueryItem("precision", "full")
 
         /// The value as sent: each item percent-encoded, joined by commas.

@@ -19,7 +19,7 @@ public struct EngineMetrics: Hashable, Sendable {
         case suppressedRequests = "suppressed_requests"
     }
 
-    /// `{"http_requests":{"markets":n,"global":n,"detail":n,"market_chart":n,"simple_price":n},
+    /// `{"http_requests":{"markets":n,"global":n,"detail":n,"market_chart":n,"market_chart_range":n,"simple_price":n},
     /// "detail_cache_hits":n,"chart_cache_hits":n,"suppressed_requests":n}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 

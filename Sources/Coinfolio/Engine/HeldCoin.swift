@@ -8,4 +8,10 @@ struct HeldCoin {
     var amount: Double
     /// amount × `current_price`, nil without a price (or when not finite).
     var value: Double?
+    /// The owner's manual current price valued the coin (SPEC §17: it is not in the snapshot).
+    var manualPrice: ExactDecimal? = nil
+
+    /// `price_source` of the entry: "manual", "coingecko" (the snapshot's `current_price`), or
+    /// nil without a price.
+    var priceSource: String? { value == nil ? nil : (manualPrice == nil ? "coingecko" : "manual") }
 }

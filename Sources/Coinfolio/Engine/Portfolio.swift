@@ -31,6 +31,7 @@ public struct Portfolio: Sendable {
         case priceAvailable = "price_available"
         case currentHoldings = "current_holdings"
         case currentHoldingsValue = "current_holdings_value"
+        case priceSource = "price_source"
     }
 
     /// The key the `coins_by_reference` form adds (see `PortfolioEngine.portfolioByReferenceJSON`).
@@ -38,9 +39,11 @@ public struct Portfolio: Sendable {
         case snapshotVersion = "snapshot_version"
     }
 
-    /// `{"coins":[coin + "price_available","current_holdings","current_holdings_value"…],
-    /// "total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,"fetched_at":"…"|null,"stale":b}`;
-    /// a coin with no market row has its id and null for every market key.
+    /// `{"coins":[coin + "price_available","current_holdings","current_holdings_value",
+    /// "price_source"…],"total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,
+    /// "fetched_at":"…"|null,"stale":b}`; a coin with no market row has its id and null for every
+    /// market key but `current_price`, which is the owner's manual current price when one valued
+    /// it (`price_source` "manual"; "coingecko" for the snapshot's price, null without one).
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI (no String validation, no extra copy).
@@ -50,28 +53,29 @@ public struct Portfolio: Sendable {
             unpricedHoldings: unpricedHoldings, asOf: asOf, fetchedAt: fetchedAt, isStale: isStale
         ) { index, w in
             let entry = entries[index]
-            (entry.coin ?? Coin(id: entry.coinID, symbol: "", name: "")).writeJSON(
+            (entry.coin ?? PortfolioEntry.absentCoin(entry.coinID, manualPrice: entry.manualPrice)).writeJSON(
                 to: &w, sparkline: includesSparkline, known: entry.coin != nil)
-            return (entry.isPriceAvailable, entry.amount, entry.value)
+            return (entry.isPriceAvailable, entry.amount, entry.value, entry.priceSource)
         }.bytes
     }
 
     /// Writes `json` for `count` entries; `entry(i, &w)` writes the i-th coin's members and
-    /// gives its price availability, amount and value. The engine's SPI passes the snapshot's
-    /// cached members.
+    /// gives its price availability, amount, value and price source. The engine's SPI passes the
+    /// snapshot's cached members.
     static func answer(
         count: Int, reserving: Int, totalValue: Double?, unpricedHoldings: Int, asOf: Date?, fetchedAt: Date?, isStale: Bool,
-        entry: (Int, inout JSONWriter) -> (priceAvailable: Bool, amount: Double, value: Double?)
+        entry: (Int, inout JSONWriter) -> (priceAvailable: Bool, amount: Double, value: Double?, priceSource: String?)
     ) -> JSONAnswer {
         var w = JSONWriter(reserving: reserving)
         w.beginObject()
         w.key(JSONKey.coins); w.beginArray()
         for index in 0..<count {
             w.beginObject()
-            let (priceAvailable, amount, value) = entry(index, &w)
+            let (priceAvailable, amount, value, priceSource) = entry(index, &w)
             w.key(CoinKey.priceAvailable); w.bool(priceAvailable)
             w.key(CoinKey.currentHoldings); w.number(amount)
             w.key(CoinKey.currentHoldingsValue); w.number(value)
+            w.key(CoinKey.priceSource); w.string(priceSource)
             w.endObject()
         }
         w.endArray()

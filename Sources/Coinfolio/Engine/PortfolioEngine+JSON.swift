@@ -35,9 +35,10 @@ extension PortfolioEngine {
             if let snapshot, let position = entry.position {
                 w.members(deferred: snapshot.encodedCoin(position, sparkline: sparkline))
             } else {
-                Coin(id: entry.coinID, symbol: "", name: "").writeJSON(to: &w, sparkline: sparkline, known: false)
+                let coin = PortfolioEntry.absentCoin(entry.coinID, manualPrice: entry.manualPrice)
+                coin.writeJSON(to: &w, sparkline: sparkline, known: false)
             }
-            return (entry.value != nil, entry.amount, entry.value)
+            return (entry.value != nil, entry.amount, entry.value, entry.priceSource)
         }
     }
 
@@ -47,11 +48,11 @@ extension PortfolioEngine {
     /// refresh, price update, a failed refresh marking it stale — and unique in the process;
     /// null without a snapshot). Each element of `"coins"` is either a string, the id of a coin
     /// of that snapshot, standing for the plain answer's element (the coin's market members as
-    /// that snapshot and sparkline choice give them, then the three holding keys), or, for a
+    /// that snapshot and sparkline choice give them, then the four holding keys), or, for a
     /// held coin with no market row, the plain answer's element itself. The holding keys of
-    /// every element come as three arrays in the same order, after `"coins"`:
-    /// `"price_available"`, `"current_holdings"`, `"current_holdings_value"`. Columns, not one
-    /// object per holding, so that a host parses no object per coin.
+    /// every element come as four arrays in the same order, after `"coins"`:
+    /// `"price_available"`, `"current_holdings"`, `"current_holdings_value"`, `"price_source"`.
+    /// Columns, not one object per holding, so that a host parses no object per coin.
     /// - Throws: `.store` when the holdings cannot be read.
     @_spi(ABI) public func portfolioByReferenceJSON(_ query: PortfolioQuery) throws -> JSONAnswer {
         let (snapshot, held, total) = try sortedHoldings(query)
@@ -63,10 +64,12 @@ extension PortfolioEngine {
                 w.string(entry.coinID)
             } else {
                 w.beginObject()
-                Coin(id: entry.coinID, symbol: "", name: "").writeJSON(to: &w, sparkline: query.sparkline, known: false)
+                PortfolioEntry.absentCoin(entry.coinID, manualPrice: entry.manualPrice).writeJSON(
+                    to: &w, sparkline: query.sparkline, known: false)
                 w.key(Portfolio.CoinKey.priceAvailable); w.bool(entry.value != nil)
                 w.key(Portfolio.CoinKey.currentHoldings); w.number(entry.amount)
                 w.key(Portfolio.CoinKey.currentHoldingsValue); w.number(entry.value)
+                w.key(Portfolio.CoinKey.priceSource); w.string(entry.priceSource)
                 w.endObject()
             }
         }
@@ -79,6 +82,9 @@ extension PortfolioEngine {
         w.endArray()
         w.key(Portfolio.CoinKey.currentHoldingsValue); w.beginArray()
         for entry in held { w.number(entry.value) }
+        w.endArray()
+        w.key(Portfolio.CoinKey.priceSource); w.beginArray()
+        for entry in held { w.string(entry.priceSource) }
         w.endArray()
         w.key(Portfolio.JSONKey.totalValue); w.number(total)
         w.key(Portfolio.JSONKey.unpricedHoldings); w.number(held.reduce(0) { $0 + ($1.value == nil ? 1 : 0) })

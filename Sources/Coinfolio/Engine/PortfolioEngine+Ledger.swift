@@ -20,7 +20,15 @@ extension PortfolioEngine {
             // A fee in a coin: the transaction and its fee row, one group.
             try transaction.validate()
             let vs = try currency(ofPortfolio: transaction.portfolio)
-            stored = try store.addTransactionGroup(LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs)).rows[0]
+            let rows = LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs).map {
+                withPriceCurrency($0, portfolioCurrency: vs)
+            }
+            stored = try store.addTransactionGroup(rows).rows[0]
+        } else if transaction.priceCurrency != nil {
+            // A price in another currency (SPEC §17): converted from stored prices, else pending.
+            try transaction.validate()
+            let portfolioCurrency = try currency(ofPortfolio: transaction.portfolio)
+            stored = try store.addTransaction(withPriceCurrency(transaction, portfolioCurrency: portfolioCurrency))
         } else {
             stored = try store.addTransaction(transaction)
         }
@@ -71,9 +79,19 @@ extension PortfolioEngine {
                 others.append(Dictionary(coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first }))
             }
         }
-        return PnLReport.compute(
+        // A coin the snapshot does not have is valued with the owner's manual current price (SPEC §17).
+        let manual = try store.manualCurrentPrices(vsCurrency: vs)
+        var report = PnLReport.compute(
             portfolio: options.portfolio, vsCurrency: vs, method: options.method, ledger: ledger,
-            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } }, price: { snapshot?.exactPrice(id: $0) })
+            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } },
+            price: { id in
+                if let snapshot, snapshot.indexByID[id] != nil { return snapshot.exactPrice(id: id) }
+                return manual[id].map(PreciseDecimal.init)
+            })
+        for index in report.coins.indices where report.coins[index].currentPrice != nil {
+            report.coins[index].priceSource = snapshot?.indexByID[report.coins[index].coinID] != nil ? PriceSource.coingecko : .manual
+        }
+        return report
     }
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).
@@ -148,15 +166,7 @@ extension PortfolioEngine {
     /// memory at once). Same rules as `importCSV(_:)`.
     /// - Throws: `.invalidArgument` also when the file is missing, is a folder or cannot be read.
     public func importCSV(contentsOf url: URL) throws -> ImportSummary {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw CoinfolioError(.invalidArgument, "cannot read \(url.path): no such file")
-        }
-        if isFolder.boolValue { throw CoinfolioError(.invalidArgument, "cannot read \(url.path): it is a folder, not a file") }
-        let handle: FileHandle
-        do { handle = try FileHandle(forReadingFrom: url) } catch {
-            throw CoinfolioError(.invalidArgument, "cannot read \(url.path): \(error.localizedDescription)")
-        }
+        let handle = try Self.openForImport(url)
         defer { try? handle.close() }
         var reader = CSVReader(fileHandle: handle, path: url.path)
         return try importCSV(&reader)
@@ -166,10 +176,9 @@ extension PortfolioEngine {
     /// the end done = total = every row read (the total is not known before: the file streams).
     func importCSV(_ reader: inout CSVReader) throws -> ImportSummary {
         progress.report(.import, done: 0, total: nil)
-        let result = try store.importCSV(&reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices) {
-            rows, finished in
-            self.progress.report(.import, done: rows, total: finished ? rows : nil)
-        }
+        let result = try store.importCSV(
+            &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices(within:),
+            progress: { rows, finished in self.progress.report(.import, done: rows, total: finished ? rows : nil) })
         if result.imported > 0 { ledgerChanged(nil) }  // a file may name several portfolios
         return ImportSummary(imported: result.imported, skipped: result.skipped)
     }

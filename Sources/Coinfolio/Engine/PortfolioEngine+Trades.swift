@@ -1,11 +1,6 @@
 /// Trades, moves, and transactions with fees in a coin (SPEC §16): rows written together as one
 /// group, in one database transaction, the never-negative rule checked for the whole group.
 extension PortfolioEngine {
-    /// Where ledger writes find the prices of the past (SPEC §16: "that coin's stored price at
-    /// that time"). The store keeps no price points yet (issue 25 fills the seam), so nothing is
-    /// found and those prices are pending.
-    var storedPrices: StoredPrices { .none }
-
     /// Writes a trade: a `sell` of the sent coin, a `buy` of the received coin and, with a fee
     /// in a coin, its fee row, as one group (prices as `Trade` says; a fee goes to the received
     /// lot's cost).

@@ -33,6 +33,8 @@ public final class PortfolioEngine: Sendable {
     let charts: ChartLoader
     /// Where long work reports its progress (see `setProgressHandler(_:)`).
     let progress = ProgressReporter()
+    /// One `fill_prices` at a time (see `fillPrices(_:)`).
+    let fillGate = FillGate()
     /// When the version check last read the database (`followSharedChanges`).
     let versionCheck = Mutex<ContinuousClock.Instant?>(nil)
     /// The subscribers of `changes` (SPEC §21).
@@ -143,7 +145,7 @@ public final class PortfolioEngine: Sendable {
             entries: held.map { entry in
                 PortfolioEntry(
                     coinID: entry.coinID, coin: entry.position.flatMap { snapshot?.coin(at: $0, sparkline: query.sparkline) },
-                    amount: entry.amount, value: entry.value)
+                    amount: entry.amount, value: entry.value, manualPrice: entry.manualPrice)
             },
             totalValue: total, asOf: snapshot?.asOf,
             isStale: snapshot?.isStale(now: Date(), staleAfter: configuration.staleAfter) ?? true,
@@ -174,29 +176,40 @@ public final class PortfolioEngine: Sendable {
     /// nil when there are holdings and none is priced (unknown, never 0).
     /// A value is amount × `current_price`; nil when the coin has no row or no price, or when the
     /// product is not finite (it then counts as unpriced rather than making the total infinite).
+    /// A coin the snapshot does not have is valued with the owner's manual current price in the
+    /// engine's vs_currency when there is one (SPEC §17; read only when such a coin is held).
     func joinedHoldings(_ snapshot: MarketSnapshot?, portfolio: String = Transaction.defaultPortfolio) throws -> (
         held: [HeldCoin], total: Double?
     ) {
         var held: [HeldCoin] = []
-        var total = 0.0
-        var priced = 0
+        var absent: [Int] = []
         for holding in try store.holdings(portfolio: portfolio) {
             var position: Int?
             var value: Double?
             if let snapshot, let found = snapshot.indexByID[holding.coinID] {
                 position = found
-                if let price = snapshot.coins.currentPrice(at: found) {
-                    let product = holding.amount * price
-                    if product.isFinite { value = product }
-                }
-            }
-            if let value {
-                total += value
-                priced += 1
+                if let price = snapshot.coins.currentPrice(at: found) { value = Self.value(holding.amount, price) }
+            } else {
+                absent.append(held.count)
             }
             held.append(HeldCoin(coinID: holding.coinID, position: position, amount: holding.amount, value: value))
         }
-        return (held, held.isEmpty || priced > 0 ? total : nil)
+        if !absent.isEmpty {
+            let manual = try store.manualCurrentPrices(vsCurrency: configuration.vsCurrency.code)
+            for index in absent {
+                guard let price = manual[held[index].coinID] else { continue }
+                held[index].manualPrice = price
+                held[index].value = Self.value(held[index].amount, price.double)
+            }
+        }
+        let priced = held.filter { $0.value != nil }
+        return (held, held.isEmpty || !priced.isEmpty ? priced.reduce(0) { $0 + ($1.value ?? 0) } : nil)
+    }
+
+    /// amount × price; nil when not finite (the coin then counts as unpriced).
+    private static func value(_ amount: Double, _ price: Double) -> Double? {
+        let product = amount * price
+        return product.isFinite ? product : nil
     }
 
     /// Sets a holding (rules of `PortfolioStore.setHolding`): records a transfer_in or

@@ -12,6 +12,8 @@ public enum WorkPhase: String, Hashable, Sendable {
     case `import`
     /// Chart downloads; counts charts.
     case chart
+    /// `fill_prices`: its range requests (SPEC §17); `total` is how many it plans to send.
+    case prices
 }
 
 /// One report of progress: `done` of `total` units of `phase` are finished.

@@ -70,5 +70,16 @@ public enum CurrencyTable {
         return rows
     }()
 
+    /// The quote currencies CoinGecko prices coins in: its `/simple/supported_vs_currencies`
+    /// list (63 codes, 2024–2025). Prices of the past (`price_at`, `set_price`, a transaction's
+    /// `price_currency`) are asked of CoinGecko in one of these; any other code is refused there
+    /// (`VsCurrency.requireCoinGeckoQuote`), as CoinGecko would answer it with no price.
+    public static let coinGeckoCodes: Set<String> = [
+        "btc", "eth", "ltc", "bch", "bnb", "eos", "xrp", "xlm", "link", "dot", "yfi", "sol", "usd", "aed", "ars", "aud",
+        "bdt", "bhd", "bmd", "brl", "cad", "chf", "clp", "cny", "czk", "dkk", "eur", "gbp", "gel", "hkd", "huf", "idr",
+        "ils", "inr", "jpy", "krw", "kwd", "lkr", "mmk", "mxn", "myr", "ngn", "nok", "nzd", "php", "pkr", "pln", "rub",
+        "sar", "sek", "sgd", "thb", "try", "twd", "uah", "vef", "vnd", "zar", "xdr", "xag", "xau", "bits", "sats",
+    ]
+
     private static let byCode: [String: Entry] = Dictionary(entries.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
 }

@@ -34,4 +34,19 @@ public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
 
     /// The lower-case code.
     public var description: String { code }
+
+    /// Whether CoinGecko prices coins in this currency (`CurrencyTable.coinGeckoCodes`).
+    public var isCoinGeckoQuote: Bool { CurrencyTable.coinGeckoCodes.contains(code) }
+
+    /// Checks that CoinGecko prices coins in this currency: prices of the past can only come
+    /// from it (SPEC §17).
+    /// - Parameter field: the input's key, for `details.field`.
+    /// - Throws: `.invalidArgument` with `details.reason` "unknown_currency" and `details.field`.
+    func requireCoinGeckoQuote(field: String = "vs_currency") throws {
+        guard isCoinGeckoQuote else {
+            throw CoinfolioError(
+                .invalidArgument, "\(field) \"\(code)\" is not a currency CoinGecko prices coins in (usd, eur, btc, …)",
+                reason: .unknownCurrency, details: ["field": .string(field)])
+        }
+    }
 }

@@ -159,28 +159,46 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     @usableFromInline static let maximumUnits: Int128 = Int128.max / 2
 
     /// The shortest decimal text: no exponent, no trailing zeros, no "-0".
-    public var description: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        appendText(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    public var description: String { withText { String(decoding: $0, as: UTF8.self) } }
 
     /// Appends `description`'s UTF-8 bytes (for JSON and CSV writers: no String in between).
     func appendText(to bytes: inout [UInt8]) {
-        if units == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            return
+        withText { bytes.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with `description`'s UTF-8 bytes, written on the stack (no allocation: the
+    /// ledger's writes bind three of these a row).
+    func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        // At most a sign, 21 whole digits (8.5e19), a point and 18 fraction digits.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            try body(UnsafeBufferPointer(rebasing: buffer[..<write(into: buffer)]))
         }
+    }
+
+    /// Writes `description` into `buffer` (48 bytes or more); the number of bytes written.
+    private func write(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        if units == 0 {
+            buffer[0] = UInt8(ascii: "0")
+            return 1
+        }
+        var count = 0
         let magnitude = units.magnitude
         let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: Self.unsignedScale)
-        if units < 0 { bytes.append(UInt8(ascii: "-")) }
-        if whole <= UInt128(UInt64.max) {
-            Self.appendDigits(UInt64(whole), to: &bytes)
-        } else {
-            bytes.append(contentsOf: String(whole).utf8)
+        if units < 0 {
+            buffer[0] = UInt8(ascii: "-")
+            count = 1
         }
-        guard fraction != 0 else { return }
+        // The whole part's digits, written backwards after the sign, then turned around.
+        let start = count
+        var rest = whole
+        repeat {
+            let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+            buffer[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: digit)
+            count += 1
+            rest = quotient
+        } while rest > 0
+        buffer[start..<count].reverse()
+        guard fraction != 0 else { return count }
         // fraction < 10^18 < 2^64: 18 digits with leading zeros, trailing zeros dropped.
         var digits = UInt64(fraction)
         var width = Self.fractionDigits
@@ -188,29 +206,15 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
             digits /= 10
             width -= 1
         }
-        bytes.append(UInt8(ascii: "."))
-        var buffer = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-        var index = width - 1
-        while digits > 0 {
+        buffer[count] = UInt8(ascii: ".")
+        count += 1
+        var index = count + width - 1
+        for _ in 0..<width {
             buffer[index] = UInt8(ascii: "0") + UInt8(digits % 10)
             digits /= 10
             index -= 1
         }
-        bytes.append(contentsOf: buffer)
-    }
-
-    private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
-        var digits: (UInt64, [UInt8]) = (value, [])
-        if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
-        digits.1.reserveCapacity(20)
-        while digits.0 > 0 {
-            digits.1.append(UInt8(ascii: "0") + UInt8(digits.0 % 10))
-            digits.0 /= 10
-        }
-        bytes.append(contentsOf: digits.1.reversed())
+        return count + width
     }
 
     /// The nearest binary double (for display and ratios).
@@ -234,6 +238,8 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     @inlinable public var isZero: Bool { units == 0 }
     /// Whether the value is below 0.
     @inlinable public var isNegative: Bool { units < 0 }
+    /// The value without its sign (|a|).
+    var magnitude: ExactDecimal { ExactDecimal(units: units < 0 ? 0 &- units : units) }
 
     /// Whether a is below b.
     @inlinable public static func < (a: ExactDecimal, b: ExactDecimal) -> Bool { a.units < b.units }

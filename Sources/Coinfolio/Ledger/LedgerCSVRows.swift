@@ -14,6 +14,8 @@ struct LedgerCSVRows {
     private let feeCoinID: Int?, feePrice: Int?, incomeType: Int?, groupID: Int?
     /// How many fields every row has (the header's count).
     private let width: Int
+    /// The portfolio of a row whose portfolio cell is empty or missing.
+    private let defaultPortfolio: String
     /// Rows read so far (not counting the header).
     private(set) var rowsRead = 0
 
@@ -21,7 +23,7 @@ struct LedgerCSVRows {
     /// - Returns: nil for a file with no record at all.
     /// - Throws: `.invalidArgument` for a `;` separator, an unknown or repeated column, a
     ///   missing required one (`timestamp`, `coin_id`, `kind`, `amount`), or a CSV syntax error.
-    static func header(_ reader: inout CSVReader) throws -> LedgerCSVRows? {
+    static func header(_ reader: inout CSVReader, defaultPortfolio: String? = nil) throws -> LedgerCSVRows? {
         guard let header = try record(&reader) else { return nil }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
         if names.count == 1, names[0].contains(";") {
@@ -40,10 +42,11 @@ struct LedgerCSVRows {
         for name in LedgerCSV.columns where LedgerCSV.required.contains(name) && index[name] == nil {
             throw error(line: header.line, column: name, "the header has no \"\(name)\" column")
         }
-        return LedgerCSVRows(index: index, width: names.count)
+        return LedgerCSVRows(index: index, width: names.count, defaultPortfolio: defaultPortfolio ?? Transaction.defaultPortfolio)
     }
 
-    private init(index: [String: Int], width: Int) {
+    private init(index: [String: Int], width: Int, defaultPortfolio: String) {
+        self.defaultPortfolio = defaultPortfolio
         timestamp = index["timestamp"]
         portfolio = index["portfolio"]
         coinID = index["coin_id"]
@@ -60,7 +63,7 @@ struct LedgerCSVRows {
         self.width = width
     }
 
-    /// The next row as a validated transaction (no id; an empty portfolio is "main", an empty
+    /// The next row as a validated transaction (no id; an empty portfolio is the default one, an empty
     /// fee 0, an empty external_id, fee_coin_id, fee_price, income_type or group_id none; an empty
     /// price on a buy, sell, fee or income pending) and its line; nil after the last row. The
     /// transaction's `groupID` is the file's label, local to the file (the store gives each label a
@@ -112,7 +115,7 @@ struct LedgerCSVRows {
         let portfolioText = field(portfolio) ?? ""
         let externalText = field(externalID) ?? ""
         let transaction = Transaction(
-            portfolio: portfolioText.isEmpty ? Transaction.defaultPortfolio : portfolioText,
+            portfolio: portfolioText.isEmpty ? defaultPortfolio : portfolioText,
             coinID: field(coinID) ?? "", kind: transactionKind, amount: units, price: try decimal("price", price),
             fee: try decimal("fee", fee) ?? .zero, timestamp: time, note: field(note).flatMap { $0.isEmpty ? nil : $0 },
             externalID: externalText.isEmpty ? nil : externalText, feeCoinID: optional(feeCoinID),

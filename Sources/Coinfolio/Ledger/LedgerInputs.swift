@@ -4,10 +4,11 @@ import Foundation
 /// "fee_coin_id","fee_price","income_type","timestamp","note","external_id"}`. Numbers are read
 /// from their decimal text (a JSON number or a string holding one), never through a binary
 /// double; `timestamp` is RFC 3339 (default: now); `portfolio` defaults to "main", `fee` to 0;
-/// `note` null or left out is no note (null when read back), `""` an empty one. Keys the engine
-/// writes (`id`, `group_id`, `price_source`, `price_at`) and unknown keys are ignored;
-/// `price_currency` other than null is refused (converting a price from another currency is not
-/// done yet). The keys are `Transaction.JSONKey`'s, the list the writer writes.
+/// `note` null or left out is no note (null when read back), `""` an empty one. `price_currency`
+/// (SPEC §17) says price, fee and fee_price are in that currency (lower-cased; null: the
+/// portfolio's). Keys the engine writes (`id`, `group_id`, `price_source`, `price_at`,
+/// `original_price`) and unknown keys are ignored. The keys are `Transaction.JSONKey`'s, the
+/// list the writer writes.
 enum TransactionInput {
     static func transaction(from json: String) throws -> Transaction {
         let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
@@ -25,12 +26,12 @@ enum TransactionInput {
             }
             incomeType = type
         }
-        try read.refuseOtherCurrency()
         return Transaction(
             portfolio: try read.string(Key.portfolio) ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
             price: try read.decimal(Key.price), fee: try read.decimal(Key.fee) ?? .zero, timestamp: try read.timestamp(),
             note: try read.string(Key.note), externalID: try read.string(Key.externalID), feeCoinID: try read.string(Key.feeCoinID),
-            feePrice: try read.decimal(Key.feePrice), incomeType: incomeType)
+            feePrice: try read.decimal(Key.feePrice), incomeType: incomeType,
+            priceCurrency: try read.string(Key.priceCurrency)?.lowercased())
     }
 }
 

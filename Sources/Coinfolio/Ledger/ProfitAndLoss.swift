@@ -14,8 +14,12 @@ public struct CoinPnL: Hashable, Sendable {
     /// (cost_basis − realized_pnl) ÷ known units: the price at which selling the rest leaves the
     /// coin's total P&L at zero; nil without known units.
     public var breakevenPrice: PreciseDecimal?
-    /// The snapshot's `current_price` (`/coins/markets`), nil when unknown or in another currency.
+    /// The snapshot's `current_price` (`/coins/markets`), nil when unknown or in another currency;
+    /// for a coin the snapshot does not have, the owner's manual current price in the portfolio's
+    /// currency (SPEC §17).
     public var currentPrice: PreciseDecimal?
+    /// Where `currentPrice` came from: `coingecko` (the snapshot) or `manual`; nil without one.
+    public var priceSource: PriceSource?
     /// amount × current price; nil without a price.
     public var currentValue: PreciseDecimal?
     /// Value of the known units − cost_basis; nil without a price or without known units.
@@ -51,6 +55,7 @@ public struct CoinPnL: Hashable, Sendable {
         case averageCost = "average_cost"
         case breakevenPrice = "breakeven_price"
         case currentPrice = "current_price"
+        case priceSource = "price_source"
         case currentValue = "current_value"
         case unrealizedPnL = "unrealized_pnl"
         case unrealizedPnLPercentage = "unrealized_pnl_percentage"
@@ -69,6 +74,7 @@ public struct CoinPnL: Hashable, Sendable {
         w.key(JSONKey.averageCost); w.decimal(averageCost)
         w.key(JSONKey.breakevenPrice); w.decimal(breakevenPrice)
         w.key(JSONKey.currentPrice); w.decimal(currentPrice)
+        w.key(JSONKey.priceSource); w.string(priceSource?.rawValue)
         w.key(JSONKey.currentValue); w.decimal(currentValue)
         w.key(JSONKey.unrealizedPnL); w.decimal(unrealizedPnL)
         w.key(JSONKey.unrealizedPnLPercentage); w.number(unrealizedPnLPercentage)

@@ -116,14 +116,7 @@ public struct Trade: Hashable, Sendable {
         var buy = Transaction(
             portfolio: portfolio, coinID: received.coinID, kind: .buy, amount: received.amount, fee: fee, timestamp: timestamp,
             note: note, externalID: externalID.map { $0 + "#2" }, feeCoinID: feeCoinID, feePrice: feePrice)
-        func divided(_ value: PreciseDecimal, by amount: ExactDecimal) throws -> ExactDecimal {
-            guard let price = value.divided(by: PreciseDecimal(amount))?.roundedToLedger else {
-                throw CoinfolioError(
-                    .invalidArgument, "value \(value) ÷ \(amount) is a price beyond the ledger's 8.5e19",
-                    reason: .outOfRange, details: ["field": .string("value")])
-            }
-            return price
-        }
+        func divided(_ value: PreciseDecimal, by amount: ExactDecimal) throws -> ExactDecimal { try Self.price(value, by: amount) }
         // The value and where it came from: the user, or a stored point (then its source and time).
         var source = PriceSource.user
         var at: Int64?
@@ -144,5 +137,19 @@ public struct Trade: Hashable, Sendable {
         (sell.priceSource, sell.priceAt) = (source, at)
         (buy.priceSource, buy.priceAt) = (source, at)
         return [sell, buy]
+    }
+
+    /// The price per unit of `amount` units worth `value` in all: value ÷ amount, rounded
+    /// half-to-even to 18 fraction digits (SPEC §16). The one rule for prices found by division
+    /// (trade legs, imported buys and sells).
+    /// - Throws: `.invalidArgument` with details.reason `out_of_range` (field `value`) when the
+    ///   price is beyond the ledger's 8.5e19.
+    static func price(_ value: PreciseDecimal, by amount: ExactDecimal) throws -> ExactDecimal {
+        guard let price = value.divided(by: PreciseDecimal(amount))?.roundedToLedger else {
+            throw CoinfolioError(
+                .invalidArgument, "value \(value) ÷ \(amount) is a price beyond the ledger's 8.5e19",
+                reason: .outOfRange, details: ["field": .string("value")])
+        }
+        return price
     }
 }

@@ -5,7 +5,9 @@ extension Transaction {
     /// on a fee row); `income_type` on income and only there; `fee_coin_id` a coin id (not a
     /// money code such as `usd`), not on a fee row; `fee_price` ≥ 0 and only with `fee_coin_id`;
     /// a note of at most 64 KiB without NUL; an external id of 1…256 bytes without control
-    /// characters; a time in years 1…9999.
+    /// characters; a time in years 1…9999; `price_currency` (SPEC §17) a currency CoinGecko prices
+    /// in (`details.reason` "unknown_currency" otherwise), only on a buy, sell, fee or income, and
+    /// `original_price` ≥ 0 and only with it.
     /// - Throws: `.invalidArgument` with `details.field` naming the offending field.
     public func validate() throws {
         try Transaction.validatePortfolioName(portfolio)
@@ -45,6 +47,19 @@ extension Transaction {
             guard !note.utf8.contains(0) else { throw refuse("note", "note contains a NUL character") }
         }
         if let externalID { try Transaction.validateExternalID(externalID) }
+        if let priceCurrency {
+            guard kind.hasPrice else { throw refuse("price_currency", "a \(kind.rawValue) has no price to give in another currency") }
+            let currency: VsCurrency
+            do { currency = try VsCurrency(priceCurrency) } catch var error as CoinfolioError {
+                error.details["field"] = .string("price_currency")
+                throw error
+            }
+            try currency.requireCoinGeckoQuote(field: "price_currency")
+        }
+        if let originalPrice {
+            guard priceCurrency != nil else { throw refuse("original_price", "original_price goes with price_currency") }
+            guard !originalPrice.isNegative else { throw refuse("original_price", "original_price must be 0 or more") }
+        }
         guard timestamp >= Transaction.earliestTimestamp, timestamp <= Transaction.latestTimestamp else {
             throw refuse("timestamp", "timestamp must be between years 1 and 9999")
         }

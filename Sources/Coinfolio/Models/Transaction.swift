@@ -1,7 +1,8 @@
 import Foundation
 
 /// One ledger row: `{"id","portfolio","coin_id","kind","amount","price","fee","timestamp","note",
-/// "external_id","group_id","income_type","fee_coin_id","fee_price","price_source","price_at"}`.
+/// "external_id","group_id","income_type","fee_coin_id","fee_price","price_source","price_at",
+/// "original_price","price_currency"}`.
 ///
 /// Amounts are coin units; `price` (per unit) and `fee` are in the portfolio's quote currency —
 /// except that with `fee_coin_id` the fee is in units of that coin. All are exact decimals. The
@@ -37,8 +38,17 @@ public struct Transaction: Hashable, Sendable {
     /// transfers.
     public var priceSource: PriceSource?
     /// The time of the stored price point `price` was taken from (ms since the epoch, UTC); nil
-    /// for a price the user gave and for a pending one.
+    /// for a price the user gave and for a pending one. For a price converted from
+    /// `priceCurrency`, the time of the point in the portfolio's currency the conversion used.
     public var priceAt: Int64?
+    /// The currency the user gave the price, fee and fee price in when it is not the portfolio's
+    /// (SPEC §17); nil when they were given in the portfolio's currency. The engine converts them
+    /// with the coin's own prices in both currencies on the transaction's UTC day (price ×
+    /// p_portfolio ÷ p_given); until both points exist the price is pending and `fee` and
+    /// `feePrice` are still in this currency.
+    public var priceCurrency: String?
+    /// The price per unit as given, in `priceCurrency`; nil without one.
+    public var originalPrice: ExactDecimal?
     /// Milliseconds since the Unix epoch, UTC.
     public var timestamp: Int64
     /// Free text (at most `Transaction.maximumNoteBytes` bytes of UTF-8); nil for no note (JSON
@@ -62,7 +72,8 @@ public struct Transaction: Hashable, Sendable {
         id: Int64? = nil, portfolio: String = Transaction.defaultPortfolio, coinID: String, kind: TransactionKind,
         amount: ExactDecimal, price: ExactDecimal? = nil, fee: ExactDecimal = .zero, timestamp: Int64, note: String? = nil,
         externalID: String? = nil, feeCoinID: String? = nil, feePrice: ExactDecimal? = nil, incomeType: IncomeType? = nil,
-        groupID: String? = nil, priceSource: PriceSource? = nil, priceAt: Int64? = nil
+        groupID: String? = nil, priceSource: PriceSource? = nil, priceAt: Int64? = nil, priceCurrency: String? = nil,
+        originalPrice: ExactDecimal? = nil
     ) {
         self.id = id
         self.portfolio = portfolio
@@ -80,9 +91,12 @@ public struct Transaction: Hashable, Sendable {
         self.groupID = groupID
         self.priceSource = priceSource ?? (kind.hasPrice ? (price == nil ? .pending : .user) : nil)
         self.priceAt = priceAt
+        self.priceCurrency = priceCurrency
+        self.originalPrice = originalPrice
     }
 
-    /// A transaction's keys: what the ledger writes and, but for those the engine sets (`id`, `group_id`, `price_source`, `price_at`), what `add_transaction` reads.
+    /// A transaction's keys: what the ledger writes and, but for those the engine sets (`id`, `group_id`, `price_source`, `price_at`,
+    /// `original_price`), what `add_transaction` reads.
     enum JSONKey: String, WireKeys {
         case id
         case portfolio
@@ -100,6 +114,8 @@ public struct Transaction: Hashable, Sendable {
         case feePrice = "fee_price"
         case priceSource = "price_source"
         case priceAt = "price_at"
+        case originalPrice = "original_price"
+        case priceCurrency = "price_currency"
     }
 
     /// The transaction's JSON object members.
@@ -120,10 +136,13 @@ public struct Transaction: Hashable, Sendable {
         w.key(JSONKey.feePrice); w.decimal(feePrice)
         w.key(JSONKey.priceSource); w.string(priceSource?.rawValue)
         w.key(JSONKey.priceAt); w.number(priceAt.map { Int($0) })
+        w.key(JSONKey.originalPrice); w.decimal(originalPrice)
+        w.key(JSONKey.priceCurrency); w.string(priceCurrency)
     }
 
     /// `{"id","portfolio","coin_id","kind","amount","price","fee","timestamp","note","external_id",
-    /// "group_id","income_type","fee_coin_id","fee_price","price_source","price_at"}` (`price_at` in t_ms)
+    /// "group_id","income_type","fee_coin_id","fee_price","price_source","price_at","original_price",
+    /// "price_currency"}` (`price_at` in t_ms)
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
     /// `json` as UTF-8 bytes, for the C ABI.

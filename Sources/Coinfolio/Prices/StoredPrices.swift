@@ -18,12 +18,13 @@ public struct StoredPrice: Hashable, Sendable {
 }
 
 /// The seam between the ledger and the price points: the price of `coinID` in `vsCurrency` at a
-/// time, by §17's rule without its fetch step (a manual point of that UTC day; else the latest
-/// stored point in [the day's 00:00, the time]; else the earliest in (the time, the next 00:00)).
-/// It never sends a request: ledger writes never do (SPEC §16).
+/// time, by §17's rule without its fetch step (`PriceRule`: a manual point of that UTC day; else
+/// the latest stored point in [the day's 00:00, the time]; else the earliest in (the time, the
+/// next 00:00); else the snapshot's price within an hour). It never sends a request: ledger writes
+/// never do (SPEC §16).
 ///
-/// Until the store keeps price points (issue 25 fills this seam), `StoredPrices.none` finds
-/// nothing, so every price the ledger would take from a point is pending.
+/// The engine's `storedPrices` is the store's; `StoredPrices.none` finds nothing, so every price
+/// the ledger would take from a point is pending.
 public struct StoredPrices: Sendable {
     private let find: @Sendable (_ coinID: String, _ vsCurrency: String, _ at: Int64) -> StoredPrice?
 

@@ -69,6 +69,11 @@ protocol Database: AnyObject {
     /// parsed) rather than packed (PostgreSQL: pglz compressing the text on every save cost
     /// five times the parse, `SnapshotStore.save`).
     var savesSparklineText: Bool { get }
+    /// Runs `body`, a write of many rows, with room in memory for its pages: SQLite raises the
+    /// connection's page cache to `largeWriteCacheKiB` for its duration (the default 2 MiB made a
+    /// 100,000-row import spill pages to the WAL and read them back mid-transaction);
+    /// PostgreSQL's pages live in the server's buffers, so `body` runs as is.
+    func withLargeWriteCache<T>(_ body: () throws -> T) throws -> T
     /// A number that changes when another connection commits, for caches; nil when the server
     /// cannot tell cheaply (the caller then reads again every time).
     func dataVersion() throws -> Int?
@@ -97,6 +102,10 @@ extension Database {
     /// Nothing to give back (a PostgreSQL connection's memory is the server's).
     func releaseMemory() {}
 }
+
+/// The page cache of a large write (`Database.withLargeWriteCache`), in KiB: 64 MiB, about
+/// what 200,000 ledger rows and their indexes take.
+let largeWriteCacheKiB = 65_536
 
 extension Database {
     /// A serializable write transaction (SQLite's `BEGIN IMMEDIATE`), the one the stores need.

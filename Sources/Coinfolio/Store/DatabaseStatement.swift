@@ -11,6 +11,8 @@ protocol DatabaseStatement {
     /// Binds a blob without copying it: `bytes` must stay valid until the statement has run, so
     /// bind and run inside the buffer's `withUnsafeBytes`. nil binds NULL.
     func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?)
+    /// Binds an exact decimal as its shortest text (how the ledger stores it); nil binds NULL.
+    func bind(_ index: Int32, _ value: ExactDecimal?)
 
     /// Runs a statement that returns no rows.
     /// - Returns: how many rows it inserted, updated or deleted.

@@ -6,10 +6,10 @@
 /// refused, never guessed.
 enum LedgerRow {
     /// The columns `entry(_:at:)` reads, in its order.
-    static let entryColumns = "id, kind, amount, price, fee, timestamp_ms, group_id, fee_coin_id"
+    static let entryColumns = "id, kind, amount, price, fee, timestamp_ms, group_id, fee_coin_id, price_currency"
     /// The columns `transaction(_:)` reads, in its order: `entryColumns` first.
     static let transactionColumns =
-        entryColumns + ", portfolio, coin_id, note, external_id, income_type, fee_price, price_source, price_at"
+        entryColumns + ", portfolio, coin_id, note, external_id, income_type, fee_price, price_source, price_at, original_price"
 
     /// The exact values of `entryColumns` starting at column `first`.
     private static func values(_ s: any DatabaseStatement, at first: Int32) throws -> (
@@ -25,7 +25,9 @@ enum LedgerRow {
     /// The entry whose `entryColumns` start at column `first` (its group, when `groups` is
     /// given, numbered there; else none). A row whose fee was paid in a coin (`fee_coin_id`) has
     /// the fee row's value as its fee: unknown (nil) here, filled in by
-    /// `LedgerStore.ledger(portfolio:)` when it reads the fee row that follows.
+    /// `LedgerStore.ledger(portfolio:)` when it reads the fee row that follows. A row whose price
+    /// given in another currency waits for its conversion (`price_currency` with no price yet)
+    /// has its fee in that currency: unknown too (SPEC §17), never counted in the portfolio's.
     /// - Throws: `.store` (`corrupt`) for a kind, amount, price or fee Coinfolio never writes.
     static func entry(_ s: any DatabaseStatement, at first: Int32, groups: UnsafeMutablePointer<LedgerGroupNumbers>? = nil) throws
         -> LedgerEntry
@@ -33,9 +35,10 @@ enum LedgerRow {
         let (kind, amount, price, fee) = try values(s, at: first)
         var group: Int32 = 0
         if let groups, !s.isNull(first + 6) { group = groups.pointee.number(s.text(first + 6) ?? "") }
+        let convertingFee = price == nil && !s.isNull(first + 8) && !fee.isZero
         return LedgerEntry(
             id: s.int64(first), timestamp: s.int64(first + 5), kind: kind, amount: amount, price: price.map(PreciseDecimal.init),
-            fee: s.isNull(first + 7) || fee.isZero ? PreciseDecimal(fee) : nil, group: group)
+            fee: (s.isNull(first + 7) || fee.isZero) && !convertingFee ? PreciseDecimal(fee) : nil, group: group)
     }
 
     /// The coin a fee was paid in (`fee_coin_id`) of the row whose `entryColumns` start at
@@ -49,20 +52,21 @@ enum LedgerRow {
     static func transaction(_ s: any DatabaseStatement) throws -> Transaction {
         let (kind, amount, price, fee) = try values(s, at: 0)
         var incomeType: IncomeType?
-        if let text = s.text(12) {
+        if let text = s.text(13) {
             guard let type = IncomeType(rawValue: text) else { throw corrupt("income_type") }
             incomeType = type
         }
         var priceSource: PriceSource?
-        if let text = s.text(14) {
+        if let text = s.text(15) {
             guard let source = PriceSource(rawValue: text) else { throw corrupt("price_source") }
             priceSource = source
         }
         return Transaction(
-            id: s.int64(0), portfolio: s.text(8) ?? "", coinID: s.text(9) ?? "", kind: kind, amount: amount, price: price, fee: fee,
-            timestamp: s.int64(5), note: s.text(10), externalID: s.text(11), feeCoinID: s.text(7),
-            feePrice: try optionalExact(s, 13, "fee_price"), incomeType: incomeType, groupID: s.text(6),
-            priceSource: priceSource, priceAt: s.isNull(15) ? nil : s.int64(15))
+            id: s.int64(0), portfolio: s.text(9) ?? "", coinID: s.text(10) ?? "", kind: kind, amount: amount, price: price, fee: fee,
+            timestamp: s.int64(5), note: s.text(11), externalID: s.text(12), feeCoinID: s.text(7),
+            feePrice: try optionalExact(s, 14, "fee_price"), incomeType: incomeType, groupID: s.text(6),
+            priceSource: priceSource, priceAt: s.isNull(16) ? nil : s.int64(16), priceCurrency: s.text(8),
+            originalPrice: try optionalExact(s, 17, "original_price"))
     }
 
     /// A column's exact decimal as stored (text, never rounded).

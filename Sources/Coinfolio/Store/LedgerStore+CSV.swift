@@ -11,49 +11,34 @@ extension LedgerStore {
     ///   - reader: the CSV stream.
     ///   - newPortfolioCurrency: the currency of portfolios the file names that do not exist (and
     ///     of those created without one).
-    ///   - prices: where a fee row without a price finds one (SPEC §16).
+    ///   - prices: where a fee row without a price finds one (SPEC §16), read through the
+    ///     import's own write (the database given).
+    ///   - defaultPortfolio: the portfolio of rows whose `portfolio` cell is empty (or of every
+    ///     row when the header has no such column); nil: "main".
+    ///   - keep: false for a dry run (everything checked, then rolled back).
+    ///   - units: called with each file row's rows (a row and its fee row), in order, before
+    ///     they are written (the ordinals of `ImportCounts.skippedOrdinals`).
     ///   - progress: called with the rows read so far every 1,000 rows, and once more at the end
     ///     with `finished` true (after the checks, before the commit).
-    /// - Returns: rows imported and rows skipped (their external_id already in the portfolio).
+    /// - Returns: file rows imported and file rows skipped (their external_id already in the
+    ///   portfolio), and the counts of transactions (fee rows included).
     /// - Throws: `.invalidArgument` with `details.line` and `details.column`; `.store`;
     ///   `CancellationError` when the async call it serves is cancelled (nothing is written).
     func importCSV(
-        _ reader: inout CSVReader, newPortfolioCurrency: String, prices: StoredPrices = .none,
-        progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
-    ) throws -> (imported: Int, skipped: Int) {
-        // The stream is read once, so the body must never run twice. `write` holds the owner's
-        // ledger lock and is not retried (no serialization failures): this guard only keeps a
-        // future change from replaying a half-read stream.
-        var attempts = 0
-        return try write(reportingProgress: true) { connection in
-            attempts += 1
-            guard attempts == 1 else {
-                throw CoinfolioError(.store, "the import met a concurrent write and was undone whole; import the file again")
-            }
-            guard var rows = try LedgerCSVRows.header(&reader) else { return (0, 0) }
-            // Each portfolio's currency (for fee rows' stored prices), once.
-            var currencies: [String: String] = [:]
-            // The file's group labels and the fresh group id each one stands for.
-            var groups: [String: String] = [:]
-            // The ids this import inserted (increasing: one session's identity values only grow)
-            // and each one's line, to name the row of a shortfall or a repeated external_id. Other
-            // owners' rows may take ids in between, so nothing reads the whole table. 12 bytes a
-            // row: nothing else grows with the file.
-            var importedIDs: [Int64] = []
-            var importedLines: [Int32] = []
-            func importedLine(_ id: Int64) -> Int? {
-                var low = 0
-                var high = importedIDs.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if importedIDs[middle] < id { low = middle + 1 } else { high = middle }
-                }
-                return low < importedIDs.count && importedIDs[low] == id ? Int(importedLines[low]) : nil
-            }
-            // Per portfolio: each imported coin's change of position, and the earliest imported time.
-            var touched: [String: (earliest: Int64, coins: [HoldingsKey: ExactDecimal])] = [:]
-            var imported = 0
-            var skipped = 0
+        _ reader: inout CSVReader, newPortfolioCurrency: String, prices pricesWithin: (any Database) -> StoredPrices = { _ in .none },
+        defaultPortfolio: String? = nil,
+        keep: Bool = true, units: (([Transaction]) -> Void)? = nil, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
+    ) throws -> (imported: Int, skipped: Int, counts: ImportCounts) {
+        guard var rows = try LedgerCSVRows.header(&reader, defaultPortfolio: defaultPortfolio) else { return (0, 0, ImportCounts()) }
+        // Each portfolio's currency (for fee rows' stored prices), once.
+        var currencies: [String: String] = [:]
+        // The file's group labels and the fresh group id each one stands for.
+        var groups: [String: String] = [:]
+        var ownExports = 0
+        var heldPrices: StoredPrices?
+        var counts = try importUnits(keep: keep) { connection in
+            let prices = heldPrices ?? pricesWithin(connection)
+            heldPrices = prices
             while let (row, line) = try rows.next(&reader) {
                 if rows.rowsRead % 1000 == 0 {
                     // A cancelled async import stops here; the transaction rolls back whole.
@@ -69,7 +54,7 @@ extension LedgerStore {
                     }
                 }
                 if row.externalID != nil, try isOwnExport(row, connection) {
-                    skipped += 1
+                    ownExports += 1
                     continue
                 }
                 var transaction = row
@@ -78,84 +63,18 @@ extension LedgerStore {
                     groups[label] = transaction.groupID
                 }
                 // With a fee in a coin, the row's fee row follows it, in its group.
-                var written = LedgerGroup.rows([transaction], prices: prices, vsCurrency: currencies[row.portfolio] ?? newPortfolioCurrency)
-                if written.count > 1, transaction.groupID == nil {
-                    let group = UUID().uuidString.lowercased()
-                    for index in written.indices { written[index].groupID = group }
-                }
-                for (index, transaction) in written.enumerated() {
-                    // A row whose external_id the portfolio already has is not inserted: skipped when
-                    // it was there before the import, an error when an earlier row of this file put
-                    // it there. A skipped row's fee row is skipped with it.
-                    guard let id = try insert(transaction, connection, skippingKnownExternalID: true) else {
-                        if let externalID = transaction.externalID,
-                            let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection),
-                            importedLine(existing) != nil
-                        {
-                            throw LedgerCSVRows.error(
-                                line: line, column: "external_id", "external_id \"\(externalID)\" appears twice in the file")
-                        }
-                        if index == 0 { skipped += 1 }
-                        break
-                    }
-                    importedIDs.append(id)
-                    importedLines.append(Int32(clamping: line))
-                    // Taken out and put back: the coins' dictionary is changed in place, never copied.
-                    var changes = touched.removeValue(forKey: transaction.portfolio) ?? (transaction.timestamp, [:])
-                    changes.earliest = min(changes.earliest, transaction.timestamp)
-                    let key = HoldingsKey(transaction.coinID)
-                    guard let sum = (changes.coins[key] ?? .zero).adding(transaction.kind.signed(transaction.amount)) else {
-                        throw LedgerCSVRows.error(
-                            line: line, column: "amount", "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19",
-                            reason: .outOfRange)
-                    }
-                    changes.coins[key] = sum
-                    touched[transaction.portfolio] = changes
-                    if index == 0 { imported += 1 }
-                }
+                let written = LedgerGroup.rows(
+                    [transaction], prices: prices, vsCurrency: currencies[row.portfolio] ?? newPortfolioCurrency)
+                units?(written)
+                return ImportUnit(rows: written, line: line)
             }
-            // The never-negative rule over each touched coin, with the imported rows in place, from
-            // the earliest imported time on (the points before it did not change), and the new
-            // positions. Two reads of those entries, keeping a few numbers per coin, not the rows.
-            for portfolio in touched.keys.sorted() {
-                guard let (earliest, coins) = touched[portfolio] else { continue }
-                let from: LedgerPoint = (earliest, .min)
-                // Positions summed now (none were kept) already count the imported rows.
-                let kept = positionCache.withLock { $0.portfolios[portfolio] != nil }
-                try loadPositions(portfolio: portfolio, connection)
-                var totals: [HoldingsKey: ExactDecimal] = [:]
-                changePositions(portfolio: portfolio) { held in
-                    for (key, change) in coins { totals[key] = (held[key] ?? .zero) + (kept ? change : .zero) }
-                }
-                // What each coin held just before `from`: its total less its entries from then on.
-                var running = totals
-                try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
-                    running[key]? -= entry.kind.signed(entry.amount)
-                }
-                var shortfalls: [HoldingsKey: (entry: LedgerEntry, breach: RunningAmountBreach)] = [:]
-                try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
-                    guard shortfalls[key] == nil, let before = running[key] else { return }
-                    if let short = firstBreach([entry], startingAt: before) {
-                        shortfalls[key] = short
-                    } else {
-                        running[key] = before + entry.kind.signed(entry.amount)
-                    }
-                }
-                for key in coins.keys.sorted(by: { $0.text < $1.text }) {
-                    if let short = shortfalls[key] {
-                        let error = Self.breachError(short, coinID: key.text)
-                        guard let line = importedLine(short.entry.id) else { throw error }
-                        throw LedgerCSVRows.error(line: line, column: "amount", error.message, error.details)
-                    }
-                }
-                changePositions(portfolio: portfolio) { held in
-                    for (key, total) in totals { held[key] = total }
-                }
-            }
-            try WorkCancellation.check()  // the last moment a cancel undoes the import
+            return nil
+        } checked: {
             progress?(rows.rowsRead, true)
-            return (imported, skipped)
         }
+        counts.skippedUnits += ownExports
+        counts.skippedRows += ownExports
+        return (counts.importedUnits, counts.skippedUnits, counts)
     }
 
     /// Whether `transaction` is this database's own exported row `coinfolio:<id>`: the row with

@@ -99,12 +99,18 @@ extension LedgerStore {
     /// the portfolio already has its external_id (nothing inserted).
     func insert(_ t: Transaction, _ connection: any Database, skippingKnownExternalID: Bool) throws -> Int64? {
         let statement = try connection.statement(skippingKnownExternalID ? Self.insertSkippingKnown : Self.insertSQL)
+        return try insert(t, with: statement, skippingKnownExternalID: skippingKnownExternalID)
+    }
+
+    /// `insert(_:_:skippingKnownExternalID:)` through a statement of `insertStatement(skippingKnownExternalID:)`
+    /// already at hand (an import fetches it once, not once a row).
+    func insert(_ t: Transaction, with statement: any DatabaseStatement, skippingKnownExternalID: Bool) throws -> Int64? {
         statement.bind(1, t.portfolio)
         statement.bind(2, t.coinID)
         statement.bind(3, t.kind.rawValue)
-        statement.bind(4, t.amount.description)
-        statement.bind(5, t.price?.description)
-        statement.bind(6, t.fee.description)
+        statement.bind(4, t.amount)
+        statement.bind(5, t.price)
+        statement.bind(6, t.fee)
         statement.bind(7, t.timestamp)
         statement.bind(8, t.note)
         statement.bind(9, t.externalID)
@@ -112,9 +118,11 @@ extension LedgerStore {
         statement.bind(11, t.groupID)
         statement.bind(12, t.incomeType?.rawValue)
         statement.bind(13, t.feeCoinID)
-        statement.bind(14, t.feePrice?.description)
+        statement.bind(14, t.feePrice)
         statement.bind(15, t.priceSource?.rawValue)
         if let priceAt = t.priceAt { statement.bind(16, priceAt) } else { statement.bind(16, nil as String?) }
+        statement.bind(17, t.originalPrice?.description)
+        statement.bind(18, t.priceCurrency)
         defer { statement.reset() }
         // RETURNING gives the new id (no row when a known external id was skipped).
         guard try statement.next() else {
@@ -131,12 +139,17 @@ extension LedgerStore {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
         """
     /// The insert of any row: `insertColumns`' ten, then ?11 group_id, ?12 income_type,
-    /// ?13 fee_coin_id, ?14 fee_price, ?15 price_source, ?16 price_at.
+    /// ?13 fee_coin_id, ?14 fee_price, ?15 price_source, ?16 price_at, ?17 original_price,
+    /// ?18 price_currency.
     private static let insertAllColumns = """
         INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner,
-            group_id, income_type, fee_coin_id, fee_price, price_source, price_at)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+            group_id, income_type, fee_coin_id, fee_price, price_source, price_at, original_price, price_currency)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
         """
+    /// The insert statement `insert(_:with:skippingKnownExternalID:)` takes.
+    static func insertStatement(skippingKnownExternalID: Bool, _ connection: any Database) throws -> any DatabaseStatement {
+        try connection.statement(skippingKnownExternalID ? insertSkippingKnown : insertSQL)
+    }
     private static let insertSQL = insertAllColumns + " RETURNING id"
     private static let insertSkippingKnown =
         insertAllColumns + " ON CONFLICT (owner, portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING id"

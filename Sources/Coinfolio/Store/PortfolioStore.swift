@@ -27,6 +27,8 @@ public final class PortfolioStore: Sendable {
     let ledger: LedgerStore
     /// Coin details saved with their fetch time, in the same database (below).
     private let details: DetailStore
+    /// Price points (shared) and the owner's manual prices, in the same database (below).
+    private let prices: PriceStore
     /// The connection a refresh holds its currency's market lock on (opened on first use).
     private let marketLock: MarketLock
 
@@ -59,6 +61,7 @@ public final class PortfolioStore: Sendable {
         snapshots = SnapshotStore(connection: file)
         ledger = LedgerStore(connection: file)
         details = DetailStore(connection: file)
+        prices = PriceStore(connection: file)
         marketLock = MarketLock(primary: file)
     }
 
@@ -159,10 +162,22 @@ extension PortfolioStore {
 
     /// Imports ledger CSV in one transaction; see `LedgerStore.importCSV`.
     func importCSV(
-        _ reader: inout CSVReader, newPortfolioCurrency: String, prices: StoredPrices = .none,
-        progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
-    ) throws -> (imported: Int, skipped: Int) {
-        try ledger.importCSV(&reader, newPortfolioCurrency: newPortfolioCurrency, prices: prices, progress: progress)
+        _ reader: inout CSVReader, newPortfolioCurrency: String, prices: (any Database) -> StoredPrices = { _ in .none },
+        defaultPortfolio: String? = nil,
+        keep: Bool = true, units: (([Transaction]) -> Void)? = nil, progress: ((_ rows: Int, _ finished: Bool) -> Void)? = nil
+    ) throws -> (imported: Int, skipped: Int, counts: LedgerStore.ImportCounts) {
+        try ledger.importCSV(
+            &reader, newPortfolioCurrency: newPortfolioCurrency, prices: prices, defaultPortfolio: defaultPortfolio, keep: keep,
+            units: units, progress: progress)
+    }
+
+    /// Writes an import's units of rows in one transaction (an exchange file's, SPEC §18); see
+    /// `LedgerStore.importUnits`.
+    func importUnits(
+        keep: Bool, creating portfolio: (name: String, vsCurrency: String)?,
+        _ next: (_ connection: any Database) throws -> LedgerStore.ImportUnit?, checked: () -> Void
+    ) throws -> LedgerStore.ImportCounts {
+        try ledger.importUnits(keep: keep, creating: portfolio, next, checked: checked)
     }
 
     /// Writes a portfolio's transactions (every portfolio's for nil) as CSV; see `LedgerStore.exportCSV`.
@@ -226,4 +241,55 @@ extension PortfolioStore {
 
     /// The saved detail of `coinID` and its fetch time, nil when none reads.
     func savedDetail(coinID: String) throws -> DetailStore.Saved? { try details.load(coinID: coinID) }
+}
+
+/// Prices of the past (SPEC §17): `PriceStore`'s points and manual prices, and the ledger's
+/// pending rows.
+extension PortfolioStore {
+    /// See `PriceStore.save`.
+    func savePricePoints(coinID: String, vsCurrency: String, points: [PricePoint]) throws {
+        try prices.save(coinID: coinID, vsCurrency: vsCurrency, points: points)
+    }
+
+    /// See `PriceStore.candidates`.
+    func pricePointCandidates(coinID: String, vsCurrency: String, time: Int64, within held: (any Database)? = nil) throws -> (
+        atOrBefore: PricePoint?, after: PricePoint?
+    ) {
+        try prices.candidates(coinID: coinID, vsCurrency: vsCurrency, time: time, within: held)
+    }
+
+    /// See `PriceStore.points`.
+    func pricePoints(coinID: String, vsCurrency: String, from: Int64, to: Int64) throws -> [PricePoint] {
+        try prices.points(coinID: coinID, vsCurrency: vsCurrency, from: from, to: to)
+    }
+
+    /// See `PriceStore.setManual`.
+    @discardableResult
+    func setManualPrice(coinID: String, vsCurrency: String, time: Int64?, price: ExactDecimal?) throws -> Bool {
+        try prices.setManual(coinID: coinID, vsCurrency: vsCurrency, time: time, price: price)
+    }
+
+    /// See `PriceStore.manualPoints(coinID:vsCurrency:onDayOf:)`.
+    func manualPricePoints(coinID: String, vsCurrency: String, onDayOf time: Int64, within held: (any Database)? = nil) throws
+        -> [ManualPrice]
+    {
+        try prices.manualPoints(coinID: coinID, vsCurrency: vsCurrency, onDayOf: time, within: held)
+    }
+
+    /// See `PriceStore.manualPoints(coinID:vsCurrency:from:before:)`.
+    func manualPricePoints(coinID: String, vsCurrency: String, from: Int64, before: Int64) throws -> [ManualPrice] {
+        try prices.manualPoints(coinID: coinID, vsCurrency: vsCurrency, from: from, before: before)
+    }
+
+    /// See `PriceStore.manualCurrentPrices`.
+    func manualCurrentPrices(vsCurrency: String) throws -> [String: ExactDecimal] {
+        try prices.manualCurrentPrices(vsCurrency: vsCurrency)
+    }
+
+    /// See `LedgerStore.pendingPrices`.
+    func pendingPrices(portfolio: String?) throws -> [Transaction] { try ledger.pendingPrices(portfolio: portfolio) }
+
+    /// See `LedgerStore.fillPrices`.
+    @discardableResult
+    func fillPendingPrices(_ rows: [Transaction]) throws -> Int { try ledger.fillPrices(rows) }
 }

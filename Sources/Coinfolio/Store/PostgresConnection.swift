@@ -258,6 +258,9 @@
             "json_array_elements(CAST(?\(parameter) AS json)) AS elements(value)"
         }
 
+        /// `body` as is: the server keeps the pages in its own buffers.
+        func withLargeWriteCache<T>(_ body: () throws -> T) throws -> T { try body() }
+
         /// Never: every sparkline is packed (schema step 6).
         let savesSparklineText = false
 

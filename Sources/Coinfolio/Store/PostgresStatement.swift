@@ -43,6 +43,7 @@
         func bind(_ index: Int32, _ value: Double) { set(index, .text(Array("\(value)".utf8CString))) }
         func bind(_ index: Int32, _ value: Int) { set(index, .text(Array(String(value).utf8CString))) }
         func bind(_ index: Int32, _ value: Int64) { set(index, .text(Array(String(value).utf8CString))) }
+        func bind(_ index: Int32, _ value: ExactDecimal?) { bind(index, value?.description) }
         func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?) {
             set(index, bytes.map { .borrowed($0) } ?? .null)
         }

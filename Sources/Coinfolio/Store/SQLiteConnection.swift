@@ -198,6 +198,16 @@ final class SQLiteConnection: Database {
 
     func jsonArrayElements(parameter: Int) -> String { "json_each(?\(parameter))" }
 
+    /// `PRAGMA cache_size = -largeWriteCacheKiB` for `body`, the connection's own size after.
+    func withLargeWriteCache<T>(_ body: () throws -> T) throws -> T {
+        let read = try prepared("PRAGMA cache_size")
+        let previous = try read.next() ? read.int64(0) : -2000
+        read.reset()
+        try execute("PRAGMA cache_size = -\(largeWriteCacheKiB)")
+        defer { try? execute("PRAGMA cache_size = \(previous)") }
+        return try body()
+    }
+
     /// Always: SQLite keeps the text as sent, never parsed (no compression on write).
     let savesSparklineText = true
 

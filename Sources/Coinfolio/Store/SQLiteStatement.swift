@@ -28,6 +28,18 @@ struct SQLiteStatement: DatabaseStatement {
     func bind(_ index: Int32, _ text: String?) {
         if let text { bind(index, text) } else { sqlite3_bind_null(handle, index) }
     }
+    /// The decimal's text from the stack, copied by SQLite (no String in between).
+    func bind(_ index: Int32, _ value: ExactDecimal?) {
+        guard let value else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        value.withText { bytes in
+            _ = bytes.withMemoryRebound(to: CChar.self) { text in
+                sqlite3_bind_text(handle, index, text.baseAddress, Int32(text.count), SQLITE_TRANSIENT)
+            }
+        }
+    }
     /// Binds a blob without copying it (SQLITE_STATIC): `bytes` must stay valid until the
     /// statement has run, so bind and run inside the buffer's `withUnsafeBytes`.
     func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?) {

@@ -145,4 +145,13 @@ final class StoreConnection: @unchecked Sendable {
         guard reportingProgress else { return try body(database) }
         return try WorkInProgress.doing(self) { try body(database) }
     }
+
+    /// `body`, which only reads, on `held`, the database of this connection that the caller
+    /// already holds (a lookup inside an import's write: it sees the write's own rows, and
+    /// `reading` would refuse it as reentrant); `reading` when nil.
+    /// - Throws: what `body` throws; as `reading` when `held` is nil.
+    func reading<T: Sendable>(within held: (any Database)?, _ body: (any Database) throws -> T) throws -> T {
+        if let held { return try body(held) }
+        return try reading(body)
+    }
 }

@@ -44,6 +44,17 @@ extension CoinfolioError {
         case outOfRange = "out_of_range"
         /// `.invalidArgument`: a move between portfolios of different currencies.
         case currency
+        /// `.invalidArgument`: a `vs_currency` or `price_currency` CoinGecko does not price in
+        /// (not one of `/simple/supported_vs_currencies`; `details["field"]`).
+        case unknownCurrency = "unknown_currency"
+        /// `.invalidArgument` from an import (SPEC §18): a file whose header (after the preamble
+        /// lines its format may have) is none of the known formats' (or not the asked format's);
+        /// `details["header"]` its cells, `details["formats"]` the formats tried.
+        case unknownFormat = "unknown_format"
+        /// `.invalidArgument` from an import (SPEC §18): symbols that name no one coin (unknown, or
+        /// shared by several coins of the snapshot); `details["symbols"]` lists every one
+        /// `{"symbol","candidates"}`; nothing was written.
+        case unknownSymbols = "unknown_symbols"
         /// `.invalidArgument`: a call from a progress function that would wait for the call
         /// reporting to it (a refresh, load, price update, import or chart download).
         case reentrant
@@ -58,8 +69,14 @@ extension CoinfolioError {
         /// `.http`: an answer body larger than `max_body_bytes` (`details["max_body_bytes"]`),
         /// counted after decompression.
         case bodyTooLarge = "body_too_large"
-        /// `.unauthorized`: CoinGecko's error 10012, history beyond the plan's 365 days.
+        /// `.unauthorized`: CoinGecko's error 10012, history beyond the plan's 365 days;
+        /// `.noData` from `price_at`: no price stored and the time is beyond the plan's 365 days.
         case historyLimit = "history_limit"
+        /// `.noData` from `price_at`: CoinGecko does not know the coin (its range request got 404).
+        case unknownCoin = "unknown_coin"
+        /// `.noData` from `price_at`: no point that UTC day, stored or sent by CoinGecko (a future
+        /// time, or a coin without trades that day).
+        case noPoint = "no_point"
         /// `.network`: a proxy variable would carry a loopback request (`details["variable"]`,
         /// `details["sent"]` false); nothing was sent.
         case proxy

@@ -34,7 +34,8 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         /// `CF_STORE`: the database (SQLite or PostgreSQL) failed; the message is the database's own
         /// (without a password), `details["sqlite_code"]` or `details["sqlstate"]` when it gave one.
         public static let store = Code(rawValue: 8)
-        /// `CF_NO_DATA`: there is no market snapshot yet.
+        /// `CF_NO_DATA`: there is no market snapshot yet; or no price of a coin at a time
+        /// (`priceAt`: `details["reason"]` "history_limit", "unknown_coin" or "no_point").
         public static let noData = Code(rawValue: 9)
         /// `CF_INTERNAL`: a defect in Coinfolio.
         public static let internalError = Code(rawValue: 10)

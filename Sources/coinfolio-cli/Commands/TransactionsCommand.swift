@@ -17,10 +17,16 @@ struct TransactionsCommand: Command {
             say("no transactions yet: coinfolio-cli buy COIN AMOUNT --price P (for example: buy bitcoin 0.5 --price 60000)")
             return
         }
-        let vs = try cli.portfolioCurrency(engine)
-        let rows = page.transactions.map { t -> [String] in
+        say(Self.table(page.transactions, vsCurrency: try cli.portfolioCurrency(engine)))
+        say(cli.terminal.dim("\(page.total) transaction\(page.total == 1 ? "" : "s") in \(Terminal.printable(options.portfolio))"))
+    }
+
+    /// Transactions as a table: id ("-" before one is stored), time, kind, coin, amount, price
+    /// ("pending" while unknown), fee, note; prices and fees in `vs`.
+    static func table(_ transactions: [Transaction], vsCurrency vs: VsCurrency) -> String {
+        let rows = transactions.map { t -> [String] in
             [
-                String(t.id ?? 0), LedgerTimestamp.format(t.timestamp), t.kind.rawValue, Terminal.printable(t.coinID),
+                t.id.map { String($0) } ?? "-", LedgerTimestamp.format(t.timestamp), t.kind.rawValue, Terminal.printable(t.coinID),
                 t.amount.description,
                 t.price.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? (t.kind.hasPrice ? "pending" : Terminal.unknownCell),
                 t.fee.isZero
@@ -29,7 +35,6 @@ struct TransactionsCommand: Command {
                 Terminal.printable(t.note ?? ""),
             ]
         }
-        say(Terminal.table(["ID", "TIME", "KIND", "COIN", "AMOUNT", "PRICE", "FEE", "NOTE"], rows, right: [0, 4, 5, 6]))
-        say(cli.terminal.dim("\(page.total) transaction\(page.total == 1 ? "" : "s") in \(Terminal.printable(options.portfolio))"))
+        return Terminal.table(["ID", "TIME", "KIND", "COIN", "AMOUNT", "PRICE", "FEE", "NOTE"], rows, right: [0, 4, 5, 6])
     }
 }

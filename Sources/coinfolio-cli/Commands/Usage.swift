@@ -15,9 +15,16 @@ enum CommandFlag: String, CaseIterable {
     case days = "--days N|max"
     case svg = "--svg FILE"
     case history = "--history"
+    case maxRequests = "--max-requests N"
+    case format = "--format F"
+    case dryRun = "--dry-run"
+    case symbol = "--symbol SYMBOL=ID"
 
     /// The option's name on the command line (`--price`).
     var option: String { String(rawValue.prefix { $0 != " " }) }
+
+    /// Whether the option may be given more than once (`--symbol`); the usage writes `…` after it.
+    var repeats: Bool { self == .symbol }
 
     /// The option this one only goes with (`--fee-coin` names the coin of `--fee`); the usage
     /// writes it inside that one's brackets.
@@ -56,6 +63,10 @@ struct Usage {
             }
             optionalText += (optionalText.isEmpty ? "" : " ") + "[" + flag.rawValue
             open += 1
+            if flag.repeats {
+                optionalText += String(repeating: "]", count: open) + "…"
+                open = 0
+            }
         }
         optionalText += String(repeating: "]", count: open)
         return ([operands] + required.map(\.rawValue) + [optionalText]).filter { !$0.isEmpty }.joined(separator: " ")

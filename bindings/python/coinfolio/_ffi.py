@@ -400,6 +400,7 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_client_global", (cf_client_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_coin_detail", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_market_chart", (cf_client_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_client_market_chart_range", (cf_client_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_client_simple_price", (cf_client_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     # Engine
     ("cf_engine_open", (c_char_p, POINTER(cf_engine_p), c_string_out), c_int, _check_status),
@@ -431,7 +432,12 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_rename_portfolio", (cf_engine_p, c_char_p, c_char_p, c_string_out), c_int, _check_status),
     ("cf_engine_delete_portfolio", (cf_engine_p, c_char_p, c_int, c_string_out), c_int, _check_status),
     ("cf_engine_import_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_import", (cf_engine_p, c_char_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_export_csv", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    # Prices in the past
+    ("cf_engine_price_at", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_set_price", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
+    ("cf_engine_fill_prices", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_set_progress", (cf_engine_p, cf_progress_fn, c_void_p, c_string_out), c_int, _check_status),
 )
 

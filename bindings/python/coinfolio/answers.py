@@ -60,6 +60,12 @@ __all__ = [
     "PortfolioInfo",
     "PortfoliosAnswer",
     "ImportSummary",
+    "ImportNotice",
+    "UnknownSymbol",
+    "ImportAnswer",
+    "PriceAt",
+    "MissingPrice",
+    "PriceFill",
 ]
 
 
@@ -136,10 +142,11 @@ class ListedCoin(Coin):
 
 
 class PortfolioCoin(_MarketFields):
-    """A held coin of :meth:`Engine.portfolio`: its market row, ``current_holdings`` (coin units)
-    and ``current_holdings_value`` (units × price in vs_currency, None without a price). A held
-    coin with no market row has ``price_available`` False, None for ``symbol``, ``name`` and
-    every market value."""
+    """A held coin of :meth:`Engine.portfolio`: its market row, ``current_holdings`` (coin units),
+    ``current_holdings_value`` (units × price in vs_currency, None without a price) and
+    ``price_source`` (``"coingecko"``, ``"manual"`` or None). A held coin with no market row has
+    None for ``symbol``, ``name`` and every market value but ``current_price`` (the owner's manual
+    current price, when one values it; else ``price_available`` is False)."""
 
     id: str
     symbol: Optional[str]
@@ -147,6 +154,7 @@ class PortfolioCoin(_MarketFields):
     price_available: bool
     current_holdings: float
     current_holdings_value: Optional[float]
+    price_source: Optional[str]
 
 
 class SkippedElement(TypedDict):
@@ -343,7 +351,14 @@ class CoinStatistics(TypedDict):
 #: form).
 HTTPRequests = TypedDict(
     "HTTPRequests",
-    {"markets": int, "global": int, "detail": int, "market_chart": int, "simple_price": int},
+    {
+        "markets": int,
+        "global": int,
+        "detail": int,
+        "market_chart": int,
+        "market_chart_range": int,
+        "simple_price": int,
+    },
 )
 
 
@@ -453,6 +468,7 @@ EXACT_KEYS: FrozenSet[str] = frozenset(
         "price",
         "fee",
         "fee_price",
+        "original_price",
         "cost_basis",
         "average_cost",
         "breakeven_price",
@@ -474,9 +490,12 @@ class Transaction(TypedDict):
     UTC, ``note`` None when none (``""`` when sent empty), ``external_id`` None when none,
     ``group_id`` the rows one call wrote together (None alone), ``income_type`` on income, ``fee_price`` as given,
     ``price_source`` ``"user"``, ``"pending"``, ``"coingecko"`` or ``"manual"`` (None for
-    transfers), ``price_at`` the price point's time in ms (else None)."""
+    transfers), ``price_at`` the price point's time in ms (else None), ``original_price`` and
+    ``price_currency`` a price given in another currency, as given (SPEC §17; else None). ``id``
+    is None only in the ``transactions`` of a dry-run import (:meth:`Engine.import_file`), which
+    are not stored."""
 
-    id: str
+    id: Optional[str]
     portfolio: str
     coin_id: str
     kind: str
@@ -492,6 +511,8 @@ class Transaction(TypedDict):
     fee_price: Optional[Decimal]
     price_source: Optional[str]
     price_at: Optional[int]
+    original_price: Optional[Decimal]
+    price_currency: Optional[str]
 
 
 class TransactionsAnswer(TypedDict):
@@ -520,6 +541,7 @@ class CoinPnL(TypedDict):
     average_cost: Optional[Decimal]
     breakeven_price: Optional[Decimal]
     current_price: Optional[Decimal]
+    price_source: Optional[str]
     current_value: Optional[Decimal]
     unrealized_pnl: Optional[Decimal]
     unrealized_pnl_percentage: Optional[float]
@@ -575,3 +597,81 @@ class ImportSummary(TypedDict):
 
     imported: int
     skipped: int
+
+
+# --- Imports (SPEC §18) --------------------------------------------------------------------------
+
+
+class ImportNotice(TypedDict):
+    """A row of an imported file that was not written: its physical line (1-based, preamble
+    lines included) and why, in one sentence."""
+
+    line: int
+    reason: str
+
+
+class UnknownSymbol(TypedDict):
+    """A symbol no rule resolved: unknown (no ``candidates``), or shared by the snapshot's coins
+    whose ids ``candidates`` lists (sorted)."""
+
+    symbol: str
+    candidates: List[str]
+
+
+class _ImportAnswerFields(TypedDict):
+    format: str
+    variant: str
+    imported: int
+    skipped: int
+    ignored: List[ImportNotice]
+    warnings: List[ImportNotice]
+    pending_prices: int
+    unknown_symbols: List[UnknownSymbol]
+
+
+class ImportAnswer(_ImportAnswerFields, total=False):
+    """:meth:`Engine.import_file`: the ``format`` read and its ``variant`` (``"v4"``,
+    ``"statement"``, ``"default"``), transactions ``imported`` (trade legs and fee rows each
+    count; in a dry run, that would be) and ``skipped`` (already there), the rows ``ignored`` on
+    purpose (a fiat deposit, a move between an exchange's own accounts) and the ``warnings``
+    (rows no rule reads), the written rows whose price is pending, and the ``unknown_symbols``
+    (empty unless ``dry_run``: an import fails on them). With ``dry_run`` only:
+    ``transactions``, the rows that would be written (``id`` None)."""
+
+    transactions: List[Transaction]
+
+
+# --- Prices in the past (SPEC §17) --------------------------------------------------------------
+
+
+class PriceAt(TypedDict):
+    """:meth:`Engine.price_at`: the price of one unit of ``coin_id`` in ``vs_currency`` at
+    ``timestamp`` (RFC 3339 UTC, as asked), exact (a manual price as set, a CoinGecko price as
+    sent); ``at`` is the t_ms of the point used (the snapshot's ``last_updated`` for
+    ``"snapshot"``); ``source`` is ``"manual"``, ``"coingecko"`` or ``"snapshot"``."""
+
+    coin_id: str
+    vs_currency: str
+    timestamp: str
+    price: Decimal
+    at: int
+    source: str
+
+
+class MissingPrice(TypedDict):
+    """A row :meth:`Engine.fill_prices` left pending: its id, coin, time (RFC 3339 UTC) and why:
+    ``"history_limit"``, ``"unknown_coin"``, ``"no_point"``, ``"max_requests"`` or
+    ``"rate_limited"``."""
+
+    transaction_id: str
+    coin_id: str
+    timestamp: str
+    reason: str
+
+
+class PriceFill(TypedDict):
+    """:meth:`Engine.fill_prices`: rows priced, range requests sent, rows still pending."""
+
+    filled: int
+    requests: int
+    missing: List[MissingPrice]

@@ -158,6 +158,37 @@ class Client(Handle):
             answer: DecodedMarketChart = _ffi.call_json(_ffi.lib.cf_client_market_chart, pointer, encoded_id, encoded)
         return answer
 
+    def market_chart_range(
+        self,
+        coin_id: Union[str, bytes],
+        start: Union[int, str],
+        end: Union[int, str],
+        vs_currency: Optional[str] = "usd",
+    ) -> DecodedMarketChart:
+        """``GET /coins/{id}/market_chart/range``: prices, market caps and volumes from ``start``
+        to ``end``, in ``vs_currency`` (None: usd). Each time is whole UNIX seconds or RFC 3339
+        text (``"2024-03-01"``; no zone is UTC), sent as UNIX seconds. CoinGecko spaces the
+        points by the range: 5 minutes within a day of now, hourly up to 90 days, daily (00:00
+        UTC) beyond.
+
+        Returns the shape of :func:`coinfolio.decode_market_chart`. On the public and demo plans
+        a range reaching back more than 365 days raises Unauthorized
+        (``details["error_code"] == 10012``). Blocks on the network.
+
+        Raises:
+            InvalidArgument: a bad id, a time missing or out of range (years 1970…9999), or
+                ``start`` after ``end`` (``details["field"]`` names it; nothing is sent); NotFound:
+                an unknown coin; or a network error.
+        """
+        request = _ffi.options(vs_currency=vs_currency, **{"from": start, "to": end})
+        encoded_id = _ffi.encode(coin_id, "coin_id")
+        encoded = _ffi.encode_json(request, "request")
+        with self._borrow() as pointer:
+            answer: DecodedMarketChart = _ffi.call_json(
+                _ffi.lib.cf_client_market_chart_range, pointer, encoded_id, encoded
+            )
+        return answer
+
     def simple_price(self, ids: Sequence[str], vs_currency: Optional[str] = "usd") -> SimplePrices:
         """``GET /simple/price`` with the 24 h change and last-updated time, in ``vs_currency``
         (None: usd); more than 250 ids are split into several requests; an empty list makes none.

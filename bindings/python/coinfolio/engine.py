@@ -9,12 +9,15 @@ from ctypes import byref
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _ffi
+from ._amounts import Amount, decimal_payload as _decimal
 from ._handle import Handle
+from .prices import PriceMethods
 from .answers import (
     CoinDetailScreen,
     CoinsAnswer,
     CoinStatistics,
     EngineMetrics,
+    ImportAnswer,
     ImportSummary,
     PnLAnswer,
     PortfolioAnswer,
@@ -36,7 +39,7 @@ __all__ = ["Engine", "Amount"]
 
 
 #: The keys a portfolio entry adds to its coin's market row.
-_HOLDING_KEYS = frozenset(("price_available", "current_holdings", "current_holdings_value"))
+_HOLDING_KEYS = frozenset(("price_available", "current_holdings", "current_holdings_value", "price_source"))
 
 
 def _fresh(value: Any) -> Any:
@@ -48,24 +51,7 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-#: An exact amount: a decimal string (``"0.1"``), a :class:`decimal.Decimal`, an int or a float.
-Amount = Union[str, int, float, decimal.Decimal]
-
-
-def _decimal(value: Optional[Amount], what: str) -> Any:
-    """An amount for the JSON payload: Decimals travel as their exact text, floats as numbers."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise TypeError(f"{what} must be a number or a decimal string, not bool")
-    if isinstance(value, decimal.Decimal):
-        return str(value)
-    if isinstance(value, (str, int, float)):
-        return value
-    raise TypeError(f"{what} must be a number or a decimal string, not {type(value).__name__}")
-
-
-class Engine(Handle):
+class Engine(PriceMethods, Handle):
     """The view-model logic of a tracker over a store, a client and a saved market snapshot.
 
     Args:
@@ -247,9 +233,12 @@ class Engine(Handle):
         """The held coins of a ledger portfolio (default ``"main"``) joined with the snapshot (the
         full snapshot, never a search).
 
-        Each coin adds ``current_holdings`` (units) and ``current_holdings_value`` (units ×
-        price, null without a price); a coin with no market row has ``price_available: False``
-        and is left out of ``total_value``; ``unpriced_holdings`` counts those left out.
+        Each coin adds ``current_holdings`` (units), ``current_holdings_value`` (units ×
+        price, null without a price) and ``price_source`` (``"coingecko"``: the snapshot's price;
+        ``"manual"``: the owner's manual current price, :meth:`set_price` without a time, for a coin
+        the snapshot does not have, which is then its ``current_price``; None without a price); a
+        coin with neither has ``price_available: False`` and is left out of ``total_value``;
+        ``unpriced_holdings`` counts those left out.
         ``total_value`` is None (unknown, never 0) when there are holdings and none has a price,
         and 0 with no holdings. ``sort="holdings"`` is value descending; ``sparkline=True`` adds
         the 7-day prices (left out by default: they are most of the answer's size). None leaves
@@ -288,11 +277,12 @@ class Engine(Handle):
         available = answer.pop("price_available")
         amounts = answer.pop("current_holdings")
         values = answer.pop("current_holdings_value")
+        sources = answer.pop("price_source")
         kept = self._kept_rows
         rows = kept[1] if kept is not None and kept[0] == version else {}
         coins: List[Any] = []
         append = coins.append
-        for element, priced, amount, value in zip(answer["coins"], available, amounts, values):
+        for element, priced, amount, value, source in zip(answer["coins"], available, amounts, values, sources):
             if element.__class__ is str:  # a coin of the snapshot, named by its id
                 row = rows.get(element)
                 if row is None:  # a new snapshot, or a newly held coin: read the rows again
@@ -304,6 +294,7 @@ class Engine(Handle):
                 entry["price_available"] = priced
                 entry["current_holdings"] = amount
                 entry["current_holdings_value"] = value
+                entry["price_source"] = source
                 append(entry)
             else:  # no market row: the element is the plain answer's
                 append(element)
@@ -405,7 +396,7 @@ class Engine(Handle):
 
     def metrics(self) -> EngineMetrics:
         """Counters since open: ``{"http_requests": {"markets": n, "global": n, "detail": n,
-        "market_chart": n, "simple_price": n}, "detail_cache_hits": n, "chart_cache_hits": n,
+        "market_chart": n, "market_chart_range": n, "simple_price": n}, "detail_cache_hits": n, "chart_cache_hits": n,
         "suppressed_requests": n}`` (every HTTP attempt, retries included;
         ``suppressed_requests`` counts calls refused without sending while a remembered
         Retry-After ran)."""
@@ -429,6 +420,7 @@ class Engine(Handle):
         fee_coin_id: Optional[str] = None,
         fee_price: Optional[Amount] = None,
         income_type: Optional[str] = None,
+        price_currency: Optional[str] = None,
     ) -> Transaction:
         """Stores a transaction in a portfolio's ledger (default ``"main"``). Never blocks.
 
@@ -454,6 +446,10 @@ class Engine(Handle):
             fee_price: the fee coin's price per unit in the portfolio's currency, >= 0.
             income_type: required for income: ``"staking"``, ``"interest"``, ``"airdrop"``,
                 ``"mining"``, ``"fork"``, ``"gift"``, ``"reward"`` or ``"other"``.
+            price_currency: the currency ``price``, ``fee`` and ``fee_price`` are given in, when
+                not the portfolio's (SPEC §17): converted with the coin's prices in both
+                currencies on the transaction's UTC day when stored points have them, else the
+                price is pending until :meth:`fill_prices`; ``original_price`` keeps the price.
 
         Returns the stored transaction (:class:`~coinfolio.answers.Transaction`), its amounts,
         prices and fees :class:`decimal.Decimal`.
@@ -475,6 +471,7 @@ class Engine(Handle):
             fee_coin_id=fee_coin_id,
             fee_price=_decimal(fee_price, "fee_price"),
             income_type=income_type,
+            price_currency=price_currency,
             timestamp=timestamp,
             note=note,
             external_id=external_id,
@@ -636,14 +633,17 @@ class Engine(Handle):
                 ``"lofo"`` (lowest first) or ``"average"``.
 
         Returns ``{"portfolio", "vs_currency", "method", "coins": [{"coin_id", "amount",
-        "cost_basis", "average_cost", "breakeven_price", "current_price", "current_value",
-        "unrealized_pnl", "unrealized_pnl_percentage" (percent units), "realized_pnl",
-        "realized_coverage", "fees", "cost_basis_coverage", "income", "income_coverage"}...],
-        "totals": {"cost_basis", "current_value", "unrealized_pnl", "unrealized_pnl_percentage",
-        "realized_pnl", "fees", "income", "income_coverage"}}``. Money values are
-        :class:`decimal.Decimal` (exact to 38 significant digits), percentages and coverages
-        floats. Values over units of unknown cost (transfers in, pending prices) are None,
-        never 0; without a price the current and unrealized values are None.
+        "cost_basis", "average_cost", "breakeven_price", "current_price", "price_source",
+        "current_value", "unrealized_pnl", "unrealized_pnl_percentage" (percent units),
+        "realized_pnl", "realized_coverage", "fees", "cost_basis_coverage", "income",
+        "income_coverage"}...], "totals": {"cost_basis", "current_value", "unrealized_pnl",
+        "unrealized_pnl_percentage", "realized_pnl", "fees", "income", "income_coverage"}}``.
+        Money values are :class:`decimal.Decimal` (exact to 38 significant digits), percentages
+        and coverages floats. Values over units of unknown cost (transfers in, pending prices)
+        are None, never 0; without a price the current and unrealized values are None.
+        ``price_source`` says where ``current_price`` came from: ``"coingecko"`` (the snapshot),
+        ``"manual"`` (the owner's current price, :meth:`set_price` without a timestamp, for a
+        coin the snapshot lacks) or None.
 
         Raises:
             InvalidArgument: an unknown method.
@@ -700,6 +700,61 @@ class Engine(Handle):
         with self._borrow() as pointer:
             summary: ImportSummary = _ffi.call_json(_ffi.lib.cf_engine_import_csv, pointer, encoded)
         return summary
+
+    def import_file(
+        self,
+        path_or_text: Union[str, bytes, "os.PathLike[str]"],
+        format: Optional[str] = None,
+        dry_run: bool = False,
+        symbols: Optional[Mapping[str, str]] = None,
+        portfolio: Optional[str] = None,
+    ) -> ImportAnswer:
+        """Imports what an exchange or another tracker exports (SPEC §18): Coinbase (v1–v4),
+        Binance (Trade History old and new, the Transaction History statement), Kraken ledgers,
+        CoinTracking, Koinly universal, or Coinfolio's own CSV. All rows or none; rows already
+        there (by their external ids) are skipped, so importing a file again, or a later export
+        that overlaps it, imports only what is new. Never sends a request.
+
+        Args:
+            path_or_text: a path (an ``os.PathLike``, or a ``str`` without a line break) whose
+                file is read, or the file's text (``bytes``, or a ``str`` with a line break).
+            format: ``"auto"`` (None: detected from the header), ``"coinfolio"``, ``"coinbase"``,
+                ``"binance"``, ``"kraken"``, ``"cointracking"`` or ``"koinly"``.
+            dry_run: check and plan everything, write nothing; the answer lists the
+                ``transactions`` and the ``unknown_symbols`` instead of failing on them.
+            symbols: symbol → CoinGecko coin id, tried before every other rule
+                (``{"BOND": "barnbridge"}``).
+            portfolio: where the rows go (None: ``"main"``); created with the engine's currency
+                when it does not exist.
+
+        Returns :class:`~coinfolio.answers.ImportAnswer` (exact amounts and prices of the dry
+        run's transactions as :class:`decimal.Decimal`).
+
+        Raises:
+            InvalidArgument: ``details["reason"]`` ``"unknown_format"`` (``details["header"]``,
+                ``details["formats"]``) or ``"unknown_symbols"`` (``details["symbols"]``: each
+                ``{"symbol", "candidates"}``); ``details["line"]`` and ``details["column"]`` for
+                a broken cell or a row the ledger refuses (a shortfall adds ``coin_id``,
+                ``timestamp``, ``short_by``); ``details["field"]`` for a bad option; a file that
+                cannot be read. Nothing is imported then.
+        """
+        if isinstance(path_or_text, os.PathLike) or (isinstance(path_or_text, str) and "\n" not in path_or_text):
+            path = os.fspath(path_or_text)
+            try:
+                with open(path, "rb") as handle:
+                    data: Union[str, bytes] = handle.read()
+            except OSError as error:
+                raise _ffi._invalid(f"cannot read {path}: {error.strerror or error}", {"path": path}) from None
+        else:
+            data = path_or_text
+        encoded = _ffi.encode(data, "data")
+        options = _ffi.options(format=format, portfolio=portfolio, symbols=dict(symbols) if symbols is not None else None)
+        if dry_run:
+            options["dry_run"] = True
+        encoded_options = _ffi.encode_json(options, "options")
+        with self._borrow() as pointer:
+            answer: ImportAnswer = _ffi.call_exact_json(_ffi.lib.cf_engine_import, pointer, encoded_options, encoded)
+        return answer
 
     def export_csv(self, portfolio: Optional[str] = None, all_portfolios: bool = False) -> str:
         """A portfolio's transactions (every portfolio's with ``all_portfolios``, so that a move's

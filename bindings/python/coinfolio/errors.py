@@ -71,6 +71,14 @@ class Reason(str, Enum):
     OUT_OF_RANGE = "out_of_range"
     #: InvalidArgument: a move between portfolios of different currencies.
     CURRENCY = "currency"
+    #: InvalidArgument: a ``vs_currency`` or ``price_currency`` CoinGecko does not price in.
+    UNKNOWN_CURRENCY = "unknown_currency"
+    #: InvalidArgument (:meth:`Engine.import_file`): a header that is no known format's
+    #: (``details["header"]``, ``details["formats"]``).
+    UNKNOWN_FORMAT = "unknown_format"
+    #: InvalidArgument (:meth:`Engine.import_file`): symbols that name no one coin
+    #: (``details["symbols"]``: each ``{"symbol", "candidates"}``); nothing was written.
+    UNKNOWN_SYMBOLS = "unknown_symbols"
     #: InvalidArgument: a call from a progress function that would wait for the call reporting.
     REENTRANT = "reentrant"
     #: DecodeError (refresh) or InvalidArgument (load): a first markets page with no coin.
@@ -83,6 +91,10 @@ class Reason(str, Enum):
     BODY_TOO_LARGE = "body_too_large"
     #: Unauthorized: CoinGecko's error 10012, history beyond the plan's 365 days.
     HISTORY_LIMIT = "history_limit"
+    #: NoData (:meth:`Engine.price_at`): CoinGecko does not know the coin.
+    UNKNOWN_COIN = "unknown_coin"
+    #: NoData (:meth:`Engine.price_at`): no point that UTC day, stored or sent.
+    NO_POINT = "no_point"
     #: NetworkError: a proxy variable would carry a loopback request; nothing was sent.
     PROXY = "proxy"
     #: NetworkError: the host refused the connection.

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import urllib.request
+import uuid
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
@@ -80,7 +81,7 @@ class LoopbackServer:
         request = urllib.request.Request(
             f"{self.root}/__control/{route}",
             data=data,
-            method="GET" if route == "log" else "POST",
+            method="GET" if route in ("log", "counts") else "POST",
             headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(request, timeout=10) as response:
@@ -106,6 +107,10 @@ class LoopbackServer:
     def log(self) -> List[Dict[str, Any]]:
         """Every CoinGecko request so far, oldest first."""
         return list(self._control("log")["requests"])
+
+    def counts(self) -> Dict[str, int]:
+        """Requests since the last reset by endpoint (``market_chart_range``, ``markets``, …)."""
+        return dict(self._control("counts")["counts"])
 
     def requests_to(self, path: str) -> List[Dict[str, Any]]:
         """The logged requests whose path equals ``path`` (``/api/v3`` prefix optional)."""
@@ -195,6 +200,34 @@ def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
 
 
 @pytest.fixture
+def fresh_database() -> Iterator[str]:
+    """A new, empty database on the PostgreSQL test cluster (psql), dropped after the test."""
+    from backend import postgres_url
+
+    url = postgres_url()
+    name = f"cf_py_{uuid.uuid4().hex}"
+    subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    yield url.rsplit("/", 1)[0] + "/" + name
+    subprocess.run(["psql", url, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
+
+
+@pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     """A fresh SQLite file path in the test's temporary folder (not created yet)."""
     return tmp_path / "portfolio.sqlite"
+
+
+@pytest.fixture
+def ledger_engine(tmp_path: Path) -> Iterator[Any]:
+    """An engine on a SQLite file of the test's own (in the PostgreSQL pass, the cluster with an
+    owner of its own): for the ledger's tests."""
+    import coinfolio
+
+    with coinfolio.Engine(database=str(tmp_path / "ledger.sqlite")) as opened:
+        yield opened
+
+
+def ledger_text(engine: Any) -> str:
+    """Every row of every portfolio: what "the ledger unchanged" compares."""
+    text: str = engine.export_csv(all_portfolios=True)
+    return text

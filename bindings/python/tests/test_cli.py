@@ -204,6 +204,69 @@ def test_export_then_import_and_portfolio_option(cli, tmp_path):
     assert refused.returncode == 1 and ";" in refused.stderr and "line 1" in refused.stderr
 
 
+IMPORTS = REPO / "Tests" / "fixtures" / "imports"
+
+
+def test_import_an_exchange_file_dry_run_then_for_real(cli, tmp_path):
+    """SPEC §18 from the command line: a dry run prints the rows it would write and writes
+    nothing; the import says what it ignored and warned about; a re-import skips everything."""
+    sample = str(IMPORTS / "coinbase-v4.csv")
+    dry = cli("import", sample, "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "dry run of coinbase v4: would import 10 transactions; nothing was written" in dry.stdout
+    assert any(" buy " in line and "bitcoin" in line and "$43,000.00" in line for line in dry.stdout.splitlines())
+    assert json.loads(cli("--offline", "--json", "transactions").stdout)["total"] == 0
+    real = cli("import", sample)
+    assert real.returncode == 0, real.stderr
+    assert "coinbase v4: imported 10 transactions" in real.stdout
+    assert "line 8: a deposit of USD is money, not a coin" in real.stdout
+    assert "line 12: Coinbase type \"Retail Staking Transfer\"" in real.stdout
+    assert "skipped 10 already there" in cli("import", sample).stdout
+    answer = json.loads(cli("--json", "import", str(IMPORTS / "kraken-ledgers-wallet.csv"), "--portfolio", "kraken").stdout)
+    assert (answer["format"], answer["variant"], answer["imported"]) == ("kraken", "ledgers_wallet", 5)
+
+
+def test_import_symbols_and_formats(cli, tmp_path):
+    bond = tmp_path / "bond.csv"
+    bond.write_text(
+        "Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,"
+        "Net Worth Amount,Net Worth Currency,Label,Description,TxHash\n2024-05-01 00:00 UTC,,,10,BOND,,,20,USD,,,\n")
+    refused = cli("import", str(bond))
+    assert refused.returncode == 1
+    assert "nothing was imported" in refused.stderr and "BOND: no coin of the snapshot has it" in refused.stderr
+    assert "--symbol SYMBOL=ID" in refused.stderr
+    listed = cli("import", str(bond), "--dry-run")
+    assert listed.returncode == 0 and "unknown symbols" in listed.stdout and "BOND" in listed.stdout
+    resolved = cli("import", str(bond), "--symbol", "BOND=barnbridge", "--format", "koinly")
+    assert resolved.returncode == 0 and "koinly universal: imported 1 transaction" in resolved.stdout
+    assert "barnbridge" in cli("--offline", "transactions").stdout
+    other = cli("import", str(bond), "--format", "kraken")
+    assert other.returncode == 1 and "not one of kraken's" in other.stderr
+    assert cli("import", str(bond), "--format", "mtgox").returncode == 2
+    assert cli("import", str(bond), "--symbol", "BOND").returncode == 2
+    semicolons = tmp_path / "semi.csv"
+    semicolons.write_text("Date(UTC);Pair;Side;Price;Executed;Amount;Fee\n")
+    split = cli("import", str(semicolons))
+    assert split.returncode == 1 and "line 1: the separator must be a comma" in split.stderr
+
+
+def test_import_draws_a_progress_bar_on_long_files(tmp_path):
+    rows = [
+        f"cb-{n:05d},2024-01-01 {n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d} UTC,Receive,BTC,0.001,USD,$40000,$40,$40,$0,"
+        for n in range(3000)
+    ]
+    long_file = tmp_path / "long.csv"
+    long_file.write_text((IMPORTS / "coinbase-v4.csv").read_text(encoding="utf-8").splitlines()[0] + "\n" + "\n".join(rows) + "\n")
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"))
+    result, drawn = stderr_on_a_terminal([str(cli_binary()), "import", str(long_file)], env)
+    assert result.returncode == 0
+    text = drawn.decode("utf-8")
+    assert "import   1000" in text, "rows read, before the total is known"
+    assert "import   [####################] 3000/3000" in text
+    assert text.endswith("\r\x1b[K")
+    assert b"imported 3000 transactions" in result.stdout
+
+
 def test_trade_move_income_and_fees_in_coins(cli, tmp_path):
     """SPEC §16 from the command line: the BNB fee, the swap, a move, income, hifo."""
     assert cli("buy", "binancecoin", "1", "--price", "300", "--at", "2024-01-01").returncode == 0
@@ -333,15 +396,14 @@ def test_portfolio_history_charts_the_week(cli, tmp_path):
         "Portfolio, 7 days", "Dashed: 146 of 170 points miss a holding\u2019s price",
         "$28,800.00", "$28,700.00", "$28,600.00", "$28,500.00", "$28,400.00",
         "2024-12-12", "Dec 14", "Dec 15", "Dec 16", "Dec 17", "Dec 18", "2024-12-19"]
-def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
+def stderr_on_a_terminal(command, env):
+    """Runs `command` with stderr on a pseudo-terminal (stdout piped): the finished process and
+    every byte drawn on the terminal."""
     import pty
 
-    binary = cli_binary()
-    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
     controller, terminal = pty.openpty()
     try:
-        result = subprocess.run([str(binary), "home", "--limit", "1"], env=env, stdout=subprocess.PIPE,
-                                stderr=terminal, timeout=60)
+        result = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=terminal, timeout=60)
         os.close(terminal)
         terminal = -1
         drawn = b""
@@ -357,6 +419,13 @@ def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
         if terminal >= 0:
             os.close(terminal)
         os.close(controller)
+    return result, drawn
+
+
+def test_progress_bar_is_drawn_on_a_terminal_stderr_only(server, tmp_path):
+    binary = cli_binary()
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL=server.base_url)
+    result, drawn = stderr_on_a_terminal([str(binary), "home", "--limit", "1"], env)
     assert result.returncode == 0
     text = drawn.decode("utf-8")
     assert "markets  [####################] 1/1" in text
@@ -395,13 +464,17 @@ def test_each_commands_usage_is_the_one_help_lists(cli):
     the very form --help shows (before, buy and sell left out the --note that --help listed)."""
     forms = help_forms(cli("--help").stdout)
     assert set(forms) == {"home", "portfolio", "chart", "set", "detail", "search", "load", "buy", "sell", "trade", "move",
-                          "income", "transactions", "pnl", "import", "export", "version"}
+                          "income", "transactions", "pnl", "import", "export", "price", "set-price", "fill-prices",
+                          "version"}
     fee = "[--fee F [--fee-coin ID [--fee-price P]]]"
     assert forms["buy"] == [f"COIN AMOUNT [--price P] {fee} [--at TIME] [--note TEXT]"]
     assert forms["sell"] == [f"COIN AMOUNT [--price P] {fee} [--at TIME] [--note TEXT]"]
     assert forms["trade"] == [f"AMOUNT COIN AMOUNT COIN [--value V] {fee} [--at TIME] [--note TEXT]"]
     assert forms["move"] == ["COIN AMOUNT --from P --to Q [--received R] [--at TIME] [--note TEXT]"]
     assert forms["portfolio"] == ["", "--history [--svg FILE]"]
+    assert (forms["price"], forms["set-price"], forms["fill-prices"]) == (
+        ["COIN [--at TIME]"], ["COIN PRICE|none [--at TIME]"], ["[--max-requests N]"])
+    assert forms["import"] == ["FILE [--format F] [--dry-run] [--symbol SYMBOL=ID]…"]
     too_many = ["x"] * 5
     for name, (first, *_) in forms.items():
         result = cli(name, *too_many)
@@ -414,7 +487,8 @@ def test_every_option_help_names_is_one_the_parser_takes(cli):
     text = cli("--help").stdout
     named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", text))
     assert {"--price", "--fee", "--fee-coin", "--fee-price", "--value", "--from", "--to", "--received", "--type", "--at", "--note",
-            "--method", "--days", "--svg", "--history", "--db", "--json"} <= named
+            "--method", "--days", "--svg", "--history", "--max-requests", "--format", "--dry-run", "--symbol", "--db",
+            "--json"} <= named
     for option in sorted(named - {"--help"}):
         result = cli("version", option, "x")
         assert "unknown option" not in result.stderr, option

@@ -88,7 +88,8 @@ def test_refresh_makes_one_markets_and_one_global_request_and_no_detail(server) 
     assert "ids" not in markets[0]["query"]
     assert len(server.requests_to("/global")) == 1
     assert detail_requests(server) == []
-    assert metrics["http_requests"] == {"markets": 1, "global": 1, "detail": 0, "market_chart": 0, "simple_price": 0}
+    assert metrics["http_requests"] == {"markets": 1, "global": 1, "detail": 0, "market_chart": 0, "market_chart_range": 0,
+                                        "simple_price": 0}
     assert metrics["detail_cache_hits"] == 0
 
 
@@ -106,7 +107,8 @@ def test_refresh_tops_up_held_coins_missing_from_the_page(server) -> None:
     assert [i.strip() for i in top_up[0]["query"]["ids"].split(",")] == ["hive_dollar"]
     assert len(server.requests_to("/global")) == 1
     assert detail_requests(server) == []
-    assert metrics["http_requests"] == {"markets": 2, "global": 1, "detail": 0, "market_chart": 0, "simple_price": 0}
+    assert metrics["http_requests"] == {"markets": 2, "global": 1, "detail": 0, "market_chart": 0, "market_chart_range": 0,
+                                        "simple_price": 0}
     rows = {row["id"]: row for row in portfolio["coins"]}
     assert rows["hive_dollar"]["price_available"] is True
     assert rows["hive_dollar"]["current_holdings_value"] == pytest.approx(10 * 0.9871)

@@ -6,23 +6,22 @@ from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator
+from typing import Any, Callable, Dict
 
 import pytest
 
 import coinfolio
 from coinfolio import answers
 
+from conftest import ledger_text
+
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[coinfolio.Engine]:
-    with coinfolio.Engine(database=str(tmp_path / "ledger.sqlite")) as opened:
-        yield opened
+def engine(ledger_engine: coinfolio.Engine) -> coinfolio.Engine:
+    return ledger_engine
 
 
-def everything(engine: coinfolio.Engine) -> str:
-    """Every row of every portfolio: what "the ledger unchanged" compares."""
-    return engine.export_csv(all_portfolios=True)
+everything = ledger_text
 
 
 def coin(report: answers.PnLAnswer, coin_id: str) -> answers.CoinPnL:

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -114,16 +114,6 @@ def test_a_store_idle_during_a_restart_works_on_its_next_call() -> None:
         subprocess.run(["bash", str(REPO / "Tests" / "postgres" / "cluster.sh"), "restart", folder], check=True)
         store.set_holding("ethereum", 2)
         assert [row["coin_id"] for row in store.holdings()] == ["bitcoin", "ethereum"]
-
-
-@pytest.fixture
-def fresh_database() -> Iterator[str]:
-    """A new, empty database on the cluster (psql), dropped after the test."""
-    url = postgres_url()
-    name = f"cf_py_{uuid.uuid4().hex}"
-    subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
-    yield url.rsplit("/", 1)[0] + "/" + name
-    subprocess.run(["psql", url, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
 
 
 def test_four_processes_opening_a_fresh_database_at_once(fresh_database: str) -> None:

@@ -194,5 +194,9 @@ def test_ledger_answers_are_their_typeddicts() -> None:
         csv = engine.export_csv()
         assert isinstance(csv, str)
         conform(engine.import_csv(csv), answers.ImportSummary, "import_csv")
+        samples = REPO / "Tests" / "fixtures" / "imports"
+        conform(engine.import_file(samples / "coinbase-v4.csv", dry_run=True), answers.ImportAnswer, "import_file(dry_run)")
+        conform(engine.import_file(samples / "coinbase-v4.csv"), answers.ImportAnswer, "import_file")
+        conform(engine.import_file(samples / "kraken-ledgers.csv", portfolio="savings"), answers.ImportAnswer, "import_file(kraken)")
         conform(engine.statistics(), List[answers.Statistic], "statistics(with a ledger)")
         conform(engine.portfolio(portfolio="savings"), answers.PortfolioAnswer, "portfolio(savings)")

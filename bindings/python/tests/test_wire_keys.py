@@ -95,6 +95,12 @@ SHAPES: Dict[str, Tuple[str, ...]] = {
     "PortfolioInfo": ("PortfolioInfo.JSONKey",),
     "PortfoliosAnswer": ("PortfolioInfo.AnswerKey",),
     "ImportSummary": ("ImportSummary.JSONKey",),
+    "ImportNotice": ("ImportNotice.JSONKey",),
+    "UnknownSymbol": ("UnknownSymbol.JSONKey",),
+    "ImportAnswer": ("ImportReport.JSONKey",),
+    "PriceAt": ("HistoricalPrice.JSONKey",),
+    "MissingPrice": ("PriceFill.MissingKey",),
+    "PriceFill": ("PriceFill.JSONKey",),
 }
 
 #: Swift key lists of shapes Python receives but has no TypedDict for: the error object (read

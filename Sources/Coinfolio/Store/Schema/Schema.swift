@@ -33,6 +33,7 @@ enum Schema {
     static let steps: [Step] = [
         step1Holdings, step2Owners, step3Ledger, step4CompactSnapshot, step5Positions, step6PackedSparklines,
         step7NullableNote, step8LedgerHistories, step9CompactSavedForms, step10SharedMarketData,
+        step11PricePoints,
     ]
 
     static var currentVersion: Int { steps.last?.version ?? 0 }

@@ -1,0 +1,181 @@
+/// Coinbase's transaction history (SPEC §18), variants `v1`…`v4`; v1–v3 start with preamble
+/// lines. Money cells may carry a currency sign and thousands separators (`$1,234.50`), outflows
+/// are negative (`-0.5`, `-$225.00`); the signs are read, the amounts kept as their size.
+///
+/// Price = Subtotal ÷ |Quantity| in the price currency (the `Price Currency` column, or v1's
+/// column prefix); fee = `Fees and/or Spread` (`Fees`). Types, compared without case:
+/// Buy and Advanced Trade Buy → buy; Sell and Advanced Trade Sell → sell; Send → transfer_out;
+/// Receive → transfer_in; Convert → a trade valued at its Subtotal, the received coin and amount
+/// read from Notes ("Converted 0.5 BTC to 10 ETH") or from a second row with the same ID;
+/// Staking Income → income staking; Rewards Income, Inflation Reward, Learning Reward and
+/// Coinbase Earn → income reward; Interest payout → income interest; Deposit and Withdrawal →
+/// transfers (ignored when the asset is money). Any other type is a warning with its line.
+/// External ids: `coinbase:<ID>` (v4), else the hash of the row's cells.
+struct CoinbaseImporter: RowImporter {
+    static let variants: [ImportVariant] = {
+        let head: [ImportVariant.Column] = [
+            .named("Timestamp"), .named("Transaction Type"), .named("Asset"), .named("Quantity Transacted"),
+        ]
+        let addresses = ["Sender Address", "Recipient Address"]
+        func variant(_ name: String, _ columns: [ImportVariant.Column], preamble: Bool) -> ImportVariant {
+            ImportVariant(format: .coinbase, name: name, columns: columns, newerColumns: addresses, hasPreamble: preamble) {
+                try CoinbaseImporter(header: $0)
+            }
+        }
+        return [
+            variant(
+                "v4",
+                [.named("ID")] + head + [
+                    .named("Price Currency"), .named("Price at Transaction"), .named("Subtotal"),
+                    .named("Total (inclusive of fees and/or spread)"), .named("Fees and/or Spread"), .named("Notes"),
+                ], preamble: false),
+            variant(
+                "v3",
+                head + [
+                    .named("Spot Price Currency"), .named("Spot Price at Transaction"), .named("Subtotal"),
+                    .named("Total (inclusive of fees and/or spread)"), .named("Fees and/or Spread"), .named("Notes"),
+                ], preamble: true),
+            variant(
+                "v2",
+                head + [
+                    .named("Spot Price Currency"), .named("Spot Price at Transaction"), .named("Subtotal"),
+                    .named("Total (inclusive of fees)"), .named("Fees"), .named("Notes"),
+                ], preamble: true),
+            variant(
+                "v1",
+                head + [
+                    .currencyPrefixed("Spot Price at Transaction"), .currencyPrefixed("Subtotal"),
+                    .currencyPrefixed("Total (inclusive of fees)"), .currencyPrefixed("Fees"), .named("Notes"),
+                ], preamble: true),
+        ]
+    }()
+
+    private let id: ImportHeader.Field?
+    private let timestamp, type, asset, quantity, subtotal, fees, notes: ImportHeader.Field
+    private let currency: ImportHeader.Field?
+    private let headerCurrency: String?
+    /// A Convert row whose Notes do not say what it received, waiting for the second row of its ID.
+    private var convert: (row: ImportRow, time: Int64)?
+    /// The ID of the last Convert read from its Notes: a second row with that ID is its other side.
+    private var convertedID: String?
+
+    /// Money cells: a currency sign, thousands separators, a minus on outflows.
+    private static let money: NumberForm = [.signed, .thousands, .currencySign]
+
+    init(header: ImportHeader) throws {
+        id = header.field("ID")
+        timestamp = try header.require("Timestamp")
+        type = try header.require("Transaction Type")
+        asset = try header.require("Asset")
+        quantity = try header.require("Quantity Transacted")
+        currency = header.field("Price Currency") ?? header.field("Spot Price Currency")
+        headerCurrency = header.currency
+        subtotal = try header.require("Subtotal")
+        fees = try header.require(anyOf: ["Fees and/or Spread", "Fees"])
+        notes = try header.require("Notes")
+    }
+
+    mutating func read(_ row: ImportRow, into file: inout ImportedFile) throws {
+        let kind = row.text(type).lowercased()
+        let time = try row.time(timestamp, .iso)
+        if let waiting = convert {
+            convert = nil
+            if let id, row.text(id) == waiting.row.text(id) {
+                return try pair(waiting.row, row, time: waiting.time, into: &file)
+            }
+            throw unpaired(waiting.row)
+        }
+        let rowID = id.map { row.text($0) }
+        defer { if kind != "convert" { convertedID = nil } }
+        if kind == "convert", let rowID, rowID == convertedID {
+            convertedID = nil
+            return file.ignore(row.line, "the other side of Convert \(rowID), read from the Notes of the row before")
+        }
+        let symbol = try row.symbol(asset)
+        let units = try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude
+        let coin = ImportedEntry.Asset(symbol, units)
+        let note = row.text(notes)
+        let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.cells])
+        func money(_ field: ImportHeader.Field) throws -> ImportedEntry.Asset? {
+            guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
+            return ImportedEntry.Asset(try priceCurrency(row), amount)
+        }
+        func subtotalMoney() throws -> ImportedEntry.Asset {
+            guard let value = try money(subtotal) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
+            return value
+        }
+        let fee = try money(fees).map { [$0] } ?? []
+        func add(_ action: ImportedEntry.Action) {
+            file.add(line: row.line, timestamp: time, action, fees: fee, note: note, externalID: externalID)
+        }
+        switch kind {
+        case "buy", "advanced trade buy": add(.exchange(sent: try subtotalMoney(), received: coin, value: nil))
+        case "sell", "advanced trade sell": add(.exchange(sent: coin, received: try subtotalMoney(), value: nil))
+        case "send", "withdrawal": add(.transferOut(coin))
+        case "receive", "deposit": add(.transferIn(coin))
+        case "convert":
+            if let received = try Self.converted(note, row: row, notes: notes) {
+                add(.exchange(sent: coin, received: received, value: try money(subtotal)))
+                convertedID = rowID
+            } else if id != nil {
+                convert = (row, time)
+            } else {
+                throw unpaired(row)
+            }
+        case "staking income": add(.income(coin, .staking, value: try money(subtotal)))
+        case "rewards income", "inflation reward", "learning reward", "coinbase earn":
+            add(.income(coin, .reward, value: try money(subtotal)))
+        case "interest payout": add(.income(coin, .interest, value: try money(subtotal)))
+        default: file.warn(row.line, "Coinbase type \"\(row.text(type))\" is not one Coinfolio reads; the row was left out")
+        }
+    }
+
+    mutating func finish(into file: inout ImportedFile) throws {
+        if let waiting = convert { throw unpaired(waiting.row) }
+    }
+
+    /// A Convert told by two rows with the same ID: the row with the negative quantity (else the
+    /// first) is what was sent.
+    private func pair(_ first: ImportRow, _ second: ImportRow, time: Int64, into file: inout ImportedFile) throws {
+        let firstUnits = try first.requiredNumber(quantity, [.signed, .thousands]).value
+        let secondUnits = try second.requiredNumber(quantity, [.signed, .thousands]).value
+        let (sent, received) = firstUnits.isNegative || !secondUnits.isNegative ? (first, second) : (second, first)
+        func side(_ row: ImportRow) throws -> ImportedEntry.Asset {
+            ImportedEntry.Asset(
+                try row.symbol(asset), try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude)
+        }
+        let value = try sent.number(subtotal, Self.money).map {
+            ImportedEntry.Asset(try priceCurrency(sent), $0.value.magnitude)
+        }
+        let fee =
+            try sent.number(fees, Self.money).map { [ImportedEntry.Asset(try priceCurrency(sent), $0.value.magnitude)] }
+            ?? []
+        let externalID = file.ids.own(first.text(id ?? timestamp))
+        file.add(
+            line: first.line, timestamp: time, .exchange(sent: try side(sent), received: try side(received), value: value), fees: fee,
+            note: first.text(notes), externalID: externalID)
+    }
+
+    /// The row's price currency: its column's, else the header's (v1).
+    private func priceCurrency(_ row: ImportRow) throws -> String {
+        if let currency { return try row.symbol(currency) }
+        if let headerCurrency { return headerCurrency }
+        throw row.error(nil, "the row names no price currency")
+    }
+
+    /// What a Convert received, from Notes "Converted 0.5 BTC to 10 ETH" (amounts may have
+    /// thousands separators); nil when the Notes are not so.
+    static func converted(_ note: String, row: ImportRow, notes: ImportHeader.Field) throws -> ImportedEntry.Asset? {
+        let words = note.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 6, words[0] == "Converted", words[3] == "to" else { return nil }
+        guard let read = try? ImportNumber.read(String(words[4]), .thousands), !read.value.isZero else {
+            throw row.error(notes, "\"\(words[4])\" in the Notes is not the amount received")
+        }
+        return ImportedEntry.Asset(String(words[5]), read.value)
+    }
+
+    private func unpaired(_ row: ImportRow) -> CoinfolioError {
+        row.error(
+            notes, "a Convert names what it received in its Notes (\"Converted 0.5 BTC to 10 ETH\") or in a second row with the same ID")
+    }
+}

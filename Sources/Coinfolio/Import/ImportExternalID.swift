@@ -1,0 +1,58 @@
+/// The external ids of imported rows (SPEC §18 "idempotent"): `"<format>:<the exchange's row
+/// id>"` where the file has one (Coinbase's ID, Kraken's refid), else `"<format>:"` + the first
+/// 32 hex digits of SHA-256 over the row's cells. Importing the same file again, or a later
+/// export that overlaps it, then finds every old row's id and imports only the new ones.
+///
+/// The hashed bytes: each cell's UTF-8 as the file writes it (after CSV unquoting, before any
+/// trimming), cells separated by U+001F and rows (for an entry made of several rows, in file
+/// order) by U+001E. Rows that are the same cell for cell (two fills of one order in the same
+/// second at the same price) are told apart by their count: for the n-th such row (n ≥ 2) of a
+/// file, SHA-256 over the first digest's 64 hex digits, U+001D and n (decimal) — so re-importing
+/// the file, or an export that holds the same rows, finds the same ids.
+struct ImportExternalID: Sendable {
+    /// The format, the ids' prefix.
+    let format: ImportFormat
+    /// How many times each digest (its first 128 bits) was met in this file.
+    private var seen: [Digest: Int] = [:]
+
+    /// The first 128 bits of a digest: what tells rows apart.
+    private struct Digest: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        init(_ bytes: [UInt8]) {
+            high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
+            low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+        }
+    }
+
+    init(format: ImportFormat) { self.format = format }
+
+    /// `"<format>:<id>"` for the exchange's own id of a row.
+    func own(_ id: String) -> String { "\(format.rawValue):\(id)" }
+
+    /// `"<format>:"` + 32 hex digits of SHA-256 over `rows`' cells (the count appended from a
+    /// repeated rows' second occurrence on).
+    mutating func hashed(_ rows: [[String]]) -> String {
+        var hasher = SHA256()
+        for (index, row) in rows.enumerated() {
+            if index > 0 { hasher.update(CollectionOfOne(UInt8(0x1E))) }
+            for (position, cell) in row.enumerated() {
+                if position > 0 { hasher.update(CollectionOfOne(UInt8(0x1F))) }
+                hasher.update(cell.utf8)
+            }
+        }
+        var digest = hasher.finish()
+        let key = Digest(digest)
+        let count = (seen[key] ?? 0) + 1
+        seen[key] = count
+        if count > 1 {
+            var again = SHA256()
+            again.update(SHA256.hex(digest: digest).utf8)  // the first digest stands for the cells
+            again.update(CollectionOfOne(UInt8(0x1D)))
+            again.update(String(count).utf8)
+            digest = again.finish()
+        }
+        return "\(format.rawValue):\(SHA256.hex(digest: Array(digest.prefix(16))))"
+    }
+}

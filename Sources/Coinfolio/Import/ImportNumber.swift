@@ -1,0 +1,162 @@
+/// The number forms exchanges write, accepted only where a format writes them (SPEC §18): each
+/// importer names the forms of each column. Whatever form is allowed, the digits themselves are
+/// read exactly (`ExactDecimal`, at most 18 fraction digits); the coinfolio format stays strict.
+struct NumberForm: OptionSet, Sendable {
+    let rawValue: Int
+
+    /// A leading `-` (Coinbase's outflows, Kraken's and Binance's signed changes). Without it a
+    /// negative number is refused.
+    static let signed = NumberForm(rawValue: 1 << 0)
+    /// Commas between groups of three digits (`11,426.20`, Binance and Coinbase).
+    static let thousands = NumberForm(rawValue: 1 << 1)
+    /// A currency sign before the digits, after or before the minus (`$1.50`, `-€2.00`, `€-2`,
+    /// `CA$3`: up to three capital letters and one currency symbol, Coinbase).
+    static let currencySign = NumberForm(rawValue: 1 << 2)
+    /// An asset code after the digits (`0.0528450000BTC`, Binance), returned with the number.
+    static let assetSuffix = NumberForm(rawValue: 1 << 3)
+    /// `-` alone for an empty cell (CoinTracking).
+    static let dashIsEmpty = NumberForm(rawValue: 1 << 4)
+}
+
+/// Reads one number cell in the forms allowed.
+enum ImportNumber {
+    /// A number read: its value and the asset code written after it (`assetSuffix`).
+    struct Read: Sendable {
+        /// The value, negative only with `signed`.
+        var value: ExactDecimal
+        /// The asset code after the digits (upper-case as written), or nil.
+        var suffix: String?
+    }
+
+    /// Reads `text` (already trimmed) in `form`.
+    /// - Parameter suffixes: with `assetSuffix`, the asset codes the cell may end with (the
+    ///   pair's base and quote, a fee coin); the longest one that ends the cell is taken, which
+    ///   keeps `12.01INCH` apart as 12.0 and `1INCH`. Without a match, the letters after the last
+    ///   digit are the code.
+    /// - Returns: nil for an empty cell (or `-` with `dashIsEmpty`).
+    /// - Throws: a message saying what is wrong with the cell, for the caller to place.
+    static func read(_ text: String, _ form: NumberForm, suffixes: [String] = []) throws(Refusal) -> Read? {
+        if text.isEmpty || (form.contains(.dashIsEmpty) && text == "-") { return nil }
+        // Most cells are plain decimals (`0.10`, `-100.25`): read in place, no copy.
+        if let plain = plainDecimal(text, signed: form.contains(.signed)) { return Read(value: plain, suffix: nil) }
+        var bytes = Substring(text).utf8[...]
+        var suffix: String?
+        if form.contains(.assetSuffix) {
+            if let known = suffixes.filter({ !$0.isEmpty && text.utf8.count > $0.utf8.count && text.hasSuffix($0) })
+                .max(by: { $0.utf8.count < $1.utf8.count })
+            {
+                suffix = known
+                bytes = bytes.dropLast(known.utf8.count)
+            } else if let last = bytes.lastIndex(where: { (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }),
+                bytes.index(after: last) != bytes.endIndex
+            {
+                let tail = bytes[bytes.index(after: last)...]
+                guard tail.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }) else {
+                    throw Refusal("\"\(text)\" is not a number followed by an asset code (0.0528450000BTC)")
+                }
+                suffix = String(Substring(tail))
+                bytes = bytes[..<bytes.index(after: last)]
+            }
+        }
+        var negative = false
+        func takeMinus() {
+            if bytes.first == UInt8(ascii: "-") {
+                negative = true
+                bytes = bytes.dropFirst()
+            }
+        }
+        takeMinus()
+        if form.contains(.currencySign), bytes.first == UInt8(ascii: "$") {
+            // The usual sign, without walking Unicode scalars.
+            bytes = bytes.dropFirst()
+            if !negative { takeMinus() }
+        } else if form.contains(.currencySign) {
+            let scalars = Substring(bytes).unicodeScalars
+            var index = scalars.startIndex
+            var letters = 0
+            while index != scalars.endIndex, letters < 3, ("A"..."Z").contains(scalars[index]) {
+                letters += 1
+                index = scalars.index(after: index)
+            }
+            if index != scalars.endIndex, scalars[index].properties.generalCategory == .currencySymbol {
+                bytes = Substring(scalars[scalars.index(after: index)...]).utf8[...]
+                if !negative { takeMinus() }
+            }
+        }
+        guard !bytes.isEmpty, bytes.first != UInt8(ascii: "-"), bytes.first != UInt8(ascii: "+") else {
+            throw Refusal("\"\(text)\" is not a number")
+        }
+        if negative, !form.contains(.signed) {
+            throw Refusal("\"\(text)\" is negative; this column holds amounts of 0 or more")
+        }
+        let comma = UInt8(ascii: ",")
+        let parsed: ExactDecimal?
+        if bytes.contains(comma) {
+            guard form.contains(.thousands), hasThousandsGroups(bytes) else {
+                // What the comma is, said as the ledger's CSV says it (`DecimalComma`).
+                if let (reason, message) = DecimalComma.refusal(String(Substring(bytes))) {
+                    throw Refusal(message, reason: reason)
+                }
+                throw Refusal("\"\(text)\" has a comma: this column writes numbers with a decimal point")
+            }
+            parsed = ExactDecimal.parse(bytes.lazy.filter { $0 != comma }, rounding: false)
+        } else {
+            parsed = ExactDecimal.parse(bytes, rounding: false)
+        }
+        guard let value = parsed else {
+            let digits = bytes.filter { $0 != comma }
+            if let point = digits.firstIndex(of: UInt8(ascii: ".")), digits.count - point - 1 > ExactDecimal.fractionDigits,
+                digits.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") })
+            {
+                throw Refusal("\"\(text)\" has more than \(ExactDecimal.fractionDigits) fraction digits")
+            }
+            throw Refusal("\"\(text)\" is not a number")
+        }
+        return Read(value: negative ? -value : value, suffix: suffix)
+    }
+
+    /// `text` as a decimal when it is only digits, one point and (with `signed`) a leading minus;
+    /// nil for anything else, which the general reading then says what is wrong with.
+    private static func plainDecimal(_ text: String, signed: Bool) -> ExactDecimal? {
+        var text = text
+        return text.withUTF8 { bytes -> ExactDecimal? in
+            guard let first = bytes.first, first != UInt8(ascii: "+"), signed || first != UInt8(ascii: "-"),
+                bytes.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
+            else { return nil }
+            return ExactDecimal.parse(bytes, rounding: false)
+        }
+    }
+
+    /// Whether the commas of `bytes` separate groups of three digits before the point
+    /// (`1,234,567.5`); not `1,5` (a decimal comma), `12,34` or `1,234.5,6`.
+    private static func hasThousandsGroups(_ bytes: Substring.UTF8View) -> Bool {
+        var group = 0  // digits since the last comma
+        var groups = 0  // commas seen
+        var afterPoint = false
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: ","):
+                guard !afterPoint, groups == 0 ? (1...3).contains(group) : group == 3 else { return false }
+                groups += 1
+                group = 0
+            case UInt8(ascii: "."):
+                guard !afterPoint, groups == 0 || group == 3 else { return false }
+                afterPoint = true
+            default:
+                group += 1
+            }
+        }
+        return groups > 0 && (afterPoint || group == 3)
+    }
+
+    /// Why a cell is not a number of its column, said for a person, and the `details.reason` of
+    /// a comma refused (`DecimalComma`'s `thousands_separator`, `decimal_comma`, `ambiguous_comma`).
+    struct Refusal: Error {
+        let message: String
+        let reason: CoinfolioError.Reason?
+        init(_ message: String, reason: CoinfolioError.Reason? = nil) {
+            self.message = message
+            self.reason = reason
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Prices given in another currency (SPEC §17 `price_currency`): a transaction's price, fee and
+/// fee price given in currency G are converted into its portfolio's currency P with the
+/// transaction's own coin's prices in both currencies at its time (the `price_at` rule, within
+/// its UTC day): value × p_P ÷ p_G, in one step rounded half-to-even to 18 fraction digits. The
+/// price as given is kept as `original_price`, G as `price_currency`.
+enum PriceConversion {
+    /// `value` × `portfolioPrice` ÷ `givenPrice`; nil when `givenPrice` is 0 or the result is
+    /// beyond the ledger's range.
+    static func convert(_ value: ExactDecimal, portfolioPrice: ExactDecimal, givenPrice: ExactDecimal) -> ExactDecimal? {
+        guard !givenPrice.isZero else { return nil }
+        return (PreciseDecimal(value) * PreciseDecimal(portfolioPrice)).divided(by: PreciseDecimal(givenPrice))?.roundedToLedger
+    }
+
+    /// `t` (with `priceCurrency` set and its price, fee and fee price still in that currency)
+    /// converted with the coin's prices in the portfolio's currency and in `priceCurrency`: the
+    /// price from `originalPrice`, the fee when it is money (no `feeCoinID`), and the fee price.
+    /// Its source is `user` (the user gave the price; the points only gave the rate) and
+    /// `price_at` the time of the portfolio-currency point. A row whose price was pending (no
+    /// `originalPrice`: only its fee was given in `priceCurrency`) takes the portfolio-currency
+    /// point's price and source. Nil when a value cannot be converted.
+    static func converted(_ t: Transaction, portfolioPrice: StoredPrice, givenPrice: StoredPrice) -> Transaction? {
+        var result = t
+        func convert(_ value: ExactDecimal) -> ExactDecimal? {
+            Self.convert(value, portfolioPrice: portfolioPrice.price, givenPrice: givenPrice.price)
+        }
+        if let original = t.originalPrice {
+            guard let price = convert(original) else { return nil }
+            result.price = price
+        } else {
+            result.price = portfolioPrice.price
+        }
+        if t.feeCoinID == nil {
+            guard let fee = convert(t.fee) else { return nil }
+            result.fee = fee
+        }
+        if let feePrice = t.feePrice {
+            guard let converted = convert(feePrice) else { return nil }
+            result.feePrice = converted
+        }
+        result.priceSource = t.originalPrice == nil ? portfolioPrice.source : .user
+        result.priceAt = portfolioPrice.at
+        return result
+    }
+}

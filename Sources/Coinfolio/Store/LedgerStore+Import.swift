@@ -1,0 +1,327 @@
+import Foundation
+
+/// Imports (SPEC §12, §16, §18): the store's side of every file import, the ledger CSV's and
+/// an exchange file's. Units of rows — each the rows one file row or exchange transaction writes,
+/// already checked and grouped — are written in one database transaction and checked against
+/// the ledger at the end (never negative, within ±8.5e19, external ids new): all of them or,
+/// on any error, none.
+extension LedgerStore {
+    /// The rows one file row (or one exchange transaction) writes, in ledger order, and the
+    /// physical line it starts on (for errors).
+    struct ImportUnit {
+        /// The rows. Their group id: the one they carry, else a fresh one shared by all when
+        /// there are several.
+        var rows: [Transaction]
+        /// The physical line (1-based).
+        var line: Int
+    }
+
+    /// What an import wrote: transactions and units, written and skipped.
+    struct ImportCounts: Sendable {
+        /// Transactions written (fee rows and trade legs each count).
+        var importedRows = 0
+        /// Transactions not written because their unit's first external id was already there.
+        var skippedRows = 0
+        /// Units written.
+        var importedUnits = 0
+        /// Units skipped.
+        var skippedUnits = 0
+        /// Written rows of a kind with a price (buy, sell, fee, income) whose price is pending.
+        var pendingPrices = 0
+        /// The ordinals (0-based, in the order `next` gave them) of the skipped units.
+        var skippedOrdinals: [Int] = []
+    }
+
+    /// Writes the units `next` hands out, in one database transaction.
+    ///
+    /// A unit whose first row's external id the portfolio already has is skipped whole (it was
+    /// imported before); a unit whose external id an earlier unit of this import wrote is an
+    /// error ("appears twice"). After the last unit, every touched coin's running amount is
+    /// checked from the earliest imported time on; a shortfall names the line of the row where
+    /// it happens.
+    /// - Parameters:
+    ///   - keep: false for a dry run: everything is checked as for a real import, then rolled back.
+    ///   - portfolio: a portfolio to create first (one the import names that does not exist).
+    ///   - next: the next unit (the connection is there for what the caller reads or creates,
+    ///     such as a portfolio a file names), or nil after the last.
+    ///   - checked: called after the checks, before the commit (a progress report's end).
+    /// - Throws: `.invalidArgument` with `details.line` (`details.column` `external_id` or
+    ///   `amount`): a repeated external id, a shortfall `{coin_id, timestamp, short_by}`, a
+    ///   coin's sum beyond ±8.5e19 (`reason` `out_of_range`); whatever `next` throws; `.store`;
+    ///   `CancellationError` when the async call it serves is cancelled (checked every 1,000
+    ///   units and once more before the commit). Nothing is written on error.
+    func importUnits(
+        keep: Bool = true, creating portfolio: (name: String, vsCurrency: String)? = nil,
+        _ next: (_ connection: any Database) throws -> ImportUnit?, checked: () -> Void = {}
+    ) throws -> ImportCounts {
+        // The units are read once, so the body must never run twice. `write` holds the owner's
+        // ledger lock and is not retried (no serialization failures): this guard only keeps a
+        // future change from replaying a half-read stream.
+        var attempts = 0
+        do {
+            return try write(reportingProgress: true) { connection in
+                attempts += 1
+                guard attempts == 1 else {
+                    throw CoinfolioError(.store, "the import met a concurrent write and was undone whole; import the file again")
+                }
+                if let portfolio { try insertPortfolio(portfolio.name, portfolio.vsCurrency, connection) }
+                let counts = try connection.withLargeWriteCache { try writeUnits(next, connection) }
+                checked()
+                try WorkCancellation.check()  // the last moment a cancel undoes the import
+                guard keep else { throw DryRunRollback(counts: counts) }
+                return counts
+            }
+        } catch let dryRun as DryRunRollback {
+            return dryRun.counts
+        }
+    }
+
+    /// Thrown at the end of a dry run so that `write` rolls the transaction back.
+    private struct DryRunRollback: Error {
+        let counts: ImportCounts
+    }
+
+    /// The rows one import inserted into one portfolio: each coin's change, the earliest time,
+    /// and — up to `keptRowLimit` rows of the import — the rows themselves (coin, time, id, kind,
+    /// amount: 40 bytes a row), for the never-negative check in memory.
+    private struct PortfolioImport {
+        var keys: [HoldingsKey] = []
+        var keyIndex: [HoldingsKey: Int32] = [:]
+        var changes: [ExactDecimal] = []
+        var earliest = Int64.max
+        /// The latest time of the portfolio's rows before the import (nil: it had none).
+        var latestBefore: Int64?
+        var coin: [Int32] = []
+        var timestamp: [Int64] = []
+        var id: [Int64] = []
+        var kind: [TransactionKind] = []
+        var amount: [ExactDecimal] = []
+
+        /// The index of a coin, added on first use.
+        mutating func index(_ key: HoldingsKey) -> Int {
+            if let known = keyIndex[key] { return Int(known) }
+            keyIndex[key] = Int32(keys.count)
+            keys.append(key)
+            changes.append(.zero)
+            return keys.count - 1
+        }
+
+        mutating func dropRows() {
+            coin = []
+            timestamp = []
+            id = []
+            kind = []
+            amount = []
+        }
+    }
+
+    /// Rows of one import kept for the in-memory check; a larger import checks against the
+    /// database instead (two ordered reads), as the CSV import of SPEC §12 always did.
+    static let keptRowLimit = 1_000_000
+
+    private func writeUnits(_ next: (_ connection: any Database) throws -> ImportUnit?, _ connection: any Database) throws -> ImportCounts {
+        // The ids this import inserted (increasing: one session's identity values only grow)
+        // and each one's line, to name the row of a shortfall or a repeated external_id. Other
+        // owners' rows may take ids in between, so nothing reads the whole table.
+        var importedIDs: [Int64] = []
+        var importedLines: [Int32] = []
+        func importedLine(_ id: Int64) -> Int? {
+            var low = 0
+            var high = importedIDs.count
+            while low < high {
+                let middle = (low + high) / 2
+                if importedIDs[middle] < id { low = middle + 1 } else { high = middle }
+            }
+            return low < importedIDs.count && importedIDs[low] == id ? Int(importedLines[low]) : nil
+        }
+        var portfolios: [String: PortfolioImport] = [:]
+        // The portfolio rows are going to, taken out of `portfolios` while rows keep going to it
+        // (the usual case: one portfolio), so that its arrays grow in place.
+        var currentName: String?
+        var current = PortfolioImport()
+        func switchTo(_ name: String) throws {
+            if let currentName { portfolios[currentName] = current }
+            if let known = portfolios.removeValue(forKey: name) {
+                current = known
+            } else {
+                // What the portfolio held before this import, summed before its first row goes
+                // in, and its latest time then.
+                try loadPositions(portfolio: name, connection)
+                current = PortfolioImport()
+                current.latestBefore = try latestTime(portfolio: name, connection)
+            }
+            currentName = name
+        }
+        var keepsRows = true
+        var counts = ImportCounts()
+        var ordinal = -1
+        var groupIDs = ImportGroupIDs()
+        // Fetched once: the statement cache would hash the SQL for every row.
+        let insertStatement = try Self.insertStatement(skippingKnownExternalID: true, connection)
+        while var unit = try next(connection) {
+            ordinal += 1
+            // A cancelled async import stops here; the transaction rolls back whole.
+            if ordinal % 1000 == 0 { try WorkCancellation.check() }
+            if unit.rows.count > 1, unit.rows[0].groupID == nil {
+                let group = groupIDs.next()
+                for index in unit.rows.indices { unit.rows[index].groupID = group }
+            }
+            for (index, transaction) in unit.rows.enumerated() {
+                if currentName != transaction.portfolio { try switchTo(transaction.portfolio) }
+                // A row whose external_id the portfolio already has is not inserted: its unit is
+                // skipped when it was there before the import, an error when an earlier unit of
+                // this import put it there (or when only a later row of a unit is known).
+                insertStatement.reset()
+                guard let id = try insert(transaction, with: insertStatement, skippingKnownExternalID: true) else {
+                    let externalID = transaction.externalID ?? ""
+                    let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection)
+                    if index > 0 || existing.flatMap(importedLine) != nil {
+                        throw LedgerCSVRows.error(
+                            line: unit.line, column: "external_id", "external_id \"\(externalID)\" appears twice in the file")
+                    }
+                    counts.skippedRows += unit.rows.count
+                    counts.skippedUnits += 1
+                    counts.skippedOrdinals.append(ordinal)
+                    break
+                }
+                importedIDs.append(id)
+                importedLines.append(Int32(clamping: unit.line))
+                if transaction.kind.hasPrice, transaction.price == nil { counts.pendingPrices += 1 }
+                let coin = current.index(HoldingsKey(transaction.coinID))
+                guard let sum = current.changes[coin].adding(transaction.kind.signed(transaction.amount)) else {
+                    throw LedgerCSVRows.error(
+                        line: unit.line, column: "amount", "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19",
+                        reason: .outOfRange)
+                }
+                current.changes[coin] = sum
+                current.earliest = min(current.earliest, transaction.timestamp)
+                if keepsRows, importedIDs.count > Self.keptRowLimit {
+                    keepsRows = false
+                    for name in Array(portfolios.keys) { portfolios[name]?.dropRows() }
+                    current.dropRows()
+                }
+                if keepsRows {
+                    current.coin.append(Int32(coin))
+                    current.timestamp.append(transaction.timestamp)
+                    current.id.append(id)
+                    current.kind.append(transaction.kind)
+                    current.amount.append(transaction.amount)
+                }
+                counts.importedRows += 1
+                if index == unit.rows.count - 1 { counts.importedUnits += 1 }
+            }
+        }
+        if let currentName { portfolios[currentName] = current }
+        for name in portfolios.keys.sorted() {
+            guard let imported = portfolios[name], !imported.keys.isEmpty else { continue }
+            try checkImported(imported, portfolio: name, keptRows: keepsRows, connection, line: importedLine)
+        }
+        return counts
+    }
+
+    /// The never-negative rule over each coin one portfolio's import touched, with the imported
+    /// rows in place, from the earliest imported time on (the points before it did not change),
+    /// and the new positions. When no row that was there before lies after that time (an import
+    /// into an empty portfolio, or of a later export: the usual case; a row at that very time
+    /// comes before every imported one, its id being smaller) and the rows were kept, the
+    /// imported rows alone, in ledger order, are checked in memory; otherwise two ordered reads
+    /// of the entries from that time on, keeping a few numbers per coin.
+    private func checkImported(
+        _ imported: PortfolioImport, portfolio: String, keptRows: Bool, _ connection: any Database, line importedLine: (Int64) -> Int?
+    ) throws {
+        let keys = imported.keys
+        // What each coin held before the import (positions were summed before its first row).
+        var before = [ExactDecimal](repeating: .zero, count: keys.count)
+        changePositions(portfolio: portfolio) { held in
+            for (index, key) in keys.enumerated() { before[index] = held[key] ?? .zero }
+        }
+        var shortfalls = [(entry: LedgerEntry, breach: RunningAmountBreach)?](repeating: nil, count: keys.count)
+        // The last imported row of each coin up to its shortfall: the row to name when the
+        // shortfall falls on a row that was there before (an import of earlier sells).
+        var lastImported = [Int64?](repeating: nil, count: keys.count)
+        if keptRows, (imported.latestBefore ?? .min) <= imported.earliest {
+            var running = before
+            let order = imported.timestamp.indices.sorted {
+                imported.timestamp[$0] != imported.timestamp[$1]
+                    ? imported.timestamp[$0] < imported.timestamp[$1] : imported.id[$0] < imported.id[$1]
+            }
+            for row in order {
+                let coin = Int(imported.coin[row])
+                guard shortfalls[coin] == nil else { continue }
+                let entry = LedgerEntry(
+                    id: imported.id[row], timestamp: imported.timestamp[row], kind: imported.kind[row], amount: imported.amount[row])
+                if let short = firstBreach([entry], startingAt: running[coin]) {
+                    shortfalls[coin] = short
+                } else {
+                    running[coin] += entry.kind.signed(entry.amount)
+                }
+            }
+        } else {
+            // What each coin held just before `from`: its total less its entries from then on.
+            let from: LedgerPoint = (imported.earliest, .min)
+            var running: [HoldingsKey: ExactDecimal] = [:]
+            for (index, key) in keys.enumerated() { running[key] = before[index] + imported.changes[index] }
+            try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
+                running[key]? -= entry.kind.signed(entry.amount)
+            }
+            try forEachEntry(portfolio: portfolio, after: from, connection) { key, entry in
+                guard let coin = imported.keyIndex[key], shortfalls[Int(coin)] == nil, let held = running[key] else { return }
+                if importedLine(entry.id) != nil { lastImported[Int(coin)] = entry.id }
+                if let short = firstBreach([entry], startingAt: held) {
+                    shortfalls[Int(coin)] = short
+                } else {
+                    running[key] = held + entry.kind.signed(entry.amount)
+                }
+            }
+        }
+        for index in keys.indices.sorted(by: { keys[$0].text < keys[$1].text }) {
+            if let short = shortfalls[index] {
+                let error = Self.breachError(short, coinID: keys[index].text)
+                guard let line = importedLine(short.entry.id) ?? lastImported[index].flatMap(importedLine) else { throw error }
+                throw LedgerCSVRows.error(line: line, column: "amount", error.message, error.details)
+            }
+        }
+        changePositions(portfolio: portfolio) { held in
+            for (index, key) in keys.enumerated() { held[key] = before[index] + imported.changes[index] }
+        }
+    }
+
+    /// The latest time of the portfolio's rows (nil when it has none). One indexed probe
+    /// (`ledger_time` leads with owner, portfolio and time).
+    private func latestTime(portfolio: String, _ connection: any Database) throws -> Int64? {
+        let select = try connection.statement(
+            "SELECT timestamp_ms FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2 ORDER BY timestamp_ms DESC LIMIT 1")
+        select.bind(1, owner)
+        select.bind(2, portfolio)
+        defer { select.reset() }
+        return try select.next() ? select.int64(0) : nil
+    }
+}
+
+/// The group ids of one import: UUIDs (lower-case, as every group id is) that start from one
+/// random UUID and count up in its last 64 bits. As unique as random ones, a thousand times
+/// cheaper to make than a `UUID()` each (one `getrandom` call per import, not per group), and
+/// in order, so that the groups' index grows at its end.
+struct ImportGroupIDs {
+    private let high: UInt64
+    private var low: UInt64
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        high = generator.next()
+        low = generator.next()
+    }
+
+    /// The next id.
+    mutating func next() -> String {
+        low &+= 1
+        // Version 4, variant 10 (RFC 9562), as a random UUID has.
+        let a = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
+        let b = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        func hex(_ value: UInt64, _ digits: Int) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: digits - text.count) + text
+        }
+        return "\(hex(a >> 32, 8))-\(hex((a >> 16) & 0xFFFF, 4))-\(hex(a & 0xFFFF, 4))-\(hex(b >> 48, 4))-\(hex(b & 0xFFFF_FFFF_FFFF, 12))"
+    }
+}
