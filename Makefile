@@ -79,7 +79,7 @@ test-postgres-suites:
 	$(POSTGRES_PASS) $(SWIFT) test --filter 'StoreTests|EngineTests|EdgeEngineTests|PostgresTests'
 	$(POSTGRES_PASS) $(MAKE) -C bindings/c test-postgres LIBDIR=$(abspath $(BUILD_DIR))
 	cd bindings/python && $(POSTGRES_PASS) PYTHONPATH=. $(PYTHON) -m pytest -q tests/test_store.py tests/test_engine.py tests/test_edges.py tests/test_postgres.py tests/test_ledger_history.py tests/test_prices.py \
-	    tests/test_portfolio_rows.py tests/test_import.py tests/test_ledger.py::test_the_ledger_on_both_backends_keeps_owners_apart \
+	    tests/test_portfolio_rows.py tests/test_returns.py tests/test_import.py tests/test_ledger.py::test_the_ledger_on_both_backends_keeps_owners_apart \
 	    tests/test_ledger_edges.py tests/test_shared_market.py
 
 # The package with its default traits off (SPEC §21): only SQLite. Tests that need the PostgreSQL

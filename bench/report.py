@@ -234,8 +234,9 @@ def main() -> None:
           "time; the ratio is ours ÷ the anchor (below 1 is faster than the anchor).\n")
     print("| benchmark | ours | anchor | anchor time | ratio | notes |")
     print("|---|---|---|---|---|---|")
+    returns = subprocess.run([str(build / "returns_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
     prices = subprocess.run([str(build / "prices_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
-    for line in c_rows + import_rows(build) + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + prices + async_rows(build):
+    for line in c_rows + import_rows(build) + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + prices + returns + async_rows(build):
         print(line)
     print()
     print((BENCH / "NOTES.md").read_text().rstrip())

@@ -82,7 +82,7 @@ extern "C" {
 #define CF_REASON_DECIMAL_COMMA      "decimal_comma"      /**< CF_INVALID_ARGUMENT: a CSV number with a decimal comma ("1,5") */
 #define CF_REASON_AMBIGUOUS_COMMA    "ambiguous_comma"    /**< CF_INVALID_ARGUMENT: a CSV number whose one comma could be either ("1,234") */
 #define CF_REASON_OUT_OF_RANGE       "out_of_range"       /**< CF_INVALID_ARGUMENT: a ledger change after which an amount, price or sum would pass the ledger's ±8.5e19 (details.field) */
-#define CF_REASON_CURRENCY           "currency"           /**< CF_INVALID_ARGUMENT: a move between portfolios of different currencies (details.from_currency, details.to_currency) */
+#define CF_REASON_CURRENCY           "currency"           /**< CF_INVALID_ARGUMENT: a move between portfolios of different currencies (details.from_currency, details.to_currency), or a realized or performance report over every portfolio ("portfolio": null) when they differ */
 #define CF_REASON_UNKNOWN_CURRENCY   "unknown_currency"   /**< CF_INVALID_ARGUMENT: a vs_currency or price_currency CoinGecko does not price in (details.field) */
 #define CF_REASON_UNKNOWN_FORMAT     "unknown_format"     /**< CF_INVALID_ARGUMENT (cf_engine_import): the header, after the preamble lines a format may have, is none of the known formats' (or not the asked format's); details.header its cells, details.formats the formats tried */
 #define CF_REASON_UNKNOWN_SYMBOLS    "unknown_symbols"    /**< CF_INVALID_ARGUMENT (cf_engine_import): symbols that name no one coin; details.symbols lists each {"symbol","candidates"}; nothing was written */
@@ -815,9 +815,10 @@ int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out
 /** Cost basis and P&L of every coin the portfolio ever held (a closed coin stays listed with its
  * realized P&L), by coin id, against the snapshot's current_price when the portfolio's currency
  * is the engine's vs_currency. options_json (may be NULL): {"portfolio":"main","method":"fifo"|
- * "lifo"|"hifo"|"lofo"|"average"}. fifo and lifo take lots by first acquisition time; hifo takes
- * the highest unit cost first, lofo the lowest (lots of unknown cost count as cost 0: hifo last,
- * lofo first; ties in ledger order); average keeps one pool of known and one of unknown cost.
+ * "lifo"|"hifo"|"lofo"|"average"|"uk"}. fifo and lifo take lots by first acquisition time; hifo
+ * takes the highest unit cost first, lofo the lowest (lots of unknown cost count as cost 0: hifo
+ * last, lofo first; ties in ledger order); average keeps one pool of known and one of unknown
+ * cost; uk is UK share pooling (see cf_engine_realized).
  * Fees of a buy or income add to its lot's cost, fees of a sell reduce its proceeds; transfers
  * in (other than a move's) bring lots of unknown cost, and pending prices leave costs and
  * proceeds unknown: P&L over them is unknown (null, never 0) and the coverages say how much is
@@ -969,6 +970,99 @@ int cf_engine_import(cf_engine *engine, const char *options_json, const char *da
  * freed with cf_string_free. Returns CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
 int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_csv,
                          char **out_error);
+/** @} */
+
+/** @name Returns and taxes
+ * How a portfolio performed, and what its disposals realized (SPEC §19). Neither call sends a
+ * request: prices of the past come only from stored price points (a missing one shows in the
+ * answer, never a guess; cf_engine_fill_prices or a chart fetches them). Money is in the
+ * portfolio's currency, exact to 38 significant digits as in cf_engine_pnl; returns are percent
+ * (doubles). "portfolio": null means every portfolio of the owner together; their currencies
+ * must then be one (else CF_INVALID_ARGUMENT with details.reason "currency").
+ */
+/** @{ */
+
+/** Performance over a range. options_json (may be NULL): {"portfolio":"main","range":"24h"|"7d"|
+ * "30d"|"90d"|"1y"|"ytd"|"max" (default; from 00:00 UTC of the first transaction's day) or
+ * {"from","to"} (RFC 3339; a date alone is 00:00Z; "to" absent or later than now: now),
+ * "benchmark":null or a coin id}. The named ranges end now and start that many days earlier
+ * (1y: 365 days; ytd: January 1st 00:00 UTC).
+ * Points: at "from", at each UTC day's 00:00 in between and at "to". A point's value is the units
+ * held just before it (transactions at its time come after it) × the coin's price there, by the
+ * price_at rule over stored points (the owner's manual point of that UTC day, else the latest
+ * CoinGecko point in [the day's 00:00, the time], else the earliest after it within the day);
+ * the points are those cf_engine_fill_prices, cf_engine_price_at and cf_engine_set_price store.
+ * The last point of a range ending now takes the current price before stored points: the
+ * snapshot's current_price (when the portfolio's currency is the engine's and the snapshot has
+ * the coin), else the owner's manual current price (cf_engine_set_price without a timestamp), as
+ * cf_engine_pnl values a holding. A held coin without a price makes the point's
+ * value null, lowers "coverage" and lists its day in "missing".
+ * Flows (money from outside; a portfolio holds no money of its own): a buy brings in amount ×
+ * price + its fee, a sell takes out amount × price − its fee (a fee paid in a coin is a disposal
+ * of that coin, no flow), a transfer in or out moves its market value at its time unless it is
+ * one side of a move between two portfolios the report covers (then no flow), income and fee
+ * rows are none. Transactions at "from" are flows, not part of start_value. A flow whose value is
+ * unknown (a pending price; a transfer without a stored price at its time) makes net_flows and
+ * what depends on it null.
+ * gain = end_value − start_value − net_flows; roi = gain ÷ (start_value + the inflows) × 100;
+ * twr by unit values: each day's flows enter at the unit value of its 00:00 (inflows) and leave
+ * at the next 00:00's (outflows), so a unit's value grows by (value at the end + outflows) ÷
+ * (value at the start + inflows) each day; a day without a value joins its neighbour; null when
+ * the first or last value is unknown. mwr: the yearly rate r with start_value × (1+r)^(days/365)
+ * + Σ flow × (1+r)^(days left/365) = end_value, each day's flows counted at its 00:00 (Newton's
+ * method with a bisection fallback); null when there is no single root. benchmark change =
+ * (p_to ÷ p_from − 1) × 100 of the coin's prices at the range's ends (null when either is
+ * missing, its days then listed in "missing").
+ * out_json: {"portfolio","vs_currency","from","to" (RFC 3339),"start_value","end_value",
+ * "net_flows","gain","roi","twr","mwr","benchmark":{"coin_id","change"}|null,"coverage" (share
+ * of points with a value),"points":[[t_ms,value|null,net_flows|null (Σ flows in [from, t_ms))]…],
+ * "missing":[{"date":"YYYY-MM-DD","coin_ids":[…]}…] (by date)}. Returns CF_OK,
+ * CF_INVALID_ARGUMENT (NULL engine, malformed JSON, a bad field: details.field "portfolio",
+ * "range", "range.from", "range.to", "benchmark"; a range starting at or after its end or longer
+ * than 36,600 days: details.field "range"; details.reason "currency"), CF_NOT_FOUND (unknown
+ * portfolio) or CF_STORE. Never blocks on the network. */
+int cf_engine_performance(cf_engine *engine, const char *options_json, char **out_json,
+                          char **out_error);
+
+/** Realized lots and income of a period: one row per (disposal, lot) pair — each sell or fee row
+ * and each lot it took by the method, as cf_engine_pnl takes them. options_json (may be NULL):
+ * {"portfolio":"main","method":"fifo"|"lifo"|"hifo"|"lofo"|"average"|"uk","year":2024 (UTC
+ * January 1st to the next) or "from"/"to" (RFC 3339, from inclusive, to exclusive; neither: every
+ * disposal),"long_term_after_years":1,"tax_free_after_years":null,"format":"json"|"csv"}.
+ * Holding periods count UTC calendar days. N years after an acquisition date is the same date N
+ * years later, or that month's last day when the date does not exist (bought 2020-02-29: one
+ * year on 2021-02-28); "term" is "long" when the disposal's UTC date is after the anniversary of
+ * long_term_after_years (bought 2023-03-10: sold 2024-03-10 short, 2024-03-11 long), and with
+ * tax_free_after_years a row is tax-free on the same rule (the German one-year rule) and left
+ * out of taxable_gain. A moved lot keeps its first acquisition time. A disposal's proceeds net of
+ * its fees are split over its lots by units (the last taking the remainder, so they add up).
+ * Method "uk" (UK share pooling, HMRC's Cryptoassets Manual CRYPTO22200 onwards), also in
+ * cf_engine_pnl: per coin and portfolio, a UTC day's acquisitions (buys, income) count as one at
+ * their average cost and its disposals as one; a disposal matches the same day's acquisitions
+ * first, then the acquisitions of the 30 days after its day (earliest first, earlier disposals
+ * first), then the Section 104 pool at its average cost (fees in the pool's cost); transfers join
+ * and leave the pool (no acquisition, no disposal). A match's row has acquired_at the matched
+ * day's first acquisition (holding_days 0 when after the disposal); a pool row, and an "average"
+ * row, the pool's first acquisition.
+ * out_json: {"portfolio","vs_currency","method","rows":[{"portfolio","coin_id","amount",
+ * "acquired_at","disposed_at" (RFC 3339),"proceeds","cost","gain" (cost and gain null for units
+ * of unknown cost — transferred in, a pending price — never 0; proceeds null while the disposal's
+ * price is pending),"holding_days","term":"short"|"long","tax_free":true|false|null (null without
+ * tax_free_after_years),"disposal_id"}…] (by disposal in ledger order),"totals":{"proceeds",
+ * "cost","gain","short_term_gain","long_term_gain","taxable_gain" (each over the rows whose
+ * figure is known),"coverage" (share of rows whose gain is known; 1 when none)},"income":
+ * [{"portfolio","coin_id","income_type","amount","value" (amount × price; null while
+ * pending),"timestamp","transaction_id"}…],"income_total"}. With "format":"csv" out_json is
+ * instead CSV text (RFC 4180, CRLF) of the rows in Form 8949-like columns:
+ * description,acquired,disposed,proceeds,cost,gain,term — description "<amount> <coin_id>",
+ * dates as UTC YYYY-MM-DD, an unknown value an empty cell. Returns CF_OK, CF_INVALID_ARGUMENT
+ * (NULL engine, malformed JSON, a bad field: details.field "portfolio", "method", "year" (not a
+ * whole number 1970…9998, or given with from/to), "from", "to" (not after from),
+ * "long_term_after_years", "tax_free_after_years" (whole numbers 0…1000), "format";
+ * details.reason "currency"), CF_NOT_FOUND (unknown portfolio) or CF_STORE. Never blocks on the
+ * network. */
+int cf_engine_realized(cf_engine *engine, const char *options_json, char **out_json,
+                       char **out_error);
 /** @} */
 
 /** @name Charts and cheap price updates

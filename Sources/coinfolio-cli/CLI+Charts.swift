@@ -34,7 +34,8 @@ extension CLI {
         if let path = options.svg { say(terminal.dim("wrote \(path)")) }
     }
 
-    private func writeSVG(_ path: String?, title: String, _ render: (ChartSVGOptions) -> String) throws {
+    /// Writes the SVG `render` draws to `path` (nothing without one), owner-only.
+    func writeSVG(_ path: String?, title: String, _ render: (ChartSVGOptions) -> String) throws {
         guard let path else { return }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isFolder: ObjCBool = false

@@ -40,6 +40,13 @@ struct Options {
     var svg: String?
     /// `--history` of `portfolio`.
     var history = false
+    /// Returns and taxes (SPEC §19): `--range` and `--benchmark` of `performance`; `--year`,
+    /// `--tax-free-after` and `--csv` of `realized`.
+    var range: String?
+    var benchmark: String?
+    var year: Int?
+    var taxFreeAfter: Int?
+    var csv = false
     /// `--format F` of `import` (nil: detected).
     var format: ImportFormat?
     /// `--dry-run` of `import`.
@@ -136,8 +143,17 @@ struct Options {
             case "--method":
                 method = try value(argument)
                 guard CostBasisMethod(rawValue: method) != nil else {
-                    throw UsageError(message: "--method must be fifo, lifo, hifo, lofo or average, not \"\(method)\"")
+                    throw UsageError(message: "--method must be fifo, lifo, hifo, lofo, average or uk, not \"\(method)\"")
                 }
+            case "--range": range = try value(argument)
+            case "--benchmark": benchmark = try value(argument)
+            case "--year", "--tax-free-after":
+                let text = try value(argument)
+                guard let number = Int(text), number >= 0 else {
+                    throw UsageError(message: "\(argument) needs a whole number, not \"\(text)\"")
+                }
+                if argument == "--year" { year = number } else { taxFreeAfter = number }
+            case "--csv": csv = true
             case "--days":
                 let text = try value(argument)
                 guard text == "max" || (Int(text).map { (1...36_500).contains($0) } ?? false) else {

@@ -118,7 +118,7 @@ final class LedgerHistoryEngineTests: XCTestCase {
             XCTAssertEqual(report.coins[0].realizedPnL, p(realized), method)
             XCTAssertTrue(report.json.contains(#""method":"\#(method)""#))
         }
-        let error = assertThrows(.invalidArgument) { try PnLOptions(json: #"{"method":"uk"}"#) }
+        let error = assertThrows(.invalidArgument) { try PnLOptions(json: #"{"method":"fofi"}"#) }
         XCTAssertTrue(error?.message.contains("hifo") ?? false)
     }
 

@@ -156,8 +156,10 @@ func fuzzPriceInput(_ input: UnsafePointer<CChar>, valid: Bool) -> Int32 {
 /// are checked and freed; a refusal must leave every portfolio's transaction count as it was.
 func fuzzGroup(
     _ handle: OpaquePointer?, _ input: UnsafePointer<CChar>,
-    _ call: (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32,
+    _ call: (
+        OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    ) -> Int32,
     _ name: String
 ) -> Int32 {
     let before = allTransactionCounts(handle)
@@ -382,6 +384,21 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             let pnlStatus = cf_engine_pnl(handle, input, &out, &error)
             if !valid && pnlStatus == 0 {
                 fatal("a pnl query that is not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
+            }
+            // The reports of SPEC §19 read the same kind of options.
+            for (name, report) in [("realized", cf_engine_realized), ("performance", cf_engine_performance)] {
+                checkAndFree(out, isError: false)
+                checkAndFree(error, isError: true)
+                out = nil
+                error = nil
+                if report(handle, input, &out, &error) == 0, !valid {
+                    fatal("\(name) options that are not strict JSON got CF_OK: \(String(cString: input).prefix(300).debugDescription)")
+                }
+                // "format":"csv" answers CSV text with its header, not JSON.
+                if let text = out, String(cString: text).hasPrefix("description,acquired,disposed,proceeds,cost,gain,term\r\n") {
+                    cf_string_free(text)
+                    out = nil
+                }
             }
         case .ledgerGroup:
             // The input as a trade, then as a move (SPEC §16): a refused group writes nothing.

@@ -168,6 +168,14 @@ def main() -> None:
                                         "to": "2025-01-01T00:00:00Z", "limit": 10, "offset": 0},
                                    {"portfolio": "eur-book"}, {"limit": -1}, {"from": "yesterday"}, {"portfolio": None}]):
         write("ledger_query", f"query{index}", compact(query))
+    # realized and performance options (SPEC §19) read the same inputs.
+    for index, options in enumerate([
+        {"method": "uk", "year": 2024, "long_term_after_years": 1, "tax_free_after_years": 1, "format": "csv"},
+        {"portfolio": None, "from": "2024-01-01", "to": "2024-07-01"}, {"range": "1y", "benchmark": "bitcoin"},
+        {"range": {"from": "2024-01-01T00:00:00Z", "to": "2024-02-01"}}, {"range": "ytd", "portfolio": "eur-book"},
+        {"year": 1969}, {"range": {"to": "2024-01-01"}},
+    ]):
+        write("ledger_query", f"returns{index}", compact(options))
     # Groups (SPEC §16): each input is tried as a trade and as a move, so seeds of both shapes.
     for index, text in enumerate(MALFORMED + HOSTILE):
         write("ledger_group", f"bad{index}", text)

@@ -645,3 +645,116 @@ void test_engine_pending_price_pnl_is_unknown_with_its_coverage(void) {
     }
     cf_engine_close(engine);
 }
+
+/* cf_engine_performance (SPEC §19) over the points cf_engine_fill_prices fetched (daily at 00:00
+ * for a range over 90 days: bitcoin 40,000 usd) and cf_engine_set_price's manual points, as in
+ * the Swift suite's PerformancePriceEngineTests, worked by hand: F is 00:00 UTC 300 days ago; two
+ * pending buys of 1 bitcoin (F and F+150, 12:30) filled at 40,000; a manual 50,000 on F+100
+ * (06:00) beats CoinGecko's 00:00 point; a manual 48,400 at F+151 00:00 ends the range. Values 0,
+ * 40,000 …, 96,800; net flows 80,000; gain 16,800; roi and twr 21 %; mwr 132.49 % (40,000
+ * (1+r)^(151/365) + 40,000 (1+r)^(1/365) = 96,800); benchmark bitcoin 48,400 ÷ 40,000 − 1. */
+void test_engine_performance_reads_filled_and_manual_points(void) {
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer, *points;
+    long long first = day_start(300) * 1000, day = 86400000LL, offsets[] = {0, 150};
+    size_t i;
+    REQUIRE_SERVER();
+    server_reset();
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    for (i = 0; i < 2; i++) {
+        long long when = first + offsets[i] * day + 12 * 3600000LL + 30 * 60000LL;
+        if (CHECK_STATUS(cf_engine_add_transaction(
+                             engine, fmt_path("{\"coin_id\":\"bitcoin\",\"kind\":\"buy\",\"amount\":\"1\",\"timestamp\":\"%s\"}", rfc3339(when)),
+                             &out, &err),
+                         CF_OK, err))
+            free_out(out);
+        else
+            free_out(err);
+    }
+    answer = fill(engine, NULL);
+    CHECK_DOUBLE(json_num(answer, "filled"), 2, 0);
+    CHECK_DOUBLE(json_num(answer, "requests"), 1, 0);
+    json_decref(answer);
+    CHECK_STATUS(cf_engine_set_price(engine, fmt_path("{\"coin_id\":\"bitcoin\",\"timestamp\":\"%s\",\"price\":\"50000\"}",
+                                                      rfc3339(first + 100 * day + 6 * 3600000LL)),
+                                     &err),
+                 CF_OK, err);
+    CHECK_STATUS(cf_engine_set_price(engine, fmt_path("{\"coin_id\":\"bitcoin\",\"timestamp\":\"%s\",\"price\":48400}",
+                                                      rfc3339(first + 151 * day)),
+                                     &err),
+                 CF_OK, err);
+    server_reset();
+    if (CHECK_STATUS(cf_engine_performance(engine,
+                                           fmt_path("{\"range\":{\"from\":\"%s\",\"to\":\"%s\"},\"benchmark\":\"bitcoin\"}",
+                                                    rfc3339(first), rfc3339(first + 151 * day)),
+                                           &out, &err),
+                     CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        points = json_object_get(answer, "points");
+        CHECK_INT((int)json_array_size(points), 152);
+        CHECK_DOUBLE(json_number_value(json_array_get(json_array_get(points, 0), 1)), 0, 0);
+        CHECK_DOUBLE(json_number_value(json_array_get(json_array_get(points, 1), 1)), 40000, 0);
+        CHECK_DOUBLE(json_number_value(json_array_get(json_array_get(points, 100), 1)), 50000, 0);
+        CHECK_DOUBLE(json_number_value(json_array_get(json_array_get(points, 150), 1)), 40000, 0);
+        CHECK_DOUBLE(json_number_value(json_array_get(json_array_get(points, 151), 1)), 96800, 0);
+        CHECK_DOUBLE(json_num(answer, "coverage"), 1, 0);
+        CHECK_INT((int)json_array_size(json_object_get(answer, "missing")), 0);
+        CHECK_DOUBLE(json_num(answer, "start_value"), 0, 0);
+        CHECK_DOUBLE(json_num(answer, "end_value"), 96800, 0);
+        CHECK_DOUBLE(json_num(answer, "net_flows"), 80000, 0);
+        CHECK_DOUBLE(json_num(answer, "gain"), 16800, 0);
+        CHECK_DOUBLE(json_num(answer, "roi"), 21, 1e-9);
+        CHECK_DOUBLE(json_num(answer, "twr"), 21, 1e-9);
+        CHECK_DOUBLE(json_num(answer, "mwr"), 132.49, 0.005);
+        CHECK_DOUBLE(json_num(json_object_get(answer, "benchmark"), "change"), 21, 1e-9);
+        json_decref(answer);
+        free_out(out);
+    } else {
+        free_out(err);
+    }
+    CHECK_INT(server_endpoint_count("market_chart_range"), 0); /* performance never sends a request */
+    cf_engine_close(engine);
+}
+
+/* A token CoinGecko does not list, bought 3 days ago at 0.25, its current price set by hand at
+ * 0.5: a range ending now ends at 100 × 0.5 = 50 (as cf_engine_pnl values it); the days before
+ * have no point, so coverage < 1. */
+void test_engine_performance_ends_at_the_manual_current_price(void) {
+    char *out = SENTINEL, *err = SENTINEL;
+    json_t *answer;
+    long long now_ms = (long long)time(NULL) * 1000;
+    cf_engine *engine = price_engine();
+    if (engine == NULL)
+        return;
+    if (CHECK_STATUS(cf_engine_add_transaction(engine,
+                                               fmt_path("{\"coin_id\":\"my-token\",\"kind\":\"buy\",\"amount\":100,\"price\":\"0.25\","
+                                                        "\"timestamp\":\"%s\"}",
+                                                        rfc3339(now_ms - 3 * 86400000LL)),
+                                               &out, &err),
+                     CF_OK, err))
+        free_out(out);
+    else
+        free_out(err);
+    CHECK_STATUS(cf_engine_set_price(engine, "{\"coin_id\":\"my-token\",\"price\":\"0.5\"}", &err), CF_OK, err);
+    if (CHECK_STATUS(cf_engine_performance(engine, "{\"range\":\"7d\"}", &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        CHECK_DOUBLE(json_num(answer, "end_value"), 50, 0);
+        CHECK(json_num(answer, "coverage") < 1);
+        json_decref(answer);
+        free_out(out);
+    } else {
+        free_out(err);
+    }
+    CHECK_STATUS(cf_engine_set_price(engine, "{\"coin_id\":\"my-token\",\"price\":null}", &err), CF_OK, err);
+    if (CHECK_STATUS(cf_engine_performance(engine, "{\"range\":\"7d\"}", &out, &err), CF_OK, err)) {
+        answer = PARSE_JSON(out);
+        CHECK(json_is_null(json_object_get(answer, "end_value")));
+        json_decref(answer);
+        free_out(out);
+    } else {
+        free_out(err);
+    }
+    cf_engine_close(engine);
+}

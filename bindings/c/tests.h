@@ -51,6 +51,8 @@ void test_engine_fill_prices_300_rows_3_coins_200_days_3_requests(void);
 void test_engine_fill_prices_429_retry_after_119_stops_and_the_next_sends_nothing(void);
 void test_engine_fill_prices_converts_a_buy_in_euros(void);
 void test_engine_pending_price_pnl_is_unknown_with_its_coverage(void);
+void test_engine_performance_reads_filled_and_manual_points(void);
+void test_engine_performance_ends_at_the_manual_current_price(void);
 
 /* test_format.c */
 void test_library_version(void);
@@ -163,6 +165,15 @@ void test_ledger_migrates_schema_v1_fixture(void);
 void test_store_ledger_never_negative_through_positions(void);
 void test_ledger_import_reports_progress(void);
 
+/* test_returns.c */
+void test_engine_returns_uk_example(void);
+void test_engine_returns_uk_same_day(void);
+void test_engine_returns_holding_periods(void);
+void test_engine_returns_moved_lot(void);
+void test_engine_returns_rows_and_csv(void);
+void test_engine_returns_spec_example(void);
+void test_engine_returns_performance(void);
+void test_engine_returns_bad_options(void);
 /* test_import.c */
 void test_engine_import_coinbase_convert_is_a_trade(void);
 void test_engine_import_binance_statement_group_with_bnb_fee(void);

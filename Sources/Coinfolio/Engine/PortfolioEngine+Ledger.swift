@@ -70,7 +70,7 @@ extension PortfolioEngine {
     public func pnl(_ options: PnLOptions = PnLOptions()) throws -> PnLReport {
         let vs = try currency(ofPortfolio: options.portfolio)
         let ledger = try store.coinLedgers(portfolio: options.portfolio)
-        let snapshot = vs == configuration.vsCurrency.code ? currentSnapshot() : nil
+        let (snapshot, price) = try currentPrices(vsCurrency: vs)
         // A move into this portfolio needs the other portfolios' lots of that coin (SPEC §16).
         var others: [[HoldingsKey: [LedgerEntry]]] = []
         if ledger.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
@@ -79,19 +79,31 @@ extension PortfolioEngine {
                 others.append(Dictionary(coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first }))
             }
         }
-        // A coin the snapshot does not have is valued with the owner's manual current price (SPEC §17).
-        let manual = try store.manualCurrentPrices(vsCurrency: vs)
         var report = PnLReport.compute(
             portfolio: options.portfolio, vsCurrency: vs, method: options.method, ledger: ledger,
-            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } },
-            price: { id in
-                if let snapshot, snapshot.indexByID[id] != nil { return snapshot.exactPrice(id: id) }
-                return manual[id].map(PreciseDecimal.init)
-            })
+            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } }, price: price)
         for index in report.coins.indices where report.coins[index].currentPrice != nil {
             report.coins[index].priceSource = snapshot?.indexByID[report.coins[index].coinID] != nil ? PriceSource.coingecko : .manual
         }
         return report
+    }
+
+    /// The current prices in `vsCurrency` the reports value holdings at: the snapshot's
+    /// `current_price` (`/coins/markets`) when the snapshot is in `vsCurrency` and has the coin,
+    /// else the owner's manual current price (SPEC §17: a coin the snapshot does not have, such as
+    /// a token CoinGecko does not list); nil when neither is known.
+    /// - Returns: the snapshot used (nil when none is in `vsCurrency`) and the lookup by coin id.
+    /// - Throws: `.store`.
+    func currentPrices(vsCurrency vs: String) throws -> (snapshot: MarketSnapshot?, price: (String) -> PreciseDecimal?) {
+        let snapshot = vs == configuration.vsCurrency.code ? currentSnapshot() : nil
+        let manual = try store.manualCurrentPrices(vsCurrency: vs)
+        return (
+            snapshot,
+            { id in
+                if let snapshot, snapshot.indexByID[id] != nil { return snapshot.exactPrice(id: id) }
+                return manual[id].map(PreciseDecimal.init)
+            }
+        )
     }
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).

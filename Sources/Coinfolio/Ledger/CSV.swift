@@ -152,18 +152,23 @@ struct CSVWriter {
     mutating func record(_ fields: [String]) {
         for (index, field) in fields.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            if field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
-                bytes.append(UInt8(ascii: "\""))
-                for byte in field.utf8 {
-                    if byte == 0x22 { bytes.append(0x22) }
-                    bytes.append(byte)
-                }
-                bytes.append(UInt8(ascii: "\""))
-            } else {
-                bytes.append(contentsOf: field.utf8)
-            }
+            Self.appendField(field.utf8, to: &bytes)
         }
         bytes.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    /// Appends one field, quoted (its quotes doubled) when it holds a comma, quote, CR or LF.
+    static func appendField<Field: Collection<UInt8>>(_ field: Field, to bytes: inout [UInt8]) {
+        guard field.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+            bytes.append(contentsOf: field)
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        for byte in field {
+            if byte == 0x22 { bytes.append(0x22) }
+            bytes.append(byte)
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Hands out what was written and starts afresh (for streaming to a file).

@@ -27,6 +27,9 @@ struct CoinCostBasis<Lots: LotMethod> {
     private(set) var incomeRows = 0
     private(set) var incomeKnownRows = 0
 
+    /// Lets the lot method plan over every entry before any is applied (`LotMethod.prepare`).
+    mutating func prepare(_ entries: [LedgerEntry]) { lots.prepare(entries) }
+
     /// Applies one entry. `moves` carries lots from a move's transfer_out to its transfer_in;
     /// `pieces` is scratch space reused between calls.
     mutating func apply(_ entry: borrowing LedgerEntry, moves: inout MovedLots, pieces: inout [Lot]) {
@@ -45,7 +48,8 @@ struct CoinCostBasis<Lots: LotMethod> {
                     incomeKnownRows += 1
                 }
             }
-            add(Lot(units: units, cost: cost, acquired: entry.point))
+            amount += units
+            lots.acquire(Lot(units: units, cost: cost, acquired: entry.point))
         case .transferIn:
             if entry.group != 0, let received = moves.receive(entry.group, units) {
                 for lot in received { add(lot) }
@@ -53,7 +57,7 @@ struct CoinCostBasis<Lots: LotMethod> {
                 add(Lot(units: units, cost: nil, acquired: entry.point))
             }
         case .sell, .fee:
-            let taken = remove(units, &pieces)
+            let taken = remove(units, disposalAt: entry.point, &pieces)
             disposedUnits += taken
             // Proceeds net of the fee; unknown while the price or the fee's value is pending.
             guard let price = entry.price, let fee = entry.fee else { return }
@@ -72,7 +76,7 @@ struct CoinCostBasis<Lots: LotMethod> {
             realizedCost += knownCost
             realizedUnits += knownUnits
         case .transferOut:
-            _ = remove(units, &pieces)
+            _ = remove(units, disposalAt: nil, &pieces)
             if entry.group != 0 { moves.send(entry.group, pieces) }
         }
     }
@@ -82,18 +86,19 @@ struct CoinCostBasis<Lots: LotMethod> {
         lots.add(lot)
     }
 
-    /// Removes `units` (never more than held) into `pieces`; returns the units removed.
-    private mutating func remove(_ units: PreciseDecimal, _ pieces: inout [Lot]) -> PreciseDecimal {
+    /// Removes `units` (never more than held) into `pieces` for the disposal at `point` (nil: a
+    /// transfer out); returns the units removed.
+    private mutating func remove(_ units: PreciseDecimal, disposalAt point: LedgerPoint?, _ pieces: inout [Lot]) -> PreciseDecimal {
         pieces.removeAll(keepingCapacity: true)
-        guard units < amount else {
-            let taken = amount
-            lots.removeAll(into: &pieces)
-            amount = .zero
-            return taken
+        let closing = !(units < amount)
+        let taken = closing ? amount : units
+        if let point {
+            lots.dispose(taken, closing: closing, at: point, into: &pieces)
+        } else {
+            lots.transfer(taken, closing: closing, into: &pieces)
         }
-        lots.remove(units, into: &pieces)
-        amount -= units
-        return units
+        amount = closing ? .zero : amount - units
+        return taken
     }
 
     /// The units of known cost still held, and their cost.

@@ -29,10 +29,13 @@ struct LedgerEntry: Sendable {
     /// the lots the first removed. A number, not the text, so that an entry is plain bytes: the
     /// calculator copies entries without reference counting.
     var group: Int32
+    /// The fee was paid in a coin (`fee_coin_id`): its value is a disposal of that coin, no money
+    /// from outside (SPEC §19: not a flow).
+    var feeInCoin = false
 
     init(
         id: Int64, timestamp: Int64, kind: TransactionKind, amount: ExactDecimal, price: PreciseDecimal? = nil,
-        fee: PreciseDecimal? = .zero, group: Int32 = 0
+        fee: PreciseDecimal? = .zero, group: Int32 = 0, feeInCoin: Bool = false
     ) {
         self.id = id
         self.timestamp = timestamp
@@ -42,6 +45,7 @@ struct LedgerEntry: Sendable {
         self.price = price
         self.fee = fee
         self.group = group
+        self.feeInCoin = feeInCoin
     }
 
     var point: LedgerPoint { (timestamp, id) }

@@ -87,22 +87,82 @@ public enum LedgerTimestamp {
 
     /// `2024-03-01T12:30:00Z`, or `2024-03-01T12:30:00.250Z` when there are milliseconds.
     public static func format(_ milliseconds: Int64) -> String {
-        var seconds = milliseconds / 1000
-        var millis = milliseconds % 1000
-        if millis < 0 { millis += 1000; seconds -= 1 }
-        var days = seconds / 86_400
-        var rest = seconds % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
-        let (year, month, day) = CivilDate.date(days: Int(days))
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        var text = String(year)
-        while text.count < 4 { text = "0" + text }
-        text += "-\(two(month))-\(two(day))T\(two(Int(rest / 3600))):\(two(Int(rest % 3600 / 60))):\(two(Int(rest % 60)))"
-        if millis != 0 {
-            let m = Int(millis)
-            text += "." + (m < 10 ? "00" : m < 100 ? "0" : "") + String(m)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(milliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `format(milliseconds)` appended to `bytes` (no String made: reports write thousands).
+    static func append(_ milliseconds: Int64, to bytes: inout [UInt8]) {
+        let (days, rest) = split(milliseconds)
+        let seconds = Int(rest / 1000)
+        let millis = Int(rest % 1000)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
+            var count = writeDate(days, into: text)
+            func two(_ value: Int) {
+                text[count] = UInt8(ascii: "0") + UInt8(value / 10)
+                text[count + 1] = UInt8(ascii: "0") + UInt8(value % 10)
+                count += 2
+            }
+            func put(_ byte: UInt8) {
+                text[count] = byte
+                count += 1
+            }
+            put(UInt8(ascii: "T"))
+            two(seconds / 3600)
+            put(UInt8(ascii: ":"))
+            two(seconds % 3600 / 60)
+            put(UInt8(ascii: ":"))
+            two(seconds % 60)
+            if millis != 0 {
+                put(UInt8(ascii: "."))
+                put(UInt8(ascii: "0") + UInt8(millis / 100))
+                two(millis % 100)
+            }
+            put(UInt8(ascii: "Z"))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<count]))
         }
-        return text + "Z"
+    }
+
+    /// The UTC date `2024-03-01` of a day count since 1970-01-01, appended to `bytes`.
+    static func appendDate(_ days: Int, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<writeDate(days, into: text)]))
+        }
+    }
+
+    /// Writes the date of `days` at the start of `text` (32 bytes); returns its length.
+    private static func writeDate(_ days: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let (year, month, day) = CivilDate.date(days: days)
+        var count = 0
+        func two(_ value: Int) {
+            text[count] = UInt8(ascii: "0") + UInt8(value / 10)
+            text[count + 1] = UInt8(ascii: "0") + UInt8(value % 10)
+            count += 2
+        }
+        if year >= 0, year <= 9999 {
+            two(year / 100)
+            two(year % 100)
+        } else {
+            for byte in String(year).utf8 {
+                text[count] = byte
+                count += 1
+            }
+        }
+        text[count] = UInt8(ascii: "-")
+        count += 1
+        two(month)
+        text[count] = UInt8(ascii: "-")
+        count += 1
+        two(day)
+        return count
+    }
+
+    /// Days since 1970-01-01 and milliseconds into that UTC day.
+    static func split(_ milliseconds: Int64) -> (days: Int, rest: Int64) {
+        let days = UTCDay.number(of: milliseconds)
+        return (Int(days), milliseconds - days * UTCDay.milliseconds)
     }
 
     /// Now, in milliseconds since the epoch.

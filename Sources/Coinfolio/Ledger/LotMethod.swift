@@ -14,14 +14,20 @@ public enum CostBasisMethod: String, Sendable, CaseIterable {
     /// Average cost (ACB): one pool of known-cost units and one of unknown-cost units; units
     /// leave both in proportion and leave the average cost unchanged.
     case average
+    /// UK share pooling (HMRC's Cryptoassets Manual CRYPTO22200 onwards; SPEC §19): a disposal
+    /// matches acquisitions of the same UTC day first, then acquisitions of the 30 days after it
+    /// (earliest first), then the Section 104 pool at its average cost, fees in the pool's cost.
+    case uk
 
-    /// "fifo, lifo, hifo, lofo or average", for messages.
-    static let list = "fifo, lifo, hifo, lofo or average"
+    /// "fifo, lifo, hifo, lofo, average or uk", for messages.
+    static let list = "fifo, lifo, hifo, lofo, average or uk"
 }
 
 /// The lots of one coin in one portfolio, kept for one `CostBasisMethod`: each method is a
-/// type of its own (room for more, such as the UK's share pooling, whose matching rules need
-/// more than the next disposal).
+/// type of its own. Most only need the next removal (`remove`, `removeAll`); a method whose
+/// matching looks ahead (`uk`, which matches a disposal with acquisitions of the 30 days after
+/// it) plans over the whole ledger first (`prepare`) and tells disposals, transfers out and
+/// acquisitions apart (`dispose`, `transfer`, `acquire`).
 protocol LotMethod {
     init()
     /// Adds a lot (a buy, an income, a transfer in, or a piece a move carried over).
@@ -34,4 +40,28 @@ protocol LotMethod {
     mutating func removeAll(into pieces: inout [Lot])
     /// Calls `body` with every lot still holding units.
     func forEachLot(_ body: (Lot) -> Void)
+
+    /// Called once with every entry of the coin in this portfolio, in ledger order, before any is
+    /// applied. By default nothing.
+    mutating func prepare(_ entries: [LedgerEntry])
+    /// Adds the lot of an acquisition (a buy or an income; `lot.acquired` is its entry's point).
+    /// By default `add`.
+    mutating func acquire(_ lot: Lot)
+    /// Takes `units` for the disposal (a sell or a fee row) at `point`; `closing`: they are all
+    /// the coin holds. By default as `transfer`.
+    mutating func dispose(_ units: PreciseDecimal, closing: Bool, at point: LedgerPoint, into pieces: inout [Lot])
+    /// Takes `units` for a transfer out; `closing`: they are all the coin holds (every lot goes,
+    /// an average pool starts afresh). By default `removeAll` when closing, else `remove`.
+    mutating func transfer(_ units: PreciseDecimal, closing: Bool, into pieces: inout [Lot])
+}
+
+extension LotMethod {
+    mutating func prepare(_ entries: [LedgerEntry]) {}
+    mutating func acquire(_ lot: Lot) { add(lot) }
+    mutating func dispose(_ units: PreciseDecimal, closing: Bool, at point: LedgerPoint, into pieces: inout [Lot]) {
+        transfer(units, closing: closing, into: &pieces)
+    }
+    mutating func transfer(_ units: PreciseDecimal, closing: Bool, into pieces: inout [Lot]) {
+        if closing { removeAll(into: &pieces) } else { remove(units, into: &pieces) }
+    }
 }

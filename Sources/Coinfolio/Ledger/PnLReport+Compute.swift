@@ -16,6 +16,7 @@ extension PnLReport {
         case .hifo: return compute(HIFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
         case .lofo: return compute(LOFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
         case .average: return compute(AverageCostLots.self, portfolio, vsCurrency, method, ledger, others, price)
+        case .uk: return compute(UKShareLots.self, portfolio, vsCurrency, method, ledger, others, price)
         }
     }
 
@@ -29,9 +30,7 @@ extension PnLReport {
             totalUnrealizedPnL: nil, totalRealizedPnL: .zero, totalFees: .zero, totalIncome: .zero, totalIncomeCoverage: 1)
         report.coins.reserveCapacity(ledger.count)
         for (coinID, entries) in ledger {
-            let receivesMoves = entries.contains { $0.kind == .transferIn && $0.group != 0 }
-            let linked = receivesMoves ? others(coinID) : []
-            let basis: CoinCostBasis<Lots> = linked.isEmpty ? CostBasisRun.run(entries) : CostBasisRun.run([entries] + linked, target: 0)
+            let basis: CoinCostBasis<Lots> = CostBasisRun.run(entries, others: { others(coinID) })
             report.coins.append(coin(coinID, basis, price(coinID)))
         }
         report.total()

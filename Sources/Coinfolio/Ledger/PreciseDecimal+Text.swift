@@ -19,57 +19,65 @@ extension PreciseDecimal {
             return
         }
         if significand < 0 { bytes.append(UInt8(ascii: "-")) }
-        let digits = Self.decimalDigits(magnitude)
-        let count = digits.count
-        let zero = UInt8(ascii: "0")
-        // The value is 0.d₁d₂… × 10^point (ECMAScript's Number::toString).
-        let point = exponent + count
-        if count <= point, point <= 21 {
-            bytes.append(contentsOf: digits)
-            bytes.append(contentsOf: repeatElement(zero, count: point - count))
-        } else if 0 < point, point <= 21 {
-            bytes.append(contentsOf: digits[..<point])
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(contentsOf: digits[point...])
-        } else if -6 < point, point <= 0 {
-            bytes.append(zero)
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(contentsOf: repeatElement(zero, count: -point))
-            bytes.append(contentsOf: digits)
-        } else {
-            bytes.append(digits[0])
-            if count > 1 {
+        // The digits are written into a buffer on the stack, not an array (reports write
+        // hundreds of thousands of values).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.digitCapacity) { buffer in
+            let digits = UnsafeBufferPointer(rebasing: buffer[Self.writeDigits(magnitude, into: buffer)...])
+            let count = digits.count
+            let zero = UInt8(ascii: "0")
+            // The value is 0.d₁d₂… × 10^point (ECMAScript's Number::toString).
+            let point = exponent + count
+            if count <= point, point <= 21 {
+                bytes.append(contentsOf: digits)
+                bytes.append(contentsOf: repeatElement(zero, count: point - count))
+            } else if 0 < point, point <= 21 {
+                bytes.append(contentsOf: digits[..<point])
                 bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: digits[1...])
+                bytes.append(contentsOf: digits[point...])
+            } else if -6 < point, point <= 0 {
+                bytes.append(zero)
+                bytes.append(UInt8(ascii: "."))
+                bytes.append(contentsOf: repeatElement(zero, count: -point))
+                bytes.append(contentsOf: digits)
+            } else {
+                bytes.append(digits[0])
+                if count > 1 {
+                    bytes.append(UInt8(ascii: "."))
+                    bytes.append(contentsOf: digits[1...])
+                }
+                bytes.append(UInt8(ascii: "e"))
+                bytes.append(contentsOf: String(point - 1).utf8)
             }
-            bytes.append(UInt8(ascii: "e"))
-            bytes.append(contentsOf: String(point - 1).utf8)
         }
     }
 
-    /// The ASCII digits of `value` (above 0), through 64-bit arithmetic (the generic 128-bit
-    /// conversion to text is several times slower).
-    static func decimalDigits(_ value: UInt128) -> [UInt8] {
-        var digits: [UInt8] = []
-        digits.reserveCapacity(39)
+    /// Room for the digits of any significand (below 10³⁸: at most 38 digits).
+    private static let digitCapacity = 40
+
+    /// Writes the ASCII digits of `value` (above 0) at the end of `buffer` (`digitCapacity`
+    /// bytes), through 64-bit arithmetic (the generic 128-bit conversion to text is several
+    /// times slower); returns the index of the first.
+    private static func writeDigits(_ value: UInt128, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var index = digitCapacity
         var rest = value
         // Nineteen digits at a time: 10¹⁹ fits 64 bits.
         while rest > UInt128(UInt64.max) {
             let (high, low) = rest.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
             var chunk = UInt64(low)
             for _ in 0..<19 {
-                digits.append(UInt8(ascii: "0") + UInt8(chunk % 10))
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(chunk % 10)
                 chunk /= 10
             }
             rest = high
         }
         var small = UInt64(rest)
         repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(small % 10))
+            index -= 1
+            buffer[index] = UInt8(ascii: "0") + UInt8(small % 10)
             small /= 10
         } while small > 0
-        digits.reverse()
-        return digits
+        return index
     }
 
     /// The nearest binary double (correctly rounded for significands below 2⁵³; within an ulp or

@@ -38,7 +38,8 @@ enum LedgerRow {
         let convertingFee = price == nil && !s.isNull(first + 8) && !fee.isZero
         return LedgerEntry(
             id: s.int64(first), timestamp: s.int64(first + 5), kind: kind, amount: amount, price: price.map(PreciseDecimal.init),
-            fee: (s.isNull(first + 7) || fee.isZero) && !convertingFee ? PreciseDecimal(fee) : nil, group: group)
+            fee: (s.isNull(first + 7) || fee.isZero) && !convertingFee ? PreciseDecimal(fee) : nil, group: group,
+            feeInCoin: !s.isNull(first + 7))
     }
 
     /// The coin a fee was paid in (`fee_coin_id`) of the row whose `entryColumns` start at

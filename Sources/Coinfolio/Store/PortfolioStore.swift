@@ -140,6 +140,9 @@ extension PortfolioStore {
     /// The portfolio's coins with their entries in ledger order (cost basis and P&L's input).
     func coinLedgers(portfolio: String) throws -> [LedgerStore.CoinLedger] { try ledger.ledger(portfolio: portfolio) }
 
+    /// Every income transaction's type by id, of one portfolio or (nil) of every one (SPEC §19).
+    func incomeTypes(portfolio: String?) throws -> [Int64: IncomeType] { try ledger.incomeTypes(portfolio: portfolio) }
+
     /// The portfolio's holdings: every coin whose transactions sum above zero, by coin id.
     func holdings(portfolio: String) throws -> [Holding] { try ledger.holdings(portfolio: portfolio) }
 

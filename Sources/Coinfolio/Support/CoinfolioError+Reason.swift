@@ -42,7 +42,8 @@ extension CoinfolioError {
         /// `.invalidArgument`: a ledger change after which an amount, price or sum would pass the
         /// ledger's ±8.5e19 (`details["field"]`).
         case outOfRange = "out_of_range"
-        /// `.invalidArgument`: a move between portfolios of different currencies.
+        /// `.invalidArgument`: a move between portfolios of different currencies, or a realized or
+        /// performance report over every portfolio (`"portfolio": null`) when they differ.
         case currency
         /// `.invalidArgument`: a `vs_currency` or `price_currency` CoinGecko does not price in
         /// (not one of `/simple/supported_vs_currencies`; `details["field"]`).

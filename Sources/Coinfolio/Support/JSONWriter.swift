@@ -84,12 +84,16 @@ struct JSONWriter {
     /// The finished text: its size known in advance, copied once to where it goes.
     var answer: JSONAnswer { JSONAnswer(glue: bytes, pieces: pieces, count: bytes.count + piecesCount) }
 
-    private mutating func appendQuoted(_ value: String) {
+    private mutating func appendQuoted(_ value: String) { Self.appendQuoted(value, to: &bytes) }
+
+    /// Appends `value` as a JSON string (quoted, escaped) to `bytes`: for writers that build a
+    /// large answer's repeated parts straight into bytes.
+    static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
         var value = value
-        value.withUTF8 { appendQuoted(utf8: $0) }
+        value.withUTF8 { appendQuoted(utf8: $0, to: &bytes) }
     }
 
-    private mutating func appendQuoted(utf8: UnsafeBufferPointer<UInt8>) {
+    private static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole (scanned as contiguous bytes: through
         // `String.UTF8View` the scan cost more than the rest of a portfolio answer).

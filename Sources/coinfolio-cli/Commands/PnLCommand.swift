@@ -1,6 +1,6 @@
 import Coinfolio
 
-/// `pnl [--method fifo|lifo|hifo|lofo|average]`: cost basis, unrealized and realized P&L per coin of the
+/// `pnl [--method fifo|lifo|hifo|lofo|average|uk]`: cost basis, unrealized and realized P&L per coin of the
 /// `--portfolio`, gains in green and losses in red on a terminal (none with NO_COLOR).
 struct PnLCommand: Command {
     static let name = "pnl"

@@ -439,6 +439,9 @@ _FUNCTIONS: Sequence[_Decl] = (
     ("cf_engine_set_price", (cf_engine_p, c_char_p, c_string_out), c_int, _check_status),
     ("cf_engine_fill_prices", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
     ("cf_engine_set_progress", (cf_engine_p, cf_progress_fn, c_void_p, c_string_out), c_int, _check_status),
+    # Returns and taxes
+    ("cf_engine_performance", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
+    ("cf_engine_realized", (cf_engine_p, c_char_p, c_string_out, c_string_out), c_int, _check_status),
 )
 
 

@@ -60,6 +60,14 @@ __all__ = [
     "PortfolioInfo",
     "PortfoliosAnswer",
     "ImportSummary",
+    "RealizedRow",
+    "RealizedTotals",
+    "IncomeRow",
+    "RealizedAnswer",
+    "BenchmarkChange",
+    "MissingPrices",
+    "PerformancePoint",
+    "PerformanceAnswer",
     "ImportNotice",
     "UnknownSymbol",
     "ImportAnswer",
@@ -459,9 +467,10 @@ class Progress(TypedDict):
 
 #: The keys whose numbers are exact ledger values, given as :class:`decimal.Decimal` (as they went
 #: in: ``Decimal("0.1")`` comes back ``Decimal("0.1")``): amounts, prices and fees, and what is
-#: derived from them (cost basis, values, P&L, income), exact to 38 significant digits. Every
-#: other number of a ledger answer stays a float (percentages, coverages) or an int (counts,
-#: ``price_at``). tests/test_typing.py holds this set equal to the TypedDicts' Decimal fields.
+#: derived from them (cost basis, values, P&L, income, proceeds, gains, flows), exact to 38
+#: significant digits. Every other number of a ledger answer stays a float (percentages, returns,
+#: coverages) or an int (counts, days, ``price_at``, a performance point's ``t_ms``).
+#: tests/test_ledger_history.py holds this set equal to the TypedDicts' Decimal fields.
 EXACT_KEYS: FrozenSet[str] = frozenset(
     (
         "amount",
@@ -478,6 +487,18 @@ EXACT_KEYS: FrozenSet[str] = frozenset(
         "realized_pnl",
         "fees",
         "income",
+        "proceeds",
+        "cost",
+        "gain",
+        "short_term_gain",
+        "long_term_gain",
+        "taxable_gain",
+        "value",
+        "income_total",
+        "start_value",
+        "end_value",
+        "net_flows",
+        "points",
     )
 )
 
@@ -568,8 +589,8 @@ class PnLTotals(TypedDict):
 
 
 class PnLAnswer(TypedDict):
-    """:meth:`Engine.pnl`: ``method`` ``"fifo"``, ``"lifo"``, ``"hifo"``, ``"lofo"`` or
-    ``"average"``."""
+    """:meth:`Engine.pnl`: ``method`` ``"fifo"``, ``"lifo"``, ``"hifo"``, ``"lofo"``,
+    ``"average"`` or ``"uk"``."""
 
     portfolio: str
     vs_currency: str
@@ -597,6 +618,116 @@ class ImportSummary(TypedDict):
 
     imported: int
     skipped: int
+
+
+# --- Returns and taxes (SPEC §19) ------------------------------------------------------------------
+
+
+class RealizedRow(TypedDict):
+    """One (disposal, lot) pair of :meth:`Engine.realized`: ``amount`` units of one lot a sell
+    or fee row took; ``acquired_at`` and ``disposed_at`` RFC 3339 UTC (a moved lot keeps its
+    first acquisition time); ``proceeds`` the lot's share by units of the disposal's proceeds
+    net of fees (None while its price is pending); ``cost`` and ``gain`` None for units of
+    unknown cost, never 0; ``holding_days`` UTC calendar days; ``term`` ``"short"`` or
+    ``"long"``; ``tax_free`` None without ``tax_free_after_years``; ``disposal_id`` the sell's
+    or fee row's id."""
+
+    portfolio: str
+    coin_id: str
+    amount: Decimal
+    acquired_at: str
+    disposed_at: str
+    proceeds: Optional[Decimal]
+    cost: Optional[Decimal]
+    gain: Optional[Decimal]
+    holding_days: int
+    term: str
+    tax_free: Optional[bool]
+    disposal_id: str
+
+
+class RealizedTotals(TypedDict):
+    """The sums of :meth:`Engine.realized`'s rows, each over the rows whose figure is known;
+    ``coverage`` the share of rows whose gain is known (1 when none)."""
+
+    proceeds: Decimal
+    cost: Decimal
+    gain: Decimal
+    short_term_gain: Decimal
+    long_term_gain: Decimal
+    taxable_gain: Decimal
+    coverage: float
+
+
+class IncomeRow(TypedDict):
+    """Income received in :meth:`Engine.realized`'s period: ``value`` amount × price at receipt
+    (None while pending)."""
+
+    portfolio: str
+    coin_id: str
+    income_type: Optional[str]
+    amount: Decimal
+    value: Optional[Decimal]
+    timestamp: str
+    transaction_id: str
+
+
+class RealizedAnswer(TypedDict):
+    """:meth:`Engine.realized`: ``portfolio`` None for every portfolio; rows by disposal in
+    ledger order."""
+
+    portfolio: Optional[str]
+    vs_currency: str
+    method: str
+    rows: List[RealizedRow]
+    totals: RealizedTotals
+    income: List[IncomeRow]
+    income_total: Decimal
+
+
+class BenchmarkChange(TypedDict):
+    """The benchmark coin's price change over the range, percent (None when a price is missing)."""
+
+    coin_id: str
+    change: Optional[float]
+
+
+class MissingPrices(TypedDict):
+    """A UTC day (``"YYYY-MM-DD"``) and the coins a report found no stored price for."""
+
+    date: str
+    coin_ids: List[str]
+
+
+#: ``[t_ms, value, net_flows]``: ms since 1970 UTC (an int), the value then and the net flows in
+#: [from, t_ms) as Decimals (None when unknown).
+PerformancePoint = List[Union[int, Decimal, None]]
+
+
+#: :meth:`Engine.performance`: ``from`` and ``to`` RFC 3339 UTC; money as Decimals in
+#: ``vs_currency``; ``roi``, ``twr``, ``mwr`` (a yearly rate) and the benchmark's change in percent;
+#: ``coverage`` the share of points with a value; ``missing`` the days without a stored price.
+#: (A functional TypedDict: ``from`` is a Python keyword.)
+PerformanceAnswer = TypedDict(
+    "PerformanceAnswer",
+    {
+        "portfolio": Optional[str],
+        "vs_currency": str,
+        "from": str,
+        "to": str,
+        "start_value": Optional[Decimal],
+        "end_value": Optional[Decimal],
+        "net_flows": Optional[Decimal],
+        "gain": Optional[Decimal],
+        "roi": Optional[float],
+        "twr": Optional[float],
+        "mwr": Optional[float],
+        "benchmark": Optional[BenchmarkChange],
+        "coverage": float,
+        "points": List[PerformancePoint],
+        "missing": List[MissingPrices],
+    },
+)
 
 
 # --- Imports (SPEC §18) --------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from .answers import (
     TransactionsAnswer,
 )
 from .models import Body
+from .returns import ReturnsMethods
 
 __all__ = ["Engine", "Amount"]
 
@@ -51,7 +52,7 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-class Engine(PriceMethods, Handle):
+class Engine(ReturnsMethods, PriceMethods, Handle):
     """The view-model logic of a tracker over a store, a client and a saved market snapshot.
 
     Args:
@@ -630,7 +631,8 @@ class Engine(PriceMethods, Handle):
         Args:
             portfolio: default ``"main"``.
             method: ``"fifo"`` (default), ``"lifo"``, ``"hifo"`` (highest unit cost first),
-                ``"lofo"`` (lowest first) or ``"average"``.
+                ``"lofo"`` (lowest first), ``"average"`` or ``"uk"`` (UK share pooling: the same
+                day, the next 30 days, then the Section 104 pool; see :meth:`realized`).
 
         Returns ``{"portfolio", "vs_currency", "method", "coins": [{"coin_id", "amount",
         "cost_basis", "average_cost", "breakeven_price", "current_price", "price_source",

@@ -69,7 +69,8 @@ class Reason(str, Enum):
     AMBIGUOUS_COMMA = "ambiguous_comma"
     #: InvalidArgument: a ledger change whose amount, price or sum would pass ±8.5e19.
     OUT_OF_RANGE = "out_of_range"
-    #: InvalidArgument: a move between portfolios of different currencies.
+    #: InvalidArgument: a move between portfolios of different currencies, or a realized or
+    #: performance report over every portfolio when they differ.
     CURRENCY = "currency"
     #: InvalidArgument: a ``vs_currency`` or ``price_currency`` CoinGecko does not price in.
     UNKNOWN_CURRENCY = "unknown_currency"

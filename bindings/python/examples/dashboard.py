@@ -5,8 +5,10 @@
 
 Pages: ``/`` (the market statistics and the top coins with their 7-day sparklines),
 ``/portfolio`` (holdings, values, P&L when the library has a ledger, the 7-day history when it
-renders charts) and ``/coin/<id>`` (overview and additional statistics, the price chart when the
-library renders charts, description and links).
+renders charts), ``/performance?range=7d|30d|90d|1y|ytd|max`` (the portfolio's value chart from
+stored prices, its flows, gain, ROI, time- and money-weighted returns, and the days without a
+stored price; when the library has returns) and ``/coin/<id>`` (overview and additional
+statistics, the price chart when the library renders charts, description and links).
 
 It starts with one refresh (unless ``--offline``) and then only reads: no request changes
 anything, and every method but GET and HEAD is refused. Every string that came from CoinGecko or
@@ -32,6 +34,8 @@ from coinfolio.answers import Statistic
 GREEN = "#16a34a"
 RED = "#dc2626"
 TOP_COINS = 25
+#: The ranges /performance offers, the first the default.
+RANGES = ("1y", "7d", "30d", "90d", "ytd", "max")
 
 STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0; color: #111827; background: #f9fafb; }
@@ -115,6 +119,7 @@ class Dashboard:
         self.pnl: Optional[Callable[..., Any]] = getattr(engine, "pnl", None)
         self.chart: Optional[Callable[..., Any]] = getattr(engine, "chart", None)
         self.history: Optional[Callable[..., Any]] = getattr(engine, "portfolio_history", None)
+        self.performance_of: Optional[Callable[..., Any]] = getattr(engine, "performance", None)
         self.chart_svg: Optional[Callable[..., Any]] = getattr(coinfolio, "chart_svg", None) or getattr(
             engine, "chart_svg", None
         )
@@ -129,7 +134,9 @@ class Dashboard:
             "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width\"><title>{esc(title)} · Coinfolio</title>"
             f"<style>{STYLE}</style></head><body>"
-            '<nav><a href="/">Coinfolio</a><a href="/">Market</a><a href="/portfolio">Portfolio</a></nav>'
+            '<nav><a href="/">Coinfolio</a><a href="/">Market</a><a href="/portfolio">Portfolio</a>'
+            + ('<a href="/performance">Performance</a>' if self.performance_of is not None else "")
+            + "</nav>"
             f"<main>{body}{footer}</main></body></html>\n"
         )
 
@@ -293,11 +300,70 @@ class Dashboard:
             body += f"<h2>Links</h2><ul>{''.join(links)}</ul>"
         return 200, self.page(str(detail.get("name") or coin_id), body)
 
-    def route(self, path: str) -> Tuple[int, str]:
+    def performance(self, query: str) -> Tuple[int, str]:
+        """The portfolio's value over a range from stored prices, and its returns."""
+        chosen = urllib.parse.parse_qs(query).get("range", [RANGES[0]])[0]
+        if self.performance_of is None or chosen not in RANGES:
+            return 404, self.page("Not found", "<h1>Not found</h1><p>Try the <a href=\"/performance\">performance</a>.</p>")
+        try:
+            report = self.performance_of(range=chosen)
+        except coinfolio.CoinfolioError as error:
+            return 200, self.page("Performance", f'<h1>Performance</h1><p class="muted">No report: {esc(error.message)}</p>')
+        vs = str(report["vs_currency"])
+
+        def money(value: Any) -> str:
+            return "n/a" if value is None else esc(coinfolio.format_value(float(value), vs))
+
+        def signed(value: Any) -> str:
+            if value is None:
+                return "n/a"
+            css = "up" if value > 0 else "down" if value < 0 else ""
+            return f'<span class="{css}">{"+" if value > 0 else ""}{money(value)}</span>'
+
+        def percent(value: Optional[float]) -> str:
+            return "n/a" if value is None else change_html(value)
+
+        links = " · ".join(
+            f"<strong>{esc(name)}</strong>" if name == chosen else f'<a href="/performance?range={esc(name)}">{esc(name)}</a>'
+            for name in RANGES
+        )
+        figures = [
+            ("Start Value", money(report["start_value"])), ("End Value", money(report["end_value"])),
+            ("Net Flows", signed(report["net_flows"])), ("Gain", signed(report["gain"])),
+            ("ROI", percent(report["roi"])), ("Time-Weighted Return", percent(report["twr"])),
+            ("Money-Weighted Return (a year)", percent(report["mwr"])),
+        ]
+        benchmark = report.get("benchmark")
+        if benchmark:
+            figures.append((f'{benchmark["coin_id"]} (benchmark)', percent(benchmark["change"])))
+        figures.append(("Coverage", esc(coinfolio.format_percent(report["coverage"] * 100))))
+        cards = "".join(
+            f'<div class="stat"><div class="title">{esc(title)}</div><div class="value">{value}</div></div>'
+            for title, value in figures
+        )
+        body = (
+            "<h1>Performance</h1>"
+            f'<p class="muted">{esc(report["from"])} → {esc(report["to"])} · {esc(vs)} · {links}</p>'
+            f'<section class="stats">{cards}</section>'
+        )
+        points = [[point[0], None if point[1] is None else float(point[1])] for point in report["points"]]
+        body += "<h2>Value</h2>" + self.svg_of({"vs_currency": vs, "points": points}, f"Portfolio value, {chosen}")
+        missing = report["missing"]
+        if missing:
+            shown = ", ".join(f'{esc(day["date"])} ({esc(" ".join(day["coin_ids"]))})' for day in missing[:5])
+            body += (
+                f'<p class="muted">No stored price on {len(missing)} day{"s" if len(missing) != 1 else ""}: {shown}'
+                f'{", …" if len(missing) > 5 else ""}. Those values are left out, never guessed.</p>'
+            )
+        return 200, self.page("Performance", body)
+
+    def route(self, path: str, query: str = "") -> Tuple[int, str]:
         if path == "/":
             return self.home()
         if path == "/portfolio":
             return self.portfolio()
+        if path == "/performance":
+            return self.performance(query)
         if path.startswith("/coin/") and len(path) > len("/coin/"):
             return self.coin(urllib.parse.unquote(path[len("/coin/"):]))
         return 404, self.page("Not found", "<h1>Not found</h1><p>Try the <a href=\"/\">market</a>.</p>")
@@ -329,9 +395,10 @@ class Handler(BaseHTTPRequestHandler):
         raise AttributeError(name)
 
     def answer(self, send_body: bool) -> None:
-        path = urllib.parse.urlsplit(self.path).path
+        parts = urllib.parse.urlsplit(self.path)
+        path = parts.path
         try:
-            status, text = self.dashboard.route(path)
+            status, text = self.dashboard.route(path, parts.query)
         except Exception as error:  # a bug: say so, never show a traceback with data in it
             self.log_error("dashboard error on %s: %r", path, error)
             status, text = 500, "<!doctype html><title>Error</title><p>Internal error.</p>"

@@ -464,8 +464,8 @@ def test_each_commands_usage_is_the_one_help_lists(cli):
     the very form --help shows (before, buy and sell left out the --note that --help listed)."""
     forms = help_forms(cli("--help").stdout)
     assert set(forms) == {"home", "portfolio", "chart", "set", "detail", "search", "load", "buy", "sell", "trade", "move",
-                          "income", "transactions", "pnl", "import", "export", "price", "set-price", "fill-prices",
-                          "version"}
+                          "income", "transactions", "pnl", "performance", "realized", "import", "export", "price",
+                          "set-price", "fill-prices", "version"}
     fee = "[--fee F [--fee-coin ID [--fee-price P]]]"
     assert forms["buy"] == [f"COIN AMOUNT [--price P] {fee} [--at TIME] [--note TEXT]"]
     assert forms["sell"] == [f"COIN AMOUNT [--price P] {fee} [--at TIME] [--note TEXT]"]
@@ -474,6 +474,10 @@ def test_each_commands_usage_is_the_one_help_lists(cli):
     assert forms["portfolio"] == ["", "--history [--svg FILE]"]
     assert (forms["price"], forms["set-price"], forms["fill-prices"]) == (
         ["COIN [--at TIME]"], ["COIN PRICE|none [--at TIME]"], ["[--max-requests N]"])
+    assert forms["pnl"] == ["[--method fifo|lifo|hifo|lofo|average|uk]"]
+    assert (forms["performance"], forms["realized"]) == (
+        ["[--range 24h|7d|30d|90d|1y|ytd|max|FROM..TO] [--benchmark COIN] [--svg FILE]"],
+        ["[--year Y] [--method fifo|lifo|hifo|lofo|average|uk] [--tax-free-after N] [--csv]"])
     assert forms["import"] == ["FILE [--format F] [--dry-run] [--symbol SYMBOL=ID]…"]
     too_many = ["x"] * 5
     for name, (first, *_) in forms.items():
@@ -487,8 +491,8 @@ def test_every_option_help_names_is_one_the_parser_takes(cli):
     text = cli("--help").stdout
     named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", text))
     assert {"--price", "--fee", "--fee-coin", "--fee-price", "--value", "--from", "--to", "--received", "--type", "--at", "--note",
-            "--method", "--days", "--svg", "--history", "--max-requests", "--format", "--dry-run", "--symbol", "--db",
-            "--json"} <= named
+            "--method", "--days", "--svg", "--history", "--max-requests", "--range", "--benchmark", "--year",
+            "--tax-free-after", "--csv", "--format", "--dry-run", "--symbol", "--db", "--json"} <= named
     for option in sorted(named - {"--help"}):
         result = cli("version", option, "x")
         assert "unknown option" not in result.stderr, option

@@ -199,9 +199,14 @@ def test_ledger_history_answers_are_their_typeddicts(engine: coinfolio.Engine) -
 def test_exact_keys_are_the_typeddicts_decimal_fields() -> None:
     from typing import get_args, get_type_hints
 
+    def holds_decimal(hint: Any) -> bool:
+        """Decimal, or a Union or List of it (a TypedDict inside is a shape of its own)."""
+        return hint is Decimal or any(holds_decimal(arg) for arg in get_args(hint))
+
     exact = set()
-    for shape in (answers.Transaction, answers.CoinPnL, answers.PnLTotals):
+    shapes = (answers.Transaction, answers.CoinPnL, answers.PnLTotals, answers.RealizedRow, answers.RealizedTotals)
+    for shape in shapes + (answers.IncomeRow, answers.RealizedAnswer, answers.PerformanceAnswer):
         for key, hint in get_type_hints(shape).items():
-            if hint is Decimal or Decimal in get_args(hint):
+            if holds_decimal(hint):
                 exact.add(key)
     assert exact == set(answers.EXACT_KEYS)

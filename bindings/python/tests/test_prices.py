@@ -439,3 +439,58 @@ def test_cli_fill_prices_says_what_it_filled_and_why_the_rest_waits(server: Loop
         {"transaction_id": "2", "coin_id": "tether", "timestamp": f"{old}T00:00:00Z", "reason": "history_limit"}]}
     bad = run_cli(server, database, "fill-prices", "--max-requests", "1001")
     assert bad.returncode == 2 and "--max-requests needs a whole number from 0 to 1000" in bad.stderr
+
+
+# --- performance over the stored points (SPEC §19) ------------------------------------------------
+
+
+def test_performance_reads_the_points_fill_prices_and_set_price_store(
+    engine: coinfolio.Engine, server: LoopbackServer
+) -> None:
+    """As the Swift suite's PerformancePriceEngineTests, worked by hand: F is 00:00 UTC 300 days
+    ago; two pending buys of 1 bitcoin (F and F+150, 12:30) filled from one daily range at 40,000;
+    a manual 50,000 on F+100 (06:00) beats CoinGecko's 00:00 point; a manual 48,400 at F+151 00:00
+    ends the range. Net flows 80,000, gain 16,800, roi and twr 21 %, mwr 132.49 % (40,000
+    (1+r)^(151/365) + 40,000 (1+r)^(1/365) = 96,800), benchmark 48,400 ÷ 40,000 − 1."""
+    first = day_start(300) * 1000
+    day = 86_400_000
+    for offset in (0, 150):
+        engine.add_transaction("bitcoin", "buy", "1", timestamp=rfc3339(first + offset * day + 12 * HOUR_MS + 30 * MINUTE_MS))
+    fill = engine.fill_prices()
+    assert (fill["filled"], fill["requests"]) == (2, 1)
+    engine.set_price("bitcoin", "50000", timestamp=rfc3339(first + 100 * day + 6 * HOUR_MS))
+    engine.set_price("bitcoin", decimal.Decimal("48400"), timestamp=rfc3339(first + 151 * day))
+    server.reset()
+    answer = engine.performance(range=(rfc3339(first), rfc3339(first + 151 * day)), benchmark="bitcoin")
+    assert server.counts() == {}, "performance never sends a request"
+    values = [point[1] for point in answer["points"]]
+    assert len(values) == 152
+    assert (values[0], values[1], values[100], values[150], values[151]) == (0, 40000, 50000, 40000, 96800)
+    assert (answer["coverage"], answer["missing"]) == (1, [])
+    assert (answer["start_value"], answer["end_value"], answer["net_flows"], answer["gain"]) == (0, 96800, 80000, 16800)
+    assert answer["roi"] == pytest.approx(21, abs=1e-9)
+    assert answer["twr"] == pytest.approx(21, abs=1e-9)
+    assert answer["mwr"] == pytest.approx(132.49, abs=0.005)
+    assert answer["benchmark"] is not None and answer["benchmark"]["change"] == pytest.approx(21, abs=1e-9)
+    # Without the manual point of F+100 that day takes CoinGecko's 40,000 again.
+    engine.set_price("bitcoin", None, timestamp=rfc3339(first + 100 * day + 6 * HOUR_MS))
+    assert engine.performance(range=(rfc3339(first), rfc3339(first + 151 * day)))["points"][100][1] == 40000
+
+
+def test_a_range_ending_now_ends_at_the_manual_current_price_of_a_coin_the_snapshot_lacks(
+    engine: coinfolio.Engine,
+) -> None:
+    """A token CoinGecko does not list: bought 3 days ago at 0.25, its current price set by hand
+    at 0.5. The last value of a range ending now is 100 × 0.5 = 50 (as pnl values it); the days
+    before have no point, listed as missing."""
+    now = int(time.time() * 1000)
+    engine.add_transaction("my-token", "buy", 100, price="0.25", timestamp=rfc3339(now - 3 * 86_400_000))
+    engine.set_price("my-token", "0.5")
+    answer = engine.performance(range="7d")
+    assert answer["end_value"] == 50
+    assert answer["points"][-1][1] == 50
+    assert answer["coverage"] < 1
+    assert all(entry["coin_ids"] == ["my-token"] for entry in answer["missing"])
+    assert engine.pnl()["coins"][0]["current_value"] == 50
+    engine.set_price("my-token", None)
+    assert engine.performance(range="7d")["end_value"] is None

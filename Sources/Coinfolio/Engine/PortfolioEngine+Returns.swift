@@ -1,0 +1,93 @@
+/// Returns and taxes (SPEC §19): `performance` and `realized`. Neither sends a request: prices of
+/// the past come from stored points only, and a missing one shows in the answer.
+extension PortfolioEngine {
+    /// The realized lots of the period: one row per (disposal, lot) by the method, with holding
+    /// days, term and tax-free status, their totals, and the income of the period. A move's lots
+    /// keep their cost and first acquisition time (other portfolios are read as far as moves need).
+    /// - Parameter options: portfolio (nil: every portfolio of the owner), method, period, years.
+    /// - Throws: `.notFound` for an unknown portfolio (other than "main"); `.invalidArgument`
+    ///   (`details.reason` "currency") when every portfolio is asked for and their currencies
+    ///   differ; `.store`.
+    public func realized(_ options: RealizedOptions = RealizedOptions()) throws -> RealizedReport {
+        let (vs, ledgers, reported) = try ledgers(for: options.portfolio)
+        let types = try store.incomeTypes(portfolio: options.portfolio)
+        return RealizedReport.compute(portfolios: ledgers, reported: reported, vsCurrency: vs, options: options, incomeType: { types[$0] })
+    }
+
+    /// How the portfolio's value moved over the range (SPEC §19): values at each UTC day's 00:00
+    /// from the stored price points and the owner's manual points by the `price_at` rule without
+    /// its snapshot and fetch steps (the last of a range ending now from the current prices: the
+    /// snapshot's, else the owner's manual current price, as `pnl`), flows, gain, roi, twr, mwr, the benchmark's change; a value without a stored point
+    /// is null and lowers `coverage`, its day listed in `missing`. Never sends a request.
+    /// - Parameter options: portfolio (nil: every portfolio of the owner together), range, benchmark.
+    /// - Throws: `.notFound` for an unknown portfolio (other than "main"); `.invalidArgument` for a
+    ///   range longer than 36,600 days or starting after now (`details.field` "range"), or
+    ///   (`details.reason` "currency") every portfolio asked for with different currencies; `.store`.
+    public func performance(_ options: PerformanceOptions = PerformanceOptions()) throws -> PerformanceReport {
+        let (vs, ledgers, reported) = try ledgers(for: options.portfolio)
+        // Each coin's entries of the covered portfolios, in ledger order.
+        var entries: [String: [LedgerEntry]] = [:]
+        for index in reported {
+            for (coinID, coinEntries) in ledgers[index].coins { entries[coinID, default: []] += coinEntries }
+        }
+        if reported.count > 1 {
+            for coinID in entries.keys { entries[coinID]?.sort { precedes($0.point, $1.point) } }
+        }
+        let first = entries.values.compactMap { $0.first?.timestamp }.min()
+        let (from, to, endsNow) = try options.resolve(now: LedgerTimestamp.now(), firstTransaction: first)
+        let current: (String) -> PreciseDecimal? = endsNow ? try currentPrices(vsCurrency: vs).price : { _ in nil }
+        func coin(_ coinID: String, _ entries: [LedgerEntry]) throws -> PerformanceReport.Coin {
+            PerformanceReport.Coin(
+                coinID: coinID, entries: entries, prices: try priceSeries(coinID: coinID, vsCurrency: vs, from: from, to: to),
+                currentPrice: current(coinID))
+        }
+        var coins: [PerformanceReport.Coin] = []
+        for coinID in entries.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let coinEntries = entries[coinID], let earliest = coinEntries.first, earliest.timestamp < to else { continue }
+            coins.append(try coin(coinID, coinEntries))
+        }
+        return PerformanceReport.compute(
+            portfolio: options.portfolio, vsCurrency: vs, from: from, to: to, endsNow: endsNow, coins: coins,
+            benchmark: try options.benchmark.map { try coin($0, []) })
+    }
+
+    /// The stored CoinGecko points of a coin and the owner's manual points over the UTC days from
+    /// `from`'s through `to`'s (SPEC §17): two queries, then `PriceSeries` answers the `price_at`
+    /// rule (steps 1–3) for every point of the report without another.
+    /// - Throws: `.store`.
+    func priceSeries(coinID: String, vsCurrency: String, from: Int64, to: Int64) throws -> PriceSeries {
+        let (start, end) = (UTCDay.start(of: from), UTCDay.end(of: to))
+        return PriceSeries(
+            points: try store.pricePoints(coinID: coinID, vsCurrency: vsCurrency, from: start, to: end - 1),
+            manual: try store.manualPricePoints(coinID: coinID, vsCurrency: vsCurrency, from: start, before: end))
+    }
+
+    /// The ledgers a report reads: the currency, every portfolio's coins a report over `portfolio`
+    /// needs (all of the owner's when it has moves in, or when `portfolio` is nil), and the
+    /// indices of those it reports on.
+    private func ledgers(for portfolio: String?) throws -> (
+        vsCurrency: String, ledgers: [RealizedReport.PortfolioLedger], reported: [Int]
+    ) {
+        guard let portfolio else {
+            let all = try portfolios()
+            let currencies = Set(all.map(\.vsCurrency))
+            guard currencies.count <= 1 else {
+                throw CoinfolioError(
+                    .invalidArgument,
+                    "the portfolios are in different currencies (\(currencies.sorted().joined(separator: ", "))): ask for one portfolio at a time",
+                    reason: .currency)
+            }
+            let ledgers = try all.map { (name: $0.name, coins: try store.coinLedgers(portfolio: $0.name)) }
+            return (currencies.first ?? configuration.vsCurrency.code, ledgers, Array(ledgers.indices))
+        }
+        let vs = try currency(ofPortfolio: portfolio)
+        let own = try store.coinLedgers(portfolio: portfolio)
+        var ledgers: [RealizedReport.PortfolioLedger] = [(portfolio, own)]
+        if own.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
+            for other in try store.portfolios() where other.name != portfolio {
+                ledgers.append((other.name, try store.coinLedgers(portfolio: other.name)))
+            }
+        }
+        return (vs, ledgers, [0])
+    }
+}

@@ -1,0 +1,121 @@
+/// Computing `realized` (SPEC §19) from the owner's ledgers: the lots each disposal took, by the
+/// method, as `pnl` takes them.
+extension RealizedReport {
+    /// One portfolio's ledger: its coins, each with its entries in ledger order.
+    typealias PortfolioLedger = (name: String, coins: [(coinID: String, entries: [LedgerEntry])])
+
+    /// The report over `portfolios[reported]` for every disposal and income in the options'
+    /// period. `portfolios` holds every portfolio a move may link to them (the owner's), so that
+    /// moved lots keep their cost and first acquisition time. `incomeType` names each income
+    /// transaction's type by id.
+    static func compute(
+        portfolios: [PortfolioLedger], reported: [Int], vsCurrency: String, options: RealizedOptions,
+        incomeType: (Int64) -> IncomeType? = { _ in nil }
+    ) -> RealizedReport {
+        switch options.method {
+        case .fifo: return compute(FIFOLots.self, portfolios, reported, vsCurrency, options, incomeType)
+        case .lifo: return compute(LIFOLots.self, portfolios, reported, vsCurrency, options, incomeType)
+        case .hifo: return compute(HIFOLots.self, portfolios, reported, vsCurrency, options, incomeType)
+        case .lofo: return compute(LOFOLots.self, portfolios, reported, vsCurrency, options, incomeType)
+        case .average: return compute(AverageCostLots.self, portfolios, reported, vsCurrency, options, incomeType)
+        case .uk: return compute(UKShareLots.self, portfolios, reported, vsCurrency, options, incomeType)
+        }
+    }
+
+    private static func compute<Lots: LotMethod>(
+        _: Lots.Type, _ portfolios: [PortfolioLedger], _ reported: [Int], _ vsCurrency: String, _ options: RealizedOptions,
+        _ incomeType: (Int64) -> IncomeType?
+    ) -> RealizedReport {
+        // Each portfolio's coins by id, for the moves.
+        let byCoin = portfolios.map { portfolio in
+            Dictionary(portfolio.coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first })
+        }
+        let from = options.from ?? .min
+        let to = options.to ?? .max
+        var rows: [RealizedRow] = []
+        // Each disposal's time, id and first row: the rows come coin by coin, and are put in
+        // ledger order by their disposals (a sort of the disposals, not of every row).
+        var disposals: [(timestamp: Int64, id: Int64, first: Int)] = []
+        var income: [IncomeRow] = []
+        for target in reported {
+            let name = portfolios[target].name
+            for (coinID, entries) in portfolios[target].coins {
+                // Nothing of the period: no run (a disposal before `from` changes no row here).
+                guard entries.contains(where: { $0.timestamp >= from && $0.timestamp < to && $0.kind.hasPrice && $0.kind != .buy }) else {
+                    continue
+                }
+                let key = HoldingsKey(coinID)
+                let others = { byCoin.indices.compactMap { $0 == target ? nil : byCoin[$0][key] } }
+                let _: CoinCostBasis<Lots> = CostBasisRun.run(entries, others: others) { entry, pieces in
+                    guard entry.timestamp >= from, entry.timestamp < to else { return }
+                    switch entry.kind {
+                    case .sell, .fee:
+                        disposals.append((entry.timestamp, entry.id, rows.count))
+                        appendRows(&rows, name, coinID, entry, pieces, options)
+                    case .income:
+                        var value: PreciseDecimal?
+                        if let price = entry.price { value = entry.units * price }
+                        income.append(
+                            IncomeRow(
+                                portfolio: name, coinID: coinID, incomeType: incomeType(entry.id), amount: entry.units, value: value,
+                                timestamp: entry.timestamp, transactionID: entry.id))
+                    default:
+                        return
+                    }
+                }
+            }
+        }
+        rows = inLedgerOrder(rows, disposals)
+        income.sort { ($0.timestamp, $0.transactionID) < ($1.timestamp, $1.transactionID) }
+        var incomeTotal = PreciseDecimal.zero
+        for row in income { if let value = row.value { incomeTotal += value } }
+        return RealizedReport(
+            portfolio: options.portfolio, vsCurrency: vsCurrency, method: options.method, rows: rows, totals: RealizedTotals(rows),
+            income: income, incomeTotal: incomeTotal)
+    }
+
+    /// The rows of one disposal: a row per piece, the proceeds net of fees split by units (the
+    /// last piece taking the remainder, so that they add up exactly).
+    private static func appendRows(
+        _ rows: inout [RealizedRow], _ portfolio: String, _ coinID: String, _ entry: borrowing LedgerEntry, _ pieces: [Lot],
+        _ options: RealizedOptions
+    ) {
+        let (units, timestamp) = (entry.units, entry.timestamp)
+        var proceeds: PreciseDecimal?
+        if let price = entry.price, let fee = entry.fee { proceeds = units * price - fee }
+        var given = PreciseDecimal.zero
+        for (index, piece) in pieces.enumerated() {
+            var share: PreciseDecimal?
+            if let proceeds {
+                share = index == pieces.count - 1 ? proceeds - given : proceeds.multiplied(by: piece.units, dividedBy: units)
+                given += share ?? .zero
+            }
+            var gain: PreciseDecimal?
+            if let share, let cost = piece.cost { gain = share - cost }
+            let acquired = piece.acquired.timestamp
+            rows.append(
+                RealizedRow(
+                    portfolio: portfolio, coinID: coinID, amount: piece.units, acquiredAt: acquired, disposedAt: timestamp,
+                    proceeds: share, cost: piece.cost, gain: gain, holdingDays: HoldingPeriod.days(acquired: acquired, disposed: timestamp),
+                    term: HoldingPeriod.isPast(years: options.longTermAfterYears, acquired: acquired, disposed: timestamp) ? .long : .short,
+                    taxFree: options.taxFreeAfterYears.map { HoldingPeriod.isPast(years: $0, acquired: acquired, disposed: timestamp) },
+                    disposalID: entry.id))
+        }
+    }
+
+    /// The rows by disposal in ledger order (time, then id), each disposal's pieces as taken.
+    private static func inLedgerOrder(_ rows: [RealizedRow], _ disposals: [(timestamp: Int64, id: Int64, first: Int)]) -> [RealizedRow] {
+        func before(_ a: (timestamp: Int64, id: Int64, first: Int), _ b: (timestamp: Int64, id: Int64, first: Int)) -> Bool {
+            a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.id < b.id
+        }
+        guard zip(disposals, disposals.dropFirst()).contains(where: { before($1, $0) }) else { return rows }
+        let order = disposals.indices.sorted { before(disposals[$0], disposals[$1]) }
+        var sorted: [RealizedRow] = []
+        sorted.reserveCapacity(rows.count)
+        for index in order {
+            let end = index + 1 < disposals.count ? disposals[index + 1].first : rows.count
+            sorted.append(contentsOf: rows[disposals[index].first..<end])
+        }
+        return sorted
+    }
+}

@@ -1,0 +1,279 @@
+/// Whether a disposal's gain is short or long term (SPEC §19): long when the disposal's UTC date
+/// is after the anniversary of `long_term_after_years` (`HoldingPeriod`).
+public enum Term: String, Sendable {
+    /// Held until the anniversary, or less.
+    case short
+    /// Held past the anniversary.
+    case long
+}
+
+/// One (disposal, lot) pair of `realized` (SPEC §19): the units of one lot a sell or a fee row
+/// took, what they brought and what they cost. Money is in the portfolio's currency, exact to 38
+/// significant digits.
+public struct RealizedRow: Hashable, Sendable {
+    /// The portfolio of the disposal.
+    public var portfolio: String
+    /// CoinGecko coin id.
+    public var coinID: String
+    /// Units of the lot disposed of.
+    public var amount: PreciseDecimal
+    /// When the units were first acquired (ms, UTC; a move keeps it). With `average` and in the
+    /// `uk` Section 104 pool, the earliest acquisition in the pool; a `uk` match, the first
+    /// acquisition of the matched day.
+    public var acquiredAt: Int64
+    /// The disposal's time (ms, UTC).
+    public var disposedAt: Int64
+    /// This lot's share, by units, of the disposal's proceeds net of its fees; nil while the
+    /// disposal's price or its fee's value is pending.
+    public var proceeds: PreciseDecimal?
+    /// The units' cost; nil when unknown (transferred in, a pending price) — never 0.
+    public var cost: PreciseDecimal?
+    /// proceeds − cost; nil when either is unknown.
+    public var gain: PreciseDecimal?
+    /// UTC calendar days from the acquisition's date to the disposal's (0 for a `uk` thirty-day
+    /// match, acquired after the disposal).
+    public var holdingDays: Int
+    /// Short or long term.
+    public var term: Term
+    /// Whether the lot was held past `tax_free_after_years`; nil when that option is null.
+    public var taxFree: Bool?
+    /// The id of the sell or fee transaction.
+    public var disposalID: Int64
+
+    /// `description,acquired,disposed,proceeds,cost,gain,term`: the columns of `csv`.
+    static let csvHeader = "description,acquired,disposed,proceeds,cost,gain,term"
+
+    /// The keys of a row's JSON, in the order written.
+    enum JSONKey: String, WireKeys {
+        case portfolio, coinID = "coin_id", amount, acquiredAt = "acquired_at", disposedAt = "disposed_at", proceeds, cost, gain
+        case holdingDays = "holding_days", term, taxFree = "tax_free", disposalID = "disposal_id"
+    }
+
+    /// Each key with the punctuation before it (`{"portfolio":`, `,"coin_id":`, …), made once: a
+    /// report writes every row's keys, and rows run to hundreds of thousands.
+    private static let keyFragments: [[UInt8]] = JSONKey.allCases.enumerated().map { index, key in
+        Array(((index == 0 ? "{" : ",") + "\"" + key.rawValue + "\":").utf8)
+    }
+
+    /// Appends the row's JSON object to `bytes`.
+    func appendJSON(to bytes: inout [UInt8]) {
+        let keys = Self.keyFragments
+        func decimal(_ value: PreciseDecimal?) {
+            if let value { value.appendText(to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        }
+        bytes.append(contentsOf: keys[0])
+        JSONWriter.appendQuoted(portfolio, to: &bytes)
+        bytes.append(contentsOf: keys[1])
+        JSONWriter.appendQuoted(coinID, to: &bytes)
+        bytes.append(contentsOf: keys[2])
+        amount.appendText(to: &bytes)
+        bytes.append(contentsOf: keys[3])
+        bytes.append(UInt8(ascii: "\""))
+        LedgerTimestamp.append(acquiredAt, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: keys[4])
+        bytes.append(UInt8(ascii: "\""))
+        LedgerTimestamp.append(disposedAt, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: keys[5])
+        decimal(proceeds)
+        bytes.append(contentsOf: keys[6])
+        decimal(cost)
+        bytes.append(contentsOf: keys[7])
+        decimal(gain)
+        bytes.append(contentsOf: keys[8])
+        bytes.append(contentsOf: String(holdingDays).utf8)
+        bytes.append(contentsOf: keys[9])
+        bytes.append(contentsOf: term == .long ? #""long""#.utf8 : #""short""#.utf8)
+        bytes.append(contentsOf: keys[10])
+        bytes.append(contentsOf: taxFree.map { $0 ? "true" : "false" }?.utf8 ?? "null".utf8)
+        bytes.append(contentsOf: keys[11])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: String(disposalID).utf8)
+        bytes.append(contentsOf: "\"}".utf8)
+    }
+
+    /// The row as CSV: `<amount> <coin_id>`, the UTC dates, the money (an unknown value is an
+    /// empty cell), the term.
+    func appendCSV(to bytes: inout [UInt8]) {
+        var description: [UInt8] = []
+        amount.appendText(to: &description)
+        description.append(UInt8(ascii: " "))
+        description.append(contentsOf: coinID.utf8)
+        CSVWriter.appendField(description, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        LedgerTimestamp.appendDate(HoldingPeriod.day(acquiredAt), to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        LedgerTimestamp.appendDate(HoldingPeriod.day(disposedAt), to: &bytes)
+        for value in [proceeds, cost, gain] {
+            bytes.append(UInt8(ascii: ","))
+            value?.appendText(to: &bytes)
+        }
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(contentsOf: term.rawValue.utf8)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+    }
+}
+
+/// Income received (SPEC §19): one row per income transaction.
+public struct IncomeRow: Hashable, Sendable {
+    /// The portfolio.
+    public var portfolio: String
+    /// CoinGecko coin id.
+    public var coinID: String
+    /// staking, interest, airdrop, mining, fork, gift, reward or other.
+    public var incomeType: IncomeType?
+    /// Units received.
+    public var amount: PreciseDecimal
+    /// amount × price at receipt in the portfolio's currency; nil while the price is pending.
+    public var value: PreciseDecimal?
+    /// When it was received (ms, UTC).
+    public var timestamp: Int64
+    /// The transaction's id.
+    public var transactionID: Int64
+
+    /// The keys of an element of `realized`'s `income`, in the order written.
+    enum JSONKey: String, WireKeys {
+        case portfolio, coinID = "coin_id", incomeType = "income_type", amount, value, timestamp, transactionID = "transaction_id"
+    }
+
+    func writeJSON(to w: inout JSONWriter) {
+        w.key(JSONKey.portfolio); w.string(portfolio)
+        w.key(JSONKey.coinID); w.string(coinID)
+        w.key(JSONKey.incomeType); w.string(incomeType?.rawValue)
+        w.key(JSONKey.amount); w.decimal(amount)
+        w.key(JSONKey.value); w.decimal(value)
+        w.key(JSONKey.timestamp); w.timestamp(timestamp)
+        w.key(JSONKey.transactionID); w.string(String(transactionID))
+    }
+}
+
+/// The sums over `realized`'s rows, each over the rows whose figure is known.
+public struct RealizedTotals: Hashable, Sendable {
+    /// Σ proceeds.
+    public var proceeds = PreciseDecimal.zero
+    /// Σ cost.
+    public var cost = PreciseDecimal.zero
+    /// Σ gain.
+    public var gain = PreciseDecimal.zero
+    /// Σ gain of the short-term rows.
+    public var shortTermGain = PreciseDecimal.zero
+    /// Σ gain of the long-term rows.
+    public var longTermGain = PreciseDecimal.zero
+    /// Σ gain of the rows that are not tax-free (all of them without `tax_free_after_years`).
+    public var taxableGain = PreciseDecimal.zero
+    /// Share (0…1) of the rows whose gain is known; 1 when there is none.
+    public var coverage: Double = 1
+
+    init(_ rows: [RealizedRow]) {
+        var known = 0
+        for row in rows {
+            if let proceeds = row.proceeds { self.proceeds += proceeds }
+            if let cost = row.cost { self.cost += cost }
+            guard let gain = row.gain else { continue }
+            known += 1
+            self.gain += gain
+            if row.term == .long { longTermGain += gain } else { shortTermGain += gain }
+            if row.taxFree != true { taxableGain += gain }
+        }
+        coverage = rows.isEmpty ? 1 : Double(known) / Double(rows.count)
+    }
+
+    /// The keys of `realized`'s `totals`, in the order written.
+    enum JSONKey: String, WireKeys {
+        case proceeds, cost, gain, shortTermGain = "short_term_gain", longTermGain = "long_term_gain", taxableGain = "taxable_gain"
+        case coverage
+    }
+
+    func writeJSON(to w: inout JSONWriter) {
+        w.key(JSONKey.proceeds); w.decimal(proceeds)
+        w.key(JSONKey.cost); w.decimal(cost)
+        w.key(JSONKey.gain); w.decimal(gain)
+        w.key(JSONKey.shortTermGain); w.decimal(shortTermGain)
+        w.key(JSONKey.longTermGain); w.decimal(longTermGain)
+        w.key(JSONKey.taxableGain); w.decimal(taxableGain)
+        w.key(JSONKey.coverage); w.number(coverage)
+    }
+}
+
+/// `realized` (SPEC §19): every (disposal, lot) pair of the period in ledger order, their totals,
+/// and the income received in the period.
+public struct RealizedReport: Sendable {
+    /// The portfolio; nil: every portfolio of the owner.
+    public var portfolio: String?
+    /// The currency of every money value.
+    public var vsCurrency: String
+    /// The cost basis method.
+    public var method: CostBasisMethod
+    /// The rows, by disposal (ledger order), each disposal's lots in the order the method took them.
+    public var rows: [RealizedRow]
+    /// Their sums.
+    public var totals: RealizedTotals
+    /// Income of the period, in ledger order.
+    public var income: [IncomeRow]
+    /// Σ value of the income rows whose value is known.
+    public var incomeTotal: PreciseDecimal
+
+    /// The keys of the `realized` answer, in the order written.
+    enum JSONKey: String, WireKeys {
+        case portfolio, vsCurrency = "vs_currency", method, rows, totals, income, incomeTotal = "income_total"
+    }
+
+    /// `{"portfolio","vs_currency","method","rows":[{portfolio, coin_id, amount, acquired_at,
+    /// disposed_at, proceeds, cost, gain, holding_days, term, tax_free, disposal_id}…],
+    /// "totals":{proceeds, cost, gain, short_term_gain, long_term_gain, taxable_gain, coverage},
+    /// "income":[{portfolio, coin_id, income_type, amount, value, timestamp, transaction_id}…],
+    /// "income_total"}`
+    public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `json` as UTF-8 bytes, for the C ABI.
+    @_spi(ABI) public var jsonUTF8: [UInt8] {
+        var w = JSONWriter(reserving: rows.count * 400 + income.count * 240 + 400)
+        w.beginObject()
+        w.key(JSONKey.portfolio); w.string(portfolio)
+        w.key(JSONKey.vsCurrency); w.string(vsCurrency)
+        w.key(JSONKey.method); w.string(method.rawValue)
+        w.key(JSONKey.rows)
+        w.rawBytes { bytes in
+            bytes.append(UInt8(ascii: "["))
+            for (index, row) in rows.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                row.appendJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        w.key(JSONKey.totals); w.beginObject(); totals.writeJSON(to: &w); w.endObject()
+        w.key(JSONKey.income); w.beginArray()
+        for row in income { w.beginObject(); row.writeJSON(to: &w); w.endObject() }
+        w.endArray()
+        w.key(JSONKey.incomeTotal); w.decimal(incomeTotal)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// `jsonUTF8` or `csv`, as `format` says.
+    @_spi(ABI) public func encoded(as format: RealizedOptions.Format) -> [UInt8] { format == .csv ? csv : jsonUTF8 }
+
+    /// The rows as CSV (RFC 4180, CRLF) in Form 8949-like columns:
+    /// `description,acquired,disposed,proceeds,cost,gain,term` — description `<amount> <coin_id>`,
+    /// dates as UTC `YYYY-MM-DD`, exact money, an unknown value as an empty cell.
+    public var csv: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rows.count * 120 + 64)
+        bytes.append(contentsOf: RealizedRow.csvHeader.utf8)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        for row in rows { row.appendCSV(to: &bytes) }
+        return bytes
+    }
+}
+
+extension JSONWriter {
+    /// A time (ms, UTC) as RFC 3339 text, `"2024-03-01T12:30:00Z"`.
+    mutating func timestamp(_ milliseconds: Int64) {
+        rawBytes { bytes in
+            bytes.append(UInt8(ascii: "\""))
+            LedgerTimestamp.append(milliseconds, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+}

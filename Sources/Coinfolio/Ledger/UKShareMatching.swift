@@ -1,0 +1,143 @@
+/// The identification rules of UK share pooling for one coin in one portfolio (HMRC's
+/// Cryptoassets Manual CRYPTO22200–CRYPTO22256, TCGA 1992 s105, s106A and s104; SPEC §19), worked
+/// out over the whole ledger before it is run, because a disposal may match acquisitions made after
+/// it:
+///
+/// 1. Same day (s105): a UTC day's acquisitions (buys and income) count as one acquisition at their
+///    average cost and its disposals (sells and fee rows) as one disposal; the smaller of the two
+///    is matched.
+/// 2. Thirty days (s106A "bed and breakfast"): what a day's disposal still lacks matches the
+///    acquisitions of the 30 days after it (day + 1 … day + 30), earliest first, and earlier
+///    disposals match first; an acquisition's units matched once are gone.
+/// 3. Everything else goes through the Section 104 pool (`UKShareLots`): unmatched acquisitions
+///    join it, the rest of each disposal leaves it at its average cost.
+///
+/// A day's matches are shared among its disposals in proportion to their units, and each
+/// acquisition of a day gives the same share of its units (and cost) to the day's matches, the
+/// last of each taking the remainder so that every share adds up exactly. Transfers are no
+/// acquisition or disposal: a transfer in joins the pool, a transfer out leaves it.
+struct UKShareMatching {
+    /// The pieces each disposal (by entry id) matched by rules 1 and 2, in the order of the rules
+    /// and then of the acquisitions; a disposal not listed matched none.
+    private(set) var matched: [Int64: [Lot]] = [:]
+    /// The units of each acquisition (by entry id) its day gave to matches; they never reach the
+    /// pool. An acquisition not listed gave none.
+    private(set) var reserved: [Int64: PreciseDecimal] = [:]
+
+    /// How far after a disposal's day its acquisitions match: 30 days (CRYPTO22253, CG51560: a
+    /// repurchase on day 31 falls to the pool).
+    static let window: Int64 = 30
+
+    /// One day's acquisitions as one: their units and cost (an average pool, known and unknown
+    /// cost apart), what was matched from them, and their entries.
+    private struct Acquisitions {
+        var day: Int64
+        var pool = AverageCostLots()
+        var units = PreciseDecimal.zero
+        var matchedUnits = PreciseDecimal.zero
+        var entries: [(id: Int64, units: PreciseDecimal)] = []
+    }
+
+    /// One day's disposals as one: their units, what is still unmatched, the matches, the entries.
+    private struct Disposals {
+        var day: Int64
+        var units = PreciseDecimal.zero
+        var unmatched = PreciseDecimal.zero
+        var matches: [Lot] = []
+        var entries: [(id: Int64, units: PreciseDecimal)] = []
+    }
+
+    /// The plan for `entries` (one coin of one portfolio, in ledger order).
+    init(_ entries: [LedgerEntry]) {
+        var acquisitions: [Acquisitions] = []
+        var disposals: [Disposals] = []
+        for entry in entries {
+            let day = UTCDay.number(of: entry.timestamp)
+            switch entry.kind {
+            case .buy, .income:
+                if acquisitions.last?.day != day { acquisitions.append(Acquisitions(day: day)) }
+                var cost: PreciseDecimal?
+                if let price = entry.price, let fee = entry.fee { cost = entry.units * price + fee }
+                acquisitions[acquisitions.count - 1].pool.add(Lot(units: entry.units, cost: cost, acquired: entry.point))
+                acquisitions[acquisitions.count - 1].units += entry.units
+                acquisitions[acquisitions.count - 1].entries.append((entry.id, entry.units))
+            case .sell, .fee:
+                if disposals.last?.day != day { disposals.append(Disposals(day: day)) }
+                disposals[disposals.count - 1].units += entry.units
+                disposals[disposals.count - 1].unmatched += entry.units
+                disposals[disposals.count - 1].entries.append((entry.id, entry.units))
+            case .transferIn, .transferOut:
+                continue
+            }
+        }
+        guard !acquisitions.isEmpty, !disposals.isEmpty else { return }
+        // Rule 1, every day first: a later day's same-day match comes before an earlier day's
+        // thirty-day match (CRYPTO22256).
+        var first = 0
+        for index in disposals.indices {
+            while first < acquisitions.count, acquisitions[first].day < disposals[index].day { first += 1 }
+            if first < acquisitions.count, acquisitions[first].day == disposals[index].day {
+                Self.match(&disposals[index], &acquisitions[first])
+            }
+        }
+        // Rule 2, the earliest disposal first.
+        first = 0
+        for index in disposals.indices where !disposals[index].unmatched.isZero {
+            let day = disposals[index].day
+            while first < acquisitions.count, acquisitions[first].day <= day { first += 1 }
+            var next = first
+            while next < acquisitions.count, acquisitions[next].day <= day + Self.window, !disposals[index].unmatched.isZero {
+                Self.match(&disposals[index], &acquisitions[next])
+                next += 1
+            }
+        }
+        for day in disposals where !day.matches.isEmpty { share(day) }
+        for day in acquisitions where !day.matchedUnits.isZero {
+            for (id, units) in Self.shares(of: day.matchedUnits, among: day.entries, total: day.units) { reserved[id] = units }
+        }
+    }
+
+    /// Matches what `disposals` still lacks with what `acquisitions` still has.
+    private static func match(_ disposals: inout Disposals, _ acquisitions: inout Acquisitions) {
+        let available = acquisitions.units - acquisitions.matchedUnits
+        guard !available.isZero else { return }
+        let units = min(disposals.unmatched, available)
+        acquisitions.pool.remove(units, into: &disposals.matches)
+        acquisitions.matchedUnits += units
+        disposals.unmatched -= units
+    }
+
+    /// Shares a day's matches among its disposals in proportion to their units.
+    private mutating func share(_ day: Disposals) {
+        guard day.entries.count > 1 else {
+            matched[day.entries[0].id] = day.matches
+            return
+        }
+        var pieces = [[Lot]](repeating: [], count: day.entries.count)
+        for match in day.matches {
+            let shares = Self.shares(of: match.units, among: day.entries, total: day.units)
+            var rest = match
+            for (index, share) in shares.enumerated() where !share.units.isZero {
+                pieces[index].append(index == shares.count - 1 ? rest : rest.split(share.units))
+            }
+        }
+        for (index, entry) in day.entries.enumerated() where !pieces[index].isEmpty { matched[entry.id] = pieces[index] }
+    }
+
+    /// `part` shared among `entries` in proportion to their units (which add up to `total`), the
+    /// last taking the remainder.
+    private static func shares(of part: PreciseDecimal, among entries: [(id: Int64, units: PreciseDecimal)], total: PreciseDecimal)
+        -> [(id: Int64, units: PreciseDecimal)]
+    {
+        guard part != total else { return entries }
+        var given = PreciseDecimal.zero
+        var result = entries
+        for index in entries.indices.dropLast() {
+            let share = min(entries[index].units.multiplied(by: part, dividedBy: total), part - given)
+            result[index].units = share
+            given += share
+        }
+        result[result.count - 1].units = part - given
+        return result
+    }
+}

@@ -1,0 +1,56 @@
+/// One coin's price points in one quote currency, held in memory and asked many times: the
+/// stored CoinGecko points and the owner's manual points of some days, answering steps 1–3 of
+/// `PriceRule` (the `price_at` rule without the snapshot and the fetch) with one binary search
+/// per list. What `fill_prices`'s `PriceBook` keeps per coin and currency, and what
+/// `performance` reads a coin's range into; `PortfolioEngine.storedPrice` asks the store the
+/// same rule one time at a time (`PriceRuleTests` ties them).
+struct PriceSeries: Sendable {
+    /// CoinGecko's points, sorted by time, one per time.
+    private(set) var points: [PricePoint]
+    /// The owner's manual (historical) points, sorted by time.
+    private(set) var manual: [ManualPrice]
+
+    /// `points` and `manual` sorted by time (as the store reads them).
+    init(points: [PricePoint] = [], manual: [ManualPrice] = []) {
+        self.points = points
+        self.manual = manual
+    }
+
+    /// No point at all.
+    static let empty = PriceSeries()
+
+    /// Adds points a request just stored (any order); a time the series holds takes the new price.
+    mutating func add(_ added: [PricePoint]) {
+        guard !added.isEmpty else { return }
+        var byTime = Dictionary(points.map { ($0.time, $0.price) }, uniquingKeysWith: { _, new in new })
+        for point in added { byTime[point.time] = point.price }
+        points = byTime.map { PricePoint(time: $0.key, price: $0.value) }.sorted { $0.time < $1.time }
+    }
+
+    /// The price the rule gives at `time` (ms): the owner's manual point of its UTC day (the
+    /// latest at or before `time`, else the earliest after), else the latest CoinGecko point in
+    /// [the day's 00:00, time], else the earliest in (time, the next 00:00); nil when neither has
+    /// a point that day. At a day's 00:00 that is the day's first point: `performance`'s daily
+    /// value. A CoinGecko price is taken by its shortest decimal text, rounded half-to-even to 18
+    /// fraction digits (`ExactDecimal(_: Double)`), as every ledger price from a point is.
+    func price(at time: Int64) -> StoredPrice? {
+        if let found = Self.pick(manual, time: time, timeOf: { $0.time ?? time }) {
+            return StoredPrice(price: found.price, source: .manual, at: found.time ?? time)
+        }
+        guard let found = Self.pick(points, time: time, timeOf: \.time), let exact = ExactDecimal(found.price) else { return nil }
+        return StoredPrice(price: exact, source: .coingecko, at: found.time)
+    }
+
+    /// `PriceRule.pick` over a sorted list, by binary search: the last element at or before
+    /// `time` and the first after it.
+    private static func pick<Point>(_ sorted: [Point], time: Int64, timeOf: (Point) -> Int64) -> Point? {
+        var low = 0
+        var high = sorted.count
+        while low < high {  // the first index whose time is after `time`
+            let middle = (low + high) / 2
+            if timeOf(sorted[middle]) <= time { low = middle + 1 } else { high = middle }
+        }
+        return PriceRule.pick(
+            atOrBefore: low > 0 ? sorted[low - 1] : nil, after: low < sorted.count ? sorted[low] : nil, time: time, timeOf: timeOf)
+    }
+}

@@ -1,0 +1,76 @@
+import Coinfolio
+import Foundation
+
+/// `performance [--range 24h|7d|30d|90d|1y|ytd|max|FROM..TO] [--benchmark COIN] [--svg FILE]`: the
+/// `--portfolio`'s value at the ends of the range, its flows, gain, roi, twr and mwr, a benchmark
+/// coin's change, and how many days lack a stored price — with the values as a line chart.
+struct PerformanceCommand: Command {
+    static let name = "performance"
+    static let operandCount: ClosedRange<Int>? = 0...0
+    static let usage = [
+        Usage(
+            operands: "", optional: [.range, .benchmark, .svg],
+            summary: """
+                value, flows, gain, roi, time- and money-weighted returns over the
+                range (default max), from stored prices; days without one listed
+                """)
+    ]
+
+    func run(_ cli: CLI) throws {
+        let options = cli.options
+        let engine = try cli.openEngine()
+        var performance = PerformanceOptions(portfolio: options.portfolio, benchmark: options.benchmark)
+        if let range = options.range {
+            if let dots = range.range(of: "..") {
+                let end = String(range[dots.upperBound...])
+                performance.range = try .init(from: String(range[..<dots.lowerBound]), to: end.isEmpty ? nil : end)
+            } else {
+                performance.range = try .init(name: range)
+            }
+        }
+        let report = try engine.performance(performance)
+        try cli.writeSVG(options.svg, title: "\(report.portfolio ?? "every portfolio"), value") { report.svg($0) }
+        if options.json { sayJSON(report.json); return }
+        let terminal = cli.terminal
+        let vs = (try? VsCurrency(report.vsCurrency)) ?? .usd
+        func money(_ value: PreciseDecimal?, signed: Bool = false) -> String {
+            guard let value else { return NumberFormat.notAvailable }
+            let text = NumberFormat.value(abs(value.double), vsCurrency: vs)
+            return signed ? terminal.signed((value.isNegative ? "-" : "+") + text, value) : NumberFormat.value(value.double, vsCurrency: vs)
+        }
+        func percent(_ value: Double?) -> String { value.map { terminal.change($0) } ?? NumberFormat.notAvailable }
+        let ends = "\(LedgerTimestamp.format(report.from)) → \(LedgerTimestamp.format(report.to))"
+        say(terminal.bold(Terminal.printable(report.portfolio ?? "every portfolio")) + terminal.dim(" \(ends), \(report.vsCurrency)"))
+        let environment = ProcessInfo.processInfo.environment
+        let rising = (report.endValue ?? .zero) >= (report.startValue ?? .zero)
+        let chart = LineChart(points: report.points.map { (time: Double($0.time), value: $0.value?.double) }, vsCurrency: vs)
+        for line in chart.render(
+            width: Terminal.width(environment: environment), height: 10, unicode: Terminal.isUTF8(environment: environment),
+            paint: { terminal.paint($0, rising ? "32" : "31") })
+        {
+            say(line)
+        }
+        say("Start value  \(money(report.startValue))")
+        say("End value    \(money(report.endValue))")
+        say("Net flows    \(money(report.netFlows, signed: true))")
+        say("Gain         \(money(report.gain, signed: true))")
+        say("ROI          \(percent(report.roi))")
+        say("TWR          \(percent(report.twr))")
+        say("MWR          \(percent(report.mwr))\(report.mwr == nil ? "" : terminal.dim(" a year"))")
+        if let benchmark = report.benchmark {
+            say("\(Terminal.printable(benchmark.coinID).padding(toLength: 12, withPad: " ", startingAt: 0)) \(percent(benchmark.change))")
+        }
+        let days = report.points.count
+        var coverage = "Coverage     \(NumberFormat.percent(report.coverage * 100)) of \(days) points"
+        if !report.missing.isEmpty {
+            let listed = report.missing.prefix(3).map { day in
+                "\(LedgerTimestamp.format(day.day * 86_400_000).prefix(10)) \(day.coinIDs.map { Terminal.printable($0) }.joined(separator: " "))"
+            }
+            coverage +=
+                ": no stored price on \(report.missing.count) day\(report.missing.count == 1 ? "" : "s") ("
+                + listed.joined(separator: ", ") + (report.missing.count > 3 ? ", …" : "") + ")"
+        }
+        say(report.coverage < 1 || !report.missing.isEmpty ? terminal.dim(coverage) : coverage)
+        if let path = options.svg { say(terminal.dim("wrote \(path)")) }
+    }
+}

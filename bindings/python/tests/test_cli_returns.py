@@ -1,0 +1,100 @@
+"""coinfolio-cli performance and realized (SPEC §19) through the real CLI: SPEC §19's UK example
+as a table and as CSV, the tax-free column, the performance summary with its missing days and
+its SVG, bad options."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import cli_binary
+
+
+@pytest.fixture
+def cli(tmp_path):
+    """Runs coinfolio-cli offline with a fresh database and NO_COLOR (these commands send nothing)."""
+    binary = cli_binary()
+    env = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "cli.sqlite"), COINFOLIO_BASE_URL="http://127.0.0.1:9")
+    env.pop("COINFOLIO_API_KEY", None)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(binary), "--offline", *args], env=env, capture_output=True, text=True, timeout=60)
+
+    return run
+
+
+@pytest.fixture
+def uk_example(cli):
+    for args in (
+        ("buy", "token", "1000", "--price", "4", "--fee", "150", "--at", "2024-01-01"),
+        ("sell", "token", "700", "--price", "4.80", "--fee", "100", "--at", "2024-03-01"),
+        ("buy", "token", "100", "--price", "4.50", "--at", "2024-03-10"),
+    ):
+        assert cli(*args).returncode == 0
+    return cli
+
+
+def test_realized_uk_table_and_csv(uk_example):
+    result = uk_example("realized", "--method", "uk")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["DISPOSED", "COIN", "AMOUNT", "ACQUIRED", "DAYS", "TERM", "PROCEEDS", "COST", "GAIN"]
+    assert lines[1].split() == ["2024-03-01", "token", "100", "2024-03-10", "0", "short", "$465.71", "$450.00", "$15.71"]
+    assert lines[2].split() == ["2024-03-01", "token", "600", "2024-01-01", "60", "short", "$2,794.29", "$2,490.00", "$304.29"]
+    assert lines[3].startswith("Gain: $320.00")
+    csv = uk_example("realized", "--method", "uk", "--csv", "--year", "2024")
+    assert csv.returncode == 0, csv.stderr
+    rows = csv.stdout.splitlines()  # CRLF, read back as lines by text mode
+    assert rows[0] == "description,acquired,disposed,proceeds,cost,gain,term"
+    assert rows[1].startswith("100 token,2024-03-10,2024-03-01,465.714285714285714285714285714285714")
+    assert rows[2].startswith("600 token,2024-01-01,2024-03-01,2794.28571428571428571428571428571428")
+    assert json.loads(uk_example("--json", "realized", "--method", "uk").stdout)["totals"]["gain"] == 320
+    assert "nothing was sold in 2023" in uk_example("realized", "--year", "2023").stdout
+
+
+def test_realized_tax_free_column(cli):
+    assert cli("buy", "bitcoin", "2", "--price", "100", "--at", "2020-02-29").returncode == 0
+    assert cli("sell", "bitcoin", "1", "--price", "150", "--at", "2021-02-28").returncode == 0
+    assert cli("sell", "bitcoin", "1", "--price", "150", "--at", "2021-03-01").returncode == 0
+    result = cli("realized", "--tax-free-after", "1")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[-1] == "TAX-FREE"
+    assert lines[1].split()[-2:] == ["$50.00", "no"]
+    assert lines[1].split()[5] == "short" and lines[2].split()[5] == "long"
+    assert lines[2].split()[-1] == "yes"
+    assert "Taxable: $50.00" in lines[3]
+
+
+def test_performance_summary_missing_days_and_svg(uk_example, tmp_path):
+    svg = tmp_path / "value.svg"
+    result = uk_example("performance", "--range", "2024-01-01..2024-03-15", "--benchmark", "bitcoin", "--svg", str(svg))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "main" in out and "2024-01-01T00:00:00Z → 2024-03-15T00:00:00Z" in out
+    assert "Net flows    +$1,340.00" in out, out
+    assert "End value    n/a" in out and "TWR          n/a" in out
+    assert "no stored price on" in out
+    assert svg.read_text().startswith("<svg") or "<svg" in svg.read_text()[:200]
+    answer = json.loads(uk_example("--json", "performance", "--range", "2024-01-01..2024-03-15").stdout)
+    assert answer["net_flows"] == 1340 and answer["coverage"] < 1 and answer["missing"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("performance", "--range", "2y"), "range must be 24h, 7d, 30d, 90d, 1y, ytd or max"),
+        (("performance", "--range", "2024-02-01..2024-01-01"), "range.to must come after range.from"),
+        (("performance", "--range", "soon.."), "range.from must be RFC 3339"),
+        (("performance", "--benchmark", "a/b"), "coin id may not contain \"/\""),
+        (("realized", "--method", "fofi"), "--method must be fifo, lifo, hifo, lofo, average or uk"),
+        (("realized", "--year", "nineteen"), "--year needs a whole number"),
+        (("realized", "--year", "1969"), "year must be 1970…9998"),
+    ],
+)
+def test_bad_options_say_what_is_wrong(cli, args, message):
+    result = cli(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
