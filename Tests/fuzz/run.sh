@@ -59,7 +59,7 @@ for target in $TARGETS; do
     echo "== $target: ${SECONDS_EACH} s"
     # New inputs go to the work folder (not committed); the seeds are read from the repository.
     if ! (cd "$OUT/work" && COINFOLIO_FUZZ_TARGET=$target COINFOLIO_FUZZ_FIXTURES="$ROOT/Tests/fixtures/coingecko" \
-        ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 SWIFT_BACKTRACE=enable=no \
+        ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 LSAN_OPTIONS=suppressions="$ROOT/Tests/fuzz/lsan.supp" SWIFT_BACKTRACE=enable=no \
         "$OUT/coinfolio-fuzz" -max_total_time="$SECONDS_EACH" -dict="$ROOT/Tests/fuzz/json.dict" -max_len=8192 \
         -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$OUT/artifacts/$target-" \
         "$corpus_work" "$ROOT/$corpus_seed") >"$log" 2>&1; then

@@ -6,7 +6,8 @@ import Synchronization
 /// lock) for as long as it downloads, on a connection of its own, so that the engines refreshing
 /// the same currency at once — threads or processes — wait for it and then answer with its
 /// snapshot, and the handle's own connection stays free for queries meanwhile. The connection is
-/// opened on the first refresh and kept (one more per engine that refreshes a shared database).
+/// opened on the first refresh and kept (one more per engine that refreshes a shared database),
+/// except while many SQLite connections are open: then each refresh opens and closes its own.
 final class MarketLock: Sendable {
     /// The handle's own connection: what this one writes, its reads must see (`noteWrite`).
     private let primary: StoreConnection
@@ -22,8 +23,22 @@ final class MarketLock: Sendable {
     ///   `sqlite_code` 5) when another engine held the lock for all of `database_timeout`;
     ///   whatever `body` throws.
     func holding<T: Sendable>(vsCurrency: String, _ body: (LockedMarket) throws -> T) throws -> T {
-        let connection = try open()
-        return try connection.locked { database in
+        // While many SQLite connections are open (a service's engines), the refresh's connection
+        // is opened for this refresh and closed after it rather than kept: a kept one costs each
+        // engine that ever refreshed another connection (about 30 KB), as `keepsCachesBetweenCalls`
+        // explains for the handle's own.
+        if !SQLiteConnection.keepsCachesBetweenCalls && opened.withLock({ $0 == nil }) {
+            let connection = try StoreConnection(path: primary.path, owner: primary.owner, timeout: primary.timeout)
+            defer { connection.close() }
+            return try holding(on: connection, vsCurrency: vsCurrency, body)
+        }
+        return try holding(on: try open(), vsCurrency: vsCurrency, body)
+    }
+
+    private func holding<T: Sendable>(
+        on connection: StoreConnection, vsCurrency: String, _ body: (LockedMarket) throws -> T
+    ) throws -> T {
+        try connection.locked { database in
             let result = try database.marketTransaction(vsCurrency: vsCurrency) {
                 try body(LockedMarket(database: database, vsCurrency: vsCurrency, owner: primary.owner))
             }
