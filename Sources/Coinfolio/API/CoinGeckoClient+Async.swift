@@ -23,6 +23,11 @@ extension CoinGeckoClient {
         try await BlockingCall.run { try self.marketChart(id: id, request) }
     }
 
+    /// The async counterpart of `marketChartRange(id:_:)`.
+    public func marketChartRange(id: String, _ request: MarketChartRangeRequest) async throws -> MarketChart {
+        try await BlockingCall.run { try self.marketChartRange(id: id, request) }
+    }
+
     /// The async counterpart of `simplePrice(_:)`.
     public func simplePrice(_ request: SimplePriceRequest) async throws -> SimplePrices {
         try await BlockingCall.run { try self.simplePrice(request) }
