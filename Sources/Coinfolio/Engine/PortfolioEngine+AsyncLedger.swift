@@ -87,6 +87,12 @@ extension PortfolioEngine {
         try await BlockingCall.run { try self.exportCSV(portfolio: portfolio) }
     }
 
+    /// The async counterpart of `exportCSV(portfolio:to:)`: the writes to `handle` (a file or a
+    /// pipe, which may block) happen on the worker thread.
+    public func exportCSV(portfolio: String? = Transaction.defaultPortfolio, to handle: FileHandle) async throws {
+        try await BlockingCall.run { try self.exportCSV(portfolio: portfolio, to: handle) }
+    }
+
     /// The async counterpart of `addTrade(_:)` (one group, all or nothing).
     @discardableResult
     public func addTrade(_ trade: Trade) async throws -> TransactionGroup {
