@@ -10,13 +10,7 @@ final class AsyncLedgerEngineTests: XCTestCase {
     private func p(_ text: String) -> PreciseDecimal { PreciseDecimal(text)! }
     private func e(_ text: String) -> ExactDecimal { ExactDecimal(text)! }
 
-    private func engine() throws -> PortfolioEngine {
-        let database = try TestDatabase.fresh(self)
-        return try PortfolioEngine(
-            configuration: EngineConfiguration(
-                database: database.location, owner: database.owner,
-                api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
-    }
+    private func engine() throws -> PortfolioEngine { try TestDatabase.fresh(self).offlineEngine() }
 
     /// 1 BTC at 20,000, then 0.5 BTC → 10 ETH, value 30,000: a sell at 60,000 and a buy at 3,000
     /// in one group; bitcoin realizes 20,000 and ethereum costs 30,000.

@@ -10,13 +10,7 @@ import XCTest
 final class AsyncReturnsEngineTests: XCTestCase {
     private func p(_ text: String) -> PreciseDecimal { PreciseDecimal(text)! }
 
-    private func engine() throws -> PortfolioEngine {
-        let database = try TestDatabase.fresh(self)
-        return try PortfolioEngine(
-            configuration: EngineConfiguration(
-                database: database.location, owner: database.owner,
-                api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
-    }
+    private func engine() throws -> PortfolioEngine { try TestDatabase.fresh(self).offlineEngine() }
 
     /// 2 bitcoin bought at 100 on 2024-01-01 12:00, manual points at 00:00 of 2024-01-01, 02 and
     /// 03: 100, 120, 150. Values 0, 240, 300; flows 200; gain 100; roi 100 ÷ 200 = 50 %; twr
@@ -51,7 +45,8 @@ final class AsyncReturnsEngineTests: XCTestCase {
     func testAsyncRealizedAnswersAsTheBlockingOne() async throws {
         let engine = try engine()
         defer { engine.close() }
-        try await engine.addTransaction(json: #"{"coin_id":"token","kind":"buy","amount":1000,"price":4,"fee":150,"timestamp":"2024-01-01"}"#)
+        try await engine.addTransaction(
+            json: #"{"coin_id":"token","kind":"buy","amount":1000,"price":4,"fee":150,"timestamp":"2024-01-01"}"#)
         try await engine.addTransaction(
             json: #"{"coin_id":"token","kind":"sell","amount":700,"price":"4.80","fee":100,"timestamp":"2024-03-01"}"#)
         try await engine.addTransaction(json: #"{"coin_id":"token","kind":"buy","amount":100,"price":"4.50","timestamp":"2024-03-10"}"#)
