@@ -84,7 +84,8 @@ enum ImportDetection {
     /// The next record; a CSV syntax error as `.invalidArgument` with its line and field index.
     static func nextRecord(_ reader: inout CSVReader) throws -> (fields: [String], line: Int)? {
         do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
-            throw LedgerCSVRows.error(line: error.line, column: nil, error.message, CoinfolioError.details([.fieldIndex: .number(Double(error.field))]))
+            let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
+            throw LedgerCSVRows.error(line: error.line, column: nil, error.message, index)
         }
     }
 }

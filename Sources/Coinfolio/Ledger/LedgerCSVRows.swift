@@ -135,7 +135,8 @@ struct LedgerCSVRows {
     /// The next CSV record, a syntax error as `.invalidArgument` with its line and field.
     private static func record(_ reader: inout CSVReader) throws -> (fields: [String], line: Int)? {
         do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
-            throw Self.error(line: error.line, column: nil, error.message, CoinfolioError.details([.fieldIndex: .number(Double(error.field))]))
+            let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
+            throw Self.error(line: error.line, column: nil, error.message, index)
         }
     }
 
