@@ -178,9 +178,8 @@ final class MarketSnapshot: Sendable {
         return members
     }
 
-    /// The `current_price` of the coin with `id` as a decimal; nil when unknown.
-    func exactPrice(id: String) -> PreciseDecimal? {
-        guard let position = indexByID[id] else { return nil }
+    /// The `current_price` of the coin at `position` as a decimal; nil when unknown.
+    func exactPrice(at position: Int) -> PreciseDecimal? {
         if let cached = exactPrices.withLock({ $0[position] }) { return cached }
         let price = coins.currentPrice(at: position).flatMap { $0.isFinite ? PreciseDecimal($0.description) : nil }
         exactPrices.withLock { $0[position] = price }
