@@ -372,6 +372,15 @@ static const char *const change_count =
     "INSERT INTO ledger_change (owner, counter) VALUES ('default', 1)"
     " ON CONFLICT (owner) DO UPDATE SET counter = ledger_change.counter + 1 RETURNING counter";
 
+/* How every anchored ledger write of "main" starts: BEGIN IMMEDIATE, the owner's change count, the
+ * portfolio check. */
+static void raw_write_begin(sqlite3 *db, sqlite3_stmt *count, sqlite3_stmt *check_portfolio) {
+    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    step_done(db, count);
+    sqlite3_bind_text(check_portfolio, 1, "main", -1, SQLITE_STATIC);
+    step_done(db, check_portfolio);
+}
+
 /* The anchor of the import: the generated CSV (no quotes) split by hand and inserted with the
  * same statement in one durable transaction. */
 static void raw_import(sqlite3 *db, char *csv) {
@@ -512,10 +521,7 @@ static void bench_ledger(const char *dir) {
                 {
                     char amount[32];
                     snprintf(amount, sizeof amount, "0.%d", 1 + m % 9);
-                    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-                    step_done(db, count);
-                    sqlite3_bind_text(check_portfolio, 1, "main", -1, SQLITE_STATIC);
-                    step_done(db, check_portfolio);
+                    raw_write_begin(db, count, check_portfolio);
                     sqlite3_bind_text(insert, 1, "main", -1, SQLITE_STATIC);
                     sqlite3_bind_text(insert, 2, "bitcoin", -1, SQLITE_STATIC);
                     sqlite3_bind_text(insert, 3, "buy", -1, SQLITE_STATIC);
@@ -883,10 +889,7 @@ static void bench_add_trade(const char *dir) {
                 snprintf(received, sizeof received, "%d", 1 + m % 7);
                 snprintf(group, sizeof group, "%08x-0000-4000-8000-%012x", (unsigned)m, (unsigned)m);
                 m++;
-                sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-                step_done(db, count);
-                sqlite3_bind_text(check_portfolio, 1, "main", -1, SQLITE_STATIC);
-                step_done(db, check_portfolio);
+                raw_write_begin(db, count, check_portfolio);
                 sqlite3_bind_text(insert, 1, "main", -1, SQLITE_STATIC);
                 sqlite3_bind_text(insert, 2, "bitcoin", -1, SQLITE_STATIC);
                 sqlite3_bind_text(insert, 3, "sell", -1, SQLITE_STATIC);
