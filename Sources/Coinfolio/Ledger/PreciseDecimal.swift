@@ -362,12 +362,21 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         hasher.combine(exponent)
     }
 
+    /// Whether `value` % 10 == 0, without a 128-bit division (most long significands end in
+    /// another digit): even, and a multiple of 5 — 2⁶⁴ ≡ 1 (mod 5), so the remainders of the
+    /// two 64-bit halves add up to the whole's.
+    @inline(__always) static func isMultipleOfTen(_ value: UInt128) -> Bool {
+        let low = UInt64(truncatingIfNeeded: value)
+        let high = UInt64(truncatingIfNeeded: value >> 64)
+        return low & 1 == 0 && (low % 5 + high % 5) % 5 == 0
+    }
+
     /// The magnitude without trailing zeros and its exponent ((0, 0) for zero).
     var normalized: (digits: UInt128, exponent: Int) {
         var digits = significand.magnitude
         guard digits != 0 else { return (0, 0) }
         var exponent = Int(self.exponent)
-        while digits > UInt128(truncatingIfNeeded: UInt64.max), digits % 10 == 0 {
+        while digits > UInt128(truncatingIfNeeded: UInt64.max), Self.isMultipleOfTen(digits) {
             digits /= 10
             exponent += 1
         }
