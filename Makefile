@@ -6,6 +6,10 @@
 #                   (Tests/postgres/with-cluster.sh starts it and always stops it)
 #   make test-postgres  only that second pass, run twice: directly and through pgbouncer (needs
 #                   the with-cluster.sh variables: run it as Tests/postgres/with-cluster.sh make test-postgres)
+#   make test-sqlite-only  the Swift suite built with the package traits PostgreSQL and SimdJSON off
+#                   (SPEC §21: what an iOS or macOS app links): only SQLite, the strict Swift
+#                   reader for /coins/markets; checks that libcoinfolio.so links neither libpq nor
+#                   libsimdjson (ldd). Its own build folder, .build/sqlite-only
 #   make bench      build release and run the benchmarks; writes BENCHMARKS.md
 #   make bench-service  issue 28's load benchmark (not in CI): 10,000 owners × 20 transactions on a
 #                   throwaway PostgreSQL behind pgbouncer, 16 client processes, refresh requests as
@@ -40,7 +44,8 @@ BUILD_DIR  = .build/$(CONFIG)
 LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
-.PHONY: all build test test-swift test-c test-python test-postgres test-postgres-suites bench bench-service demo install uninstall clean format lint \
+.PHONY: all build test test-swift test-c test-python test-postgres test-postgres-suites test-sqlite-only bench bench-service demo install uninstall \
+        clean format lint \
         docs wheel check-header check-exports test-install test-wheel test-consumer test-packaging fuzz sanitize stress
 
 all: build
@@ -80,8 +85,19 @@ test-postgres-suites:
 	    tests/test_portfolio_rows.py tests/test_returns.py tests/test_import.py tests/test_ledger.py::test_the_ledger_on_both_backends_keeps_owners_apart \
 	    tests/test_ledger_edges.py tests/test_shared_market.py
 
+# The package with its default traits off (SPEC §21): only SQLite. Tests that need the PostgreSQL
+# cluster skip there, saying so.
+SQLITE_ONLY = --disable-default-traits --scratch-path .build/sqlite-only
+test-sqlite-only:
+	$(SWIFT) build $(SQLITE_ONLY) --product coinfolio
+	@lib="$$($(SWIFT) build $(SQLITE_ONLY) --show-bin-path)/libcoinfolio.so"; \
+	if ldd "$$lib" | grep -E 'libpq|libsimdjson'; then echo "test-sqlite-only: $$lib links the above" >&2; exit 1; fi; \
+	echo "test-sqlite-only: $$lib links neither libpq nor libsimdjson"
+	$(SWIFT) test $(SQLITE_ONLY)
+
 bench:
 	$(MAKE) build CONFIG=release
+	$(SWIFT) build -c release --product coinfolio-async-bench
 	$(MAKE) -C bench run LIBDIR=$(abspath .build/release)
 
 bench-service:
@@ -164,7 +180,7 @@ docs:
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
 	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio.symbols.json \
 	   "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Coinfolio@*.symbols.json $(SYMBOL_GRAPHS)/
-	$(DOCC) convert --additional-symbol-graph-dir $(SYMBOL_GRAPHS) --fallback-display-name Coinfolio \
+	$(DOCC) convert Sources/Coinfolio/Coinfolio.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS) --fallback-display-name Coinfolio \
 	    --fallback-bundle-identifier org.coinfolio.Coinfolio --transform-for-static-hosting \
 	    --warnings-as-errors --output-path docs/swift
 	@test -s docs/c/index.html && test -s docs/swift/index.html && echo "docs: docs/c/index.html docs/swift/index.html"

@@ -1,11 +1,18 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // Coinfolio: a crypto portfolio engine in Swift, exported through a C ABI (include/coinfolio.h).
 //
 //   Coinfolio       the core (models, formatting, store, CoinGecko client, engine), pure Swift
 //   coinfolio       libcoinfolio.so: the @_cdecl thunks of CoinfolioABI over the core
+//   CoinfolioObservation  an @Observable HomeModel for SwiftUI apps, over the core's async API
 //   coinfolio-cli   a terminal tracker built on the Swift API
 //   CSimdJSON       C++ over Debian's simdjson (libsimdjson-dev): the one-pass decoder's scanner
+//
+// Traits (SPEC §21), both on by default: `PostgreSQL` (libpq: `postgresql://` databases) and
+// `SimdJSON` (the one-pass `/coins/markets` decoder). With both off
+// (`swift build --disable-default-traits`, or `.package(…, traits: [])` in an app) Coinfolio links
+// only SQLite: `/coins/markets` decodes through the strict Swift reader (`MarketsTreeDecoder`)
+// and a `postgresql://` URL is `.invalidArgument` with `details.reason` "postgres_disabled".
 import PackageDescription
 
 /// libcoinfolio.so exports the C ABI and nothing else: the version script
@@ -27,8 +34,14 @@ let package = Package(
     name: "Coinfolio",
     products: [
         .library(name: "Coinfolio", targets: ["Coinfolio"]),
+        .library(name: "CoinfolioObservation", targets: ["CoinfolioObservation"]),
         .library(name: "coinfolio", type: .dynamic, targets: ["CoinfolioABI"]),
         .executable(name: "coinfolio-cli", targets: ["coinfolio-cli"]),
+    ],
+    traits: [
+        .trait(name: "PostgreSQL", description: "PostgreSQL databases through libpq (Debian libpq-dev)"),
+        .trait(name: "SimdJSON", description: "The one-pass /coins/markets decoder over simdjson (Debian libsimdjson-dev)"),
+        .default(enabledTraits: ["PostgreSQL", "SimdJSON"]),
     ],
     targets: [
         .systemLibrary(
@@ -48,15 +61,25 @@ let package = Package(
             name: "CSimdJSON",
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "Coinfolio", dependencies: ["CSQLite", "CSimdJSON", "CPostgres"]),
+        .target(
+            name: "Coinfolio",
+            dependencies: [
+                "CSQLite",
+                .target(name: "CSimdJSON", condition: .when(traits: ["SimdJSON"])),
+                .target(name: "CPostgres", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
         .target(
             name: "CoinfolioABI",
             dependencies: ["Coinfolio"],
             exclude: ["coinfolio.map"],
             linkerSettings: exportedCSymbolsOnly
         ),
+        .target(name: "CoinfolioObservation", dependencies: ["Coinfolio"]),
         .executableTarget(name: "coinfolio-cli", dependencies: ["Coinfolio"]),
-        .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio"]),
+        // `make bench`'s measure of the async API's hop (SPEC §21); not part of any product users link.
+        .executableTarget(name: "coinfolio-async-bench", dependencies: ["Coinfolio"], path: "bench/async"),
+        .testTarget(name: "CoinfolioTests", dependencies: ["Coinfolio", "CoinfolioObservation"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

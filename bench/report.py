@@ -172,6 +172,15 @@ def snapshot_rows(build: Path) -> list[str]:
     return rows
 
 
+def async_rows(build: Path) -> list[str]:
+    """The async API's hop (bench/async, SPEC §21): awaited queries against the same calls made
+    synchronously, interleaved in one process; wall time per call."""
+    tool = Path(os.environ.get("COINFOLIO_LIBRARY", str(REPO / ".build" / "release" / "libcoinfolio.so"))).parent / "coinfolio-async-bench"
+    if not tool.exists():
+        raise SystemExit(f"benchmark input missing: {tool} (run `make bench`)")
+    return subprocess.run([str(tool), str(build / "markets-15k.json")], check=True, capture_output=True, text=True).stdout.splitlines()
+
+
 def import_rows(build: Path) -> list[str]:
     """import_bench's rows: a 100,000-row Binance statement and Coinbase v4 file through
     cf_engine_import against the same ledger rows through sqlite3 (SPEC §22)."""
@@ -227,7 +236,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     returns = subprocess.run([str(build / "returns_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
     prices = subprocess.run([str(build / "prices_bench"), str(build)], check=True, capture_output=True, text=True).stdout.splitlines()
-    for line in c_rows + import_rows(build) + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + prices + returns:
+    for line in c_rows + import_rows(build) + python_rows(build) + memory + postgres_rows(build) + snapshot_rows(build) + prices + returns + async_rows(build):
         print(line)
     print()
     print((BENCH / "NOTES.md").read_text().rstrip())

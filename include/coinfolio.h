@@ -76,6 +76,7 @@ extern "C" {
 #define CF_REASON_SQLITE_URI         "sqlite_uri"         /**< CF_INVALID_ARGUMENT: a database path starting with "file:" (an SQLite URI) */
 #define CF_REASON_UNSUPPORTED_URL    "unsupported_url"    /**< CF_INVALID_ARGUMENT: a database string holding :// that is no postgresql:// (or postgres://) URL, never taken for a file path (details.field "database") */
 #define CF_REASON_AMBIGUOUS_URL      "ambiguous_url"      /**< CF_STORE: a PostgreSQL URL whose user or password holds an unencoded '@', '/' or '?', refused before connecting */
+#define CF_REASON_POSTGRES_DISABLED "postgres_disabled" /**< CF_INVALID_ARGUMENT: a postgresql:// URL given to a library built without its PostgreSQL trait (SQLite only) */
 #define CF_REASON_COMMA              "comma"              /**< CF_INVALID_ARGUMENT: a holding's coin id with a ',' */
 #define CF_REASON_THOUSANDS_SEPARATOR "thousands_separator" /**< CF_INVALID_ARGUMENT: a CSV number with a thousands separator ("11,426.20") */
 #define CF_REASON_DECIMAL_COMMA      "decimal_comma"      /**< CF_INVALID_ARGUMENT: a CSV number with a decimal comma ("1,5") */

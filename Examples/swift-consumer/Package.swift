@@ -2,7 +2,8 @@
 //
 // A Swift program that uses Coinfolio as a package dependency, the way an app would:
 // `.package(path:)` to the Coinfolio checkout (a URL and a version for a published copy) and
-// `.product(name: "Coinfolio", package: "Coinfolio")`.
+// `.product(name: "Coinfolio", package: "Coinfolio")`, plus `CoinfolioObservation` for its
+// `@Observable` HomeModel, the home screen of a tracker app.
 import PackageDescription
 
 let package = Package(
@@ -13,7 +14,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "swift-consumer",
-            dependencies: [.product(name: "Coinfolio", package: "Coinfolio")]
+            dependencies: [
+                .product(name: "Coinfolio", package: "Coinfolio"),
+                .product(name: "CoinfolioObservation", package: "Coinfolio"),
+            ]
         ),
     ]
 )

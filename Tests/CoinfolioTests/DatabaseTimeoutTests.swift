@@ -38,7 +38,9 @@ final class DatabaseTimeoutTests: XCTestCase {
         for bad in [0, -1, Double.nan, Double.infinity, -Double.infinity] {
             let error = assertThrows(.invalidArgument) { try PortfolioStore(path: ":memory:", databaseTimeout: bad) }
             XCTAssertEqual(error?.details["field"], .string("database_timeout"))
-            _ = assertThrows(.invalidArgument) { try PostgresConnection(url: "postgresql://nobody@127.0.0.1:1/none", timeout: bad) }
+            #if PostgreSQL
+                _ = assertThrows(.invalidArgument) { try PostgresConnection(url: "postgresql://nobody@127.0.0.1:1/none", timeout: bad) }
+            #endif
         }
     }
 
@@ -70,80 +72,83 @@ final class DatabaseTimeoutTests: XCTestCase {
         XCTAssertEqual(try store.holdings().map(\.amount), [2])
     }
 
-    // MARK: - PostgreSQL: a lock held elsewhere
+    #if PostgreSQL
+        // MARK: - PostgreSQL: a lock held elsewhere
 
-    func testAnOwnerLockHeldElsewhereTimesOutWritesNothingAndTheNextCallWorks() throws {
-        let url = try TestDatabase.postgresURL()
-        let owner = "locked-\(UUID().uuidString)"
-        let store = try PortfolioStore(path: url, owner: owner, databaseTimeout: 1)
-        try store.setHolding(coinID: "bitcoin", amount: 1)
-        // Another writer of the same owner, in the middle of its transaction.
-        let holder = try PostgresConnection(url: url)
-        try holder.execute("BEGIN")
-        let lock = try holder.statement(PostgresConnection.ownerLockSQL)
-        lock.bind(1, owner)
-        _ = try lock.next()
-        lock.reset()
-        // The call gives up while the lock is still held (released only below), saying why.
-        let error = assertThrows(.store) { try store.setHolding(coinID: "bitcoin", amount: 5) }
-        assertTimedOut(error, seconds: "1")
-        let reader = try PortfolioStore(path: url, owner: owner)
-        XCTAssertEqual(try reader.holdings().map(\.amount), [1], "nothing written")
-        try holder.execute("ROLLBACK")
-        try store.setHolding(coinID: "bitcoin", amount: 5)
-        XCTAssertEqual(try reader.holdings().map(\.amount), [5])
-        XCTAssertEqual(try store.holdings().map(\.amount), [5])
-    }
+        func testAnOwnerLockHeldElsewhereTimesOutWritesNothingAndTheNextCallWorks() throws {
+            let url = try TestDatabase.postgresURL()
+            let owner = "locked-\(UUID().uuidString)"
+            let store = try PortfolioStore(path: url, owner: owner, databaseTimeout: 1)
+            try store.setHolding(coinID: "bitcoin", amount: 1)
+            // Another writer of the same owner, in the middle of its transaction.
+            let holder = try PostgresConnection(url: url)
+            try holder.execute("BEGIN")
+            let lock = try holder.statement(PostgresConnection.ownerLockSQL)
+            lock.bind(1, owner)
+            _ = try lock.next()
+            lock.reset()
+            // The call gives up while the lock is still held (released only below), saying why.
+            let error = assertThrows(.store) { try store.setHolding(coinID: "bitcoin", amount: 5) }
+            assertTimedOut(error, seconds: "1")
+            let reader = try PortfolioStore(path: url, owner: owner)
+            XCTAssertEqual(try reader.holdings().map(\.amount), [1], "nothing written")
+            try holder.execute("ROLLBACK")
+            try store.setHolding(coinID: "bitcoin", amount: 5)
+            XCTAssertEqual(try reader.holdings().map(\.amount), [5])
+            XCTAssertEqual(try store.holdings().map(\.amount), [5])
+        }
 
-    func testARowLockHeldElsewhereTimesOutAndTheTransactionWritesNothing() throws {
-        let url = try TestDatabase.postgresURL()
-        let table = "cf_timeout_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
-        let setup = try PostgresConnection(url: url)
-        try setup.execute("CREATE TABLE \(table) (id INTEGER PRIMARY KEY, v INTEGER NOT NULL); INSERT INTO \(table) VALUES (1, 0)")
-        addTeardownBlock { try? setup.execute("DROP TABLE IF EXISTS \(table)") }
-        let holder = try PostgresConnection(url: url)
-        try holder.execute("BEGIN")
-        _ = try holder.statement("SELECT v FROM \(table) WHERE id = 1 FOR UPDATE").scalarInt()
-        let writer = try PostgresConnection(url: url, timeout: 1)
-        let error = assertThrows(.store) {
+        func testARowLockHeldElsewhereTimesOutAndTheTransactionWritesNothing() throws {
+            let url = try TestDatabase.postgresURL()
+            let table = "cf_timeout_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
+            let setup = try PostgresConnection(url: url)
+            try setup.execute("CREATE TABLE \(table) (id INTEGER PRIMARY KEY, v INTEGER NOT NULL); INSERT INTO \(table) VALUES (1, 0)")
+            addTeardownBlock { try? setup.execute("DROP TABLE IF EXISTS \(table)") }
+            let holder = try PostgresConnection(url: url)
+            try holder.execute("BEGIN")
+            _ = try holder.statement("SELECT v FROM \(table) WHERE id = 1 FOR UPDATE").scalarInt()
+            let writer = try PostgresConnection(url: url, timeout: 1)
+            let error = assertThrows(.store) {
+                try writer.transaction(.readCommitted) {
+                    try writer.statement("INSERT INTO \(table) VALUES (2, 2)").run("insert")
+                    try writer.statement("UPDATE \(table) SET v = 1 WHERE id = 1").run("update the locked row")
+                }
+            }
+            assertTimedOut(error, seconds: "1")
+            try holder.execute("COMMIT")
+            XCTAssertEqual(
+                try setup.statement("SELECT count(*) FROM \(table)").scalarInt(), 1, "the insert before the wait was rolled back")
+            XCTAssertEqual(try setup.statement("SELECT v FROM \(table) WHERE id = 1").scalarInt(), 0)
             try writer.transaction(.readCommitted) {
                 try writer.statement("INSERT INTO \(table) VALUES (2, 2)").run("insert")
-                try writer.statement("UPDATE \(table) SET v = 1 WHERE id = 1").run("update the locked row")
+                try writer.statement("UPDATE \(table) SET v = 1 WHERE id = 1").run("update")
             }
+            XCTAssertEqual(try setup.statement("SELECT sum(v) FROM \(table)").scalarInt(), 3, "the next call reconnected and wrote")
         }
-        assertTimedOut(error, seconds: "1")
-        try holder.execute("COMMIT")
-        XCTAssertEqual(try setup.statement("SELECT count(*) FROM \(table)").scalarInt(), 1, "the insert before the wait was rolled back")
-        XCTAssertEqual(try setup.statement("SELECT v FROM \(table) WHERE id = 1").scalarInt(), 0)
-        try writer.transaction(.readCommitted) {
-            try writer.statement("INSERT INTO \(table) VALUES (2, 2)").run("insert")
-            try writer.statement("UPDATE \(table) SET v = 1 WHERE id = 1").run("update")
-        }
-        XCTAssertEqual(try setup.statement("SELECT sum(v) FROM \(table)").scalarInt(), 3, "the next call reconnected and wrote")
-    }
 
-    // MARK: - PostgreSQL: a frozen server
+        // MARK: - PostgreSQL: a frozen server
 
-    func testAFrozenServerTimesOutWithinTheBoundAndTheNextCallWorks() throws {
-        let url = try TestDatabase.postgresURL()
-        let owner = "frozen-\(UUID().uuidString)"
-        let store = try PortfolioStore(path: url, owner: owner, databaseTimeout: 1)
-        try store.setHolding(coinID: "bitcoin", amount: 1)
-        let processes = try TestDatabase.clusterProcesses()
-        var callError: CoinfolioError?
-        var openError: CoinfolioError?
-        do {
-            // The postmaster first, so that it starts no process that would run on. Both calls
-            // return while the whole cluster is still stopped (it goes on only after them).
-            for process in processes { kill(process, SIGSTOP) }
-            defer { for process in processes { kill(process, SIGCONT) } }
-            callError = assertThrows(.store) { try store.setHolding(coinID: "ethereum", amount: 2) }
-            openError = assertThrows(.store) { try PortfolioStore(path: url, owner: owner, databaseTimeout: 1) }
+        func testAFrozenServerTimesOutWithinTheBoundAndTheNextCallWorks() throws {
+            let url = try TestDatabase.postgresURL()
+            let owner = "frozen-\(UUID().uuidString)"
+            let store = try PortfolioStore(path: url, owner: owner, databaseTimeout: 1)
+            try store.setHolding(coinID: "bitcoin", amount: 1)
+            let processes = try TestDatabase.clusterProcesses()
+            var callError: CoinfolioError?
+            var openError: CoinfolioError?
+            do {
+                // The postmaster first, so that it starts no process that would run on. Both calls
+                // return while the whole cluster is still stopped (it goes on only after them).
+                for process in processes { kill(process, SIGSTOP) }
+                defer { for process in processes { kill(process, SIGCONT) } }
+                callError = assertThrows(.store) { try store.setHolding(coinID: "ethereum", amount: 2) }
+                openError = assertThrows(.store) { try PortfolioStore(path: url, owner: owner, databaseTimeout: 1) }
+            }
+            assertTimedOut(callError, seconds: "1")
+            assertTimedOut(openError, seconds: "1")
+            XCTAssertTrue(openError?.message.contains("postgresql://…@127.0.0.1") ?? false, openError?.message ?? "")
+            try store.setHolding(coinID: "ethereum", amount: 2)
+            XCTAssertEqual(try store.holdings().map(\.coinID), ["bitcoin", "ethereum"])
         }
-        assertTimedOut(callError, seconds: "1")
-        assertTimedOut(openError, seconds: "1")
-        XCTAssertTrue(openError?.message.contains("postgresql://…@127.0.0.1") ?? false, openError?.message ?? "")
-        try store.setHolding(coinID: "ethereum", amount: 2)
-        XCTAssertEqual(try store.holdings().map(\.coinID), ["bitcoin", "ethereum"])
-    }
+    #endif
 }

@@ -8,6 +8,13 @@ import XCTest
 final class MarketChartRangeTests: XCTestCase {
     private var server: TestServer?
 
+    /// The server started here, on the main thread: one started inside an async test's task
+    /// would be waited for in `tearDown` on a run loop that never hears it exit.
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        server = try TestServer()
+    }
+
     override func tearDown() {
         server?.stop()
         server = nil
@@ -40,6 +47,24 @@ final class MarketChartRangeTests: XCTestCase {
         let query = try XCTUnwrap(server?.requests(to: "/api/v3/coins/ethereum/market_chart/range").first?["query"] as? [String: String])
         XCTAssertEqual(query, ["vs_currency": "usd", "from": String(day), "to": String(day + 86_400), "precision": "full"])
         XCTAssertEqual(try client().requestCounts[.marketChartRange] ?? 0, 0)  // a new handle counts its own
+    }
+
+    /// SPEC §21: the awaited range answers as the blocking one (ethereum at 110, then 133 at
+    /// 23:02); with the route delayed a minute, a task cancelled after 100 ms throws
+    /// `CancellationError`.
+    func testAsyncRangeAnswersAsTheBlockingOneAndCancels() async throws {
+        let day = dayStart(daysAgo: 10)
+        let client = try client()
+        let request = try MarketChartRangeRequest(from: day, to: day + 86_400)
+        let chart = try await client.marketChartRange(id: "ethereum", request)
+        XCTAssertEqual(chart.prices.first?.value, 110)
+        XCTAssertEqual(chart.prices.last?.value, 133)
+        XCTAssertEqual(chart, try blocking { try client.marketChartRange(id: "ethereum", request) })
+        try server?.fault(["path": "/api/v3/coins/ethereum/market_chart/range", "delay_ms": 60_000])
+        let range = Task { try await client.marketChartRange(id: "ethereum", request) }
+        try await Task.sleep(for: .milliseconds(100))
+        range.cancel()
+        await XCTAssertThrowsCancellation { _ = try await range.value }
     }
 
     func testRFC3339TimesAreSentAsWholeSecondsCoveringThem() throws {

@@ -10,13 +10,7 @@ final class ReturnsEngineTests: XCTestCase {
     private func e(_ text: String) -> ExactDecimal { ExactDecimal(text)! }
     private func t(_ text: String) -> Int64 { LedgerTimestamp.parse(text)! }
 
-    private func engine() throws -> PortfolioEngine {
-        let database = try TestDatabase.fresh(self)
-        return try PortfolioEngine(
-            configuration: EngineConfiguration(
-                database: database.location, owner: database.owner,
-                api: try ClientConfiguration(baseURL: "http://127.0.0.1:9", timeout: 1, maxRetries: 0)))
-    }
+    private func engine() throws -> PortfolioEngine { try TestDatabase.fresh(self).offlineEngine() }
 
     private func add(_ engine: PortfolioEngine, _ json: String) throws { try engine.addTransaction(json: json) }
 

@@ -191,14 +191,16 @@ final class SnapshotSaveTests: XCTestCase {
         let expected = try CoinGeckoBody.markets(body).coins.map { $0.sparklineIn7d?.map(\.bitPattern) }
         for postgres in [false, true] {
             let database = TestDatabase(location: try schemaFourDatabase(postgres: postgres, owner: "old", body: body), owner: "old")
-            if postgres {
-                // PostgreSQL compressed schema 4's JSON rows (pglz): step 6 leaves them so.
-                let connection = try PostgresConnection(url: database.location)
-                let compressed = try connection.statement(
-                    "SELECT position FROM snapshot_sparkline WHERE pg_column_size(points) < octet_length(points)")
-                XCTAssertEqual(try compressed.scalarInt(), 0, "bitcoin's 2 KB of JSON text")
-                connection.close()
-            }
+            #if PostgreSQL
+                if postgres {
+                    // PostgreSQL compressed schema 4's JSON rows (pglz): step 6 leaves them so.
+                    let connection = try PostgresConnection(url: database.location)
+                    let compressed = try connection.statement(
+                        "SELECT position FROM snapshot_sparkline WHERE pg_column_size(points) < octet_length(points)")
+                    XCTAssertEqual(try compressed.scalarInt(), 0, "bitcoin's 2 KB of JSON text")
+                    connection.close()
+                }
+            #endif
             let opened = try engine(database)
             XCTAssertEqual(try sparklineBits(opened), expected, "postgres: \(postgres)")
             XCTAssertEqual(try opened.coins(CoinQuery(limit: 1)).coins.first?.sparklineIn7d?.prefix(2), [56795.9281, 56736.3907])
@@ -224,7 +226,14 @@ final class SnapshotSaveTests: XCTestCase {
 
             // The next save writes the current form, and reads back the same.
             try opened.load(marketsBody: body, globalBody: nil)
-            let form: UInt8 = postgres ? UInt8(ascii: "D") : UInt8(ascii: "[")
+            // SQLite keeps a sparkline still in CoinGecko's text as that text; the strict Swift
+            // reader of a build without simdjson decodes sparklines at once, so they are packed.
+            #if SimdJSON
+                let keepsText = !postgres
+            #else
+                let keepsText = false
+            #endif
+            let form: UInt8 = keepsText ? UInt8(ascii: "[") : UInt8(ascii: "D")
             let rows = try storedSparklines(database)
             XCTAssertEqual(rows.count, 12)
             XCTAssertTrue(rows.values.allSatisfy { $0.first == form })

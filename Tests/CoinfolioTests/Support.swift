@@ -183,6 +183,9 @@ struct TestDatabase {
 
     /// The test cluster's URL. The PostgreSQL pass fails (never skips) without one.
     static func postgresURL() throws -> String {
+        #if !PostgreSQL
+            throw XCTSkip("built without the PostgreSQL trait (SQLite only)")
+        #endif
         guard let url = ProcessInfo.processInfo.environment["COINFOLIO_TEST_POSTGRES_URL"], !url.isEmpty else {
             throw CoinfolioError(.internalError, "COINFOLIO_TEST_POSTGRES_URL is not set: run the suites through make test")
         }
@@ -192,20 +195,24 @@ struct TestDatabase {
     /// A new, empty database on the test cluster (for migrations and first opens), dropped when
     /// `test` ends; `encoding` creates it with that server encoding (collation C).
     static func emptyPostgresDatabase(_ test: XCTestCase, encoding: String? = nil) throws -> String {
-        let server = try postgresURL()
-        let name = "cf_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
-        let admin = try PostgresConnection(url: server)
-        let options = encoding.map { " ENCODING '\($0)' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" } ?? ""
-        try admin.execute("CREATE DATABASE \(name)\(options)")
-        admin.close()
-        test.addTeardownBlock {
-            if let admin = try? PostgresConnection(url: server) {
-                try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-                admin.close()
+        #if !PostgreSQL
+            throw XCTSkip("built without the PostgreSQL trait (SQLite only)")
+        #else
+            let server = try postgresURL()
+            let name = "cf_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
+            let admin = try PostgresConnection(url: server)
+            let options = encoding.map { " ENCODING '\($0)' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" } ?? ""
+            try admin.execute("CREATE DATABASE \(name)\(options)")
+            admin.close()
+            test.addTeardownBlock {
+                if let admin = try? PostgresConnection(url: server) {
+                    try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+                    admin.close()
+                }
             }
-        }
-        let base = try XCTUnwrap(server.range(of: "/", options: .backwards))
-        return server[..<base.upperBound] + name
+            let base = try XCTUnwrap(server.range(of: "/", options: .backwards))
+            return server[..<base.upperBound] + name
+        #endif
     }
 
     /// The test cluster's processes: the postmaster (first line of `postmaster.pid`) and its children.

@@ -423,11 +423,11 @@ int server_start(void) {
     server_pid = pid;
     server_stdin = to_server[1];
 
-    /* Read the single line PORT=<n> (10 s at most). */
+    /* Read the single line PORT=<n> (60 s at most: on a loaded machine Python alone may take over 10 s to start). */
     while (used < sizeof line - 1) {
         struct pollfd pfd = {from_server[0], POLLIN, 0};
         ssize_t n;
-        if (poll(&pfd, 1, 10000) <= 0)
+        if (poll(&pfd, 1, 60000) <= 0)
             break;
         n = read(from_server[0], line + used, 1);
         if (n <= 0)

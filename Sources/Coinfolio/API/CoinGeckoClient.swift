@@ -182,7 +182,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
                     throw error  // no time left in the call's budget for another attempt
                 }
                 attempt += 1
-                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                if wait > 0 { try WorkCancellation.sleep(seconds: wait) }
             }
         }
     }

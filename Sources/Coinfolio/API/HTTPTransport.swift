@@ -68,7 +68,9 @@ final class HTTPTransport: Sendable {
 
     /// - Parameter timeout: the most this attempt may take, in seconds (headers and body).
     /// - Throws: `.network` for connection failures and timeouts (never naming headers); `.http`
-    ///   with `details.reason` `"body_too_large"` when the body passes `maxBodyBytes`.
+    ///   with `details.reason` `"body_too_large"` when the body passes `maxBodyBytes`;
+    ///   `CancellationError` when the async call it serves is cancelled (`WorkCancellation`): the
+    ///   transfer is cancelled at once, whatever part of the body had arrived is dropped.
     func get(_ url: URL, headers: [String: String], timeout: Double) throws -> Response {
         var request = URLRequest(
             url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, timeout.rounded(.up)) + 1)
@@ -79,8 +81,17 @@ final class HTTPTransport: Sendable {
         let task = session.dataTask(with: request)
         Self.delegate.register(transfer, for: task)
         defer { Self.delegate.unregister(task) }
+        try WorkCancellation.check()
         task.resume()
-        if transfer.done.wait(timeout: .now() + max(timeout, 0)) == .timedOut {
+        let waited: DispatchTimeoutResult
+        do {
+            waited = try WorkCancellation.wait(for: transfer.done, until: .now() + max(timeout, 0))
+        } catch {
+            // The awaiting task was cancelled (SPEC §21): the transfer stops now.
+            Self.cancel(task)
+            throw error
+        }
+        if waited == .timedOut {
             Self.cancel(task)
             // The cancellation completes at once; a short wait keeps the call within its bound.
             _ = transfer.done.wait(timeout: .now() + 0.5)

@@ -29,7 +29,7 @@ public enum CoinGeckoBody {
             try DecodeDeadline.check()
             // simdjson's one pass (Sources/CSimdJSON); a build without it has the strict Swift
             // reader's decoder, with the same rules (`MarketsTreeDecoder`).
-            #if canImport(CSimdJSON)
+            #if SimdJSON
                 try MarketsDecoder.decode(data, offsetBase: body.count - data.count, into: &rows)
             #else
                 try MarketsTreeDecoder.decode(body, into: &rows)

@@ -1,5 +1,8 @@
-import CSimdJSON
 import Foundation
+
+#if SimdJSON
+    import CSimdJSON
+#endif
 
 /// A body's bytes kept for undecoded values (sparklines): malloc'd, followed by simdjson's
 /// padding, freed when the last value pointing into it goes.
@@ -41,31 +44,69 @@ final class JSONText: @unchecked Sendable {
 
     /// The array at `offset..<offset+length` parsed (NaN for null and non-number points).
     func prices(offset: Int, length: Int) -> [Double] {
-        let decoded = try? SimdJSON.withDecoder { decoder -> [Double] in
-            var points: UnsafePointer<Double>?
-            let found = cf_sj_prices(decoder, base, count, offset, length, &points)
-            guard found > 0, let points else { return [] }
-            return Array(UnsafeBufferPointer(start: points, count: Int(found)))
-        }
-        return decoded ?? []
+        #if !SimdJSON
+            return treePoints(offset: offset, length: length).prices
+        #else
+            let decoded = try? SimdJSON.withDecoder { decoder -> [Double] in
+                var points: UnsafePointer<Double>?
+                let found = cf_sj_prices(decoder, base, count, offset, length, &points)
+                guard found > 0, let points else { return [] }
+                return Array(UnsafeBufferPointer(start: points, count: Int(found)))
+            }
+            return decoded ?? []
+        #endif
     }
 
     /// The positions of the points of the array at `offset..<offset+length` that are neither
     /// numbers, nulls nor strings wholly a number (they read as NaN and are reported).
     func problems(offset: Int, length: Int) -> [Int] {
-        let found = try? SimdJSON.withDecoder { decoder -> [Int] in
-            var points: UnsafePointer<Double>?
-            guard cf_sj_prices(decoder, base, count, offset, length, &points) >= 0 else { return [] }
-            var positions: UnsafePointer<Int64>?
-            let count = cf_sj_prices_problems(decoder, &positions)
-            guard count > 0, let positions else { return [] }
-            return UnsafeBufferPointer(start: positions, count: Int(count)).map { Int($0) }
-        }
-        return found ?? []
+        #if !SimdJSON
+            return treePoints(offset: offset, length: length).problems
+        #else
+            let found = try? SimdJSON.withDecoder { decoder -> [Int] in
+                var points: UnsafePointer<Double>?
+                guard cf_sj_prices(decoder, base, count, offset, length, &points) >= 0 else { return [] }
+                var positions: UnsafePointer<Int64>?
+                let count = cf_sj_prices_problems(decoder, &positions)
+                guard count > 0, let positions else { return [] }
+                return UnsafeBufferPointer(start: positions, count: Int(count)).map { Int($0) }
+            }
+            return found ?? []
+        #endif
     }
 
     /// Whether the whole text is one strict JSON array.
     static func isStrictArray(_ text: JSONText) -> Bool {
-        cf_sj_is_array(text.base, text.count) != 0
+        #if !SimdJSON
+            guard case .array? = try? JSONValue.parse(UnsafeBufferPointer(start: text.base, count: text.count)) else { return false }
+            return true
+        #else
+            cf_sj_is_array(text.base, text.count) != 0
+        #endif
     }
+
+    #if !SimdJSON
+        /// The array at `offset..<offset+length` read by the strict Swift reader (a build without
+        /// simdjson): a number as its double, a string wholly a number as that number, anything else
+        /// NaN and listed in `problems` (null is NaN and no problem).
+        private func treePoints(offset: Int, length: Int) -> (prices: [Double], problems: [Int]) {
+            guard case .array(let elements)? = try? JSONValue.parse(UnsafeBufferPointer(start: base + offset, count: length)) else {
+                return ([], [])
+            }
+            var prices: [Double] = []
+            var problems: [Int] = []
+            prices.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                switch element {
+                case .number(let text): prices.append(Double(text) ?? .nan)
+                case .null: prices.append(.nan)
+                case .string(let text) where NumberText.parse(text) != nil: prices.append(NumberText.parse(text) ?? .nan)
+                default:
+                    prices.append(.nan)
+                    problems.append(index)
+                }
+            }
+            return (prices, problems)
+        }
+    #endif
 }

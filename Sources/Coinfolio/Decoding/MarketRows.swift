@@ -1,5 +1,8 @@
-import CSimdJSON
 import Foundation
+
+#if SimdJSON
+    import CSimdJSON
+#endif
 
 /// The one merge of market rows (SPEC: one row per coin id; a later row replaces the earlier in
 /// its place, `LaterRowWins`): the decoder adds each `/coins/markets` row here once, and a
@@ -34,27 +37,29 @@ struct MarketRows {
         sourceIndex.reserveCapacity(sourceIndex.count + rows)
     }
 
-    /// Adds the decoder's records of the current body; `text` holds the body's sparkline bytes.
-    /// - Throws: `DecodeDeadline.Passed` when a client call's decoding time ran out.
-    mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>, text: JSONText?) throws {
-        sourceIndex.reserveCapacity(sourceIndex.count + records.count)
-        elementCount += records.count
-        for record in records {
-            try DecodeDeadline.check()
-            let index = base + Int(record.index)
-            guard Int(record.state) == CF_SJ_ROW_OBJECT else {
-                skipped.append(.init(index: index, reason: "not an object"))
-                continue
-            }
-            var rowWarnings: [DecodeWarning] = []
-            switch MarketsDecoder.coin(record, text: text, index: index, warnings: &rowWarnings) {
-            case .failure(let reason):
-                skipped.append(.init(index: index, reason: reason.text))
-            case .success(let coin):
-                keep(coin, index: index, warnings: rowWarnings)
+    #if SimdJSON
+        /// Adds the decoder's records of the current body; `text` holds the body's sparkline bytes.
+        /// - Throws: `DecodeDeadline.Passed` when a client call's decoding time ran out.
+        mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>, text: JSONText?) throws {
+            sourceIndex.reserveCapacity(sourceIndex.count + records.count)
+            elementCount += records.count
+            for record in records {
+                try DecodeDeadline.check()
+                let index = base + Int(record.index)
+                guard Int(record.state) == CF_SJ_ROW_OBJECT else {
+                    skipped.append(.init(index: index, reason: "not an object"))
+                    continue
+                }
+                var rowWarnings: [DecodeWarning] = []
+                switch MarketsDecoder.coin(record, text: text, index: index, warnings: &rowWarnings) {
+                case .failure(let reason):
+                    skipped.append(.init(index: index, reason: reason.text))
+                case .success(let coin):
+                    keep(coin, index: index, warnings: rowWarnings)
+                }
             }
         }
-    }
+    #endif
 
     /// Adds the element numbered `element` of the current body as another decoder read it (the
     /// strict Swift reader's, `MarketsTreeDecoder`; Foundation's in the tests): its coin with the

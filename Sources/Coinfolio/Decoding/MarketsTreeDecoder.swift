@@ -5,7 +5,7 @@ import Foundation
 /// tolerance rules of SPEC §2 and §10, and the rows go into the one merge (`MarketRows`). Its
 /// pages equal the simdjson decoder's (`MarketsDecoder`) for every body
 /// (`MarketsTreeDecoderTests`), only slower and with sparklines decoded at once.
-/// `CoinGeckoBody.markets` picks it where `CSimdJSON` cannot be imported.
+/// `CoinGeckoBody.markets` picks it in a build without the `SimdJSON` trait.
 enum MarketsTreeDecoder {
     /// Decodes a body as it came (a UTF-8 BOM is dropped; offsets count from the first byte)
     /// into `rows`, the merge a refresh's pages share (`MarketRows`).

@@ -51,6 +51,8 @@ final class DetailLoader: Sendable {
                 return .init(value: Loaded(detail: detail, fetchedAt: fetchedAt), asOf: fetchedAt)
             } catch let error as CoinfolioError where error.code == .invalidArgument || error.code == .notFound {
                 throw error
+            } catch let error as CancellationError {
+                throw error  // an async call cancelled by its task: no answer, not a stale one
             } catch {
                 guard var saved else { throw error }
                 saved.isStale = true

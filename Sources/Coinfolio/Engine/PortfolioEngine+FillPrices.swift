@@ -38,7 +38,8 @@ extension PortfolioEngine {
     /// - Throws: `.notFound` for an unknown portfolio (other than "main"); `.invalidArgument`
     ///   (`details.reason` "reentrant") from a progress handler of this fill; a network, HTTP,
     ///   key or decode failure of a request as the client reports it, after writing the rows
-    ///   filled before it; `.store`. May block on the network.
+    ///   filled before it; `.store`; `CancellationError` when the async call is cancelled (the
+    ///   points of requests that finished stay stored; no row is filled). May block on the network.
     public func fillPrices(_ options: FillOptions = FillOptions()) throws -> PriceFill {
         try WorkInProgress.refuseNested(fillGate, "fill_prices")
         return try fillGate.lock.withLock { _ in try WorkInProgress.doing(fillGate) { try fillHoldingLock(options) } }
@@ -106,7 +107,12 @@ extension PortfolioEngine {
                 }
             }
         }
+        // A cancelled async fill stops its requests (the points each finished one stored stay,
+        // whole) and leaves every pending row as it was.
+        if failure is CancellationError { throw CancellationError() }
+        try WorkCancellation.check()
         let written = try store.fillPendingPrices(filled)
+        if written > 0 { ledgerChanged(options.portfolio) }
         if let failure { throw failure }
         return PriceFill(
             filled: written, requests: (client.requestCounts[.marketChartRange] ?? 0) - requestsBefore,

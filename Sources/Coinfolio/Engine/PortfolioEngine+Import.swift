@@ -63,6 +63,7 @@ extension PortfolioEngine {
             return try importLedgerCSV(&again, options: options)
         case .exchange(let header):
             let file = try ImportReader.read(&reader, header: header) { rows in
+                try WorkCancellation.check()  // a cancelled async import stops reading
                 self.progress.report(.import, done: rows, total: nil)
             }
             return try importEntries(file, headerLine: header.line, options: options)
@@ -79,6 +80,7 @@ extension PortfolioEngine {
             keep: !options.dryRun, units: options.dryRun ? { planned.append($0) } : nil,
             progress: { rows, finished in self.progress.report(.import, done: rows, total: finished ? rows : nil) })
         let counts = result.counts
+        if counts.importedRows > 0, !options.dryRun { ledgerChanged(nil) }  // a file may name several portfolios
         return ImportReport(
             format: .coinfolio, variant: "default", imported: counts.importedRows, skipped: counts.skippedRows, ignored: [],
             warnings: [], pendingPrices: counts.pendingPrices, unknownSymbols: [],
@@ -133,6 +135,7 @@ extension PortfolioEngine {
         } checked: {
             progress.report(.import, done: total, total: total)
         }
+        if counts.importedRows > 0, !options.dryRun { ledgerChanged(options.portfolio) }
         return ImportReport(
             format: file.format, variant: file.variant, imported: counts.importedRows, skipped: counts.skippedRows,
             ignored: ignored.sorted { $0.line < $1.line }, warnings: warnings.sorted { $0.line < $1.line },

@@ -15,20 +15,25 @@ extension PortfolioEngine {
     ///   portfolio (other than "main", created on first use), `.store`. Nothing is written on error.
     @discardableResult
     public func addTransaction(_ transaction: Transaction) throws -> Transaction {
-        guard transaction.feeCoinID != nil, !transaction.fee.isZero else {
-            guard transaction.priceCurrency != nil else { return try store.addTransaction(transaction) }
+        let stored: Transaction
+        if transaction.feeCoinID != nil, !transaction.fee.isZero {
+            // A fee in a coin: the transaction and its fee row, one group.
+            try transaction.validate()
+            let vs = try currency(ofPortfolio: transaction.portfolio)
+            let rows = LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs).map {
+                withPriceCurrency($0, portfolioCurrency: vs)
+            }
+            stored = try store.addTransactionGroup(rows).rows[0]
+        } else if transaction.priceCurrency != nil {
             // A price in another currency (SPEC §17): converted from stored prices, else pending.
             try transaction.validate()
             let portfolioCurrency = try currency(ofPortfolio: transaction.portfolio)
-            return try store.addTransaction(withPriceCurrency(transaction, portfolioCurrency: portfolioCurrency))
+            stored = try store.addTransaction(withPriceCurrency(transaction, portfolioCurrency: portfolioCurrency))
+        } else {
+            stored = try store.addTransaction(transaction)
         }
-        // A fee in a coin: the transaction and its fee row, one group.
-        try transaction.validate()
-        let vs = try currency(ofPortfolio: transaction.portfolio)
-        let rows = LedgerGroup.rows([transaction], prices: storedPrices, vsCurrency: vs).map {
-            withPriceCurrency($0, portfolioCurrency: vs)
-        }
-        return try store.addTransactionGroup(rows).rows[0]
+        ledgerChanged(stored.portfolio)
+        return stored
     }
 
     /// `addTransaction` from the JSON a host sends (`{"portfolio","coin_id","kind","amount",
@@ -48,6 +53,7 @@ extension PortfolioEngine {
             throw CoinfolioError(.invalidArgument, "transaction id must be a whole number above 0, not \"\(id.prefix(64))\"")
         }
         try store.deleteTransaction(id: number)
+        ledgerChanged(nil)  // the row's group may span portfolios
     }
 
     /// A page of a portfolio's transactions in ledger order (timestamp, then insertion).
@@ -133,6 +139,7 @@ extension PortfolioEngine {
     public func createPortfolio(name: String, vsCurrency: String? = nil) throws {
         let code = try VsCurrency(vsCurrency ?? configuration.vsCurrency.code).code
         try store.createPortfolio(name: name, vsCurrency: code)
+        ledgerChanged(name)
     }
 
     /// Creates a portfolio from `{"name","vs_currency"}` (vs_currency optional).
@@ -146,12 +153,14 @@ extension PortfolioEngine {
     /// - Throws: `.notFound`; `.invalidArgument` for a bad or taken new name.
     public func renamePortfolio(_ name: String, to newName: String) throws {
         try store.renamePortfolio(name, to: newName)
+        ledgerChanged(newName)
     }
 
     /// Deletes a portfolio; one with transactions only when `force` (they go with it).
     /// - Throws: `.notFound`; `.invalidArgument` when it has transactions and `force` is false.
     public func deletePortfolio(_ name: String, force: Bool = false) throws {
         try store.deletePortfolio(name, force: force)
+        ledgerChanged(name)
     }
 
     /// Imports ledger CSV (SPEC §12) in one database transaction: every row or none. Reports
@@ -182,11 +191,13 @@ extension PortfolioEngine {
         let result = try store.importCSV(
             &reader, newPortfolioCurrency: configuration.vsCurrency.code, prices: storedPrices(within:),
             progress: { rows, finished in self.progress.report(.import, done: rows, total: finished ? rows : nil) })
+        if result.imported > 0 { ledgerChanged(nil) }  // a file may name several portfolios
         return ImportSummary(imported: result.imported, skipped: result.skipped)
     }
 
     /// The portfolio's transactions as CSV with the header
-    /// `timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id`, in ledger order;
+    /// `timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id` and SPEC §16's
+    /// `fee_coin_id,fee_price,income_type,group_id`, in ledger order;
     /// a transaction without an external_id is written as `coinfolio:<id>`, so importing the
     /// export into the same portfolio imports nothing.
     /// - Throws: `.notFound` for an unknown portfolio; `.store`.

@@ -19,7 +19,9 @@ extension PortfolioEngine {
     @discardableResult
     public func refreshPrices() throws -> RefreshSummary {
         try WorkInProgress.refuseNested(self, "refresh_prices")
-        return try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshPricesHoldingLock() } }
+        return try reportingRefresh(pricesOnly: true) {
+            try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshPricesHoldingLock() } }
+        }
     }
 
     /// `refreshPrices()`'s work, run holding `refreshLock`.
@@ -43,6 +45,7 @@ extension PortfolioEngine {
             changed[position] = coin
         }
         guard !changed.isEmpty else { return unchanged }
+        try WorkCancellation.check()  // a cancelled async update stops before it writes
         let fetchedAt = Date()
         let asOf = newest.map { Date(timeIntervalSince1970: $0) } ?? fetchedAt
         let coins = snapshot.coins.replacing(changed)

@@ -23,10 +23,12 @@ extension PortfolioEngine {
     ///   every row skipped): the previous snapshot is kept as it was, `stale` unchanged. `.store`
     ///   with `details["reason"]` "timeout" when another engine's refresh of the currency held
     ///   its lock for all of `database_timeout` (nothing marked stale: that refresh goes on).
+    ///   Called through its async counterpart: `CancellationError` when the task is cancelled
+    ///   (its request stopped; the snapshot in memory and in the database exactly as it was).
     @discardableResult
     public func refresh() throws -> RefreshSummary {
         try WorkInProgress.refuseNested(self, "refresh")
-        return try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshHoldingLock() } }
+        return try reportingRefresh { try refreshLock.withLock { _ in try WorkInProgress.doing(self) { try refreshHoldingLock() } } }
     }
 
     /// `refresh()`'s work, run holding `refreshLock`.
@@ -41,6 +43,8 @@ extension PortfolioEngine {
             return try refreshShared(downloading: &downloading)
         } catch let error as CoinfolioError where error.reason == .noCoins {
             throw error  // the snapshot stays exactly as it was, `stale` included
+        } catch let error as CancellationError {
+            throw error  // the host stopped it: nothing failed, the snapshot stays as it was
         } catch {
             if downloading { markRefreshFailed() }
             throw error
@@ -156,6 +160,8 @@ extension PortfolioEngine {
             try client.markets(request, into: &rows)
             progress.report(.ids, done: missing.count, total: missing.count)
         }
+        // An async refresh cancelled by now stops before the save that follows the download.
+        try WorkCancellation.check()
         return Download(coins: rows.coins, marketData: marketData, listed: listed)
     }
 
@@ -188,12 +194,14 @@ extension PortfolioEngine {
         }
         let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
         try WorkInProgress.refuseNested(self, "load")
-        return try refreshLock.withLock { _ in
+        let summary = try refreshLock.withLock { _ in
             let marketData = newMarketData ?? currentSnapshot()?.marketData
             var summary = try install(coins: page.coins, marketData: marketData)
             summary.fetched = false
             return summary
         }
+        changeFeed.publish(.snapshot(summary))
+        return summary
     }
 
     /// Runs `body`, saying which input an error is about: in the message ("markets body:

@@ -37,7 +37,8 @@ extension PortfolioEngine {
         let (from, to, endsNow) = try options.resolve(now: LedgerTimestamp.now(), firstTransaction: first)
         let current: (String) -> PreciseDecimal? = endsNow ? try currentPrices(vsCurrency: vs).price : { _ in nil }
         func coin(_ coinID: String, _ entries: [LedgerEntry]) throws -> PerformanceReport.Coin {
-            PerformanceReport.Coin(
+            try WorkCancellation.check()  // a cancelled async report stops before the next coin's reads
+            return PerformanceReport.Coin(
                 coinID: coinID, entries: entries, prices: try priceSeries(coinID: coinID, vsCurrency: vs, from: from, to: to),
                 currentPrice: current(coinID))
         }
@@ -77,7 +78,10 @@ extension PortfolioEngine {
                     "the portfolios are in different currencies (\(currencies.sorted().joined(separator: ", "))): ask for one portfolio at a time",
                     reason: .currency)
             }
-            let ledgers = try all.map { (name: $0.name, coins: try store.coinLedgers(portfolio: $0.name)) }
+            let ledgers = try all.map { portfolio in
+                try WorkCancellation.check()  // a cancelled async report stops before the next ledger
+                return (name: portfolio.name, coins: try store.coinLedgers(portfolio: portfolio.name))
+            }
             return (currencies.first ?? configuration.vsCurrency.code, ledgers, Array(ledgers.indices))
         }
         let vs = try currency(ofPortfolio: portfolio)
@@ -85,6 +89,7 @@ extension PortfolioEngine {
         var ledgers: [RealizedReport.PortfolioLedger] = [(portfolio, own)]
         if own.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
             for other in try store.portfolios() where other.name != portfolio {
+                try WorkCancellation.check()
                 ledgers.append((other.name, try store.coinLedgers(portfolio: other.name)))
             }
         }

@@ -15,6 +15,7 @@ extension PortfolioEngine {
         let vs = try currency(ofPortfolio: trade.portfolio)
         let legs = try trade.legs(prices: storedPrices, vsCurrency: vs)
         let written = try store.addTransactionGroup(LedgerGroup.rows(legs, prices: storedPrices, vsCurrency: vs))
+        ledgerChanged(trade.portfolio)
         return TransactionGroup(groupID: written.groupID, transactions: written.rows)
     }
 
@@ -45,6 +46,7 @@ extension PortfolioEngine {
                 details: ["field": .string("to"), "from_currency": .string(fromCurrency), "to_currency": .string(toCurrency)])
         }
         let written = try store.addTransactionGroup(move.legs)
+        ledgerChanged(nil)  // two portfolios
         return TransactionGroup(groupID: written.groupID, transactions: written.rows)
     }
 

@@ -37,6 +37,8 @@ public final class PortfolioEngine: Sendable {
     let fillGate = FillGate()
     /// When the version check last read the database (`followSharedChanges`).
     let versionCheck = Mutex<ContinuousClock.Instant?>(nil)
+    /// The subscribers of `changes` (SPEC §21).
+    let changeFeed = ChangeFeed()
 
     /// Opens the database (creating it), restores the saved snapshot of the configured
     /// vs_currency from its compact stored form (no JSON parse; sparklines stay in the file until
@@ -218,6 +220,7 @@ public final class PortfolioEngine: Sendable {
     ///   than "main"; `.store` with SQLite's message.
     public func setHolding(coinID: String, amount: Double, portfolio: String = Transaction.defaultPortfolio) throws {
         try store.setHolding(portfolio: portfolio, coinID: coinID, amount: amount)
+        ledgerChanged(portfolio)
     }
 
     /// Sets several holdings in one durable transaction, all or nothing (rules of
@@ -227,6 +230,7 @@ public final class PortfolioEngine: Sendable {
     ///   `details["index"]`; `.store` with SQLite's message. Nothing is written on any error.
     public func setHoldings(_ holdings: [Holding]) throws {
         try store.setHoldings(holdings)
+        ledgerChanged(Transaction.defaultPortfolio)
     }
 
     /// Whether `id` is a CoinGecko coin id. True at once when the snapshot lists it; otherwise

@@ -61,7 +61,8 @@ final class SharedFetches<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ///   - key: what is asked for.
     ///   - what: names the work in the error a nested call gets ("chart of \"bitcoin\"").
     ///   - fetch: runs on the first caller's thread, outside the lock.
-    /// - Throws: what `fetch` threw (also to the callers that waited for it); `.invalidArgument`
+    /// - Throws: what `fetch` threw (also to the callers that waited for it, except a
+    ///   `CancellationError`: a waiting caller whose own task goes on then fetches again); `.invalidArgument`
     ///   (reason "reentrant") when the caller is the very thread running that fetch (a progress
     ///   handler asking for what it reports on), which would otherwise wait for itself forever.
     func value(for key: Key, what: String, fetch: (Key) throws -> Fetched) throws -> Value {
@@ -85,7 +86,13 @@ final class SharedFetches<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         case .join(let flight):
             try WorkInProgress.refuseNested(flight, what)
             flight.done.wait()
-            return try flight.result.withLock { $0 }.get()
+            let result = flight.result.withLock { $0 }
+            if case .failure(let error) = result, error is CancellationError {
+                // The leading caller's task was cancelled, not this caller's: ask again.
+                try WorkCancellation.check()
+                return try value(for: key, what: what, fetch: fetch)
+            }
+            return try result.get()
         case .lead(let flight):
             let fetched = Result { try WorkInProgress.doing(flight) { try fetch(key) } }
             state.withLock { state in

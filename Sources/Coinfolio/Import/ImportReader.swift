@@ -2,12 +2,13 @@
 /// the variant's importer into the shared row model. Nothing here touches a database.
 enum ImportReader {
     /// Every row after `header`, read by its variant's importer.
-    /// - Parameter progress: called with the data rows read so far every 1,000 rows.
+    /// - Parameter progress: called with the data rows read so far every 1,000 rows; what it
+    ///   throws ends the read (an async import's cancellation).
     /// - Returns: the entries, ignored rows and warnings (one per column the header has that the
     ///   variant does not read, on the header's line, first).
     /// - Throws: `.invalidArgument` with `details.line` (and `details.column` for a cell): a row
-    ///   of another width than the header, a broken cell, a CSV syntax error.
-    static func read(_ reader: inout CSVReader, header: ImportHeader, progress: ((Int) -> Void)? = nil) throws -> ImportedFile {
+    ///   of another width than the header, a broken cell, a CSV syntax error; what `progress` throws.
+    static func read(_ reader: inout CSVReader, header: ImportHeader, progress: ((Int) throws -> Void)? = nil) throws -> ImportedFile {
         var file = ImportedFile(format: header.variant.format, variant: header.variant.name)
         for column in header.unreadColumns {
             file.warn(
@@ -20,7 +21,7 @@ enum ImportReader {
             let row = ImportRow(cells: record.fields, line: record.line)
             if row.isEmpty { continue }
             file.rowsRead += 1
-            if file.rowsRead % 1000 == 0 { progress?(file.rowsRead) }
+            if file.rowsRead % 1000 == 0 { try progress?(file.rowsRead) }
             guard record.fields.count == width else {
                 throw row.error(nil, "the row has \(record.fields.count) fields and the header \(width)")
             }

@@ -36,3 +36,12 @@ extension PortfolioStore {
         try reading { try ChangeVersions.read(vsCurrency: vsCurrency, owner: owner, $0) }
     }
 }
+
+extension PortfolioStore {
+    /// The owner's ledger change counter after this handle's last committed write (nil before
+    /// one): what `PortfolioEngine.changes` tells its own writes from other handles' by.
+    var ledgerCounterOfLastWrite: Int64? {
+        let counter = ledger.positionCache.withLock { $0.counter }
+        return counter >= 0 ? counter : nil
+    }
+}

@@ -49,7 +49,17 @@ enum DatabaseLocation {
     /// - Throws: `.invalidArgument` (`check`); `.store` with the server's message (never the password).
     static func open(_ location: String, timeout: Double = DatabaseTimeout.defaultSeconds) throws -> any Database {
         try check(location)
-        if isPostgres(location) { return try PostgresConnection(url: location, timeout: timeout) }
+        if isPostgres(location) {
+            #if PostgreSQL
+                return try PostgresConnection(url: location, timeout: timeout)
+            #else
+                throw CoinfolioError(
+                    .invalidArgument,
+                    "database \"\(PostgresURL.redactedURL(location))\" is a PostgreSQL URL, and this build of Coinfolio has no PostgreSQL "
+                        + "(its PostgreSQL trait is off): give an SQLite file path or \":memory:\"",
+                    reason: .postgresDisabled)
+            #endif
+        }
         return try SQLiteConnection(path: location, busyTimeout: timeout)
     }
 }

@@ -22,7 +22,8 @@ extension LedgerStore {
     ///     with `finished` true (after the checks, before the commit).
     /// - Returns: file rows imported and file rows skipped (their external_id already in the
     ///   portfolio), and the counts of transactions (fee rows included).
-    /// - Throws: `.invalidArgument` with `details.line` and `details.column`; `.store`.
+    /// - Throws: `.invalidArgument` with `details.line` and `details.column`; `.store`;
+    ///   `CancellationError` when the async call it serves is cancelled (nothing is written).
     func importCSV(
         _ reader: inout CSVReader, newPortfolioCurrency: String, prices pricesWithin: (any Database) -> StoredPrices = { _ in .none },
         defaultPortfolio: String? = nil,
@@ -39,7 +40,11 @@ extension LedgerStore {
             let prices = heldPrices ?? pricesWithin(connection)
             heldPrices = prices
             while let (row, line) = try rows.next(&reader) {
-                if rows.rowsRead % 1000 == 0 { progress?(rows.rowsRead, false) }
+                if rows.rowsRead % 1000 == 0 {
+                    // A cancelled async import stops here; the transaction rolls back whole.
+                    try WorkCancellation.check()
+                    progress?(rows.rowsRead, false)
+                }
                 if currencies[row.portfolio] == nil {
                     switch try currency(of: row.portfolio, connection) {
                     case nil:

@@ -47,8 +47,9 @@ extension LedgerStore {
     ///   - checked: called after the checks, before the commit (a progress report's end).
     /// - Throws: `.invalidArgument` with `details.line` (`details.column` `external_id` or
     ///   `amount`): a repeated external id, a shortfall `{coin_id, timestamp, short_by}`, a
-    ///   coin's sum beyond ±8.5e19 (`reason` `out_of_range`); whatever `next` throws; `.store`.
-    ///   Nothing is written on error.
+    ///   coin's sum beyond ±8.5e19 (`reason` `out_of_range`); whatever `next` throws; `.store`;
+    ///   `CancellationError` when the async call it serves is cancelled (checked every 1,000
+    ///   units and once more before the commit). Nothing is written on error.
     func importUnits(
         keep: Bool = true, creating portfolio: (name: String, vsCurrency: String)? = nil,
         _ next: (_ connection: any Database) throws -> ImportUnit?, checked: () -> Void = {}
@@ -66,6 +67,7 @@ extension LedgerStore {
                 if let portfolio { try insertPortfolio(portfolio.name, portfolio.vsCurrency, connection) }
                 let counts = try connection.withLargeWriteCache { try writeUnits(next, connection) }
                 checked()
+                try WorkCancellation.check()  // the last moment a cancel undoes the import
                 guard keep else { throw DryRunRollback(counts: counts) }
                 return counts
             }
@@ -158,6 +160,8 @@ extension LedgerStore {
         let insertStatement = try Self.insertStatement(skippingKnownExternalID: true, connection)
         while var unit = try next(connection) {
             ordinal += 1
+            // A cancelled async import stops here; the transaction rolls back whole.
+            if ordinal % 1000 == 0 { try WorkCancellation.check() }
             if unit.rows.count > 1, unit.rows[0].groupID == nil {
                 let group = groupIDs.next()
                 for index in unit.rows.indices { unit.rows[index].groupID = group }

@@ -24,7 +24,7 @@ public final class PortfolioStore: Sendable {
     /// The engine's market snapshots, in the same database (below).
     private let snapshots: SnapshotStore
     /// The ledger (portfolios and transactions), in the same database (below).
-    private let ledger: LedgerStore
+    let ledger: LedgerStore
     /// Coin details saved with their fetch time, in the same database (below).
     private let details: DetailStore
     /// Price points (shared) and the owner's manual prices, in the same database (below).

@@ -1,5 +1,8 @@
-import CPostgres
 import Foundation
+
+#if PostgreSQL
+    import CPostgres
+#endif
 
 /// A PostgreSQL connection URL (`postgresql://user[:password]@host[:port]/db[?params]`,
 /// `postgres://` too, the scheme in any letter case) as Coinfolio reads it before libpq does:
@@ -126,13 +129,17 @@ enum PostgresURL {
     /// Whether libpq can read `url` as a connection string (when it cannot, its message quotes
     /// the part it could not read).
     static func parses(_ url: String) -> Bool {
-        var error: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(url, &error) else {
-            if let error { PQfreemem(error) }
+        #if !PostgreSQL
             return false
-        }
-        PQconninfoFree(options)
-        return true
+        #else
+            var error: UnsafeMutablePointer<CChar>?
+            guard let options = PQconninfoParse(url, &error) else {
+                if let error { PQfreemem(error) }
+                return false
+            }
+            PQconninfoFree(options)
+            return true
+        #endif
     }
 
     /// libpq's complaint about `url` without any of its `secrets` (`SecretRedaction`): such
@@ -158,28 +165,38 @@ enum PostgresURL {
 
     /// The value libpq reads for `keyword` in `url`, if any.
     private static func value(of keyword: String, in url: String) -> String? {
-        guard let options = PQconninfoParse(url, nil) else { return nil }
-        defer { PQconninfoFree(options) }
-        var option = options
-        while let name = option.pointee.keyword {
-            if String(cString: name) == keyword, let value = option.pointee.val { return String(cString: value) }
-            option += 1
-        }
-        return nil
+        #if !PostgreSQL
+            return nil  // a build without libpq opens no PostgreSQL URL
+        #else
+            guard let options = PQconninfoParse(url, nil) else { return nil }
+            defer { PQconninfoFree(options) }
+            var option = options
+            while let name = option.pointee.keyword {
+                if String(cString: name) == keyword, let value = option.pointee.val { return String(cString: value) }
+                option += 1
+            }
+            return nil
+        #endif
     }
 
     /// libpq's connection keywords (`user`, `application_name`, `sslmode` …): the names a query
     /// parameter may have.
     private static let keywords: Set<String> = {
-        guard let options = PQconndefaults() else { return [] }
-        defer { PQconninfoFree(options) }
-        var names: Set<String> = []
-        var option = options
-        while let name = option.pointee.keyword {
-            names.insert(String(cString: name))
-            option += 1
-        }
-        return names
+        #if !PostgreSQL
+            // Without libpq no parameter name is known: every `@` after the hosts reads as
+            // ambiguous, so a message keeps even less of the URL.
+            return []
+        #else
+            guard let options = PQconndefaults() else { return [] }
+            defer { PQconninfoFree(options) }
+            var names: Set<String> = []
+            var option = options
+            while let name = option.pointee.keyword {
+                names.insert(String(cString: name))
+                option += 1
+            }
+            return names
+        #endif
     }()
 
     /// The span between `user:` and `@` of a URL, as written, if any.

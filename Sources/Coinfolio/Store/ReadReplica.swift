@@ -18,7 +18,7 @@ final class ReadReplica: @unchecked Sendable {
     /// `database_timeout`, seconds: the bound of each round trip on the standby.
     private let timeout: Double
     /// The standby's connection (nil until the first read, and after a failure).
-    private var connection: PostgresConnection?
+    private var connection: (any Database)?
     /// The primary's WAL position after this handle's last write, while the standby has not been
     /// seen past it (text: PostgreSQL's `pg_lsn`); and until when reads skip the standby.
     private let state = Mutex<(awaited: String?, downUntil: ContinuousClock.Instant?)>((nil, nil))
@@ -46,11 +46,11 @@ final class ReadReplica: @unchecked Sendable {
 
     /// The standby to read from now, or nil: read the primary (the standby is down, or has not
     /// replayed this handle's last write yet).
-    func readable() -> PostgresConnection? {
+    func readable() -> (any Database)? {
         let (awaited, downUntil) = state.withLock { $0 }
         if let downUntil, ContinuousClock.now < downUntil { return nil }
         do {
-            let standby = try connection ?? PostgresConnection(url: url, timeout: timeout)
+            let standby = try connection ?? DatabaseLocation.open(url, timeout: timeout)
             connection = standby
             guard let awaited else { return standby }
             let replayed = try standby.statement("SELECT pg_last_wal_replay_lsn() >= CAST(?1 AS pg_lsn)")

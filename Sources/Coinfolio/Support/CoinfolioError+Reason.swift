@@ -28,6 +28,9 @@ extension CoinfolioError {
         /// `.store`: a PostgreSQL URL whose user or password holds an unencoded `@`, `/` or `?`,
         /// refused before connecting.
         case ambiguousURL = "ambiguous_url"
+        /// `.invalidArgument`: a PostgreSQL URL given to a build without the PostgreSQL trait
+        /// (SPEC §21: an app build with only SQLite).
+        case postgresDisabled = "postgres_disabled"
         /// `.invalidArgument`: a holding's coin id with a `,` (held ids are sent comma-joined).
         case comma
         /// `.invalidArgument`: a CSV number with a thousands separator (`"11,426.20"`).

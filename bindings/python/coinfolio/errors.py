@@ -57,6 +57,8 @@ class Reason(str, Enum):
     UNSUPPORTED_URL = "unsupported_url"
     #: StoreError: a PostgreSQL URL whose user or password holds an unencoded ``@``, ``/`` or ``?``.
     AMBIGUOUS_URL = "ambiguous_url"
+    #: InvalidArgument: a PostgreSQL URL given to a library built without PostgreSQL (SQLite only).
+    POSTGRES_DISABLED = "postgres_disabled"
     #: InvalidArgument: a holding's coin id with a ``,``.
     COMMA = "comma"
     #: InvalidArgument: a CSV number with a thousands separator (``"11,426.20"``).
