@@ -11,6 +11,9 @@
 #                   reader for /coins/markets; checks that libcoinfolio.so links neither libpq nor
 #                   libsimdjson (ldd). Its own build folder, .build/sqlite-only
 #   make bench      build release and run the benchmarks; writes BENCHMARKS.md
+#   make bench-service  issue 28's load benchmark (not in CI): 10,000 owners × 20 transactions on a
+#                   throwaway PostgreSQL behind pgbouncer, 16 client processes, refresh requests as
+#                   owners grow, prepare=false; writes its section of BENCHMARKS.md
 #   make fuzz       libFuzzer over every JSON entry point and the formatters (FUZZ_SECONDS each, default 60)
 #   make sanitize   the Swift suite under ASan and TSan, the C suite against an ASan library, a TSan C stress test
 #   make stress     SIGKILL trials (STRESS_TRIALS, default 100), 4 writer processes, a full disk;
@@ -41,7 +44,7 @@ BUILD_DIR  = .build/$(CONFIG)
 LIBRARY    = $(BUILD_DIR)/libcoinfolio.so
 export COINFOLIO_LIBRARY = $(abspath $(LIBRARY))
 
-.PHONY: all build test test-swift test-c test-python test-postgres test-postgres-suites test-sqlite-only bench demo install uninstall \
+.PHONY: all build test test-swift test-c test-python test-postgres test-postgres-suites test-sqlite-only bench bench-service demo install uninstall \
         clean format lint \
         docs wheel check-header check-exports test-install test-wheel test-consumer test-packaging fuzz sanitize stress
 
@@ -96,6 +99,10 @@ bench:
 	$(MAKE) build CONFIG=release
 	$(SWIFT) build -c release --product coinfolio-async-bench
 	$(MAKE) -C bench run LIBDIR=$(abspath .build/release)
+
+bench-service:
+	$(MAKE) build CONFIG=release
+	$(MAKE) -C bench service LIBDIR=$(abspath .build/release)
 
 fuzz:
 	Tests/fuzz/run.sh

@@ -4,7 +4,7 @@
  * times beside it. Prints Markdown rows for BENCHMARKS.md.
  *
  *   bench run BUILD_DIR [section…]   every section (ingest, scaling, query, chart, refresh, store,
- *                              ledger, ledger-history, abi), or the ones named
+ *                              ledger, ledger-history, trade, abi), or the ones named
  *   bench memory FILE.json [DATABASE]   peak RSS while ingesting FILE (run in a fresh process) into
  *                              an engine on :memory:, or on the SQLite file DATABASE
  */
@@ -372,6 +372,15 @@ static const char *const change_count =
     "INSERT INTO ledger_change (owner, counter) VALUES ('default', 1)"
     " ON CONFLICT (owner) DO UPDATE SET counter = ledger_change.counter + 1 RETURNING counter";
 
+/* How every anchored ledger write of "main" starts: BEGIN IMMEDIATE, the owner's change count, the
+ * portfolio check. */
+static void raw_write_begin(sqlite3 *db, sqlite3_stmt *count, sqlite3_stmt *check_portfolio) {
+    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    step_done(db, count);
+    sqlite3_bind_text(check_portfolio, 1, "main", -1, SQLITE_STATIC);
+    step_done(db, check_portfolio);
+}
+
 /* The anchor of the import: the generated CSV (no quotes) split by hand and inserted with the
  * same statement in one durable transaction. */
 static void raw_import(sqlite3 *db, char *csv) {
@@ -512,10 +521,7 @@ static void bench_ledger(const char *dir) {
                 {
                     char amount[32];
                     snprintf(amount, sizeof amount, "0.%d", 1 + m % 9);
-                    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-                    step_done(db, count);
-                    sqlite3_bind_text(check_portfolio, 1, "main", -1, SQLITE_STATIC);
-                    step_done(db, check_portfolio);
+                    raw_write_begin(db, count, check_portfolio);
                     sqlite3_bind_text(insert, 1, "main", -1, SQLITE_STATIC);
                     sqlite3_bind_text(insert, 2, "bitcoin", -1, SQLITE_STATIC);
                     sqlite3_bind_text(insert, 3, "buy", -1, SQLITE_STATIC);
@@ -685,21 +691,17 @@ static void bench_refresh_prices(const char *dir) {
 
 /* ---- ledger histories (SPEC §16) ---------------------------------------------------------- */
 /* pnl over 100,000 transactions, about 10 % of them fee rows and 5 % move legs between two
- * portfolios (bench/generate.py, ledger-history.csv), the ledger cached; and add_trade against the
- * same SQL in C: BEGIN IMMEDIATE, the owner's change count, the portfolio check, two INSERTs with
- * their group id, COMMIT. */
+ * portfolios (bench/generate.py, ledger-history.csv), the ledger cached. */
 static void bench_ledger_history(const char *dir) {
-    char path[4096], config[4200], json[512], note[256], sent[32], received[32], group[40];
+    char path[4096], config[4200], note[256];
     size_t size, markets_size;
     char *csv, *markets, *error = NULL, *out = NULL;
     cf_engine *engine = NULL;
     sqlite3 *db = NULL;
-    sqlite3_stmt *select = NULL, *check_portfolio = NULL, *insert = NULL, *count = NULL;
+    sqlite3_stmt *select = NULL;
     double ours, anchor, start, cold;
     volatile double sink = 0;
-    int n = 0, m = 0;
     long long rows = 0, fee_rows = 0, move_rows = 0;
-    clockid_t saved_clock = bench_clock;
 
     snprintf(path, sizeof path, "%s/ledger-history.csv", dir);
     csv = read_file(path, &size);
@@ -756,69 +758,198 @@ static void bench_ledger_history(const char *dir) {
     sqlite3_close(db);
     cf_engine_close(engine);
 
-    /* add_trade: a sell and a buy of one group, durable, against the same statements in C. */
+    (void)sink;
+    free(csv);
+    free(markets);
+}
+
+/* ---- add_trade (SPEC §16, issue 24) ------------------------------------------------------- */
+/* Counts the xSync calls and the bytes written of every SQLite file the process opens while it is the default VFS: the
+ * engine's connections go through the same libsqlite3, so the add_trade row can show that both
+ * sides make the same durable writes. The files stay the real VFS's; only xSync and xWrite are
+ * wrapped. */
+static sqlite3_vfs counting_vfs, *real_vfs;
+static long sync_count, write_bytes;
+static struct {
+    const sqlite3_io_methods *real;
+    sqlite3_io_methods counted;
+} io_methods[8];
+static int io_methods_count;
+
+static int counted_sync(sqlite3_file *file, int flags) {
+    int i;
+    sync_count++;
+    for (i = 0; i < io_methods_count; i++)
+        if (file->pMethods == &io_methods[i].counted) return io_methods[i].real->xSync(file, flags);
+    return SQLITE_IOERR_FSYNC;
+}
+
+static int counted_write(sqlite3_file *file, const void *data, int amount, sqlite3_int64 offset) {
+    int i;
+    write_bytes += amount;
+    for (i = 0; i < io_methods_count; i++)
+        if (file->pMethods == &io_methods[i].counted) return io_methods[i].real->xWrite(file, data, amount, offset);
+    return SQLITE_IOERR_WRITE;
+}
+
+static int counted_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *file, int flags, int *out_flags) {
+    int rc = real_vfs->xOpen(real_vfs, name, file, flags, out_flags), i;
+    (void)vfs;
+    if (rc != SQLITE_OK || file->pMethods == NULL) return rc;
+    for (i = 0; i < io_methods_count && io_methods[i].real != file->pMethods; i++) {}
+    if (i == io_methods_count) {
+        if (i == 8) return rc; /* not counted: shows as fewer syncs, never as a failure */
+        io_methods[i].real = file->pMethods;
+        io_methods[i].counted = *file->pMethods;
+        io_methods[i].counted.xSync = counted_sync;
+        io_methods[i].counted.xWrite = counted_write;
+        io_methods_count++;
+    }
+    file->pMethods = &io_methods[i].counted;
+    return rc;
+}
+
+static void count_syncs(int on) {
+    if (on) {
+        real_vfs = sqlite3_vfs_find(NULL);
+        counting_vfs = *real_vfs;
+        counting_vfs.zName = "bench-counting";
+        counting_vfs.xOpen = counted_open;
+        sqlite3_vfs_register(&counting_vfs, 1);
+    } else {
+        sqlite3_vfs_register(real_vfs, 1);
+        sqlite3_vfs_unregister(&counting_vfs);
+    }
+}
+
+static double clock_s(clockid_t clock) {
+    struct timespec t;
+    clock_gettime(clock, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The value below which `share` (0…1) of the samples lie (sorts them in place). */
+static double quantile(double *samples, int count, double share) {
+    qsort(samples, (size_t)count, sizeof(double), compare_doubles);
+    return samples[(int)(share * (count - 1) + 0.5)];
+}
+
+/* add_trade (a sell and a buy of one group) against the same SQL in C on its own file: BEGIN
+ * IMMEDIATE, the owner's change count, the portfolio check, two INSERTs with their group id,
+ * COMMIT; WAL, synchronous=FULL on both. Each call waits for the disk (two fsyncs), whose time
+ * varies far more than the calls' own work, and a WAL checkpoint now and then adds more to one
+ * call: so the calls go in pairs (ours then the anchor's, the anchor's then ours on the next
+ * pair), the row gives the median of the pairs' ratios of wall time (a slow disk moment or a
+ * checkpoint spoils one pair, not the figure), and beside it each side's CPU time and xSync
+ * calls per call, counted in the process: the same durable work on both sides. */
+#ifndef TRADE_PAIRS
+#define TRADE_WARMUP 20
+#define TRADE_PAIRS 401
+#endif
+static void bench_add_trade(const char *dir) {
+    char path[4096], config[4200], json[512], note[512], sent[32], received[32], group[40];
+    char *error = NULL, *out = NULL;
+    cf_engine *engine = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *check_portfolio = NULL, *insert = NULL, *count = NULL;
+    static double ours_wall[TRADE_PAIRS], anchor_wall[TRADE_PAIRS], ratio[TRADE_PAIRS], ours_cpu[TRADE_PAIRS],
+        anchor_cpu[TRADE_PAIRS], cpu_ratio[TRADE_PAIRS];
+    long ours_syncs = 0, anchor_syncs = 0, ours_bytes = 0, anchor_bytes = 0;
+    int n = 0, m = 0, pair, side;
+
+    count_syncs(1);
     snprintf(path, sizeof path, "%s/ledger-trade-raw.sqlite", dir);
+    remove_sqlite(path);
     db = raw_ledger(path);
     sqlite3_prepare_v2(db, "SELECT vs_currency FROM portfolio WHERE name = ?1 AND owner = 'default'", -1, &check_portfolio, NULL);
     sqlite3_prepare_v2(db, ledger_insert_all, -1, &insert, NULL);
     sqlite3_prepare_v2(db, change_count, -1, &count, NULL);
     snprintf(path, sizeof path, "%s/ledger-trade.sqlite", dir);
-    remove(path);
+    remove_sqlite(path);
     snprintf(config, sizeof config, "{\"database\":\"%s\"}", path);
     check(cf_engine_open(config, &engine, &error), error, "cf_engine_open");
     check(cf_engine_add_transaction(engine, "{\"coin_id\":\"bitcoin\",\"kind\":\"buy\",\"amount\":1000000,\"price\":1,"
                                             "\"timestamp\":\"2020-01-01T00:00:00Z\"}", &out, &error),
           error, "cf_engine_add_transaction");
     cf_string_free(out);
-    bench_clock = CLOCK_MONOTONIC;
-    INTERLEAVED(ours, anchor, 15, 20,
-                {
-                    snprintf(json, sizeof json,
-                             "{\"timestamp\":\"2024-01-01T00:00:00Z\",\"sent\":{\"coin_id\":\"bitcoin\",\"amount\":0.%d},"
-                             "\"received\":{\"coin_id\":\"ethereum\",\"amount\":%d},\"value\":30000.5}", 1 + n % 9, 1 + n % 7);
-                    n++;
-                    check(cf_engine_add_trade(engine, json, &out, &error), error, "cf_engine_add_trade");
-                    cf_string_free(out);
-                },
-                {
-                    snprintf(sent, sizeof sent, "0.%d", 1 + m % 9);
-                    snprintf(received, sizeof received, "%d", 1 + m % 7);
-                    snprintf(group, sizeof group, "%08x-0000-4000-8000-%012x", (unsigned)m, (unsigned)m);
-                    m++;
-                    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-                    step_done(db, count);
-                    sqlite3_bind_text(check_portfolio, 1, "main", -1, SQLITE_STATIC);
-                    step_done(db, check_portfolio);
-                    sqlite3_bind_text(insert, 1, "main", -1, SQLITE_STATIC);
-                    sqlite3_bind_text(insert, 2, "bitcoin", -1, SQLITE_STATIC);
-                    sqlite3_bind_text(insert, 3, "sell", -1, SQLITE_STATIC);
-                    sqlite3_bind_text(insert, 4, sent, -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_text(insert, 5, "300005", -1, SQLITE_STATIC);
-                    sqlite3_bind_text(insert, 6, "0", -1, SQLITE_STATIC);
-                    sqlite3_bind_int64(insert, 7, 1704067200000LL);
-                    sqlite3_bind_text(insert, 8, "", -1, SQLITE_STATIC);
-                    sqlite3_bind_null(insert, 9);
-                    sqlite3_bind_text(insert, 10, group, -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_text(insert, 11, "user", -1, SQLITE_STATIC);
-                    step_done(db, insert);
-                    sqlite3_bind_text(insert, 2, "ethereum", -1, SQLITE_STATIC);
-                    sqlite3_bind_text(insert, 3, "buy", -1, SQLITE_STATIC);
-                    sqlite3_bind_text(insert, 4, received, -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_text(insert, 5, "30000.5", -1, SQLITE_STATIC);
-                    step_done(db, insert);
-                    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-                });
-    bench_clock = saved_clock;
+    for (pair = -TRADE_WARMUP; pair < TRADE_PAIRS; pair++) {
+        for (side = 0; side < 2; side++) {
+            int ours_side = (side == 0) == (pair % 2 == 0);
+            long syncs_before = sync_count, bytes_before = write_bytes;
+            double wall = clock_s(CLOCK_MONOTONIC), cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
+            if (ours_side) {
+                snprintf(json, sizeof json,
+                         "{\"timestamp\":\"2024-01-01T00:00:00Z\",\"sent\":{\"coin_id\":\"bitcoin\",\"amount\":0.%d},"
+                         "\"received\":{\"coin_id\":\"ethereum\",\"amount\":%d},\"value\":30000.5}", 1 + n % 9, 1 + n % 7);
+                n++;
+                check(cf_engine_add_trade(engine, json, &out, &error), error, "cf_engine_add_trade");
+                cf_string_free(out);
+            } else {
+                snprintf(sent, sizeof sent, "0.%d", 1 + m % 9);
+                snprintf(received, sizeof received, "%d", 1 + m % 7);
+                snprintf(group, sizeof group, "%08x-0000-4000-8000-%012x", (unsigned)m, (unsigned)m);
+                m++;
+                raw_write_begin(db, count, check_portfolio);
+                sqlite3_bind_text(insert, 1, "main", -1, SQLITE_STATIC);
+                sqlite3_bind_text(insert, 2, "bitcoin", -1, SQLITE_STATIC);
+                sqlite3_bind_text(insert, 3, "sell", -1, SQLITE_STATIC);
+                sqlite3_bind_text(insert, 4, sent, -1, SQLITE_TRANSIENT);
+                sqlite3_bind_text(insert, 5, "300005", -1, SQLITE_STATIC);
+                sqlite3_bind_text(insert, 6, "0", -1, SQLITE_STATIC);
+                sqlite3_bind_int64(insert, 7, 1704067200000LL);
+                sqlite3_bind_text(insert, 8, "", -1, SQLITE_STATIC);
+                sqlite3_bind_null(insert, 9);
+                sqlite3_bind_text(insert, 10, group, -1, SQLITE_TRANSIENT);
+                sqlite3_bind_text(insert, 11, "user", -1, SQLITE_STATIC);
+                step_done(db, insert);
+                sqlite3_bind_text(insert, 2, "ethereum", -1, SQLITE_STATIC);
+                sqlite3_bind_text(insert, 3, "buy", -1, SQLITE_STATIC);
+                sqlite3_bind_text(insert, 4, received, -1, SQLITE_TRANSIENT);
+                sqlite3_bind_text(insert, 5, "30000.5", -1, SQLITE_STATIC);
+                step_done(db, insert);
+                sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+            }
+            cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
+            wall = clock_s(CLOCK_MONOTONIC) - wall;
+            if (pair < 0) continue;
+            if (ours_side) {
+                ours_wall[pair] = wall;
+                ours_cpu[pair] = cpu;
+                ours_syncs += sync_count - syncs_before;
+                ours_bytes += write_bytes - bytes_before;
+            } else {
+                anchor_wall[pair] = wall;
+                anchor_cpu[pair] = cpu;
+                anchor_syncs += sync_count - syncs_before;
+                anchor_bytes += write_bytes - bytes_before;
+            }
+        }
+        if (pair < 0) continue;
+        ratio[pair] = ours_wall[pair] / anchor_wall[pair];
+        cpu_ratio[pair] = ours_cpu[pair] / anchor_cpu[pair];
+    }
     sqlite3_finalize(check_portfolio);
     sqlite3_finalize(insert);
     sqlite3_finalize(count);
     sqlite3_close(db);
     cf_engine_close(engine);
-    row("ledger: `cf_engine_add_trade`", ours, "sqlite3 C, the same two INSERTs and pragmas", anchor,
-        "durable trades (WAL, synchronous=FULL), JSON in and out; interleaved, wall time; target ≤ 1.2×");
-    (void)sink;
-    free(csv);
-    free(markets);
+    count_syncs(0);
+    {
+        double r25 = quantile(ratio, TRADE_PAIRS, 0.25), r75 = quantile(ratio, TRADE_PAIRS, 0.75);
+        double r50 = quantile(ratio, TRADE_PAIRS, 0.5), rmax = quantile(ratio, TRADE_PAIRS, 1.0);
+        double c50 = quantile(cpu_ratio, TRADE_PAIRS, 0.5);
+        snprintf(note, sizeof note,
+                 "durable trades (WAL, synchronous=FULL), JSON in and out; median of %d per-pair wall-time ratios "
+                 "(p25 %.2f×, p75 %.2f×, max %.2f×), each side's median beside it; per call xSync %.2f and %.2f, bytes written "
+                 "%.0f and %.0f (ours, anchor); target ≤ 1.2×",
+                 TRADE_PAIRS, r25, r75, rmax, (double)ours_syncs / TRADE_PAIRS, (double)anchor_syncs / TRADE_PAIRS,
+                 (double)ours_bytes / TRADE_PAIRS, (double)anchor_bytes / TRADE_PAIRS);
+        printf("| ledger: `cf_engine_add_trade` | %.3f ms | sqlite3 C, the same two INSERTs and pragmas | %.3f ms | %.3g× | %s |\n",
+               median(ours_wall, TRADE_PAIRS) * 1e3, median(anchor_wall, TRADE_PAIRS) * 1e3, r50, note);
+        snprintf(note, sizeof note, "the same calls' CPU time (the work besides waiting for the disk): median of per-pair ratios");
+        printf("| ledger: `cf_engine_add_trade`, CPU time | %.3f ms | sqlite3 C, the same two INSERTs and pragmas | %.3f ms | %.3g× | %s |\n",
+               median(ours_cpu, TRADE_PAIRS) * 1e3, median(anchor_cpu, TRADE_PAIRS) * 1e3, c50, note);
+    }
 }
 
 /* ---- chart -------------------------------------------------------------------------------- */
@@ -1015,6 +1146,7 @@ int main(int argc, char **argv) {
             if (all || strcmp(section, "store") == 0) bench_store(dir);
             if (all || strcmp(section, "ledger") == 0) bench_ledger(dir);
             if (all || strcmp(section, "ledger-history") == 0) bench_ledger_history(dir);
+            if (all || strcmp(section, "trade") == 0) bench_add_trade(dir);
             if (all || strcmp(section, "abi") == 0) bench_abi();
             if (all) break;
         }

@@ -265,11 +265,12 @@ static void bench_snapshot(const char *url, const char *dir) {
         }
         raw[r] = now_s() - start;
     }
-    /* What the save stores on the server: the compact coins and the sparkline rows. */
+    /* What the save stores on the server: the compact coins and the sparkline rows (since schema step 10
+     * one snapshot per vs_currency, shared by every owner: SPEC §20). */
     {
         PGresult *sizes = PQexec(connection,
                                  "SELECT octet_length(s.coins), (SELECT sum(octet_length(p.points)) FROM snapshot_sparkline p "
-                                 "WHERE p.owner = s.owner AND p.snapshot_id = s.id) FROM snapshot s WHERE s.owner = 'bench-snapshot'");
+                                 "WHERE p.snapshot_id = s.id) FROM snapshot s WHERE s.vs_currency = 'usd'");
         if (PQresultStatus(sizes) != PGRES_TUPLES_OK || PQntuples(sizes) != 1) check_result(sizes, connection, "stored sizes");
         stored_coins = strtod(PQgetvalue(sizes, 0, 0), NULL);
         stored_sparklines = strtod(PQgetvalue(sizes, 0, 1), NULL);

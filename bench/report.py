@@ -240,6 +240,13 @@ def main() -> None:
         print(line)
     print()
     print((BENCH / "NOTES.md").read_text().rstrip())
+    # `make bench-service` writes its own section (service_report.py); a `make bench` run keeps it.
+    from service_report import existing_section
+    previous = REPO / "BENCHMARKS.md"
+    section = existing_section(previous.read_text()) if previous.exists() else ""
+    if section:
+        print()
+        print(section)
 
 
 if __name__ == "__main__":

@@ -99,4 +99,20 @@ final class PreciseDecimalTests: XCTestCase {
             p("12345678901234567890.123456789") * p("98765432109876543210.987654321"), p("1.2193263113702179522618503273362292333e39"),
             "Python's decimal at 38 digits")
     }
+
+    /// Text drops a long significand's trailing zeros by a test of the last digit that needs no
+    /// 128-bit division (2⁶⁴ ≡ 1 mod 5): it answers as `% 10` does, and the text keeps every digit.
+    func testTrailingZerosOfLongSignificands() {
+        var values: [UInt128] = [0, 10, 18_446_744_073_709_551_620, 18_446_744_073_709_551_615, UInt128(UInt64.max) * 10]
+        var next: UInt128 = 12_345_678_901_234_567_890_123_456_789
+        for _ in 0..<2000 {
+            next = (next &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407) % PreciseDecimal.limit
+            values += [next, next / 10 * 10, next / 100 * 100]
+        }
+        for value in values { XCTAssertEqual(PreciseDecimal.isMultipleOfTen(value), value % 10 == 0, "\(value)") }
+        XCTAssertEqual(
+            PreciseDecimal(significand: 123_456_789_012_345_678_901_234_567_890_000, exponent: -15).description,
+            "123456789012345678.90123456789")
+        XCTAssertEqual(PreciseDecimal(significand: -18_446_744_073_709_551_620, exponent: -3).description, "-18446744073709551.62")
+    }
 }

@@ -36,6 +36,30 @@ final class PriceRuleTests: XCTestCase {
         XCTAssertEqual(PriceRule.pick(atOrBefore: yesterday, after: after, time: time, timeOf: \.time), after)
     }
 
+    /// `performance` asks a coin's series at its daily points in order, walking a cursor over the
+    /// CoinGecko points instead of searching them each time: at every time, in order (repeated,
+    /// skipped, between points, on days without one, before and after all), the walk answers
+    /// what the search answers, manual points first.
+    func testTheCursorWalkAnswersAsTheSearch() {
+        let points = [0, 5, 24, 30, 31, 72, 80].map { PricePoint(time: march1 + Int64($0) * hour, price: 100 + Double($0) * 0.05) }
+        let manual = [ManualPrice(coinID: "x", vsCurrency: "usd", time: march1 + 30 * hour, price: ExactDecimal("7.5")!)]
+        for series in [PriceSeries(points: points), PriceSeries(points: points, manual: manual), PriceSeries()] {
+            var cursor = 0
+            var times: [Int64] = [march1 - day, march1 - 1, march1, march1, march1 + 3 * hour, march1 + 24 * hour]
+            times += [march1 + 29 * hour, march1 + 31 * hour, march1 + 2 * day, march1 + 79 * hour, march1 + 5 * day]
+            for time in times {
+                XCTAssertEqual(series.price(at: time, cursor: &cursor), series.price(at: time), "at \(time)")
+            }
+        }
+        // A point is taken by its shortest text (100.35000000000001), rounded to 18 places.
+        XCTAssertEqual(
+            PriceSeries(points: [PricePoint(time: march1, price: 100.35000000000001)]).price(at: march1)?.price,
+            ExactDecimal("100.35000000000001"))
+        XCTAssertEqual(ExactDecimal(0.1 + 0.2), ExactDecimal("0.30000000000000004"))
+        XCTAssertEqual(ExactDecimal(1e-19), ExactDecimal("0"))
+        XCTAssertEqual(ExactDecimal(-2.5e-18), ExactDecimal("-0.000000000000000002"))
+    }
+
     func testAmongADaysPointsTheLatestAtOrBeforeWinsElseTheEarliestAfter() {
         let points = [9, 3, 14, 11].map { PricePoint(time: march1 + $0 * hour, price: Double($0)) }
         XCTAssertEqual(PriceRule.pick(among: points, time: march1 + 10 * hour, timeOf: \.time)?.price, 9)

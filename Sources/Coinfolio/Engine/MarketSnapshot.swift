@@ -32,11 +32,13 @@ final class MarketSnapshot: Sendable {
     let listed: Int?
     /// The id of the saved snapshot these coins are.
     var savedID: Int? { saved?.id }
-    /// `name \0 symbol \0 id` of each coin in `SearchText.fold` form, as UTF-8, for substring
-    /// search; made on the first search (opening an engine should not pay for it).
-    private let haystacks: Mutex<[[UInt8]]?>
+    /// The search over `name \0 symbol \0 id` of each coin in `SearchText.fold` form; made on
+    /// the first search (opening an engine should not pay for it).
+    private let searchIndex: Mutex<SearchIndex?>
     /// Coin positions by order, computed once per order.
     private let orders: Mutex<[CoinSort: [Int]]>
+    /// Each coin's place in an order (the inverse of `orders`), computed on the first search in it.
+    private let ranks: Mutex<[CoinSort: [Int32]]>
     /// Each coin's JSON members (without braces), with and without sparkline, written once on
     /// first use: the snapshot never changes, so neither does its JSON.
     private let encoded: Mutex<[[UInt8]?]>
@@ -70,8 +72,9 @@ final class MarketSnapshot: Sendable {
         // By position, not `enumerated()`: that copies each whole `Coin` to read its id.
         for position in coins.indices { index[coins.id(at: position)] = position }
         indexByID = index
-        haystacks = Mutex(nil)
+        searchIndex = Mutex(nil)
         orders = Mutex([:])
+        ranks = Mutex([:])
         encoded = Mutex(Array(repeating: nil, count: coins.count * 2))
         exactPrices = Mutex([:])
         decodedSparklines = Mutex([:])
@@ -96,8 +99,9 @@ final class MarketSnapshot: Sendable {
         listed = previous.listed
         version = Self.versions.add(1, ordering: .relaxed).newValue
         indexByID = previous.indexByID
-        haystacks = Mutex(previous.haystacks.withLock { $0 })
+        searchIndex = Mutex(previous.searchIndex.withLock { $0 })
         orders = Mutex(previous.orders.withLock { $0.filter { !$0.key.dependsOnPrice } })
+        ranks = Mutex(previous.ranks.withLock { $0.filter { !$0.key.dependsOnPrice } })
         var json = previous.encoded.withLock { $0 }
         var prices = previous.exactPrices.withLock { $0 }
         for position in changed {
@@ -122,12 +126,12 @@ final class MarketSnapshot: Sendable {
         return newest.map { Date(timeIntervalSince1970: $0) }
     }
 
-    /// The lower-cased search text of every coin, made on the first search (not at every load).
-    private func searchTexts() -> [[UInt8]] {
-        if let texts = haystacks.withLock({ $0 }) { return texts }
-        let texts = coins.map { SearchText.fold("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)") }
-        haystacks.withLock { $0 = texts }
-        return texts
+    /// The search over every coin's folded text, made on the first search (not at every load).
+    private func textSearch() -> SearchIndex {
+        if let index = searchIndex.withLock({ $0 }) { return index }
+        let index = SearchIndex(texts: coins.map { SearchText.fold("\($0.name)\u{0}\($0.symbol)\u{0}\($0.id)") })
+        searchIndex.withLock { $0 = index }
+        return index
     }
 
     /// Decoded sparklines of the coins asked for (`portfolio_history`, answers with sparklines),
@@ -174,9 +178,8 @@ final class MarketSnapshot: Sendable {
         return members
     }
 
-    /// The `current_price` of the coin with `id` as a decimal; nil when unknown.
-    func exactPrice(id: String) -> PreciseDecimal? {
-        guard let position = indexByID[id] else { return nil }
+    /// The `current_price` of the coin at `position` as a decimal; nil when unknown.
+    func exactPrice(at position: Int) -> PreciseDecimal? {
         if let cached = exactPrices.withLock({ $0[position] }) { return cached }
         let price = coins.currentPrice(at: position).flatMap { $0.isFinite ? PreciseDecimal($0.description) : nil }
         exactPrices.withLock { $0[position] = price }
@@ -206,34 +209,21 @@ final class MarketSnapshot: Sendable {
         return sorted
     }
 
+    /// Each coin's place in `sort` order (`rank[order(sort)[i]] == i`), computed once per order.
+    private func rank(_ sort: CoinSort, order: [Int]) -> [Int32] {
+        if let cached = ranks.withLock({ $0[sort] }) { return cached }
+        var rank = [Int32](repeating: 0, count: order.count)
+        for (place, position) in order.enumerated() { rank[position] = Int32(truncatingIfNeeded: place) }
+        ranks.withLock { $0[sort] = rank }
+        return rank
+    }
+
     /// Positions of the coins whose name, symbol or id contains `search` (compared in
     /// `SearchText.fold` form: NFKC, case-folded, diacritic-insensitive), in `sort` order.
     func matches(_ search: String, sort: CoinSort) -> [Int] {
         let ordered = order(sort)
         let needle = SearchText.fold(search)
         guard !needle.isEmpty else { return ordered }
-        let texts = searchTexts()
-        return ordered.filter { Self.contains(texts[$0], needle) }
-    }
-
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        let count = needle.count
-        guard count <= haystack.count else { return false }
-        let first = needle[0]
-        return haystack.withUnsafeBufferPointer { h in
-            needle.withUnsafeBufferPointer { n in
-                var start = 0
-                let last = h.count - count
-                while start <= last {
-                    if h[start] == first {
-                        var matched = 1
-                        while matched < count, h[start + matched] == n[matched] { matched += 1 }
-                        if matched == count { return true }
-                    }
-                    start += 1
-                }
-                return false
-            }
-        }
+        return textSearch().matches(needle, order: ordered, rank: rank(sort, order: ordered))
     }
 }

@@ -100,7 +100,7 @@ extension PortfolioEngine {
         return (
             snapshot,
             { id in
-                if let snapshot, snapshot.indexByID[id] != nil { return snapshot.exactPrice(id: id) }
+                if let snapshot, let position = snapshot.indexByID[id] { return snapshot.exactPrice(at: position) }
                 return manual[id].map(PreciseDecimal.init)
             }
         )

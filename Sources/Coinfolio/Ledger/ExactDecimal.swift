@@ -50,7 +50,12 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     /// digits. Nil for NaN, ±Inf and values out of range.
     public init?(_ value: Double) {
         guard value.isFinite else { return nil }
-        self.init(rounding: value.description)
+        // Parsed from the text's contiguous UTF-8 bytes, not through `String.UTF8View` (a
+        // performance report converts every stored point: the view's indexing cost more than
+        // producing the text).
+        var text = value.description
+        guard let parsed = text.withUTF8({ Self.parse($0, rounding: true) }) else { return nil }
+        self = parsed
     }
 
     /// A Foundation `Decimal` by its text; nil past 18 fraction digits or out of range.

@@ -23,7 +23,12 @@ enum HoldingPeriod {
     /// Whether a lot acquired at `acquired` and disposed of at `disposed` (ms, UTC) was held past
     /// `years` years: the disposal's UTC date is after the anniversary.
     static func isPast(years: Int, acquired: Int64, disposed: Int64) -> Bool {
-        day(disposed) > anniversary(of: day(acquired), years: years)
+        isPast(years: years, acquiredDay: day(acquired), disposedDay: day(disposed))
+    }
+
+    /// `isPast` over UTC dates already counted (days since 1970-01-01).
+    static func isPast(years: Int, acquiredDay: Int, disposedDay: Int) -> Bool {
+        disposedDay > anniversary(of: acquiredDay, years: years)
     }
 
     /// UTC calendar days from the acquisition's date to the disposal's (0 on the same day, and for

@@ -21,6 +21,11 @@ extension PerformanceReport {
 
         /// The price at `time` by the `price_at` rule over `prices`, nil when that UTC day has none.
         func price(at time: Int64) -> PreciseDecimal? { prices.price(at: time).map { PreciseDecimal($0.price) } }
+
+        /// `price(at:)` at times that never decrease (`PriceSeries.price(at:cursor:)`).
+        func price(at time: Int64, cursor: inout Int) -> PreciseDecimal? {
+            prices.price(at: time, cursor: &cursor).map { PreciseDecimal($0.price) }
+        }
     }
 
     /// The times of the points: `from`, each UTC day's 00:00 strictly between, `to`.
@@ -48,14 +53,16 @@ extension PerformanceReport {
         /// The first period with a flow of unknown value (count: none).
         var firstUnknownFlow = times.count
         var missing: [Int64: Set<String>] = [:]
-        func price(_ coin: Coin, _ index: Int) -> PreciseDecimal? {
+        func price(_ coin: Coin, _ index: Int, _ cursor: inout Int) -> PreciseDecimal? {
             if index == last, endsNow, let current = coin.currentPrice { return current }
-            return coin.price(at: times[index])
+            return coin.price(at: times[index], cursor: &cursor)
         }
         for coin in coins {
             let moves = movesWithin(coin.entries)
             var held = PreciseDecimal.zero
             var next = 0
+            // The coin's points are asked at the report's times in order: one walk over them.
+            var cursor = 0
             for index in times.indices {
                 let time = times[index]
                 while next < coin.entries.count, coin.entries[next].timestamp < time {
@@ -73,7 +80,7 @@ extension PerformanceReport {
                     }
                 }
                 guard !held.isZero else { continue }
-                if let price = price(coin, index) {
+                if let price = price(coin, index, &cursor) {
                     values[index] += held * price
                 } else {
                     known[index] = false

@@ -167,9 +167,41 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         PreciseDecimal(significand: 0 - a.significand, exponent: a.exponent)
     }
 
+    /// The significand when it fits 64 bits (what almost every ledger value and sum has).
+    @inlinable @inline(__always) var smallSignificand: Int64? {
+        Int64(bitPattern: low) >> 63 == high ? Int64(bitPattern: low) : nil
+    }
+
     /// a + b: exact when the result fits 38 significant digits, else rounded half-to-even there.
-    @inline(__always)
+    /// Inlined: two significands of 64 bits whose exponents differ by at most 18 add in 64-bit
+    /// arithmetic (the sum, below 2⁶³, is exact); the rest is `added`.
+    @inlinable @inline(__always)
     public static func + (a: PreciseDecimal, b: PreciseDecimal) -> PreciseDecimal {
+        if let x = a.smallSignificand, let y = b.smallSignificand {
+            if x == 0 { return b }
+            if y == 0 { return a }
+            if a.exponent == b.exponent {
+                let (sum, overflow) = x.addingReportingOverflow(y)
+                if !overflow { return PreciseDecimal(significand: Int128(sum), exponent: a.exponent) }
+            } else {
+                let aBigger = a.exponent > b.exponent
+                let shift = aBigger ? Int(a.exponent) - Int(b.exponent) : Int(b.exponent) - Int(a.exponent)
+                if shift <= 18 {
+                    let (scaled, overflow) = (aBigger ? x : y).multipliedReportingOverflow(by: DecimalDigitTable.smallPower(shift))
+                    if !overflow {
+                        let (sum, sumOverflow) = scaled.addingReportingOverflow(aBigger ? y : x)
+                        if !sumOverflow {
+                            return PreciseDecimal(significand: Int128(sum), exponent: aBigger ? b.exponent : a.exponent)
+                        }
+                    }
+                }
+            }
+        }
+        return added(a, b)
+    }
+
+    /// a + b in 128 bits, else through 256 (see `+`).
+    @usableFromInline static func added(_ a: PreciseDecimal, _ b: PreciseDecimal) -> PreciseDecimal {
         if a.significand == 0 { return b }
         if b.significand == 0 { return a }
         if a.exponent == b.exponent {
@@ -268,7 +300,7 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
     }
 
     /// −1, 0 or 1 as a is below, equal to or above b.
-    static func compare(_ a: PreciseDecimal, _ b: PreciseDecimal) -> Int {
+    @usableFromInline static func compare(_ a: PreciseDecimal, _ b: PreciseDecimal) -> Int {
         let signA = a.significand.signum()
         let signB = b.significand.signum()
         if signA != signB { return signA < signB ? -1 : 1 }
@@ -295,8 +327,28 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         return x < scaled ? -1 : (x > scaled ? 1 : 0)
     }
 
-    /// Whether a is below b.
-    public static func < (a: PreciseDecimal, b: PreciseDecimal) -> Bool { compare(a, b) < 0 }
+    /// Whether a is below b. Inlined: two significands of 64 bits whose exponents differ by at
+    /// most 18 compare in 64-bit arithmetic when lined up without overflow; the rest `compare`.
+    @inlinable @inline(__always)
+    public static func < (a: PreciseDecimal, b: PreciseDecimal) -> Bool {
+        if let x = a.smallSignificand, let y = b.smallSignificand {
+            if a.exponent == b.exponent { return x < y }
+            if a.exponent > b.exponent {
+                let shift = Int(a.exponent) - Int(b.exponent)
+                if shift <= 18 {
+                    let (scaled, overflow) = x.multipliedReportingOverflow(by: DecimalDigitTable.smallPower(shift))
+                    if !overflow { return scaled < y }
+                }
+            } else {
+                let shift = Int(b.exponent) - Int(a.exponent)
+                if shift <= 18 {
+                    let (scaled, overflow) = y.multipliedReportingOverflow(by: DecimalDigitTable.smallPower(shift))
+                    if !overflow { return x < scaled }
+                }
+            }
+        }
+        return compare(a, b) < 0
+    }
     /// Whether a and b are the same number (1.50 equals 1.5).
     public static func == (a: PreciseDecimal, b: PreciseDecimal) -> Bool {
         a.exponent == b.exponent ? a.significand == b.significand : compare(a, b) == 0
@@ -310,12 +362,21 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         hasher.combine(exponent)
     }
 
+    /// Whether `value` % 10 == 0, without a 128-bit division (most long significands end in
+    /// another digit): even, and a multiple of 5 — 2⁶⁴ ≡ 1 (mod 5), so the remainders of the
+    /// two 64-bit halves add up to the whole's.
+    @inline(__always) static func isMultipleOfTen(_ value: UInt128) -> Bool {
+        let low = UInt64(truncatingIfNeeded: value)
+        let high = UInt64(truncatingIfNeeded: value >> 64)
+        return low & 1 == 0 && (low % 5 + high % 5) % 5 == 0
+    }
+
     /// The magnitude without trailing zeros and its exponent ((0, 0) for zero).
     var normalized: (digits: UInt128, exponent: Int) {
         var digits = significand.magnitude
         guard digits != 0 else { return (0, 0) }
         var exponent = Int(self.exponent)
-        while digits > UInt128(truncatingIfNeeded: UInt64.max), digits % 10 == 0 {
+        while digits > UInt128(truncatingIfNeeded: UInt64.max), Self.isMultipleOfTen(digits) {
             digits /= 10
             exponent += 1
         }

@@ -84,6 +84,8 @@ extension RealizedReport {
         var proceeds: PreciseDecimal?
         if let price = entry.price, let fee = entry.fee { proceeds = units * price - fee }
         var given = PreciseDecimal.zero
+        // The disposal's UTC date, counted once for its pieces.
+        let disposedDay = HoldingPeriod.day(timestamp)
         for (index, piece) in pieces.enumerated() {
             var share: PreciseDecimal?
             if let proceeds {
@@ -93,12 +95,16 @@ extension RealizedReport {
             var gain: PreciseDecimal?
             if let share, let cost = piece.cost { gain = share - cost }
             let acquired = piece.acquired.timestamp
+            let acquiredDay = HoldingPeriod.day(acquired)
             rows.append(
                 RealizedRow(
                     portfolio: portfolio, coinID: coinID, amount: piece.units, acquiredAt: acquired, disposedAt: timestamp,
-                    proceeds: share, cost: piece.cost, gain: gain, holdingDays: HoldingPeriod.days(acquired: acquired, disposed: timestamp),
-                    term: HoldingPeriod.isPast(years: options.longTermAfterYears, acquired: acquired, disposed: timestamp) ? .long : .short,
-                    taxFree: options.taxFreeAfterYears.map { HoldingPeriod.isPast(years: $0, acquired: acquired, disposed: timestamp) },
+                    proceeds: share, cost: piece.cost, gain: gain, holdingDays: max(0, disposedDay - acquiredDay),
+                    term: HoldingPeriod.isPast(years: options.longTermAfterYears, acquiredDay: acquiredDay, disposedDay: disposedDay)
+                        ? .long : .short,
+                    taxFree: options.taxFreeAfterYears.map {
+                        HoldingPeriod.isPast(years: $0, acquiredDay: acquiredDay, disposedDay: disposedDay)
+                    },
                     disposalID: entry.id))
         }
     }
@@ -114,7 +120,8 @@ extension RealizedReport {
         sorted.reserveCapacity(rows.count)
         for index in order {
             let end = index + 1 < disposals.count ? disposals[index + 1].first : rows.count
-            sorted.append(contentsOf: rows[disposals[index].first..<end])
+            // Row by row: appending the slice copied each row through its type's generic witness.
+            for row in disposals[index].first..<end { sorted.append(rows[row]) }
         }
         return sorted
     }

@@ -49,48 +49,80 @@ public struct RealizedRow: Hashable, Sendable {
         case holdingDays = "holding_days", term, taxFree = "tax_free", disposalID = "disposal_id"
     }
 
-    /// Each key with the punctuation before it (`{"portfolio":`, `,"coin_id":`, …), made once: a
-    /// report writes every row's keys, and rows run to hundreds of thousands.
+    /// Each key with the punctuation before it (`{"portfolio":`, `,"coin_id":`, …) in one buffer,
+    /// made once, and where each one lies in it: a report writes every row's keys, and rows run
+    /// to hundreds of thousands (one buffer: no retain and release of an array per key written).
     private static let keyFragments: [[UInt8]] = JSONKey.allCases.enumerated().map { index, key in
         Array(((index == 0 ? "{" : ",") + "\"" + key.rawValue + "\":").utf8)
     }
+    private static let keyText: [UInt8] = Array(keyFragments.joined())
+    private static let keyRanges: [Range<Int>] = {
+        var start = 0
+        return keyFragments.map { fragment in
+            defer { start += fragment.count }
+            return start..<start + fragment.count
+        }
+    }()
 
     /// Appends the row's JSON object to `bytes`.
     func appendJSON(to bytes: inout [UInt8]) {
-        let keys = Self.keyFragments
-        func decimal(_ value: PreciseDecimal?) {
-            if let value { value.appendText(to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        let ranges = Self.keyRanges
+        Self.keyText.withUnsafeBufferPointer { text in
+            func key(_ index: Int) { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[ranges[index]])) }
+            func decimal(_ value: PreciseDecimal?) {
+                if let value { value.appendText(to: &bytes) } else { Self.append("null", to: &bytes) }
+            }
+            key(0)
+            JSONWriter.appendQuoted(portfolio, to: &bytes)
+            key(1)
+            JSONWriter.appendQuoted(coinID, to: &bytes)
+            key(2)
+            amount.appendText(to: &bytes)
+            key(3)
+            bytes.append(UInt8(ascii: "\""))
+            LedgerTimestamp.append(acquiredAt, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+            key(4)
+            bytes.append(UInt8(ascii: "\""))
+            LedgerTimestamp.append(disposedAt, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+            key(5)
+            decimal(proceeds)
+            key(6)
+            decimal(cost)
+            key(7)
+            decimal(gain)
+            key(8)
+            Self.appendInteger(Int64(holdingDays), to: &bytes)
+            key(9)
+            Self.append(term == .long ? "\"long\"" : "\"short\"", to: &bytes)
+            key(10)
+            Self.append(taxFree.map { $0 ? "true" : "false" } ?? "null", to: &bytes)
+            key(11)
+            bytes.append(UInt8(ascii: "\""))
+            Self.appendInteger(disposalID, to: &bytes)
+            Self.append("\"}", to: &bytes)
         }
-        bytes.append(contentsOf: keys[0])
-        JSONWriter.appendQuoted(portfolio, to: &bytes)
-        bytes.append(contentsOf: keys[1])
-        JSONWriter.appendQuoted(coinID, to: &bytes)
-        bytes.append(contentsOf: keys[2])
-        amount.appendText(to: &bytes)
-        bytes.append(contentsOf: keys[3])
-        bytes.append(UInt8(ascii: "\""))
-        LedgerTimestamp.append(acquiredAt, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: keys[4])
-        bytes.append(UInt8(ascii: "\""))
-        LedgerTimestamp.append(disposedAt, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: keys[5])
-        decimal(proceeds)
-        bytes.append(contentsOf: keys[6])
-        decimal(cost)
-        bytes.append(contentsOf: keys[7])
-        decimal(gain)
-        bytes.append(contentsOf: keys[8])
-        bytes.append(contentsOf: String(holdingDays).utf8)
-        bytes.append(contentsOf: keys[9])
-        bytes.append(contentsOf: term == .long ? #""long""#.utf8 : #""short""#.utf8)
-        bytes.append(contentsOf: keys[10])
-        bytes.append(contentsOf: taxFree.map { $0 ? "true" : "false" }?.utf8 ?? "null".utf8)
-        bytes.append(contentsOf: keys[11])
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: String(disposalID).utf8)
-        bytes.append(contentsOf: "\"}".utf8)
+    }
+
+    /// Appends a literal's bytes (no `String` in between).
+    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends an integer's decimal digits (as `String(value)` spells it, without making one).
+    private static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var index = 20
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+        }
     }
 
     /// The row as CSV: `<amount> <coin_id>`, the UTC dates, the money (an unknown value is an

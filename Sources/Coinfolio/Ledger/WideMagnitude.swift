@@ -91,7 +91,32 @@ struct WideMagnitude: Comparable {
 /// Powers of ten that fit 128 bits, and digit counts. The powers are constants in a switch, not
 /// an array: a static array costs a lazy-initialisation check and a retain on every read, which
 /// showed in every decimal sum of a pnl.
-enum DecimalDigitTable {
+@usableFromInline enum DecimalDigitTable {
+    /// 10ⁿ for 0 ≤ n ≤ 18.
+    @inlinable @inline(__always) static func smallPower(_ n: Int) -> Int64 {
+        switch n {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        case 8: return 100_000_000
+        case 9: return 1_000_000_000
+        case 10: return 10_000_000_000
+        case 11: return 100_000_000_000
+        case 12: return 1_000_000_000_000
+        case 13: return 10_000_000_000_000
+        case 14: return 100_000_000_000_000
+        case 15: return 1_000_000_000_000_000
+        case 16: return 10_000_000_000_000_000
+        case 17: return 100_000_000_000_000_000
+        default: return 1_000_000_000_000_000_000
+        }
+    }
+
     /// 10ⁿ for 0 ≤ n ≤ 38 (0 for any other n).
     @inline(__always) static func power(_ n: Int) -> UInt128 {
         switch n {

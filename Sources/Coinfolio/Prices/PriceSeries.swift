@@ -34,23 +34,46 @@ struct PriceSeries: Sendable {
     /// value. A CoinGecko price is taken by its shortest decimal text, rounded half-to-even to 18
     /// fraction digits (`ExactDecimal(_: Double)`), as every ledger price from a point is.
     func price(at time: Int64) -> StoredPrice? {
+        price(at: time, firstPointAfter: Self.firstAfter(points, time: time, timeOf: \.time))
+    }
+
+    /// `price(at:)` asked at times that never decrease (a report's daily points): `cursor` (0 at
+    /// first) keeps where the last search over the CoinGecko points ended, and each one walks on
+    /// from there instead of searching the whole list again.
+    func price(at time: Int64, cursor: inout Int) -> StoredPrice? {
+        while cursor < points.count, points[cursor].time <= time { cursor += 1 }
+        return price(at: time, firstPointAfter: cursor)
+    }
+
+    /// The rule at `time`, `low` being the index of the first CoinGecko point after it.
+    private func price(at time: Int64, firstPointAfter low: Int) -> StoredPrice? {
         if let found = Self.pick(manual, time: time, timeOf: { $0.time ?? time }) {
             return StoredPrice(price: found.price, source: .manual, at: found.time ?? time)
         }
-        guard let found = Self.pick(points, time: time, timeOf: \.time), let exact = ExactDecimal(found.price) else { return nil }
+        guard
+            let found = PriceRule.pick(
+                atOrBefore: low > 0 ? points[low - 1] : nil, after: low < points.count ? points[low] : nil, time: time, timeOf: \.time),
+            let exact = ExactDecimal(found.price)
+        else { return nil }
         return StoredPrice(price: exact, source: .coingecko, at: found.time)
     }
 
     /// `PriceRule.pick` over a sorted list, by binary search: the last element at or before
     /// `time` and the first after it.
     private static func pick<Point>(_ sorted: [Point], time: Int64, timeOf: (Point) -> Int64) -> Point? {
+        let low = firstAfter(sorted, time: time, timeOf: timeOf)
+        return PriceRule.pick(
+            atOrBefore: low > 0 ? sorted[low - 1] : nil, after: low < sorted.count ? sorted[low] : nil, time: time, timeOf: timeOf)
+    }
+
+    /// The index of the first element whose time is after `time` (binary search).
+    private static func firstAfter<Point>(_ sorted: [Point], time: Int64, timeOf: (Point) -> Int64) -> Int {
         var low = 0
         var high = sorted.count
-        while low < high {  // the first index whose time is after `time`
+        while low < high {
             let middle = (low + high) / 2
             if timeOf(sorted[middle]) <= time { low = middle + 1 } else { high = middle }
         }
-        return PriceRule.pick(
-            atOrBefore: low > 0 ? sorted[low - 1] : nil, after: low < sorted.count ? sorted[low] : nil, time: time, timeOf: timeOf)
+        return low
     }
 }

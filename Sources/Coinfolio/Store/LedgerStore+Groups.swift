@@ -15,7 +15,10 @@ extension LedgerStore {
     ///   timestamp, short_by}`; `out_of_range`), `.notFound` for a portfolio other than "main"
     ///   that does not exist, `.store`. Nothing is written on error.
     func addGroup(_ rows: [Transaction]) throws -> (groupID: String?, rows: [Transaction]) {
-        let groupID = rows.count > 1 ? UUID().uuidString.lowercased() : nil
+        // A random version 4 UUID from `getrandom` (Foundation's `UUID()` opens /dev/urandom on
+        // every call on Linux: an open, a read and a close per trade).
+        var ids = ImportGroupIDs()
+        let groupID = rows.count > 1 ? ids.next() : nil
         return try write { connection in
             var portfolios: [String] = []
             for row in rows where !portfolios.contains(row.portfolio) {

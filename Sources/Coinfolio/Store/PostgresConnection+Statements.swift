@@ -15,7 +15,7 @@
     ///   `DEALLOCATE ALL` runs in the round trip of its `COMMIT` or `ROLLBACK`. A transaction whose
     ///   connection is dropped (a timeout, a lost server) ends with its session.
     /// - The URL option `prepare=false` (`PostgresURL.takingOwnOptions`) names nothing: every
-    ///   statement is unnamed (its cost on a direct connection is not measured yet: README, Known limits).
+    ///   statement is unnamed (its cost on a direct connection: `make bench-service`, BENCHMARKS.md).
     extension PostgresConnection {
         /// The current transaction's statements (SQL with `$N` placeholders).
         struct TransactionStatements {
