@@ -103,6 +103,43 @@ extern "C" {
 #define CF_REASON_TRUNCATED          "truncated"          /**< CF_NETWORK: the answer ended before its declared length */
 #define CF_REASON_OTHER              "other"              /**< CF_NETWORK: any other transfer failure (details.url_error: the system's error code, when it gave one) */
 /** @} */
+/** @name Detail keys
+ * The keys of an error's "details" object, each with what it holds and which errors carry it.
+ * These are every key it has; an error carries only those that apply (often none).
+ */
+/** @{ */
+#define CF_DETAIL_REASON          "reason" /**< string: a CF_REASON_* value saying why the call failed, beyond its status; absent when there is none */
+#define CF_DETAIL_INPUT           "input" /**< string: the input the error is said of ("markets_body", "global_body", …); the message starts with it, spaced */
+#define CF_DETAIL_OFFSET          "offset" /**< number: the byte offset in a JSON input the message names (CF_REASON_MALFORMED_JSON, _LONE_SURROGATE, _NUMBER_OUT_OF_RANGE, _TOO_DEEP) */
+#define CF_DETAIL_FIELD           "field" /**< string: the input field (JSON key, option or CSV column) that is wrong (CF_INVALID_ARGUMENT) */
+#define CF_DETAIL_SUGGESTION      "suggestion" /**< string: the corrected coin id of an id with capitals or spaces ("bitcoin" for " Bitcoin"; CF_INVALID_ARGUMENT) */
+#define CF_DETAIL_INDEX           "index" /**< number: the 0-based position of the wrong entry in a list input (holdings, points, moves; CF_INVALID_ARGUMENT) */
+#define CF_DETAIL_COIN_ID         "coin_id" /**< string: the coin id the error is about (a holding, a sale short of coins, a missing coin detail or price) */
+#define CF_DETAIL_VS_CURRENCY     "vs_currency" /**< string: the vs_currency without a market snapshot or price (CF_NO_DATA) */
+#define CF_DETAIL_TIMESTAMP       "timestamp" /**< string: the ISO 8601 time of the transaction or price point the error is about */
+#define CF_DETAIL_SHORT_BY        "short_by" /**< number: how many coins a sale or move lacks (CF_INVALID_ARGUMENT) */
+#define CF_DETAIL_PORTFOLIO       "portfolio" /**< string: the portfolio named (CF_NOT_FOUND: unknown; CF_INVALID_ARGUMENT: name taken, or still holding transactions) */
+#define CF_DETAIL_TRANSACTIONS    "transactions" /**< number: how many transactions a portfolio that cannot be deleted still holds (CF_INVALID_ARGUMENT) */
+#define CF_DETAIL_ID              "id" /**< string: the transaction id not found (CF_NOT_FOUND) */
+#define CF_DETAIL_FROM_CURRENCY   "from_currency" /**< string: the portfolio currency a move or trade leaves (CF_REASON_CURRENCY) */
+#define CF_DETAIL_TO_CURRENCY     "to_currency" /**< string: the portfolio currency a move or trade enters (CF_REASON_CURRENCY) */
+#define CF_DETAIL_LINE            "line" /**< number: the 1-based line of a CSV file the error is on (CF_INVALID_ARGUMENT) */
+#define CF_DETAIL_COLUMN          "column" /**< string: the CSV column the error is in, by its header name (CF_INVALID_ARGUMENT) */
+#define CF_DETAIL_FIELD_INDEX     "field_index" /**< number: the 0-based field of a CSV record with a syntax error (CF_INVALID_ARGUMENT) */
+#define CF_DETAIL_HEADER          "header" /**< array of strings: an import file's header cells (CF_REASON_UNKNOWN_FORMAT) */
+#define CF_DETAIL_FORMATS         "formats" /**< array of strings: the import formats tried (CF_REASON_UNKNOWN_FORMAT) */
+#define CF_DETAIL_SYMBOLS         "symbols" /**< array of {"symbol","candidates"}: the import's symbols that name no one coin (CF_REASON_UNKNOWN_SYMBOLS) */
+#define CF_DETAIL_HTTP_STATUS     "http_status" /**< number: the HTTP status of CoinGecko's answer (CF_HTTP, CF_NOT_FOUND, CF_UNAUTHORIZED, CF_RATE_LIMITED) */
+#define CF_DETAIL_ERROR_CODE      "error_code" /**< number: CoinGecko's own error code from its body (10002, 10005, 10010, 10011, 10012) */
+#define CF_DETAIL_RETRY_AFTER_S   "retry_after_s" /**< number: seconds to wait before the next request (CF_RATE_LIMITED: Retry-After, or what is left of a remembered one) */
+#define CF_DETAIL_SENT            "sent" /**< boolean, only ever false: no request went out (CF_RATE_LIMITED refused before sending, CF_REASON_PROXY) */
+#define CF_DETAIL_MAX_BODY_BYTES  "max_body_bytes" /**< number: the largest answer body taken, in bytes (CF_REASON_BODY_TOO_LARGE) */
+#define CF_DETAIL_VARIABLE        "variable" /**< string: the proxy environment variable that would carry a loopback request (CF_REASON_PROXY) */
+#define CF_DETAIL_URL_ERROR       "url_error" /**< number: the system's URLError code of a transfer failure (CF_NETWORK, when it gave one) */
+#define CF_DETAIL_SQLITE_CODE     "sqlite_code" /**< number: SQLite's result code (CF_STORE from SQLite; 5 is SQLITE_BUSY) */
+#define CF_DETAIL_SQLSTATE        "sqlstate" /**< string: PostgreSQL's SQLSTATE (CF_STORE, when the server gave one) */
+#define CF_DETAIL_CONNECTION_LOST "connection_lost" /**< number 1: the PostgreSQL connection was lost during the call (CF_STORE); the next call reconnects */
+/** @} */
 
 typedef struct cf_store cf_store;   /**< the portfolio store: one SQLite file or PostgreSQL database */
 typedef struct cf_client cf_client; /**< a CoinGecko API v3 client */

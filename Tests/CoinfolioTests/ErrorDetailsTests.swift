@@ -10,12 +10,12 @@ final class ErrorDetailsTests: XCTestCase {
         let error = CoinfolioError(
             .invalidArgument, "2 symbols match more than one coin",
             details: [
-                "symbols": .array([
+                .symbols: .array([
                     .object(["symbol": .string("ABC"), "candidates": .array([.string("abc-1"), .string("abc-2")])]),
                     .object(["symbol": .string("XY\"Z"), "candidates": .array([])]),
                 ]),
-                "header": .array([.string("Date"), .number(2), .bool(false)]),
-                "line": .number(3),
+                .header: .array([.string("Date"), .number(2), .bool(false)]),
+                .line: .number(3),
             ])
         XCTAssertEqual(
             error.json,
@@ -27,17 +27,17 @@ final class ErrorDetailsTests: XCTestCase {
     }
 
     func testAReasonIsADetail() {
-        let error = CoinfolioError(.store, "the database did not answer", reason: .timeout, details: ["x": .number(1)])
+        let error = CoinfolioError(.store, "the database did not answer", reason: .timeout, details: [.line: .number(1)])
         XCTAssertEqual(error.reason, .timeout)
-        XCTAssertEqual(error.details, ["reason": .string("timeout"), "x": .number(1)])
+        XCTAssertEqual(error.details, ["reason": .string("timeout"), "line": .number(1)])
         XCTAssertEqual(
-            error.json, #"{"status":8,"code":"store","message":"the database did not answer","details":{"reason":"timeout","x":1}}"#)
+            error.json, #"{"status":8,"code":"store","message":"the database did not answer","details":{"line":1,"reason":"timeout"}}"#)
     }
 
     func testKeyRedactionReachesNestedDetails() {
         let key = "CG-secretkey123"
         let error = CoinfolioError(
-            .http, "bad key \(key)", details: ["echo": .array([.object(["sent": .string("x-cg-demo-api-key: \(key)")])])])
+            .http, "bad key \(key)", details: [.symbols: .array([.object(["sent": .string("x-cg-demo-api-key: \(key)")])])])
         let redacted = error.withKeyRedacted(key)
         XCTAssertFalse(redacted.json.contains("secretkey"), redacted.json)
         XCTAssertFalse(redacted.json.contains("ecret"), redacted.json)

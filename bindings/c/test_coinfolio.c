@@ -218,6 +218,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_status_names_are_the_headers),
     TEST(test_abi_version_is_the_headers),
     TEST(test_reasons_are_the_headers),
+    TEST(test_detail_keys_are_the_headers),
     TEST(test_the_chart_reader_is_strict),
     TEST(test_the_transaction_reader_is_strict),
     /* test_edges.c */

@@ -171,3 +171,43 @@ void test_reasons_are_the_headers(void) {
     free_out(err);
     cf_store_close(store);
 }
+
+/* Every key of err's details is a CF_DETAIL_* line of the header text; returns the details' count. */
+static size_t check_detail_keys_listed(const char *header, const char *err, int status) {
+    json_t *object = CHECK_ERROR_JSON(err, status), *value;
+    json_t *details = json_object_get(object, "details");
+    const char *key;
+    size_t count = json_object_size(details);
+    json_object_foreach(details, key, value) {
+        char define[128];
+        snprintf(define, sizeof define, "\"%s\" /**< ", key);
+        tf_check(strstr(header, define) != NULL, __FILE__, __LINE__, "details.%s is a CF_DETAIL_* of the header", key);
+    }
+    json_decref(object);
+    return count;
+}
+
+/* Every key of an error's details the library returns is a CF_DETAIL_* macro of the header
+ * (the one list; DetailKeyTests and test_header.py hold Swift's and Python's equal to it). */
+void test_detail_keys_are_the_headers(void) {
+    char *header = read_file(fmt_path("%s/include/coinfolio.h", tf_repo_root), NULL);
+    char *out = SENTINEL, *err = SENTINEL;
+    cf_store *store = NULL;
+    json_t *object;
+    if (!CHECK(header != NULL))
+        return;
+    CHECK_STATUS(cf_decode_global("[1,]", &out, &err), CF_INVALID_ARGUMENT, err);
+    object = CHECK_ERROR_JSON(err, CF_INVALID_ARGUMENT);
+    CHECK(json_object_get(json_object_get(object, "details"), CF_DETAIL_OFFSET) != NULL);
+    CHECK(json_object_get(json_object_get(object, "details"), CF_DETAIL_REASON) != NULL);
+    json_decref(object);
+    CHECK(check_detail_keys_listed(header, err, CF_INVALID_ARGUMENT) >= 2);
+    free_out(err);
+    err = SENTINEL;
+    CHECK_STATUS(cf_store_open(":memory:", &store, &err), CF_OK, err);
+    CHECK_STATUS(cf_store_set_holding(store, "a,b", 1, &err), CF_INVALID_ARGUMENT, err);
+    CHECK(check_detail_keys_listed(header, err, CF_INVALID_ARGUMENT) >= 1);
+    free_out(err);
+    cf_store_close(store);
+    free(header);
+}

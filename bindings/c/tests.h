@@ -237,6 +237,7 @@ void test_progress_nested_refresh_work_is_refused_not_a_crash(void);
 void test_status_names_are_the_headers(void);
 void test_abi_version_is_the_headers(void);
 void test_reasons_are_the_headers(void);
+void test_detail_keys_are_the_headers(void);
 void test_the_chart_reader_is_strict(void);
 void test_the_transaction_reader_is_strict(void);
 

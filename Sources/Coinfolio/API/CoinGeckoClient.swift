@@ -207,7 +207,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
         guard let left else { return }
         throw CoinfolioError(
             .rateLimited, "CoinGecko asked to wait before the next request: \(Int(left)) s left; nothing was sent",
-            details: ["retry_after_s": .number(left), "sent": .bool(false)])
+            details: [.retryAfterS: .number(left), .sent: .bool(false)])
     }
 
     private func remember(retryAfter: Double) {
@@ -239,7 +239,7 @@ public final class CoinGeckoClient: Sendable, CustomStringConvertible {
         }
         throw ErrorClassifier.classify(
             status: response.status, headers: response.headers, body: response.body, apiKey: configuration.apiKey)
-            ?? CoinfolioError(.http, "HTTP \(response.status)", details: ["http_status": .number(Double(response.status))])
+            ?? CoinfolioError(.http, "HTTP \(response.status)", details: [.httpStatus: .number(Double(response.status))])
     }
 
     private func count(_ endpoint: Endpoint) {

@@ -21,14 +21,14 @@ enum ErrorClassifier {
     /// to 200 bytes, so no part of the key can survive.
     static func classify(status: Int, headers: [String: String], body: Data, apiKey: String? = nil) -> CoinfolioError? {
         let api = APIErrorBody(body)
-        var details: [String: CoinfolioError.Detail] = ["http_status": .number(Double(status))]
-        if let code = api?.errorCode { details["error_code"] = .number(Double(code)) }
+        var details: [CoinfolioError.DetailKey: CoinfolioError.Detail] = [.httpStatus: .number(Double(status))]
+        if let code = api?.errorCode { details[.errorCode] = .number(Double(code)) }
         let said = api?.message.map { ": \(redacting(apiKey, in: $0).truncated(200))" } ?? ""
 
         if status == 429 || api?.errorCode == 429 {
             var message = "CoinGecko rate limit reached (HTTP 429)\(said)"
             if let retryAfter = headers["retry-after"].flatMap({ parseRetryAfter($0) }) {
-                details["retry_after_s"] = .number(retryAfter)
+                details[.retryAfterS] = .number(retryAfter)
                 message += "; retry after \(NumberFormat.number(retryAfter).replacingOccurrences(of: ".00", with: "")) s"
             }
             return CoinfolioError(.rateLimited, message, details: details)
@@ -36,7 +36,7 @@ enum ErrorClassifier {
         if let code = api?.errorCode, unauthorizedErrorCodes.contains(code) {
             let reason: String
             if code == timeRangeErrorCode {
-                details["reason"] = .string(CoinfolioError.Reason.historyLimit.rawValue)
+                details[.reason] = .string(CoinfolioError.Reason.historyLimit.rawValue)
                 reason =
                     "CoinGecko refused the time range (error 10012): public and demo plans allow at most \(ChartDays.planLimit) days of history"
             } else {

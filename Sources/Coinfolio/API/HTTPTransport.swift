@@ -107,7 +107,7 @@ final class HTTPTransport: Sendable {
             retire(session)
             throw CoinfolioError(
                 .http, "the answer is larger than max_body_bytes (\(maxBodyBytes) bytes); the transfer was stopped",
-                reason: .bodyTooLarge, details: ["max_body_bytes": .number(Double(maxBodyBytes))])
+                reason: .bodyTooLarge, details: [.maxBodyBytes: .number(Double(maxBodyBytes))])
         }
         if let error {
             // Fewer bytes than the declared Content-Length: the body was cut short.
@@ -145,7 +145,7 @@ final class HTTPTransport: Sendable {
     private static func networkError(_ error: Error, timeout: Double, truncated: Bool) -> CoinfolioError {
         let reason: CoinfolioError.Reason
         let message: String
-        var details: [String: CoinfolioError.Detail] = [:]
+        var details: [CoinfolioError.DetailKey: CoinfolioError.Detail] = [:]
         if let urlError = error as? URLError {
             switch urlError.code {
             case .timedOut:
@@ -166,7 +166,7 @@ final class HTTPTransport: Sendable {
                 reason = .truncated; message = "the answer ended before its declared length (truncated body)"
             default:
                 reason = .other; message = "the request failed: \(urlError.localizedDescription)"
-                details["url_error"] = .number(Double(urlError.code.rawValue))
+                details[.urlError] = .number(Double(urlError.code.rawValue))
             }
         } else {
             reason = .other; message = "the request failed: \(error.localizedDescription)"

@@ -29,10 +29,10 @@ public struct MarketChartRangeRequest: Hashable, Sendable {
         for (name, value) in [("from", from), ("to", to)] where !(0...Self.latestSecond).contains(value) {
             throw CoinfolioError(
                 .invalidArgument, "\(name) must be UNIX seconds from 0 to \(Self.latestSecond) (years 1970 to 9999), not \(value)",
-                details: ["field": .string(name)])
+                details: [.field: .string(name)])
         }
         guard from <= to else {
-            throw CoinfolioError(.invalidArgument, "from (\(from)) is after to (\(to))", details: ["field": .string("from")])
+            throw CoinfolioError(.invalidArgument, "from (\(from)) is after to (\(to))", details: [.field: .string("from")])
         }
         self.vsCurrency = vsCurrency
         self.from = from
@@ -55,7 +55,7 @@ public struct MarketChartRangeRequest: Hashable, Sendable {
     /// up for `to`, so the range covers the text's instant).
     static func seconds(_ value: Any?, _ name: String, roundingUp: Bool) throws -> Int64 {
         func invalid(_ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string(name)])
+            CoinfolioError(.invalidArgument, message, details: [.field: .string(name)])
         }
         switch value {
         case nil:

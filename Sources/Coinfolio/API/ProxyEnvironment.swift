@@ -43,7 +43,7 @@ enum ProxyEnvironment {
             .network,
             "\(variable) would carry this request for the loopback address \(host) through a proxy; Coinfolio sends loopback "
                 + "requests directly or not at all: add \(bare) to no_proxy (for example no_proxy=localhost,127.0.0.0/8,::1); nothing was sent",
-            reason: .proxy, details: ["variable": .string(variable), "sent": .bool(false)])
+            reason: .proxy, details: [.variable: .string(variable), .sent: .bool(false)])
     }
 
     /// Whether the `no_proxy` list `list` names `host` (the rules above).

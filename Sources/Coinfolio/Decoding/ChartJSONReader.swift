@@ -97,7 +97,7 @@ struct ChartJSONReader {
         repeat {
             func bad() -> CoinfolioError {
                 CoinfolioError(
-                    .invalidArgument, "points[\(position)] is not [t_ms, value|null]", details: ["index": .number(Double(position))])
+                    .invalidArgument, "points[\(position)] is not [t_ms, value|null]", details: [.index: .number(Double(position))])
             }
             guard reader.peek() == UInt8(ascii: "[") else { throw bad() }
             reader.index += 1

@@ -47,7 +47,7 @@ struct JSONReader {
         default:
             message = "malformed JSON at byte offset \(offset): \(what)"
         }
-        return CoinfolioError(.invalidArgument, message, reason: reason, details: ["offset": .number(Double(offset))])
+        return CoinfolioError(.invalidArgument, message, reason: reason, details: [.offset: .number(Double(offset))])
     }
 
     /// The byte at `offset` for a message: `unexpected 'x'`, `unexpected byte 0x1F`, or

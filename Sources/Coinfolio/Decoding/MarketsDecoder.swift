@@ -124,10 +124,10 @@
                 return error
             } catch {}
             let reason = name.map { String(cString: $0) } ?? "refused"
-            var details: [String: CoinfolioError.Detail] = [:]
+            var details: [CoinfolioError.DetailKey: CoinfolioError.Detail] = [:]
             var message = "malformed JSON (\(reason))"
             if simdjsonOffset >= 0 {
-                details["offset"] = .number(Double(simdjsonOffset + offsetBase))
+                details[.offset] = .number(Double(simdjsonOffset + offsetBase))
                 message = "malformed JSON at byte offset \(simdjsonOffset + offsetBase): \(reason)"
             }
             return CoinfolioError(.invalidArgument, message, reason: .malformedJSON, details: details)

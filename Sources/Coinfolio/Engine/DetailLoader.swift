@@ -101,7 +101,7 @@ extension PortfolioEngine {
         guard let position = snapshot.indexByID[id], isListed(position, in: snapshot, held: try heldIDsForListing(snapshot)) else {
             throw CoinfolioError(
                 .notFound, "\(id) is not in the saved \(configuration.vsCurrency.code) snapshot",
-                details: ["coin_id": .string(id)])
+                details: [.coinID: .string(id)])
         }
         let coin = snapshot.coin(at: position, sparkline: true)
         let detail = details.saved(id: id)?.detail ?? CoinDetail(id: coin.id, symbol: coin.symbol, name: coin.name)

@@ -38,7 +38,7 @@ public struct ImportOptions: Sendable, Hashable, Decodable {
         if name != "auto" {
             guard let known = ImportFormat(rawValue: name) else {
                 throw CoinfolioError(
-                    .invalidArgument, "format must be \(ImportFormat.optionList), not \"\(name)\"", details: ["field": .string("format")])
+                    .invalidArgument, "format must be \(ImportFormat.optionList), not \"\(name)\"", details: [.field: .string("format")])
             }
             format = known
         }
@@ -60,7 +60,7 @@ public struct ImportOptions: Sendable, Hashable, Decodable {
         try Transaction.validatePortfolioName(portfolio)
         for (symbol, id) in symbols.sorted(by: { $0.key < $1.key }) {
             guard !symbol.isEmpty else {
-                throw CoinfolioError(.invalidArgument, "symbols has an empty symbol", details: ["field": .string("symbols")])
+                throw CoinfolioError(.invalidArgument, "symbols has an empty symbol", details: [.field: .string("symbols")])
             }
             try Transaction.validateCoinID(id, field: "symbols.\(symbol)")
         }

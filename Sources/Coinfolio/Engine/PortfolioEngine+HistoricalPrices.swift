@@ -124,7 +124,7 @@ extension PortfolioEngine {
                 MarketChartRangeRequest(vsCurrency: VsCurrency(trusted: request.vsCurrency), from: request.from, to: request.to))
         } catch let error as CoinfolioError where error.code == .notFound {
             return .failure(PriceGapError(gap: .unknownCoin))
-        } catch let error as CoinfolioError where error.code == .unauthorized && error.details["error_code"] == .number(10012) {
+        } catch let error as CoinfolioError where error.code == .unauthorized && error.details[.errorCode] == .number(10012) {
             return .failure(PriceGapError(gap: .historyLimit))
         }
         let points = PricePoint.storable(chart.prices)
@@ -157,7 +157,7 @@ extension PortfolioEngine {
         }
         return CoinfolioError(
             .noData, message, reason: reason,
-            details: ["coin_id": .string(need.coinID), "vs_currency": .string(need.vsCurrency), "timestamp": .string(when)])
+            details: [.coinID: .string(need.coinID), .vsCurrency: .string(need.vsCurrency), .timestamp: .string(when)])
     }
 
     /// The current time in ms since 1970.

@@ -168,6 +168,6 @@ extension PortfolioEngine {
         return CoinfolioError(
             .invalidArgument,
             "\(unknown.count == 1 ? "a symbol names" : "\(unknown.count) symbols name") no one coin: \(listed.joined(separator: ", ")); say which with the symbols option ({\"\(unknown[0].symbol)\":\"coin-id\"}); nothing was imported",
-            reason: .unknownSymbols, details: ["symbols": .array(unknown.map(\.detail))])
+            reason: .unknownSymbols, details: [.symbols: .array(unknown.map(\.detail))])
     }
 }

@@ -43,7 +43,7 @@ extension PortfolioEngine {
                 .invalidArgument,
                 "a move keeps its lots' cost: \"\(move.from)\" is in \(fromCurrency) and \"\(move.to)\" in \(toCurrency); record a sell and a buy instead",
                 reason: .currency,
-                details: ["field": .string("to"), "from_currency": .string(fromCurrency), "to_currency": .string(toCurrency)])
+                details: [.field: .string("to"), .fromCurrency: .string(fromCurrency), .toCurrency: .string(toCurrency)])
         }
         let written = try store.addTransactionGroup(move.legs)
         ledgerChanged(nil)  // two portfolios

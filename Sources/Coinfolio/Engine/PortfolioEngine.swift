@@ -94,7 +94,7 @@ public final class PortfolioEngine: Sendable {
         let others = ((try? store.snapshotCurrencies()) ?? []).filter { $0 != vs }
         var message = "no \(vs) market data yet: refresh, or load saved CoinGecko bodies, with vs_currency \(vs)"
         if !others.isEmpty { message += " (saved: \(others.joined(separator: ", ")))" }
-        return CoinfolioError(.noData, message, details: ["vs_currency": .string(vs)])
+        return CoinfolioError(.noData, message, details: [.vsCurrency: .string(vs)])
     }
 
     // MARK: - Queries

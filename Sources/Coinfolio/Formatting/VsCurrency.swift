@@ -46,7 +46,7 @@ public struct VsCurrency: Hashable, Sendable, CustomStringConvertible {
         guard isCoinGeckoQuote else {
             throw CoinfolioError(
                 .invalidArgument, "\(field) \"\(code)\" is not a currency CoinGecko prices coins in (usd, eur, btc, …)",
-                reason: .unknownCurrency, details: ["field": .string(field)])
+                reason: .unknownCurrency, details: [.field: .string(field)])
         }
     }
 }

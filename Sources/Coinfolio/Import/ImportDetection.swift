@@ -45,7 +45,7 @@ enum ImportDetection {
                     }) {
                         var error = unknownFormat(header: cells, asked: format)
                         error.message = "line \(record.line): the separator must be a comma, not \";\" (export the file again with commas)"
-                        error.details["line"] = .number(Double(record.line))
+                        error.details[.line] = .number(Double(record.line))
                         throw error
                     }
                 }
@@ -76,15 +76,16 @@ enum ImportDetection {
         return CoinfolioError(
             .invalidArgument, message, reason: .unknownFormat,
             details: [
-                "header": .array(header.map { .string($0) }),
-                "formats": .array(known.map { .string($0) }),
+                .header: .array(header.map { .string($0) }),
+                .formats: .array(known.map { .string($0) }),
             ])
     }
 
     /// The next record; a CSV syntax error as `.invalidArgument` with its line and field index.
     static func nextRecord(_ reader: inout CSVReader) throws -> (fields: [String], line: Int)? {
         do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
-            throw LedgerCSVRows.error(line: error.line, column: nil, error.message, ["field_index": .number(Double(error.field))])
+            let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
+            throw LedgerCSVRows.error(line: error.line, column: nil, error.message, index)
         }
     }
 }

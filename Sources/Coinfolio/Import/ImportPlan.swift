@@ -44,9 +44,9 @@ struct ImportPlan {
     ///   (`details.column` the field's column when there is one), a price beyond the ledger's range.
     func outcome(_ entry: ImportedEntry) throws -> Outcome {
         do { return try plan(entry) } catch let error as CoinfolioError {
-            guard error.details["line"] == nil else { throw error }
+            guard error.details[.line] == nil else { throw error }
             var details = error.details
-            details.removeValue(forKey: "field")
+            details[.field] = nil
             throw LedgerCSVRows.error(line: entry.line, column: nil, error.message, details)
         }
     }

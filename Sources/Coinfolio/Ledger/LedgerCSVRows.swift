@@ -126,7 +126,7 @@ struct LedgerCSVRows {
             if let label = transaction.groupID { try Transaction.validateExternalID(label, field: "group_id") }
         } catch let error as CoinfolioError {
             var column: String?
-            if case .string(let name)? = error.details["field"] { column = name }
+            if case .string(let name)? = error.details[.field] { column = name }
             throw Self.error(line: line, column: column, error.message)
         }
         return (transaction, line)
@@ -135,7 +135,8 @@ struct LedgerCSVRows {
     /// The next CSV record, a syntax error as `.invalidArgument` with its line and field.
     private static func record(_ reader: inout CSVReader) throws -> (fields: [String], line: Int)? {
         do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
-            throw Self.error(line: error.line, column: nil, error.message, ["field_index": .number(Double(error.field))])
+            let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
+            throw Self.error(line: error.line, column: nil, error.message, index)
         }
     }
 
@@ -146,11 +147,13 @@ struct LedgerCSVRows {
         line: Int, column: String?, _ message: String, reason: CoinfolioError.Reason? = nil,
         _ extra: [String: CoinfolioError.Detail] = [:]
     ) -> CoinfolioError {
-        var details = extra
-        details["line"] = .number(Double(line))
-        if let column { details["column"] = .string(column) }
         let place = column.map { "line \(line), column \($0)" } ?? "line \(line)"
-        guard let reason else { return CoinfolioError(.invalidArgument, "\(place): \(message)", details: details) }
-        return CoinfolioError(.invalidArgument, "\(place): \(message)", reason: reason, details: details)
+        var error =
+            reason.map { CoinfolioError(.invalidArgument, "\(place): \(message)", reason: $0) }
+            ?? CoinfolioError(.invalidArgument, "\(place): \(message)")
+        error.details.merge(extra) { own, _ in own }
+        error.details[.line] = .number(Double(line))
+        if let column { error.details[.column] = .string(column) }
+        return error
     }
 }

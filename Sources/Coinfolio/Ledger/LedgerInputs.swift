@@ -57,7 +57,7 @@ struct LedgerJSONFields {
     }
 
     func invalid(_ key: String, _ message: String) -> CoinfolioError {
-        CoinfolioError(.invalidArgument, message, details: ["field": .string(prefix + key)])
+        CoinfolioError(.invalidArgument, message, details: [.field: .string(prefix + key)])
     }
 
     /// An exact decimal (a JSON number or a string holding one), nil when absent or null.
@@ -137,7 +137,7 @@ public struct PnLOptions: Sendable, Decodable {
         let text = try c.decodeIfPresent(String.self, forKey: .method) ?? "fifo"
         guard let method = CostBasisMethod(rawValue: text) else {
             throw CoinfolioError(
-                .invalidArgument, "method must be \(CostBasisMethod.list), not \"\(text)\"", details: ["field": .string("method")])
+                .invalidArgument, "method must be \(CostBasisMethod.list), not \"\(text)\"", details: [.field: .string("method")])
         }
         self.init(portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio, method: method)
     }

@@ -61,14 +61,14 @@ public struct Move: Hashable, Sendable {
     /// a transaction's rules for each side. - Throws: `.invalidArgument` with `details.field`.
     public func validate() throws {
         func refuse(_ field: String, _ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string(field)])
+            CoinfolioError(.invalidArgument, message, details: [.field: .string(field)])
         }
         do { try Transaction.validatePortfolioName(from) } catch var error as CoinfolioError {
-            error.details["field"] = .string("from")
+            error.details[.field] = .string("from")
             throw error
         }
         do { try Transaction.validatePortfolioName(to) } catch var error as CoinfolioError {
-            error.details["field"] = .string("to")
+            error.details[.field] = .string("to")
             throw error
         }
         guard !from.utf8.elementsEqual(to.utf8) else {

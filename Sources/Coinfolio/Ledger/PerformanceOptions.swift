@@ -26,7 +26,7 @@ public struct PerformanceOptions: Sendable, Equatable {
             guard let range = Self.named[name] else {
                 throw CoinfolioError(
                     .invalidArgument, "range must be \(Self.list) or {\"from\",\"to\"}, not \"\(name.prefix(64))\"",
-                    details: ["field": .string("range")])
+                    details: [.field: .string("range")])
             }
             self = range
         }
@@ -85,7 +85,7 @@ public struct PerformanceOptions: Sendable, Equatable {
     /// - Throws: `.invalidArgument` (`details.field` "benchmark") for a text no coin id can be.
     static func validate(benchmark: String) throws {
         do { try CoinID.validate(benchmark) } catch var error as CoinfolioError {
-            error.details["field"] = .string("benchmark")
+            error.details[.field] = .string("benchmark")
             throw error
         }
     }
@@ -117,11 +117,11 @@ public struct PerformanceOptions: Sendable, Equatable {
         guard from < to else {
             throw CoinfolioError(
                 .invalidArgument, "the range starts at \(LedgerTimestamp.format(from)), not before its end",
-                details: ["field": .string("range")])
+                details: [.field: .string("range")])
         }
         guard (to - from) / UTCDay.milliseconds < Int64(Self.maximumPoints) else {
             throw CoinfolioError(
-                .invalidArgument, "the range is longer than \(Self.maximumPoints) days", details: ["field": .string("range")])
+                .invalidArgument, "the range is longer than \(Self.maximumPoints) days", details: [.field: .string("range")])
         }
         return (from, to, to == now)
     }

@@ -40,7 +40,7 @@ public struct RealizedOptions: Sendable, Equatable {
     /// - Throws: `.invalidArgument` (`details.field` "year") outside 1970…9998.
     public static func year(_ year: Int) throws -> (from: Int64, to: Int64) {
         guard (1970...9998).contains(year) else {
-            throw CoinfolioError(.invalidArgument, "year must be 1970…9998, not \(year)", details: ["field": .string("year")])
+            throw CoinfolioError(.invalidArgument, "year must be 1970…9998, not \(year)", details: [.field: .string("year")])
         }
         let start = Int64(CivilDate.days(year: year, month: 1, day: 1)) * 86_400_000
         return (start, Int64(CivilDate.days(year: year + 1, month: 1, day: 1)) * 86_400_000)

@@ -89,7 +89,7 @@ public struct Trade: Hashable, Sendable {
     /// value ≥ 0; the fee rules of a transaction. - Throws: `.invalidArgument` with `details.field`.
     public func validate() throws {
         func refuse(_ field: String, _ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string(field)])
+            CoinfolioError(.invalidArgument, message, details: [.field: .string(field)])
         }
         try Transaction.validatePortfolioName(portfolio)
         for (key, side) in [("sent", sent), ("received", received)] {
@@ -148,7 +148,7 @@ public struct Trade: Hashable, Sendable {
         guard let price = value.divided(by: PreciseDecimal(amount))?.roundedToLedger else {
             throw CoinfolioError(
                 .invalidArgument, "value \(value) ÷ \(amount) is a price beyond the ledger's 8.5e19",
-                reason: .outOfRange, details: ["field": .string("value")])
+                reason: .outOfRange, details: [.field: .string("value")])
         }
         return price
     }

@@ -35,7 +35,7 @@ public enum CoinID {
             var error = CoinfolioError.invalid(
                 "coin id \"\(id)\" has upper-case letters or surrounding spaces, which no CoinGecko id has; did you mean \"\(suggestion)\"?"
             )
-            error.details["suggestion"] = .string(suggestion)
+            error.details[.suggestion] = .string(suggestion)
             throw error
         }
     }

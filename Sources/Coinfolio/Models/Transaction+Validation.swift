@@ -13,7 +13,7 @@ extension Transaction {
         try Transaction.validatePortfolioName(portfolio)
         try Transaction.validateCoinID(coinID, field: "coin_id", moneyAllowed: true)
         func refuse(_ field: String, _ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string(field)])
+            CoinfolioError(.invalidArgument, message, details: [.field: .string(field)])
         }
         guard !amount.isNegative, !amount.isZero else { throw refuse("amount", "amount must be above 0, not \(amount)") }
         if kind.hasPrice {
@@ -51,7 +51,7 @@ extension Transaction {
             guard kind.hasPrice else { throw refuse("price_currency", "a \(kind.rawValue) has no price to give in another currency") }
             let currency: VsCurrency
             do { currency = try VsCurrency(priceCurrency) } catch var error as CoinfolioError {
-                error.details["field"] = .string("price_currency")
+                error.details[.field] = .string("price_currency")
                 throw error
             }
             try currency.requireCoinGeckoQuote(field: "price_currency")
@@ -84,7 +84,7 @@ extension Transaction {
         guard !bad else {
             throw CoinfolioError(
                 .invalidArgument, "portfolio name must be 1 to 128 characters, without control characters or surrounding spaces",
-                details: ["field": .string("portfolio")])
+                details: [.field: .string("portfolio")])
         }
     }
 
@@ -92,7 +92,7 @@ extension Transaction {
     /// control characters. - Throws: `.invalidArgument` with `details.field` = `field`.
     static func validateExternalID(_ text: String, field: String = "external_id") throws {
         func refuse(_ message: String) -> CoinfolioError {
-            CoinfolioError(.invalidArgument, message, details: ["field": .string(field)])
+            CoinfolioError(.invalidArgument, message, details: [.field: .string(field)])
         }
         guard !text.isEmpty, text.utf8.count <= Transaction.maximumExternalIDBytes else {
             throw refuse("\(field) must be 1 to \(Transaction.maximumExternalIDBytes) bytes")
@@ -114,14 +114,14 @@ extension Transaction {
             let plain = id.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !(0x41...0x5A).contains($0) }
             if plain { try CoinID.validate(id) } else { try CoinID.validateHolding(id) }
         } catch var error as CoinfolioError {
-            error.details["field"] = .string(field)
+            error.details[.field] = .string(field)
             throw error
         }
         guard moneyAllowed || !MoneyCodes.isMoney(id) else {
             throw CoinfolioError(
                 .invalidArgument,
                 "\(field) \"\(id)\" is a currency, not a coin (a fee in the portfolio's currency has no fee_coin_id; fiat ↔ coin is a buy or a sell)",
-                details: ["field": .string(field)])
+                details: [.field: .string(field)])
         }
     }
 }

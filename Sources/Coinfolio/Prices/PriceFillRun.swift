@@ -55,7 +55,7 @@ struct PriceFillRun {
                     mark(jobs, refused.gap)
                 }
             } catch let error as CoinfolioError where error.code == .rateLimited {
-                if error.details["sent"] != .bool(false) { sent += 1 }
+                if error.details[.sent] != .bool(false) { sent += 1 }
                 isRateLimited = true
                 mark(jobs, .rateLimited)
             } catch {

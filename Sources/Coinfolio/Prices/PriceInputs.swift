@@ -20,7 +20,7 @@ struct PriceInput {
     }
 
     static func invalid(_ field: String, _ message: String) -> CoinfolioError {
-        CoinfolioError(.invalidArgument, message, details: ["field": .string(field)])
+        CoinfolioError(.invalidArgument, message, details: [.field: .string(field)])
     }
 
     func string(_ key: String) throws -> String? {
@@ -39,7 +39,7 @@ struct PriceInput {
 
     static func validate(coinID id: String) throws {
         do { try CoinID.validate(id) } catch var error as CoinfolioError {
-            error.details["field"] = .string("coin_id")
+            error.details[.field] = .string("coin_id")
             throw error
         }
     }
@@ -64,7 +64,7 @@ struct PriceInput {
         guard let code = try string("vs_currency") else { return nil }
         let currency: VsCurrency
         do { currency = try VsCurrency(code) } catch var error as CoinfolioError {
-            error.details["field"] = .string("vs_currency")
+            error.details[.field] = .string("vs_currency")
             throw error
         }
         try currency.requireCoinGeckoQuote()

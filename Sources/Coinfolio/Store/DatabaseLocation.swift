@@ -39,7 +39,7 @@ enum DatabaseLocation {
                 .invalidArgument,
                 "database \"\(PostgresURL.redactedURL(location))\" is not a URL Coinfolio opens: give a postgresql:// "
                     + "(or postgres://) URL with nothing before its scheme, a file path, or \":memory:\"",
-                reason: .unsupportedURL, details: ["field": .string("database")])
+                reason: .unsupportedURL, details: [.field: .string("database")])
         }
     }
 

@@ -26,7 +26,7 @@ enum DatabaseTimeout {
         guard seconds.isFinite, seconds > 0 else {
             throw CoinfolioError(
                 .invalidArgument, "database_timeout must be a positive number of seconds",
-                details: ["field": .string("database_timeout")])
+                details: [.field: .string("database_timeout")])
         }
     }
 

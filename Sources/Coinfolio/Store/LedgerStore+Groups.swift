@@ -32,7 +32,7 @@ extension LedgerStore {
                 if repeated || stored != nil {
                     throw CoinfolioError(
                         .invalidArgument, "external_id \"\(externalID)\" is already used in portfolio \"\(row.portfolio)\"",
-                        details: ["field": .string("external_id")])
+                        details: [.field: .string("external_id")])
                 }
             }
             // Each touched coin of each portfolio: its new entries (ids past every stored one, in
@@ -82,7 +82,7 @@ extension LedgerStore {
     func delete(id: Int64) throws {
         try write { connection in
             guard let row = try transaction(id: id, connection) else {
-                throw CoinfolioError(.notFound, "no transaction with id \(id)", details: ["id": .string(String(id))])
+                throw CoinfolioError(.notFound, "no transaction with id \(id)", details: [.id: .string(String(id))])
             }
             var removed = [row]
             if let groupID = row.groupID { removed = try group(groupID, connection) }

@@ -39,7 +39,7 @@ extension LedgerStore {
                 do {
                     try Self.checkNeverNegative(from: change.held - Self.signedSum(after), [entry] + after, coinID: change.coinID)
                 } catch var error as CoinfolioError where targets.count > 1 {
-                    error.details["index"] = .number(Double(change.index))
+                    error.details[.index] = .number(Double(change.index))
                     throw error
                 }
             }

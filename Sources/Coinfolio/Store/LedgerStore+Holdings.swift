@@ -81,7 +81,7 @@ extension LedgerStore {
         guard let exact = ExactDecimal(amount), !exact.isZero else {
             throw CoinfolioError(
                 .invalidArgument, "amount \(amount) is outside what the ledger keeps (1e-18 to 8.5e19 units)",
-                details: ["field": .string("amount")])
+                details: [.field: .string("amount")])
         }
         return exact
     }
@@ -93,7 +93,7 @@ extension LedgerStore {
         try CoinID.validateHeldAsListable(coinID)
         do {
             try CoinID.validateHolding(coinID)
-        } catch let error as CoinfolioError where error.details["suggestion"] != nil && amount <= 0 {
+        } catch let error as CoinfolioError where error.details[.suggestion] != nil && amount <= 0 {
             // A holding an older version stored under such an id can still be emptied.
             guard try holdings(portfolio: portfolio).contains(where: { $0.coinID.utf8.elementsEqual(coinID.utf8) }) else {
                 throw error
@@ -129,8 +129,8 @@ extension LedgerStore {
                 targets.append((holding.coinID, target))
             } catch var error as CoinfolioError {
                 error.message = "holdings[\(index)]: \(error.message)"
-                error.details["index"] = .number(Double(index))
-                error.details["coin_id"] = .string(holding.coinID)
+                error.details[.index] = .number(Double(index))
+                error.details[.coinID] = .string(holding.coinID)
                 throw error
             }
         }

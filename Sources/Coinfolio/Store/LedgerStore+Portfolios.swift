@@ -33,7 +33,7 @@ extension LedgerStore {
         try write { connection in
             guard try currency(of: name, connection) == nil else {
                 throw CoinfolioError(
-                    .invalidArgument, "a portfolio named \"\(name)\" already exists", details: ["portfolio": .string(name)])
+                    .invalidArgument, "a portfolio named \"\(name)\" already exists", details: [.portfolio: .string(name)])
             }
             try insertPortfolio(name, vsCurrency, connection)
         }
@@ -56,7 +56,7 @@ extension LedgerStore {
             guard name != newName else { return }
             guard try currency(of: newName, connection) == nil else {
                 throw CoinfolioError(
-                    .invalidArgument, "a portfolio named \"\(newName)\" already exists", details: ["portfolio": .string(newName)])
+                    .invalidArgument, "a portfolio named \"\(newName)\" already exists", details: [.portfolio: .string(newName)])
             }
             try insertPortfolio(newName, vs, connection)
             let move = try connection.statement("UPDATE ledger_transaction SET portfolio = ?2 WHERE portfolio = ?1 AND owner = ?3")
@@ -86,7 +86,7 @@ extension LedgerStore {
             if transactions > 0, !force {
                 throw CoinfolioError(
                     .invalidArgument, "portfolio \"\(name)\" has \(transactions) transactions: pass force to delete them with it",
-                    details: ["portfolio": .string(name), "transactions": .number(Double(transactions))])
+                    details: [.portfolio: .string(name), .transactions: .number(Double(transactions))])
             }
             for sql in [
                 "DELETE FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2",

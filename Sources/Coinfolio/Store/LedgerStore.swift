@@ -62,7 +62,7 @@ final class LedgerStore: Sendable {
 
     /// `.notFound` for a portfolio that does not exist.
     static func noPortfolio(_ name: String) -> CoinfolioError {
-        CoinfolioError(.notFound, "no portfolio named \"\(name)\"", details: ["portfolio": .string(name)])
+        CoinfolioError(.notFound, "no portfolio named \"\(name)\"", details: [.portfolio: .string(name)])
     }
 
     /// The error for a running amount that would go below zero (SPEC §12's never-negative rule:
@@ -75,11 +75,11 @@ final class LedgerStore: Sendable {
         case .short(let shortBy):
             return CoinfolioError(
                 .invalidArgument, "\(coinID) would go below zero at \(time): short by \(shortBy)",
-                details: ["coin_id": .string(coinID), "timestamp": .string(time), "short_by": .number(shortBy.double)])
+                details: [.coinID: .string(coinID), .timestamp: .string(time), .shortBy: .number(shortBy.double)])
         case .outOfRange:
             return CoinfolioError(
                 .invalidArgument, "\(coinID) would hold more than 8.5e19 units at \(time), more than the ledger keeps exactly",
-                reason: .outOfRange, details: ["field": .string("amount"), "coin_id": .string(coinID), "timestamp": .string(time)])
+                reason: .outOfRange, details: [.field: .string("amount"), .coinID: .string(coinID), .timestamp: .string(time)])
         }
     }
 }

@@ -97,7 +97,7 @@
             if let connection, PQstatus(connection) == CONNECTION_OK { return connection }
             guard !inTransaction else {
                 throw CoinfolioError(
-                    .store, "connection to the database lost during a transaction", details: ["connection_lost": .number(1)])
+                    .store, "connection to the database lost during a transaction", details: [.connectionLost: .number(1)])
             }
             if let connection { PQfinish(connection) }
             connection = nil
@@ -110,11 +110,11 @@
             case .failure(let failure):
                 if failure.timedOut {
                     var error = DatabaseTimeout.error("cannot reconnect to the database", PostgresURL.connectBound(url, timeout))
-                    error.details["connection_lost"] = .number(1)
+                    error.details[.connectionLost] = .number(1)
                     throw error
                 }
                 throw CoinfolioError(
-                    .store, "cannot reconnect to the database: \(failure.message)", details: ["connection_lost": .number(1)])
+                    .store, "cannot reconnect to the database: \(failure.message)", details: [.connectionLost: .number(1)])
             }
         }
 
@@ -123,16 +123,16 @@
             let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
             if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return nil }
             var message = connection.map { String(cString: PQerrorMessage($0)) } ?? ""
-            var details: [String: CoinfolioError.Detail] = [:]
+            var details: [CoinfolioError.DetailKey: CoinfolioError.Detail] = [:]
             if let result {
                 if let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) { message = String(cString: primary) }
                 if let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
-                    details["sqlstate"] = .string(String(cString: state))
+                    details[.sqlstate] = .string(String(cString: state))
                 }
                 PQclear(result)
             }
             if let connection, PQstatus(connection) != CONNECTION_OK {
-                details["connection_lost"] = .number(1)
+                details[.connectionLost] = .number(1)
                 message = "connection to the database lost: " + message
             }
             return CoinfolioError(.store, "\(context): \(Self.trimmed(message))", details: details)
@@ -182,7 +182,7 @@
                             PQclear(rolledBack)
                         }
                     }
-                    if let failure = error as? CoinfolioError, case .string(let state)? = failure.details["sqlstate"],
+                    if let failure = error as? CoinfolioError, case .string(let state)? = failure.details[.sqlstate],
                         state == "40001" || state == "40P01", attempt < Self.serializationRetries
                     {
                         attempt += 1
@@ -233,12 +233,12 @@
                 do {
                     _ = try lock.next()
                     lock.reset()
-                } catch let error as CoinfolioError where error.details["sqlstate"] == .string("55P03") {
+                } catch let error as CoinfolioError where error.details[.sqlstate] == .string("55P03") {
                     throw CoinfolioError(
                         .store,
                         "another engine's refresh of \(vsCurrency) kept its market data locked for more than "
                             + "\(DatabaseTimeout.text(timeout)) s (database_timeout)",
-                        reason: .timeout, details: ["sqlstate": .string("55P03")])
+                        reason: .timeout, details: [.sqlstate: .string("55P03")])
                 }
                 return try body()
             }

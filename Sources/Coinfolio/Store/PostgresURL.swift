@@ -51,7 +51,7 @@ enum PostgresURL {
             default:
                 throw CoinfolioError(
                     .invalidArgument, "the database URL's prepare option is true or false",
-                    details: ["field": .string("database")])
+                    details: [.field: .string("database")])
             }
         }
         let base = String(url[..<query])

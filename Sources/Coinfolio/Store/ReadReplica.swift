@@ -32,13 +32,13 @@ final class ReadReplica: @unchecked Sendable {
         guard DatabaseLocation.isPostgres(primary) else {
             throw CoinfolioError(
                 .invalidArgument, "read_database is a hot standby of a PostgreSQL database; database is a SQLite file",
-                details: ["field": .string("read_database")])
+                details: [.field: .string("read_database")])
         }
         guard DatabaseLocation.isPostgres(url) else {
             throw CoinfolioError(
                 .invalidArgument,
                 "read_database \"\(PostgresURL.redactedURL(url))\" is not a postgresql:// (or postgres://) URL",
-                details: ["field": .string("read_database")])
+                details: [.field: .string("read_database")])
         }
         self.url = url
         self.timeout = timeout

@@ -35,7 +35,7 @@ final class SQLiteConnection: Database {
             sqlite3_close_v2(db)
             throw CoinfolioError(
                 .store, "cannot open database \"\(path)\": \(message)",
-                details: ["sqlite_code": .number(Double(rc))])
+                details: [.sqliteCode: .number(Double(rc))])
         }
         handle = db
         Self.openCount.add(1, ordering: .relaxed)
@@ -101,7 +101,7 @@ final class SQLiteConnection: Database {
 
     func error(_ rc: Int32, _ context: String) -> CoinfolioError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
-        return CoinfolioError(.store, "\(context): \(message)", details: ["sqlite_code": .number(Double(rc))])
+        return CoinfolioError(.store, "\(context): \(message)", details: [.sqliteCode: .number(Double(rc))])
     }
 
     /// Runs SQL without results (several statements allowed), retrying while the file is busy.

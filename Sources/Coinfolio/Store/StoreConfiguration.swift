@@ -38,7 +38,7 @@ extension StoreConfiguration: Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let database = try c.decodeIfPresent(String.self, forKey: .database), !database.isEmpty else {
             throw CoinfolioError(
-                .invalidArgument, "database must be a path, \":memory:\" or a postgresql:// URL", details: ["field": .string("database")])
+                .invalidArgument, "database must be a path, \":memory:\" or a postgresql:// URL", details: [.field: .string("database")])
         }
         self.init(
             database: database, owner: try c.decodeIfPresent(String.self, forKey: .owner) ?? "default",

@@ -75,7 +75,7 @@ final class StoreConnection: @unchecked Sendable {
             !owner.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw CoinfolioError(
-                .invalidArgument, "owner must be 1 to 256 bytes without control characters", details: ["field": .string("owner")])
+                .invalidArgument, "owner must be 1 to 256 bytes without control characters", details: [.field: .string("owner")])
         }
     }
 

@@ -99,15 +99,15 @@ extension CoinfolioError {
     }
 
     /// An error of `code` whose `details["reason"]` is `reason`, with further details.
-    init(_ code: Code, _ message: String, reason: Reason, details: [String: Detail] = [:]) {
+    init(_ code: Code, _ message: String, reason: Reason, details: [DetailKey: Detail] = [:]) {
         var details = details
-        details["reason"] = .string(reason.rawValue)
+        details[.reason] = .string(reason.rawValue)
         self.init(code, message, details: details)
     }
 
     /// `details["reason"]` as a `Reason`; nil when the error carries none.
     public var reason: Reason? {
-        guard case .string(let text)? = details["reason"] else { return nil }
+        guard case .string(let text)? = details[.reason] else { return nil }
         return Reason(rawValue: text)
     }
 }

@@ -21,9 +21,9 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         public static let notFound = Code(rawValue: 2)
         /// `CF_NETWORK`: connect, DNS or TLS failure, or a timeout.
         public static let network = Code(rawValue: 3)
-        /// `CF_HTTP`: any other non-2xx answer; `details["http_status"]` holds the status.
+        /// `CF_HTTP`: any other non-2xx answer; `details[.httpStatus]` holds the status.
         public static let http = Code(rawValue: 4)
-        /// `CF_RATE_LIMITED`: HTTP 429; `details["retry_after_s"]` holds Retry-After when sent. Also
+        /// `CF_RATE_LIMITED`: HTTP 429; `details[.retryAfterS]` holds Retry-After when sent. Also
         /// a call refused before sending while a remembered Retry-After runs (`details["sent"]`
         /// false, `retry_after_s` the seconds left).
         public static let rateLimited = Code(rawValue: 5)
@@ -93,15 +93,15 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
     public var code: Code
     /// One sentence for a person; never contains an API key.
     public var message: String
-    /// Machine-readable extras: `reason` (a `Reason`), `http_status`, `retry_after_s`, `sqlite_code`,
-    /// `index`, …
+    /// Machine-readable extras under the keys `DetailKey` lists: `reason` (a `Reason`),
+    /// `http_status`, `retry_after_s`, `sqlite_code`, `index`, …; read one as `details[.field]`.
     public var details: [String: Detail]
 
     /// An error of `code` with a message for people and machine-readable details.
-    public init(_ code: Code, _ message: String, details: [String: Detail] = [:]) {
+    public init(_ code: Code, _ message: String, details: [DetailKey: Detail] = [:]) {
         self.code = code
         self.message = message
-        self.details = details
+        self.details = Self.details(details)
     }
 
     /// "code: message".
@@ -109,13 +109,13 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
 
     /// Seconds CoinGecko asked us to wait (`Retry-After`), for `.rateLimited` errors.
     public var retryAfter: Double? {
-        if case .number(let value)? = details["retry_after_s"] { return value }
+        if case .number(let value)? = details[.retryAfterS] { return value }
         return nil
     }
 
     /// The HTTP status of the answer, for `.http` (and most network-classified) errors.
     public var httpStatus: Int? {
-        if case .number(let value)? = details["http_status"] { return Int(exactly: value) }
+        if case .number(let value)? = details[.httpStatus] { return Int(exactly: value) }
         return nil
     }
 
@@ -130,14 +130,14 @@ extension CoinfolioError {
     func about(input: String) -> CoinfolioError {
         var named = self
         named.message = "\(Self.label(input)): \(message)"
-        named.details["input"] = .string(input)
+        named.details[.input] = .string(input)
         return named
     }
 
     /// The message without the input name `details["input"]` puts before it ("malformed JSON"
     /// for "markets body: malformed JSON"); the whole message when the error names no input.
     public var messageWithoutInput: String {
-        guard case .string(let input)? = details["input"] else { return message }
+        guard case .string(let input)? = details[.input] else { return message }
         let prefix = "\(Self.label(input)): "
         return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
     }

@@ -119,11 +119,11 @@ extension CLI {
 
     /// Runs a ledger write, saying a shortfall (more sent than held) in words (exit 1).
     func explainingShortfall<T>(_ coinID: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as CoinfolioError where error.details["short_by"] != nil {
+        do { return try body() } catch let error as CoinfolioError where error.details[.shortBy] != nil {
             var short = ""
-            if case .number(let value)? = error.details["short_by"] { short = " (short by \(ExactDecimal(value) ?? .zero))" }
+            if case .number(let value)? = error.details[.shortBy] { short = " (short by \(ExactDecimal(value) ?? .zero))" }
             var coin = coinID
-            if case .string(let name)? = error.details["coin_id"] { coin = name }
+            if case .string(let name)? = error.details[.coinID] { coin = name }
             fail("cannot take more \(Terminal.printable(coin)) than the portfolio holds at that time\(short)", code: 1)
         }
     }

@@ -65,7 +65,7 @@ struct ImportCommand: Command {
     /// The error's message and "nothing was imported"; for unknown symbols, each one on a line of
     /// its own with its candidates and how to say which (`--symbol BOND=barnbridge`).
     static func explain(_ error: CoinfolioError) -> String {
-        guard error.reason == .unknownSymbols, case .array(let items)? = error.details["symbols"] else {
+        guard error.reason == .unknownSymbols, case .array(let items)? = error.details[.symbols] else {
             return "\(Terminal.printable(error.message)) (nothing was imported)"
         }
         let lines = items.compactMap(UnknownSymbol.init(detail:)).map { "  " + describe($0) }

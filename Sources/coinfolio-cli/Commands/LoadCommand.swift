@@ -17,9 +17,9 @@ struct LoadCommand: Command {
         let summary: RefreshSummary
         do {
             summary = try engine.load(marketsBody: markets, globalBody: global)
-        } catch let error as CoinfolioError where error.details["input"] != nil {
+        } catch let error as CoinfolioError where error.details[.input] != nil {
             // Name the file rather than the engine's "markets body" / "global body".
-            let isGlobal = error.details["input"] == .string("global_body")
+            let isGlobal = error.details[.input] == .string("global_body")
             let file = isGlobal ? operands[1] : operands[0]
             fail("\(file): \(error.messageWithoutInput)", code: 1)
         }

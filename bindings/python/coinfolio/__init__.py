@@ -26,6 +26,7 @@ from .engine import Engine
 from .errors import (
     CoinfolioError,
     DecodeError,
+    DetailKey,
     HTTPError,
     InternalError,
     InvalidArgument,
@@ -68,6 +69,7 @@ __all__ = [
     "StoreError",
     "NoData",
     "InternalError",
+    "DetailKey",
     "Reason",
     "format_currency",
     "format_price",

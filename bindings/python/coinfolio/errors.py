@@ -16,6 +16,7 @@ from typing import Any, Dict, Mapping, Optional, Type
 CF_OK = 0
 
 __all__ = [
+    "DetailKey",
     "Reason",
     "CoinfolioError",
     "InvalidArgument",
@@ -30,6 +31,50 @@ __all__ = [
     "InternalError",
     "error_for_status",
 ]
+
+
+class DetailKey(str, Enum):
+    """The keys of an error's ``details``: every key the library writes there.
+
+    The same list, in the same order, as the ``CF_DETAIL_*`` macros of include/coinfolio.h
+    (which say what each holds and which errors carry it) and Swift's
+    ``CoinfolioError.DetailKey``; tests/test_header.py holds it equal to the header. A member
+    compares equal to its string; read a detail as ``error.details[DetailKey.FIELD.value]``.
+    Errors the binding raises before calling the library (a NUL in a string, a file it cannot
+    read) carry their own keys: ``argument``, ``function``, ``path``.
+    """
+
+    REASON = "reason"
+    INPUT = "input"
+    OFFSET = "offset"
+    FIELD = "field"
+    SUGGESTION = "suggestion"
+    INDEX = "index"
+    COIN_ID = "coin_id"
+    VS_CURRENCY = "vs_currency"
+    TIMESTAMP = "timestamp"
+    SHORT_BY = "short_by"
+    PORTFOLIO = "portfolio"
+    TRANSACTIONS = "transactions"
+    ID = "id"
+    FROM_CURRENCY = "from_currency"
+    TO_CURRENCY = "to_currency"
+    LINE = "line"
+    COLUMN = "column"
+    FIELD_INDEX = "field_index"
+    HEADER = "header"
+    FORMATS = "formats"
+    SYMBOLS = "symbols"
+    HTTP_STATUS = "http_status"
+    ERROR_CODE = "error_code"
+    RETRY_AFTER_S = "retry_after_s"
+    SENT = "sent"
+    MAX_BODY_BYTES = "max_body_bytes"
+    VARIABLE = "variable"
+    URL_ERROR = "url_error"
+    SQLITE_CODE = "sqlite_code"
+    SQLSTATE = "sqlstate"
+    CONNECTION_LOST = "connection_lost"
 
 
 class Reason(str, Enum):
@@ -150,7 +195,7 @@ class CoinfolioError(Exception):
     def http_status(self) -> Optional[int]:
         """The HTTP status of the answer behind a network-side error (``details["http_status"]``),
         or None: set on HTTPError and, when an answer came, RateLimited, Unauthorized, NotFound."""
-        value = self.details.get("http_status")
+        value = self.details.get(DetailKey.HTTP_STATUS.value)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
         return int(value)
@@ -158,7 +203,7 @@ class CoinfolioError(Exception):
     @property
     def reason(self) -> Optional[Reason]:
         """``details["reason"]`` as a :class:`Reason`, or None when the error has none."""
-        value = self.details.get("reason")
+        value = self.details.get(DetailKey.REASON.value)
         try:
             return Reason(value) if isinstance(value, str) else None
         except ValueError:
@@ -211,7 +256,7 @@ class RateLimited(CoinfolioError):
     @property
     def retry_after_s(self) -> Optional[float]:
         """Seconds the server asked to wait (``Retry-After``), or None when not given."""
-        value = self.details.get("retry_after_s")
+        value = self.details.get(DetailKey.RETRY_AFTER_S.value)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
         return value

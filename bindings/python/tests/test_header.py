@@ -75,6 +75,32 @@ def test_reasons_are_the_headers() -> None:
         assert when.startswith("CF_"), f"{macro} says with which status it comes, first"
 
 
+def header_detail_keys() -> List[Tuple[str, str, str]]:
+    """``#define CF_DETAIL_NAME "key" /**< what it holds */`` lines of the header, in order."""
+    text = HEADER.read_text(encoding="utf-8")
+    return re.findall(r'#define\s+(CF_DETAIL_[A-Z0-9_]+)\s+"([a-z0-9_]+)"\s*/\*\*<\s*(.*?)\s*\*/', text)
+
+
+def test_detail_keys_are_the_headers() -> None:
+    declared = header_detail_keys()
+    assert len(declared) >= 30, "the header's CF_DETAIL_* list did not parse"
+    assert [key.value for key in errors.DetailKey] == [key for _, key, _ in declared], (
+        "coinfolio.DetailKey, in order, is the header's CF_DETAIL_* list: add each new key to both"
+    )
+    for macro, key, holds in declared:
+        assert macro == "CF_DETAIL_" + key.upper()
+        assert errors.DetailKey[key.upper()].value == key, macro
+        assert holds, f"{macro} says what it holds"
+
+
+def test_details_the_library_gives_use_listed_keys(tmp_path) -> None:
+    with pytest.raises(coinfolio.InvalidArgument) as caught:
+        coinfolio.decode_global("[1,]")
+    listed = {key.value for key in errors.DetailKey}
+    assert caught.value.details[errors.DetailKey.OFFSET.value] == 3
+    assert set(caught.value.details) <= listed
+
+
 def test_a_reason_reaches_python_as_a_reason(tmp_path) -> None:
     with pytest.raises(coinfolio.InvalidArgument) as caught:
         coinfolio.decode_global("[1,]")

@@ -115,6 +115,8 @@ SHAPES: Dict[str, Tuple[str, ...]] = {
 #: the portfolio answer (read by the binding into :class:`PortfolioAnswer`), and the envelope
 #: CoinGecko's ``/global`` body is read from.
 NOT_TYPED = {"CoinfolioError.JSONKey", "Portfolio.ReferenceKey", "CoinGeckoBody.GlobalKey"}
+#: Swift key lists the binding repeats as an Enum rather than a TypedDict, same keys, same order.
+ENUMS = {"CoinfolioError.DetailKey": errors.DetailKey}
 
 
 def keys_of(lists: Dict[str, List[str]], spec: str) -> Set[str]:
@@ -145,8 +147,15 @@ def test_every_swift_key_list_is_read_here() -> None:
     used = {spec.partition(" - ")[0] for specs in SHAPES.values() for spec in specs}
     assert len(lists) >= 30, f"the Swift key lists did not parse: {sorted(lists)}"
     assert not used - set(lists), f"key lists named here but not declared in Swift: {sorted(used - set(lists))}"
-    unread = set(lists) - used - NOT_TYPED
+    unread = set(lists) - used - NOT_TYPED - set(ENUMS)
     assert not unread, f"Swift key lists no TypedDict is checked against (add them to SHAPES): {sorted(unread)}"
+
+
+@pytest.mark.parametrize("name", sorted(ENUMS))
+def test_each_key_enum_is_its_swift_list(name: str) -> None:
+    assert [key.value for key in ENUMS[name]] == swift_key_lists()[name], (
+        f"{ENUMS[name].__name__}, in order, is Swift's {name}: add each new key to both"
+    )
 
 
 def test_the_error_objects_keys_are_the_exceptions_attributes() -> None:
