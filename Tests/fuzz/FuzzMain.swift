@@ -335,7 +335,11 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             let handle = freshLedgerEngine()
             let before = ledgerVersion()
             status = cf_engine_add_transaction(handle, input, &out, &error)
-            if status != 0 { expectNoWrite(since: before, "a refused transaction", input) } else { expectWrite(since: before, "an added transaction") }
+            if status != 0 {
+                expectNoWrite(since: before, "a refused transaction", input)
+            } else {
+                expectWrite(since: before, "an added transaction")
+            }
         case .ledgerQuery:
             let handle = freshLedgerEngine()
             let before = ledgerVersion()
