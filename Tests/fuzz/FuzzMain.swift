@@ -532,7 +532,6 @@ func fuzzSnapshotOpen(_ bytes: UnsafeBufferPointer<UInt8>) {
     let queries: [SnapshotQuery] = [
         { cf_engine_coins($0, #"{"sort":"price","search":"e","sparkline":false}"#, $1, $2) },
         { cf_engine_portfolio($0, nil, $1, $2) },
-        { cf_engine_portfolio($0, #"{"sparkline":false,"coins_by_reference":true}"#, $1, $2) },
         { cf_engine_statistics($0, $1, $2) },
         { cf_engine_pnl($0, nil, $1, $2) },
         { cf_engine_portfolio_history($0, nil, $1, $2) },
