@@ -113,7 +113,7 @@ extension PortfolioEngine {
         let missing = stored == nil ? (name: options.portfolio, vsCurrency: engineCurrency) : nil
         let counts = try store.importUnits(keep: !options.dryRun, creating: missing) { connection in
             // Stored prices read through the import's write (a lookup of its own would wait for it).
-            if next == 0 { plan.prices = storedPrices(within: connection) }
+            if next == 0 { plan.prices = storedPricesKeptByDay(within: connection) }
             while next < file.entries.count {
                 let entry = file.entries[next]
                 next += 1

@@ -108,7 +108,13 @@ extension PortfolioEngine {
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).
     func currency(ofPortfolio name: String) throws -> String {
-        switch try store.portfolioCurrency(name) {
+        try currency(ofPortfolio: name, stored: store.portfolioCurrency(name))
+    }
+
+    /// `currency(ofPortfolio:)` from what the database keeps of the portfolio (`stored`: nil
+    /// when it has no such row, as `LedgerStore.currency(of:_:)` answers).
+    func currency(ofPortfolio name: String, stored: String??) throws -> String {
+        switch stored {
         case .some(.some(let code)): return code
         case .some(.none): return configuration.vsCurrency.code
         case .none:

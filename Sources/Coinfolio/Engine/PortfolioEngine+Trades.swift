@@ -12,9 +12,12 @@ extension PortfolioEngine {
     @discardableResult
     public func addTrade(_ trade: Trade) throws -> TransactionGroup {
         try trade.validate()
-        let vs = try currency(ofPortfolio: trade.portfolio)
-        let legs = try trade.legs(prices: storedPrices, vsCurrency: vs)
-        let written = try store.addTransactionGroup(LedgerGroup.rows(legs, prices: storedPrices, vsCurrency: vs))
+        // The portfolio's currency and stored prices are read in the write itself (one read of the portfolio).
+        let written = try store.addTransactionGroup(in: trade.portfolio) { stored, connection in
+            let vs = try currency(ofPortfolio: trade.portfolio, stored: stored)
+            let prices = storedPrices(within: connection)
+            return LedgerGroup.rows(try trade.legs(prices: prices, vsCurrency: vs), prices: prices, vsCurrency: vs)
+        }
         ledgerChanged(trade.portfolio)
         return TransactionGroup(groupID: written.groupID, transactions: written.rows)
     }

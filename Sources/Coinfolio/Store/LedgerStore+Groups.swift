@@ -15,12 +15,35 @@ extension LedgerStore {
     ///   timestamp, short_by}`; `out_of_range`), `.notFound` for a portfolio other than "main"
     ///   that does not exist, `.store`. Nothing is written on error.
     func addGroup(_ rows: [Transaction]) throws -> (groupID: String?, rows: [Transaction]) {
-        // A random version 4 UUID from `getrandom` (Foundation's `UUID()` opens /dev/urandom on
-        // every call on Linux: an open, a read and a close per trade).
-        var ids = ImportGroupIDs()
-        let groupID = rows.count > 1 ? ids.next() : nil
-        return try write { connection in
+        try addGroup(in: nil) { _, _ in rows }
+    }
+
+    /// `addGroup` of the rows `makeRows` gives inside the write, from what the database keeps of
+    /// `portfolio` (`currency(of:)`: nil when there is no such portfolio, then "main" is created
+    /// and any other refused by `makeRows` or here): the portfolio is read once, in the write,
+    /// not once before it and again inside (a trade's prices need its currency).
+    /// - Throws: what `makeRows` throws, then as `addGroup`. Nothing is written on error.
+    func addGroup(
+        in portfolio: String?, _ makeRows: (_ stored: String??, _ connection: any Database) throws -> [Transaction]
+    ) throws -> (groupID: String?, rows: [Transaction]) {
+        try write { connection in
             var portfolios: [String] = []
+            let rows: [Transaction]
+            if let portfolio {
+                let stored = try currency(of: portfolio, connection)
+                rows = try makeRows(stored, connection)
+                if stored == nil {
+                    guard portfolio == Transaction.defaultPortfolio else { throw Self.noPortfolio(portfolio) }
+                    try insertPortfolio(portfolio, nil, connection)
+                }
+                portfolios.append(portfolio)
+            } else {
+                rows = try makeRows(nil, connection)
+            }
+            // A random version 4 UUID from `getrandom` (Foundation's `UUID()` opens /dev/urandom on
+            // every call on Linux: an open, a read and a close per trade).
+            var ids = ImportGroupIDs()
+            let groupID = rows.count > 1 ? ids.next() : nil
             for row in rows where !portfolios.contains(row.portfolio) {
                 try requirePortfolio(row.portfolio, connection)
                 portfolios.append(row.portfolio)
@@ -48,9 +71,15 @@ extension LedgerStore {
                 }
             }
             var positions: [ExactDecimal] = []
+            // Each portfolio's latest time as known before the rows (no read of later entries when
+            // the rows come at or after it), raised past them once they are in.
+            var latest: [(portfolio: String, time: Int64)] = []
             for (portfolio, coinID, added) in touched {
                 let held = try position(portfolio: portfolio, coinID: coinID, connection)
-                guard added.contains(where: { !$0.kind.adds }) else {
+                let removes = added.contains(where: { !$0.kind.adds })
+                let known = removes ? try latestTime(of: portfolio, connection) : keptLatestTime(portfolio)
+                if let known, !latest.contains(where: { $0.portfolio == portfolio }) { latest.append((portfolio, known)) }
+                guard removes else {
                     // Only additions: nothing later can go short; the holding must stay within range.
                     try Self.checkNeverNegative(from: held, [Self.sum(added, at: added[0])], coinID: coinID)
                     positions.append(held + Self.signedSum(added))
@@ -59,7 +88,9 @@ extension LedgerStore {
                 // Every stored entry after the earliest new time (those at that time come before the
                 // new ones), merged with the new ones in ledger order.
                 let earliest = added.map(\.timestamp).min() ?? 0
-                let later = try entries(portfolio: portfolio, coinID: coinID, after: (earliest, .max), connection)
+                let later =
+                    (known ?? .max) <= earliest
+                    ? [] : try entries(portfolio: portfolio, coinID: coinID, after: (earliest, .max), connection)
                 let merged = (later + added).sorted { precedes($0.point, $1.point) }
                 try Self.checkNeverNegative(from: held - Self.signedSum(later), merged, coinID: coinID)
                 positions.append(held + Self.signedSum(added))
@@ -71,6 +102,10 @@ extension LedgerStore {
             }
             for (slot, coin) in touched.enumerated() {
                 storePosition(portfolio: coin.portfolio, coinID: coin.coinID, positions[slot])
+            }
+            for (portfolio, known) in latest {
+                let time = stored.lazy.filter { $0.portfolio == portfolio }.map(\.timestamp).max() ?? known
+                keepLatestTime(portfolio: portfolio, known: known, written: time)
             }
             return (groupID, stored)
         }

@@ -285,17 +285,6 @@ extension LedgerStore {
             for (index, key) in keys.enumerated() { held[key] = before[index] + imported.changes[index] }
         }
     }
-
-    /// The latest time of the portfolio's rows (nil when it has none). One indexed probe
-    /// (`ledger_time` leads with owner, portfolio and time).
-    private func latestTime(portfolio: String, _ connection: any Database) throws -> Int64? {
-        let select = try connection.statement(
-            "SELECT timestamp_ms FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2 ORDER BY timestamp_ms DESC LIMIT 1")
-        select.bind(1, owner)
-        select.bind(2, portfolio)
-        defer { select.reset() }
-        return try select.next() ? select.int64(0) : nil
-    }
 }
 
 /// The group ids of one import: UUIDs (lower-case, as every group id is) that start from one

@@ -18,6 +18,11 @@ struct PositionCache: Sendable {
     var portfolios: [String: [HoldingsKey: ExactDecimal]] = [:]
     /// The current write changed them.
     var changed = false
+    /// portfolio → no row of it is later than this `timestamp_ms` (`Int64.min`: it has none);
+    /// absent: not known. Summed with the positions; a write that changes them by
+    /// `changePositions` drops it, `addGroup` keeps it up to date. A write at or after it has no
+    /// later entry to check, so it reads none.
+    var latest: [String: Int64] = [:]
 }
 
 extension LedgerStore {
@@ -37,7 +42,10 @@ extension LedgerStore {
         guard try bump.next() else { throw CoinfolioError(.store, "cannot count the write: the database returned nothing") }
         let counter = bump.int64(0)
         positionCache.withLock { cache in
-            if cache.counter != counter - 1 { cache.portfolios.removeAll() }
+            if cache.counter != counter - 1 {
+                cache.portfolios.removeAll()
+                cache.latest.removeAll()
+            }
             // What the positions agree with until this write commits (a rollback undoes the count).
             cache.counter = counter - 1
             cache.changed = false
@@ -55,11 +63,52 @@ extension LedgerStore {
         select.bind(2, portfolio)
         defer { select.reset() }
         var sums: [HoldingsKey: ExactDecimal] = [:]
+        var latest = Int64.min
         while try select.next() {
             let entry = try LedgerRow.entry(select, at: 1)
             sums[HoldingsKey(select.text(0) ?? ""), default: .zero] += entry.kind.signed(entry.amount)
+            latest = max(latest, entry.timestamp)
         }
-        positionCache.withLock { $0.portfolios[portfolio] = sums }
+        positionCache.withLock {
+            $0.portfolios[portfolio] = sums
+            $0.latest[portfolio] = latest
+        }
+    }
+
+    /// A time no row of the portfolio is later than (`Int64.min`: it has none): the one kept
+    /// beside its positions (`PositionCache.latest`), else its latest row's, read and kept.
+    /// Inside a write, after `loadPositions`.
+    func latestTime(of portfolio: String, _ connection: any Database) throws -> Int64 {
+        if let known = keptLatestTime(portfolio) { return known }
+        let latest = try latestTime(portfolio: portfolio, connection) ?? .min
+        positionCache.withLock { cache in
+            if cache.portfolios[portfolio] != nil { cache.latest[portfolio] = latest }
+        }
+        return latest
+    }
+
+    /// The time `latestTime(of:_:)` keeps for the portfolio, if it keeps one (no read).
+    func keptLatestTime(_ portfolio: String) -> Int64? {
+        positionCache.withLock { $0.portfolios[portfolio] == nil ? nil : $0.latest[portfolio] }
+    }
+
+    /// The time of the portfolio's latest row (nil: it has none), read with one seek of the time index.
+    func latestTime(portfolio: String, _ connection: any Database) throws -> Int64? {
+        let select = try connection.statement(
+            "SELECT timestamp_ms FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2 ORDER BY timestamp_ms DESC LIMIT 1")
+        select.bind(1, owner)
+        select.bind(2, portfolio)
+        defer { select.reset() }
+        return try select.next() ? select.int64(0) : nil
+    }
+
+    /// Raises the portfolio's kept latest time to `time` after rows at `time` went in, from
+    /// `known`, the one `latestTime(of:_:)` gave before them.
+    func keepLatestTime(portfolio: String, known: Int64, written time: Int64) {
+        positionCache.withLock { cache in
+            guard cache.portfolios[portfolio] != nil else { return }
+            cache.latest[portfolio] = max(known, time)
+        }
     }
 
     /// What the portfolio holds of the coin (zero when it has no transactions), inside a write.
@@ -75,6 +124,7 @@ extension LedgerStore {
     func changePositions<T>(portfolio: String, _ body: (inout [HoldingsKey: ExactDecimal]) throws -> T) rethrows -> T {
         try positionCache.withLock { cache in
             cache.changed = true
+            cache.latest[portfolio] = nil
             guard var held = cache.portfolios.removeValue(forKey: portfolio) else {
                 var scratch: [HoldingsKey: ExactDecimal] = [:]
                 return try body(&scratch)
@@ -92,7 +142,10 @@ extension LedgerStore {
 
     /// Forgets the portfolio's positions (a rename or delete): summed again on next use.
     func forgetPositions(portfolio: String) {
-        positionCache.withLock { _ = $0.portfolios.removeValue(forKey: portfolio) }
+        positionCache.withLock {
+            _ = $0.portfolios.removeValue(forKey: portfolio)
+            $0.latest[portfolio] = nil
+        }
     }
 
     /// The positions this connection keeps, as "portfolio/coin=amount" sorted (for tests): the

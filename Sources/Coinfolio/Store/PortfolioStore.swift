@@ -129,6 +129,14 @@ extension PortfolioStore {
         try ledger.addGroup(rows)
     }
 
+    /// A group whose rows are made inside the write from what the database keeps of
+    /// `portfolio`; see `LedgerStore.addGroup(in:_:)`.
+    func addTransactionGroup(
+        in portfolio: String, _ makeRows: (_ stored: String??, _ connection: any Database) throws -> [Transaction]
+    ) throws -> (groupID: String?, rows: [Transaction]) {
+        try ledger.addGroup(in: portfolio, makeRows)
+    }
+
     /// Deletes a transaction unless that would leave a later one short; see `LedgerStore.delete`.
     func deleteTransaction(id: Int64) throws { try ledger.delete(id: id) }
 
@@ -262,8 +270,10 @@ extension PortfolioStore {
     }
 
     /// See `PriceStore.points`.
-    func pricePoints(coinID: String, vsCurrency: String, from: Int64, to: Int64) throws -> [PricePoint] {
-        try prices.points(coinID: coinID, vsCurrency: vsCurrency, from: from, to: to)
+    func pricePoints(coinID: String, vsCurrency: String, from: Int64, to: Int64, within held: (any Database)? = nil) throws
+        -> [PricePoint]
+    {
+        try prices.points(coinID: coinID, vsCurrency: vsCurrency, from: from, to: to, within: held)
     }
 
     /// See `PriceStore.setManual`.

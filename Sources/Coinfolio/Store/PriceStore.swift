@@ -67,8 +67,8 @@ final class PriceStore: Sendable {
     /// Every stored point of one coin and currency in [from, to] (ms), oldest first: what a fill
     /// over many rows reads once per coin instead of twice per row.
     /// - Throws: `.store`.
-    func points(coinID: String, vsCurrency: String, from: Int64, to: Int64) throws -> [PricePoint] {
-        try connection.reading { connection in
+    func points(coinID: String, vsCurrency: String, from: Int64, to: Int64, within held: (any Database)? = nil) throws -> [PricePoint] {
+        try connection.reading(within: held) { connection in
             let select = try connection.statement(
                 """
                 SELECT t_ms, price FROM price_point WHERE coin_id = ?1 AND vs_currency = ?2 AND t_ms >= ?3 AND t_ms <= ?4
