@@ -14,7 +14,8 @@
 #   make bench-service  issue 28's load benchmark (not in CI): 10,000 owners × 20 transactions on a
 #                   throwaway PostgreSQL behind pgbouncer, 16 client processes, refresh requests as
 #                   owners grow, prepare=false; writes its section of BENCHMARKS.md
-#   make fuzz       libFuzzer over every JSON entry point and the formatters (FUZZ_SECONDS each, default 60)
+#   make fuzz       libFuzzer over every JSON entry point and the formatters (FUZZ_SECONDS each, default 60;
+#                   FUZZ_JOBS targets side by side, default one per core)
 #   make sanitize   the Swift suite under ASan and TSan, the C suite against an ASan library, a TSan C stress test
 #   make stress     SIGKILL trials (STRESS_TRIALS, default 100), 4 writer processes, a full disk;
 #                   hostile bodies (Tests/probes/bounds.py: a gzip/deflate bomb's memory near max_body_bytes);

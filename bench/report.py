@@ -87,6 +87,13 @@ def pure_python_statistics(coins_by_id, holdings, global_data):
     ]
 
 
+def portfolio_bytes(engine) -> bytes:
+    """`cf_engine_portfolio`'s answer without sparklines, unparsed (what `Engine.portfolio` parses)."""
+    from coinfolio import _ffi
+    with engine._borrow() as pointer:
+        return _ffi._call_for_json(_ffi.lib.cf_engine_portfolio, pointer, _ffi.encode_json({"sparkline": False}, "query"))
+
+
 def python_rows(build: Path) -> list[str]:
     rows = []
     body = (build / "markets-250.json").read_bytes()
@@ -112,7 +119,16 @@ def python_rows(build: Path) -> list[str]:
                                    lambda: pure_python_portfolio(coins_by_id, holdings), rounds=21, per_round=3)
         rows.append(f"| query from Python: `Engine.portfolio` (15,000 coins, 1,000 holdings, no sparkline) | {ours * 1e3:.3f} ms | "
                     f"pure-Python join over dicts | {anchor * 1e3:.3f} ms | {ours / anchor:.2f}× | answers parsed with "
-                    f"{coinfolio.JSON_PARSER}; target ≤ 1.0× |")
+                    f"{coinfolio.JSON_PARSER}; issue 11's target ≤ 1.0×, amended by issue 23 §4 (no row cache in the binding): "
+                    "the floor is the next row |")
+        # The floor for any binding that parses the answer: the parse alone of the same bytes.
+        answer = portfolio_bytes(engine)
+        parse = orjson.loads if orjson is not None else json.loads
+        ours, anchor = interleaved(lambda: engine.portfolio(sparkline=False), lambda: parse(answer), rounds=21, per_round=3)
+        rows.append(f"| query from Python: `Engine.portfolio` (15,000 coins, 1,000 holdings, no sparkline) | {ours * 1e3:.3f} ms | "
+                    f"`{coinfolio.JSON_PARSER}.loads` of the same answer ({len(answer) / 1e6:.2f} MB) | {anchor * 1e3:.3f} ms | "
+                    f"{ours / anchor:.2f}× | the parse alone: the floor for a binding that parses; ours adds the library's "
+                    "join and JSON and the ctypes copy |")
         ours, anchor = interleaved(engine.statistics, lambda: pure_python_statistics(coins_by_id, holdings, global_data),
                                    rounds=21, per_round=20)
         rows.append(f"| query from Python: `Engine.statistics` (1,000 holdings) | {ours * 1e3:.3f} ms | same statistics in pure Python on dicts | "

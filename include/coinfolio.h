@@ -614,8 +614,7 @@ int cf_engine_load(cf_engine *engine, const char *markets_body, const char *glob
 int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, char **out_error);
 
 /** Lists held coins joined with the snapshot. query_json (may be NULL):
- * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings),
- * "coins_by_reference":false (see below)}
+ * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings)}
  * ("holdings": value descending, "holdings_reversed": ascending, others as cf_engine_coins).
  * A held coin with no market row and no manual current price, or with a market row and no
  * price, is listed with "price_available": false and left out of total_value;
@@ -623,19 +622,6 @@ int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, 
  * when there are holdings and none has a price, and 0 with no holdings.
  * out_json: {"coins":[…],"total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,
  * "fetched_at":"…"|null,"stale":b}.
- * With "coins_by_reference":true in query_json (default false), for hosts that keep the coins
- * of the snapshot they last saw, out_json is {"coins":[…],"price_available":[b…],
- * "current_holdings":[x…],"current_holdings_value":[x|null…],"price_source":[s|null…],
- * "total_value","unpriced_holdings",
- * "as_of","fetched_at","stale","snapshot_version":n|null}: the same order, values and other keys
- * as the plain answer, with each element of "coins" either a string — the id of a coin of the
- * snapshot, standing for the plain element: that coin's market members exactly as the plain
- * answer writes them for that snapshot_version and sparkline choice, then the four holding
- * keys — or, for a held coin with no market row, the plain element itself. The four arrays
- * give every element's holding keys in the same order. snapshot_version is an integer naming
- * the snapshot the answer was joined with: a new one, never reused in the process, each time the
- * engine's snapshot is replaced (load, refresh, price update, a failed refresh marking it
- * stale); null without a snapshot.
  * Works without a snapshot (every coin then has no price). Returns CF_OK, CF_INVALID_ARGUMENT
  * or CF_STORE. Never blocks. */
 int cf_engine_portfolio(cf_engine *engine, const char *query_json, char **out_json,

@@ -157,7 +157,7 @@ final class SavedSnapshotEngineTests: XCTestCase {
                     let statistics = try engine.statistics().prefix(4).map(\.value)
                     _ = try engine.pnl(PnLOptions()).json
                     _ = try engine.portfolioHistory(PortfolioHistoryOptions()).json
-                    _ = try engine.portfolioJSON(PortfolioQuery(sparkline: false, coinsByReference: true))
+                    _ = try engine.portfolioJSON(PortfolioQuery(sparkline: false))
                     var coins = listing.coins
                     for index in coins.indices { coins[index].sparklineIn7d = nil }
                     var problems: [String] = []

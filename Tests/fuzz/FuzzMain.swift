@@ -7,6 +7,9 @@
 //   - every output and every error is JSON that jansson accepts, errors with status/code/message;
 //   - the ledger's CSV import (not JSON) never crashes, and every CF_INVALID_ARGUMENT it returns
 //     names the line (details.line >= 1) unless the input is not UTF-8 at all; nothing lands on error;
+//   - the ledger targets (FuzzLedger.swift): a refused transaction, trade, move or import and a
+//     dry run commit nothing to the ledger's file, an accepted transaction, trade or move commits,
+//     and queries (ledger_query) never write;
 //   - formatters never return text with "nan" or "inf" in it, nor more than 1000 bytes (1.8e308 in full is about 420);
 //   - chart_svg: an SVG drawn from the input (as the chart, then as the options) is one UTF-8
 //     document with one `<svg>` element, and input jansson rejects never gets CF_OK either way;
@@ -68,32 +71,10 @@ nonisolated(unsafe) let engine: OpaquePointer? = {
     return handle
 }()
 
-/// A fresh in-memory engine holding 2 bitcoin (bought 2024-01-01) in "main" and an empty
-/// "eur-book" portfolio, for the ledger targets; replaced every 256 inputs so the ledger stays small.
-nonisolated(unsafe) var ledgerEngine: OpaquePointer?
-nonisolated(unsafe) var ledgerUses = 0
-
-func freshLedgerEngine() -> OpaquePointer? {
-    ledgerUses += 1
-    if ledgerEngine != nil, ledgerUses % 256 != 0 { return ledgerEngine }
-    cf_engine_close(ledgerEngine)
-    var handle: OpaquePointer?
-    var error: UnsafeMutablePointer<CChar>?
-    guard cf_engine_open(#"{"database":":memory:"}"#, &handle, &error) == 0 else { fatal("cannot open a ledger engine") }
-    var out: UnsafeMutablePointer<CChar>?
-    let seed = #"{"coin_id":"bitcoin","kind":"buy","amount":"2","price":100,"fee":1,"timestamp":"2024-01-01T00:00:00Z"}"#
-    guard cf_engine_add_transaction(handle, seed, &out, &error) == 0,
-        cf_engine_create_portfolio(handle, #"{"name":"eur-book","vs_currency":"eur"}"#, &error) == 0,
-        cf_engine_create_portfolio(handle, #"{"name":"cold","vs_currency":"usd"}"#, &error) == 0
-    else { fatal("cannot seed the ledger engine") }
-    cf_string_free(out)
-    ledgerEngine = handle
-    return handle
-}
-
 /// An engine on a private `:memory:` database whose network is a closed port (a price_at that
-/// would fetch fails at once with CF_NETWORK); each input first sets a manual bitcoin point on
-/// 2024-03-01 (12.5 usd, `probeSetting`) that a refused set_price must leave as it is.
+/// would fetch fails at once with CF_NETWORK); it holds a manual bitcoin point on 2024-03-01
+/// (12.5 usd, `probeSetting`, set again after any accepted call) that a refused set_price must
+/// leave as it is.
 nonisolated(unsafe) let priceEngine: OpaquePointer? = {
     var handle: OpaquePointer?
     var error: UnsafeMutablePointer<CChar>?
@@ -104,6 +85,10 @@ nonisolated(unsafe) let priceEngine: OpaquePointer? = {
 
 /// The probe's manual point.
 let probeSetting = #"{"coin_id":"bitcoin","timestamp":"2024-03-01T00:00:00Z","price":"12.5"}"#
+
+/// What `probePrice()` answered after the probe's point was last set, while no call since was
+/// accepted (every refused one left it as it was, as checked); nil: set the point again first.
+nonisolated(unsafe) var probeAnswer: String?
 
 /// The probe every refused set_price must leave unchanged: bitcoin's price on 2024-03-01.
 func probePrice() -> String {
@@ -139,12 +124,18 @@ func fuzzPriceInput(_ input: UnsafePointer<CChar>, valid: Bool) -> Int32 {
     checkAndFree(error, isError: true)
     out = nil
     error = nil
-    // An accepted setting before may have removed the probe's point: it is set again first.
-    var reset: UnsafeMutablePointer<CChar>?
-    guard cf_engine_set_price(priceEngine, probeSetting, &reset) == 0 else { fatal("cannot set the probe's point") }
-    let before = probePrice()
+    // An accepted call (this input's or an earlier one's) may have moved or removed the probe's
+    // point: it is set again, and its answer read, first.
+    if queried == 0 || filled == 0 { probeAnswer = nil }
+    if probeAnswer == nil {
+        var reset: UnsafeMutablePointer<CChar>?
+        guard cf_engine_set_price(priceEngine, probeSetting, &reset) == 0 else { fatal("cannot set the probe's point") }
+        probeAnswer = probePrice()
+    }
     let status = cf_engine_set_price(priceEngine, input, &error)
-    if status != 0, probePrice() != before {
+    if status == 0 {
+        probeAnswer = nil
+    } else if probePrice() != probeAnswer {
         fatal("a refused set_price changed a price: \(String(cString: input).prefix(300).debugDescription)")
     }
     checkAndFree(error, isError: true)
@@ -153,7 +144,7 @@ func fuzzPriceInput(_ input: UnsafePointer<CChar>, valid: Bool) -> Int32 {
 }
 
 /// One group call (`cf_engine_add_trade` or `cf_engine_move`) with the input: its answer and error
-/// are checked and freed; a refusal must leave every portfolio's transaction count as it was.
+/// are checked and freed; a refusal must write nothing to the ledger (no portfolio's rows change).
 func fuzzGroup(
     _ handle: OpaquePointer?, _ input: UnsafePointer<CChar>,
     _ call: (
@@ -162,50 +153,20 @@ func fuzzGroup(
     ) -> Int32,
     _ name: String
 ) -> Int32 {
-    let before = allTransactionCounts(handle)
+    let before = ledgerVersion()
     var out: UnsafeMutablePointer<CChar>?
     var error: UnsafeMutablePointer<CChar>?
     let status = call(handle, input, &out, &error)
     checkAndFree(out, isError: false)
     checkAndFree(error, isError: true)
-    if status != 0, allTransactionCounts(handle) != before {
-        fatal("a refused \(name) changed the ledger: \(String(cString: input).prefix(300).debugDescription)")
-    }
+    if status != 0 { expectNoWrite(since: before, "a refused \(name)", input) } else { expectWrite(since: before, "an accepted \(name)") }
     return status
-}
-
-/// The transaction counts of the ledger engine's three portfolios.
-func allTransactionCounts(_ handle: OpaquePointer?) -> [Double] {
-    ["main", "eur-book", "cold"].map { portfolio in
-        var out: UnsafeMutablePointer<CChar>?
-        var error: UnsafeMutablePointer<CChar>?
-        guard cf_engine_transactions(handle, #"{"portfolio":"\#(portfolio)"}"#, &out, &error) == 0, let out else {
-            fatal("cannot count the transactions of \(portfolio)")
-        }
-        defer { cf_string_free(out) }
-        var jsonError = json_error_t()
-        guard let value = json_loads(out, 0, &jsonError) else { fatal("transactions output is not JSON") }
-        defer { json_decref(value) }
-        return json_number_value(json_object_get(value, "total"))
-    }
-}
-
-/// The transaction count of the engine's "main" portfolio.
-func mainTransactionCount(_ handle: OpaquePointer?) -> Double {
-    var out: UnsafeMutablePointer<CChar>?
-    var error: UnsafeMutablePointer<CChar>?
-    guard cf_engine_transactions(handle, nil, &out, &error) == 0, let out else { fatal("cannot count the transactions") }
-    defer { cf_string_free(out) }
-    var jsonError = json_error_t()
-    guard let value = json_loads(out, 0, &jsonError) else { fatal("transactions output is not JSON") }
-    defer { json_decref(value) }
-    return json_number_value(json_object_get(value, "total"))
 }
 
 /// The CSV target: imports the input; a refusal names its line and leaves the ledger as it was.
 func fuzzCSV(_ input: UnsafePointer<CChar>) -> Int32 {
     let handle = freshLedgerEngine()
-    let before = mainTransactionCount(handle)
+    let before = ledgerVersion()
     var out: UnsafeMutablePointer<CChar>?
     var error: UnsafeMutablePointer<CChar>?
     let status = cf_engine_import_csv(handle, input, &out, &error)
@@ -219,9 +180,7 @@ func fuzzCSV(_ input: UnsafePointer<CChar>) -> Int32 {
             json_decref(value)
             if line < 1 { fatal("a CSV refusal without details.line: \(String(cString: error).prefix(300))") }
         }
-        if mainTransactionCount(handle) != before {
-            fatal("a refused CSV import changed the ledger: \(String(cString: input).prefix(300).debugDescription)")
-        }
+        expectNoWrite(since: before, "a refused CSV import", input)
     }
     checkAndFree(error, isError: true)
     return 0
@@ -373,9 +332,18 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         case .marketsRequest:
             status = String(validatingCString: input).flatMap { try? MarketsRequest(json: $0) } == nil ? 1 : 0
         case .ledgerAdd:
-            status = cf_engine_add_transaction(freshLedgerEngine(), input, &out, &error)
+            let handle = freshLedgerEngine()
+            let before = ledgerVersion()
+            status = cf_engine_add_transaction(handle, input, &out, &error)
+            if status != 0 {
+                expectNoWrite(since: before, "a refused transaction", input)
+            } else {
+                expectWrite(since: before, "an added transaction")
+            }
         case .ledgerQuery:
             let handle = freshLedgerEngine()
+            let before = ledgerVersion()
+            defer { expectNoWrite(since: before, "a query", input) }
             status = cf_engine_transactions(handle, input, &out, &error)
             checkAndFree(out, isError: false)
             checkAndFree(error, isError: true)
@@ -465,12 +433,7 @@ func fuzzFormat(_ bytes: UnsafeBufferPointer<UInt8>) {
 /// into it (sparkline rows included) and holds bitcoin and tether; each input replaces the saved
 /// snapshot's `coins` blob.
 let snapshotFile: String = {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coinfolio-fuzz-\(getpid())")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let path = folder.appendingPathComponent("snapshot.sqlite").path
-    atexit {
-        try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("coinfolio-fuzz-\(getpid())"))
-    }
+    let path = scratchFolder.appendingPathComponent("snapshot.sqlite").path
     let configuration = #"{"database":"\#(path)","api":{"base_url":"http://127.0.0.1:9/api/v3","max_retries":0}}"#
     var handle: OpaquePointer?
     var error: UnsafeMutablePointer<CChar>?
@@ -532,7 +495,6 @@ func fuzzSnapshotOpen(_ bytes: UnsafeBufferPointer<UInt8>) {
     let queries: [SnapshotQuery] = [
         { cf_engine_coins($0, #"{"sort":"price","search":"e","sparkline":false}"#, $1, $2) },
         { cf_engine_portfolio($0, nil, $1, $2) },
-        { cf_engine_portfolio($0, #"{"sparkline":false,"coins_by_reference":true}"#, $1, $2) },
         { cf_engine_statistics($0, $1, $2) },
         { cf_engine_pnl($0, nil, $1, $2) },
         { cf_engine_portfolio_history($0, nil, $1, $2) },

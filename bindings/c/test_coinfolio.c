@@ -125,7 +125,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_portfolio_value_example),
     TEST(test_engine_empty_portfolio_is_zero_without_change),
     TEST(test_engine_portfolio_works_without_snapshot),
-    TEST(test_engine_portfolio_by_reference),
+    TEST(test_engine_portfolio_has_one_wire_shape),
     TEST(test_engine_search_does_not_change_portfolio_value),
     TEST(test_engine_coins_sorting_and_paging),
     TEST(test_engine_coins_have_every_key),

@@ -253,95 +253,24 @@ void test_engine_portfolio_value_example(void) {
     cf_engine_close(engine);
 }
 
-/* Issue 11: "coins_by_reference" names each snapshot coin by its id, gives the holding keys as
- * three arrays and adds snapshot_version; joined with the coins of that snapshot it is the plain
- * answer, key for key. */
-static void check_by_reference(cf_engine *engine, json_t *expected_version, const char *what) {
-    json_t *plain = portfolio(engine, "{\"sparkline\":false}");
-    json_t *byref = portfolio(engine, "{\"sparkline\":false,\"coins_by_reference\":true}");
-    json_t *listed = coins(engine, "{\"sparkline\":false}");
-    json_t *plain_list = json_object_get(plain, "coins"), *ref_list = json_object_get(byref, "coins");
-    const char *keys[] = {"total_value", "unpriced_holdings", "as_of", "fetched_at", "stale"};
-    const char *holding_keys[] = {"price_available", "current_holdings", "current_holdings_value", "price_source"};
-    size_t i, k;
-    json_t *element;
-    if (plain == NULL || byref == NULL)
-        goto done;
-    CHECK_INT(json_object_size(byref), 11);
-    for (i = 0; i < 5; i++)
-        CHECK(json_equal(json_object_get(plain, keys[i]), json_object_get(byref, keys[i])));
-    if (expected_version != NULL)
-        CHECK(json_equal(json_object_get(byref, "snapshot_version"), expected_version));
-    CHECK_INT(json_array_size(ref_list), json_array_size(plain_list));
-    for (k = 0; k < 4; k++)
-        CHECK_INT(json_array_size(json_object_get(byref, holding_keys[k])), json_array_size(plain_list));
-    json_array_foreach(ref_list, i, element) {
-        json_t *full = json_copy(json_array_get(plain_list, i));
-        for (k = 0; k < 4; k++)
-            if (!json_equal(json_array_get(json_object_get(byref, holding_keys[k]), i), json_object_get(full, holding_keys[k])))
-                tf_check(0, __FILE__, __LINE__, "%s: %s of element %zu", what, holding_keys[k], i);
-        if (json_is_string(element)) {
-            /* The coins answer adds price_available to the same members. */
-            json_t *row = json_copy(find_by_id(json_object_get(listed, "coins"), json_string_value(element)));
-            CHECK_STR(json_string_value(element), json_str(full, "id"));
-            for (k = 0; k < 4; k++)
-                json_object_del(full, holding_keys[k]);
-            json_object_del(row, "price_available");
-            if (!json_equal(full, row))
-                tf_check(0, __FILE__, __LINE__, "%s: %s stands for the coin's members", what, json_string_value(element));
-            json_decref(row);
-        } else if (!json_equal(element, full)) {
-            tf_check(0, __FILE__, __LINE__, "%s: an element with no market row is the plain one", what);
-        }
-        json_decref(full);
-    }
-done:
-    json_decref(plain);
-    json_decref(byref);
-    json_decref(listed);
-}
-
-static json_t *snapshot_version(cf_engine *engine) {
-    json_t *answer = portfolio(engine, "{\"coins_by_reference\":true}");
-    json_t *version = json_incref(json_object_get(answer, "snapshot_version"));
-    json_decref(answer);
-    return version;
-}
-
-void test_engine_portfolio_by_reference(void) {
+/* Issue 23 §4: one wire shape. "coins_by_reference" (issue 11's second shape) is gone and reads
+ * as any unknown key (ignored): the plain answer, with no snapshot_version. */
+void test_engine_portfolio_has_one_wire_shape(void) {
     cf_engine *engine = memory_engine();
-    json_t *first, *second, *p;
+    json_t *plain, *asked;
     if (engine == NULL)
         return;
     set_holding(engine, "aaa", 1);
     set_holding(engine, "ccc", 3); /* held, but no market row */
-    p = portfolio(engine, "{\"coins_by_reference\":true}");
-    CHECK(json_is_null(json_object_get(p, "snapshot_version"))); /* no snapshot yet */
-    CHECK(json_is_object(json_array_get(json_object_get(p, "coins"), 0))); /* the plain element */
-    json_decref(p);
     if (load(engine, example_markets, NULL) != CF_OK)
         goto done;
-    first = snapshot_version(engine);
-    CHECK(json_is_number(first)); /* an integer (the test parser reads numbers as reals) */
-    check_by_reference(engine, first, "after load");
-    set_holding(engine, "bbb", 1);
-    check_by_reference(engine, first, "a holding changes no snapshot");
-    p = portfolio(engine, "{\"coins_by_reference\":true,\"sort\":\"holdings\"}");
-    /* bbb (110) before aaa (50), then ccc without a price, as the plain answer orders them. */
-    CHECK_STR(json_string_value(json_array_get(json_object_get(p, "coins"), 0)), "bbb");
-    CHECK_STR(json_string_value(json_array_get(json_object_get(p, "coins"), 1)), "aaa");
-    CHECK_STR(json_str(json_array_get(json_object_get(p, "coins"), 2), "id"), "ccc");
-    CHECK_DOUBLE(json_number_value(json_array_get(json_object_get(p, "current_holdings_value"), 0)), 110, 1e-9);
-    CHECK(json_is_null(json_array_get(json_object_get(p, "current_holdings_value"), 2)));
-    CHECK(json_is_false(json_array_get(json_object_get(p, "price_available"), 2)));
-    CHECK_DOUBLE(json_number_value(json_array_get(json_object_get(p, "current_holdings"), 2)), 3, 0);
-    json_decref(p);
-    load(engine, example_markets, NULL);
-    second = snapshot_version(engine);
-    CHECK(json_is_number(second) && !json_equal(first, second)); /* every load is a new snapshot */
-    check_by_reference(engine, second, "after a second load");
-    json_decref(first);
-    json_decref(second);
+    plain = portfolio(engine, "{\"sparkline\":false}");
+    asked = portfolio(engine, "{\"sparkline\":false,\"coins_by_reference\":true}");
+    CHECK(plain != NULL && json_equal(plain, asked));
+    CHECK(json_object_get(asked, "snapshot_version") == NULL);
+    CHECK(json_is_object(json_array_get(json_object_get(asked, "coins"), 0)));
+    json_decref(plain);
+    json_decref(asked);
 done:
     cf_engine_close(engine);
 }

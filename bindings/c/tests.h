@@ -125,7 +125,7 @@ void test_engine_statistics_before_any_data_is_no_data(void);
 void test_engine_portfolio_value_example(void);
 void test_engine_empty_portfolio_is_zero_without_change(void);
 void test_engine_portfolio_works_without_snapshot(void);
-void test_engine_portfolio_by_reference(void);
+void test_engine_portfolio_has_one_wire_shape(void);
 void test_engine_search_does_not_change_portfolio_value(void);
 void test_engine_coins_sorting_and_paging(void);
 void test_engine_coins_have_every_key(void);

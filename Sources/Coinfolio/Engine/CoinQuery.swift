@@ -44,7 +44,7 @@ public struct CoinQuery: Sendable, Decodable {
 }
 
 /// A portfolio query. JSON form:
-/// `{"sort":"holdings","sparkline":true,"portfolio":"main","coins_by_reference":false}`.
+/// `{"sort":"holdings","sparkline":true,"portfolio":"main"}`.
 public struct PortfolioQuery: Sendable, Decodable {
     /// The order (`holdings`: by value, highest first).
     public var sort: CoinSort
@@ -52,26 +52,18 @@ public struct PortfolioQuery: Sendable, Decodable {
     public var sparkline: Bool
     /// The ledger portfolio whose holdings are listed (default "main").
     public var portfolio: String
-    /// `coins_by_reference`: the JSON answer (`cf_engine_portfolio`) names each coin of the
-    /// snapshot by its id instead of carrying its market members, and adds `snapshot_version`
-    /// (see `PortfolioEngine.portfolioByReferenceJSON`). For hosts that keep the coins of the
-    /// snapshot they last saw. The `Portfolio` value of `portfolio(_:)` is the same either way.
-    public var coinsByReference: Bool
 
     /// A portfolio query.
     public init(
-        sort: CoinSort = .holdings, sparkline: Bool = true, portfolio: String = Transaction.defaultPortfolio,
-        coinsByReference: Bool = false
+        sort: CoinSort = .holdings, sparkline: Bool = true, portfolio: String = Transaction.defaultPortfolio
     ) {
         self.sort = sort
         self.sparkline = sparkline
         self.portfolio = portfolio
-        self.coinsByReference = coinsByReference
     }
 
     private enum CodingKeys: String, CodingKey {
         case sort, sparkline, portfolio
-        case coinsByReference = "coins_by_reference"
     }
 
     /// Reads the JSON form; see the type's documentation.
@@ -81,8 +73,7 @@ public struct PortfolioQuery: Sendable, Decodable {
         self.init(
             sort: try c.decodeIfPresent(String.self, forKey: .sort).map { try CoinSort(name: $0) } ?? .holdings,
             sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true,
-            portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio,
-            coinsByReference: try c.decodeIfPresent(Bool.self, forKey: .coinsByReference) ?? false)
+            portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio)
     }
 
     /// Reads the JSON form; nil means the defaults.

@@ -18,10 +18,6 @@ final class MarketSnapshot: Sendable {
     let refreshFailed: Bool
 
     let indexByID: [String: Int]
-    /// Names this snapshot among every one made in the process (`snapshot_version` of the
-    /// portfolio answer by reference): a replaced snapshot never hands its number on.
-    let version: Int
-    private static let versions = Atomic<Int>(0)
     let storedSparklines: StoredSparklines?
     /// The saved snapshot these coins are, and which change of it (nil when none was saved: a
     /// private `:memory:` database): for a price update to change in place, and for the version
@@ -66,7 +62,6 @@ final class MarketSnapshot: Sendable {
         self.storedSparklines = storedSparklines
         self.saved = saved
         self.listed = listed.flatMap { $0 < coins.count ? $0 : nil }
-        version = Self.versions.add(1, ordering: .relaxed).newValue
         var index: [String: Int] = [:]
         index.reserveCapacity(coins.count)
         // By position, not `enumerated()`: that copies each whole `Coin` to read its id.
@@ -97,7 +92,6 @@ final class MarketSnapshot: Sendable {
         storedSparklines = previous.storedSparklines
         self.saved = saved
         listed = previous.listed
-        version = Self.versions.add(1, ordering: .relaxed).newValue
         indexByID = previous.indexByID
         searchIndex = Mutex(previous.searchIndex.withLock { $0 })
         orders = Mutex(previous.orders.withLock { $0.filter { !$0.key.dependsOnPrice } })

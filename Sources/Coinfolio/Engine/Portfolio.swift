@@ -34,11 +34,6 @@ public struct Portfolio: Sendable {
         case priceSource = "price_source"
     }
 
-    /// The key the `coins_by_reference` form adds (see `PortfolioEngine.portfolioByReferenceJSON`).
-    enum ReferenceKey: String, WireKeys {
-        case snapshotVersion = "snapshot_version"
-    }
-
     /// `{"coins":[coin + "price_available","current_holdings","current_holdings_value",
     /// "price_source"…],"total_value":x|null,"unpriced_holdings":n,"as_of":"…"|null,
     /// "fetched_at":"…"|null,"stale":b}`; a coin with no market row has its id and null for every

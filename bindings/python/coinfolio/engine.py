@@ -39,19 +39,6 @@ from .returns import ReturnsMethods
 __all__ = ["Engine", "Amount"]
 
 
-#: The keys a portfolio entry adds to its coin's market row.
-_HOLDING_KEYS = frozenset(("price_available", "current_holdings", "current_holdings_value", "price_source"))
-
-
-def _fresh(value: Any) -> Any:
-    """A copy of a parsed JSON value that shares no dict or list with it."""
-    if isinstance(value, dict):
-        return {key: _fresh(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_fresh(item) for item in value]
-    return value
-
-
 class Engine(ReturnsMethods, PriceMethods, Handle):
     """The view-model logic of a tracker over a store, a client and a saved market snapshot.
 
@@ -147,9 +134,6 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
         # Every ctypes callback handed to the library lives as long as the engine: a refresh on
         # another thread may still be calling an earlier one after it was replaced.
         self._progress_callbacks: List[Tuple[Any, Any]] = []
-        # The held coins' market rows of one snapshot: (snapshot_version, {id: (row, keys of
-        # its nested values)}), replaced whole (see portfolio()).
-        self._kept_rows: Optional[Tuple[Any, Dict[str, Tuple[Dict[str, Any], Tuple[str, ...]]]]] = None
 
     def refresh(self) -> RefreshSummary:
         """Downloads a new snapshot: ``/coins/markets`` per 250 coins of coin_limit, one
@@ -248,79 +232,12 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
 
         Returns ``{"coins": [...], "total_value": x | None, "unpriced_holdings": n,
         "as_of": "…" | None, "fetched_at": "…" | None, "stale": bool}``: new dicts and lists on
-        every call, which the caller may change freely.
-
-        Without sparklines the engine's market rows are not parsed again on every call: the
-        engine keeps the held coins' rows (as dicts) of the snapshot it last answered from and
-        asks the library only for the holdings part (``"coins_by_reference"`` of
-        ``cf_engine_portfolio``), then joins each row (a copy) with it; a new snapshot (load,
-        refresh, price update) or a newly held coin reads the rows again. The answer is the
-        same either way.
+        every call, which the caller may change freely: exactly the library's answer parsed
+        (orjson when installed, else json; see :data:`coinfolio.JSON_PARSER`).
         """
-        if sparkline is False:
-            return self._portfolio_by_reference(sort, portfolio)
-        return self._plain_portfolio(sort, sparkline, portfolio)
-
-    def _plain_portfolio(self, sort: Optional[str], sparkline: Optional[bool], portfolio: Optional[str]) -> PortfolioAnswer:
         encoded = _ffi.encode_json(_ffi.options(sort=sort, sparkline=sparkline, portfolio=portfolio), "query")
         with self._borrow() as pointer:
             answer: PortfolioAnswer = _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
-        return answer
-
-    def _portfolio_by_reference(self, sort: Optional[str], portfolio: Optional[str]) -> PortfolioAnswer:
-        """``portfolio(sparkline=False)`` from the kept market rows (see :meth:`portfolio`)."""
-        encoded = _ffi.encode_json(
-            _ffi.options(sort=sort, sparkline=False, portfolio=portfolio, coins_by_reference=True), "query"
-        )
-        with self._borrow() as pointer:
-            answer = _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
-        version = answer.pop("snapshot_version")
-        available = answer.pop("price_available")
-        amounts = answer.pop("current_holdings")
-        values = answer.pop("current_holdings_value")
-        sources = answer.pop("price_source")
-        kept = self._kept_rows
-        rows = kept[1] if kept is not None and kept[0] == version else {}
-        coins: List[Any] = []
-        append = coins.append
-        for element, priced, amount, value, source in zip(answer["coins"], available, amounts, values, sources):
-            if element.__class__ is str:  # a coin of the snapshot, named by its id
-                row = rows.get(element)
-                if row is None:  # a new snapshot, or a newly held coin: read the rows again
-                    return self._keep_rows(sort, portfolio, version)
-                entry = row[0].copy()
-                if row[1]:  # nested values (roi): copied too, never shared
-                    for key in row[1]:
-                        entry[key] = _fresh(entry[key])
-                entry["price_available"] = priced
-                entry["current_holdings"] = amount
-                entry["current_holdings_value"] = value
-                entry["price_source"] = source
-                append(entry)
-            else:  # no market row: the element is the plain answer's
-                append(element)
-        answer["coins"] = coins
-        result: PortfolioAnswer = answer
-        return result
-
-    def _keep_rows(self, sort: Optional[str], portfolio: Optional[str], version: Any) -> PortfolioAnswer:
-        """The plain answer; its market rows are kept when the snapshot it was joined with is
-        known to be ``version`` (no snapshot replaced between the calls)."""
-        answer: PortfolioAnswer = self._plain_portfolio(sort, False, portfolio)
-        encoded = _ffi.encode_json(_ffi.options(sparkline=False, portfolio=portfolio, coins_by_reference=True), "query")
-        with self._borrow() as pointer:
-            check = _ffi.call_json(_ffi.lib.cf_engine_portfolio, pointer, encoded)
-        if version is None or check["snapshot_version"] != version:
-            return answer
-        in_snapshot = {element for element in check["coins"] if isinstance(element, str)}
-        kept = self._kept_rows
-        # Rows of the same snapshot stay (another portfolio's coins); a new snapshot drops them.
-        rows = dict(kept[1]) if kept is not None and kept[0] == version else {}
-        for entry in answer["coins"]:
-            if entry["id"] in in_snapshot:
-                coin = {key: _fresh(value) for key, value in entry.items() if key not in _HOLDING_KEYS}
-                rows[entry["id"]] = (coin, tuple(key for key, value in coin.items() if isinstance(value, (dict, list))))
-        self._kept_rows = (version, rows)
         return answer
 
     def statistics(self) -> List[Statistic]:

@@ -1,6 +1,6 @@
-"""Issue 11: ``Engine.portfolio(sparkline=False)`` joins kept market rows with the holdings part
-of the answer (``"coins_by_reference"``); what the caller gets is exactly ``json.loads`` of the
-plain answer, whatever happened in between, and is the caller's to change."""
+"""Issue 11, amended by issue 23 §4: ``Engine.portfolio`` is exactly the library's answer parsed
+(the binding keeps no rows of its own and the library has one wire shape); what the caller gets is
+``json.loads`` of that answer, whatever happened in between, and is the caller's to change."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def same(got: Any, expected: Any) -> None:
 def check_every_sort(engine: Engine) -> None:
     for sort in ("holdings", "holdings_reversed", "rank", "rank_reversed", "price", "price_reversed"):
         same(engine.portfolio(sort=sort), plain(engine, sort))
-        same(engine.portfolio(sort=sort), plain(engine, sort))  # from the kept rows
+        same(engine.portfolio(sort=sort), plain(engine, sort))  # asked twice: nothing kept
 
 
 @pytest.fixture(params=["orjson", "json"])
@@ -128,10 +128,8 @@ def test_changing_an_answer_changes_no_later_one(fixture_text: Any, parser: str)
 
 
 def test_answers_with_and_without_sparklines_alternate_as_the_plain_ones(fixture_text: Any, parser: str) -> None:
-    """What the kept rows must never change: an answer with sparklines (never joined from kept
-    rows) and one without, in any order, after a changed amount and after a new snapshot, are
-    each exactly the plain answer. (How much work the kept rows spare is `make bench`'s row
-    "query from Python: Engine.portfolio", not a test's.)"""
+    """An answer with sparklines and one without, in any order, after a changed amount and after
+    a new snapshot, are each exactly the plain answer."""
     with coinfolio.Engine(database=":memory:") as engine:
         engine.load(fixture_text("markets.json"))
         engine.set_holding("bitcoin", 1)
@@ -149,49 +147,15 @@ def test_answers_with_and_without_sparklines_alternate_as_the_plain_ones(fixture
         assert engine.portfolio()["coins"][0]["current_holdings"] == 3
 
 
-def test_the_answer_by_reference_names_its_snapshot(fixture_text: Any) -> None:
-    with coinfolio.Engine(database=":memory:") as engine:
-        engine.set_holding("bitcoin", 0.5)
-        engine.set_holding("delisted-coin", 2)
-        empty = json.loads(raw_answer(engine, {"coins_by_reference": True}))
-        assert empty["snapshot_version"] is None
-        assert [coin["id"] for coin in empty["coins"]] == ["bitcoin", "delisted-coin"]  # plain elements
-        engine.load(fixture_text("markets.json"))
-        answer = json.loads(raw_answer(engine, {"coins_by_reference": True, "sparkline": False}))
-        assert list(answer) == [
-            "coins", "price_available", "current_holdings", "current_holdings_value", "price_source",
-            "total_value", "unpriced_holdings", "as_of", "fetched_at", "stale", "snapshot_version",
-        ]
-        assert isinstance(answer["snapshot_version"], int)
-        full = plain(engine)["coins"]
-        assert answer["coins"][0] == "bitcoin"
-        assert answer["coins"][1] == full[1] and full[1]["id"] == "delisted-coin"
-        assert answer["price_available"] == [True, False]
-        assert answer["current_holdings"] == [0.5, 2]
-        assert answer["current_holdings_value"] == [full[0]["current_holdings_value"], None]
-        assert answer["price_source"] == ["coingecko", None]
-        engine.load(fixture_text("markets.json"))
-        again = json.loads(raw_answer(engine, {"coins_by_reference": True}))
-        assert again["snapshot_version"] != answer["snapshot_version"]
-
-
-def test_the_key_takes_a_boolean_and_null_is_its_default(fixture_text: Any) -> None:
+def test_there_is_one_wire_shape(fixture_text: Any) -> None:
+    """Issue 23 §4: the second wire shape (``"coins_by_reference"``) is gone; the key is now an
+    unknown key like any other (ignored: the header's rule for JSON objects), giving the plain answer."""
     with coinfolio.Engine(database=":memory:") as engine:
         engine.load(fixture_text("markets.json"))
         engine.set_holding("bitcoin", 1)
-
-        def ask(query: bytes) -> Any:
-            out = c_void_p()
-            with engine._borrow() as pointer:
-                _ffi.lib.cf_engine_portfolio(pointer, query, byref(out), _ffi.error_slot())
-            return json.loads(_ffi.take_bytes(out.value) or b"null")
-
-        for value in (b"1", b"0", b'"true"', b"[true]", b"{}"):
-            with pytest.raises(coinfolio.InvalidArgument, match="coins_by_reference is not a boolean"):
-                ask(b'{"coins_by_reference":' + value + b"}")
-        assert ask(b'{"coins_by_reference":null,"sparkline":false}') == plain(engine)
-        assert ask(b'{"coins_by_reference":false,"sparkline":false}') == plain(engine)
-        assert ask(b'{"coins_by_reference":true}')["coins"] == ["bitcoin"]
+        for value in (True, False, 1):
+            same(json.loads(raw_answer(engine, {"coins_by_reference": value, "sparkline": False})), plain(engine))
+        assert "snapshot_version" not in plain(engine)
 
 
 def test_escaped_ids_unicode_rows_and_loads_on_other_threads_join_as_the_plain_answer(

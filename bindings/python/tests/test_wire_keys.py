@@ -111,10 +111,9 @@ SHAPES: Dict[str, Tuple[str, ...]] = {
 }
 
 #: Swift key lists of shapes Python receives but has no TypedDict for: the error object (read
-#: into ``CoinfolioError``'s attributes, checked below) and the ``coins_by_reference`` form of
-#: the portfolio answer (read by the binding into :class:`PortfolioAnswer`), and the envelope
-#: CoinGecko's ``/global`` body is read from.
-NOT_TYPED = {"CoinfolioError.JSONKey", "Portfolio.ReferenceKey", "CoinGeckoBody.GlobalKey"}
+#: into ``CoinfolioError``'s attributes, checked below) and the envelope CoinGecko's ``/global``
+#: body is read from.
+NOT_TYPED = {"CoinfolioError.JSONKey", "CoinGeckoBody.GlobalKey"}
 #: Swift key lists the binding repeats as an Enum rather than a TypedDict, same keys, same order.
 ENUMS = {"CoinfolioError.DetailKey": errors.DetailKey}
 
