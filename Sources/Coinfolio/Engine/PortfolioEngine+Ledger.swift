@@ -68,9 +68,11 @@ extension PortfolioEngine {
     /// the engine's `vs_currency` (otherwise current values are unknown). Works without a snapshot.
     /// - Throws: `.notFound` for an unknown portfolio (other than "main"); `.store`.
     public func pnl(_ options: PnLOptions = PnLOptions()) throws -> PnLReport {
-        let vs = try currency(ofPortfolio: options.portfolio)
-        let ledger = try store.coinLedgers(portfolio: options.portfolio)
-        let (snapshot, price) = try currentPrices(vsCurrency: vs)
+        // One round trip: currency, ledger (unless cached and unchanged), manual prices, version check.
+        let (current, view) = try ownerView(portfolio: options.portfolio)
+        let vs = try currency(ofPortfolio: options.portfolio, stored: view.currency)
+        let ledger = view.ledger
+        let (snapshot, price) = prices(snapshot: vs == configuration.vsCurrency.code ? current : nil, manual: view.manualPrices[vs] ?? [:])
         // A move into this portfolio needs the other portfolios' lots of that coin (SPEC §16).
         var others: [[HoldingsKey: [LedgerEntry]]] = []
         if ledger.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
@@ -96,8 +98,15 @@ extension PortfolioEngine {
     /// - Throws: `.store`.
     func currentPrices(vsCurrency vs: String) throws -> (snapshot: MarketSnapshot?, price: (String) -> PreciseDecimal?) {
         let snapshot = vs == configuration.vsCurrency.code ? currentSnapshot() : nil
-        let manual = try store.manualCurrentPrices(vsCurrency: vs)
-        return (
+        return prices(snapshot: snapshot, manual: try store.manualCurrentPrices(vsCurrency: vs))
+    }
+
+    /// `currentPrices(vsCurrency:)` from what was read: `snapshot` (nil unless in the currency)
+    /// and the owner's manual current prices in the currency.
+    func prices(snapshot: MarketSnapshot?, manual: [String: ExactDecimal]) -> (
+        snapshot: MarketSnapshot?, price: (String) -> PreciseDecimal?
+    ) {
+        (
             snapshot,
             { id in
                 if let snapshot, let position = snapshot.indexByID[id] { return snapshot.exactPrice(at: position) }
@@ -111,8 +120,8 @@ extension PortfolioEngine {
         try currency(ofPortfolio: name, stored: store.portfolioCurrency(name))
     }
 
-    /// `currency(ofPortfolio:)` from what the database keeps of the portfolio (`stored`: nil
-    /// when it has no such row, as `LedgerStore.currency(of:_:)` answers).
+    /// `currency(ofPortfolio:)` from the portfolio's stored currency as read (`.some(nil)`: the
+    /// engine's; nil: no such portfolio).
     func currency(ofPortfolio name: String, stored: String??) throws -> String {
         switch stored {
         case .some(.some(let code)): return code

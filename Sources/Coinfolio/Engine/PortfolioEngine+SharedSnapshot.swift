@@ -104,25 +104,48 @@ extension PortfolioEngine {
     /// - Returns: the versions read (nil when no check ran): the ledger counter for a change stream.
     @discardableResult
     func followSharedChanges(force: Bool = false) -> ChangeVersions? {
-        guard store.keepsSnapshots else { return nil }
+        guard claimVersionCheck(force: force) else { return nil }
+        return refreshLock.withLockIfAvailable { _ -> ChangeVersions? in
+            guard let versions = try? store.changeVersions(vsCurrency: configuration.vsCurrency.code) else { return nil }
+            follow(marketVersion: versions.market)
+            return versions
+        } ?? nil
+    }
+
+    /// The owner's view of `portfolio` (`OwnerView`: ledger, currency, manual prices in the
+    /// engine's vs_currency and the portfolio's, in one round trip) with the version check
+    /// folded into the same statement when it is due, and the snapshot after that check: what
+    /// `portfolio` and `pnl` read, so that an engine kept open answers each with one round trip.
+    /// - Throws: `.store`.
+    func ownerView(portfolio: String) throws -> (snapshot: MarketSnapshot?, view: OwnerView) {
+        let vs = configuration.vsCurrency.code
+        let checking = claimVersionCheck(force: false)
+        let view = try store.ownerView(portfolio: portfolio, manualPricesIn: vs, marketVersionOf: checking ? vs : nil)
+        // While this engine refreshes, the refresh installs what it finds.
+        if checking { _ = refreshLock.withLockIfAvailable { _ in follow(marketVersion: view.marketVersion) } }
+        return (snapshot.withLock { $0 }, view)
+    }
+
+    /// Whether the version check is due (never on a private `:memory:` database; at most once
+    /// a second unless `force`); a due check counts as made from now.
+    private func claimVersionCheck(force: Bool) -> Bool {
+        guard store.keepsSnapshots else { return false }
         let now = ContinuousClock.now
-        let due = versionCheck.withLock { last -> Bool in
+        return versionCheck.withLock { last -> Bool in
             if !force, let last, now - last < Self.versionCheckInterval { return false }
             last = now
             return true
         }
-        guard due else { return nil }
-        return refreshLock.withLockIfAvailable { _ -> ChangeVersions? in
-            guard let versions = try? store.changeVersions(vsCurrency: configuration.vsCurrency.code) else { return nil }
-            // Versions only grow: a lower one is a standby that has not replayed this engine's own save.
-            let held = snapshot.withLock { $0?.saved?.version } ?? 0
-            if let market = versions.market, market > held, let restored = try? restoreSnapshot(),
-                (restored.saved?.version ?? 0) > held
-            {
-                snapshot.withLock { $0 = restored }
-            }
-            return versions
-        } ?? nil
+    }
+
+    /// Installs the saved snapshot when `marketVersion` (read by the version check) is higher
+    /// than the engine's. Only while holding `refreshLock`.
+    private func follow(marketVersion: Int?) {
+        // Versions only grow: a lower one is a standby that has not replayed this engine's own save.
+        let held = snapshot.withLock { $0?.saved?.version } ?? 0
+        if let market = marketVersion, market > held, let restored = try? restoreSnapshot(), (restored.saved?.version ?? 0) > held {
+            snapshot.withLock { $0 = restored }
+        }
     }
 
     /// How often the version check reads the database at most.

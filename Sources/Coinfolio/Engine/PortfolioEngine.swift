@@ -157,8 +157,8 @@ public final class PortfolioEngine: Sendable {
 
     /// The holdings joined with the current snapshot, in `query`'s order, and their total value.
     func sortedHoldings(_ query: PortfolioQuery) throws -> (snapshot: MarketSnapshot?, held: [HeldCoin], total: Double?) {
-        let snapshot = currentSnapshot()
-        let (held, total) = try joinedHoldings(snapshot, portfolio: query.portfolio)
+        let (snapshot, view) = try ownerView(portfolio: query.portfolio)
+        let (held, total) = joinedHoldings(snapshot, view)
         // Sort on small keys, then move each entry once.
         let keys = held.map { entry -> Double? in
             switch query.sort {
@@ -181,9 +181,15 @@ public final class PortfolioEngine: Sendable {
     func joinedHoldings(_ snapshot: MarketSnapshot?, portfolio: String = Transaction.defaultPortfolio) throws -> (
         held: [HeldCoin], total: Double?
     ) {
+        let vs = configuration.vsCurrency.code
+        return joinedHoldings(snapshot, try store.ownerView(portfolio: portfolio, manualPricesIn: vs, marketVersionOf: nil))
+    }
+
+    /// `joinedHoldings(_:portfolio:)` of the portfolio `view` was read for (`ownerView`).
+    func joinedHoldings(_ snapshot: MarketSnapshot?, _ view: OwnerView) -> (held: [HeldCoin], total: Double?) {
         var held: [HeldCoin] = []
         var absent: [Int] = []
-        for holding in try store.holdings(portfolio: portfolio) {
+        for holding in LedgerStore.holdings(of: view.ledger) {
             var position: Int?
             var value: Double?
             if let snapshot, let found = snapshot.indexByID[holding.coinID] {
@@ -195,7 +201,7 @@ public final class PortfolioEngine: Sendable {
             held.append(HeldCoin(coinID: holding.coinID, position: position, amount: holding.amount, value: value))
         }
         if !absent.isEmpty {
-            let manual = try store.manualCurrentPrices(vsCurrency: configuration.vsCurrency.code)
+            let manual = view.manualPrices[configuration.vsCurrency.code] ?? [:]
             for index in absent {
                 guard let price = manual[held[index].coinID] else { continue }
                 held[index].manualPrice = price

@@ -74,9 +74,6 @@ protocol Database: AnyObject {
     /// 100,000-row import spill pages to the WAL and read them back mid-transaction);
     /// PostgreSQL's pages live in the server's buffers, so `body` runs as is.
     func withLargeWriteCache<T>(_ body: () throws -> T) throws -> T
-    /// A number that changes when another connection commits, for caches; nil when the server
-    /// cannot tell cheaply (the caller then reads again every time).
-    func dataVersion() throws -> Int?
     /// The schema version (0 for a new database). SQLite: `PRAGMA user_version`; PostgreSQL:
     /// the table `coinfolio_schema`.
     func schemaVersion() throws -> Int

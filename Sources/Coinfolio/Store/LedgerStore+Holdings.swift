@@ -3,69 +3,21 @@ import Foundation
 /// Holdings: what each portfolio holds (the sum of its transactions), read whole and cached, and
 /// set — one coin or a batch — by recording the transfers of the differences.
 extension LedgerStore {
-    /// The portfolio's coins (by id) with their entries in ledger order, cached until a commit. A
-    /// row whose fee was paid in a coin carries its fee row's value (amount × price) as its fee,
-    /// nil while that price is pending (SPEC §16).
+    /// The portfolio's coins (by id) with their entries in ledger order, read again only when the
+    /// owner's ledger changed (`view(portfolio:)`). A row whose fee was paid in a coin carries its
+    /// fee row's value (amount × price) as its fee, nil while that price is pending (SPEC §16).
     func ledger(portfolio: String) throws -> [CoinLedger] {
-        try file.reading { connection in
-            // nil (PostgreSQL): no cheap way to know another connection committed; read every time.
-            let version = try connection.dataVersion()
-            if let version {
-                let cached: [CoinLedger]? = cache.withLock { cache in
-                    if cache.dataVersion != version { cache = (version, [:]) }
-                    return cache.portfolios[portfolio]
-                }
-                if let cached { return cached }
-            }
-            // Read in the time-ordered index's order and grouped here: no sort of the whole ledger.
-            let select = try connection.statement(
-                """
-                SELECT coin_id, \(LedgerRow.entryColumns) FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2
-                ORDER BY timestamp_ms, id
-                """)
-            select.bind(1, owner)
-            select.bind(2, portfolio)
-            defer { select.reset() }
-            var slots: [[UInt8]: Int] = [:]
-            var coins: [(id: [UInt8], entries: [LedgerEntry])] = []
-            // Rows whose fee was paid in a coin, by group, until their fee row (which follows) is read.
-            var feeParents: [Int32: (slot: Int, index: Int, coin: [UInt8])] = [:]
-            try groupNumbers.withLock { numbers in
-                try withUnsafeMutablePointer(to: &numbers) { groups in
-                    while try select.next() {
-                        let id = select.withText(0) { Array($0) }
-                        let entry = try LedgerRow.entry(select, at: 1, groups: groups)
-                        let slot: Int
-                        if let known = slots[id] {
-                            slot = known
-                            coins[slot].entries.append(entry)
-                        } else {
-                            slot = coins.count
-                            slots[id] = slot
-                            coins.append((id, [entry]))
-                        }
-                        guard entry.group != 0 else { continue }
-                        if entry.fee == nil, let coin = LedgerRow.feeCoin(select, at: 1) {
-                            feeParents[entry.group] = (slot, coins[slot].entries.count - 1, coin)
-                        } else if entry.kind == .fee, let parent = feeParents[entry.group], parent.coin == id {
-                            // The parent's fee is its fee row's value: unknown while that price is pending.
-                            coins[parent.slot].entries[parent.index].fee = entry.price.map { entry.units * $0 }
-                            feeParents[entry.group] = nil
-                        }
-                    }
-                }
-            }
-            // Coins by id, bytewise (as SQLite and PostgreSQL's "C" collation sort).
-            coins.sort { $0.id.lexicographicallyPrecedes($1.id) }
-            let result: [CoinLedger] = coins.map { (String(decoding: $0.id, as: UTF8.self), $0.entries) }
-            if version != nil { cache.withLock { $0.portfolios[portfolio] = result } }
-            return result
-        }
+        try view(portfolio: portfolio).ledger
     }
 
     /// The portfolio's holdings: every coin whose transactions sum above zero, by coin id.
     func holdings(portfolio: String) throws -> [Holding] {
-        try ledger(portfolio: portfolio).compactMap { coin in
+        Self.holdings(of: try ledger(portfolio: portfolio))
+    }
+
+    /// The holdings of a portfolio's ledger: every coin whose entries sum above zero, by coin id.
+    static func holdings(of ledger: [CoinLedger]) -> [Holding] {
+        ledger.compactMap { coin in
             let held = Self.signedSum(coin.entries)
             return held.isZero || held.isNegative ? nil : Holding(coinID: coin.coinID, amount: held.double)
         }

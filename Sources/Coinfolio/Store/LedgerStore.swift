@@ -13,15 +13,16 @@ import Synchronization
 /// in memory while no other connection writes, and the check reads that position and only the
 /// entries after the change (`LedgerStore+Positions`).
 /// Amounts, prices and fees are stored as exact decimal text. Reads of a whole portfolio are
-/// cached until another connection commits (`Database.dataVersion`) or this one writes.
+/// cached until the owner's ledger change counter moves (another handle or process wrote; read in
+/// the same statement as the rows, `view(portfolio:)`) or this one writes.
 final class LedgerStore: Sendable {
     /// One coin's entries in ledger order.
     typealias CoinLedger = (coinID: String, entries: [LedgerEntry])
 
     let file: StoreConnection
-    /// portfolio → coins in id order, each with its entries in ledger order; and the database's
-    /// `dataVersion` when they were read. Used only while holding the connection's lock.
-    let cache = Mutex<(dataVersion: Int, portfolios: [String: [CoinLedger]])>((-1, [:]))
+    /// portfolio → coins in id order, each with its entries in ledger order; and the owner's ledger
+    /// change counter they were read at. Used only while holding the connection's lock.
+    let cache = Mutex<(counter: Int64, portfolios: [String: [CoinLedger]])>((-1, [:]))
     /// The positions, valid while no other connection writes the owner's ledger. Used only while
     /// holding the connection's lock, inside a write.
     let positionCache = Mutex(PositionCache())
@@ -38,8 +39,8 @@ final class LedgerStore: Sendable {
 
     /// A write: locked, in one owner transaction (`Database.ownerTransaction`: on PostgreSQL the
     /// owner's ledger lock and READ COMMITTED, on SQLite `BEGIN IMMEDIATE`), never retried (a
-    /// CSV stream read once is never replayed), and the cache dropped after (this connection's
-    /// own commits do not change `data_version`). The positions follow the commit or rollback.
+    /// CSV stream read once is never replayed), and the cache dropped after (the write moved the
+    /// counter it is keyed by). The positions follow the commit or rollback.
     func write<T: Sendable>(reportingProgress: Bool = false, _ body: (any Database) throws -> T) throws -> T {
         try file.locked(reportingProgress: reportingProgress) { connection in
             defer { cache.withLock { $0.portfolios.removeAll() } }

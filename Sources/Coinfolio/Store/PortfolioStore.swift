@@ -110,8 +110,8 @@ public final class PortfolioStore: Sendable {
     /// zero, sorted by coin id (bytewise).
     /// - Throws: `.store` with the server's message.
     ///
-    /// On SQLite the ledger is read again only when another connection (thread or process) has
-    /// committed since the last read, or after this store wrote.
+    /// The ledger rows are read again only when the owner's ledger changed since the last read
+    /// (another handle or process wrote, or this store did); each call sends one statement.
     public func holdings() throws -> [Holding] {
         try ledger.holdings(portfolio: Transaction.defaultPortfolio)
     }
@@ -153,6 +153,11 @@ extension PortfolioStore {
 
     /// The portfolio's holdings: every coin whose transactions sum above zero, by coin id.
     func holdings(portfolio: String) throws -> [Holding] { try ledger.holdings(portfolio: portfolio) }
+
+    /// What a report of the portfolio reads, in one statement; see `LedgerStore.view`.
+    func ownerView(portfolio: String, manualPricesIn: String?, marketVersionOf: String?) throws -> OwnerView {
+        try ledger.view(portfolio: portfolio, manualPricesIn: manualPricesIn, marketVersionOf: marketVersionOf)
+    }
 
     /// Sets a holding of `portfolio` by recording the transfer of the difference; see `setHolding(coinID:amount:)`.
     func setHolding(portfolio: String, coinID: String, amount: Double) throws {

@@ -194,8 +194,6 @@
             }
         }
 
-        func dataVersion() throws -> Int? { nil }
-
         func boundNextWait(by deadline: ContinuousClock.Instant) { nextWaitBound = deadline }
 
         /// Nothing to set: durability and isolation are the server's.

@@ -189,7 +189,7 @@ final class PriceStore: Sendable {
     }
 
     /// A stored manual price; a row that is no decimal was not written by Coinfolio.
-    private static func decimal(_ text: String?) throws -> ExactDecimal {
+    static func decimal(_ text: String?) throws -> ExactDecimal {
         guard let text, let value = ExactDecimal(text) else {
             throw CoinfolioError(.store, "a stored manual price is not a decimal number: \"\((text ?? "NULL").prefix(64))\"")
         }

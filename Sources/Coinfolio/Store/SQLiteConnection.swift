@@ -170,11 +170,6 @@ final class SQLiteConnection: Database {
         }
     }
 
-    /// SQLite's `data_version`: changes when another connection commits.
-    func dataVersion() throws -> Int? {
-        try prepared("PRAGMA data_version").scalarInt() ?? 0
-    }
-
     func boundNextWait(by deadline: ContinuousClock.Instant) { busyWait.bound = deadline }
 
     // MARK: - What SQLite spells or does its own way
