@@ -27,6 +27,8 @@ struct MarketRows {
     var coins: [Coin] { merged.rows }
     /// How many rows are kept.
     var count: Int { merged.rows.count }
+    /// Each kept row's position by id (what a snapshot indexes its coins by).
+    var positionByID: [String: Int] { merged.positionByID }
 
     /// Starts a body: its elements are numbered from `elementCount` on.
     mutating func beginBody() { base = elementCount }

@@ -52,7 +52,8 @@ final class MarketSnapshot: Sendable {
 
     init(
         coins: SnapshotCoins, marketData: MarketData?, asOf: Date, fetchedAt: Date, refreshFailed: Bool = false,
-        storedSparklines: StoredSparklines? = nil, saved: SnapshotStore.Stamp? = nil, listed: Int? = nil
+        storedSparklines: StoredSparklines? = nil, saved: SnapshotStore.Stamp? = nil, listed: Int? = nil,
+        positionByID: [String: Int]? = nil
     ) {
         self.coins = coins
         self.marketData = marketData
@@ -62,11 +63,16 @@ final class MarketSnapshot: Sendable {
         self.storedSparklines = storedSparklines
         self.saved = saved
         self.listed = listed.flatMap { $0 < coins.count ? $0 : nil }
-        var index: [String: Int] = [:]
-        index.reserveCapacity(coins.count)
-        // By position, not `enumerated()`: that copies each whole `Coin` to read its id.
-        for position in coins.indices { index[coins.id(at: position)] = position }
-        indexByID = index
+        if let positionByID, positionByID.count == coins.count {
+            // The merge's index of these coins (`MarketRows`): 100,000 ids are not hashed twice.
+            indexByID = positionByID
+        } else {
+            var index: [String: Int] = [:]
+            index.reserveCapacity(coins.count)
+            // By position, not `enumerated()`: that copies each whole `Coin` to read its id.
+            for position in coins.indices { index[coins.id(at: position)] = position }
+            indexByID = index
+        }
         searchIndex = Mutex(nil)
         orders = Mutex([:])
         ranks = Mutex([:])

@@ -122,6 +122,9 @@ extension PortfolioEngine {
         var coins: [Coin]
         var marketData: MarketData?
         var listed: Int?
+        /// Each coin's position by id when the merge already has it (`MarketRows.positionByID`);
+        /// nil: the snapshot indexes the coins itself.
+        var positionByID: [String: Int]? = nil
     }
 
     /// Downloads the top `coinLimit` coins, `/global`, and the held coins missing from the top
@@ -162,7 +165,7 @@ extension PortfolioEngine {
         }
         // An async refresh cancelled by now stops before the save that follows the download.
         try WorkCancellation.check()
-        return Download(coins: rows.coins, marketData: marketData, listed: listed)
+        return Download(coins: rows.coins, marketData: marketData, listed: listed, positionByID: rows.positionByID)
     }
 
     /// The error for a markets answer with no coin: `details["reason"]` = `"no_coins"`.
@@ -185,18 +188,21 @@ extension PortfolioEngine {
     ///   `.decode` (not CoinGecko shapes), `.store`.
     @discardableResult
     public func load(marketsBody: Data, globalBody: Data?) throws -> RefreshSummary {
-        let page = try naming("markets_body") {
-            let page = try CoinGeckoBody.markets(marketsBody)
-            guard !page.coins.isEmpty else {
+        // The merged rows rather than a page: a load reports no skips or warnings, and the
+        // snapshot reuses the merge's id index.
+        let rows = try naming("markets_body") {
+            var rows = MarketRows()
+            try CoinGeckoBody.markets(marketsBody, into: &rows)
+            guard rows.count > 0 else {
                 throw Self.noCoins("no coin in it (an empty array, or every row skipped); nothing was replaced", code: .invalidArgument)
             }
-            return page
+            return rows
         }
         let newMarketData = try naming("global_body") { try globalBody.map(CoinGeckoBody.global) }
         try WorkInProgress.refuseNested(self, "load")
         let summary = try refreshLock.withLock { _ in
             let marketData = newMarketData ?? currentSnapshot()?.marketData
-            var summary = try install(coins: page.coins, marketData: marketData)
+            var summary = try install(coins: rows.coins, marketData: marketData, positionByID: rows.positionByID)
             summary.fetched = false
             return summary
         }

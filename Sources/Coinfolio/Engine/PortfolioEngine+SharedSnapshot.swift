@@ -17,7 +17,7 @@ extension PortfolioEngine {
         let asOf = MarketSnapshot.dataTime(coins: download.coins, marketData: download.marketData) ?? fetchedAt
         let next = MarketSnapshot(
             coins: SnapshotCoins(download.coins), marketData: download.marketData, asOf: asOf, fetchedAt: fetchedAt, saved: saved,
-            listed: download.listed)
+            listed: download.listed, positionByID: download.positionByID)
         snapshot.withLock { $0 = next }
         return RefreshSummary(
             coins: download.coins.count, asOf: asOf, fetchedAt: fetchedAt,
@@ -27,10 +27,11 @@ extension PortfolioEngine {
     /// Swaps in a new snapshot of `coins` — one row per id: `MarketRows` merged them, and
     /// nothing here merges again — and saves it holding the currency's market lock (compact
     /// form, per vs_currency; not on a private `:memory:` database, see
-    /// `PortfolioStore.keepsSnapshots`). Every coin is listed.
-    func install(coins: [Coin], marketData: MarketData?) throws -> RefreshSummary {
+    /// `PortfolioStore.keepsSnapshots`). Every coin is listed. `positionByID`: the merge's index
+    /// of `coins` when it has one.
+    func install(coins: [Coin], marketData: MarketData?, positionByID: [String: Int]? = nil) throws -> RefreshSummary {
         let fetchedAt = Date()
-        let download = Download(coins: coins, marketData: marketData, listed: nil)
+        let download = Download(coins: coins, marketData: marketData, listed: nil, positionByID: positionByID)
         // A private `:memory:` database is read by no one but this engine, whose vs_currency is
         // fixed, and ends with it: a saved copy there would only double the memory of the
         // snapshot already held (and its sparkline text), so it is not written.

@@ -4,7 +4,8 @@
 struct LaterRowWins<Row> {
     /// The merged rows, in the order their ids were first seen.
     private(set) var rows: [Row] = []
-    private var positionByID: [String: Int] = [:]
+    /// Each id's position in `rows` (a snapshot's id index is this dictionary, not built again).
+    private(set) var positionByID: [String: Int] = [:]
 
     init(reservingCapacity capacity: Int = 0) {
         rows.reserveCapacity(capacity)
