@@ -50,6 +50,10 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     /// digits. Nil for NaN, ±Inf and values out of range.
     public init?(_ value: Double) {
         guard value.isFinite else { return nil }
+        if let units = Self.shortestUnits(value) {
+            self.init(units: units)
+            return
+        }
         // Parsed from the text's contiguous UTF-8 bytes, not through `String.UTF8View` (a
         // performance report converts every stored point: the view's indexing cost more than
         // producing the text).
@@ -133,12 +137,13 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         var shift = exponent + fractionDigits
         var units = mantissa
         if shift >= 0 {
-            while shift > 0 {
-                if units == 0 { break }
-                let (next, overflow) = units.multipliedReportingOverflow(by: 10)
+            // One multiply by 10^shift: it overflows exactly when some step of ×10 would (the
+            // units only grow); 10^39 and above overflow any units but 0.
+            if units != 0 && shift > 0 {
+                guard shift < Self.powersOfTen.count else { return nil }
+                let (next, overflow) = units.multipliedReportingOverflow(by: Self.powersOfTen[shift])
                 guard !overflow else { return nil }
                 units = next
-                shift -= 1
             }
         } else {
             var remainderNonZero = false
@@ -162,6 +167,13 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     @usableFromInline static let maximumUnits: Int128 = Int128.max / 2
+
+    /// 10⁰ … 10³⁸: every power of ten an `Int128` holds.
+    static let powersOfTen: [Int128] = {
+        var powers: [Int128] = [1]
+        for _ in 1...38 { powers.append(powers[powers.count - 1] * 10) }
+        return powers
+    }()
 
     /// The shortest decimal text: no exponent, no trailing zeros, no "-0".
     public var description: String { withText { String(decoding: $0, as: UTF8.self) } }

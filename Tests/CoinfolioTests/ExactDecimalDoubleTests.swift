@@ -1,0 +1,88 @@
+import XCTest
+
+@testable import Coinfolio
+
+/// `ExactDecimal(Double)` reads a double's shortest digits without text where it can
+/// (`shortestUnits`, issue 27's performance report): tied here to parsing `description`, the
+/// reference, over doubles of every shape; and `parse`'s one-multiply scaling at its edges.
+final class ExactDecimalDoubleTests: XCTestCase {
+    private func viaText(_ value: Double) -> ExactDecimal? {
+        var text = value.description
+        return text.withUTF8 { ExactDecimal.parse($0, rounding: true) }
+    }
+
+    private func assertSame(_ value: Double, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(ExactDecimal(value), viaText(value), "\(value) (\(value.bitPattern))", file: file, line: line)
+        if let units = ExactDecimal.shortestUnits(value) {
+            XCTAssertEqual(ExactDecimal(units: units), viaText(value), "\(value)", file: file, line: line)
+        }
+    }
+
+    func testWrittenValues() {
+        XCTAssertEqual(ExactDecimal(0.1)?.description, "0.1")
+        XCTAssertEqual(ExactDecimal(100.05)?.description, "100.05")
+        XCTAssertEqual(ExactDecimal(-2.5)?.description, "-2.5")
+        XCTAssertEqual(ExactDecimal(-0.0)?.description, "0")
+        XCTAssertEqual(ExactDecimal(1.186e-09)?.description, "0.000000001186")
+        XCTAssertEqual(ExactDecimal(0.1 + 0.2)?.description, "0.30000000000000004")  // 17 digits: the text path
+        XCTAssertEqual(ExactDecimal(123456789012345.0)?.description, "123456789012345")
+        XCTAssertEqual(ExactDecimal(1e-19)?.description, "0")  // rounded at 18 places, as the text was
+        XCTAssertEqual(ExactDecimal(6e-19)?.description, "0.000000000000000001")
+        XCTAssertNil(ExactDecimal(1e20))
+        XCTAssertNil(ExactDecimal(Double.nan))
+    }
+
+    func testTheBenchmarksPricesAndDailyPrices() {
+        for c in 0..<100 {
+            for d in stride(from: 0, through: 1826, by: 7) { assertSame(100.0 + Double(c) + Double(d) * 0.05) }
+        }
+        for cents in 0..<20_000 { assertSame(Double(cents) / 100) }
+    }
+
+    func testRandomDoublesOfEveryShape() {
+        var generator = SplitMix64(seed: 27)
+        for _ in 0..<20_000 {
+            assertSame(Double.random(in: 0..<1, using: &generator))
+            assertSame(Double.random(in: -1e6..<1e6, using: &generator))
+            assertSame(Double.random(in: 0..<6e14, using: &generator).rounded())
+            let digits = Double(Int.random(in: 1..<1_000_000_000_000, using: &generator))
+            let k = Int.random(in: 0...17, using: &generator)
+            assertSame(digits / pow(10, Double(k)))
+            assertSame(-digits / pow(10, Double(k)))
+            // Any finite bit pattern: most take the text path; none may differ.
+            let bits = UInt64.random(in: 0...UInt64.max, using: &generator)
+            let any = Double(bitPattern: bits)
+            if any.isFinite { assertSame(any) }
+        }
+        // Around 2⁴⁹, where the quick path stops.
+        for step in -2000...2000 { assertSame(562_949_953_421_312 + Double(step) * 0.125) }
+        for step in -2000...2000 { assertSame((562_949_953_421_312 + Double(step) * 0.125) / 1e8) }
+    }
+
+    func testScalingToEighteenPlacesAtItsEdges() {
+        XCTAssertEqual(ExactDecimal("0e100000")?.description, "0")
+        XCTAssertEqual(ExactDecimal("1e-18")?.description, "0.000000000000000001")
+        XCTAssertEqual(ExactDecimal("85e18")?.description, "85000000000000000000")
+        XCTAssertNil(ExactDecimal("86e18"))  // past ±8.5 × 10¹⁹
+        XCTAssertNil(ExactDecimal("1e20"))
+        XCTAssertNil(ExactDecimal("1e21"))  // 10^39 units: beyond Int128
+        XCTAssertNil(ExactDecimal("1e100000"))
+        XCTAssertEqual(ExactDecimal("0.00000000000000000000001e22")?.description, "0.1")
+        XCTAssertEqual(ExactDecimal("12.5e-1")?.description, "1.25")
+        XCTAssertEqual(ExactDecimal("-7")?.description, "-7")
+        XCTAssertEqual(ExactDecimal("0.000000000000000000000000000000000001e35")?.description, "0.1")
+    }
+}
+
+/// A seeded generator (SplitMix64, Steele, Lea and Flood 2014), so a failure repeats.
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
