@@ -74,9 +74,31 @@ extension PortfolioEngine {
     }
 
     /// `pnl(_:)` from what was read: the current snapshot and the view of `options.portfolio`.
-    /// The cost-basis figures and the coins' snapshot positions are kept per ledger change and
-    /// snapshot (`LedgerDerivations`); only current prices are applied anew.
-    func pnl(_ options: PnLOptions, snapshot current: MarketSnapshot?, view: OwnerView) throws -> PnLReport {
+    func pnl(_ options: PnLOptions, snapshot: MarketSnapshot?, view: OwnerView) throws -> PnLReport {
+        let inputs = try pnlInputs(options, snapshot: snapshot, view: view)
+        var report = PnLReport.report(
+            portfolio: options.portfolio, vsCurrency: inputs.vsCurrency, method: options.method, coinIDs: view.ledger.map(\.coinID),
+            figures: inputs.figures, price: inputs.price)
+        for index in report.coins.indices where report.coins[index].currentPrice != nil {
+            report.coins[index].priceSource = inputs.positions?[index] != nil ? PriceSource.coingecko : .manual
+        }
+        return report
+    }
+
+    /// The totals of `pnl(options, snapshot:view:)` the statistics show (`PnLTotals`), in the
+    /// portfolio's currency, without the report's other figures.
+    func pnlTotals(_ options: PnLOptions, snapshot: MarketSnapshot?, view: OwnerView) throws -> (vsCurrency: String, totals: PnLTotals) {
+        let inputs = try pnlInputs(options, snapshot: snapshot, view: view)
+        return (inputs.vsCurrency, PnLTotals(figures: inputs.figures, price: inputs.price))
+    }
+
+    /// What a P&L of `options.portfolio` is computed from: the portfolio's currency, each coin's
+    /// cost-basis figures (in `view.ledger` order), the coins' positions in the snapshot (nil
+    /// unless the snapshot is in that currency) and the current price of coin i. The figures and
+    /// positions are kept per ledger change and snapshot (`LedgerDerivations`).
+    private func pnlInputs(_ options: PnLOptions, snapshot current: MarketSnapshot?, view: OwnerView) throws -> (
+        vsCurrency: String, figures: [CostBasisFigures], positions: [Int?]?, price: (Int) -> PreciseDecimal?
+    ) {
         let vs = try currency(ofPortfolio: options.portfolio, stored: view.currency)
         let ledger = view.ledger
         let snapshot = vs == configuration.vsCurrency.code ? current : nil
@@ -100,16 +122,13 @@ extension PortfolioEngine {
                 method: options.method, ledger: ledger, others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } })
         }
         let positions = snapshot.map { derivations.positions(view, portfolio: options.portfolio, in: $0) }
-        var report = PnLReport.report(
-            portfolio: options.portfolio, vsCurrency: vs, method: options.method, coinIDs: ledger.map(\.coinID), figures: figures,
-            price: { index in
+        return (
+            vs, figures, positions,
+            { index in
                 if let snapshot, let position = positions?[index] { return snapshot.exactPrice(at: position) }
                 return manual[ledger[index].coinID].map(PreciseDecimal.init)
-            })
-        for index in report.coins.indices where report.coins[index].currentPrice != nil {
-            report.coins[index].priceSource = positions?[index] != nil ? PriceSource.coingecko : .manual
-        }
-        return report
+            }
+        )
     }
 
     /// The current prices in `vsCurrency` the reports value holdings at: the snapshot's

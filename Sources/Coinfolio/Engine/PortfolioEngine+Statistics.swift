@@ -35,17 +35,15 @@ extension PortfolioEngine {
     /// fifo, in vs_currency; "n/a" where unknown (no price, or only units of unknown cost).
     /// `snapshot` and `view` (of "main") as `statistics` read them.
     func profitAndLossStatistics(snapshot: MarketSnapshot, view: OwnerView) throws -> [Statistic] {
-        let report = try pnl(PnLOptions(), snapshot: snapshot, view: view)
-        let vs = (try? VsCurrency(report.vsCurrency)) ?? configuration.vsCurrency
+        let (currency, totals) = try pnlTotals(PnLOptions(), snapshot: snapshot, view: view)
+        let vs = (try? VsCurrency(currency)) ?? configuration.vsCurrency
         func money(_ value: PreciseDecimal?) -> String {
             value.map { NumberFormat.value($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
         }
         return [
             Statistic(
-                title: "Unrealized P&L", value: money(report.totalUnrealizedPnL),
-                percentageChange: report.totalUnrealizedPnLPercentage),
-            Statistic(
-                title: "Realized P&L", value: money(report.totalRealizedPnL), percentageChange: report.totalRealizedPnLPercentage),
+                title: "Unrealized P&L", value: money(totals.unrealizedPnL), percentageChange: totals.unrealizedPnLPercentage),
+            Statistic(title: "Realized P&L", value: money(totals.realizedPnL), percentageChange: totals.realizedPnLPercentage),
         ]
     }
 

@@ -35,3 +35,14 @@ extension CoinCostBasis {
             incomeUnits: incomeUnits, incomeKnownUnits: incomeKnownUnits, incomeRows: incomeRows, incomeKnownRows: incomeKnownRows)
     }
 }
+
+extension CostBasisFigures {
+    /// The remaining cost of the known-cost units: 0 when no units are held; nil when units are
+    /// held and none has a known cost.
+    var costBasis: PreciseDecimal? { amount.isZero ? .zero : (knownUnits.isZero ? nil : knownCost) }
+
+    /// Value of the known-cost units at `price` − their cost; nil without a price.
+    func unrealizedPnL(costBasis: PreciseDecimal, price: PreciseDecimal?) -> PreciseDecimal? {
+        price.map { knownUnits * $0 - costBasis }
+    }
+}

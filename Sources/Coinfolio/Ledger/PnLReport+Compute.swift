@@ -59,9 +59,8 @@ extension PnLReport {
         let amount = basis.amount
         let known = (units: basis.knownUnits, cost: basis.knownCost)
         let hasKnown = !known.units.isZero
-        let costBasis: PreciseDecimal? = amount.isZero ? .zero : (hasKnown ? known.cost : nil)
-        var unrealized: PreciseDecimal?
-        if let currentPrice, let costBasis { unrealized = known.units * currentPrice - costBasis }
+        let costBasis = basis.costBasis
+        let unrealized = costBasis.flatMap { basis.unrealizedPnL(costBasis: $0, price: currentPrice) }
         var percentage: Double?
         if let unrealized, let costBasis { percentage = Self.percentage(unrealized, of: costBasis) }
         let realized = basis.realized
