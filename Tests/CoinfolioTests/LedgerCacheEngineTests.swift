@@ -118,4 +118,26 @@ final class LedgerCacheEngineTests: XCTestCase {
         XCTAssertEqual(try held(engine), ["bitcoin": 3])
         XCTAssertEqual(try costBasis(engine), "200")
     }
+
+    /// On SQLite a call that finds its cached ledger current reads no ledger row: the counter gate
+    /// is the lower bound of the `ledger_time` range, computed once before the seek, and the index
+    /// gives ledger order (no sort). As a plain `WHERE` term holding a subquery it was tested on
+    /// every row of the portfolio (20 ms a `pnl` or statistics call at 100,000 rows, twice the
+    /// call's own work; bench/NOTES.md "The owner view on SQLite"). PostgreSQL evaluates such a
+    /// subquery once as an InitPlan.
+    func testTheOwnerViewSeeksTheLedgerRangeOnSQLite() throws {
+        guard !TestDatabase.isPostgres else { throw XCTSkip("SQLite's query plan; PostgreSQL plans its own") }
+        let database = try TestDatabase.fresh(self)
+        try engine(database).close()
+        let connection = try SQLiteConnection(path: database.location)
+        defer { connection.close() }
+        let plan = try connection.statement("EXPLAIN QUERY PLAN " + LedgerStore.ownerViewSQL)
+        var details: [String] = []
+        while try plan.next() { details.append(plan.text(3) ?? "") }
+        XCTAssertTrue(
+            details.contains("SEARCH ledger_transaction USING INDEX ledger_time (owner=? AND portfolio=? AND timestamp_ms>?)"),
+            "\(details)")
+        // The one sort left is the manual prices' (a few rows): the ledger rows come in index order.
+        XCTAssertEqual(details.filter { $0.hasPrefix("USE TEMP B-TREE") }.count, 1, "\(details)")
+    }
 }

@@ -76,13 +76,21 @@ extension LedgerStore {
     /// The statement of `view`: the portfolio's ledger rows (part 2; only when the owner's counter
     /// differs from ?5), a header row (part 0; columns counted from 0: the portfolio's currency in
     /// 1, the counter in 2, "portfolio" in 3 when it exists, the market version in 7) and the
-    /// manual prices (part 1: coin id in 1, price in 4, currency in 10), in one `UNION ALL` sorted by part, then ledger
-    /// order (time, then insertion). The ledger branch comes first: PostgreSQL types each column
-    /// from it. Parameters: ?1 owner, ?2 portfolio, ?3 market currency, ?4 manual-price currency,
-    /// ?5 the counter of the cached ledger (-1: none).
+    /// manual prices (part 1: coin id in 1, price in 4, currency in 10), in one `UNION ALL`. Each
+    /// row says its part in column 0, so only the ledger rows' order matters: ledger order (time,
+    /// then insertion), the order of the `ledger_time` index. The ledger branch comes first:
+    /// PostgreSQL types each column from it. Parameters: ?1 owner, ?2 portfolio, ?3 market
+    /// currency, ?4 manual-price currency, ?5 the counter of the cached ledger (-1: none).
+    ///
+    /// The counter gate is also the lower bound of the index range: a bound SQLite computes once
+    /// before its seek (an empty range when the counter has not moved; a stored time is within
+    /// years 1–9999, `Transaction.validate`), where a plain `WHERE` term holding a subquery is
+    /// tested on every row of the portfolio. Sorting by the rows' own columns (not the part, a
+    /// constant) lets the index give ledger order without a sort on SQLite.
     static let ownerViewSQL = """
         SELECT 2, coin_id, \(LedgerRow.entryColumns) FROM ledger_transaction
-        WHERE owner = ?1 AND portfolio = ?2 AND COALESCE((SELECT counter FROM ledger_change WHERE owner = ?1), 0) <> ?5
+        WHERE owner = ?1 AND portfolio = ?2 AND \(ledgerChanged)
+            AND timestamp_ms >= CASE WHEN \(ledgerChanged) THEN -9223372036854775807 ELSE 9223372036854775807 END
         UNION ALL
         SELECT 0, (SELECT vs_currency FROM portfolio WHERE owner = ?1 AND name = ?2),
             COALESCE((SELECT counter FROM ledger_change WHERE owner = ?1), 0),
@@ -91,8 +99,11 @@ extension LedgerStore {
         UNION ALL
         SELECT 1, coin_id, NULL, NULL, price, NULL, NULL, NULL, NULL, NULL, vs_currency FROM manual_current_price
         WHERE owner = ?1 AND (vs_currency = ?4 OR vs_currency = (SELECT vs_currency FROM portfolio WHERE owner = ?1 AND name = ?2))
-        ORDER BY 1, 8, 3
+        ORDER BY 8, 3
         """
+
+    /// Whether the owner's change counter differs from ?5 (the cached ledger's).
+    private static let ledgerChanged = "COALESCE((SELECT counter FROM ledger_change WHERE owner = ?1), 0) <> ?5"
 }
 
 /// The ledger rows of one portfolio as they are read in ledger order, grouped by coin: a row
