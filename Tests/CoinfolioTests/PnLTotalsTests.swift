@@ -28,13 +28,21 @@ final class PnLTotalsTests: XCTestCase {
     /// sold out, a pending sell price; the totals equal the report's, decimal for decimal.
     func testTotalsEqualTheReportsTotals() {
         let ledger: [(coinID: String, entries: [LedgerEntry])] = [
-            ("a", [entry(1, .buy, "2", at: 1, price: "3.1"), entry(2, .buy, "1", at: 2, price: "7"), entry(3, .sell, "1.5", at: 3, price: "4")]),
+            (
+                "a",
+                [
+                    entry(1, .buy, "2", at: 1, price: "3.1"), entry(2, .buy, "1", at: 2, price: "7"),
+                    entry(3, .sell, "1.5", at: 3, price: "4"),
+                ]
+            ),
             ("b", [entry(4, .transferIn, "5", at: 1), entry(5, .sell, "1", at: 2, price: "2")]),
             ("c", [entry(6, .buy, "1", at: 1, price: "10"), entry(7, .sell, "1", at: 2, price: "12")]),
             ("d", [entry(8, .buy, "3", at: 1, price: "1"), entry(9, .sell, "1", at: 2)]),
             ("e", [entry(10, .transferIn, "1", at: 1)]),
         ]
-        let priceSets: [[String: String]] = [[:], ["a": "5", "b": "1", "c": "9", "d": "2", "e": "3"], ["b": "1", "e": "3"], ["a": "0.3"]]
+        let priceSets: [[String: String]] = [
+            [:], ["a": "5", "b": "1", "c": "9", "d": "2", "e": "3"], ["b": "1", "e": "3"], ["a": "0.3"],
+        ]
         for method in CostBasisMethod.allCases {
             for prices in priceSets {
                 let report = PnLReport.compute(
@@ -76,7 +84,8 @@ final class PnLTotalsTests: XCTestCase {
         try engine.setHolding(coinID: "coin-b", amount: 3)
         XCTAssertNil(try engine.portfolio().entries.first { $0.coinID == "coin-b" }?.value, "coin-b is not in the snapshot")
         try load(20, withB: true)
-        XCTAssertEqual(try engine.portfolio().entries.first { $0.coinID == "coin-b" }?.value, 6, "positions found again in the new snapshot")
+        XCTAssertEqual(
+            try engine.portfolio().entries.first { $0.coinID == "coin-b" }?.value, 6, "positions found again in the new snapshot")
         XCTAssertEqual(try engine.pnl().coins.first { $0.coinID == "coin-b" }?.priceSource, .coingecko)
         try engine.setHolding(coinID: "coin-b", amount: 0)
         XCTAssertEqual(try engine.portfolio().entries.map(\.coinID), ["coin-a"], "an emptied holding leaves")
