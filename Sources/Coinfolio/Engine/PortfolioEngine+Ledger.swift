@@ -70,9 +70,39 @@ extension PortfolioEngine {
     public func pnl(_ options: PnLOptions = PnLOptions()) throws -> PnLReport {
         // One round trip: currency, ledger (unless cached and unchanged), manual prices, version check.
         let (current, view) = try ownerView(portfolio: options.portfolio)
+        return try pnl(options, snapshot: current, view: view)
+    }
+
+    /// `pnl(_:)` from what was read: the current snapshot and the view of `options.portfolio`.
+    func pnl(_ options: PnLOptions, snapshot: MarketSnapshot?, view: OwnerView) throws -> PnLReport {
+        let inputs = try pnlInputs(options, snapshot: snapshot, view: view)
+        var report = PnLReport.report(
+            portfolio: options.portfolio, vsCurrency: inputs.vsCurrency, method: options.method, coinIDs: view.ledger.map(\.coinID),
+            figures: inputs.figures, price: inputs.price)
+        for index in report.coins.indices where report.coins[index].currentPrice != nil {
+            report.coins[index].priceSource = inputs.positions?[index] != nil ? PriceSource.coingecko : .manual
+        }
+        return report
+    }
+
+    /// The totals of `pnl(options, snapshot:view:)` the statistics show (`PnLTotals`), in the
+    /// portfolio's currency, without the report's other figures.
+    func pnlTotals(_ options: PnLOptions, snapshot: MarketSnapshot?, view: OwnerView) throws -> (vsCurrency: String, totals: PnLTotals) {
+        let inputs = try pnlInputs(options, snapshot: snapshot, view: view)
+        return (inputs.vsCurrency, PnLTotals(figures: inputs.figures, price: inputs.price))
+    }
+
+    /// What a P&L of `options.portfolio` is computed from: the portfolio's currency, each coin's
+    /// cost-basis figures (in `view.ledger` order), the coins' positions in the snapshot (nil
+    /// unless the snapshot is in that currency) and the current price of coin i. The figures and
+    /// positions are kept per ledger change and snapshot (`LedgerDerivations`).
+    private func pnlInputs(_ options: PnLOptions, snapshot current: MarketSnapshot?, view: OwnerView) throws -> (
+        vsCurrency: String, figures: [CostBasisFigures], positions: [Int?]?, price: (Int) -> PreciseDecimal?
+    ) {
         let vs = try currency(ofPortfolio: options.portfolio, stored: view.currency)
         let ledger = view.ledger
-        let (snapshot, price) = prices(snapshot: vs == configuration.vsCurrency.code ? current : nil, manual: view.manualPrices[vs] ?? [:])
+        let snapshot = vs == configuration.vsCurrency.code ? current : nil
+        let manual = view.manualPrices[vs] ?? [:]
         // A move into this portfolio needs the other portfolios' lots of that coin (SPEC §16).
         var others: [[HoldingsKey: [LedgerEntry]]] = []
         if ledger.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
@@ -81,13 +111,24 @@ extension PortfolioEngine {
                 others.append(Dictionary(coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first }))
             }
         }
-        var report = PnLReport.compute(
-            portfolio: options.portfolio, vsCurrency: vs, method: options.method, ledger: ledger,
-            others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } }, price: price)
-        for index in report.coins.indices where report.coins[index].currentPrice != nil {
-            report.coins[index].priceSource = snapshot?.indexByID[report.coins[index].coinID] != nil ? PriceSource.coingecko : .manual
+        let figures: [CostBasisFigures]
+        if others.isEmpty {
+            // Kept only when the portfolio alone decides them (the others are read apart from the counter).
+            figures = derivations.figures(view, portfolio: options.portfolio, method: options.method) {
+                PnLReport.figures(method: options.method, ledger: ledger, others: { _ in [] })
+            }
+        } else {
+            figures = PnLReport.figures(
+                method: options.method, ledger: ledger, others: { coinID in others.compactMap { $0[HoldingsKey(coinID)] } })
         }
-        return report
+        let positions = snapshot.map { derivations.positions(view, portfolio: options.portfolio, in: $0) }
+        return (
+            vs, figures, positions,
+            { index in
+                if let snapshot, let position = positions?[index] { return snapshot.exactPrice(at: position) }
+                return manual[ledger[index].coinID].map(PreciseDecimal.init)
+            }
+        )
     }
 
     /// The current prices in `vsCurrency` the reports value holdings at: the snapshot's

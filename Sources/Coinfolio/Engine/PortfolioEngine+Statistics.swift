@@ -12,7 +12,10 @@ extension PortfolioEngine {
         let snapshot = try requireSnapshot()
         let vs = configuration.vsCurrency
         let data = snapshot.marketData
-        let (held, total) = try joinedHoldings(snapshot)
+        // One read of "main" for the holdings and the P&L.
+        let main = Transaction.defaultPortfolio
+        let view = try store.ownerView(portfolio: main, manualPricesIn: vs.code, marketVersionOf: nil)
+        let (held, total) = joinedHoldings(snapshot, view, portfolio: main)
         let change = PortfolioChange(held: held, in: snapshot)
         return [
             Statistic(
@@ -24,24 +27,23 @@ extension PortfolioEngine {
             Statistic(
                 title: "Portfolio Value", value: total.map { NumberFormat.value($0, vsCurrency: vs) } ?? NumberFormat.notAvailable,
                 percentageChange: change.percentage, coverage: change.coverage),
-        ] + (try profitAndLossStatistics())
+        ] + (try profitAndLossStatistics(snapshot: snapshot, view: view))
     }
 
     /// "Unrealized P&L" (value of the known-cost units − their cost, percentage over that cost)
     /// and "Realized P&L" (percentage over the cost of what was sold) of the "main" portfolio,
     /// fifo, in vs_currency; "n/a" where unknown (no price, or only units of unknown cost).
-    func profitAndLossStatistics() throws -> [Statistic] {
-        let report = try pnl(PnLOptions())
-        let vs = (try? VsCurrency(report.vsCurrency)) ?? configuration.vsCurrency
+    /// `snapshot` and `view` (of "main") as `statistics` read them.
+    func profitAndLossStatistics(snapshot: MarketSnapshot, view: OwnerView) throws -> [Statistic] {
+        let (currency, totals) = try pnlTotals(PnLOptions(), snapshot: snapshot, view: view)
+        let vs = (try? VsCurrency(currency)) ?? configuration.vsCurrency
         func money(_ value: PreciseDecimal?) -> String {
             value.map { NumberFormat.value($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable
         }
         return [
             Statistic(
-                title: "Unrealized P&L", value: money(report.totalUnrealizedPnL),
-                percentageChange: report.totalUnrealizedPnLPercentage),
-            Statistic(
-                title: "Realized P&L", value: money(report.totalRealizedPnL), percentageChange: report.totalRealizedPnLPercentage),
+                title: "Unrealized P&L", value: money(totals.unrealizedPnL), percentageChange: totals.unrealizedPnLPercentage),
+            Statistic(title: "Realized P&L", value: money(totals.realizedPnL), percentageChange: totals.realizedPnLPercentage),
         ]
     }
 

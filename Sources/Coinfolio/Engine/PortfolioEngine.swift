@@ -39,6 +39,8 @@ public final class PortfolioEngine: Sendable {
     let versionCheck = Mutex<ContinuousClock.Instant?>(nil)
     /// The subscribers of `changes` (SPEC §21).
     let changeFeed = ChangeFeed()
+    /// Holdings, cost-basis figures and snapshot positions kept per ledger change (`LedgerDerivations`).
+    let derivations = LedgerDerivations()
 
     /// Opens the database (creating it), restores the saved snapshot of the configured
     /// vs_currency from its compact stored form (no JSON parse; sparklines stay in the file until
@@ -158,7 +160,7 @@ public final class PortfolioEngine: Sendable {
     /// The holdings joined with the current snapshot, in `query`'s order, and their total value.
     func sortedHoldings(_ query: PortfolioQuery) throws -> (snapshot: MarketSnapshot?, held: [HeldCoin], total: Double?) {
         let (snapshot, view) = try ownerView(portfolio: query.portfolio)
-        let (held, total) = joinedHoldings(snapshot, view)
+        let (held, total) = joinedHoldings(snapshot, view, portfolio: query.portfolio)
         // Sort on small keys, then move each entry once.
         let keys = held.map { entry -> Double? in
             switch query.sort {
@@ -182,23 +184,29 @@ public final class PortfolioEngine: Sendable {
         held: [HeldCoin], total: Double?
     ) {
         let vs = configuration.vsCurrency.code
-        return joinedHoldings(snapshot, try store.ownerView(portfolio: portfolio, manualPricesIn: vs, marketVersionOf: nil))
+        let view = try store.ownerView(portfolio: portfolio, manualPricesIn: vs, marketVersionOf: nil)
+        return joinedHoldings(snapshot, view, portfolio: portfolio)
     }
 
-    /// `joinedHoldings(_:portfolio:)` of the portfolio `view` was read for (`ownerView`).
-    func joinedHoldings(_ snapshot: MarketSnapshot?, _ view: OwnerView) -> (held: [HeldCoin], total: Double?) {
+    /// `joinedHoldings(_:portfolio:)` of `portfolio`, whose view `view` is (`ownerView`). The
+    /// held coins and their positions in `snapshot` are kept per ledger change and snapshot
+    /// (`LedgerDerivations`).
+    func joinedHoldings(_ snapshot: MarketSnapshot?, _ view: OwnerView, portfolio: String) -> (held: [HeldCoin], total: Double?) {
+        let holdings = derivations.holdings(view, portfolio: portfolio)
+        let positions = snapshot.map { derivations.positions(view, portfolio: portfolio, in: $0) }
         var held: [HeldCoin] = []
+        held.reserveCapacity(holdings.count)
         var absent: [Int] = []
-        for holding in LedgerStore.holdings(of: view.ledger) {
+        for (index, amount) in holdings {
             var position: Int?
             var value: Double?
-            if let snapshot, let found = snapshot.indexByID[holding.coinID] {
+            if let snapshot, let found = positions?[index] {
                 position = found
-                if let price = snapshot.coins.currentPrice(at: found) { value = Self.value(holding.amount, price) }
+                if let price = snapshot.coins.currentPrice(at: found) { value = Self.value(amount, price) }
             } else {
                 absent.append(held.count)
             }
-            held.append(HeldCoin(coinID: holding.coinID, position: position, amount: holding.amount, value: value))
+            held.append(HeldCoin(coinID: view.ledger[index].coinID, position: position, amount: amount, value: value))
         }
         if !absent.isEmpty {
             let manual = view.manualPrices[configuration.vsCurrency.code] ?? [:]

@@ -10,41 +10,57 @@ extension PnLReport {
         portfolio: String, vsCurrency: String, method: CostBasisMethod, ledger: [(coinID: String, entries: [LedgerEntry])],
         others: (String) -> [[LedgerEntry]] = { _ in [] }, price: (String) -> PreciseDecimal?
     ) -> PnLReport {
+        report(
+            portfolio: portfolio, vsCurrency: vsCurrency, method: method, coinIDs: ledger.map(\.coinID),
+            figures: figures(method: method, ledger: ledger, others: others), price: { price(ledger[$0].coinID) })
+    }
+
+    /// Each coin's figures by the method (`CostBasisFigures`), in the order of `ledger`: the part
+    /// of `compute` that does not depend on current prices. `ledger` and `others` as `compute`.
+    static func figures(
+        method: CostBasisMethod, ledger: [(coinID: String, entries: [LedgerEntry])], others: (String) -> [[LedgerEntry]]
+    ) -> [CostBasisFigures] {
         switch method {
-        case .fifo: return compute(FIFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
-        case .lifo: return compute(LIFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
-        case .hifo: return compute(HIFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
-        case .lofo: return compute(LOFOLots.self, portfolio, vsCurrency, method, ledger, others, price)
-        case .average: return compute(AverageCostLots.self, portfolio, vsCurrency, method, ledger, others, price)
-        case .uk: return compute(UKShareLots.self, portfolio, vsCurrency, method, ledger, others, price)
+        case .fifo: return figures(FIFOLots.self, ledger, others)
+        case .lifo: return figures(LIFOLots.self, ledger, others)
+        case .hifo: return figures(HIFOLots.self, ledger, others)
+        case .lofo: return figures(LOFOLots.self, ledger, others)
+        case .average: return figures(AverageCostLots.self, ledger, others)
+        case .uk: return figures(UKShareLots.self, ledger, others)
         }
     }
 
-    private static func compute<Lots: LotMethod>(
-        _: Lots.Type, _ portfolio: String, _ vsCurrency: String, _ method: CostBasisMethod,
-        _ ledger: [(coinID: String, entries: [LedgerEntry])], _ others: (String) -> [[LedgerEntry]],
-        _ price: (String) -> PreciseDecimal?
+    private static func figures<Lots: LotMethod>(
+        _: Lots.Type, _ ledger: [(coinID: String, entries: [LedgerEntry])], _ others: (String) -> [[LedgerEntry]]
+    ) -> [CostBasisFigures] {
+        ledger.map { coinID, entries in
+            let basis: CoinCostBasis<Lots> = CostBasisRun.run(entries, others: { others(coinID) })
+            return basis.figures
+        }
+    }
+
+    /// The report from each coin's figures (`figures(method:ledger:others:)`, in the order of
+    /// `coinIDs`) and current prices: `price(i)` is the price of `coinIDs[i]`, nil when unknown.
+    static func report(
+        portfolio: String, vsCurrency: String, method: CostBasisMethod, coinIDs: [String], figures: [CostBasisFigures],
+        price: (Int) -> PreciseDecimal?
     ) -> PnLReport {
         var report = PnLReport(
             portfolio: portfolio, vsCurrency: vsCurrency, method: method, coins: [], totalCostBasis: .zero, totalCurrentValue: nil,
             totalUnrealizedPnL: nil, totalRealizedPnL: .zero, totalFees: .zero, totalIncome: .zero, totalIncomeCoverage: 1)
-        report.coins.reserveCapacity(ledger.count)
-        for (coinID, entries) in ledger {
-            let basis: CoinCostBasis<Lots> = CostBasisRun.run(entries, others: { others(coinID) })
-            report.coins.append(coin(coinID, basis, price(coinID)))
-        }
+        report.coins.reserveCapacity(coinIDs.count)
+        for index in coinIDs.indices { report.coins.append(coin(coinIDs[index], figures[index], price(index))) }
         report.total()
         return report
     }
 
-    /// The figures of one coin from its calculator and current price.
-    private static func coin<Lots>(_ coinID: String, _ basis: CoinCostBasis<Lots>, _ currentPrice: PreciseDecimal?) -> CoinPnL {
+    /// The figures of one coin from its cost-basis figures and current price.
+    private static func coin(_ coinID: String, _ basis: CostBasisFigures, _ currentPrice: PreciseDecimal?) -> CoinPnL {
         let amount = basis.amount
-        let known = basis.known
+        let known = (units: basis.knownUnits, cost: basis.knownCost)
         let hasKnown = !known.units.isZero
-        let costBasis: PreciseDecimal? = amount.isZero ? .zero : (hasKnown ? known.cost : nil)
-        var unrealized: PreciseDecimal?
-        if let currentPrice, let costBasis { unrealized = known.units * currentPrice - costBasis }
+        let costBasis = basis.costBasis
+        let unrealized = costBasis.flatMap { basis.unrealizedPnL(costBasis: $0, price: currentPrice) }
         var percentage: Double?
         if let unrealized, let costBasis { percentage = Self.percentage(unrealized, of: costBasis) }
         let realized = basis.realized
@@ -57,7 +73,7 @@ extension PnLReport {
             breakevenPrice: hasKnown ? (known.cost - realized).divided(by: known.units) : nil, currentPrice: currentPrice,
             currentValue: currentPrice.map { amount * $0 }, unrealizedPnL: unrealized, unrealizedPnLPercentage: percentage,
             realizedPnL: realized, realizedCoverage: share(basis.realizedUnits, of: basis.disposedUnits),
-            fees: basis.feesKnown ? basis.fees : nil, costBasisCoverage: share(known.units, of: amount), income: basis.income,
+            fees: basis.fees, costBasisCoverage: share(known.units, of: amount), income: basis.income,
             incomeCoverage: share(basis.incomeKnownUnits, of: basis.incomeUnits), realizedCost: basis.realizedCost)
         coin.incomeRows = basis.incomeRows
         coin.incomeKnownRows = basis.incomeKnownRows

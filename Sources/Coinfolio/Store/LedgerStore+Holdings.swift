@@ -17,10 +17,13 @@ extension LedgerStore {
 
     /// The holdings of a portfolio's ledger: every coin whose entries sum above zero, by coin id.
     static func holdings(of ledger: [CoinLedger]) -> [Holding] {
-        ledger.compactMap { coin in
-            let held = Self.signedSum(coin.entries)
-            return held.isZero || held.isNegative ? nil : Holding(coinID: coin.coinID, amount: held.double)
-        }
+        ledger.compactMap { coin in heldAmount(coin.entries).map { Holding(coinID: coin.coinID, amount: $0) } }
+    }
+
+    /// The units one coin's entries hold when they sum above zero; nil otherwise (not held).
+    static func heldAmount(_ entries: [LedgerEntry]) -> Double? {
+        let held = Self.signedSum(entries)
+        return held.isZero || held.isNegative ? nil : held.double
     }
 
     /// The amount a holding is set to as the ledger keeps it: `amount` > 0 exactly (its shortest
