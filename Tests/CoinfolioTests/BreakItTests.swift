@@ -128,6 +128,21 @@ final class BreakItTests: XCTestCase {
         XCTAssertEqual(moved?.costBasis.map { "\($0)" }, "10")
     }
 
+    /// An import's never-negative check per portfolio tells the two spellings apart too.
+    func testAnImportChecksCanonicallyEquivalentPortfoliosApart() throws {
+        let database = try TestDatabase.fresh(self)
+        let engine = try database.offlineEngine()
+        let composed = "caf\u{e9}", decomposed = "cafe\u{301}"
+        try engine.createPortfolio(name: composed)
+        try engine.createPortfolio(name: decomposed)
+        let csv = Array(
+            ("timestamp,portfolio,coin_id,kind,amount,price\n2024-01-01,\(composed),bitcoin,buy,1,10\n"
+                + "2024-01-02,\(decomposed),bitcoin,sell,1,10\n").utf8)
+        assertThrows(.invalidArgument) { try csv.withUnsafeBytes { try engine.importCSV($0) } }
+        XCTAssertEqual(try engine.portfolio(PortfolioQuery(portfolio: decomposed)).entries.map(\.coinID), [])
+        XCTAssertEqual(try engine.transactions(TransactionQuery(portfolio: decomposed)).total, 0)
+    }
+
     func testManyThreadsOnOneEngineAgreeWithAFreshEngine() throws {
         let database = try TestDatabase.fresh(self)
         let engine = try database.offlineEngine()
