@@ -126,6 +126,12 @@ final class BreakItTests: XCTestCase {
             json: #"{"from":"\#(composed)","to":"\#(decomposed)","coin_id":"bitcoin","amount":"1","timestamp":"2024-01-03"}"#)
         let moved = try engine.pnl(PnLOptions(portfolio: decomposed)).coins.first { $0.coinID == "bitcoin" }
         XCTAssertEqual(moved?.costBasis.map { "\($0)" }, "10")
+        // The move left the composed one nothing: a sell from it goes short.
+        assertThrows(.invalidArgument) {
+            try engine.addTransaction(
+                json: #"{"portfolio":"\#(composed)","coin_id":"bitcoin","kind":"sell","amount":"1","price":"6","timestamp":"2024-01-04"}"#)
+        }
+        XCTAssertEqual(try answers(engine, portfolios: [composed, decomposed]), try answers(fresh, portfolios: [composed, decomposed]))
     }
 
     /// An import's never-negative check per portfolio tells the two spellings apart too.
