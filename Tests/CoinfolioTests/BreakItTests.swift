@@ -8,8 +8,10 @@ import XCTest
 /// reused id index and ExactDecimal(Double): every answer equals a freshly opened engine's.
 final class BreakItTests: XCTestCase {
     private static func body(_ rows: [(String, String)]) -> Data {
-        Data(("[" + rows.map { #"{"id":"\#($0.0)","symbol":"\#($0.0.prefix(3))","name":"\#($0.0)","current_price":\#($0.1)}"# }
-            .joined(separator: ",") + "]").utf8)
+        Data(
+            ("["
+                + rows.map { #"{"id":"\#($0.0)","symbol":"\#($0.0.prefix(3))","name":"\#($0.0)","current_price":\#($0.1)}"# }
+                .joined(separator: ",") + "]").utf8)
     }
 
     /// Everything a reader answers about the owner, as text.
@@ -20,14 +22,18 @@ final class BreakItTests: XCTestCase {
                 out.append("\(name) \(method): \(try engine.pnl(PnLOptions(portfolio: name, method: method)))")
             }
             let result = try engine.portfolio(PortfolioQuery(portfolio: name))
-            out.append("\(name) holdings: \(result.entries.map { "\($0.coinID)=\($0.amount)=\(String(describing: $0.value))" }) \(String(describing: result.totalValue))")
+            out.append(
+                "\(name) holdings: \(result.entries.map { "\($0.coinID)=\($0.amount)=\(String(describing: $0.value))" }) \(String(describing: result.totalValue))"
+            )
         }
         out.append("stats: \(try engine.statistics().map { "\($0.title)=\($0.value)=\(String(describing: $0.percentageChange))" })")
         return out
     }
 
-    private func assertSame(_ reader: PortfolioEngine, _ database: TestDatabase, _ portfolios: [String], _ step: String,
-                            line: UInt = #line) throws {
+    private func assertSame(
+        _ reader: PortfolioEngine, _ database: TestDatabase, _ portfolios: [String], _ step: String,
+        line: UInt = #line
+    ) throws {
         let fresh = try database.offlineEngine()
         let expected = try answers(fresh, portfolios: portfolios)
         // Twice: the second answers from the kept derivations.
@@ -50,10 +56,14 @@ final class BreakItTests: XCTestCase {
         _ = try writer.addTransaction(
             json: #"{"coin_id":"binancecoin","kind":"buy","amount":"5","price":"200","timestamp":"2024-01-02"}"#)
         _ = try writer.addTransaction(
-            json: #"{"coin_id":"bitcoin","kind":"sell","amount":"0.5","price":"40000","fee":"0.01","fee_coin_id":"binancecoin","fee_price":310,"timestamp":"2024-01-03"}"#)
+            json:
+                #"{"coin_id":"bitcoin","kind":"sell","amount":"0.5","price":"40000","fee":"0.01","fee_coin_id":"binancecoin","fee_price":310,"timestamp":"2024-01-03"}"#
+        )
         try assertSame(reader, database, names, "fee coin")
         let trade = try writer.addTrade(
-            json: #"{"timestamp":"2024-01-05","sent":{"coin_id":"bitcoin","amount":0.5},"received":{"coin_id":"ethereum","amount":10},"value":30000}"#)
+            json:
+                #"{"timestamp":"2024-01-05","sent":{"coin_id":"bitcoin","amount":0.5},"received":{"coin_id":"ethereum","amount":10},"value":30000}"#
+        )
         try assertSame(reader, database, names, "trade")
         try writer.createPortfolio(name: "cold")
         names.append("cold")
@@ -72,7 +82,8 @@ final class BreakItTests: XCTestCase {
         try writer.setPrice(PriceSetting(coinID: "solana", time: nil, price: ExactDecimal("20")))
         _ = try writer.addTransaction(json: #"{"coin_id":"solana","kind":"buy","amount":"3","price":"10","timestamp":"2024-04-01"}"#)
         try assertSame(reader, database, names, "manual price")
-        let csv = Array("timestamp,portfolio,coin_id,kind,amount,price\n2024-02-01,vault,ethereum,buy,3,10\n2023-01-01,main,bitcoin,buy,1,5\n".utf8)
+        let csv = Array(
+            "timestamp,portfolio,coin_id,kind,amount,price\n2024-02-01,vault,ethereum,buy,3,10\n2023-01-01,main,bitcoin,buy,1,5\n".utf8)
         _ = try csv.withUnsafeBytes { try writer.importCSV($0) }
         try assertSame(reader, database, names, "import")
         try assertSame(writer, database, names, "import (writer)")
@@ -118,7 +129,8 @@ final class BreakItTests: XCTestCase {
             json: #"{"portfolio":"\#(decomposed)","coin_id":"ethereum","kind":"sell","amount":"1","price":"6","timestamp":"2024-01-02"}"#)
         assertThrows(.invalidArgument) {
             try engine.addTransaction(
-                json: #"{"portfolio":"\#(decomposed)","coin_id":"bitcoin","kind":"sell","amount":"1","price":"6","timestamp":"2024-01-02"}"#)
+                json: #"{"portfolio":"\#(decomposed)","coin_id":"bitcoin","kind":"sell","amount":"1","price":"6","timestamp":"2024-01-02"}"#
+            )
         }
         XCTAssertEqual(try answers(engine, portfolios: [composed, decomposed]), try answers(fresh, portfolios: [composed, decomposed]))
         // A move between them: the lots moved in keep their cost (the other portfolio's lots are read).
@@ -160,10 +172,14 @@ final class BreakItTests: XCTestCase {
                 for step in 0..<15 {
                     if thread == 0 {
                         _ = try engine.addTransaction(
-                            json: #"{"coin_id":"bitcoin","kind":"buy","amount":"1","price":"\#(step + 1)","timestamp":"2024-01-0\#(step % 9 + 1)"}"#)
+                            json:
+                                #"{"coin_id":"bitcoin","kind":"buy","amount":"1","price":"\#(step + 1)","timestamp":"2024-01-0\#(step % 9 + 1)"}"#
+                        )
                     } else if thread == 1 {
                         _ = try engine.addTransaction(
-                            json: #"{"portfolio":"cold","coin_id":"ethereum","kind":"buy","amount":"2","price":"\#(step + 1)","timestamp":"2024-02-01"}"#)
+                            json:
+                                #"{"portfolio":"cold","coin_id":"ethereum","kind":"buy","amount":"2","price":"\#(step + 1)","timestamp":"2024-02-01"}"#
+                        )
                     } else {
                         _ = try engine.pnl(PnLOptions(portfolio: thread == 2 ? "main" : "cold", method: step % 2 == 0 ? .fifo : .hifo))
                         _ = try engine.statistics()
@@ -201,7 +217,9 @@ final class BreakItTests: XCTestCase {
             let text = ExactDecimal(rounding: value.description)
             if fast != text {
                 mismatches += 1
-                if mismatches < 10 { XCTFail("\(value) (\(value.description)): \(String(describing: fast)) vs text \(String(describing: text))") }
+                if mismatches < 10 {
+                    XCTFail("\(value) (\(value.description)): \(String(describing: fast)) vs text \(String(describing: text))")
+                }
             }
         }
         XCTAssertEqual(mismatches, 0)
@@ -246,7 +264,8 @@ final class BreakItTests: XCTestCase {
                         let whole = try MarketsDecoder.decode(data, offsetBase: 0)
                         for piece in [1, 7, 64] {
                             XCTAssertEqual(
-                                try MarketsDecoder.decode(data, offsetBase: 0, piecewiseAbove: 0, pieceBytes: piece), whole, "\(text) / \(piece)")
+                                try MarketsDecoder.decode(data, offsetBase: 0, piecewiseAbove: 0, pieceBytes: piece), whole,
+                                "\(text) / \(piece)")
                         }
                     }
                 }
