@@ -146,6 +146,23 @@ final class BreakItTests: XCTestCase {
         XCTAssertEqual(try answers(engine, portfolios: [composed, decomposed]), try answers(fresh, portfolios: [composed, decomposed]))
     }
 
+    /// A realized report of the portfolio a move went into reads the other spelling's lots.
+    func testARealizedReportAfterAMoveBetweenCanonicallyEquivalentPortfolios() throws {
+        let database = try TestDatabase.fresh(self)
+        let engine = try database.offlineEngine()
+        let composed = "caf\u{e9}", decomposed = "cafe\u{301}"
+        try engine.createPortfolio(name: composed)
+        try engine.createPortfolio(name: decomposed)
+        _ = try engine.addTransaction(
+            json: #"{"portfolio":"\#(composed)","coin_id":"bitcoin","kind":"buy","amount":"1","price":"10","timestamp":"2024-01-01"}"#)
+        _ = try engine.move(
+            json: #"{"from":"\#(composed)","to":"\#(decomposed)","coin_id":"bitcoin","amount":"1","timestamp":"2024-01-03"}"#)
+        _ = try engine.addTransaction(
+            json: #"{"portfolio":"\#(decomposed)","coin_id":"bitcoin","kind":"sell","amount":"1","price":"25","timestamp":"2024-01-04"}"#)
+        let rows = try engine.realized(RealizedOptions(portfolio: decomposed)).rows
+        XCTAssertEqual(rows.map { "\(String(describing: $0.cost)) \(String(describing: $0.gain))" }, ["Optional(10) Optional(15)"])
+    }
+
     /// An import's never-negative check per portfolio tells the two spellings apart too.
     func testAnImportChecksCanonicallyEquivalentPortfoliosApart() throws {
         let database = try TestDatabase.fresh(self)
