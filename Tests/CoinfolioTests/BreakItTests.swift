@@ -163,6 +163,18 @@ final class BreakItTests: XCTestCase {
         XCTAssertEqual(rows.map { "\(String(describing: $0.cost)) \(String(describing: $0.gain))" }, ["Optional(10) Optional(15)"])
     }
 
+    /// Renaming the NFC spelling to the NFD one renames it (two names to the database).
+    func testRenamingToTheOtherSpellingRenames() throws {
+        let database = try TestDatabase.fresh(self)
+        let engine = try database.offlineEngine()
+        let composed = "caf\u{e9}", decomposed = "cafe\u{301}"
+        try engine.createPortfolio(name: composed)
+        try engine.renamePortfolio(composed, to: decomposed)
+        let names = try engine.portfolios().map { Array($0.name.utf8) }
+        XCTAssertTrue(names.contains(Array(decomposed.utf8)), "\(names)")
+        XCTAssertFalse(names.contains(Array(composed.utf8)), "\(names)")
+    }
+
     /// An import's never-negative check per portfolio tells the two spellings apart too.
     func testAnImportChecksCanonicallyEquivalentPortfoliosApart() throws {
         let database = try TestDatabase.fresh(self)
