@@ -4,9 +4,12 @@ import XCTest
 
 @testable import Coinfolio
 
-/// Adversarial checks of the ledger derivations cache, the owner view's SQL, the snapshot's
-/// reused id index and ExactDecimal(Double): every answer equals a freshly opened engine's.
-final class BreakItTests: XCTestCase {
+/// Adversarial checks of what the engine keeps between calls (the owner view's ledger cache,
+/// `LedgerDerivations`, the write positions, the snapshot's reused id index) and of
+/// `ExactDecimal(Double)`: every answer equals a freshly opened engine's (or the text path's).
+/// NFC and NFD spellings of a portfolio name are two portfolios to the database, one to Swift's
+/// `==`: every cache keyed by `String` mixed them up, so names are keyed by their bytes.
+final class CacheAgreementEngineTests: XCTestCase {
     private static func body(_ rows: [(String, String)]) -> Data {
         Data(
             ("["
