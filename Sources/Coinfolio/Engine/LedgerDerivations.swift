@@ -22,7 +22,7 @@ final class LedgerDerivations: Sendable {
         var positions: [Int?] = []
     }
 
-    private let state = Mutex<(counter: Int64, portfolios: [String: Portfolio])>((-1, [:]))
+    private let state = Mutex<(counter: Int64, portfolios: [HoldingsKey: Portfolio])>((-1, [:]))
 
     /// The held coins of `view`'s ledger (read for `portfolio`): each coin's index in
     /// `view.ledger` and its units, in ledger order (by coin id).
@@ -60,14 +60,14 @@ final class LedgerDerivations: Sendable {
     }
 
     private func cached(_ view: OwnerView, _ portfolio: String) -> Portfolio? {
-        state.withLock { $0.counter == view.ledgerCounter ? $0.portfolios[portfolio] : nil }
+        state.withLock { $0.counter == view.ledgerCounter ? $0.portfolios[HoldingsKey(portfolio)] : nil }
     }
 
     /// Keeps what was derived from `view`; what was kept for another counter is dropped.
     private func update(_ view: OwnerView, _ portfolio: String, _ change: (inout Portfolio) -> Void) {
         state.withLock { state in
             if state.counter != view.ledgerCounter { state = (view.ledgerCounter, [:]) }
-            change(&state.portfolios[portfolio, default: Portfolio()])
+            change(&state.portfolios[HoldingsKey(portfolio), default: Portfolio()])
         }
     }
 }

@@ -106,7 +106,7 @@ extension PortfolioEngine {
         // A move into this portfolio needs the other portfolios' lots of that coin (SPEC §16).
         var others: [[HoldingsKey: [LedgerEntry]]] = []
         if ledger.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
-            for portfolio in try store.portfolios() where portfolio.name != options.portfolio {
+            for portfolio in try store.portfolios() where !LedgerStore.same(portfolio.name, options.portfolio) {
                 let coins = try store.coinLedgers(portfolio: portfolio.name)
                 others.append(Dictionary(coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first }))
             }

@@ -88,7 +88,7 @@ extension PortfolioEngine {
         let own = try store.coinLedgers(portfolio: portfolio)
         var ledgers: [RealizedReport.PortfolioLedger] = [(portfolio, own)]
         if own.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
-            for other in try store.portfolios() where other.name != portfolio {
+            for other in try store.portfolios() where !LedgerStore.same(other.name, portfolio) {
                 try WorkCancellation.check()
                 ledgers.append((other.name, try store.coinLedgers(portfolio: other.name)))
             }

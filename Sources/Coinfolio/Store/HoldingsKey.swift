@@ -1,5 +1,6 @@
-/// A coin id compared and hashed by its UTF-8 bytes, as the database compares: Swift's `==` on
-/// `String` would call NFC and NFD spellings of one id equal, and they are two holdings.
+/// A coin id (or a portfolio name) compared and hashed by its UTF-8 bytes, as the database
+/// compares: Swift's `==` on `String` would call NFC and NFD spellings of one id equal, and they
+/// are two holdings (two portfolios).
 struct HoldingsKey: Hashable {
     let text: String
     init(_ text: String) { self.text = text }

@@ -63,8 +63,7 @@ extension LedgerStore {
             var touched: [(portfolio: String, coinID: String, entries: [LedgerEntry])] = []
             for (index, row) in rows.enumerated() {
                 let entry = Self.entry(row, id: Int64.max - Int64(rows.count - index))
-                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) })
-                {
+                if let slot = touched.firstIndex(where: { Self.same($0.portfolio, row.portfolio) && Self.same($0.coinID, row.coinID) }) {
                     touched[slot].entries.append(entry)
                 } else {
                     touched.append((row.portfolio, row.coinID, [entry]))
@@ -78,7 +77,7 @@ extension LedgerStore {
                 let held = try position(portfolio: portfolio, coinID: coinID, connection)
                 let removes = added.contains(where: { !$0.kind.adds })
                 let known = removes ? try latestTime(of: portfolio, connection) : keptLatestTime(portfolio)
-                if let known, !latest.contains(where: { $0.portfolio == portfolio }) { latest.append((portfolio, known)) }
+                if let known, !latest.contains(where: { Self.same($0.portfolio, portfolio) }) { latest.append((portfolio, known)) }
                 guard removes else {
                     // Only additions: nothing later can go short; the holding must stay within range.
                     try Self.checkNeverNegative(from: held, [Self.sum(added, at: added[0])], coinID: coinID)
@@ -104,7 +103,7 @@ extension LedgerStore {
                 storePosition(portfolio: coin.portfolio, coinID: coin.coinID, positions[slot])
             }
             for (portfolio, known) in latest {
-                let time = stored.lazy.filter { $0.portfolio == portfolio }.map(\.timestamp).max() ?? known
+                let time = stored.lazy.filter { Self.same($0.portfolio, portfolio) }.map(\.timestamp).max() ?? known
                 keepLatestTime(portfolio: portfolio, known: known, written: time)
             }
             return (groupID, stored)
@@ -127,8 +126,7 @@ extension LedgerStore {
             for row in removed {
                 let point = (row.timestamp, (row.id ?? 0) - 1)
                 let change = row.kind.signed(row.amount)
-                if let slot = touched.firstIndex(where: { $0.portfolio == row.portfolio && $0.coinID.utf8.elementsEqual(row.coinID.utf8) })
-                {
+                if let slot = touched.firstIndex(where: { Self.same($0.portfolio, row.portfolio) && Self.same($0.coinID, row.coinID) }) {
                     if precedes(point, touched[slot].from) { touched[slot].from = point }
                     touched[slot].change += change
                 } else {
@@ -176,4 +174,10 @@ extension LedgerStore {
         while try select.next() { rows.append(try LedgerRow.transaction(select)) }
         return rows
     }
+}
+
+extension LedgerStore {
+    /// Whether two portfolio names or coin ids are the same to the database: the same UTF-8
+    /// bytes (Swift's `==` calls NFC and NFD spellings equal; they are two portfolios or coins).
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 }

@@ -134,14 +134,15 @@ extension LedgerStore {
             }
             return low < importedIDs.count && importedIDs[low] == id ? Int(importedLines[low]) : nil
         }
-        var portfolios: [String: PortfolioImport] = [:]
+        // By the name's bytes (`HoldingsKey`): NFC and NFD spellings are two portfolios.
+        var portfolios: [HoldingsKey: PortfolioImport] = [:]
         // The portfolio rows are going to, taken out of `portfolios` while rows keep going to it
         // (the usual case: one portfolio), so that its arrays grow in place.
         var currentName: String?
         var current = PortfolioImport()
         func switchTo(_ name: String) throws {
-            if let currentName { portfolios[currentName] = current }
-            if let known = portfolios.removeValue(forKey: name) {
+            if let currentName { portfolios[HoldingsKey(currentName)] = current }
+            if let known = portfolios.removeValue(forKey: HoldingsKey(name)) {
                 current = known
             } else {
                 // What the portfolio held before this import, summed before its first row goes
@@ -167,7 +168,9 @@ extension LedgerStore {
                 for index in unit.rows.indices { unit.rows[index].groupID = group }
             }
             for (index, transaction) in unit.rows.enumerated() {
-                if currentName != transaction.portfolio { try switchTo(transaction.portfolio) }
+                if currentName.map({ !$0.utf8.elementsEqual(transaction.portfolio.utf8) }) ?? true {
+                    try switchTo(transaction.portfolio)
+                }
                 // A row whose external_id the portfolio already has is not inserted: its unit is
                 // skipped when it was there before the import, an error when an earlier unit of
                 // this import put it there (or when only a later row of a unit is known).
@@ -211,10 +214,10 @@ extension LedgerStore {
                 if index == unit.rows.count - 1 { counts.importedUnits += 1 }
             }
         }
-        if let currentName { portfolios[currentName] = current }
-        for name in portfolios.keys.sorted() {
-            guard let imported = portfolios[name], !imported.keys.isEmpty else { continue }
-            try checkImported(imported, portfolio: name, keptRows: keepsRows, connection, line: importedLine)
+        if let currentName { portfolios[HoldingsKey(currentName)] = current }
+        for key in portfolios.keys.sorted(by: { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }) {
+            guard let imported = portfolios[key], !imported.keys.isEmpty else { continue }
+            try checkImported(imported, portfolio: key.text, keptRows: keepsRows, connection, line: importedLine)
         }
         return counts
     }

@@ -33,7 +33,7 @@ extension LedgerStore {
     /// - Throws: `.store` (also for a stored row Coinfolio never writes, `LedgerRow`).
     func view(portfolio: String, manualPricesIn: String? = nil, marketVersionOf: String? = nil) throws -> OwnerView {
         try file.reading { connection in
-            let cached = cache.withLock { ($0.counter, $0.portfolios[portfolio]) }
+            let cached = cache.withLock { ($0.counter, $0.portfolios[HoldingsKey(portfolio)]) }
             let select = try connection.statement(Self.ownerViewSQL)
             select.bind(1, owner)
             select.bind(2, portfolio)
@@ -66,7 +66,7 @@ extension LedgerStore {
                 view.ledger = rows.coinLedgers()
                 cache.withLock { cache in
                     if cache.counter != view.ledgerCounter { cache = (view.ledgerCounter, [:]) }
-                    cache.portfolios[portfolio] = view.ledger
+                    cache.portfolios[HoldingsKey(portfolio)] = view.ledger
                 }
             }
             return view

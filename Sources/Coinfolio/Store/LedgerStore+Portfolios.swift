@@ -53,7 +53,7 @@ extension LedgerStore {
         try Transaction.validatePortfolioName(newName)
         try write { connection in
             guard let vs = try currency(of: name, connection) else { throw Self.noPortfolio(name) }
-            guard name != newName else { return }
+            guard !Self.same(name, newName) else { return }
             guard try currency(of: newName, connection) == nil else {
                 throw CoinfolioError(
                     .invalidArgument, "a portfolio named \"\(newName)\" already exists", details: [.portfolio: .string(newName)])

@@ -14,15 +14,15 @@ import Foundation
 struct PositionCache: Sendable {
     /// The owner's `ledger_change.counter` the positions agree with (-1: none).
     var counter: Int64 = -1
-    /// portfolio → coin → position; a coin with transactions has an entry (zero when sold out).
-    var portfolios: [String: [HoldingsKey: ExactDecimal]] = [:]
+    /// portfolio → coin → position (both by their bytes, `HoldingsKey`); a coin with transactions has an entry (zero when sold out).
+    var portfolios: [HoldingsKey: [HoldingsKey: ExactDecimal]] = [:]
     /// The current write changed them.
     var changed = false
     /// portfolio → no row of it is later than this `timestamp_ms` (`Int64.min`: it has none);
     /// absent: not known. Summed with the positions; a write that changes them by
     /// `changePositions` drops it, `addGroup` keeps it up to date. A write at or after it has no
     /// later entry to check, so it reads none.
-    var latest: [String: Int64] = [:]
+    var latest: [HoldingsKey: Int64] = [:]
 }
 
 extension LedgerStore {
@@ -56,7 +56,7 @@ extension LedgerStore {
     /// Makes sure the portfolio's positions are in memory, summing its ledger when they are not.
     /// Only inside a write (`countLedgerWrite` ran).
     func loadPositions(portfolio: String, _ connection: any Database) throws {
-        guard positionCache.withLock({ $0.portfolios[portfolio] == nil }) else { return }
+        guard positionCache.withLock({ $0.portfolios[HoldingsKey(portfolio)] == nil }) else { return }
         let select = try connection.statement(
             "SELECT coin_id, \(LedgerRow.entryColumns) FROM ledger_transaction WHERE owner = ?1 AND portfolio = ?2")
         select.bind(1, owner)
@@ -70,8 +70,8 @@ extension LedgerStore {
             latest = max(latest, entry.timestamp)
         }
         positionCache.withLock {
-            $0.portfolios[portfolio] = sums
-            $0.latest[portfolio] = latest
+            $0.portfolios[HoldingsKey(portfolio)] = sums
+            $0.latest[HoldingsKey(portfolio)] = latest
         }
     }
 
@@ -82,14 +82,16 @@ extension LedgerStore {
         if let known = keptLatestTime(portfolio) { return known }
         let latest = try latestTime(portfolio: portfolio, connection) ?? .min
         positionCache.withLock { cache in
-            if cache.portfolios[portfolio] != nil { cache.latest[portfolio] = latest }
+            let key = HoldingsKey(portfolio)
+            if cache.portfolios[key] != nil { cache.latest[key] = latest }
         }
         return latest
     }
 
     /// The time `latestTime(of:_:)` keeps for the portfolio, if it keeps one (no read).
     func keptLatestTime(_ portfolio: String) -> Int64? {
-        positionCache.withLock { $0.portfolios[portfolio] == nil ? nil : $0.latest[portfolio] }
+        let key = HoldingsKey(portfolio)
+        return positionCache.withLock { $0.portfolios[key] == nil ? nil : $0.latest[key] }
     }
 
     /// The time of the portfolio's latest row (nil: it has none), read with one seek of the time index.
@@ -106,8 +108,9 @@ extension LedgerStore {
     /// `known`, the one `latestTime(of:_:)` gave before them.
     func keepLatestTime(portfolio: String, known: Int64, written time: Int64) {
         positionCache.withLock { cache in
-            guard cache.portfolios[portfolio] != nil else { return }
-            cache.latest[portfolio] = max(known, time)
+            let key = HoldingsKey(portfolio)
+            guard cache.portfolios[key] != nil else { return }
+            cache.latest[key] = max(known, time)
         }
     }
 
@@ -115,14 +118,15 @@ extension LedgerStore {
     func position(portfolio: String, coinID: String, _ connection: any Database) throws -> ExactDecimal {
         try loadPositions(portfolio: portfolio, connection)
         let key = HoldingsKey(coinID)
-        return positionCache.withLock { $0.portfolios[portfolio]?[key] } ?? .zero
+        return positionCache.withLock { $0.portfolios[HoldingsKey(portfolio)]?[key] } ?? .zero
     }
 
     /// Changes the portfolios' positions in place (never copied), inside a write after
     /// `loadPositions` for each of them; a portfolio not loaded is handed in empty and dropped
     /// after, to be summed again.
     func changePositions<T>(portfolio: String, _ body: (inout [HoldingsKey: ExactDecimal]) throws -> T) rethrows -> T {
-        try positionCache.withLock { cache in
+        let portfolio = HoldingsKey(portfolio)
+        return try positionCache.withLock { cache in
             cache.changed = true
             cache.latest[portfolio] = nil
             guard var held = cache.portfolios.removeValue(forKey: portfolio) else {
@@ -142,6 +146,7 @@ extension LedgerStore {
 
     /// Forgets the portfolio's positions (a rename or delete): summed again on next use.
     func forgetPositions(portfolio: String) {
+        let portfolio = HoldingsKey(portfolio)
         positionCache.withLock {
             _ = $0.portfolios.removeValue(forKey: portfolio)
             $0.latest[portfolio] = nil
@@ -152,7 +157,7 @@ extension LedgerStore {
     /// portfolios a write of this connection used since another connection last wrote.
     func keptPositions() -> [String] {
         let rows = positionCache.withLock { cache in
-            cache.portfolios.flatMap { portfolio, coins in coins.map { (portfolio, $0.key.text, $0.value) } }
+            cache.portfolios.flatMap { portfolio, coins in coins.map { (portfolio.text, $0.key.text, $0.value) } }
         }
         // By portfolio then coin id, bytewise (as the database sorts).
         return rows.sorted { ($0.0 == $1.0 ? $0.1 : $0.0).utf8.lexicographicallyPrecedes(($0.0 == $1.0 ? $1.1 : $1.0).utf8) }

@@ -20,9 +20,10 @@ final class LedgerStore: Sendable {
     typealias CoinLedger = (coinID: String, entries: [LedgerEntry])
 
     let file: StoreConnection
-    /// portfolio → coins in id order, each with its entries in ledger order; and the owner's ledger
-    /// change counter they were read at. Used only while holding the connection's lock.
-    let cache = Mutex<(counter: Int64, portfolios: [String: [CoinLedger]])>((-1, [:]))
+    /// portfolio (by its bytes) → coins in id order, each with its entries in ledger order; and
+    /// the owner's ledger change counter they were read at. Used only while holding the
+    /// connection's lock.
+    let cache = Mutex<(counter: Int64, portfolios: [HoldingsKey: [CoinLedger]])>((-1, [:]))
     /// The positions, valid while no other connection writes the owner's ledger. Used only while
     /// holding the connection's lock, inside a write.
     let positionCache = Mutex(PositionCache())
