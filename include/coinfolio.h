@@ -871,7 +871,9 @@ int cf_engine_pnl(cf_engine *engine, const char *options_json, char **out_json, 
 int cf_engine_portfolios(cf_engine *engine, char **out_json, char **out_error);
 
 /** Creates a portfolio. portfolio_json: {"name" (1…128 characters, no control characters or
- * surrounding spaces),"vs_currency" (optional: the engine's)}. Returns CF_OK,
+ * surrounding spaces),"vs_currency" (optional: the engine's)}. Names are compared by their UTF-8
+ * bytes, as the database compares them, and never normalized: NFC "café" and NFD "cafe\u0301"
+ * name two portfolios (in every call that takes a portfolio). Returns CF_OK,
  * CF_INVALID_ARGUMENT (bad JSON, name or currency; the name is taken) or CF_STORE. */
 int cf_engine_create_portfolio(cf_engine *engine, const char *portfolio_json, char **out_error);
 
