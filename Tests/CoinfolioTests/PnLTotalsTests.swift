@@ -25,7 +25,8 @@ final class PnLTotalsTests: XCTestCase {
     }
 
     /// Every method, with and without prices: known cost, unknown cost (a transfer in), a coin
-    /// sold out, a pending sell price; the totals equal the report's, decimal for decimal.
+    /// sold out, a pending sell price; the totals equal the sums of the report's coins and the
+    /// report's totals, decimal for decimal.
     func testTotalsEqualTheReportsTotals() {
         let ledger: [(coinID: String, entries: [LedgerEntry])] = [
             (
@@ -51,6 +52,19 @@ final class PnLTotalsTests: XCTestCase {
                     figures: PnLReport.figures(method: method, ledger: ledger, others: { _ in [] }),
                     price: { prices[ledger[$0].coinID].map(self.p) })
                 let label = "\(method.rawValue) \(prices)"
+                // The totals from the report's own coins (SPEC §12): Σ unrealized over the held
+                // coins that have one (nil when coins are held and none has), its percentage over
+                // those coins' cost basis; Σ realized over the disposed units' cost.
+                let held = report.coins.filter { !$0.amount.isZero }
+                let known = held.compactMap(\.unrealizedPnL)
+                let unrealized = known.isEmpty && !held.isEmpty ? nil : known.reduce(PreciseDecimal.zero, +)
+                let unrealizedCost = report.coins.filter { $0.unrealizedPnL != nil }.reduce(PreciseDecimal.zero) { $0 + ($1.costBasis ?? .zero) }
+                let realized = report.coins.reduce(PreciseDecimal.zero) { $0 + $1.realizedPnL }
+                let realizedCost = report.coins.reduce(PreciseDecimal.zero) { $0 + $1.realizedCost }
+                XCTAssertEqual(totals.unrealizedPnL, unrealized, label)
+                XCTAssertEqual(totals.unrealizedPnLPercentage, unrealized.flatMap { PnLReport.percentage($0, of: unrealizedCost) }, label)
+                XCTAssertEqual(totals.realizedPnL, realized, label)
+                XCTAssertEqual(totals.realizedPnLPercentage, PnLReport.percentage(realized, of: realizedCost), label)
                 XCTAssertEqual(totals.unrealizedPnL, report.totalUnrealizedPnL, label)
                 XCTAssertEqual(totals.unrealizedPnLPercentage, report.totalUnrealizedPnLPercentage, label)
                 XCTAssertEqual(totals.realizedPnL, report.totalRealizedPnL, label)

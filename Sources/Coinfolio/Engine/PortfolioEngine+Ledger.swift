@@ -124,10 +124,7 @@ extension PortfolioEngine {
         let positions = snapshot.map { derivations.positions(view, portfolio: options.portfolio, in: $0) }
         return (
             vs, figures, positions,
-            { index in
-                if let snapshot, let position = positions?[index] { return snapshot.exactPrice(at: position) }
-                return manual[ledger[index].coinID].map(PreciseDecimal.init)
-            }
+            { index in Self.currentPrice(in: snapshot, at: positions?[index] ?? nil, manual: manual[ledger[index].coinID]) }
         )
     }
 
@@ -149,11 +146,16 @@ extension PortfolioEngine {
     ) {
         (
             snapshot,
-            { id in
-                if let snapshot, let position = snapshot.indexByID[id] { return snapshot.exactPrice(at: position) }
-                return manual[id].map(PreciseDecimal.init)
-            }
+            { id in Self.currentPrice(in: snapshot, at: snapshot?.indexByID[id], manual: manual[id]) }
         )
+    }
+
+    /// The current price rule (SPEC §17): the snapshot's `current_price` (`/coins/markets`) of the
+    /// coin at `position` when the snapshot (in the portfolio's currency) has it, else the owner's
+    /// manual current price; nil when neither is known.
+    static func currentPrice(in snapshot: MarketSnapshot?, at position: Int?, manual: ExactDecimal?) -> PreciseDecimal? {
+        if let snapshot, let position { return snapshot.exactPrice(at: position) }
+        return manual.map(PreciseDecimal.init)
     }
 
     /// The portfolio's quote currency ("main" always exists: the engine's unless created with another).

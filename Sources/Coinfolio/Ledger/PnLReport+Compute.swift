@@ -45,11 +45,17 @@ extension PnLReport {
         portfolio: String, vsCurrency: String, method: CostBasisMethod, coinIDs: [String], figures: [CostBasisFigures],
         price: (Int) -> PreciseDecimal?
     ) -> PnLReport {
+        // Each price once: the coins' figures and the totals (`PnLTotals`, the one rule of the
+        // unrealized and realized totals, shared with the statistics) read the same array.
+        let prices = coinIDs.indices.map(price)
+        let totals = PnLTotals(figures: figures, price: { prices[$0] })
         var report = PnLReport(
             portfolio: portfolio, vsCurrency: vsCurrency, method: method, coins: [], totalCostBasis: .zero, totalCurrentValue: nil,
-            totalUnrealizedPnL: nil, totalRealizedPnL: .zero, totalFees: .zero, totalIncome: .zero, totalIncomeCoverage: 1)
+            totalUnrealizedPnL: totals.unrealizedPnL, totalRealizedPnL: totals.realizedPnL, totalFees: .zero, totalIncome: .zero,
+            totalIncomeCoverage: 1, totalUnrealizedPnLPercentage: totals.unrealizedPnLPercentage,
+            totalRealizedPnLPercentage: totals.realizedPnLPercentage)
         report.coins.reserveCapacity(coinIDs.count)
-        for index in coinIDs.indices { report.coins.append(coin(coinIDs[index], figures[index], price(index))) }
+        for index in coinIDs.indices { report.coins.append(coin(coinIDs[index], figures[index], prices[index])) }
         report.total()
         return report
     }
@@ -80,12 +86,10 @@ extension PnLReport {
         return coin
     }
 
-    /// The totals over `coins`.
+    /// The totals over `coins` besides the unrealized and realized ones (set from `PnLTotals`).
     private mutating func total() {
         var value = PreciseDecimal.zero
         var anyValue = false
-        var unrealized = PreciseDecimal.zero
-        var anyUnrealized = false
         var anyHeld = false
         var fees: PreciseDecimal? = .zero
         var incomeRows = 0
@@ -97,18 +101,12 @@ extension PnLReport {
                 value += coinValue
                 anyValue = true
             }
-            if let coinUnrealized = coin.unrealizedPnL, !coin.amount.isZero {
-                unrealized += coinUnrealized
-                anyUnrealized = true
-            }
-            totalRealizedPnL += coin.realizedPnL
             fees = coin.fees.flatMap { coinFees in fees.map { $0 + coinFees } }
             totalIncome += coin.income
             incomeRows += coin.incomeRows
             incomeKnownRows += coin.incomeKnownRows
         }
         totalCurrentValue = anyValue || !anyHeld ? value : nil
-        totalUnrealizedPnL = anyUnrealized || !anyHeld ? unrealized : nil
         totalFees = fees
         totalIncomeCoverage = incomeRows == 0 ? 1 : Double(incomeKnownRows) / Double(incomeRows)
     }

@@ -1,8 +1,9 @@
-/// The totals of a P&L report that the "Unrealized P&L" and "Realized P&L" statistics show
-/// (SPEC §6), summed from each coin's `CostBasisFigures` exactly as `PnLReport` sums them — the
-/// same terms in the same order, so the same decimals — without the report's other figures: a
-/// coin's current price is asked for only when its unrealized P&L needs one (a cost basis is
-/// known). Tied to `PnLReport`'s totals by `PnLTotalsTests`. Decimals in the portfolio's currency.
+/// The unrealized and realized totals of a P&L (SPEC §6, §12), summed from each coin's
+/// `CostBasisFigures`: the one rule of them. `PnLReport.report` sets its totals from it, and the
+/// "Unrealized P&L" and "Realized P&L" statistics use it alone, without the report's other
+/// figures (a coin's current price is asked for only when its unrealized P&L needs one: a cost
+/// basis is known). `PnLTotalsTests` checks them against the coins' own figures. Decimals in the
+/// portfolio's currency.
 struct PnLTotals {
     /// Σ unrealized P&L of the held coins that have one; nil when coins are held and none has
     /// one (`PnLReport.totalUnrealizedPnL`).

@@ -115,21 +115,11 @@ public struct PnLReport: Hashable, Sendable {
     public var totalIncomeCoverage: Double
 
     /// unrealized total ÷ the cost basis of the coins whose unrealized P&L is known × 100; nil
-    /// when that cost is 0 or unknown.
-    public var totalUnrealizedPnLPercentage: Double? {
-        guard let unrealized = totalUnrealizedPnL else { return nil }
-        var cost = PreciseDecimal.zero
-        for coin in coins where coin.unrealizedPnL != nil { cost += coin.costBasis ?? .zero }
-        return Self.percentage(unrealized, of: cost)
-    }
-
+    /// when that cost is 0 or unknown (`PnLTotals`).
+    public internal(set) var totalUnrealizedPnLPercentage: Double?
     /// Σ realized ÷ Σ cost of the disposed units realized P&L is measured against × 100; nil when
-    /// none was disposed.
-    public var totalRealizedPnLPercentage: Double? {
-        var cost = PreciseDecimal.zero
-        for coin in coins { cost += coin.realizedCost }
-        return Self.percentage(totalRealizedPnL, of: cost)
-    }
+    /// none was disposed (`PnLTotals`).
+    public internal(set) var totalRealizedPnLPercentage: Double?
 
     /// part ÷ whole × 100 in percent units; nil when whole is 0.
     static func percentage(_ part: PreciseDecimal, of whole: PreciseDecimal) -> Double? {
