@@ -58,7 +58,8 @@ final class PnLTotalsTests: XCTestCase {
                 let held = report.coins.filter { !$0.amount.isZero }
                 let known = held.compactMap(\.unrealizedPnL)
                 let unrealized = known.isEmpty && !held.isEmpty ? nil : known.reduce(PreciseDecimal.zero, +)
-                let unrealizedCost = report.coins.filter { $0.unrealizedPnL != nil }.reduce(PreciseDecimal.zero) { $0 + ($1.costBasis ?? .zero) }
+                let unrealizedCost = report.coins.filter { $0.unrealizedPnL != nil }
+                    .reduce(PreciseDecimal.zero) { $0 + ($1.costBasis ?? .zero) }
                 let realized = report.coins.reduce(PreciseDecimal.zero) { $0 + $1.realizedPnL }
                 let realizedCost = report.coins.reduce(PreciseDecimal.zero) { $0 + $1.realizedCost }
                 XCTAssertEqual(totals.unrealizedPnL, unrealized, label)
