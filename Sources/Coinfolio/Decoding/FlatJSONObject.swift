@@ -101,22 +101,15 @@ extension JSONReader {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 try skipValue(depth: depth + 1)
                 value = .nested
-            case UInt8(ascii: "\""):
-                value = .string(try string())
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let range = try numberText()
-                value = .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-            case UInt8(ascii: "t"):
-                try literal("true")
-                value = .bool(true)
-            case UInt8(ascii: "f"):
-                try literal("false")
-                value = .bool(false)
-            case UInt8(ascii: "n"):
-                try literal("null")
-                value = .null
             default:
-                throw failure("\(describeByte()) where a value must start")
+                // A scalar, or what cannot start a value: the tree reader's own reading of it.
+                switch try self.value(depth: depth + 1) {
+                case .string(let text): value = .string(text)
+                case .number(let text): value = .number(text)
+                case .bool(let flag): value = .bool(flag)
+                case .null: value = .null
+                case .array, .object: value = .nested  // containers are read above
+                }
             }
             members.append(FlatJSONObject.Member(key: key, value: value))
             guard try nextInContainer(object: true) else { return members }
