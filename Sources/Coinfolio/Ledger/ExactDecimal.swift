@@ -35,7 +35,9 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     /// `" 1"`, hexadecimal), for more than 18 significant fraction digits, and for values beyond
     /// ±8.5 × 10¹⁹.
     public init?(_ text: String) {
-        guard let value = Self.parse(text.utf8, rounding: false) else { return nil }
+        // Over the string's contiguous bytes: indexing `String.UTF8View` costs more than the parse.
+        var text = text
+        guard let value = text.withUTF8({ Self.parse($0, rounding: false) }) else { return nil }
         self = value
     }
 
@@ -200,20 +202,39 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         }
         var count = 0
         let magnitude = units.magnitude
-        let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: Self.unsignedScale)
+        let whole: UInt128
+        let fraction: UInt128
+        if magnitude <= UInt128(UInt64.max) {  // below 18.4: one 64-bit division
+            let split = UInt64(truncatingIfNeeded: magnitude).quotientAndRemainder(dividingBy: 1_000_000_000_000_000_000)
+            whole = UInt128(split.quotient)
+            fraction = UInt128(split.remainder)
+        } else {
+            let split = magnitude.quotientAndRemainder(dividingBy: Self.unsignedScale)
+            whole = split.quotient
+            fraction = split.remainder
+        }
         if units < 0 {
             buffer[0] = UInt8(ascii: "-")
             count = 1
         }
-        // The whole part's digits, written backwards after the sign, then turned around.
+        // The whole part's digits, written backwards after the sign, then turned around (by
+        // 64-bit division while the rest fits: a 128-bit division a digit cost more than the
+        // rest of a ledger row's write).
         let start = count
         var rest = whole
-        repeat {
+        while rest > UInt128(UInt64.max) {
             let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
             buffer[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: digit)
             count += 1
             rest = quotient
-        } while rest > 0
+        }
+        var small = UInt64(truncatingIfNeeded: rest)
+        repeat {
+            let (quotient, digit) = small.quotientAndRemainder(dividingBy: 10)
+            buffer[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: digit)
+            count += 1
+            small = quotient
+        } while small > 0
         buffer[start..<count].reverse()
         guard fraction != 0 else { return count }
         // fraction < 10^18 < 2^64: 18 digits with leading zeros, trailing zeros dropped.

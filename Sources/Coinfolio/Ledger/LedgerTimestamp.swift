@@ -17,7 +17,13 @@ import Foundation
 public enum LedgerTimestamp {
     /// Milliseconds since the Unix epoch (UTC) for RFC 3339 text; nil when it is not one.
     public static func parse(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
+        // Read from the string's own contiguous bytes (no array made: an import reads a time a row).
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    /// `parse(_:)` over UTF-8 bytes.
+    private static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         func number(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }
