@@ -7,16 +7,20 @@ import XCTest
 /// crosses chunks: the same text handed out in chunks of every size gives the same records, and
 /// the same errors at the same line and field.
 final class CSVReaderTests: XCTestCase {
-    /// Every record of `text`, the reader pulling it `chunk` bytes at a time.
-    private func records(_ text: String, chunk: Int) throws -> [[String]] {
-        let bytes = Array(text.utf8)
+    /// A reader handing out `bytes` `chunk` bytes at a time.
+    private func reader(_ bytes: [UInt8], chunk: Int) -> CSVReader {
         var offset = 0
-        var reader = CSVReader(nextChunk: {
+        return CSVReader(nextChunk: {
             guard offset < bytes.count else { return nil }
             let end = min(offset + chunk, bytes.count)
             defer { offset = end }
             return Array(bytes[offset..<end])
         })
+    }
+
+    /// Every record of `text`, the reader pulling it `chunk` bytes at a time.
+    private func records(_ text: String, chunk: Int) throws -> [[String]] {
+        var reader = reader(Array(text.utf8), chunk: chunk)
         var out: [[String]] = []
         while let record = try reader.nextRecord() { out.append(record.fields + ["line \(record.line)"]) }
         return out
@@ -65,13 +69,7 @@ final class CSVReaderTests: XCTestCase {
         var invalid = Array("a,b\n1,".utf8)
         invalid += [0xC3, 0x28, 0x0A]
         for chunk in 1...invalid.count {
-            var offset = 0
-            var reader = CSVReader(nextChunk: {
-                guard offset < invalid.count else { return nil }
-                let end = min(offset + chunk, invalid.count)
-                defer { offset = end }
-                return Array(invalid[offset..<end])
-            })
+            var reader = reader(invalid, chunk: chunk)
             XCTAssertEqual(try reader.nextRecord()?.fields, ["a", "b"])
             XCTAssertThrowsError(try reader.nextRecord()) { error in
                 let error = error as? CSVReader.SyntaxError
