@@ -72,4 +72,17 @@ final class ExactDecimalDoubleTests: XCTestCase {
         XCTAssertEqual(ExactDecimal("-7")?.description, "-7")
         XCTAssertEqual(ExactDecimal("0.000000000000000000000000000000000001e35")?.description, "0.1")
     }
+
+    /// The text is written by 64-bit division where the value allows (below 2⁶⁴ units, and a
+    /// whole part below 2⁶⁴) and by 128-bit division past it: the same digits either side.
+    func testTextAroundTheSixtyFourBitEdges() {
+        for text in [
+            "18.446744073709551615", "18.446744073709551616", "-18.446744073709551615", "-18.446744073709551616",
+            "18446744073709551615", "18446744073709551616", "18446744073709551615.000000000000001",
+            "-18446744073709551616.5", "84999999999999999999.999999999999999", "1000", "0.5", "1",
+        ] {
+            XCTAssertEqual(ExactDecimal(text)?.description, text)
+        }
+        XCTAssertEqual(ExactDecimal("18446744073709551616.500")?.description, "18446744073709551616.5")
+    }
 }

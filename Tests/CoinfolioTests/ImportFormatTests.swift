@@ -205,6 +205,35 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertNil(number("USD 5", money))
     }
 
+    /// Money cells as Coinbase writes them are read in place (`plainMoney`); every other form by
+    /// the general reading. Both give these values and refusals, as the general reading alone did.
+    func testMoneyCellsReadInPlaceAsBefore() {
+        let money: NumberForm = [.signed, .thousands, .currencySign]
+        XCTAssertEqual(number("$1,234", money)?.value, d("1234"))
+        XCTAssertEqual(number("$12,345,678.901", money)?.value, d("12345678.901"))
+        XCTAssertEqual(number("-$0.00", money)?.value, d("0"))
+        XCTAssertEqual(number("$-1,234.50", money)?.value, d("-1234.5"))
+        XCTAssertEqual(number("$.5", money)?.value, d("0.5"))
+        XCTAssertEqual(number("$5.", money)?.value, d("5"))
+        XCTAssertEqual(number("1,234.5", money)?.value, d("1234.5"))
+        XCTAssertEqual(number("$0.000000000000000001", money)?.value, d("0.000000000000000001"))
+        func refusal(_ text: String, _ form: NumberForm) -> String? {
+            do { _ = try ImportNumber.read(text, form) } catch { return error.message }
+            return nil
+        }
+        XCTAssertEqual(refusal("-$5", [.thousands, .currencySign]), "\"-$5\" is negative; this column holds amounts of 0 or more")
+        XCTAssertEqual(refusal("$5", [.signed, .thousands]), "\"$5\" is not a number")
+        XCTAssertEqual(refusal("$ 5", money), "\"$ 5\" is not a number")
+        XCTAssertEqual(refusal("$1.2.3", money), "\"$1.2.3\" is not a number")
+        XCTAssertEqual(refusal("$0.0000000000000000001", money), "\"$0.0000000000000000001\" has more than 18 fraction digits")
+        XCTAssertEqual(
+            refusal("$1,234", [.signed, .currencySign]),
+            "\"1,234\" has a comma: write 1234 if it separates thousands, or 1.234 if it is a decimal comma")
+        XCTAssertEqual(refusal("$1,5", money), "\"1,5\" has a decimal comma: the decimal mark is a point (1.5)")
+        XCTAssertEqual(refusal("$1,234.5,6", money), "\"$1,234.5,6\" has a comma: this column writes numbers with a decimal point")
+        XCTAssertEqual(refusal("$99,999,999,999,999,999,999.00", money), "\"$99,999,999,999,999,999,999.00\" is not a number")
+    }
+
     func testCoinTrackingDashIsEmpty() throws {
         XCTAssertNil(try ImportNumber.read("-", [.dashIsEmpty]))
         XCTAssertNil(try ImportNumber.read("", []))

@@ -39,6 +39,8 @@ enum ImportNumber {
         if text.isEmpty || (form.contains(.dashIsEmpty) && text == "-") { return nil }
         // Most cells are plain decimals (`0.10`, `-100.25`): read in place, no copy.
         if let plain = plainDecimal(text, signed: form.contains(.signed)) { return Read(value: plain, suffix: nil) }
+        // Then money as Coinbase writes it (`$1,234.50`, `-$225.00`): read in place too.
+        if !form.contains(.assetSuffix), let money = plainMoney(text, form) { return Read(value: money, suffix: nil) }
         var bytes = Substring(text).utf8[...]
         var suffix: String?
         if form.contains(.assetSuffix) {
@@ -127,9 +129,53 @@ enum ImportNumber {
         }
     }
 
+    /// `text` as a decimal when it is a minus (with `signed`), a `$` (with `currencySign`; the
+    /// minus before or after it) and digits with one point and (with `thousands`) commas between
+    /// groups of three: the value the general reading gives such a cell, without its copies. Nil
+    /// for anything else, which the general reading reads or refuses.
+    private static func plainMoney(_ text: String, _ form: NumberForm) -> ExactDecimal? {
+        var text = text
+        return text.withUTF8 { bytes -> ExactDecimal? in
+            var index = 0
+            var negative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+                negative = true
+                index += 1
+            }
+            if form.contains(.currencySign), index < bytes.count, bytes[index] == UInt8(ascii: "$") {
+                index += 1
+                if !negative, index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+                    negative = true
+                    index += 1
+                }
+            }
+            guard index < bytes.count, (0x30...0x39).contains(bytes[index]), !negative || form.contains(.signed) else { return nil }
+            let number = UnsafeBufferPointer(rebasing: bytes[index...])
+            guard number.count <= 64,
+                number.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") })
+            else { return nil }
+            let value: ExactDecimal?
+            if number.contains(UInt8(ascii: ",")) {
+                guard form.contains(.thousands), hasThousandsGroups(number) else { return nil }
+                value = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { digits -> ExactDecimal? in
+                    var count = 0
+                    for byte in number where byte != UInt8(ascii: ",") {
+                        digits[count] = byte
+                        count += 1
+                    }
+                    return ExactDecimal.parse(UnsafeBufferPointer(rebasing: digits[..<count]), rounding: false)
+                }
+            } else {
+                value = ExactDecimal.parse(number, rounding: false)
+            }
+            guard let value else { return nil }
+            return negative ? -value : value
+        }
+    }
+
     /// Whether the commas of `bytes` separate groups of three digits before the point
     /// (`1,234,567.5`); not `1,5` (a decimal comma), `12,34` or `1,234.5,6`.
-    private static func hasThousandsGroups(_ bytes: Substring.UTF8View) -> Bool {
+    private static func hasThousandsGroups<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
         var group = 0  // digits since the last comma
         var groups = 0  // commas seen
         var afterPoint = false

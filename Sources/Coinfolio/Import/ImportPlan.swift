@@ -161,7 +161,9 @@ struct ImportPlan {
                 extraFeeRows.append(row)
             }
         }
-        return .rows(LedgerGroup.rows(parents + extraFeeRows, prices: prices, vsCurrency: currency), warning: warning)
+        return .rows(
+            LedgerGroup.rows(extraFeeRows.isEmpty ? parents : parents + extraFeeRows, prices: prices, vsCurrency: currency),
+            warning: warning)
     }
 
     /// Prices `row` at `worth` for all its units in `code`: worth ÷ amount, from the user; in

@@ -61,5 +61,5 @@ struct ImportRow: Sendable {
     }
 
     /// Whether every cell is empty (a separator line some exports write between sections).
-    var isEmpty: Bool { cells.allSatisfy { $0.allSatisfy { $0 == " " } } }
+    var isEmpty: Bool { cells.allSatisfy { $0.utf8.allSatisfy { $0 == 0x20 } } }
 }

@@ -116,7 +116,8 @@ struct ImportedFile: Sendable {
     ) {
         entries.append(
             ImportedEntry(
-                line: line, timestamp: timestamp, action: action, fees: fees.filter { !$0.amount.isZero }, note: note,
+                line: line, timestamp: timestamp, action: action,
+                fees: fees.contains(where: \.amount.isZero) ? fees.filter { !$0.amount.isZero } : fees, note: note,
                 externalID: externalID))
     }
 

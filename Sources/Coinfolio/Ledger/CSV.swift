@@ -24,6 +24,10 @@ struct CSVReader {
     private var startedReading = false
     /// The physical line the reader is on (1-based).
     private var line = 1
+    /// The bytes of a field split over chunks, or quoted (kept for the next field's use).
+    private var pieces: [UInt8] = []
+    /// The last record's field count (the next one's is most likely the same).
+    private var lastWidth = 0
 
     /// - Parameter nextChunk: the next bytes of the file, or nil at its end.
     init(nextChunk: @escaping () throws -> [UInt8]?) {
@@ -84,8 +88,9 @@ struct CSVReader {
         guard try peek() != nil else { return nil }
         let startLine = line
         var fields: [String] = []
-        var field: [UInt8] = []
-        func finish(_ bytes: [UInt8]) throws {
+        fields.reserveCapacity(lastWidth)
+        defer { lastWidth = fields.count }
+        func finish(_ bytes: UnsafeBufferPointer<UInt8>) throws {
             if !bytes.contains(where: { $0 >= 0x80 }) {
                 fields.append(String(decoding: bytes, as: UTF8.self))  // ASCII: nothing to validate
                 return
@@ -96,42 +101,75 @@ struct CSVReader {
             fields.append(text)
         }
         while true {
+            // The field's bytes are scanned a chunk at a time; a field that lies within one chunk
+            // is read from it in place (`inChunk`), one split over chunks gathered in `pieces`.
+            pieces.removeAll(keepingCapacity: true)
+            var inChunk: Range<Int>?
             // Start of a field.
             if try peek() == UInt8(ascii: "\"") {
                 position += 1
                 while true {
-                    guard let byte = try peek() else {
+                    guard try peek() != nil else {
                         throw SyntaxError(line: startLine, field: fields.count, message: "a quoted field is not closed")
                     }
-                    position += 1
-                    if byte == UInt8(ascii: "\"") {
-                        if try peek() == UInt8(ascii: "\"") {
-                            position += 1
-                            field.append(byte)
-                            continue
+                    let start = position
+                    let (end, lineEnds) = buffer.withUnsafeBufferPointer { b -> (Int, Int) in
+                        var end = start
+                        var lineEnds = 0
+                        while end < b.count, b[end] != UInt8(ascii: "\"") {
+                            if b[end] == 0x0A { lineEnds += 1 }
+                            end += 1
                         }
-                        break
+                        return (end, lineEnds)
                     }
-                    if byte == 0x0A { line += 1 }
-                    field.append(byte)
+                    line += lineEnds
+                    pieces.append(contentsOf: buffer[start..<end])
+                    position = end
+                    if end == buffer.count { continue }  // the chunk ended inside the field
+                    position += 1  // a quote: doubled, or the closing one
+                    if try peek() == UInt8(ascii: "\"") {
+                        position += 1
+                        pieces.append(UInt8(ascii: "\""))
+                        continue
+                    }
+                    break
                 }
                 // After the closing quote: a separator, a line end or the end.
                 if let byte = try peek(), byte != UInt8(ascii: ","), byte != 0x0A, byte != 0x0D {
                     throw SyntaxError(line: startLine, field: fields.count, message: "text after a closing quote")
                 }
             } else {
-                while let byte = try peek(), byte != UInt8(ascii: ","), byte != 0x0A, byte != 0x0D {
-                    if byte == UInt8(ascii: "\"") {
+                while try peek() != nil {
+                    let start = position
+                    let (end, quote) = buffer.withUnsafeBufferPointer { b -> (Int, Bool) in
+                        var end = start
+                        while end < b.count {
+                            let byte = b[end]
+                            if byte == UInt8(ascii: ",") || byte == 0x0A || byte == 0x0D { return (end, false) }
+                            if byte == UInt8(ascii: "\"") { return (end, true) }
+                            end += 1
+                        }
+                        return (end, false)
+                    }
+                    if quote {
                         throw SyntaxError(
                             line: startLine, field: fields.count,
                             message: "a quote inside an unquoted field (quote the whole field and double the quote)")
                     }
-                    field.append(byte)
-                    position += 1
+                    position = end
+                    if end < buffer.count, pieces.isEmpty {
+                        inChunk = start..<end
+                        break
+                    }
+                    pieces.append(contentsOf: buffer[start..<end])
+                    if end < buffer.count { break }
                 }
             }
-            try finish(field)
-            field.removeAll(keepingCapacity: true)
+            if let inChunk {
+                try buffer.withUnsafeBufferPointer { try finish(UnsafeBufferPointer(rebasing: $0[inChunk])) }
+            } else {
+                try pieces.withUnsafeBufferPointer { try finish($0) }
+            }
             guard let byte = try peek() else { return (fields, startLine) }
             position += 1
             if byte == UInt8(ascii: ",") { continue }

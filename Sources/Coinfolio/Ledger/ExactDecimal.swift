@@ -202,7 +202,17 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         }
         var count = 0
         let magnitude = units.magnitude
-        let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: Self.unsignedScale)
+        let whole: UInt128
+        let fraction: UInt128
+        if magnitude <= UInt128(UInt64.max) {  // below 18.4: one 64-bit division
+            let split = UInt64(truncatingIfNeeded: magnitude).quotientAndRemainder(dividingBy: 1_000_000_000_000_000_000)
+            whole = UInt128(split.quotient)
+            fraction = UInt128(split.remainder)
+        } else {
+            let split = magnitude.quotientAndRemainder(dividingBy: Self.unsignedScale)
+            whole = split.quotient
+            fraction = split.remainder
+        }
         if units < 0 {
             buffer[0] = UInt8(ascii: "-")
             count = 1

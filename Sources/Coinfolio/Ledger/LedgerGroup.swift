@@ -8,6 +8,8 @@ enum LedgerGroup {
     /// carries its `price_currency` (SPEC §17: converted with the fee coin's own prices). A fee row's external id is
     /// its parent's with `#n` (its place in the group, from 2), as a trade's legs are numbered.
     static func rows(_ parents: [Transaction], prices: StoredPrices, vsCurrency: String) -> [Transaction] {
+        // One row without a fee in a coin is its own group (most rows of a file): no copy.
+        if parents.count == 1, parents[0].feeCoinID == nil || parents[0].fee.isZero { return parents }
         var rows: [Transaction] = []
         rows.reserveCapacity(parents.count * 2)
         let groupExternalID = parents.first?.externalID

@@ -60,7 +60,16 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
             digits = UInt128(truncatingIfNeeded: small)
         } else {
             let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: ExactDecimal.unsignedScale)
-            if fraction == 0 {
+            if fraction == 0, whole <= UInt128(UInt64.max) {
+                // A whole number (a price of 1000): its zeros dropped by 64-bit division.
+                var small = UInt64(truncatingIfNeeded: whole)
+                exponent = 0
+                while small % 10 == 0 {
+                    small /= 10
+                    exponent += 1
+                }
+                digits = UInt128(truncatingIfNeeded: small)
+            } else if fraction == 0 {
                 digits = whole
                 exponent = 0
                 while digits % 10 == 0 {

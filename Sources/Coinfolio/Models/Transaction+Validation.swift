@@ -97,7 +97,8 @@ extension Transaction {
         guard !text.isEmpty, text.utf8.count <= Transaction.maximumExternalIDBytes else {
             throw refuse("\(field) must be 1 to \(Transaction.maximumExternalIDBytes) bytes")
         }
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        // Control characters are single bytes below 0x80 in UTF-8: the bytes say it without decoding.
+        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
             throw refuse("\(field) contains a control character")
         }
     }

@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+
+@testable import Coinfolio
+
+/// `CSVReader` reads a field in place when it lies within one chunk and gathers it when it
+/// crosses chunks: the same text handed out in chunks of every size gives the same records, and
+/// the same errors at the same line and field.
+final class CSVReaderTests: XCTestCase {
+    /// A reader handing out `bytes` `chunk` bytes at a time.
+    private func reader(_ bytes: [UInt8], chunk: Int) -> CSVReader {
+        var offset = 0
+        return CSVReader(nextChunk: {
+            guard offset < bytes.count else { return nil }
+            let end = min(offset + chunk, bytes.count)
+            defer { offset = end }
+            return Array(bytes[offset..<end])
+        })
+    }
+
+    /// Every record of `text`, the reader pulling it `chunk` bytes at a time.
+    private func records(_ text: String, chunk: Int) throws -> [[String]] {
+        var reader = reader(Array(text.utf8), chunk: chunk)
+        var out: [[String]] = []
+        while let record = try reader.nextRecord() { out.append(record.fields + ["line \(record.line)"]) }
+        return out
+    }
+
+    /// The error `text` gives at every chunk size, as (line, field, message).
+    private func syntaxErrors(_ text: String) -> Set<String> {
+        var seen: Set<String> = []
+        for chunk in 1...(text.utf8.count + 1) {
+            do {
+                _ = try records(text, chunk: chunk)
+                seen.insert("no error at chunk \(chunk)")
+            } catch let error as CSVReader.SyntaxError {
+                seen.insert("line \(error.line), field \(error.field): \(error.message)")
+            } catch {
+                seen.insert("\(error)")
+            }
+        }
+        return seen
+    }
+
+    func testRecordsAreTheSameWhateverTheChunks() throws {
+        let text =
+            "a,b,c\r\n"
+            + "\"$1,234.50\",\"say \"\"hi\"\"\",plain\r\n"
+            + "\r\n"
+            + "\"two\nlines\",,\"\"\n"
+            + "café,\"€-2\",last"
+        let expected: [[String]] = [
+            ["a", "b", "c", "line 1"],
+            ["$1,234.50", "say \"hi\"", "plain", "line 2"],
+            ["two\nlines", "", "", "line 4"],
+            ["café", "€-2", "last", "line 6"],
+        ]
+        for chunk in 1...(text.utf8.count + 1) {
+            XCTAssertEqual(try records(text, chunk: chunk), expected, "chunks of \(chunk) bytes")
+        }
+    }
+
+    func testErrorsAreTheSameWhateverTheChunks() {
+        XCTAssertEqual(
+            syntaxErrors("a,b\nx,ab\"c\n"),
+            ["line 2, field 1: a quote inside an unquoted field (quote the whole field and double the quote)"])
+        XCTAssertEqual(syntaxErrors("a,b\n\"x\"y,z\n"), ["line 2, field 0: text after a closing quote"])
+        XCTAssertEqual(syntaxErrors("a,b\n1,\"open\nmore"), ["line 2, field 1: a quoted field is not closed"])
+        var invalid = Array("a,b\n1,".utf8)
+        invalid += [0xC3, 0x28, 0x0A]
+        for chunk in 1...invalid.count {
+            var reader = reader(invalid, chunk: chunk)
+            XCTAssertEqual(try reader.nextRecord()?.fields, ["a", "b"])
+            XCTAssertThrowsError(try reader.nextRecord()) { error in
+                let error = error as? CSVReader.SyntaxError
+                XCTAssertEqual(error?.line, 2)
+                XCTAssertEqual(error?.field, 1)
+                XCTAssertEqual(error?.message, "the field is not valid UTF-8")
+            }
+        }
+    }
+}
