@@ -11,44 +11,66 @@ extension PreciseDecimal {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `description`'s UTF-8 bytes (for JSON writers).
+    /// Appends `description`'s UTF-8 bytes (for JSON writers), composed on the stack and
+    /// appended at once (reports write hundreds of thousands of values).
     func appendText(to bytes: inout [UInt8]) {
-        let (magnitude, exponent) = normalized
-        guard magnitude != 0 else {
-            bytes.append(UInt8(ascii: "0"))
-            return
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textCapacity) { text in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<writeText(into: text)]))
         }
-        if significand < 0 { bytes.append(UInt8(ascii: "-")) }
-        // The digits are written into a buffer on the stack, not an array (reports write
-        // hundreds of thousands of values).
+    }
+
+    /// Room for any `description`: a sign, then at most 45 bytes (`0.00000` and 38 digits) in
+    /// plain form, 51 in exponent form.
+    private static let textCapacity = 64
+
+    /// Writes `description`'s bytes at the start of `text` (`textCapacity` bytes); returns how many.
+    private func writeText(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let (magnitude, exponent) = normalized
+        let zero = UInt8(ascii: "0")
+        guard magnitude != 0 else {
+            text[0] = zero
+            return 1
+        }
+        var count = 0
+        func put(_ byte: UInt8) {
+            text[count] = byte
+            count += 1
+        }
+        if significand < 0 { put(UInt8(ascii: "-")) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.digitCapacity) { buffer in
             let digits = UnsafeBufferPointer(rebasing: buffer[Self.writeDigits(magnitude, into: buffer)...])
-            let count = digits.count
-            let zero = UInt8(ascii: "0")
+            let digitCount = digits.count
+            func putDigits(_ range: Range<Int>) {
+                for index in range { put(digits[index]) }
+            }
+            func putZeros(_ zeros: Int) {
+                for _ in 0..<zeros { put(zero) }
+            }
             // The value is 0.d₁d₂… × 10^point (ECMAScript's Number::toString).
-            let point = exponent + count
-            if count <= point, point <= 21 {
-                bytes.append(contentsOf: digits)
-                bytes.append(contentsOf: repeatElement(zero, count: point - count))
+            let point = exponent + digitCount
+            if digitCount <= point, point <= 21 {
+                putDigits(0..<digitCount)
+                putZeros(point - digitCount)
             } else if 0 < point, point <= 21 {
-                bytes.append(contentsOf: digits[..<point])
-                bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: digits[point...])
+                putDigits(0..<point)
+                put(UInt8(ascii: "."))
+                putDigits(point..<digitCount)
             } else if -6 < point, point <= 0 {
-                bytes.append(zero)
-                bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: repeatElement(zero, count: -point))
-                bytes.append(contentsOf: digits)
+                put(zero)
+                put(UInt8(ascii: "."))
+                putZeros(-point)
+                putDigits(0..<digitCount)
             } else {
-                bytes.append(digits[0])
-                if count > 1 {
-                    bytes.append(UInt8(ascii: "."))
-                    bytes.append(contentsOf: digits[1...])
+                put(digits[0])
+                if digitCount > 1 {
+                    put(UInt8(ascii: "."))
+                    putDigits(1..<digitCount)
                 }
-                bytes.append(UInt8(ascii: "e"))
-                bytes.append(contentsOf: String(point - 1).utf8)
+                put(UInt8(ascii: "e"))
+                for byte in String(point - 1).utf8 { put(byte) }
             }
         }
+        return count
     }
 
     /// Room for the digits of any significand (below 10³⁸: at most 38 digits).
@@ -56,7 +78,8 @@ extension PreciseDecimal {
 
     /// Writes the ASCII digits of `value` (above 0) at the end of `buffer` (`digitCapacity`
     /// bytes), through 64-bit arithmetic (the generic 128-bit conversion to text is several
-    /// times slower); returns the index of the first.
+    /// times slower), two digits per division (reports write hundreds of thousands of values);
+    /// returns the index of the first.
     private static func writeDigits(_ value: UInt128, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var index = digitCapacity
         var rest = value
@@ -64,20 +87,38 @@ extension PreciseDecimal {
         while rest > UInt128(UInt64.max) {
             let (high, low) = rest.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
             var chunk = UInt64(low)
-            for _ in 0..<19 {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(chunk % 10)
-                chunk /= 10
+            for _ in 0..<9 {
+                index -= 2
+                writePair(&chunk, at: index, into: buffer)
             }
+            index -= 1
+            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: chunk)  // below 10 after nine pairs
             rest = high
         }
         var small = UInt64(rest)
-        repeat {
+        while small >= 100 {
+            index -= 2
+            writePair(&small, at: index, into: buffer)
+        }
+        if small >= 10 {
+            index -= 2
+            writePair(&small, at: index, into: buffer)
+        } else {
             index -= 1
-            buffer[index] = UInt8(ascii: "0") + UInt8(small % 10)
-            small /= 10
-        } while small > 0
+            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: small)
+        }
         return index
+    }
+
+    /// Writes the last two decimal digits of `value` at `index` and `index + 1`, and drops them
+    /// from `value`.
+    @inline(__always) private static func writePair(_ value: inout UInt64, at index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let quotient = value / 100
+        let pair = UInt8(truncatingIfNeeded: value &- quotient &* 100)
+        let tens = pair / 10
+        buffer[index] = UInt8(ascii: "0") &+ tens
+        buffer[index + 1] = UInt8(ascii: "0") &+ (pair &- tens &* 10)
+        value = quotient
     }
 
     /// The nearest binary double (correctly rounded for significands below 2⁵³; within an ulp or
@@ -100,6 +141,32 @@ extension PreciseDecimal {
     }
 
     private static let doublePowers: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// A stored CoinGecko price exactly as the ledger reads it: `PreciseDecimal(ExactDecimal(value))`
+    /// (its shortest round-trip text rounded to 18 fraction digits, trailing zeros dropped), nil
+    /// where that is nil (NaN, ±Inf, beyond ±8.5 × 10¹⁹). Straight from the double's shortest
+    /// digits where `ExactDecimal.shortestDigits` finds them (no 128-bit units between: a
+    /// performance report converts every stored point it values), else through `ExactDecimal`.
+    /// `ExactDecimalDoubleTests` ties the two, value and form.
+    init?(price value: Double) {
+        guard let (digits, places) = ExactDecimal.shortestDigits(value) else {
+            guard let exact = ExactDecimal(value) else { return nil }
+            self.init(exact)
+            return
+        }
+        guard digits != 0 else {
+            self = .zero
+            return
+        }
+        var magnitude = digits.magnitude
+        var exponent = -places
+        while magnitude % 10 == 0 {
+            magnitude /= 10
+            exponent += 1
+        }
+        let significand = Int128(magnitude)
+        self.init(significand: digits < 0 ? -significand : significand, exponent: Int32(exponent))
+    }
 
     /// The value rounded half-to-even to the ledger's 18 fraction digits; nil when that is
     /// beyond ±8.5 × 10¹⁹ (the ledger's limit): a trade's price found by division, a moved lot's
