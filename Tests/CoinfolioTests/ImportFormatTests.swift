@@ -282,6 +282,16 @@ final class ImportFormatTests: XCTestCase {
         }
         var other = ImportGroupIDs()
         XCTAssertNotEqual(other.next(), made[0])
+        // The text is Foundation's UUID text of the same bits, lower-cased: 8-4-4-4-12 hex digits.
+        let bits: [(UInt64, UInt64)] = [(0, 0), (.max, .max), (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210), (0xA, 0x3FFF_FFFF_FFFF_FFFE)]
+        for (high, low) in bits {
+            var ids = ImportGroupIDs(high: high, low: low)
+            let id = ids.next()
+            XCTAssertEqual(id.utf8.count, 36, id)
+            XCTAssertEqual(UUID(uuidString: id)?.uuidString.lowercased(), id)
+        }
+        var known = ImportGroupIDs(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+        XCTAssertEqual(known.next(), "01234567-89ab-4def-bedc-ba9876543211")
     }
 
     // MARK: symbols

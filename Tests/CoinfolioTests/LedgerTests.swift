@@ -83,6 +83,11 @@ final class LedgerTests: XCTestCase {
         XCTAssertEqual(d("0.000000000000000001").description, "0.000000000000000001")
         XCTAssertEqual(d("0.10000000000000000000000").description, "0.1", "trailing zeros past 18 digits are exact")
         XCTAssertEqual(d("-0").description, "0")
+        // Whole parts on both sides of 2^64 (written with 64-bit divisions below it, 128-bit above).
+        XCTAssertEqual(d("18446744073709551615.5").description, "18446744073709551615.5")
+        XCTAssertEqual(d("-18446744073709551616.25").description, "-18446744073709551616.25")
+        XCTAssertEqual(d("80000000000000000000.000001").description, "80000000000000000000.000001")
+        XCTAssertEqual(d("-30000.5").description, "-30000.5")
         for bad in ["", " 1", "1 ", "NaN", "inf", "1,5", "0x10", "1e", "--1", "1.2.3", "0.0000000000000000001", "1e21"] {
             XCTAssertNil(ExactDecimal(bad), bad)
         }

@@ -50,5 +50,22 @@ final class ManyHandlesTests: XCTestCase {
         let one = try CompactCoins.shared(blob: blobs[0])
         XCTAssertTrue(one === (try CompactCoins.shared(blob: blobs[1])), "one instance for equal blobs")
         XCTAssertEqual(one.coin(at: 0).id, "bitcoin")
+
+        // Blobs are bucketed by their length and samples of their start, middle and end: two
+        // blobs equal there but not between are told apart by their bytes, and equal ones share.
+        let position = one.count / 4
+        func changed(_ price: Double) -> CompactCoins {
+            var coin = one.coin(at: position)
+            coin.currentPrice = price
+            return one.replacing([position: coin])
+        }
+        let up = changed(123_456.25)
+        let down = changed(654_321.75)
+        XCTAssertEqual(up.blob.count, down.blob.count, "the same length, so only the bytes tell them apart")
+        XCTAssertFalse(up === down, "blobs that differ between the samples are two instances")
+        XCTAssertFalse(up === one)
+        XCTAssertTrue(up === changed(123_456.25), "an equal blob is the same instance")
+        XCTAssertEqual(down.coin(at: position).currentPrice, 654_321.75)
+        XCTAssertEqual(up.coin(at: position).currentPrice, 123_456.25)
     }
 }

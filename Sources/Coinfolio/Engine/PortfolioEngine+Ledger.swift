@@ -41,7 +41,8 @@ extension PortfolioEngine {
     /// - Throws: as `addTransaction`, and `.invalidArgument` for malformed JSON.
     @discardableResult
     public func addTransaction(json: String) throws -> Transaction {
-        try addTransaction(Transaction(json: json))
+        // Read, not checked here: `addTransaction(_:)` checks it first on every path.
+        try addTransaction(TransactionInput.transaction(from: json))
     }
 
     /// Deletes a transaction unless that would leave a later sell or transfer out short.

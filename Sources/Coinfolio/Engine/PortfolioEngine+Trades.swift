@@ -11,12 +11,14 @@ extension PortfolioEngine {
     ///   `.store`. Nothing is written on error. Never sends a request.
     @discardableResult
     public func addTrade(_ trade: Trade) throws -> TransactionGroup {
-        try trade.validate()
+        // With a value, the checked legs are the legs (priced by the value alone).
+        let checked = try trade.validatedLegs()
         // The portfolio's currency and stored prices are read in the write itself (one read of the portfolio).
         let written = try store.addTransactionGroup(in: trade.portfolio) { stored, connection in
             let vs = try currency(ofPortfolio: trade.portfolio, stored: stored)
             let prices = storedPrices(within: connection)
-            return LedgerGroup.rows(try trade.legs(prices: prices, vsCurrency: vs), prices: prices, vsCurrency: vs)
+            let legs = trade.value == nil ? try trade.legs(prices: prices, vsCurrency: vs) : checked
+            return LedgerGroup.rows(legs, prices: prices, vsCurrency: vs)
         }
         ledgerChanged(trade.portfolio)
         return TransactionGroup(groupID: written.groupID, transactions: written.rows)

@@ -35,7 +35,9 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     /// `" 1"`, hexadecimal), for more than 18 significant fraction digits, and for values beyond
     /// ±8.5 × 10¹⁹.
     public init?(_ text: String) {
-        guard let value = Self.parse(text.utf8, rounding: false) else { return nil }
+        // From the contiguous bytes (the same bytes as `text.utf8`, without the view's indexing).
+        var text = text
+        guard let value = text.withUTF8({ Self.parse($0, rounding: false) }) else { return nil }
         self = value
     }
 
@@ -207,13 +209,17 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         }
         // The whole part's digits, written backwards after the sign, then turned around.
         let start = count
-        var rest = whole
-        repeat {
-            let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
-            buffer[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: digit)
-            count += 1
-            rest = quotient
-        } while rest > 0
+        func writeDigits<Whole: FixedWidthInteger & UnsignedInteger>(_ whole: Whole) {
+            var rest = whole
+            repeat {
+                let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+                buffer[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: digit)
+                count += 1
+                rest = quotient
+            } while rest > 0
+        }
+        // Below 2^64 (every whole part but the largest): 64-bit divisions, not 128-bit ones.
+        if let small = UInt64(exactly: whole) { writeDigits(small) } else { writeDigits(whole) }
         buffer[start..<count].reverse()
         guard fraction != 0 else { return count }
         // fraction < 10^18 < 2^64: 18 digits with leading zeros, trailing zeros dropped.

@@ -11,7 +11,7 @@ import Foundation
 /// list the writer writes.
 enum TransactionInput {
     static func transaction(from json: String) throws -> Transaction {
-        let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
+        let read = LedgerJSONFields(try FlatJSONObject(json))
         typealias Key = Transaction.JSONKey
         guard let coinID = try read.string(Key.coinID) else { throw read.invalid(Key.coinID, "coin_id is required") }
         guard let kindText = try read.string(Key.kind) else { throw read.invalid(Key.kind, "kind is required (\(TransactionKind.list))") }
@@ -38,11 +38,11 @@ enum TransactionInput {
 /// The typed fields of a ledger input object (a transaction, a trade, a move), each refused with
 /// `details.field` naming its key (a dotted path inside a nested object: `"sent.amount"`).
 struct LedgerJSONFields {
-    let object: [String: FlatJSONObject.Value]
+    let object: FlatJSONObject
     /// The path of `object` inside the input ("" at the top, "sent." inside "sent").
     var prefix = ""
 
-    init(_ object: [String: FlatJSONObject.Value], prefix: String = "") {
+    init(_ object: FlatJSONObject, prefix: String = "") {
         self.object = object
         self.prefix = prefix
     }

@@ -17,7 +17,13 @@ import Foundation
 public enum LedgerTimestamp {
     /// Milliseconds since the Unix epoch (UTC) for RFC 3339 text; nil when it is not one.
     public static func parse(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
+        // Read from the text's contiguous UTF-8 (no copy of it into an array: a ledger write reads one).
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse(_:)` of UTF-8 bytes.
+    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         func number(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }

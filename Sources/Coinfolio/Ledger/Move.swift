@@ -47,7 +47,7 @@ public struct Move: Hashable, Sendable {
 
     /// Reads the JSON form without checking the rules (`validate`, which the engine runs).
     init(parsing json: String) throws {
-        let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
+        let read = LedgerJSONFields(try FlatJSONObject(json))
         guard let from = try read.string("from") else { throw read.invalid("from", "from is required: the portfolio the coins leave") }
         guard let to = try read.string("to") else { throw read.invalid("to", "to is required: the portfolio the coins arrive in") }
         guard let coinID = try read.string("coin_id") else { throw read.invalid("coin_id", "coin_id is required") }

@@ -37,7 +37,7 @@ public struct PerformanceOptions: Sendable, Equatable {
         public init(from: String, to: String?) throws {
             var members: [String: FlatJSONObject.Value] = ["from": .string(from)]
             if let to { members["to"] = .string(to) }
-            try self.init(LedgerJSONFields(members, prefix: "range."))
+            try self.init(LedgerJSONFields(FlatJSONObject(members), prefix: "range."))
         }
 
         /// The range object `{"from","to"}` of the JSON form, read by `fields`.
@@ -69,7 +69,7 @@ public struct PerformanceOptions: Sendable, Equatable {
     public init(json: String?) throws {
         self.init()
         guard let json else { return }
-        let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
+        let read = LedgerJSONFields(try FlatJSONObject(json))
         if read.object["portfolio"] == .null { portfolio = nil } else { portfolio = try read.string("portfolio") ?? portfolio }
         if case .object? = read.object["range"], let range = try read.object("range") {
             self.range = try Range(range)

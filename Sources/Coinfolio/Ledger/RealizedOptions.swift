@@ -55,7 +55,7 @@ public struct RealizedOptions: Sendable, Equatable {
     public init(json: String?) throws {
         self.init()
         guard let json else { return }
-        let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
+        let read = LedgerJSONFields(try FlatJSONObject(json))
         if read.object["portfolio"] == .null { portfolio = nil } else { portfolio = try read.string("portfolio") ?? portfolio }
         if let text = try read.string("method") {
             guard let method = CostBasisMethod(rawValue: text) else {

@@ -70,7 +70,7 @@ public struct Trade: Hashable, Sendable {
 
     /// Reads the JSON form without checking the rules (`validate`, which the engine runs).
     init(parsing json: String) throws {
-        let read = LedgerJSONFields(try FlatJSONObject(Array(json.utf8)).members)
+        let read = LedgerJSONFields(try FlatJSONObject(json))
         func side(_ key: String) throws -> Side {
             guard let object = try read.object(key) else { throw read.invalid(key, "\(key) is required: {\"coin_id\",\"amount\"}") }
             guard let coinID = try object.string("coin_id") else { throw object.invalid("coin_id", "\(key).coin_id is required") }
@@ -87,23 +87,33 @@ public struct Trade: Hashable, Sendable {
 
     /// Checks SPEC §16's rules: both sides coins (not currencies), different, amounts > 0;
     /// value ≥ 0; the fee rules of a transaction. - Throws: `.invalidArgument` with `details.field`.
-    public func validate() throws {
+    public func validate() throws { _ = try validatedLegs() }
+
+    /// `validate`, answering the legs it checked: with a `value`, the legs `legs(prices:vsCurrency:)`
+    /// makes for any prices and currency (a value prices them alone); without one, pending.
+    /// - Throws: as `validate`.
+    func validatedLegs() throws -> [Transaction] {
         func refuse(_ field: String, _ message: String) -> CoinfolioError {
             CoinfolioError(.invalidArgument, message, details: [.field: .string(field)])
         }
         try Transaction.validatePortfolioName(portfolio)
-        for (key, side) in [("sent", sent), ("received", received)] {
-            try Transaction.validateCoinID(side.coinID, field: "\(key).coin_id")
+        // The fields' names as literals: no text is made unless a side is refused.
+        func check(_ side: Side, coinField: String, amountField: String) throws {
+            try Transaction.validateCoinID(side.coinID, field: coinField)
             guard !side.amount.isNegative, !side.amount.isZero else {
-                throw refuse("\(key).amount", "\(key).amount must be above 0, not \(side.amount)")
+                throw refuse(amountField, "\(amountField) must be above 0, not \(side.amount)")
             }
         }
+        try check(sent, coinField: "sent.coin_id", amountField: "sent.amount")
+        try check(received, coinField: "received.coin_id", amountField: "received.amount")
         guard sent.coinID.utf8.elementsEqual(received.coinID.utf8) == false else {
             throw refuse("received.coin_id", "a trade swaps two different coins; both sides are \(sent.coinID)")
         }
         if let value, value.isNegative { throw refuse("value", "value must be 0 or more, not \(value)") }
         // The legs carry the remaining rules (fee, fee coin, note, external id, time).
-        try legs(prices: .none, vsCurrency: "").forEach { try $0.validate() }
+        let legs = try legs(prices: .none, vsCurrency: "")
+        try legs.forEach { try $0.validate() }
+        return legs
     }
 
     /// The sell and buy legs (without a group id or a fee row), priced as the type's comment says.

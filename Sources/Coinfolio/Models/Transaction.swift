@@ -127,7 +127,13 @@ public struct Transaction: Hashable, Sendable {
         w.key(JSONKey.amount); w.decimal(amount)
         w.key(JSONKey.price); w.decimal(price)
         w.key(JSONKey.fee); w.decimal(fee)
-        w.key(JSONKey.timestamp); w.string(LedgerTimestamp.format(timestamp))
+        // `LedgerTimestamp.format`'s text (no escapes), appended without making a String.
+        w.key(JSONKey.timestamp)
+        w.rawBytes {
+            $0.append(UInt8(ascii: "\""))
+            LedgerTimestamp.append(timestamp, to: &$0)
+            $0.append(UInt8(ascii: "\""))
+        }
         w.key(JSONKey.note); w.string(note)
         w.key(JSONKey.externalID); w.string(externalID)
         w.key(JSONKey.groupID); w.string(groupID)

@@ -34,8 +34,9 @@ final class CompactCoins: Sendable {
     /// equal blob, or a new one (then shared with later opens).
     /// - Throws: `.store` (`SnapshotCodec.corrupt`) for a truncated or foreign blob.
     static func shared(blob: Data) throws -> CompactCoins {
-        if let found = lookUp(blob) { return found }
-        return register(try CompactCoins(blob: blob))
+        let key = key(blob)
+        if let found = lookUp(blob, key: key) { return found }
+        return register(try CompactCoins(blob: blob), key: key)
     }
 
     /// These coins with the ones at `changed`'s positions replaced (a price update): the other
@@ -46,8 +47,9 @@ final class CompactCoins: Sendable {
         var kept = decoded.withLock { $0 }
         for (position, coin) in changed where position < count { kept[position] = coin }
         let replaced = Data(bytes)
-        if let found = Self.lookUp(replaced) { return found }
-        return Self.register(CompactCoins(blob: replaced, skimmed: skim, decoded: kept))
+        let key = Self.key(replaced)
+        if let found = Self.lookUp(replaced, key: key) { return found }
+        return Self.register(CompactCoins(blob: replaced, skimmed: skim, decoded: kept), key: key)
     }
 
     /// The instances engines hold, by a hash of their blob (weakly: an engine that lets its
@@ -58,22 +60,36 @@ final class CompactCoins: Sendable {
         weak var coins: CompactCoins?
     }
 
+    /// A blob's bucket: its length and up to 4 KB sampled from its start, middle and end (two
+    /// snapshots' blobs differ there: every record carries prices). Hashing the whole blob (a
+    /// few MB for 15,000 coins) was a fifth of an engine's open; the bucket is only a first
+    /// sieve, since `lookUp` and `register` compare the blobs' bytes in full.
     private static func key(_ blob: Data) -> Int {
         var hasher = Hasher()
-        blob.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(blob.count)
+        blob.withUnsafeBytes { bytes in
+            let piece = 1_365
+            if bytes.count <= 3 * piece {
+                hasher.combine(bytes: bytes)
+            } else {
+                let middle = (bytes.count - piece) / 2
+                for start in [0, middle, bytes.count - piece] {
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<start + piece]))
+                }
+            }
+        }
         return hasher.finalize()
     }
 
-    /// The instance held for a blob equal to `blob`, if any.
-    private static func lookUp(_ blob: Data) -> CompactCoins? {
-        let key = key(blob)
-        return open.withLock { $0[key]?.lazy.compactMap(\.coins).first { $0.blob == blob } }
+    /// The instance held for a blob equal to `blob` (whose `key` is `key`), if any.
+    private static func lookUp(_ blob: Data, key: Int) -> CompactCoins? {
+        open.withLock { $0[key]?.lazy.compactMap(\.coins).first { $0.blob == blob } }
     }
 
-    /// `made`, now shared — or the instance another thread registered for the same blob meanwhile.
-    private static func register(_ made: CompactCoins) -> CompactCoins {
-        let key = key(made.blob)
-        return open.withLock { open in
+    /// `made` (whose blob's `key` is `key`), now shared — or the instance another thread
+    /// registered for the same blob meanwhile.
+    private static func register(_ made: CompactCoins, key: Int) -> CompactCoins {
+        open.withLock { open in
             // Another thread may have made one meanwhile: keep the first, drop entries gone.
             var bucket = (open[key] ?? []).filter { $0.coins != nil }
             if let first = bucket.lazy.compactMap(\.coins).first(where: { $0.blob == made.blob }) { return first }

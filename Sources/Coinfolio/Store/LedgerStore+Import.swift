@@ -300,8 +300,13 @@ struct ImportGroupIDs {
 
     init() {
         var generator = SystemRandomNumberGenerator()
-        high = generator.next()
-        low = generator.next()
+        self.init(high: generator.next(), low: generator.next())
+    }
+
+    /// Ids counting up from the UUID of these bits (before its version and variant are set).
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
     }
 
     /// The next id.
@@ -310,10 +315,30 @@ struct ImportGroupIDs {
         // Version 4, variant 10 (RFC 9562), as a random UUID has.
         let a = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
         let b = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
-        func hex(_ value: UInt64, _ digits: Int) -> String {
-            let text = String(value, radix: 16)
-            return String(repeating: "0", count: digits - text.count) + text
+        // 8-4-4-4-12 lower-case hex digits written into the text's own 36 bytes (no piece made apart).
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var at = 0
+            func hex(_ value: UInt64, _ digits: Int) {
+                for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+                    let digit = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
+                    text[at] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                    at += 1
+                }
+            }
+            func dash() {
+                text[at] = UInt8(ascii: "-")
+                at += 1
+            }
+            hex(a >> 32, 8)
+            dash()
+            hex((a >> 16) & 0xFFFF, 4)
+            dash()
+            hex(a & 0xFFFF, 4)
+            dash()
+            hex(b >> 48, 4)
+            dash()
+            hex(b & 0xFFFF_FFFF_FFFF, 12)
+            return at
         }
-        return "\(hex(a >> 32, 8))-\(hex((a >> 16) & 0xFFFF, 4))-\(hex(a & 0xFFFF, 4))-\(hex(b >> 48, 4))-\(hex(b & 0xFFFF_FFFF_FFFF, 12))"
     }
 }
