@@ -11,66 +11,44 @@ extension PreciseDecimal {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `description`'s UTF-8 bytes (for JSON writers), composed on the stack and
-    /// appended at once (reports write hundreds of thousands of values).
+    /// Appends `description`'s UTF-8 bytes (for JSON writers).
     func appendText(to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textCapacity) { text in
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<writeText(into: text)]))
-        }
-    }
-
-    /// Room for any `description`: a sign, then at most 45 bytes (`0.00000` and 38 digits) in
-    /// plain form, 51 in exponent form.
-    private static let textCapacity = 64
-
-    /// Writes `description`'s bytes at the start of `text` (`textCapacity` bytes); returns how many.
-    private func writeText(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let (magnitude, exponent) = normalized
-        let zero = UInt8(ascii: "0")
         guard magnitude != 0 else {
-            text[0] = zero
-            return 1
+            bytes.append(UInt8(ascii: "0"))
+            return
         }
-        var count = 0
-        func put(_ byte: UInt8) {
-            text[count] = byte
-            count += 1
-        }
-        if significand < 0 { put(UInt8(ascii: "-")) }
+        if significand < 0 { bytes.append(UInt8(ascii: "-")) }
+        // The digits are written into a buffer on the stack, not an array (reports write
+        // hundreds of thousands of values).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.digitCapacity) { buffer in
             let digits = UnsafeBufferPointer(rebasing: buffer[Self.writeDigits(magnitude, into: buffer)...])
-            let digitCount = digits.count
-            func putDigits(_ range: Range<Int>) {
-                for index in range { put(digits[index]) }
-            }
-            func putZeros(_ zeros: Int) {
-                for _ in 0..<zeros { put(zero) }
-            }
+            let count = digits.count
+            let zero = UInt8(ascii: "0")
             // The value is 0.d₁d₂… × 10^point (ECMAScript's Number::toString).
-            let point = exponent + digitCount
-            if digitCount <= point, point <= 21 {
-                putDigits(0..<digitCount)
-                putZeros(point - digitCount)
+            let point = exponent + count
+            if count <= point, point <= 21 {
+                bytes.append(contentsOf: digits)
+                bytes.append(contentsOf: repeatElement(zero, count: point - count))
             } else if 0 < point, point <= 21 {
-                putDigits(0..<point)
-                put(UInt8(ascii: "."))
-                putDigits(point..<digitCount)
+                bytes.append(contentsOf: digits[..<point])
+                bytes.append(UInt8(ascii: "."))
+                bytes.append(contentsOf: digits[point...])
             } else if -6 < point, point <= 0 {
-                put(zero)
-                put(UInt8(ascii: "."))
-                putZeros(-point)
-                putDigits(0..<digitCount)
+                bytes.append(zero)
+                bytes.append(UInt8(ascii: "."))
+                bytes.append(contentsOf: repeatElement(zero, count: -point))
+                bytes.append(contentsOf: digits)
             } else {
-                put(digits[0])
-                if digitCount > 1 {
-                    put(UInt8(ascii: "."))
-                    putDigits(1..<digitCount)
+                bytes.append(digits[0])
+                if count > 1 {
+                    bytes.append(UInt8(ascii: "."))
+                    bytes.append(contentsOf: digits[1...])
                 }
-                put(UInt8(ascii: "e"))
-                for byte in String(point - 1).utf8 { put(byte) }
+                bytes.append(UInt8(ascii: "e"))
+                bytes.append(contentsOf: String(point - 1).utf8)
             }
         }
-        return count
     }
 
     /// Room for the digits of any significand (below 10³⁸: at most 38 digits).
