@@ -15,9 +15,10 @@ public func cf_engine_performance(_ engine: OpaquePointer?, _ optionsJSON: CStri
 /// `cf_engine_realized` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_engine_realized")
 public func cf_engine_realized(_ engine: OpaquePointer?, _ optionsJSON: CString?, _ outJSON: OutString?, _ outError: OutString?) -> Int32 {
-    call(outJSON, outError) {
+    call(outJSON, outError) { () throws -> (expected: Int, write: (AnswerBuffer) -> Void) in
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
         let options = try RealizedOptions(json: readOptionalString(optionsJSON, "options_json"))
-        return try engine.realized(options).encoded(as: options.format)
+        let report = try engine.realized(options)
+        return (report.expectedSize(as: options.format), { report.write(as: options.format, into: $0) })
     }
 }

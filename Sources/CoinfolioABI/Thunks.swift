@@ -83,6 +83,21 @@ func call(_ outJSON: OutString?, _ outError: OutString?, _ body: () throws -> JS
     }
 }
 
+/// Runs a thunk body that gives a large answer for `out_json` as its expected size and a writer:
+/// the writer fills an `AnswerBuffer` in place, whose malloc'd memory becomes the caller's
+/// string (no array of the answer's size, no copy).
+func call(_ outJSON: OutString?, _ outError: OutString?, _ body: () throws -> (expected: Int, write: (AnswerBuffer) -> Void)) -> Int32 {
+    outJSON?.pointee = nil
+    return call(outError) {
+        guard let outJSON else { throw CoinfolioError(.invalidArgument, "out_json is NULL") }
+        let (expected, write) = try body()
+        let answer = AnswerBuffer(expected: expected)
+        write(answer)
+        guard let text = answer.take() else { throw CoinfolioError(.internalError, "out of memory") }
+        outJSON.pointee = text
+    }
+}
+
 /// Runs a thunk body that produces JSON (UTF-8 bytes) for `out_json`, which is required.
 func call(_ outJSON: OutString?, _ outError: OutString?, _ body: () throws -> [UInt8]) -> Int32 {
     outJSON?.pointee = nil

@@ -4,7 +4,9 @@ import XCTest
 
 /// `ExactDecimal(Double)` reads a double's shortest digits without text where it can
 /// (`shortestUnits`, issue 27's performance report): tied here to parsing `description`, the
-/// reference, over doubles of every shape; and `parse`'s one-multiply scaling at its edges.
+/// reference, over doubles of every shape; `PreciseDecimal(price:)` (performance's daily prices,
+/// straight from the digits) tied to `PreciseDecimal(ExactDecimal(value))` in value and in form
+/// over the same doubles; and `parse`'s one-multiply scaling at its edges.
 final class ExactDecimalDoubleTests: XCTestCase {
     private func viaText(_ value: Double) -> ExactDecimal? {
         var text = value.description
@@ -16,6 +18,27 @@ final class ExactDecimalDoubleTests: XCTestCase {
         if let units = ExactDecimal.shortestUnits(value) {
             XCTAssertEqual(ExactDecimal(units: units), viaText(value), "\(value)", file: file, line: line)
         }
+        // The same significand and exponent, not only the same number: products keep their fast path alike.
+        let reference = ExactDecimal(value).map { PreciseDecimal($0) }
+        XCTAssertEqual(form(PreciseDecimal(price: value)), form(reference), "\(value) (\(value.bitPattern))", file: file, line: line)
+    }
+
+    private func form(_ value: PreciseDecimal?) -> [Int64]? {
+        value.map { [$0.high, Int64(bitPattern: $0.low), Int64($0.exponent)] }
+    }
+
+    func testPricesAsPreciseDecimalsWrittenByHand() {
+        XCTAssertEqual(PreciseDecimal(price: 100.05)?.description, "100.05")
+        XCTAssertEqual(form(PreciseDecimal(price: 100.05)), [0, 10005, -2])
+        XCTAssertEqual(form(PreciseDecimal(price: 100)), [0, 1, 2])  // trailing zeros dropped, as from the ledger
+        XCTAssertEqual(form(PreciseDecimal(price: -2.5)), [-1, -25, -1])  // −25 × 10⁻¹ in two's complement halves
+        XCTAssertEqual(form(PreciseDecimal(price: -0.0)), form(PreciseDecimal.zero))
+        XCTAssertEqual(PreciseDecimal(price: 0.1 + 0.2)?.description, "0.30000000000000004")  // 17 digits: the text path
+        XCTAssertEqual(PreciseDecimal(price: 1e-19), PreciseDecimal.zero)  // rounded at 18 places, as the ledger reads it
+        XCTAssertEqual(PreciseDecimal(price: 6e-19)?.description, "1e-18")
+        XCTAssertNil(PreciseDecimal(price: 1e20))
+        XCTAssertNil(PreciseDecimal(price: .nan))
+        XCTAssertNil(PreciseDecimal(price: -.infinity))
     }
 
     func testWrittenValues() {

@@ -115,4 +115,32 @@ final class PreciseDecimalTests: XCTestCase {
             "123456789012345678.90123456789")
         XCTAssertEqual(PreciseDecimal(significand: -18_446_744_073_709_551_620, exponent: -3).description, "-18446744073709551.62")
     }
+
+    /// Text writes a significand's digits two per division: for whole numbers of every length
+    /// (1 to 38 digits, around each power of ten and 2⁶⁴, zeros inside), the digits are those of
+    /// the standard library's conversion.
+    func testDigitsOfEveryLengthAreTheIntegersDigits() {
+        var values: [UInt128] = [1, 9, 10, 11, 99, 100, 101, 999, 1000, 1_000_000_007, UInt128(UInt64.max), UInt128(UInt64.max) + 1]
+        values.append(PreciseDecimal.limit - 1)
+        values.append(10_000_000_000_000_000_001)
+        values.append(100_000_000_000_000_000_000_000_000_000_000_001)
+        var power: UInt128 = 1
+        for _ in 0..<38 {
+            power *= 10
+            values += [power - 1, power, power + 1, power + power / 2 + 7]
+        }
+        var next: UInt128 = 98_765_432_109_876_543_210_987
+        for _ in 0..<3000 {
+            next = (next &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407) % PreciseDecimal.limit
+            values += [next, next >> 40, next >> 80, next >> 110]
+        }
+        for value in values where value > 0 && value < PreciseDecimal.limit && value % 10 != 0 {
+            // Without trailing zeros the text of a whole number is its digits.
+            let number = PreciseDecimal(significand: Int128(value), exponent: 0)
+            let digits = String(value)
+            if digits.count <= 21 { XCTAssertEqual(number.description, digits) }
+            let scaled = PreciseDecimal(significand: -Int128(value), exponent: Int32(-digits.count))
+            XCTAssertEqual(scaled.description, "-0." + digits, "\(value)")
+        }
+    }
 }

@@ -45,10 +45,14 @@ final class PriceRuleTests: XCTestCase {
         let manual = [ManualPrice(coinID: "x", vsCurrency: "usd", time: march1 + 30 * hour, price: ExactDecimal("7.5")!)]
         for series in [PriceSeries(points: points), PriceSeries(points: points, manual: manual), PriceSeries()] {
             var cursor = 0
+            var preciseCursor = 0
             var times: [Int64] = [march1 - day, march1 - 1, march1, march1, march1 + 3 * hour, march1 + 24 * hour]
             times += [march1 + 29 * hour, march1 + 31 * hour, march1 + 2 * day, march1 + 79 * hour, march1 + 5 * day]
             for time in times {
                 XCTAssertEqual(series.price(at: time, cursor: &cursor), series.price(at: time), "at \(time)")
+                // `performance`'s form of it: the same price as a PreciseDecimal.
+                let precise = series.precisePrice(at: time, cursor: &preciseCursor)
+                XCTAssertEqual(precise, series.price(at: time).map { PreciseDecimal($0.price) }, "at \(time)")
             }
         }
         // A point is taken by its shortest text (100.35000000000001), rounded to 18 places.

@@ -22,10 +22,8 @@ extension PerformanceReport {
         /// The price at `time` by the `price_at` rule over `prices`, nil when that UTC day has none.
         func price(at time: Int64) -> PreciseDecimal? { prices.price(at: time).map { PreciseDecimal($0.price) } }
 
-        /// `price(at:)` at times that never decrease (`PriceSeries.price(at:cursor:)`).
-        func price(at time: Int64, cursor: inout Int) -> PreciseDecimal? {
-            prices.price(at: time, cursor: &cursor).map { PreciseDecimal($0.price) }
-        }
+        /// `price(at:)` at times that never decrease (`PriceSeries.precisePrice(at:cursor:)`).
+        func price(at time: Int64, cursor: inout Int) -> PreciseDecimal? { prices.precisePrice(at: time, cursor: &cursor) }
     }
 
     /// The times of the points: `from`, each UTC day's 00:00 strictly between, `to`.

@@ -56,7 +56,8 @@ extension PreciseDecimal {
 
     /// Writes the ASCII digits of `value` (above 0) at the end of `buffer` (`digitCapacity`
     /// bytes), through 64-bit arithmetic (the generic 128-bit conversion to text is several
-    /// times slower); returns the index of the first.
+    /// times slower), two digits per division (reports write hundreds of thousands of values);
+    /// returns the index of the first.
     private static func writeDigits(_ value: UInt128, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var index = digitCapacity
         var rest = value
@@ -64,20 +65,38 @@ extension PreciseDecimal {
         while rest > UInt128(UInt64.max) {
             let (high, low) = rest.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
             var chunk = UInt64(low)
-            for _ in 0..<19 {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(chunk % 10)
-                chunk /= 10
+            for _ in 0..<9 {
+                index -= 2
+                writePair(&chunk, at: index, into: buffer)
             }
+            index -= 1
+            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: chunk)  // below 10 after nine pairs
             rest = high
         }
         var small = UInt64(rest)
-        repeat {
+        while small >= 100 {
+            index -= 2
+            writePair(&small, at: index, into: buffer)
+        }
+        if small >= 10 {
+            index -= 2
+            writePair(&small, at: index, into: buffer)
+        } else {
             index -= 1
-            buffer[index] = UInt8(ascii: "0") + UInt8(small % 10)
-            small /= 10
-        } while small > 0
+            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: small)
+        }
         return index
+    }
+
+    /// Writes the last two decimal digits of `value` at `index` and `index + 1`, and drops them
+    /// from `value`.
+    @inline(__always) private static func writePair(_ value: inout UInt64, at index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let quotient = value / 100
+        let pair = UInt8(truncatingIfNeeded: value &- quotient &* 100)
+        let tens = pair / 10
+        buffer[index] = UInt8(ascii: "0") &+ tens
+        buffer[index + 1] = UInt8(ascii: "0") &+ (pair &- tens &* 10)
+        value = quotient
     }
 
     /// The nearest binary double (correctly rounded for significands below 2⁵³; within an ulp or
@@ -100,6 +119,32 @@ extension PreciseDecimal {
     }
 
     private static let doublePowers: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// A stored CoinGecko price exactly as the ledger reads it: `PreciseDecimal(ExactDecimal(value))`
+    /// (its shortest round-trip text rounded to 18 fraction digits, trailing zeros dropped), nil
+    /// where that is nil (NaN, ±Inf, beyond ±8.5 × 10¹⁹). Straight from the double's shortest
+    /// digits where `ExactDecimal.shortestDigits` finds them (no 128-bit units between: a
+    /// performance report converts every stored point it values), else through `ExactDecimal`.
+    /// `ExactDecimalDoubleTests` ties the two, value and form.
+    init?(price value: Double) {
+        guard let (digits, places) = ExactDecimal.shortestDigits(value) else {
+            guard let exact = ExactDecimal(value) else { return nil }
+            self.init(exact)
+            return
+        }
+        guard digits != 0 else {
+            self = .zero
+            return
+        }
+        var magnitude = digits.magnitude
+        var exponent = -places
+        while magnitude % 10 == 0 {
+            magnitude /= 10
+            exponent += 1
+        }
+        let significand = Int128(magnitude)
+        self.init(significand: digits < 0 ? -significand : significand, exponent: Int32(exponent))
+    }
 
     /// The value rounded half-to-even to the ledger's 18 fraction digits; nil when that is
     /// beyond ±8.5 × 10¹⁹ (the ledger's limit): a trade's price found by division, a moved lot's

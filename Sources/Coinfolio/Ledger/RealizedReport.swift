@@ -258,9 +258,36 @@ public struct RealizedReport: Sendable {
     /// "income_total"}`
     public var json: String { String(decoding: jsonUTF8, as: UTF8.self) }
 
-    /// `json` as UTF-8 bytes, for the C ABI.
+    /// `json` as UTF-8 bytes.
     @_spi(ABI) public var jsonUTF8: [UInt8] {
         var w = JSONWriter(reserving: rows.count * 400 + income.count * 240 + 400)
+        writeJSON(to: &w, movingChunksTo: nil)
+        return w.bytes
+    }
+
+    /// Writes `jsonUTF8` or `csv`, as `format` says, into `answer` (the C ABI's answer, written in
+    /// place: no array of its size in between).
+    @_spi(ABI) public func write(as format: RealizedOptions.Format, into answer: AnswerBuffer) {
+        if format == .csv {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(AnswerBuffer.chunk + 4096)
+            writeCSV(to: &bytes, movingChunksTo: answer)
+            answer.append(bytes)
+        } else {
+            var w = JSONWriter(reserving: AnswerBuffer.chunk + 4096)
+            writeJSON(to: &w, movingChunksTo: answer)
+            answer.append(w.bytes)
+        }
+    }
+
+    /// An upper estimate of the answer's size, for `AnswerBuffer(expected:)`.
+    @_spi(ABI) public func expectedSize(as format: RealizedOptions.Format) -> Int {
+        format == .csv ? rows.count * 120 + 64 : rows.count * 400 + income.count * 240 + 400
+    }
+
+    /// Writes the JSON to `w`, moving what it holds to `answer` (when there is one) every
+    /// `AnswerBuffer.chunk` bytes of rows.
+    private func writeJSON(to w: inout JSONWriter, movingChunksTo answer: AnswerBuffer?) {
         w.beginObject()
         w.key(JSONKey.portfolio); w.string(portfolio)
         w.key(JSONKey.vsCurrency); w.string(vsCurrency)
@@ -271,6 +298,7 @@ public struct RealizedReport: Sendable {
             for (index, row) in rows.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 row.appendJSON(to: &bytes)
+                if let answer, bytes.count >= AnswerBuffer.chunk { answer.move(&bytes) }
             }
             bytes.append(UInt8(ascii: "]"))
         }
@@ -280,11 +308,7 @@ public struct RealizedReport: Sendable {
         w.endArray()
         w.key(JSONKey.incomeTotal); w.decimal(incomeTotal)
         w.endObject()
-        return w.bytes
     }
-
-    /// `jsonUTF8` or `csv`, as `format` says.
-    @_spi(ABI) public func encoded(as format: RealizedOptions.Format) -> [UInt8] { format == .csv ? csv : jsonUTF8 }
 
     /// The rows as CSV (RFC 4180, CRLF) in Form 8949-like columns:
     /// `description,acquired,disposed,proceeds,cost,gain,term` — description `<amount> <coin_id>`,
@@ -292,10 +316,19 @@ public struct RealizedReport: Sendable {
     public var csv: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(rows.count * 120 + 64)
+        writeCSV(to: &bytes, movingChunksTo: nil)
+        return bytes
+    }
+
+    /// Writes the CSV to `bytes`, moving them to `answer` (when there is one) every
+    /// `AnswerBuffer.chunk` bytes.
+    private func writeCSV(to bytes: inout [UInt8], movingChunksTo answer: AnswerBuffer?) {
         bytes.append(contentsOf: RealizedRow.csvHeader.utf8)
         bytes.append(contentsOf: [0x0D, 0x0A])
-        for row in rows { row.appendCSV(to: &bytes) }
-        return bytes
+        for row in rows {
+            row.appendCSV(to: &bytes)
+            if let answer, bytes.count >= AnswerBuffer.chunk { answer.move(&bytes) }
+        }
     }
 }
 

@@ -45,17 +45,40 @@ struct PriceSeries: Sendable {
         return price(at: time, firstPointAfter: cursor)
     }
 
+    /// The price `price(at:cursor:)` gives, as the `PreciseDecimal` of its `ExactDecimal`, a
+    /// CoinGecko point's straight from its double (`PreciseDecimal(price:)`, the same value and
+    /// form): what `performance` multiplies holdings by at each day.
+    func precisePrice(at time: Int64, cursor: inout Int) -> PreciseDecimal? {
+        while cursor < points.count, points[cursor].time <= time { cursor += 1 }
+        switch pick(at: time, firstPointAfter: cursor) {
+        case .manual(let found)?: return PreciseDecimal(found.price)
+        case .coingecko(let found)?: return PreciseDecimal(price: found.price)
+        case nil: return nil
+        }
+    }
+
+    /// The point the rule takes at `time`: an owner's manual point or a CoinGecko one.
+    private enum Found {
+        case manual(ManualPrice)
+        case coingecko(PricePoint)
+    }
+
     /// The rule at `time`, `low` being the index of the first CoinGecko point after it.
     private func price(at time: Int64, firstPointAfter low: Int) -> StoredPrice? {
-        if let found = Self.pick(manual, time: time, timeOf: { $0.time ?? time }) {
-            return StoredPrice(price: found.price, source: .manual, at: found.time ?? time)
+        switch pick(at: time, firstPointAfter: low) {
+        case .manual(let found)?: return StoredPrice(price: found.price, source: .manual, at: found.time ?? time)
+        case .coingecko(let found)?: return ExactDecimal(found.price).map { StoredPrice(price: $0, source: .coingecko, at: found.time) }
+        case nil: return nil
         }
-        guard
-            let found = PriceRule.pick(
-                atOrBefore: low > 0 ? points[low - 1] : nil, after: low < points.count ? points[low] : nil, time: time, timeOf: \.time),
-            let exact = ExactDecimal(found.price)
-        else { return nil }
-        return StoredPrice(price: exact, source: .coingecko, at: found.time)
+    }
+
+    /// The point the rule takes at `time`, `low` being the index of the first CoinGecko point after it.
+    private func pick(at time: Int64, firstPointAfter low: Int) -> Found? {
+        // Most coins have no manual point: no search (a report asks every day of every coin).
+        if !manual.isEmpty, let found = Self.pick(manual, time: time, timeOf: { $0.time ?? time }) { return .manual(found) }
+        return PriceRule.pick(
+            atOrBefore: low > 0 ? points[low - 1] : nil, after: low < points.count ? points[low] : nil, time: time, timeOf: \.time
+        ).map { .coingecko($0) }
     }
 
     /// `PriceRule.pick` over a sorted list, by binary search: the last element at or before

@@ -275,10 +275,10 @@ extension PortfolioStore {
     }
 
     /// See `PriceStore.points`.
-    func pricePoints(coinID: String, vsCurrency: String, from: Int64, to: Int64, within held: (any Database)? = nil) throws
-        -> [PricePoint]
-    {
-        try prices.points(coinID: coinID, vsCurrency: vsCurrency, from: from, to: to, within: held)
+    func pricePoints(
+        coinID: String, vsCurrency: String, from: Int64, to: Int64, expected: Int = 0, within held: (any Database)? = nil
+    ) throws -> [PricePoint] {
+        try prices.points(coinID: coinID, vsCurrency: vsCurrency, from: from, to: to, expected: expected, within: held)
     }
 
     /// See `PriceStore.setManual`.

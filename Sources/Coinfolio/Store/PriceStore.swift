@@ -65,9 +65,12 @@ final class PriceStore: Sendable {
     }
 
     /// Every stored point of one coin and currency in [from, to] (ms), oldest first: what a fill
-    /// over many rows reads once per coin instead of twice per row.
+    /// over many rows reads once per coin instead of twice per row. `expected`: how many points
+    /// the caller expects (room made for them at once).
     /// - Throws: `.store`.
-    func points(coinID: String, vsCurrency: String, from: Int64, to: Int64, within held: (any Database)? = nil) throws -> [PricePoint] {
+    func points(
+        coinID: String, vsCurrency: String, from: Int64, to: Int64, expected: Int = 0, within held: (any Database)? = nil
+    ) throws -> [PricePoint] {
         try connection.reading(within: held) { connection in
             let select = try connection.statement(
                 """
@@ -80,6 +83,7 @@ final class PriceStore: Sendable {
             select.bind(4, to)
             defer { select.reset() }
             var points: [PricePoint] = []
+            points.reserveCapacity(expected)
             while try select.next() { points.append(PricePoint(time: select.int64(0), price: select.double(1))) }
             return points
         }

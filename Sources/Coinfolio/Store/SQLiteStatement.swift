@@ -68,6 +68,16 @@ struct SQLiteStatement: DatabaseStatement {
 
     /// Steps once: true when a row is ready.
     func next() throws -> Bool {
+        if sqlite3_stmt_busy(handle) != 0 {
+            // Past its first row a statement already holds the read it needs (WAL: its snapshot is
+            // taken on the first step), so the later steps wait for no lock: no busy-wait setup for
+            // each row (a report reads hundreds of thousands of points).
+            let rc = sqlite3_step(handle)
+            if rc == SQLITE_ROW { return true }
+            if rc == SQLITE_DONE { return false }
+            sqlite3_reset(handle)
+            throw connection.error(rc, "cannot read")
+        }
         var result = false
         try connection.retryingBusy(
             {

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A large answer (`realized`'s tens of megabytes) written into malloc'd memory that the C caller
+/// receives as it is, released by `cf_string_free`: no array of the answer's size beside it and no
+/// copy into the caller's string. A writer appends to a small array and moves it here every
+/// `chunk` bytes or so (`move(_:)`), so what it writes per value stays in the
+/// cache and each byte of the answer is stored once.
+@_spi(ABI) public final class AnswerBuffer {
+    /// How many bytes a writer gathers before moving them here.
+    static let chunk = 1 << 16
+
+    private var base: UnsafeMutablePointer<UInt8>?
+    private var capacity: Int
+    /// Bytes written.
+    private(set) var count = 0
+    /// Growing the memory failed: `take` answers nil.
+    private var failed = false
+
+    /// An empty answer with room for about `expected` bytes (memory the answer never reaches is
+    /// never touched: the system maps large blocks page by page as they are written).
+    @_spi(ABI) public init(expected: Int) {
+        capacity = max(expected, Self.chunk) + 1
+        base = malloc(capacity)?.assumingMemoryBound(to: UInt8.self)
+        failed = base == nil
+    }
+
+    deinit { free(base) }
+
+    /// Appends `bytes` (growing the memory by doubling when they do not fit).
+    func append(_ bytes: [UInt8]) {
+        guard !failed, !bytes.isEmpty else { return }
+        // One byte is kept for the terminating NUL.
+        if count + bytes.count + 1 > capacity {
+            let wanted = max(capacity * 2, count + bytes.count + 1)
+            guard let grown = realloc(base, wanted) else {
+                failed = true
+                return
+            }
+            base = grown.assumingMemoryBound(to: UInt8.self)
+            capacity = wanted
+        }
+        guard let base else { return }
+        bytes.withUnsafeBufferPointer { source in
+            if let from = source.baseAddress { (base + count).update(from: from, count: source.count) }
+        }
+        count += bytes.count
+    }
+
+    /// Appends `bytes` and empties them, keeping their capacity for the next chunk.
+    func move(_ bytes: inout [UInt8]) {
+        append(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// The answer, NUL-terminated, now the caller's to `free`; nil when memory ran out (once taken,
+    /// the buffer is empty).
+    @_spi(ABI) public func take() -> UnsafeMutablePointer<CChar>? {
+        guard !failed, let base else { return nil }
+        base[count] = 0
+        self.base = nil
+        capacity = 0
+        count = 0
+        return UnsafeMutableRawPointer(base).assumingMemoryBound(to: CChar.self)
+    }
+}
