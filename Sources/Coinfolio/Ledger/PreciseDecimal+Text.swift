@@ -2,6 +2,55 @@ import Foundation
 
 /// Text, doubles and the ledger's fixed form of a `PreciseDecimal`.
 extension PreciseDecimal {
+    /// Reads decimal text (`"-12.5"`, `"2e-24"`, `"1E+3"`); nil for anything else, and for a
+    /// number that needs more than 38 significant digits.
+    public init?(_ text: String) {
+        var bytes = Substring(text).utf8[...]
+        var negative = false
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        var digits: UInt128 = 0
+        var count = 0
+        var exponent = 0
+        var sawDigit = false
+        var sawPoint = false
+        while let byte = bytes.first {
+            if byte >= 0x30, byte <= 0x39 {
+                sawDigit = true
+                if count == 38 {
+                    // Past 38 significant digits only zeros are exact.
+                    guard byte == 0x30 else { return nil }
+                    if !sawPoint { exponent += 1 }
+                } else {
+                    if digits != 0 || byte != 0x30 { count += 1 }
+                    digits = digits * 10 + UInt128(byte - 0x30)
+                    if sawPoint { exponent -= 1 }
+                }
+            } else if byte == UInt8(ascii: "."), !sawPoint {
+                sawPoint = true
+            } else {
+                break
+            }
+            bytes = bytes.dropFirst()
+        }
+        guard sawDigit else { return nil }
+        if let byte = bytes.first {
+            guard byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") else { return nil }
+            bytes = bytes.dropFirst()
+            var exponentNegative = false
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                exponentNegative = sign == UInt8(ascii: "-")
+                bytes = bytes.dropFirst()
+            }
+            guard !bytes.isEmpty, bytes.count <= 9, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            let value = bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            exponent += exponentNegative ? -value : value
+        }
+        self = Self.make(negative, digits, exponent)
+    }
+
     /// The shortest exact text, written as JavaScript writes numbers: plain decimal for
     /// 10⁻⁷ ≤ |x| < 10²¹ (`"246"`, `"0.1"`, `"-40003.1"`, `"320000000000000000000"`), the
     /// exponent form outside (`"2e-24"`, `"1.5e21"`); never `"-0"`, no trailing zeros.
