@@ -343,13 +343,13 @@ static const char *const ledger_schema =
 
 static const char *const ledger_insert =
     "INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'default') RETURNING id";
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'default')";
 
 /* The insert of a row with every column Coinfolio writes (LedgerStore+Transactions.swift). */
 static const char *const ledger_insert_all =
     "INSERT INTO ledger_transaction (portfolio, coin_id, kind, amount, price, fee, timestamp_ms, note, external_id, owner,"
     " group_id, income_type, fee_coin_id, fee_price, price_source, price_at)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'default', ?10, NULL, NULL, NULL, ?11, NULL) RETURNING id";
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'default', ?10, NULL, NULL, NULL, ?11, NULL)";
 
 static sqlite3 *raw_ledger(const char *path) {
     sqlite3 *db = NULL;
@@ -366,6 +366,17 @@ static void step_done(sqlite3 *db, sqlite3_stmt *statement) {
     int rc = sqlite3_step(statement);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW) { fprintf(stderr, "raw ledger: %s\n", sqlite3_errmsg(db)); exit(1); }
     sqlite3_reset(statement);
+}
+
+/* A ledger INSERT as Coinfolio runs one on SQLite (Database.insertedID): no RETURNING (it fills and
+ * drops an ephemeral table a row), whether it inserted from sqlite3_changes, the id from
+ * sqlite3_last_insert_rowid. */
+static volatile sqlite3_int64 inserted_ids;
+static void step_insert(sqlite3 *db, sqlite3_stmt *statement) {
+    int rc = sqlite3_step(statement);
+    if (rc != SQLITE_DONE) { fprintf(stderr, "raw ledger: %s\n", sqlite3_errmsg(db)); exit(1); }
+    sqlite3_reset(statement);
+    if (sqlite3_changes(db) > 0) inserted_ids += sqlite3_last_insert_rowid(db);
 }
 
 /* The owner's change counter, counted by every ledger write (schema step 5). */
@@ -515,7 +526,7 @@ static void bench_ledger(const char *dir) {
                     sqlite3_bind_int64(insert, 7, 1704067200000LL + m++);
                     sqlite3_bind_text(insert, 8, "", -1, SQLITE_STATIC);
                     sqlite3_bind_null(insert, 9);
-                    step_done(db, insert);
+                    step_insert(db, insert);
                     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
                 });
     bench_clock = saved_clock;
@@ -885,12 +896,12 @@ static void bench_add_trade(const char *dir) {
                 sqlite3_bind_null(insert, 9);
                 sqlite3_bind_text(insert, 10, group, -1, SQLITE_TRANSIENT);
                 sqlite3_bind_text(insert, 11, "user", -1, SQLITE_STATIC);
-                step_done(db, insert);
+                step_insert(db, insert);
                 sqlite3_bind_text(insert, 2, "ethereum", -1, SQLITE_STATIC);
                 sqlite3_bind_text(insert, 3, "buy", -1, SQLITE_STATIC);
                 sqlite3_bind_text(insert, 4, received, -1, SQLITE_TRANSIENT);
                 sqlite3_bind_text(insert, 5, "30000.5", -1, SQLITE_STATIC);
-                step_done(db, insert);
+                step_insert(db, insert);
                 sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
             }
             cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;

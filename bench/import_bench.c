@@ -8,9 +8,10 @@
  * The anchor's rows are the ones our import wrote, read back from its database (not timed), and
  * its table and indexes are copied from that database's own schema, so both write exactly the
  * same thing: one durable transaction (WAL, synchronous=FULL, the 64 MiB page cache our import
- * sets: Database.withLargeWriteCache), every row through a prepared INSERT … RETURNING id, and
- * the owner's change counter. Wall time (the commit's fsync is part of
- * the work), median of three rounds, ours and the anchor alternating. Prints Markdown rows.
+ * sets: Database.withLargeWriteCache), every row through a prepared INSERT whose id comes from
+ * sqlite3_last_insert_rowid, as ours on SQLite (no RETURNING: Database.insertedID), and the
+ * owner's change counter. Wall time (the commit's fsync is part of the work), median of three
+ * rounds, ours and the anchor alternating. Prints Markdown rows.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <sqlite3.h>

@@ -80,11 +80,12 @@ static sqlite3 *raw_database(const char *ours, const char *path) {
 static double raw_insert(sqlite3 *db, const ledger_rows *rows, double *cpu) {
     sqlite3_stmt *insert = NULL;
     size_t r;
+    volatile sqlite3_int64 inserted = 0;
     double start = seconds(CLOCK_MONOTONIC), cpu_start = seconds(CLOCK_THREAD_CPUTIME_ID);
     sql_check(db,
               sqlite3_prepare_v2(db,
                                  "INSERT INTO ledger_transaction (" COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-                                 " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) RETURNING id",
+                                 " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
                                  -1, &insert, NULL),
               "prepare");
     sql_check(db, sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), "begin");
@@ -104,6 +105,9 @@ static double raw_insert(sqlite3 *db, const ledger_rows *rows, double *cpu) {
         }
         sql_check(db, sqlite3_step(insert), "insert");
         sqlite3_reset(insert);
+        /* As Coinfolio on SQLite (Database.insertedID): no RETURNING, which fills and drops an
+         * ephemeral table a row; whether it inserted from sqlite3_changes, the id after. */
+        if (sqlite3_changes(db) > 0) inserted += sqlite3_last_insert_rowid(db);
     }
     sql_check(db, sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), "commit");
     sqlite3_finalize(insert);

@@ -326,6 +326,34 @@ final class ImportEngineTests: XCTestCase {
         XCTAssertEqual(summary.imported, 2)
     }
 
+    /// An external id twice in one file: the second insert is skipped by the database (SQLite:
+    /// no row changed, `Database.insertedID`), so the import fails naming that row and writes
+    /// nothing. After a re-import skipped every row, new rows get new ids, not a stale one.
+    func testExternalIDTwiceInOneFileFailsAndIDsAfterSkippedRows() throws {
+        let engine = try self.engine()
+        let header = "timestamp,coin_id,kind,amount,price,fee,external_id\n"
+        let before = try everything(engine)
+        let twice = header + "2024-01-01T00:00:00Z,bitcoin,buy,1,40000,0,x1\n2024-01-02T00:00:00Z,bitcoin,buy,2,41000,0,x1\n"
+        let error = assertThrows(.invalidArgument) { try importText(engine, twice, ImportOptions(format: .coinfolio)) }
+        XCTAssertEqual(error?.details["line"], .number(3))
+        XCTAssertEqual(error?.details["column"], .string("external_id"))
+        XCTAssertEqual(try everything(engine), before)
+        let csv = header + "2024-01-01T00:00:00Z,bitcoin,buy,1,40000,0,x1\n2024-01-02T00:00:00Z,bitcoin,buy,2,41000,0,x2\n"
+        XCTAssertEqual(try importText(engine, csv, ImportOptions(format: .coinfolio)).imported, 2)
+        XCTAssertEqual(try importText(engine, csv, ImportOptions(format: .coinfolio)).imported, 0)
+        let added = try engine.addTransaction(
+            json: #"{"coin_id":"bitcoin","kind":"sell","amount":"1","price":"42000","timestamp":"2024-01-03"}"#)
+        let later = try importText(engine, csv + "2024-01-04T00:00:00Z,bitcoin,sell,1,43000,0,x3\n", ImportOptions(format: .coinfolio))
+        XCTAssertEqual(later.imported, 1)
+        XCTAssertEqual(later.skipped, 2)
+        let stored = try engine.transactions(TransactionQuery(portfolio: "main", limit: 10)).transactions
+        XCTAssertEqual(stored.map(\.externalID), ["x1", "x2", nil, "x3"])
+        let ids = try stored.map { try XCTUnwrap($0.id) }
+        XCTAssertEqual(ids[2], try XCTUnwrap(added.id))
+        XCTAssertEqual(ids, ids.sorted())
+        XCTAssertEqual(Set(ids).count, 4)
+    }
+
     func testOptionsFromJSON() throws {
         let options = try ImportOptions(json: #"{"format":"kraken","portfolio":"x","dry_run":true,"symbols":{"BOND":"barnbridge"}}"#)
         XCTAssertEqual(options, ImportOptions(format: .kraken, portfolio: "x", dryRun: true, symbols: ["BOND": "barnbridge"]))

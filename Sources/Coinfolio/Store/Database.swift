@@ -65,6 +65,15 @@ protocol Database: AnyObject {
     /// `FROM` clause (SQLite's `json_each`, PostgreSQL's `json_array_elements`; `->>` reads
     /// both, on SQLite from 3.38 — Debian 12 ships 3.40).
     func jsonArrayElements(parameter: Int) -> String
+    /// What ends a one-row INSERT whose new id `insertedID(_:)` reads: PostgreSQL's
+    /// ` RETURNING id`; empty on SQLite, whose RETURNING fills and drops an ephemeral table for
+    /// every row (a third of a large import's write, bench/NOTES.md).
+    var returningInsertedID: String { get }
+    /// Runs a one-row INSERT ending with `returningInsertedID`: the new row's id, or nil when it
+    /// inserted nothing (its `ON CONFLICT … DO NOTHING` skipped the row). SQLite: whether it
+    /// inserted from `sqlite3_changes`, the id from `sqlite3_last_insert_rowid`.
+    /// - Throws: `.store` with the server's message.
+    func insertedID(_ statement: any DatabaseStatement) throws -> Int64?
     /// Whether a sparkline still in CoinGecko's JSON text is saved as that text (SQLite: never
     /// parsed) rather than packed (PostgreSQL: pglz compressing the text on every save cost
     /// five times the parse, `SnapshotStore.save`).

@@ -175,7 +175,7 @@ extension LedgerStore {
                 // skipped when it was there before the import, an error when an earlier unit of
                 // this import put it there (or when only a later row of a unit is known).
                 insertStatement.reset()
-                guard let id = try insert(transaction, with: insertStatement, skippingKnownExternalID: true) else {
+                guard let id = try insert(transaction, with: insertStatement, skippingKnownExternalID: true, connection) else {
                     let externalID = transaction.externalID ?? ""
                     let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection)
                     if index > 0 || existing.flatMap(importedLine) != nil {

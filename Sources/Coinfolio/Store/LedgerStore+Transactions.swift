@@ -98,13 +98,15 @@ extension LedgerStore {
     /// Inserts `t` (its `groupID` included); its new id, or nil when `skippingKnownExternalID` and
     /// the portfolio already has its external_id (nothing inserted).
     func insert(_ t: Transaction, _ connection: any Database, skippingKnownExternalID: Bool) throws -> Int64? {
-        let statement = try connection.statement(skippingKnownExternalID ? Self.insertSkippingKnown : Self.insertSQL)
-        return try insert(t, with: statement, skippingKnownExternalID: skippingKnownExternalID)
+        let statement = try Self.insertStatement(skippingKnownExternalID: skippingKnownExternalID, connection)
+        return try insert(t, with: statement, skippingKnownExternalID: skippingKnownExternalID, connection)
     }
 
     /// `insert(_:_:skippingKnownExternalID:)` through a statement of `insertStatement(skippingKnownExternalID:)`
     /// already at hand (an import fetches it once, not once a row).
-    func insert(_ t: Transaction, with statement: any DatabaseStatement, skippingKnownExternalID: Bool) throws -> Int64? {
+    func insert(
+        _ t: Transaction, with statement: any DatabaseStatement, skippingKnownExternalID: Bool, _ connection: any Database
+    ) throws -> Int64? {
         statement.bind(1, t.portfolio)
         statement.bind(2, t.coinID)
         statement.bind(3, t.kind.rawValue)
@@ -124,12 +126,12 @@ extension LedgerStore {
         statement.bind(17, t.originalPrice?.description)
         statement.bind(18, t.priceCurrency)
         defer { statement.reset() }
-        // RETURNING gives the new id (no row when a known external id was skipped).
-        guard try statement.next() else {
+        // No id when a known external id was skipped.
+        guard let id = try connection.insertedID(statement) else {
             if skippingKnownExternalID { return nil }
             throw CoinfolioError(.store, "cannot save the transaction: the database returned no id")
         }
-        return statement.int64(0)
+        return id
     }
 
     /// The insert of one plain row (a set_holding transfer): ?1 portfolio, ?2 coin_id, ?3 kind,
@@ -146,13 +148,13 @@ extension LedgerStore {
             group_id, income_type, fee_coin_id, fee_price, price_source, price_at, original_price, price_currency)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
         """
-    /// The insert statement `insert(_:with:skippingKnownExternalID:)` takes.
+    /// The insert statement `insert(_:with:skippingKnownExternalID:_:)` takes, its new id read by
+    /// `Database.insertedID` (RETURNING on PostgreSQL only).
     static func insertStatement(skippingKnownExternalID: Bool, _ connection: any Database) throws -> any DatabaseStatement {
-        try connection.statement(skippingKnownExternalID ? insertSkippingKnown : insertSQL)
+        try connection.statement((skippingKnownExternalID ? insertSkippingKnown : insertAllColumns) + connection.returningInsertedID)
     }
-    private static let insertSQL = insertAllColumns + " RETURNING id"
     private static let insertSkippingKnown =
-        insertAllColumns + " ON CONFLICT (owner, portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING id"
+        insertAllColumns + " ON CONFLICT (owner, portfolio, external_id) WHERE external_id IS NOT NULL DO NOTHING"
 
     /// `t` as the ledger entry it becomes, under `id`.
     static func entry(_ t: Transaction, id: Int64) -> LedgerEntry {

@@ -256,6 +256,13 @@
             "json_array_elements(CAST(?\(parameter) AS json)) AS elements(value)"
         }
 
+        let returningInsertedID = " RETURNING id"
+
+        /// The RETURNING row's id; no row when `ON CONFLICT … DO NOTHING` skipped the insert.
+        func insertedID(_ statement: any DatabaseStatement) throws -> Int64? {
+            try statement.next() ? statement.int64(0) : nil
+        }
+
         /// `body` as is: the server keeps the pages in its own buffers.
         func withLargeWriteCache<T>(_ body: () throws -> T) throws -> T { try body() }
 

@@ -193,6 +193,16 @@ final class SQLiteConnection: Database {
 
     func jsonArrayElements(parameter: Int) -> String { "json_each(?\(parameter))" }
 
+    /// Empty: the id is the connection's (`insertedID`), no per-row RETURNING table.
+    let returningInsertedID = ""
+
+    /// Steps the INSERT (the same busy retries and error as a first `next()`): nil when it
+    /// changed no row, else `sqlite3_last_insert_rowid` (the ledger has no triggers to move it).
+    func insertedID(_ statement: any DatabaseStatement) throws -> Int64? {
+        guard try statement.run("cannot read") > 0 else { return nil }
+        return sqlite3_last_insert_rowid(try db())
+    }
+
     /// `PRAGMA cache_size = -largeWriteCacheKiB` for `body`, the connection's own size after.
     func withLargeWriteCache<T>(_ body: () throws -> T) throws -> T {
         let read = try prepared("PRAGMA cache_size")
