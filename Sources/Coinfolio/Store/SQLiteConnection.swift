@@ -7,7 +7,9 @@ import Synchronization
 final class SQLiteConnection: Database {
     let kind = DatabaseKind.sqlite
     private var handle: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared statements by SQL, each with the storage its text parameters are bound from
+    /// (dropped after the statement is finalized).
+    private var statements: [String: (handle: OpaquePointer, text: SQLiteBoundText)] = [:]
 
     /// How long, in seconds, a statement waits for another connection's lock (SQLite's busy
     /// timeout, `database_timeout`) before it fails busy.
@@ -61,7 +63,7 @@ final class SQLiteConnection: Database {
     }
 
     func close() {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for statement in statements.values { sqlite3_finalize(statement.handle) }
         statements.removeAll()
         if let handle {
             sqlite3_close_v2(handle)
@@ -89,7 +91,7 @@ final class SQLiteConnection: Database {
     static var keepsCachesBetweenCalls: Bool { openCount.load(ordering: .relaxed) <= cachingConnections }
 
     func releaseMemory() {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for statement in statements.values { sqlite3_finalize(statement.handle) }
         statements.removeAll()
         if let handle { sqlite3_db_release_memory(handle) }
     }
@@ -121,15 +123,16 @@ final class SQLiteConnection: Database {
     func prepared(_ sql: String) throws -> SQLiteStatement {
         let db = try db()
         if let cached = statements[sql] {
-            sqlite3_reset(cached)
-            sqlite3_clear_bindings(cached)
-            return SQLiteStatement(handle: cached, connection: self)
+            sqlite3_reset(cached.handle)
+            sqlite3_clear_bindings(cached.handle)
+            return SQLiteStatement(handle: cached.handle, connection: self, boundText: cached.text)
         }
         var prepared: OpaquePointer?
         let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
         guard rc == SQLITE_OK, let prepared else { throw error(rc, "cannot prepare \"\(sql.prefix(40))\"") }
-        statements[sql] = prepared
-        return SQLiteStatement(handle: prepared, connection: self)
+        let text = SQLiteBoundText(parameters: sqlite3_bind_parameter_count(prepared))
+        statements[sql] = (prepared, text)
+        return SQLiteStatement(handle: prepared, connection: self, boundText: text)
     }
 
     /// Calls `body` again while it answers a busy code SQLite gives without waiting

@@ -1,26 +1,18 @@
 import CSQLite
 import Foundation
 
-/// SQLite's "transient" destructor: SQLite copies bound text before the call returns.
-private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-
 /// A prepared statement of a `SQLiteConnection`, borrowed from the connection's cache.
 struct SQLiteStatement: DatabaseStatement {
     let handle: OpaquePointer
     let connection: SQLiteConnection
+    /// The statement's own copies of its text parameters, bound in place (`SQLiteBoundText`).
+    let boundText: SQLiteBoundText
 
-    /// Binds the string's UTF-8 in place (SQLite copies it): no C string made for each bind.
+    /// Binds the string's UTF-8, copied into the statement's own storage (no C string made, no
+    /// SQLite allocation for each bind).
     func bind(_ index: Int32, _ text: String) {
         var text = text
-        _ = text.withUTF8 { bytes in
-            // An empty buffer may have no address, and SQLite binds a NULL pointer as NULL.
-            if let base = bytes.baseAddress, !bytes.isEmpty {
-                sqlite3_bind_text(
-                    handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT)
-            } else {
-                sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT)
-            }
-        }
+        text.withUTF8 { bytes in boundText.bind(handle, index, UnsafeRawBufferPointer(bytes)) }
     }
     func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
     func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
@@ -28,17 +20,13 @@ struct SQLiteStatement: DatabaseStatement {
     func bind(_ index: Int32, _ text: String?) {
         if let text { bind(index, text) } else { sqlite3_bind_null(handle, index) }
     }
-    /// The decimal's text from the stack, copied by SQLite (no String in between).
+    /// The decimal's text from the stack, copied into the statement's storage (no String in between).
     func bind(_ index: Int32, _ value: ExactDecimal?) {
         guard let value else {
             sqlite3_bind_null(handle, index)
             return
         }
-        value.withText { bytes in
-            _ = bytes.withMemoryRebound(to: CChar.self) { text in
-                sqlite3_bind_text(handle, index, text.baseAddress, Int32(text.count), SQLITE_TRANSIENT)
-            }
-        }
+        value.withText { bytes in boundText.bind(handle, index, UnsafeRawBufferPointer(bytes)) }
     }
     /// Binds a blob without copying it (SQLITE_STATIC): `bytes` must stay valid until the
     /// statement has run, so bind and run inside the buffer's `withUnsafeBytes`.

@@ -1,0 +1,63 @@
+import CSQLite
+
+/// The text a statement's parameters are bound to, kept by the statement itself so SQLite binds
+/// it in place (`SQLITE_STATIC`) instead of copying it into a buffer of its own each bind (a
+/// malloc and a free a parameter, ten or more a ledger row).
+///
+/// One buffer per parameter: a parameter's bytes are written only by the next bind of that same
+/// parameter, right before the `sqlite3_bind_text` that replaces SQLite's pointer to them (a
+/// buffer that must grow is freed only after that bind), and every buffer lives until the
+/// statement is finalized (the cache drops this after `sqlite3_finalize`). So SQLite never reads
+/// changed or freed memory, and a parameter not bound again keeps its text, as with a copy.
+final class SQLiteBoundText {
+    private var buffers: UnsafeMutablePointer<UnsafeMutableRawBufferPointer>
+    private let count: Int
+
+    /// Storage for a statement with `parameters` parameters (`sqlite3_bind_parameter_count`).
+    init(parameters: Int32) {
+        count = Int(max(parameters, 0)) + 1
+        buffers = .allocate(capacity: count)
+        buffers.initialize(repeating: UnsafeMutableRawBufferPointer(start: nil, count: 0), count: count)
+    }
+
+    deinit {
+        for i in 0..<count { buffers[i].deallocate() }
+        buffers.deallocate()
+    }
+
+    /// Binds `bytes` to parameter `index` of `handle` from this storage. An index SQLite does
+    /// not have, or a statement still running, is bound from a copy (SQLite refuses either with
+    /// `SQLITE_RANGE` or `SQLITE_MISUSE`, as before).
+    func bind(_ handle: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawBufferPointer) {
+        let i = Int(index)
+        // A running statement refuses new bindings (SQLITE_MISUSE) and may still read the old
+        // text: leave it alone and let SQLite answer, as before.
+        guard i > 0, i < count, sqlite3_stmt_busy(handle) == 0 else {
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT_DESTRUCTOR)
+            } else {
+                sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT_DESTRUCTOR)
+            }
+            return
+        }
+        // One byte more than the text: a non-NULL address even for empty text (SQLite binds a
+        // NULL pointer as NULL).
+        let needed = bytes.count + 1
+        let old = buffers[i]
+        var target = old
+        if old.count < needed { target = .allocate(byteCount: max(needed, 32), alignment: 1) }
+        if let base = bytes.baseAddress, !bytes.isEmpty, let destination = target.baseAddress {
+            destination.copyMemory(from: base, byteCount: bytes.count)
+        }
+        target[bytes.count] = 0
+        sqlite3_bind_text(
+            handle, index, target.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        if target.baseAddress != old.baseAddress {
+            buffers[i] = target
+            old.deallocate()
+        }
+    }
+}
+
+/// SQLite's "transient" destructor: SQLite copies bound text before the call returns.
+let SQLITE_TRANSIENT_DESTRUCTOR = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
