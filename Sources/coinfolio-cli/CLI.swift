@@ -140,9 +140,10 @@ func fail(_ message: String, code: Int32) -> Never {
     exit(code)
 }
 
-/// Prints `message` to stderr as coinfolio-cli's (through `Terminal.printable`), and goes on.
+/// Prints `message` to stderr as coinfolio-cli's (through `Terminal.printable`; its line breaks
+/// kept, as an import's list of unknown symbols has one a symbol), and goes on.
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("coinfolio-cli: \(Terminal.printable(message))\n".utf8))
+    FileHandle.standardError.write(Data("coinfolio-cli: \(Terminal.printable(message, multiline: true))\n".utf8))
 }
 
 /// Prints one line of output. `text` is the CLI's own, with any outside text in it already made

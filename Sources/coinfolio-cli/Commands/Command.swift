@@ -23,7 +23,7 @@ var commands: [any Command.Type] {
     [
         HomeCommand.self, PortfolioCommand.self, ChartCommand.self, SetCommand.self, DetailCommand.self, SearchCommand.self,
         LoadCommand.self, BuyCommand.self, SellCommand.self, TradeCommand.self, MoveCommand.self, IncomeCommand.self,
-        TransactionsCommand.self, PnLCommand.self, PerformanceCommand.self, RealizedCommand.self, ImportCommand.self, ExportCommand.self,
+        PortfoliosCommand.self, TransactionsCommand.self, PnLCommand.self, PerformanceCommand.self, RealizedCommand.self, ImportCommand.self, ExportCommand.self,
         PriceCommand.self, SetPriceCommand.self, FillPricesCommand.self, VersionCommand.self, HelpCommand.self,
     ]
 }

@@ -44,7 +44,15 @@ struct PnLCommand: Command {
                 + "\(terminal.bold("Realized")): \(terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL))  "
                 + "\(terminal.bold("Fees")): \(money(report.totalFees))  "
                 + (report.totalIncome.isZero && report.totalIncomeCoverage == 1
-                    ? "" : "\(terminal.bold("Income")): \(money(report.totalIncome))  ")
+                    ? "" : "\(terminal.bold("Income")): \(Self.income(report, money))  ")
                 + terminal.dim("(\(report.method.rawValue), \(Terminal.printable(report.portfolio)))"))
+    }
+
+    /// The income total as the totals line shows it: unknown ("n/a") while every income row's
+    /// price is pending, never 0; the priced share when only some are.
+    static func income(_ report: PnLReport, _ money: (PreciseDecimal?) -> String) -> String {
+        let coverage = report.totalIncomeCoverage
+        if coverage == 0 { return "\(NumberFormat.notAvailable) (price pending)" }
+        return money(report.totalIncome) + (coverage < 1 ? " (\(NumberFormat.percent(coverage * 100)) priced, the rest pending)" : "")
     }
 }

@@ -67,8 +67,11 @@ struct RealizedCommand: Command {
                 ))
         }
         if !report.income.isEmpty {
+            let pending = report.income.filter { $0.value == nil }.count
             say(
-                "\(terminal.bold("Income")): \(money(report.incomeTotal)) from \(report.income.count) transaction\(report.income.count == 1 ? "" : "s")"
+                "\(terminal.bold("Income")): \(pending == report.income.count ? NumberFormat.notAvailable : money(report.incomeTotal)) "
+                    + "from \(report.income.count) transaction\(report.income.count == 1 ? "" : "s")"
+                    + (pending > 0 ? ", \(pending) with a pending price (left out)" : "")
             )
         }
     }

@@ -235,6 +235,7 @@ def test_import_symbols_and_formats(cli, tmp_path):
     assert refused.returncode == 1
     assert "nothing was imported" in refused.stderr and "BOND: no coin of the snapshot has it" in refused.stderr
     assert "--symbol SYMBOL=ID" in refused.stderr
+    assert "\\u000A" not in refused.stderr and refused.stderr.count("\n") > 1, "the list's line breaks are kept"
     listed = cli("import", str(bond), "--dry-run")
     assert listed.returncode == 0 and "unknown symbols" in listed.stdout and "BOND" in listed.stdout
     resolved = cli("import", str(bond), "--symbol", "BOND=barnbridge", "--format", "koinly")
@@ -282,9 +283,14 @@ def test_trade_move_income_and_fees_in_coins(cli, tmp_path):
     assert income.returncode == 0, income.stderr
     assert cli("income", "ethereum", "0.1").returncode == 2
     assert cli("income", "ethereum", "0.1", "--type", "salary").returncode == 2
-    # A portfolio to move to (the CLI makes portfolios through import).
-    (tmp_path / "cold.csv").write_text("timestamp,portfolio,coin_id,kind,amount\n2024-01-01,cold,tether,transfer_in,1\n")
-    assert cli("import", str(tmp_path / "cold.csv")).returncode == 0
+    # A portfolio to move to: the README's way.
+    assert "no portfolio named \"cold\"" in cli("move", "ethereum", "5", "--from", "main", "--to", "cold").stderr
+    created = cli("portfolios", "add", "cold")
+    assert created.returncode == 0 and "created portfolio cold (usd)" in created.stdout, created.stderr
+    assert cli("portfolios", "add", "cold").returncode == 2, "a name already taken"
+    assert cli("portfolios", "remove", "cold").returncode == 2
+    assert json.loads(cli("--json", "portfolios").stdout) == {
+        "portfolios": [{"name": "cold", "vs_currency": "usd"}, {"name": "main", "vs_currency": "usd"}]}
     moved = cli("move", "ethereum", "5", "--from", "main", "--to", "cold", "--received", "4.9", "--at", "2024-01-05")
     assert moved.returncode == 0, moved.stderr
     assert "4.9 arrived" in moved.stdout
@@ -459,12 +465,23 @@ def help_forms(text: str) -> Dict[str, List[str]]:
     return forms
 
 
+def test_income_with_a_pending_price_is_unknown_not_zero(cli):
+    """SPEC §16/§17: a pending price makes a figure unknown with its coverage, never 0; the CLI's
+    totals lines say so (before, they printed $0.00)."""
+    assert cli("income", "ethereum", "0.1", "--type", "staking", "--at", "2024-01-04").returncode == 0
+    assert "Income: n/a (price pending)" in cli("--offline", "pnl").stdout
+    assert "Income: n/a from 1 transaction, 1 with a pending price (left out)" in cli("--offline", "realized").stdout
+    assert cli("income", "ethereum", "0.1", "--type", "staking", "--price", "3000", "--at", "2024-01-05").returncode == 0
+    assert "Income: $300.00 (50.00% priced, the rest pending)" in cli("--offline", "pnl").stdout
+    assert "Income: $300.00 from 2 transactions, 1 with a pending price (left out)" in cli("--offline", "realized").stdout
+
+
 def test_each_commands_usage_is_the_one_help_lists(cli):
     """Each command owns its usage; --help is made from those, so a wrong operand count prints
     the very form --help shows (before, buy and sell left out the --note that --help listed)."""
     forms = help_forms(cli("--help").stdout)
     assert set(forms) == {"home", "portfolio", "chart", "set", "detail", "search", "load", "buy", "sell", "trade", "move",
-                          "income", "transactions", "pnl", "performance", "realized", "import", "export", "price",
+                          "income", "portfolios", "transactions", "pnl", "performance", "realized", "import", "export", "price",
                           "set-price", "fill-prices", "version"}
     fee = "[--fee F [--fee-coin ID [--fee-price P]]]"
     assert forms["buy"] == [f"COIN AMOUNT [--price P] {fee} [--at TIME] [--note TEXT]"]
@@ -472,6 +489,7 @@ def test_each_commands_usage_is_the_one_help_lists(cli):
     assert forms["trade"] == [f"AMOUNT COIN AMOUNT COIN [--value V] {fee} [--at TIME] [--note TEXT]"]
     assert forms["move"] == ["COIN AMOUNT --from P --to Q [--received R] [--at TIME] [--note TEXT]"]
     assert forms["portfolio"] == ["", "--history [--svg FILE]"]
+    assert forms["portfolios"] == ["add NAME", ""]
     assert (forms["price"], forms["set-price"], forms["fill-prices"]) == (
         ["COIN [--at TIME]"], ["COIN PRICE|none [--at TIME]"], ["[--max-requests N]"])
     assert forms["pnl"] == ["[--method fifo|lifo|hifo|lofo|average|uk]"]
