@@ -12,8 +12,10 @@ struct LedgerCSVRows {
     private let timestamp: Int?, portfolio: Int?, coinID: Int?, kind: Int?, amount: Int?
     private let price: Int?, fee: Int?, note: Int?, externalID: Int?
     private let feeCoinID: Int?, feePrice: Int?, incomeType: Int?, groupID: Int?
+    /// The header's column names, in order (a row's syntax error names the column it is in).
+    private let names: [String]
     /// How many fields every row has (the header's count).
-    private let width: Int
+    private var width: Int { names.count }
     /// The portfolio of a row whose portfolio cell is empty or missing.
     private let defaultPortfolio: String
     /// Rows read so far (not counting the header).
@@ -42,10 +44,10 @@ struct LedgerCSVRows {
         for name in LedgerCSV.columns where LedgerCSV.required.contains(name) && index[name] == nil {
             throw error(line: header.line, column: name, "the header has no \"\(name)\" column")
         }
-        return LedgerCSVRows(index: index, width: names.count, defaultPortfolio: defaultPortfolio ?? Transaction.defaultPortfolio)
+        return LedgerCSVRows(index: index, names: names, defaultPortfolio: defaultPortfolio ?? Transaction.defaultPortfolio)
     }
 
-    private init(index: [String: Int], width: Int, defaultPortfolio: String) {
+    private init(index: [String: Int], names: [String], defaultPortfolio: String) {
         self.defaultPortfolio = defaultPortfolio
         timestamp = index["timestamp"]
         portfolio = index["portfolio"]
@@ -60,7 +62,7 @@ struct LedgerCSVRows {
         feePrice = index["fee_price"]
         incomeType = index["income_type"]
         groupID = index["group_id"]
-        self.width = width
+        self.names = names
     }
 
     /// The next row as a validated transaction (no id; an empty portfolio is the default one, an empty
@@ -72,12 +74,13 @@ struct LedgerCSVRows {
     ///   time, kind or decimal (a decimal comma said so), an empty amount, any rule of
     ///   `Transaction.validate`; a CSV syntax error (`details.field_index`).
     mutating func next(_ reader: inout CSVReader) throws -> (transaction: Transaction, line: Int)? {
-        guard let record = try Self.record(&reader) else { return nil }
+        guard let record = try Self.record(&reader, names: names) else { return nil }
         rowsRead += 1
         let line = record.line
         guard record.fields.count == width else {
+            // A short row: the first column without a cell; a long one has no column to name.
             throw Self.error(
-                line: line, column: nil,
+                line: line, column: record.fields.count < width ? names[record.fields.count] : nil,
                 "the row has \(record.fields.count) fields and the header \(width) (the separator is a comma and the decimal mark a point)")
         }
         // A cell export protected against formula injection reads back as written (SpreadsheetFormula).
@@ -132,11 +135,13 @@ struct LedgerCSVRows {
         return (transaction, line)
     }
 
-    /// The next CSV record, a syntax error as `.invalidArgument` with its line and field.
-    private static func record(_ reader: inout CSVReader) throws -> (fields: [String], line: Int)? {
+    /// The next CSV record, a syntax error as `.invalidArgument` with its line and field (and,
+    /// past the header, `names`' column of that field).
+    private static func record(_ reader: inout CSVReader, names: [String] = []) throws -> (fields: [String], line: Int)? {
         do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
             let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
-            throw Self.error(line: error.line, column: nil, error.message, index)
+            let column = names.indices.contains(error.field) ? names[error.field] : nil
+            throw Self.error(line: error.line, column: column, error.message, index)
         }
     }
 

@@ -48,3 +48,28 @@ def test_a_csv_number_with_a_comma_says_what_the_comma_is(db_path: Path, cell: s
         assert info.value.message == message
         assert info.value.details == {"line": 3, "column": "price", "reason": reason}
         assert engine.transactions()["total"] == 0
+
+
+@pytest.mark.parametrize(
+    "row, details, message",
+    [
+        # SPEC §12: every import error names its line and column (the header name); a CSV syntax
+        # error also its 0-based field.
+        ('2024-02-02,main,bitcoin,buy,1,2,0,"open note', {"line": 3, "column": "note", "field_index": 7},
+         "line 3, column note: a quoted field is not closed"),
+        ('2024-02-02,main,bitcoin,"buy"x,1,2,0,,b', {"line": 3, "column": "kind", "field_index": 3},
+         "line 3, column kind: text after a closing quote"),
+        ("2024-02-02,main,bitcoin,buy,1,2", {"line": 3, "column": "fee"},
+         "line 3, column fee: the row has 6 fields and the header 9 (the separator is a comma and the decimal mark a point)"),
+        ("2024-02-02,main,bitcoin,buy,1,2,0,,b,extra", {"line": 3},
+         "line 3: the row has 10 fields and the header 9 (the separator is a comma and the decimal mark a point)"),
+    ],
+)
+def test_a_broken_csv_row_names_its_line_and_column(db_path: Path, row: str, details: dict[str, Any], message: str) -> None:
+    csv = f"{HEADER}\n2024-02-01,main,ethereum,buy,1,2,0,,a\n{row}\n"
+    with coinfolio.Engine(database=db_path) as engine:
+        with pytest.raises(InvalidArgument) as info:
+            engine.import_csv(csv)
+        assert info.value.message == message
+        assert info.value.details == details
+        assert engine.transactions()["total"] == 0
