@@ -132,6 +132,15 @@ final class OpenedEngines: Sendable {
     func closeAll() { engines.withLock { $0.forEach { $0.close() } } }
 }
 
+extension CLI {
+    /// `fail(message, code:)` for a library error the command words itself; with `--json` the
+    /// error's own JSON (status, code, message, details: the C ABI's out_error) goes to stdout first.
+    func failReporting(_ error: CoinfolioError, _ message: String, code: Int32) -> Never {
+        if options.json { sayJSON(error.json) }
+        fail(message, code: code)
+    }
+}
+
 /// Prints `message` to stderr as coinfolio-cli's and exits with `code`. The message may quote
 /// outside text (CoinGecko's error message, a CSV cell, a path): it goes through
 /// `Terminal.printable`.

@@ -23,6 +23,9 @@ do {
     cli.closeEngines()
 } catch let error as CoinfolioError {
     let code: Int32 = error.code == .invalidArgument ? 2 : 1
+    // With --json the error's own JSON goes to stdout too (status, code, message, details: as
+    // the C ABI's out_error), so a script reads the reason instead of parsing the message.
+    if options.json { sayJSON(error.json) }
     fail(error.message, code: code)
 } catch let error as Options.UsageError {
     fail(error.message, code: 2)

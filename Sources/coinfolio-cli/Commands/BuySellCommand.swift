@@ -124,7 +124,7 @@ extension CLI {
             if case .number(let value)? = error.details[.shortBy] { short = " (short by \(ExactDecimal(value) ?? .zero))" }
             var coin = coinID
             if case .string(let name)? = error.details[.coinID] { coin = name }
-            fail("cannot take more \(Terminal.printable(coin)) than the portfolio holds at that time\(short)", code: 1)
+            failReporting(error, "cannot take more \(Terminal.printable(coin)) than the portfolio holds at that time\(short)", code: 1)
         }
     }
 }

@@ -17,7 +17,7 @@ struct HomeCommand: Command {
             statistics = try engine.statistics()
             listing = try engine.coins(CoinQuery(limit: cli.options.limit, sparkline: true))
         } catch let error as CoinfolioError where error.code == .noData {
-            fail(cli.noDataHelp(), code: 1)
+            cli.failReporting(error, cli.noDataHelp(), code: 1)
         }
         if cli.options.json {
             sayJSON(#"{"statistics":\#(statistics.jsonArray),"coins":\#(listing.json)}"#)

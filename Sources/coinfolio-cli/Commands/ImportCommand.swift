@@ -39,7 +39,7 @@ struct ImportCommand: Command {
                 options: ImportOptions(
                     format: options.format, portfolio: options.portfolio, dryRun: options.dryRun, symbols: options.symbols))
         } catch let error as CoinfolioError where error.code == .invalidArgument {
-            fail("\(Terminal.printable(path)): \(Self.explain(error))", code: 1)
+            cli.failReporting(error, "\(Terminal.printable(path)): \(Self.explain(error))", code: 1)
         }
         if options.json { sayJSON(report.json); return }
         let name = "\(report.format.rawValue) \(report.variant)"

@@ -21,7 +21,7 @@ struct LoadCommand: Command {
             // Name the file rather than the engine's "markets body" / "global body".
             let isGlobal = error.details[.input] == .string("global_body")
             let file = isGlobal ? operands[1] : operands[0]
-            fail("\(file): \(error.messageWithoutInput)", code: 1)
+            cli.failReporting(error, "\(file): \(error.messageWithoutInput)", code: 1)
         }
         if cli.options.json { sayJSON(summary.json); return }
         say("loaded \(summary.coins) coins")

@@ -26,7 +26,7 @@ struct PriceCommand: Command {
             answer = try engine.priceAt(
                 PriceQuery(coinID: options.operands[0], time: time, vsCurrency: VsCurrency(options.vsCurrency)), fetch: !options.offline)
         } catch let error as CoinfolioError where error.code == .noData {
-            fail(error.message, code: 1)
+            cli.failReporting(error, error.message, code: 1)
         }
         if options.json { say(answer.json); return }
         let currency = (try? VsCurrency(answer.vsCurrency)) ?? .usd

@@ -465,6 +465,23 @@ def help_forms(text: str) -> Dict[str, List[str]]:
     return forms
 
 
+def test_json_errors_give_the_error_json_on_stdout(cli, tmp_path):
+    """With --json a refusal prints the library's error JSON (the C ABI's out_error) on stdout,
+    and the message on stderr as without it."""
+    unknown = tmp_path / "unknown.csv"
+    unknown.write_text("x,y,z\n1,2,3\n")
+    result = cli("--offline", "--json", "import", str(unknown))
+    assert result.returncode == 1 and "no format Coinfolio reads" in result.stderr
+    error = json.loads(result.stdout)
+    assert (error["code"], error["details"]["reason"], error["details"]["header"]) == ("invalid_argument", "unknown_format", ["x", "y", "z"])
+    short = cli("--offline", "--json", "sell", "bitcoin", "5", "--price", "1")
+    assert short.returncode == 1 and json.loads(short.stdout)["details"]["short_by"] == 5
+    taken = cli("--json", "portfolios", "add", "main")
+    assert taken.returncode == 0
+    again = cli("--json", "portfolios", "add", "main")
+    assert again.returncode == 2 and json.loads(again.stdout)["code"] == "invalid_argument"
+
+
 def test_income_with_a_pending_price_is_unknown_not_zero(cli):
     """SPEC §16/§17: a pending price makes a figure unknown with its coverage, never 0; the CLI's
     totals lines say so (before, they printed $0.00)."""
