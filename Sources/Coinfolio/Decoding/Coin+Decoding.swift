@@ -56,11 +56,9 @@ extension Coin: Decodable {
                 warnings.add("sparkline_in_7d.price", DecodeWarning.notAnArray)
             }
         }
-        var changes: [ChangeWindow: Double] = [:]
         for window in ChangeWindow.allCases {
-            if let value = c.number(window.jsonKey, &warnings) { changes[window] = value }
+            if let value = c.number(window.jsonKey, &warnings) { changeWindows[window] = value }
         }
-        priceChangePercentageInCurrency = changes
     }
 
     /// Sparkline points one by one with concrete calls (a generic `[Double?]` decode costs several

@@ -257,12 +257,9 @@
                     default:
                         break
                     }
-                    var changes: [Coin.ChangeWindow: Double] = [:]
-                    changes.reserveCapacity(7)
                     for (window, field) in windows {
-                        if let value = number(field) { changes[window] = value }
+                        if let value = number(field) { coin.changeWindows[window] = value }
                     }
-                    coin.priceChangePercentageInCurrency = changes
                     return .success(coin)
                 }
             }

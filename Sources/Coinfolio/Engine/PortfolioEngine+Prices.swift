@@ -83,7 +83,7 @@ extension Coin {
     mutating func apply(_ quote: SimplePrice, price: Double) {
         currentPrice = price
         priceChangePercentage24h = quote.change24h
-        priceChangePercentageInCurrency[.h24] = quote.change24h
+        changeWindows[.h24] = quote.change24h
         if let percent = quote.change24h, percent > -100 {
             let change = price - price / (1 + percent / 100)
             priceChange24h = change.isFinite ? change : nil

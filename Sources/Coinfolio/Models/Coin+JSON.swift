@@ -49,7 +49,7 @@ extension Coin {
             w.null()
         }
         for window in ChangeWindow.allCases {
-            w.key(window.jsonKey); w.number(priceChangePercentageInCurrency[window])
+            w.key(window.jsonKey); w.number(changeWindows[window])
         }
     }
 }

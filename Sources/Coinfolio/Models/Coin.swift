@@ -71,7 +71,14 @@ public struct Coin: Hashable, Sendable, Identifiable {
     /// `prices` or `sparklineIn7d` is read), or values.
     public var sparkline: Sparkline?
     /// `price_change_percentage_{1h,24h,7d,14d,30d,200d,1y}_in_currency`, percent units, by window.
-    public var priceChangePercentageInCurrency: [ChangeWindow: Double]
+    ///
+    /// Made from the values held inline on each read (`changeWindows`): read it once per coin.
+    public var priceChangePercentageInCurrency: [ChangeWindow: Double] {
+        get { changeWindows.dictionary }
+        set { changeWindows = ChangeWindows(newValue) }
+    }
+    /// The change windows as held (no dictionary per coin).
+    var changeWindows = ChangeWindows()
 
     /// A window of `price_change_percentage_<window>_in_currency`.
     public enum ChangeWindow: String, CaseIterable, Sendable, Hashable {
@@ -117,7 +124,6 @@ public struct Coin: Hashable, Sendable, Identifiable {
         self.id = id
         self.symbol = symbol
         self.name = name
-        self.priceChangePercentageInCurrency = [:]
     }
 
     /// Whether `current_price` is known (a finite number).

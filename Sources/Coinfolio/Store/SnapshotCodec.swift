@@ -49,7 +49,7 @@ enum SnapshotCodec {
         w.optional(coin.marketCapRank.map(Int64.init))
         w.flag(coin.roi != nil)
         w.optional(coin.roi?.times); w.optional(coin.roi?.currency); w.optional(coin.roi?.percentage)
-        for window in Coin.ChangeWindow.allCases { w.optional(coin.priceChangePercentageInCurrency[window]) }
+        for window in Coin.ChangeWindow.allCases { w.optional(coin.changeWindows[window]) }
         w.flag(hasSparkline)
         w.endRecord()
     }
@@ -165,18 +165,8 @@ enum SnapshotCodec {
         } else {
             _ = try (r.optionalDouble(), r.optionalString(), r.optionalDouble())
         }
-        // Most coins carry one or two windows: size the dictionary once, no regrowth.
-        let windows = try (
-            r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(), r.optionalDouble(),
-            r.optionalDouble(), r.optionalDouble()
-        )
-        let values = [windows.0, windows.1, windows.2, windows.3, windows.4, windows.5, windows.6]
-        let known = values.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
-        if known > 0 {
-            var byWindow = [Coin.ChangeWindow: Double](minimumCapacity: known)
-            for (window, value) in zip(Coin.ChangeWindow.allCases, values) where value != nil { byWindow[window] = value }
-            coin.priceChangePercentageInCurrency = byWindow
-        }
+        // In `allCases` order, held inline (`Coin.ChangeWindows`).
+        for window in Coin.ChangeWindow.allCases { coin.changeWindows[window] = try r.optionalDouble() }
         return coin
     }
 
