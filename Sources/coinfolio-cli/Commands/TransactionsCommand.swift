@@ -14,6 +14,10 @@ struct TransactionsCommand: Command {
         let page = try engine.transactions(TransactionQuery(portfolio: options.portfolio, coinID: options.operands.first))
         if options.json { sayJSON(page.json); return }
         if page.transactions.isEmpty {
+            // An empty page of a portfolio that does not exist says so, as pnl does (exit 1).
+            guard try engine.portfolios().contains(where: { $0.name == options.portfolio }) else {
+                fail("no portfolio named \"\(Terminal.printable(options.portfolio))\"", code: 1)
+            }
             say("no transactions yet: coinfolio-cli buy COIN AMOUNT --price P (for example: buy bitcoin 0.5 --price 60000)")
             return
         }

@@ -476,6 +476,9 @@ def test_json_errors_give_the_error_json_on_stdout(cli, tmp_path):
     assert (error["code"], error["details"]["reason"], error["details"]["header"]) == ("invalid_argument", "unknown_format", ["x", "y", "z"])
     short = cli("--offline", "--json", "sell", "bitcoin", "5", "--price", "1")
     assert short.returncode == 1 and json.loads(short.stdout)["details"]["short_by"] == 5
+    nowhere = cli("--offline", "--portfolio", "zzz", "transactions")
+    assert nowhere.returncode == 1 and 'no portfolio named "zzz"' in nowhere.stderr, "as pnl says it"
+    assert "no transactions yet" in cli("--offline", "transactions").stdout
     taken = cli("--json", "portfolios", "add", "main")
     assert taken.returncode == 0
     again = cli("--json", "portfolios", "add", "main")
