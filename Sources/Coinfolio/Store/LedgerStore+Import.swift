@@ -68,7 +68,11 @@ extension LedgerStore {
                 let counts = try connection.withLargeWriteCache { try writeUnits(next, connection) }
                 checked()
                 try WorkCancellation.check()  // the last moment a cancel undoes the import
-                guard keep else { throw DryRunRollback(counts: counts) }
+                // An import that wrote nothing (a re-import, a file of ignored rows) is rolled back
+                // like a dry run, so it does not count as a write of the ledger (`ledger_change`)
+                // and other engines do not reload for it. Rows a file names a new portfolio for
+                // are imported (a skipped row's portfolio exists), so no portfolio is lost.
+                guard keep, counts.importedRows > 0 || portfolio != nil else { throw DryRunRollback(counts: counts) }
                 return counts
             }
         } catch let dryRun as DryRunRollback {

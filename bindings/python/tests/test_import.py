@@ -257,3 +257,23 @@ def test_imported_pending_rows_are_filled_and_a_euro_price_converted(
     assert describe(converted) == "buy ethereum 2 @55 fee 1.1"
     assert (converted["original_price"], converted["price_currency"], converted["price_source"]) == (Decimal(50), "eur", "user")
     assert server.counts() == {"market_chart_range": 3}
+
+
+def test_an_import_that_writes_nothing_is_no_ledger_change(db_path: Path) -> None:
+    """A re-import (everything skipped) or a file of ignored rows writes nothing, so it does not
+    count as a write in the owner's ledger_change row that other engines watch; an import that
+    writes does."""
+    import sqlite3
+
+    def counter() -> int:
+        with sqlite3.connect(db_path) as db:
+            return int(db.execute("SELECT counter FROM ledger_change WHERE owner = 'default'").fetchone()[0])
+
+    with coinfolio.Engine(database=db_path) as engine:
+        assert engine.import_file(str(SAMPLES / "koinly.csv"))["imported"] == 8
+        first = counter()
+        assert engine.import_file(str(SAMPLES / "koinly.csv"))["skipped"] == 8
+        assert engine.import_csv(ledger_text(engine))["imported"] == 0
+        assert counter() == first
+        engine.add_transaction("bitcoin", "transfer_in", "1")
+        assert counter() == first + 1
