@@ -19,6 +19,8 @@ struct Options {
     var portfolio = Transaction.defaultPortfolio
     /// Whether `--portfolio` was given (`fill-prices` fills every portfolio without it).
     var portfolioGiven = false
+    /// `--all` of `export`: every portfolio's transactions.
+    var allPortfolios = false
     /// `--max-requests N` of `fill-prices`.
     var maxRequests: Int?
     var price: String?
@@ -170,6 +172,7 @@ struct Options {
                 }
                 format = ImportFormat(rawValue: text)
             case "--dry-run": dryRun = true
+            case "--all": allPortfolios = true
             case "--symbol":
                 let text = try value(argument)
                 let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

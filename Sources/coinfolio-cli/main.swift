@@ -22,11 +22,9 @@ do {
     try command.init().run(cli)
     cli.closeEngines()
 } catch let error as CoinfolioError {
-    let code: Int32 = error.code == .invalidArgument ? 2 : 1
     // With --json the error's own JSON goes to stdout too (status, code, message, details: as
     // the C ABI's out_error), so a script reads the reason instead of parsing the message.
-    if options.json { sayJSON(error.json) }
-    fail(error.message, code: code)
+    cli.failReporting(error, error.message, code: error.code == .invalidArgument ? 2 : 1)
 } catch let error as Options.UsageError {
     fail(error.message, code: 2)
 } catch {

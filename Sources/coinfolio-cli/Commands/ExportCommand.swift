@@ -1,19 +1,26 @@
 @_spi(Files) import Coinfolio
 import Foundation
 
-/// `export [FILE.csv]`: the `--portfolio`'s transactions as CSV, to FILE or standard output (the
-/// exact bytes through a pipe; on a terminal with control characters made visible). A new FILE is
+/// `export [FILE.csv] [--all]`: the `--portfolio`'s transactions as CSV (every portfolio's with
+/// `--all`, each row naming its portfolio, so importing the file restores them all), to FILE or
+/// standard output (the exact bytes through a pipe; on a terminal with control characters made
+/// visible). A new FILE is
 /// created 0600 (`OwnerOnlyFile`); an existing one is rewritten and keeps its mode.
 struct ExportCommand: Command {
     static let name = "export"
     static let operandCount: ClosedRange<Int>? = 0...1
     static let usage = [
-        Usage(operands: "[FILE.csv]", summary: "write the portfolio's transactions as CSV (standard output without FILE)")
+        Usage(
+            operands: "[FILE.csv]", optional: [.all],
+            summary: """
+                write the portfolio's transactions as CSV (standard output without FILE);
+                --all: every portfolio's, each row naming its portfolio
+                """)
     ]
 
     func run(_ cli: CLI) throws {
         let engine = try cli.openEngine()
-        let portfolio = cli.options.portfolio
+        let portfolio: String? = cli.options.allPortfolios ? nil : cli.options.portfolio
         guard let path = cli.options.operands.first else {
             if isatty(STDOUT_FILENO) == 1 {
                 // Read by a person: cells (notes) may hold control characters, made visible.

@@ -12,12 +12,15 @@ struct TransactionsCommand: Command {
         let options = cli.options
         let engine = try cli.openEngine()
         let page = try engine.transactions(TransactionQuery(portfolio: options.portfolio, coinID: options.operands.first))
+        // An empty page of a portfolio that does not exist says so, as pnl does (exit 1; with
+        // --json the not_found error's JSON, as the library gives it for pnl).
+        if page.transactions.isEmpty, try !engine.portfolios().contains(where: { $0.name == options.portfolio }) {
+            let error = CoinfolioError(
+                .notFound, "no portfolio named \"\(options.portfolio)\"", details: [.portfolio: .string(options.portfolio)])
+            cli.failReporting(error, error.message, code: 1)
+        }
         if options.json { sayJSON(page.json); return }
         if page.transactions.isEmpty {
-            // An empty page of a portfolio that does not exist says so, as pnl does (exit 1).
-            guard try engine.portfolios().contains(where: { $0.name == options.portfolio }) else {
-                fail("no portfolio named \"\(Terminal.printable(options.portfolio))\"", code: 1)
-            }
             say("no transactions yet: coinfolio-cli buy COIN AMOUNT --price P (for example: buy bitcoin 0.5 --price 60000)")
             return
         }

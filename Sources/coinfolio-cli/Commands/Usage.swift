@@ -24,6 +24,7 @@ enum CommandFlag: String, CaseIterable {
     case format = "--format F"
     case dryRun = "--dry-run"
     case symbol = "--symbol SYMBOL=ID"
+    case all = "--all"
 
     /// The option's name on the command line (`--price`).
     var option: String { String(rawValue.prefix { $0 != " " }) }

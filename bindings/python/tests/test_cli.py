@@ -202,6 +202,17 @@ def test_export_then_import_and_portfolio_option(cli, tmp_path):
     bad.write_text("timestamp;portfolio;coin_id;kind;amount\n")
     refused = cli("import", str(bad))
     assert refused.returncode == 1 and ";" in refused.stderr and "line 1" in refused.stderr
+    # --all: every portfolio's rows in one file, each naming its portfolio; into a fresh
+    # database it restores both portfolios (3 rows each), and back into this one it skips all 6.
+    everything = tmp_path / "all.csv"
+    assert cli("--offline", "export", str(everything), "--all").returncode == 0
+    rows = everything.read_bytes().decode().splitlines()[1:]
+    assert sorted(row.split(",")[1] for row in rows) == ["binance"] * 3 + ["main"] * 3
+    assert "skipped 6" in cli("import", str(everything)).stdout
+    fresh = {"COINFOLIO_DB": str(tmp_path / "fresh.sqlite")}
+    assert "imported 6" in cli("import", str(everything), **fresh).stdout
+    for name in ("main", "binance"):
+        assert json.loads(cli("--offline", "--json", "--portfolio", name, "transactions", **fresh).stdout)["total"] == 3
 
 
 IMPORTS = REPO / "Tests" / "fixtures" / "imports"
@@ -478,6 +489,9 @@ def test_json_errors_give_the_error_json_on_stdout(cli, tmp_path):
     assert short.returncode == 1 and json.loads(short.stdout)["details"]["short_by"] == 5
     nowhere = cli("--offline", "--portfolio", "zzz", "transactions")
     assert nowhere.returncode == 1 and 'no portfolio named "zzz"' in nowhere.stderr, "as pnl says it"
+    nowhere = cli("--offline", "--json", "--portfolio", "zzz", "transactions")
+    assert nowhere.returncode == 1 and json.loads(nowhere.stdout) == json.loads(cli("--offline", "--json", "--portfolio", "zzz", "pnl").stdout)
+    assert json.loads(nowhere.stdout)["details"]["portfolio"] == "zzz"
     assert "no transactions yet" in cli("--offline", "transactions").stdout
     taken = cli("--json", "portfolios", "add", "main")
     assert taken.returncode == 0
