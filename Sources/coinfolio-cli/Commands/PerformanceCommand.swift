@@ -41,14 +41,12 @@ struct PerformanceCommand: Command {
         func percent(_ value: Double?) -> String { value.map { terminal.change($0) } ?? NumberFormat.notAvailable }
         let ends = "\(LedgerTimestamp.format(report.from)) → \(LedgerTimestamp.format(report.to))"
         say(terminal.bold(Terminal.printable(report.portfolio ?? "every portfolio")) + terminal.dim(" \(ends), \(report.vsCurrency)"))
-        let environment = ProcessInfo.processInfo.environment
         let rising = (report.endValue ?? .zero) >= (report.startValue ?? .zero)
-        let chart = LineChart(points: report.points.map { (time: Double($0.time), value: $0.value?.double) }, vsCurrency: vs)
-        for line in chart.render(
-            width: Terminal.width(environment: environment), height: 10, unicode: Terminal.isUTF8(environment: environment),
-            paint: { terminal.paint($0, rising ? "32" : "31") })
-        {
-            say(line)
+        // A range over which nothing was held draws no flat line on a $0.00 axis: it says so.
+        if report.points.allSatisfy({ $0.value?.isZero == true }) {
+            say(terminal.dim("(nothing held over this range)"))
+        } else {
+            drawChart(report, vs: vs, rising: rising, terminal: terminal)
         }
         say("Start value  \(money(report.startValue))")
         say("End value    \(money(report.endValue))")
@@ -56,7 +54,7 @@ struct PerformanceCommand: Command {
         say("Gain         \(money(report.gain, signed: true))")
         say("ROI          \(percent(report.roi))")
         say("TWR          \(percent(report.twr))")
-        say("MWR          \(percent(report.mwr))\(report.mwr == nil ? "" : terminal.dim(" a year"))")
+        say("MWR          \(Self.moneyWeighted(report, percent: percent, dim: terminal.dim))")
         if let benchmark = report.benchmark {
             say("\(Terminal.printable(benchmark.coinID).padding(toLength: 12, withPad: " ", startingAt: 0)) \(percent(benchmark.change))")
         }
@@ -72,5 +70,31 @@ struct PerformanceCommand: Command {
         }
         say(report.coverage < 1 || !report.missing.isEmpty ? terminal.dim(coverage) : coverage)
         if let path = options.svg { say(terminal.dim("wrote \(path)")) }
+    }
+
+    /// The values as a line chart as wide as the terminal, green when the range ends at or above its start.
+    func drawChart(_ report: PerformanceReport, vs: VsCurrency, rising: Bool, terminal: Terminal) {
+        let environment = ProcessInfo.processInfo.environment
+        let chart = LineChart(points: report.points.map { (time: Double($0.time), value: $0.value?.double) }, vsCurrency: vs)
+        for line in chart.render(
+            width: Terminal.width(environment: environment), height: 10, unicode: Terminal.isUTF8(environment: environment),
+            paint: { terminal.paint($0, rising ? "32" : "31") })
+        {
+            say(line)
+        }
+    }
+
+    /// The MWR line: the yearly rate (SPEC §19's `mwr`); over a range shorter than a year, the
+    /// rate over the range first, (1 + mwr)^(days/365) − 1, with the yearly rate beside it in
+    /// brackets — as GIPS has it, a return for less than a year is not shown annualized alone (a
+    /// week's +2 % reads as +180 % a year).
+    static func moneyWeighted(_ report: PerformanceReport, percent: (Double?) -> String, dim: (String) -> String) -> String {
+        guard let yearly = report.mwr else { return percent(nil) }
+        let days = Double(report.to - report.from) / 86_400_000
+        guard days > 0, days < 365 else { return percent(yearly) + dim(" a year") }
+        let over = (pow(1 + yearly / 100, days / 365) - 1) * 100
+        guard over.isFinite else { return percent(yearly) + dim(" a year") }
+        let span = days.rounded() == days ? "\(Int(days)) day\(days == 1 ? "" : "s")" : String(format: "%.1f days", days)
+        return percent(over) + dim(" over \(span) (\(percent(yearly)) a year)")
     }
 }

@@ -620,3 +620,21 @@ def test_the_issue_total_example_reads_literally(cli, tmp_path):
     result = cli("--offline", "portfolio")
     assert "Total: $8,811.33 (1 holding without a price)" in result.stdout
     assert "stale as of 2025-04-01T00:00:00Z" in result.stdout
+
+
+def test_performance_shows_a_short_range_mwr_over_the_range_and_an_empty_range_says_so(cli):
+    """Under a year the CLI shows the money-weighted rate over the range first, the yearly rate
+    (SPEC §19's mwr) beside it (GIPS: a return for less than a year is not shown annualized
+    alone). Worked by hand: 100 in at 1 on 2023-01-01, the price 1.10 thirty days later: over the
+    range 110/100 − 1 = 10.00 %; a year 1.1^(365/30) − 1 = 218.87 %. A range over which nothing
+    was held draws no flat $0.00 chart."""
+    for day in range(1, 31):
+        assert cli("set-price", "x", "1", "--at", f"2023-01-{day:02d}").returncode == 0
+    assert cli("set-price", "x", "1.1", "--at", "2023-01-31").returncode == 0
+    assert cli("buy", "x", "100", "--price", "1", "--at", "2023-01-01").returncode == 0
+    month = cli("--offline", "performance", "--range", "2023-01-01..2023-01-31")
+    assert month.returncode == 0, month.stderr
+    assert "MWR          +10.00% over 30 days (+218.87% a year)" in month.stdout
+    assert json.loads(cli("--offline", "--json", "performance", "--range", "2023-01-01..2023-01-31").stdout)["mwr"] == pytest.approx(218.868, abs=1e-3)
+    before = cli("--offline", "performance", "--range", "2022-01-01..2022-12-01")
+    assert "(nothing held over this range)" in before.stdout and "┤" not in before.stdout
