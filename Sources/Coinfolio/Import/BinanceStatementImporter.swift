@@ -24,8 +24,61 @@ struct BinanceStatementImporter: RowImporter {
     enum Operation: Equatable {
         case trade, fee, deposit, withdraw, income(IncomeType), ownAccounts, unknown
 
-        /// The operation a cell names (compared without case).
+        /// The operation a cell names (compared without case). An ASCII cell (every operation
+        /// Binance writes) is matched by its bytes (`init(ascii:)`), anything else as text.
         init(_ text: String) {
+            var text = text
+            if let operation = text.withUTF8({ Self(ascii: $0) }) {
+                self = operation
+            } else {
+                self.init(text: text)
+            }
+        }
+
+        /// The operation an ASCII cell names, by the same rules as `init(text:)` on its bytes
+        /// (lowercased, the exact names, then the words in the same order); nil for a cell with
+        /// a byte ≥ 0x80 (for ASCII, Foundation's substring search is the byte search).
+        init?(ascii bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count <= 64, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var lowered: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+            let operation = withUnsafeMutableBytes(of: &lowered) { raw -> Operation in
+                for (index, byte) in bytes.enumerated() {
+                    raw[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                }
+                let name = UnsafeRawBufferPointer(rebasing: raw[..<bytes.count])
+                func matches(_ word: StaticString, at offset: Int) -> Bool {
+                    word.withUTF8Buffer { word in
+                        guard offset + word.count <= name.count else { return false }
+                        for index in 0..<word.count where name[offset + index] != word[index] { return false }
+                        return true
+                    }
+                }
+                func isName(_ word: StaticString) -> Bool { word.utf8CodeUnitCount == name.count && matches(word, at: 0) }
+                func names(_ words: [StaticString]) -> Bool {
+                    words.contains { word in
+                        word.utf8CodeUnitCount <= name.count
+                            && (0...(name.count - word.utf8CodeUnitCount)).contains { matches(word, at: $0) }
+                    }
+                }
+                if isName("buy") || isName("sell") || isName("transaction buy") || isName("transaction spend")
+                    || isName("transaction revenue") || isName("transaction sold") || isName("binance convert")
+                {
+                    return .trade
+                }
+                if isName("fee") || isName("transaction fee") { return .fee }
+                if isName("deposit") { return .deposit }
+                if isName("withdraw") || isName("withdrawal") { return .withdraw }
+                if names(["subscription", "subscribe", "purchase", "redemption", "redeem", "transfer"]) { return .ownAccounts }
+                if names(["staking"]) { return .income(.staking) }
+                if names(["launchpool", "distribution", "airdrop"]) { return .income(.airdrop) }
+                if names(["interest", "savings", "simple earn"]) { return .income(.interest) }
+                return .unknown
+            }
+            self = operation
+        }
+
+        /// The operation a cell names, compared as lowercased text (any cell).
+        init(text: String) {
             let name = text.lowercased()
             func names(_ words: [String]) -> Bool { words.contains { name.contains($0) } }
             switch name {

@@ -106,24 +106,10 @@ public struct RealizedRow: Hashable, Sendable {
     }
 
     /// Appends a literal's bytes (no `String` in between).
-    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
+    private static func append(_ text: StaticString, to bytes: inout [UInt8]) { JSONWriter.append(literal: text, to: &bytes) }
 
     /// Appends an integer's decimal digits (as `String(value)` spells it, without making one).
-    private static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var rest = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var index = 20
-            repeat {
-                index -= 1
-                digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
-        }
-    }
+    private static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) { JSONWriter.appendInteger(value, to: &bytes) }
 
     /// The row as CSV: `<amount> <coin_id>`, the UTC dates, the money (an unknown value is an
     /// empty cell), the term.

@@ -118,32 +118,49 @@ public struct Transaction: Hashable, Sendable {
         case priceCurrency = "price_currency"
     }
 
-    /// The transaction's JSON object members.
+    /// The transaction's JSON object members, in `JSONKey`'s order: written as one run of bytes,
+    /// each `"key":` a literal (the text `JSONWriter.key` writes; `TransactionJSONTests` ties the
+    /// literals to `JSONKey`), strings quoted and escaped as `JSONWriter.string`, numbers and
+    /// `null` without making a `String`.
     func writeJSON(to w: inout JSONWriter) {
-        w.key(JSONKey.id); w.string(id.map { String($0) })
-        w.key(JSONKey.portfolio); w.string(portfolio)
-        w.key(JSONKey.coinID); w.string(coinID)
-        w.key(JSONKey.kind); w.string(kind.rawValue)
-        w.key(JSONKey.amount); w.decimal(amount)
-        w.key(JSONKey.price); w.decimal(price)
-        w.key(JSONKey.fee); w.decimal(fee)
-        // `LedgerTimestamp.format`'s text (no escapes), appended without making a String.
-        w.key(JSONKey.timestamp)
-        w.rawBytes {
-            $0.append(UInt8(ascii: "\""))
-            LedgerTimestamp.append(timestamp, to: &$0)
-            $0.append(UInt8(ascii: "\""))
+        w.rawBytes { b in
+            func literal(_ text: StaticString) { JSONWriter.append(literal: text, to: &b) }
+            func string(_ value: String?) {
+                if let value { JSONWriter.appendQuoted(value, to: &b) } else { literal("null") }
+            }
+            func decimal(_ value: ExactDecimal?) {
+                if let value { value.appendText(to: &b) } else { literal("null") }
+            }
+            literal(#""id":"#)
+            if let id {
+                b.append(UInt8(ascii: "\""))
+                JSONWriter.appendInteger(id, to: &b)
+                b.append(UInt8(ascii: "\""))
+            } else {
+                literal("null")
+            }
+            literal(#","portfolio":"#); string(portfolio)
+            literal(#","coin_id":"#); string(coinID)
+            literal(#","kind":"#); string(kind.rawValue)
+            literal(#","amount":"#); decimal(amount)
+            literal(#","price":"#); decimal(price)
+            literal(#","fee":"#); decimal(fee)
+            // `LedgerTimestamp.format`'s text (no escapes), appended without making a String.
+            literal(#","timestamp":""#)
+            LedgerTimestamp.append(timestamp, to: &b)
+            b.append(UInt8(ascii: "\""))
+            literal(#","note":"#); string(note)
+            literal(#","external_id":"#); string(externalID)
+            literal(#","group_id":"#); string(groupID)
+            literal(#","income_type":"#); string(incomeType?.rawValue)
+            literal(#","fee_coin_id":"#); string(feeCoinID)
+            literal(#","fee_price":"#); decimal(feePrice)
+            literal(#","price_source":"#); string(priceSource?.rawValue)
+            literal(#","price_at":"#)
+            if let priceAt { JSONWriter.appendInteger(Int64(priceAt), to: &b) } else { literal("null") }
+            literal(#","original_price":"#); decimal(originalPrice)
+            literal(#","price_currency":"#); string(priceCurrency)
         }
-        w.key(JSONKey.note); w.string(note)
-        w.key(JSONKey.externalID); w.string(externalID)
-        w.key(JSONKey.groupID); w.string(groupID)
-        w.key(JSONKey.incomeType); w.string(incomeType?.rawValue)
-        w.key(JSONKey.feeCoinID); w.string(feeCoinID)
-        w.key(JSONKey.feePrice); w.decimal(feePrice)
-        w.key(JSONKey.priceSource); w.string(priceSource?.rawValue)
-        w.key(JSONKey.priceAt); w.number(priceAt.map { Int($0) })
-        w.key(JSONKey.originalPrice); w.decimal(originalPrice)
-        w.key(JSONKey.priceCurrency); w.string(priceCurrency)
     }
 
     /// `{"id","portfolio","coin_id","kind","amount","price","fee","timestamp","note","external_id",
