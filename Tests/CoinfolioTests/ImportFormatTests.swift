@@ -142,6 +142,30 @@ final class ImportFormatTests: XCTestCase {
         let error = assertThrows(.invalidArgument) { try detect("Date(UTC);Pair;Side;Price;Executed;Amount;Fee\n") }
         XCTAssertEqual(error?.details["line"], .number(1))
         XCTAssertTrue(error?.message.contains("must be a comma") == true)
+        // Quoted cells: the ';' after a closing quote says the same, for either format.
+        for quoted in ["\"timestamp\";\"coin_id\";\"kind\";\"amount\"\n", "\"Date(UTC)\";\"Pair\";\"Side\"\n"] {
+            let refused = assertThrows(.invalidArgument) { try detect(quoted) }
+            XCTAssertEqual(refused?.message, "line 1: the separator must be a comma, not \";\" (text after a closing quote)")
+            XCTAssertEqual(refused?.details["field_index"], .number(0))
+        }
+    }
+
+    /// A CSV syntax error in an exchange file's row names the header's column of its field, as in
+    /// Coinfolio's own format (one mapping for both, `LedgerCSVRows.record`).
+    func testASyntaxErrorInAnExchangeRowNamesItsColumn() throws {
+        let csv = "Date(UTC),Pair,Side,Price,Executed,Amount,Fee\n2024-01-02 10:00:00,BTCUSDT,BUY,\"40000\"x,1,40000,0\n"
+        let bytes = Array(csv.utf8)
+        let refused = assertThrows(.invalidArgument) {
+            try bytes.withUnsafeBytes { buffer in
+                var reader = CSVReader(bytes: buffer)
+                guard case .exchange(let header) = try ImportDetection.detect(&reader, format: nil) else { return }
+                _ = try ImportReader.read(&reader, header: header)
+            }
+        }
+        XCTAssertEqual(refused?.message, "line 2, column Price: text after a closing quote")
+        XCTAssertEqual(refused?.details["column"], .string("Price"))
+        XCTAssertEqual(refused?.details["line"], .number(2))
+        XCTAssertEqual(refused?.details["field_index"], .number(3))
     }
 
     // MARK: numbers

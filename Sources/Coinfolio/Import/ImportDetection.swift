@@ -28,7 +28,7 @@ enum ImportDetection {
     static func detect(_ reader: inout CSVReader, format: ImportFormat?) throws -> Found {
         var first: [String]?
         for attempt in 0..<preambleLimit {
-            guard let record = try nextRecord(&reader) else { break }
+            guard let record = try LedgerCSVRows.record(&reader) else { break }
             let cells = record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
             if attempt == 0 {
                 first = cells
@@ -81,11 +81,4 @@ enum ImportDetection {
             ])
     }
 
-    /// The next record; a CSV syntax error as `.invalidArgument` with its line and field index.
-    static func nextRecord(_ reader: inout CSVReader) throws -> (fields: [String], line: Int)? {
-        do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
-            let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
-            throw LedgerCSVRows.error(line: error.line, column: nil, error.message, index)
-        }
-    }
 }

@@ -17,7 +17,7 @@ enum ImportReader {
         }
         var importer = try header.variant.importer(header)
         let width = header.cells.count
-        while let record = try ImportDetection.nextRecord(&reader) {
+        while let record = try LedgerCSVRows.record(&reader, names: header.cells) {
             let row = ImportRow(cells: record.fields, line: record.line)
             if row.isEmpty { continue }
             file.rowsRead += 1

@@ -136,7 +136,11 @@ struct CSVReader {
                 }
                 // After the closing quote: a separator, a line end or the end.
                 if let byte = try peek(), byte != UInt8(ascii: ","), byte != 0x0A, byte != 0x0D {
-                    throw SyntaxError(line: startLine, field: fields.count, message: "text after a closing quote")
+                    // `"timestamp";"portfolio"`: a spreadsheet's European setting, said as such.
+                    let message =
+                        byte == UInt8(ascii: ";")
+                        ? "the separator must be a comma, not \";\" (text after a closing quote)" : "text after a closing quote"
+                    throw SyntaxError(line: startLine, field: fields.count, message: message)
                 }
             } else {
                 while try peek() != nil {

@@ -72,7 +72,7 @@ struct LedgerCSVRows {
     /// fresh group id).
     /// - Throws: `.invalidArgument` with the line and column: a row of another width, a bad
     ///   time, kind or decimal (a decimal comma said so), an empty amount, any rule of
-    ///   `Transaction.validate`; a CSV syntax error (`details.field_index`).
+    ///   `Transaction.validate`; a CSV syntax error (`details.field_index` and the column).
     mutating func next(_ reader: inout CSVReader) throws -> (transaction: Transaction, line: Int)? {
         guard let record = try Self.record(&reader, names: names) else { return nil }
         rowsRead += 1
@@ -135,9 +135,10 @@ struct LedgerCSVRows {
         return (transaction, line)
     }
 
-    /// The next CSV record, a syntax error as `.invalidArgument` with its line and field (and,
-    /// past the header, `names`' column of that field).
-    private static func record(_ reader: inout CSVReader, names: [String] = []) throws -> (fields: [String], line: Int)? {
+    /// The next CSV record of a ledger or exchange file (`ImportDetection` and `ImportReader`
+    /// read theirs through it too): a syntax error as `.invalidArgument` with its line,
+    /// `details.field_index`, and — past the header, whose column `names` are — `details.column`.
+    static func record(_ reader: inout CSVReader, names: [String] = []) throws -> (fields: [String], line: Int)? {
         do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
             let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
             let column = names.indices.contains(error.field) ? names[error.field] : nil
