@@ -300,3 +300,24 @@ def test_never_negative_through_positions_on_backdated_sells_deletes_and_batches
         engine.set_holdings([{"coin_id": "ethereum", "amount": 2}, {"coin_id": "bitcoin", "amount": 1.5}])
     with coinfolio.Store(db_path) as store:
         assert store.holdings() == [{"coin_id": "bitcoin", "amount": 1.5}, {"coin_id": "ethereum", "amount": 2}]
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_write_to_a_database_file_deleted_or_replaced_mid_session_is_refused(tmp_path: Path, how: str) -> None:
+    # Once the file was deleted (or another file renamed over it) an open engine went on
+    # writing into the unlinked file and answered OK: the transaction vanished at close.
+    path = tmp_path / "ledger.sqlite"
+    buy = {"coin_id": "bitcoin", "kind": "buy", "amount": "1", "price": "100", "timestamp": "2024-01-01"}
+    with coinfolio.Engine(database=path, api={"base_url": "http://127.0.0.1:9/api/v3"}) as engine:
+        engine.add_transaction(**buy)
+        for name in [path.name, path.name + "-wal", path.name + "-shm"]:
+            if (tmp_path / name).exists():
+                (tmp_path / name).unlink()
+        if how == "replaced":
+            with sqlite3.connect(tmp_path / "other.sqlite") as other:
+                other.execute("CREATE TABLE t (x)")
+            (tmp_path / "other.sqlite").rename(path)
+        with pytest.raises(StoreError) as raised:
+            engine.add_transaction(**buy)
+        assert "deleted, moved or replaced" in str(raised.value)
+        assert raised.value.details.get("sqlite_code") == 1032  # SQLITE_READONLY_DBMOVED
