@@ -29,6 +29,7 @@ final class SQLiteConnection: Database {
         self.busyTimeout = busyTimeout
         busyWait = BusyWait(timeout: busyTimeout)
         Self.createOwnerOnly(path)
+        try Self.refuseSpecialFile(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -60,6 +61,18 @@ final class SQLiteConnection: Database {
     static func createOwnerOnly(_ path: String) {
         guard path != ":memory:", !path.isEmpty, let fd = OwnerOnlyFile.create(path) else { return }
         _ = Foundation.close(fd)
+    }
+
+    /// Refuses a path that is (or links to) a device, pipe or socket: SQLite would fail on it
+    /// only after making its journal beside it (`/dev/null-journal`, with the device's mode).
+    /// - Throws: `.store` saying so. A missing path or a folder is left to SQLite's open.
+    static func refuseSpecialFile(_ path: String) throws {
+        guard path != ":memory:", !path.isEmpty else { return }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFREG, type != S_IFDIR else { return }
+        throw CoinfolioError(.store, "cannot open database \"\(path)\": it is not a regular file (a device, pipe or socket)")
     }
 
     func close() {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import signal
 import sqlite3
 import subprocess
@@ -321,3 +322,18 @@ def test_a_write_to_a_database_file_deleted_or_replaced_mid_session_is_refused(t
             engine.add_transaction(**buy)
         assert "deleted, moved or replaced" in str(raised.value)
         assert raised.value.details.get("sqlite_code") == 1032  # SQLITE_READONLY_DBMOVED
+
+
+def test_a_database_path_that_is_no_regular_file_is_refused_and_nothing_is_made_beside_it(tmp_path: Path) -> None:
+    # --db /dev/null once failed with "disk I/O error" only after SQLite had made a world-writable
+    # /dev/null-journal beside the device; a FIFO the same, beside it.
+    fifo = tmp_path / "pipe.sqlite"
+    os.mkfifo(fifo)
+    link = tmp_path / "null.sqlite"
+    link.symlink_to("/dev/null")
+    for path in [fifo, link]:
+        with pytest.raises(StoreError) as raised:
+            coinfolio.Engine(database=path, api={"base_url": "http://127.0.0.1:9/api/v3"})
+        assert "not a regular file" in str(raised.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null.sqlite", "pipe.sqlite"]
+    assert not Path("/dev/null-journal").exists() and not Path("/dev/null-wal").exists()
