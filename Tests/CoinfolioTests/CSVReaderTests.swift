@@ -79,4 +79,26 @@ final class CSVReaderTests: XCTestCase {
             }
         }
     }
+
+    /// A record without an end (a file with no line break, `/dev/zero`) is refused once it passes
+    /// the reader's bound, at every chunk size, instead of growing in memory without end.
+    func testARecordPastTheBoundIsRefused() {
+        let bound = 64
+        for text in [String(repeating: "x", count: 200), String(repeating: "x,", count: 100), "\"" + String(repeating: "y", count: 200) + "\""] {
+            for chunk in [1, 7, 64, 65, 500] {
+                var reader = reader(Array(("a,b\n" + text).utf8), chunk: chunk)
+                reader.maximumRecordBytes = bound
+                XCTAssertEqual(try reader.nextRecord()?.fields, ["a", "b"])
+                XCTAssertThrowsError(try reader.nextRecord(), "chunks of \(chunk)") { error in
+                    let error = error as? CSVReader.SyntaxError
+                    XCTAssertEqual(error?.line, 2)
+                    XCTAssertEqual(error?.message, "the record is longer than 64 bytes (is a line end missing?)")
+                }
+            }
+        }
+        var fits = reader(Array("a,b\n\(String(repeating: "x", count: 60)),y\n".utf8), chunk: 7)
+        fits.maximumRecordBytes = bound
+        XCTAssertEqual(try fits.nextRecord()?.fields, ["a", "b"])
+        XCTAssertEqual(try fits.nextRecord()?.fields.count, 2)
+    }
 }

@@ -5,7 +5,9 @@ import Foundation
 /// Reads: a leading UTF-8 BOM (dropped), CRLF or LF line ends, quoted fields with commas,
 /// doubled quotes and line breaks. Blank lines are skipped. A quote inside an unquoted field, text
 /// after a closing quote, an unterminated quote and bytes that are not UTF-8 are errors naming the
-/// physical line where the record starts and the field's index.
+/// physical line where the record starts and the field's index. A record longer than
+/// `maximumRecordBytes` (a file without line ends, such as `/dev/zero`) is an error too, so that no
+/// input grows in memory without bound.
 struct CSVReader {
     /// A syntax error: the record's first physical line (1-based) and the field index (0-based).
     struct SyntaxError: Error {
@@ -16,6 +18,10 @@ struct CSVReader {
 
     /// Size of the chunks read from a file.
     static let chunkSize = 1 << 16
+
+    /// The most bytes one record may hold (its fields and their separators): 16 MiB, far beyond
+    /// any export's row, while a file without line ends is refused before it fills the memory.
+    var maximumRecordBytes = 16 << 20
 
     private let nextChunk: () throws -> [UInt8]?
     private var buffer: [UInt8] = []
@@ -90,7 +96,18 @@ struct CSVReader {
         var fields: [String] = []
         fields.reserveCapacity(lastWidth)
         defer { lastWidth = fields.count }
+        // Bytes of the record's finished fields (each with its separator); the field being read
+        // is in `pieces` or within the chunk.
+        var recordBytes = 0
+        let bound = maximumRecordBytes
+        func checkBound(_ current: Int) throws {
+            guard recordBytes + current > bound else { return }
+            let size = bound % (1 << 20) == 0 ? "\(bound >> 20) MiB" : "\(bound) bytes"
+            throw SyntaxError(line: startLine, field: fields.count, message: "the record is longer than \(size) (is a line end missing?)")
+        }
         func finish(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+            try checkBound(bytes.count)
+            recordBytes += bytes.count + 1
             if !bytes.contains(where: { $0 >= 0x80 }) {
                 fields.append(String(decoding: bytes, as: UTF8.self))  // ASCII: nothing to validate
                 return
@@ -124,6 +141,7 @@ struct CSVReader {
                     }
                     line += lineEnds
                     pieces.append(contentsOf: buffer[start..<end])
+                    try checkBound(pieces.count)
                     position = end
                     if end == buffer.count { continue }  // the chunk ended inside the field
                     position += 1  // a quote: doubled, or the closing one
@@ -166,6 +184,7 @@ struct CSVReader {
                         break
                     }
                     pieces.append(contentsOf: buffer[start..<end])
+                    try checkBound(pieces.count)
                     if end < buffer.count { break }
                 }
             }

@@ -29,6 +29,7 @@ final class SQLiteConnection: Database {
         self.busyTimeout = busyTimeout
         busyWait = BusyWait(timeout: busyTimeout)
         Self.createOwnerOnly(path)
+        try Self.refuseSpecialFile(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -60,6 +61,18 @@ final class SQLiteConnection: Database {
     static func createOwnerOnly(_ path: String) {
         guard path != ":memory:", !path.isEmpty, let fd = OwnerOnlyFile.create(path) else { return }
         _ = Foundation.close(fd)
+    }
+
+    /// Refuses a path that is (or links to) a device, pipe or socket: SQLite would fail on it
+    /// only after making its journal beside it (`/dev/null-journal`, with the device's mode).
+    /// - Throws: `.store` saying so. A missing path or a folder is left to SQLite's open.
+    static func refuseSpecialFile(_ path: String) throws {
+        guard path != ":memory:", !path.isEmpty else { return }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFREG, type != S_IFDIR else { return }
+        throw CoinfolioError(.store, "cannot open database \"\(path)\": it is not a regular file (a device, pipe or socket)")
     }
 
     func close() {
@@ -161,9 +174,13 @@ final class SQLiteConnection: Database {
 
     /// Runs `body` inside BEGIN IMMEDIATE … COMMIT (SQLite has one writer at a time, so every
     /// write transaction is serializable); rolls back when it throws.
+    /// - Throws: also `.store` (`details.sqlite_code` 1032, SQLITE_READONLY_DBMOVED) when the file
+    ///   was deleted, moved or replaced since it was opened: a write would go into a file nobody
+    ///   opens again and vanish at close, so nothing is written.
     func transaction<T>(_ isolation: TransactionIsolation, _ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
+            try checkFileNotMoved()
             let result = try body()
             try execute("COMMIT")
             return result
@@ -174,6 +191,21 @@ final class SQLiteConnection: Database {
     }
 
     func boundNextWait(by deadline: ContinuousClock.Instant) { busyWait.bound = deadline }
+
+    /// SQLite's extended code SQLITE_READONLY_DBMOVED (a macro Swift does not import).
+    static let readonlyDatabaseMoved: Int32 = 1032
+
+    /// Throws `.store` when the file at the opened path is no longer the one this connection
+    /// has open (deleted, renamed, or another file put in its place): one stat of the path.
+    private func checkFileNotMoved() throws {
+        guard let handle else { return }
+        var moved: Int32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
+        throw CoinfolioError(
+            .store,
+            "the database file was deleted, moved or replaced since it was opened: nothing was written (open it again)",
+            details: [.sqliteCode: .number(Double(Self.readonlyDatabaseMoved))])
+    }
 
     // MARK: - What SQLite spells or does its own way
 

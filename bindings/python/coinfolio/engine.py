@@ -5,6 +5,7 @@ from __future__ import annotations
 import decimal
 import json
 import os
+import stat
 from ctypes import byref
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -35,6 +36,10 @@ from .answers import (
 )
 from .models import Body
 from .returns import ReturnsMethods
+
+#: The most :meth:`Engine.import_file` reads from a path that is no regular file (a pipe, or a
+#: device such as ``/dev/zero`` that never ends): 512 MB, as coinfolio-cli's limit.
+IMPORT_READ_LIMIT = 512 << 20
 
 __all__ = ["Engine", "Amount"]
 
@@ -655,15 +660,20 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
                 ``{"symbol", "candidates"}``); ``details["line"]`` and ``details["column"]`` for
                 a broken cell or a row the ledger refuses (a shortfall adds ``coin_id``,
                 ``timestamp``, ``short_by``); ``details["field"]`` for a bad option; a file that
-                cannot be read. Nothing is imported then.
+                cannot be read, or a pipe or device longer than ``IMPORT_READ_LIMIT``
+                (``details["path"]``). Nothing is imported then.
         """
         if isinstance(path_or_text, os.PathLike) or (isinstance(path_or_text, str) and "\n" not in path_or_text):
             path = os.fspath(path_or_text)
             try:
                 with open(path, "rb") as handle:
-                    data: Union[str, bytes] = handle.read()
+                    # A regular file is read whole; a pipe or device (/dev/zero) up to the limit.
+                    regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+                    data: Union[str, bytes] = handle.read() if regular else handle.read(IMPORT_READ_LIMIT + 1)
             except OSError as error:
                 raise _ffi._invalid(f"cannot read {path}: {error.strerror or error}", {"path": path}) from None
+            if len(data) > IMPORT_READ_LIMIT and not regular:
+                raise _ffi._invalid(f"cannot read {path}: longer than {IMPORT_READ_LIMIT >> 20} MB", {"path": path})
         else:
             data = path_or_text
         encoded = _ffi.encode(data, "data")

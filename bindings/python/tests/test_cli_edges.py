@@ -111,6 +111,16 @@ def test_a_csv_cell_echoed_in_an_import_error_is_made_visible(cli: Run, tmp_path
     assert '"1\\u001B[2J\\u001B]0;pwned\\u0007" is not a decimal number' in result.stderr
 
 
+def test_importing_a_file_without_line_ends_is_refused_not_read_into_memory(cli: Run) -> None:
+    # /dev/zero never ends and never breaks a line: its one "record" once grew without bound
+    # (about 50 MB a second) until the host ran out of memory.
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    result = cli("import", "/dev/zero", "--dry-run")
+    assert result.returncode == 1
+    assert "line 1" in result.stderr and "longer than 16 MiB" in result.stderr, result.stderr
+
+
 def test_notes_are_made_visible_on_a_terminal_and_exported_exactly_through_a_pipe(cli: Run, tmp_path) -> None:
     note = f"cold{CLEAR}wallet"
     assert cli("buy", "bitcoin", "1", "--price", "100", "--at", "2024-01-01", "--note", note).returncode == 0

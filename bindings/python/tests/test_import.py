@@ -5,6 +5,7 @@ unknown headers, the ledger compared before and after every refusal."""
 
 from __future__ import annotations
 
+import os
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -280,3 +281,19 @@ def test_an_import_that_writes_nothing_is_no_ledger_change(db_path: Path) -> Non
         assert counter() == first
         engine.add_transaction("bitcoin", "transfer_in", "1")
         assert counter() == first + 1
+
+
+def test_a_path_that_never_ends_is_refused_past_the_read_limit(
+    engine: coinfolio.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # import_file("/dev/zero") once read the device whole into Python's memory, without end.
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    import coinfolio.engine
+
+    monkeypatch.setattr(coinfolio.engine, "IMPORT_READ_LIMIT", 1 << 20)
+    before = engine.transactions()["total"]
+    with pytest.raises(coinfolio.InvalidArgument) as raised:
+        engine.import_file("/dev/zero")
+    assert "longer than 1 MB" in str(raised.value) and raised.value.details["path"] == "/dev/zero"
+    assert engine.transactions()["total"] == before

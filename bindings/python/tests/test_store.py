@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import signal
 import sqlite3
 import subprocess
@@ -300,3 +301,39 @@ def test_never_negative_through_positions_on_backdated_sells_deletes_and_batches
         engine.set_holdings([{"coin_id": "ethereum", "amount": 2}, {"coin_id": "bitcoin", "amount": 1.5}])
     with coinfolio.Store(db_path) as store:
         assert store.holdings() == [{"coin_id": "bitcoin", "amount": 1.5}, {"coin_id": "ethereum", "amount": 2}]
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_write_to_a_database_file_deleted_or_replaced_mid_session_is_refused(tmp_path: Path, how: str) -> None:
+    # Once the file was deleted (or another file renamed over it) an open engine went on
+    # writing into the unlinked file and answered OK: the transaction vanished at close.
+    path = tmp_path / "ledger.sqlite"
+    buy = {"coin_id": "bitcoin", "kind": "buy", "amount": "1", "price": "100", "timestamp": "2024-01-01"}
+    with coinfolio.Engine(database=path, api={"base_url": "http://127.0.0.1:9/api/v3"}) as engine:
+        engine.add_transaction(**buy)
+        for name in [path.name, path.name + "-wal", path.name + "-shm"]:
+            if (tmp_path / name).exists():
+                (tmp_path / name).unlink()
+        if how == "replaced":
+            with sqlite3.connect(tmp_path / "other.sqlite") as other:
+                other.execute("CREATE TABLE t (x)")
+            (tmp_path / "other.sqlite").rename(path)
+        with pytest.raises(StoreError) as raised:
+            engine.add_transaction(**buy)
+        assert "deleted, moved or replaced" in str(raised.value)
+        assert raised.value.details.get("sqlite_code") == 1032  # SQLITE_READONLY_DBMOVED
+
+
+def test_a_database_path_that_is_no_regular_file_is_refused_and_nothing_is_made_beside_it(tmp_path: Path) -> None:
+    # --db /dev/null once failed with "disk I/O error" only after SQLite had made a world-writable
+    # /dev/null-journal beside the device; a FIFO the same, beside it.
+    fifo = tmp_path / "pipe.sqlite"
+    os.mkfifo(fifo)
+    link = tmp_path / "null.sqlite"
+    link.symlink_to("/dev/null")
+    for path in [fifo, link]:
+        with pytest.raises(StoreError) as raised:
+            coinfolio.Engine(database=path, api={"base_url": "http://127.0.0.1:9/api/v3"})
+        assert "not a regular file" in str(raised.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null.sqlite", "pipe.sqlite"]
+    assert not Path("/dev/null-journal").exists() and not Path("/dev/null-wal").exists()
