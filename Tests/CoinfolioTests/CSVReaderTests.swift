@@ -101,4 +101,18 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(try fits.nextRecord()?.fields, ["a", "b"])
         XCTAssertEqual(try fits.nextRecord()?.fields.count, 2)
     }
+
+    /// A pipe is read up to the reader's `limit` (`CSVReader.streamLimit`, 512 MB, for a file
+    /// that is not a regular one): endless valid rows stop there with `.invalidArgument` instead of
+    /// growing in memory; a regular file's reader has no limit.
+    func testAPipeIsReadUpToTheLimit() throws {
+        let pipe = Pipe()
+        let rows = String(repeating: "2024-01-01T00:00:00Z,main,bitcoin,buy,1\n", count: 100)  // 4,100 bytes
+        try pipe.fileHandleForWriting.write(contentsOf: Data(rows.utf8))
+        try pipe.fileHandleForWriting.close()
+        var reader = CSVReader(fileHandle: pipe.fileHandleForReading, path: "/dev/stdin", limit: 1000)
+        let refused = assertThrows(.invalidArgument) { while try reader.nextRecord() != nil {} }
+        XCTAssertEqual(refused?.message, "cannot read /dev/stdin: a pipe or device longer than 1000 bytes")
+        XCTAssertEqual(CSVReader.streamLimit, 512 << 20)
+    }
 }

@@ -21,14 +21,17 @@ extension PortfolioEngine {
 
     /// Imports a file, read from disk (the coinfolio format streams 64 KiB at a time; an exchange
     /// file's entries are kept until they are written). Same rules as `importFile(_:options:)`.
-    /// - Throws: also `.invalidArgument` when the file is missing, is a folder or cannot be read.
+    /// - Throws: also `.invalidArgument` when the file is missing, is a folder or cannot be read,
+    ///   or is a pipe or device that gives more than 512 MB (`CSVReader.streamLimit`).
     public func importFile(contentsOf url: URL, options: ImportOptions = ImportOptions()) throws -> ImportReport {
         var handles: [FileHandle] = []
         defer { for handle in handles { try? handle.close() } }
         return try importFile(options: options) {
             let handle = try Self.openForImport(url)
             handles.append(handle)
-            return CSVReader(fileHandle: handle, path: url.path)
+            // A pipe or device may never end: read at most `CSVReader.streamLimit` of it.
+            let regular = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular
+            return CSVReader(fileHandle: handle, path: url.path, limit: regular ? nil : CSVReader.streamLimit)
         }
     }
 

@@ -52,13 +52,25 @@ struct CSVReader {
     }
 
     /// A reader over a file, 64 KiB at a time; a failed read is `.invalidArgument` naming `path`.
-    init(fileHandle: FileHandle, path: String) {
+    /// The most bytes read from a file that is not a regular one (a pipe such as `/dev/stdin`,
+    /// or a device that never ends): 512 MB, as coinfolio-cli's and Python's reads of one.
+    static let streamLimit = 512 << 20
+
+    /// Reads `fileHandle` (the file at `path`) chunk by chunk. `limit`: the most bytes read (nil:
+    /// the whole file); past it the read stops with `.invalidArgument` saying so.
+    init(fileHandle: FileHandle, path: String, limit: Int? = nil) {
+        var total = 0
         self.init(nextChunk: {
             let data: Data?
             do { data = try fileHandle.read(upToCount: CSVReader.chunkSize) } catch {
                 throw CoinfolioError(.invalidArgument, "cannot read \(path): \(error.localizedDescription)")
             }
             guard let data, !data.isEmpty else { return nil }
+            total += data.count
+            if let limit, total > limit {
+                let size = limit >= 1 << 20 ? "\(limit >> 20) MB" : "\(limit) bytes"
+                throw CoinfolioError(.invalidArgument, "cannot read \(path): a pipe or device longer than \(size)")
+            }
             return [UInt8](data)
         })
     }
