@@ -196,6 +196,10 @@ final class ImportEngineTests: XCTestCase {
             ("cb4-0001,2024-13-05 10:00:00 UTC,Buy,BTC,0.01,USD,$1,$430.00,$436.50,$6.50,\n", 2, "Timestamp"),
             ("cb4-0001,2024-01-05 10:00:00 UTC,Buy,BTC,0.01,USD,$1,\"$430,00\",$436.50,$6.50,\n", 2, "Subtotal"),
             ("cb4-0001,2024-01-05 10:00:00 UTC,Buy,BTC,0.01,USD,$1,,$436.50,$6.50,\n", 2, "Subtotal"),
+            // A sign that names another currency than the row's (found by the breaker's trial).
+            ("cb4-0001,2024-01-05 10:00:00 UTC,Buy,BTC,0.01,USD,$1,€430.00,$436.50,$6.50,\n", 2, "Subtotal"),
+            ("cb4-0001,2024-01-05 10:00:00 UTC,Buy,BTC,0.01,EUR,€1,€430.00,€436.50,$6.50,\n", 2, "Fees and/or Spread"),
+            ("cb4-0001,2024-01-05 10:00:00 UTC,Buy,BTC,0.01,USD,$1,CA$430.00,$436.50,$6.50,\n", 2, "Subtotal"),
         ]
         let header =
             "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n"

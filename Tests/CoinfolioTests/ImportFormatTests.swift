@@ -193,6 +193,23 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertEqual(number("-1,234.5", [.thousands, .signed])?.value, d("-1234.5"))
     }
 
+    /// A money cell's sign against the row's price currency: signs that name theirs are checked,
+    /// anything else is the row's currency.
+    func testACurrencySignMustBeTheRowsCurrency() {
+        for (cell, currency) in [
+            ("$430.00", "USD"), ("-$225.00", "USD"), ("$-2", "CAD"), ("€90.00", "EUR"), ("-€2.00", "EUR"), ("£5", "GBP"),
+            ("¥500", "JPY"), ("¥500", "CNY"), ("CA$3", "CAD"), ("A$3", "AUD"), ("R$3", "BRL"), ("1,234.50", "EUR"), ("XY$3", "EUR"),
+            ("CHF3", "EUR"),
+        ] {
+            XCTAssertNil(CurrencySign.contradiction(cell, currency: currency), "\(cell) \(currency)")
+        }
+        XCTAssertEqual(CurrencySign.contradiction("€100", currency: "USD"), "\"€100\" is in EUR, and the row's price currency is USD")
+        XCTAssertEqual(CurrencySign.contradiction("-£1", currency: "EUR"), "\"-£1\" is in GBP, and the row's price currency is EUR")
+        XCTAssertEqual(CurrencySign.contradiction("$100", currency: "EUR"), "\"$100\" is in dollars, and the row's price currency is EUR")
+        XCTAssertEqual(CurrencySign.contradiction("CA$3", currency: "USD"), "\"CA$3\" is in CAD, and the row's price currency is USD")
+        XCTAssertEqual(CurrencySign.contradiction("¥5", currency: "USD"), "\"¥5\" is in CNY or JPY, and the row's price currency is USD")
+    }
+
     func testCommasOnlyWhereAFormatWritesThem() {
         // Strict columns refuse a thousands separator, and every form refuses a decimal comma.
         XCTAssertNil(number("11,426.20", []))

@@ -98,7 +98,11 @@ struct CoinbaseImporter: RowImporter {
         let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.cells])
         func money(_ field: ImportHeader.Field) throws -> ImportedEntry.Asset? {
             guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
-            return ImportedEntry.Asset(try priceCurrency(row), amount)
+            let currency = try priceCurrency(row)
+            if let contradiction = CurrencySign.contradiction(row.text(field), currency: currency.uppercased()) {
+                throw row.error(field, contradiction)
+            }
+            return ImportedEntry.Asset(currency, amount)
         }
         func subtotalMoney() throws -> ImportedEntry.Asset {
             guard let value = try money(subtotal) else { throw row.error(subtotal, "\(subtotal.title) is empty") }

@@ -1,0 +1,47 @@
+/// The currency a money cell's sign names, checked against the row's price currency (Coinbase
+/// writes `$1,234.50`, `€90.00`, `CA$3`): a `€100` in a USD row is refused, not read as $100.
+/// Only signs that name their currency are checked; any other sign (or none) is taken as the
+/// row's currency, as before.
+enum CurrencySign {
+    /// Signs that belong to one currency or a few.
+    static let symbols: [Character: Set<String>] = [
+        "€": ["EUR"], "£": ["GBP"], "¥": ["JPY", "CNY"], "₹": ["INR"], "₩": ["KRW"], "₺": ["TRY"], "₽": ["RUB"],
+        "₴": ["UAH"], "₦": ["NGN"], "₱": ["PHP"], "฿": ["THB"], "₫": ["VND"], "₪": ["ILS"],
+    ]
+    /// The currencies with a sign of their own (a `$` alone is not theirs).
+    static let ownSign: Set<String> = symbols.values.reduce(into: []) { $0.formUnion($1) }
+    /// Letters before a `$` that name its currency (`CA$`, `A$`, `R$`).
+    static let dollarPrefixes: [String: String] = [
+        "US": "USD", "CA": "CAD", "A": "AUD", "AU": "AUD", "NZ": "NZD", "HK": "HKD", "S": "SGD", "SG": "SGD",
+        "R": "BRL", "MX": "MXN", "NT": "TWD",
+    ]
+
+    /// Why `cell`'s sign contradicts `currency` (an upper-case code such as `USD`), or nil when it
+    /// does not: a known sign of other currencies; a `$` alone in a row of a currency with a sign
+    /// of its own (EUR, GBP, …); letters and `$` naming another dollar.
+    static func contradiction(_ cell: String, currency: String) -> String? {
+        // Most cells: digits, or `$`/`-$` in a row of a currency without a sign of its own (USD).
+        var utf8 = Substring(cell).utf8[...]
+        if utf8.first == UInt8(ascii: "-") { utf8 = utf8.dropFirst() }
+        guard let first = utf8.first, !(0x30...0x39).contains(first) else { return nil }
+        if first == UInt8(ascii: "$"), !ownSign.contains(currency) { return nil }
+        var rest = Substring(cell)
+        if rest.first == "-" { rest = rest.dropFirst() }
+        let letters = rest.prefix { ("A"..."Z").contains($0) }
+        guard letters.count <= 3, let sign = rest.dropFirst(letters.count).first else { return nil }
+        let named: Set<String>
+        if sign == "$" {
+            if letters.isEmpty {
+                guard ownSign.contains(currency) else { return nil }
+                return "\"\(cell)\" is in dollars, and the row's price currency is \(currency)"
+            }
+            guard let code = dollarPrefixes[String(letters)] else { return nil }
+            named = [code]
+        } else {
+            guard letters.isEmpty, let codes = symbols[sign] else { return nil }
+            named = codes
+        }
+        guard !named.contains(currency) else { return nil }
+        return "\"\(cell)\" is in \(named.sorted().joined(separator: " or ")), and the row's price currency is \(currency)"
+    }
+}
