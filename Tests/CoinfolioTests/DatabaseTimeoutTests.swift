@@ -126,6 +126,42 @@ final class DatabaseTimeoutTests: XCTestCase {
             XCTAssertEqual(try setup.statement("SELECT sum(v) FROM \(table)").scalarInt(), 3, "the next call reconnected and wrote")
         }
 
+        // MARK: - PostgreSQL: a session ended during COMMIT
+
+        /// A backend that ends while it commits (here by a deferred trigger that terminates its own
+        /// session, found as a server killed mid-write by the breaker's trial) leaves the outcome
+        /// unknown: the error says so. A refusal at COMMIT with a SQLSTATE (a deferred unique
+        /// check, 23505) rolled back and is said as the server said it.
+        func testASessionEndedDuringCommitSaysTheOutcomeIsUnknown() throws {
+            let url = try TestDatabase.postgresURL()
+            let table = "cf_commit_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
+            let setup = try PostgresConnection(url: url)
+            try setup.execute(
+                """
+                CREATE TABLE \(table) (id INTEGER PRIMARY KEY, v INTEGER UNIQUE DEFERRABLE INITIALLY DEFERRED);
+                CREATE FUNCTION \(table)_end() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN IF NEW.id = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF; RETURN NULL; END $$;
+                CREATE CONSTRAINT TRIGGER \(table)_at_commit AFTER INSERT ON \(table) DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION \(table)_end()
+                """)
+            addTeardownBlock { try? setup.execute("DROP TABLE IF EXISTS \(table); DROP FUNCTION IF EXISTS \(table)_end()") }
+            let writer = try PostgresConnection(url: url, timeout: 10)
+            let ended = assertThrows(.store) {
+                try writer.transaction(.readCommitted) { try writer.statement("INSERT INTO \(table) VALUES (1, 1)").run("insert") }
+            }
+            XCTAssertTrue(ended?.message.contains("whether this write was committed is unknown") == true, ended?.message ?? "")
+            XCTAssertEqual(try setup.statement("SELECT count(*) FROM \(table)").scalarInt(), 0, "it ended before its commit")
+            let refused = assertThrows(.store) {
+                try writer.transaction(.readCommitted) {
+                    try writer.statement("INSERT INTO \(table) VALUES (2, 5)").run("insert")
+                    try writer.statement("INSERT INTO \(table) VALUES (3, 5)").run("insert")
+                }
+            }
+            XCTAssertEqual(refused?.details["sqlstate"], .string("23505"))
+            XCTAssertFalse(refused?.message.contains("unknown") == true, refused?.message ?? "")
+            XCTAssertEqual(try setup.statement("SELECT count(*) FROM \(table)").scalarInt(), 0)
+        }
+
         // MARK: - PostgreSQL: a frozen server
 
         func testAFrozenServerTimesOutWithinTheBoundAndTheNextCallWorks() throws {

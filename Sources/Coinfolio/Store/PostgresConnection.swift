@@ -167,7 +167,12 @@
                 do {
                     let result = try body()
                     // The statements named in this transaction go with it, in COMMIT's round trip.
-                    try execute(transactionStatements.named.isEmpty ? "COMMIT" : "DEALLOCATE ALL; COMMIT")
+                    do {
+                        try execute(transactionStatements.named.isEmpty ? "COMMIT" : "DEALLOCATE ALL; COMMIT")
+                    } catch var failure as CoinfolioError where Self.commitOutcomeUnknown(failure) {
+                        failure.message += " (during COMMIT: whether this write was committed is unknown; read before writing it again)"
+                        throw failure
+                    }
                     transactionStatements = TransactionStatements()
                     inTransaction = false
                     return result
@@ -192,6 +197,15 @@
                     throw error
                 }
             }
+        }
+
+        /// Whether a failed COMMIT may have been committed all the same: no answer came (the
+        /// connection was lost, the round trip ran out of time: no SQLSTATE), or the server or a
+        /// pooler ended the session (class 08, connection exception; 57, operator intervention).
+        /// A refusal with any other SQLSTATE (40001, 23505, …) rolled the transaction back.
+        static func commitOutcomeUnknown(_ failure: CoinfolioError) -> Bool {
+            guard case .string(let state)? = failure.details[.sqlstate] else { return true }
+            return state.hasPrefix("08") || state.hasPrefix("57")
         }
 
         func boundNextWait(by deadline: ContinuousClock.Instant) { nextWaitBound = deadline }
