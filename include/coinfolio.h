@@ -327,6 +327,8 @@ int cf_decode_market_chart(const char *body, char **out_json, char **out_error);
  * through the same redaction as the API key: no 6 characters of the password survive. A connection lost mid-call (server
  * restart) fails that call with CF_STORE (details.connection_lost 1) and the next call
  * reconnects; a handle that was idle while the server restarted reconnects on its next call.
+ * When it is the COMMIT that gets no answer (no SQLSTATE, or class 08 or 57), the message says
+ * that whether the write was committed is unknown: read before writing it again.
  * Calls block on the server, which may be on the network, but never longer than the config's
  * "database_timeout" (seconds, default 30) per round trip: connecting or reconnecting (the URL's
  * connect_timeout bounds connecting when shorter), preparing, running a statement, BEGIN, COMMIT,
