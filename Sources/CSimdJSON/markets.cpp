@@ -753,6 +753,41 @@ struct cf_sj_decoder {
         return CF_SJ_OK;
     }
 
+#if defined(__SSE2__)
+    // Bit k set where p[k] == c, for the 64 bytes at p.
+    static uint64_t byte_mask(const char *p, char c) {
+        const __m128i needle = _mm_set1_epi8(c);
+        uint64_t mask = 0;
+        for (int k = 0; k < 4; k++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+            mask |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)) << (16 * k);
+        }
+        return mask;
+    }
+
+    // Bit k set where p[k] | 0x20 == c: for '{' also '[', for '}' also ']' (no other byte maps there).
+    static uint64_t curly_mask(const char *p, char c) {
+        const __m128i needle = _mm_set1_epi8(c), lower = _mm_set1_epi8(0x20);
+        uint64_t mask = 0;
+        for (int k = 0; k < 4; k++) {
+            __m128i v = _mm_or_si128(_mm_loadu_si128((const __m128i *)(p + 16 * k)), lower);
+            mask |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)) << (16 * k);
+        }
+        return mask;
+    }
+
+    // Bit k: the XOR of bits 0…k of x (set from each opening quote up to its closing one).
+    static uint64_t prefix_xor(uint64_t x) {
+        x ^= x << 1;
+        x ^= x << 2;
+        x ^= x << 4;
+        x ^= x << 8;
+        x ^= x << 16;
+        x ^= x << 32;
+        return x;
+    }
+#endif
+
     // The end of the JSON value starting at `at` (its extent only: strings and nesting are
     // followed, the grammar inside is left to simdjson); 0 when the text ends first or nests too
     // deep.
@@ -761,8 +796,54 @@ struct cf_sj_decoder {
         size_t n = body_length;
         int depth = 0;
         size_t i = at;
+#if defined(__SSE2__)
+        // Below this position the scalar steps run (a block with a backslash: escapes are theirs).
+        size_t scalar_until = 0;
+        bool in_string = false;  // the blocks stopped inside a string
+#endif
         while (i < n) {
 #if defined(__SSE2__)
+            // Inside a container, 64 bytes at a time: the quotes' prefix XOR (and whether the block
+            // starts inside a string) marks the bytes inside strings, and only the brackets outside
+            // them are counted.
+            if (depth > 0 && i >= scalar_until && i + 64 <= n) {
+                const char *block = p + i;
+                if (byte_mask(block, '\\') != 0) {
+                    if (in_string) {
+                        // To the end of this string (escapes skip the byte after them); then on.
+                        while (i < n && p[i] != '"') i += p[i] == '\\' ? 2 : 1;
+                        if (i >= n) return 0;
+                        i++;
+                        in_string = false;
+                    } else {
+                        scalar_until = i + 64;  // escapes are the scalar steps'
+                    }
+                    continue;
+                }
+                uint64_t inside = prefix_xor(byte_mask(block, '"')) ^ (in_string ? ~uint64_t(0) : 0);
+                uint64_t opens = curly_mask(block, '{') & ~inside;  // '[' or '{'
+                uint64_t brackets = opens | (curly_mask(block, '}') & ~inside);
+                while (brackets) {
+                    unsigned bit = (unsigned)__builtin_ctzll(brackets);
+                    brackets &= brackets - 1;
+                    if (opens >> bit & 1) {
+                        if (++depth > kMaximumDepth) return 0;
+                    } else if (--depth == 0) {
+                        return i + bit + 1;
+                    }
+                }
+                in_string = inside >> 63;
+                i += 64;
+                continue;
+            }
+            if (in_string) {
+                // Past the blocks (or before escapes) inside a string: to its end, then on.
+                while (i < n && p[i] != '"') i += p[i] == '\\' ? 2 : 1;
+                if (i >= n) return 0;
+                i++;
+                in_string = false;
+                continue;
+            }
             // Inside a container, skip 16 bytes at a time to the next quote or bracket.
             if (depth > 0) {
                 const __m128i quote = _mm_set1_epi8('"'), open_a = _mm_set1_epi8('['), close_a = _mm_set1_epi8(']'),

@@ -65,6 +65,23 @@
                 let whole = try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0)
                 XCTAssertEqual(try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0, piecewiseAbove: 0, pieceBytes: 1), whole, text)
             }
+            // Rows longer than the row scanner's 64-byte blocks: brackets, quotes and escapes inside
+            // strings at every offset from a block's start, strings open across a block's end, nesting.
+            for pad in 0..<70 {
+                let fill = String(repeating: "a", count: pad)
+                let nest = String(repeating: "[", count: pad) + String(repeating: "]", count: pad)
+                let text = #"[{"id":"x\#(fill)","s":"}]{[\"\\","roi":{"times":1,"t":[{"u":"]}"},[[]]]},"name":"\#(fill)[{\"}"},"#
+                    + #" {"id":"y","z":[\#(nest)],"w":"\\\#(fill)\\"}, "\#(fill)]}", [\#(nest)]]"#
+                let whole = try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0)
+                XCTAssertEqual(whole.coins.count, 2, text)
+                XCTAssertEqual(try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0, piecewiseAbove: 0, pieceBytes: 1), whole, text)
+            }
+            for depth in [100, 1000] {
+                let text = #"[{"id":"d","n":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}]"
+                let whole = try? MarketsDecoder.decode(Data(text.utf8), offsetBase: 0)
+                XCTAssertEqual(try? MarketsDecoder.decode(Data(text.utf8), offsetBase: 0, piecewiseAbove: 0, pieceBytes: 1), whole)
+                XCTAssertEqual(whole == nil, depth > 512)
+            }
             for text in ["[1,]", "[{\"id\":\"a\"} x]", "[1] 2", "[{\"id\":\"a\",}]", "[\"a", "[[[", "[01]"] {
                 XCTAssertThrowsError(try MarketsDecoder.decode(Data(text.utf8), offsetBase: 0, piecewiseAbove: 0, pieceBytes: 1), text) {
                     XCTAssertEqual(($0 as? CoinfolioError)?.code, .invalidArgument, text)

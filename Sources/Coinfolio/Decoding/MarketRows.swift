@@ -45,10 +45,13 @@ struct MarketRows {
         mutating func add(_ records: UnsafeBufferPointer<cf_sj_coin>, text: JSONText?) throws {
             sourceIndex.reserveCapacity(sourceIndex.count + records.count)
             elementCount += records.count
-            for record in records {
+            guard let first = records.baseAddress else { return }
+            // By pointer: a record is about 550 bytes, not copied per row.
+            for position in 0..<records.count {
                 try DecodeDeadline.check()
-                let index = base + Int(record.index)
-                guard Int(record.state) == CF_SJ_ROW_OBJECT else {
+                let record = first + position
+                let index = base + Int(record.pointee.index)
+                guard Int(record.pointee.state) == CF_SJ_ROW_OBJECT else {
                     skipped.append(.init(index: index, reason: "not an object"))
                     continue
                 }
