@@ -303,6 +303,7 @@ def test_never_negative_through_positions_on_backdated_sells_deletes_and_batches
         assert store.holdings() == [{"coin_id": "bitcoin", "amount": 1.5}, {"coin_id": "ethereum", "amount": 2}]
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 def test_a_write_to_a_database_file_deleted_or_replaced_mid_session_is_refused(tmp_path: Path, how: str) -> None:
     # Once the file was deleted (or another file renamed over it) an open engine went on
@@ -324,6 +325,7 @@ def test_a_write_to_a_database_file_deleted_or_replaced_mid_session_is_refused(t
         assert raised.value.details.get("sqlite_code") == 1032  # SQLITE_READONLY_DBMOVED
 
 
+@pytest.mark.sqlite_only
 def test_a_database_path_that_is_no_regular_file_is_refused_and_nothing_is_made_beside_it(tmp_path: Path) -> None:
     # --db /dev/null once failed with "disk I/O error" only after SQLite had made a world-writable
     # /dev/null-journal beside the device; a FIFO the same, beside it.
