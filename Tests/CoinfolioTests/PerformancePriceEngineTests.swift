@@ -65,6 +65,58 @@ final class PerformancePriceEngineTests: PriceServerTestCase {
         XCTAssertEqual(without.twr ?? .nan, 21, accuracy: 1e-9)
     }
 
+    /// A report asked again over the same days reads its points from what the store kept
+    /// (`PriceStore.series`), and still sees every point stored since: by another engine on the
+    /// same database (another connection's commit) and by its own. Values by hand: 1 bitcoin held
+    /// from D−5, manual points at 00:00 of D−4, D−3, D−2: 100, 200, 300; then D−3 set to 250 by
+    /// the other engine, then D−2 to 350 by this one.
+    func testPerformanceSeesPointsStoredSinceItsLastAnswer() throws {
+        let database = try database()
+        let engine = try engine(database)
+        defer { engine.close() }
+        let other = try self.engine(database)
+        defer { other.close() }
+        try engine.addTransaction(
+            json: #"{"coin_id":"bitcoin","kind":"buy","amount":"1","price":"90","timestamp":"\#(at(dayStart(5) + 12 * hour))"}"#)
+        for (days, price) in [(4, "100"), (3, "200"), (2, "300")] as [(Int64, String)] {
+            try other.setPrice(json: #"{"coin_id":"bitcoin","timestamp":"\#(at(dayStart(days)))","price":"\#(price)"}"#)
+        }
+        let options = try PerformanceOptions(json: #"{"range":{"from":"\#(at(dayStart(4)))","to":"\#(at(dayStart(2)))"}}"#)
+        func values() throws -> [PreciseDecimal?] { try engine.performance(options).points.map(\.value) }
+        XCTAssertEqual(try values(), [p("100"), p("200"), p("300")])
+        XCTAssertEqual(try values(), [p("100"), p("200"), p("300")], "asked again: the same answer")
+        try other.setPrice(json: #"{"coin_id":"bitcoin","timestamp":"\#(at(dayStart(3)))","price":"250"}"#)
+        XCTAssertEqual(try values(), [p("100"), p("250"), p("300")], "another engine's point")
+        try engine.setPrice(json: #"{"coin_id":"bitcoin","timestamp":"\#(at(dayStart(2)))","price":"350"}"#)
+        XCTAssertEqual(try values(), [p("100"), p("250"), p("350")], "this engine's own point")
+    }
+
+    /// What the store keeps: a series only under the stamp it was read at; a new stamp, or a
+    /// series that would pass `pointLimit`, drops everything kept before; a series over the limit
+    /// alone is not kept.
+    func testKeptPriceSeriesFollowsTheStampAndTheLimit() {
+        let key = KeptPriceSeries.Key(coinID: "bitcoin", vsCurrency: "usd", from: 0, to: day - 1)
+        let other = KeptPriceSeries.Key(coinID: "ethereum", vsCurrency: "usd", from: 0, to: day - 1)
+        let (first, second) = (DatabaseChangeStamp(othersCommits: 1, ownChanges: 5), DatabaseChangeStamp(othersCommits: 2, ownChanges: 5))
+        let series = PriceSeries(points: [PricePoint(time: 0, price: 1)])
+        var kept = KeptPriceSeries()
+        kept.keep(series, as: key, at: first)
+        XCTAssertEqual(kept.series(key, at: first)?.points.count, 1)
+        XCTAssertNil(kept.series(key, at: second), "another connection committed")
+        XCTAssertNil(kept.series(key, at: DatabaseChangeStamp(othersCommits: 1, ownChanges: 6)), "this connection changed a row")
+        kept.keep(series, as: other, at: second)
+        XCTAssertNil(kept.series(key, at: second), "kept under the old stamp: dropped")
+        XCTAssertEqual(kept.series(other, at: second)?.points.count, 1)
+        let big = PriceSeries(points: (0..<Int64(KeptPriceSeries.pointLimit)).map { PricePoint(time: $0, price: 1) })
+        kept.keep(big, as: key, at: second)
+        XCTAssertNil(kept.series(other, at: second), "past the limit: everything before dropped")
+        XCTAssertEqual(kept.series(key, at: second)?.points.count, KeptPriceSeries.pointLimit)
+        kept.keep(PriceSeries(points: [PricePoint(time: 0, price: 1), PricePoint(time: 1, price: 1)]), as: other, at: second)
+        XCTAssertNil(kept.series(key, at: second))
+        kept.keep(PriceSeries(points: big.points + [PricePoint(time: -1, price: 1)]), as: key, at: second)
+        XCTAssertNil(kept.series(key, at: second), "over the limit alone: not kept")
+    }
+
     /// The rule is one: `PriceSeries` (what `performance` and `fill_prices` read a coin's points
     /// into) gives every time of four days the price and point `price_at`'s store lookup gives
     /// — hourly CoinGecko points at hh:02, the owner's manual points on one day, days with none.

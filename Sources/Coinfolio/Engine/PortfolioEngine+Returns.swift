@@ -55,14 +55,13 @@ extension PortfolioEngine {
     /// The stored CoinGecko points of a coin and the owner's manual points over the UTC days from
     /// `from`'s through `to`'s (SPEC §17): two queries, then `PriceSeries` answers the `price_at`
     /// rule (steps 1–3) for every point of the report without another. Room is made at once for
-    /// a point a day (what a long range's fill stores).
+    /// a point a day (what a long range's fill stores). Kept by the store while the database is
+    /// unchanged (`PriceStore.series`): a report asked again over the same days reads no point.
     /// - Throws: `.store`.
     func priceSeries(coinID: String, vsCurrency: String, from: Int64, to: Int64) throws -> PriceSeries {
         let (start, end) = (UTCDay.start(of: from), UTCDay.end(of: to))
         let days = Int(min((end - start) / UTCDay.milliseconds, 36_600))
-        return PriceSeries(
-            points: try store.pricePoints(coinID: coinID, vsCurrency: vsCurrency, from: start, to: end - 1, expected: days),
-            manual: try store.manualPricePoints(coinID: coinID, vsCurrency: vsCurrency, from: start, before: end))
+        return try store.priceSeries(coinID: coinID, vsCurrency: vsCurrency, from: start, to: end - 1, expected: days)
     }
 
     /// The ledgers a report reads: the currency, every portfolio's coins a report over `portfolio`

@@ -83,6 +83,14 @@ protocol Database: AnyObject {
     /// 100,000-row import spill pages to the WAL and read them back mid-transaction);
     /// PostgreSQL's pages live in the server's buffers, so `body` runs as is.
     func withLargeWriteCache<T>(_ body: () throws -> T) throws -> T
+    /// A stamp that differs from an earlier one of this connection whenever the database's rows
+    /// may have changed in between, by this connection or any other: what lets a reader keep
+    /// rows it read (`PriceStore.series`). SQLite: `PRAGMA data_version` (moves when another
+    /// connection commits) with `sqlite3_total_changes64` (rows this connection inserted,
+    /// updated or deleted, a rolled-back change counted too). PostgreSQL: nil (the server gives
+    /// no such number; a reader reads again every time).
+    /// - Throws: `.store` with the server's message.
+    func changeStamp() throws -> DatabaseChangeStamp?
     /// The schema version (0 for a new database). SQLite: `PRAGMA user_version`; PostgreSQL:
     /// the table `coinfolio_schema`.
     func schemaVersion() throws -> Int
@@ -118,4 +126,12 @@ extension Database {
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(.serializable, body)
     }
+}
+
+/// `Database.changeStamp()`: two equal stamps of one connection saw the same rows.
+struct DatabaseChangeStamp: Sendable, Equatable {
+    /// Commits of other connections (SQLite's `data_version`).
+    let othersCommits: Int64
+    /// Rows this connection changed (SQLite's `sqlite3_total_changes64`).
+    let ownChanges: Int64
 }

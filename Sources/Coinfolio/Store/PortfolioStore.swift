@@ -281,6 +281,11 @@ extension PortfolioStore {
         try prices.points(coinID: coinID, vsCurrency: vsCurrency, from: from, to: to, expected: expected, within: held)
     }
 
+    /// See `PriceStore.series`.
+    func priceSeries(coinID: String, vsCurrency: String, from: Int64, to: Int64, expected: Int = 0) throws -> PriceSeries {
+        try prices.series(coinID: coinID, vsCurrency: vsCurrency, from: from, to: to, expected: expected)
+    }
+
     /// See `PriceStore.setManual`.
     @discardableResult
     func setManualPrice(coinID: String, vsCurrency: String, time: Int64?, price: ExactDecimal?) throws -> Bool {

@@ -280,6 +280,9 @@
         /// `body` as is: the server keeps the pages in its own buffers.
         func withLargeWriteCache<T>(_ body: () throws -> T) throws -> T { try body() }
 
+        /// nil: PostgreSQL gives no number that every change moves (`Database.changeStamp()`).
+        func changeStamp() throws -> DatabaseChangeStamp? { nil }
+
         /// Never: every sparkline is packed (schema step 6).
         let savesSparklineText = false
 

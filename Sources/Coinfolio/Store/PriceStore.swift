@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Prices of the past in the store's database (SPEC §17, §20): CoinGecko's points, stored once
 /// per database and shared by every owner, and the owner's manual prices (historical points, and
@@ -9,8 +10,10 @@ import Foundation
 /// replaces its price (CoinGecko's later answer wins). Manual prices are exact decimals. Reads go
 /// to the `read_database` standby when the store has one (`StoreConnection.reading`).
 final class PriceStore: Sendable {
-    private let connection: StoreConnection
-    private var owner: String { connection.owner }
+    let connection: StoreConnection
+    var owner: String { connection.owner }
+    /// The series `series(coinID:vsCurrency:from:to:)` read, kept while the database is unchanged.
+    let kept = Mutex(KeptPriceSeries())
 
     init(connection: StoreConnection) {
         self.connection = connection

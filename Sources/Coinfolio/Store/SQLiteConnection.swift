@@ -248,6 +248,14 @@ final class SQLiteConnection: Database {
         return try body()
     }
 
+    /// `PRAGMA data_version` and `sqlite3_total_changes64` (`Database.changeStamp()`).
+    func changeStamp() throws -> DatabaseChangeStamp? {
+        let read = try prepared("PRAGMA data_version")
+        defer { read.reset() }
+        guard try read.next() else { return nil }
+        return DatabaseChangeStamp(othersCommits: read.int64(0), ownChanges: sqlite3_total_changes64(try db()))
+    }
+
     /// Always: SQLite keeps the text as sent, never parsed (no compression on write).
     let savesSparklineText = true
 
