@@ -30,8 +30,7 @@ extension PortfolioEngine {
             let handle = try Self.openForImport(url)
             handles.append(handle)
             // A pipe or device may never end: read at most `CSVReader.streamLimit` of it.
-            let regular = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular
-            return CSVReader(fileHandle: handle, path: url.path, limit: regular ? nil : CSVReader.streamLimit)
+            return CSVReader(fileHandle: handle, path: url.path, limit: FileKind(path: url.path) == .regular ? nil : CSVReader.streamLimit)
         }
     }
 
@@ -44,11 +43,11 @@ extension PortfolioEngine {
 
     /// A file opened for reading. - Throws: `.invalidArgument` saying why it cannot be read.
     static func openForImport(_ url: URL) throws -> FileHandle {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw CoinfolioError(.invalidArgument, "cannot read \(url.path): no such file")
+        switch FileKind(path: url.path) {
+        case .missing: throw CoinfolioError(.invalidArgument, "cannot read \(url.path): no such file")
+        case .folder: throw CoinfolioError(.invalidArgument, "cannot read \(url.path): it is a folder, not a file")
+        case .regular, .special: break
         }
-        if isFolder.boolValue { throw CoinfolioError(.invalidArgument, "cannot read \(url.path): it is a folder, not a file") }
         do { return try FileHandle(forReadingFrom: url) } catch {
             throw CoinfolioError(.invalidArgument, "cannot read \(url.path): \(error.localizedDescription)")
         }

@@ -67,11 +67,7 @@ final class SQLiteConnection: Database {
     /// only after making its journal beside it (`/dev/null-journal`, with the device's mode).
     /// - Throws: `.store` saying so. A missing path or a folder is left to SQLite's open.
     static func refuseSpecialFile(_ path: String) throws {
-        guard path != ":memory:", !path.isEmpty else { return }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }
-        let type = info.st_mode & S_IFMT
-        guard type != S_IFREG, type != S_IFDIR else { return }
+        guard path != ":memory:", !path.isEmpty, FileKind(path: path) == .special else { return }
         throw CoinfolioError(.store, "cannot open database \"\(path)\": it is not a regular file (a device, pipe or socket)")
     }
 
