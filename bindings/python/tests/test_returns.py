@@ -175,6 +175,27 @@ def test_the_spec_example_from_manual_points(engine: coinfolio.Engine) -> None:
     assert (answer["coverage"], len(answer["points"])) == (1, 365)
 
 
+def test_performance_asked_again_sees_points_stored_since(engine: coinfolio.Engine, tmp_path: Path) -> None:
+    """The same range asked again gives the same values, and every point stored since: by
+    another engine on the same database, then by this one (on SQLite the points read are kept
+    until any connection changes the database). 1 unit held from 2024-01-01 12:00; manual points
+    at 00:00 of Jan 2, 3, 4: 100, 200, 300; then Jan 3 set to 250 elsewhere, Jan 4 to 350 here."""
+    engine.add_transaction("x", "buy", 1, price=90, timestamp="2024-01-01T12:00:00Z")
+    with coinfolio.Engine(database=str(tmp_path / "returns.sqlite")) as other:
+        for day, price in (("02", "100"), ("03", "200"), ("04", "300")):
+            other.set_price("x", price, timestamp=f"2024-01-{day}T00:00:00Z")
+
+        def values() -> list[object]:
+            return [point[1] for point in engine.performance(range=("2024-01-02", "2024-01-04"))["points"]]
+
+        assert values() == [Decimal("100"), Decimal("200"), Decimal("300")]
+        assert values() == [Decimal("100"), Decimal("200"), Decimal("300")]
+        other.set_price("x", "250", timestamp="2024-01-03T00:00:00Z")
+        assert values() == [Decimal("100"), Decimal("250"), Decimal("300")]
+    engine.set_price("x", "350", timestamp="2024-01-04T00:00:00Z")
+    assert values() == [Decimal("100"), Decimal("250"), Decimal("350")]
+
+
 def test_performance_flows_and_missing_prices(engine: coinfolio.Engine) -> None:
     """Without stored price points the days between are missing (listed, never guessed); the
     last value of a range ending now is the snapshot's; a buy's flow is amount × price + fee."""
