@@ -170,6 +170,7 @@ static const struct CMUnitTest tests[] = {
     TEST(test_engine_returns_rows_and_csv),
     TEST(test_engine_returns_spec_example),
     TEST(test_engine_returns_performance),
+    TEST(test_engine_returns_performance_asked_again),
     TEST(test_engine_returns_bad_options),
     /* test_import.c */
     TEST(test_engine_import_coinbase_convert_is_a_trade),

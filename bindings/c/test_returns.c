@@ -351,3 +351,54 @@ void test_engine_returns_bad_options(void) {
     free_out(err);
     cf_engine_close(engine);
 }
+
+/* Sets the owner's manual price of x at 00:00 UTC of 2024-01-`day`. */
+static void set_day_price(cf_engine *engine, const char *day, const char *price) {
+    char json[128], *err = NULL;
+    snprintf(json, sizeof json, "{\"coin_id\":\"x\",\"timestamp\":\"2024-01-%sT00:00:00Z\",\"price\":\"%s\"}", day, price);
+    CHECK_STATUS(cf_engine_set_price(engine, json, &err), CF_OK, err);
+    free_out(err);
+}
+
+/* The values of the points of 2024-01-02 … 04, checked against `expected`. */
+static void check_values(cf_engine *engine, const double expected[3], int line) {
+    json_t *answer = report(cf_engine_performance, engine, "{\"range\":{\"from\":\"2024-01-02\",\"to\":\"2024-01-04\"}}", line);
+    json_t *points = json_object_get(answer, "points");
+    size_t i;
+    tf_check(json_array_size(points) == 3, __FILE__, line, "3 points, not %zu", json_array_size(points));
+    for (i = 0; i < 3 && i < json_array_size(points); i++) {
+        double value = json_number_value(json_array_get(json_array_get(points, i), 1));
+        tf_check(value == expected[i], __FILE__, line, "point %zu: %g, expected %g", i, value, expected[i]);
+    }
+    json_decref(answer);
+}
+
+/* The same range asked again gives the same values, and every point stored since: by another
+ * engine on the same database, then by this one (on SQLite the points read are kept until any
+ * connection changes the database). 1 unit held from 2024-01-01 12:00; manual points at 00:00
+ * of January 2, 3, 4: 100, 200, 300; then the 3rd set to 250 by the other engine, the 4th to 350
+ * by this one. */
+void test_engine_returns_performance_asked_again(void) {
+    static const double first[3] = {100, 200, 300}, second[3] = {100, 250, 300}, third[3] = {100, 250, 350};
+    char path[4096];
+    cf_engine *engine, *other;
+    snprintf(path, sizeof path, "%s", temp_path("asked-again.db"));
+    engine = open_engine(json_pack("{s:s}", "database", path));
+    other = open_engine(json_pack("{s:s}", "database", path));
+    if (engine != NULL && other != NULL) {
+        ADD(engine, "{\"coin_id\":\"x\",\"kind\":\"buy\",\"amount\":1,\"price\":90,\"timestamp\":\"2024-01-01T12:00:00Z\"}");
+        set_day_price(other, "02", "100");
+        set_day_price(other, "03", "200");
+        set_day_price(other, "04", "300");
+        check_values(engine, first, __LINE__);
+        check_values(engine, first, __LINE__);
+        set_day_price(other, "03", "250");
+        check_values(engine, second, __LINE__);
+        set_day_price(engine, "04", "350");
+        check_values(engine, third, __LINE__);
+    }
+    if (engine != NULL)
+        cf_engine_close(engine);
+    if (other != NULL)
+        cf_engine_close(other);
+}

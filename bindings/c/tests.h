@@ -173,6 +173,7 @@ void test_engine_returns_moved_lot(void);
 void test_engine_returns_rows_and_csv(void);
 void test_engine_returns_spec_example(void);
 void test_engine_returns_performance(void);
+void test_engine_returns_performance_asked_again(void);
 void test_engine_returns_bad_options(void);
 /* test_import.c */
 void test_engine_import_coinbase_convert_is_a_trade(void);
