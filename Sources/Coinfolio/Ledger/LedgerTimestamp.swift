@@ -102,10 +102,38 @@ public enum LedgerTimestamp {
     /// `format(milliseconds)` appended to `bytes` (no String made: reports write thousands).
     static func append(_ milliseconds: Int64, to bytes: inout [UInt8]) {
         let (days, rest) = split(milliseconds)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
+            let count = writeDate(days, into: text)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<count]))
+        }
+        appendTime(rest, to: &bytes)
+    }
+
+    /// The last date written and its text: a report's consecutive times mostly share their day
+    /// (`realized` writes two per row), so the calendar is worked out once per day, not per time.
+    struct DateCache {
+        var days = Int.min
+        var text: [UInt8] = []
+    }
+
+    /// `append(milliseconds, to:)`, the date's text taken from `dates` when it holds that day.
+    static func append(_ milliseconds: Int64, to bytes: inout [UInt8], dates: inout DateCache) {
+        let (days, rest) = split(milliseconds)
+        if dates.days != days {
+            dates.days = days
+            dates.text.removeAll(keepingCapacity: true)
+            appendDate(days, to: &dates.text)
+        }
+        bytes.append(contentsOf: dates.text)
+        appendTime(rest, to: &bytes)
+    }
+
+    /// `THH:MM:SSZ` or `THH:MM:SS.mmmZ` of the milliseconds into a day, appended to `bytes`.
+    private static func appendTime(_ rest: Int64, to bytes: inout [UInt8]) {
         let seconds = Int(rest / 1000)
         let millis = Int(rest % 1000)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
-            var count = writeDate(days, into: text)
+            var count = 0
             func two(_ value: Int) {
                 text[count] = UInt8(ascii: "0") + UInt8(value / 10)
                 text[count + 1] = UInt8(ascii: "0") + UInt8(value % 10)

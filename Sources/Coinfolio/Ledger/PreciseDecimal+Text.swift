@@ -69,7 +69,8 @@ extension PreciseDecimal {
         }
         if significand < 0 { bytes.append(UInt8(ascii: "-")) }
         // The digits are written into a buffer on the stack, not an array (reports write
-        // hundreds of thousands of values).
+        // hundreds of thousands of values), and appended as buffers, not slices (a slice's bytes
+        // go through the generic element-by-element copy).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.digitCapacity) { buffer in
             let digits = UnsafeBufferPointer(rebasing: buffer[Self.writeDigits(magnitude, into: buffer)...])
             let count = digits.count
@@ -80,9 +81,9 @@ extension PreciseDecimal {
                 bytes.append(contentsOf: digits)
                 bytes.append(contentsOf: repeatElement(zero, count: point - count))
             } else if 0 < point, point <= 21 {
-                bytes.append(contentsOf: digits[..<point])
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<point]))
                 bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: digits[point...])
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[point...]))
             } else if -6 < point, point <= 0 {
                 bytes.append(zero)
                 bytes.append(UInt8(ascii: "."))
@@ -92,7 +93,7 @@ extension PreciseDecimal {
                 bytes.append(digits[0])
                 if count > 1 {
                     bytes.append(UInt8(ascii: "."))
-                    bytes.append(contentsOf: digits[1...])
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[1...]))
                 }
                 bytes.append(UInt8(ascii: "e"))
                 bytes.append(contentsOf: String(point - 1).utf8)

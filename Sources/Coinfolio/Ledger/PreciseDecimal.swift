@@ -187,6 +187,13 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         let bigDigits = DecimalDigitTable.digitCount(bigMagnitude)
         // Beyond 76 digits the smaller term lies below the last digit the result can keep.
         guard shift <= 76 - bigDigits else { return big }
+        if bigDigits == significantDigits, let sum = alignedSum(big, small, shift) { return sum }
+        return exactlyRounded(big, small, shift)
+    }
+
+    /// `widelyAdded` through 256 bits, rounded once to 38 digits (what `alignedSum` must equal).
+    static func exactlyRounded(_ big: PreciseDecimal, _ small: PreciseDecimal, _ shift: Int) -> PreciseDecimal {
+        let bigMagnitude = big.significand.magnitude
         let scaled =
             shift <= 38
             ? WideMagnitude(bigMagnitude, times: DecimalDigitTable.power(shift))

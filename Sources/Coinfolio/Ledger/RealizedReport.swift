@@ -64,8 +64,9 @@ public struct RealizedRow: Hashable, Sendable {
         }
     }()
 
-    /// Appends the row's JSON object to `bytes`.
-    func appendJSON(to bytes: inout [UInt8]) {
+    /// Appends the row's JSON object to `bytes` (`acquired` and `disposed`: the dates last written
+    /// in those keys).
+    func appendJSON(to bytes: inout [UInt8], acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache) {
         let ranges = Self.keyRanges
         Self.keyText.withUnsafeBufferPointer { text in
             func key(_ index: Int) { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[ranges[index]])) }
@@ -80,11 +81,11 @@ public struct RealizedRow: Hashable, Sendable {
             amount.appendText(to: &bytes)
             key(3)
             bytes.append(UInt8(ascii: "\""))
-            LedgerTimestamp.append(acquiredAt, to: &bytes)
+            LedgerTimestamp.append(acquiredAt, to: &bytes, dates: &acquired)
             bytes.append(UInt8(ascii: "\""))
             key(4)
             bytes.append(UInt8(ascii: "\""))
-            LedgerTimestamp.append(disposedAt, to: &bytes)
+            LedgerTimestamp.append(disposedAt, to: &bytes, dates: &disposed)
             bytes.append(UInt8(ascii: "\""))
             key(5)
             decimal(proceeds)
@@ -281,9 +282,11 @@ public struct RealizedReport: Sendable {
         w.key(JSONKey.rows)
         w.rawBytes { bytes in
             bytes.append(UInt8(ascii: "["))
+            var acquired = LedgerTimestamp.DateCache()
+            var disposed = LedgerTimestamp.DateCache()
             for (index, row) in rows.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                row.appendJSON(to: &bytes)
+                row.appendJSON(to: &bytes, acquired: &acquired, disposed: &disposed)
                 if let answer, bytes.count >= AnswerBuffer.chunk { answer.move(&bytes) }
             }
             bytes.append(UInt8(ascii: "]"))

@@ -26,6 +26,21 @@
         capacity = max(expected, Self.chunk) + 1
         base = malloc(capacity)?.assumingMemoryBound(to: UInt8.self)
         failed = base == nil
+        Self.adviseHugePages(base, capacity)
+    }
+
+    /// Asks the system for 2 MB pages over the aligned part of a large answer (a hint; where
+    /// transparent huge pages are off or `madvise` fails nothing changes): the tens of megabytes
+    /// of `realized` are otherwise faulted in 4 KB at a time, about a fifth of the call.
+    private static func adviseHugePages(_ base: UnsafeMutablePointer<UInt8>?, _ capacity: Int) {
+        #if os(Linux)
+            let huge = 1 << 21
+            guard capacity >= 4 * huge, let base else { return }
+            let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+            let end = (Int(bitPattern: base) + capacity) & ~(huge - 1)
+            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(pointer, end - start, MADV_HUGEPAGE)
+        #endif
     }
 
     deinit { free(base) }
@@ -42,6 +57,7 @@
             }
             base = grown.assumingMemoryBound(to: UInt8.self)
             capacity = wanted
+            Self.adviseHugePages(base, capacity)
         }
         guard let base else { return }
         bytes.withUnsafeBufferPointer { source in
