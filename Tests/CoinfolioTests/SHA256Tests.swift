@@ -27,6 +27,28 @@ final class SHA256Tests: XCTestCase {
         XCTAssertEqual(SHA256.hex(digest: hasher.finish()), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    /// The same million 'a's fed from arrays and strings (bytes in memory, whole blocks hashed
+    /// in place) in uneven pieces, mixed with pieces fed byte by byte.
+    func testMillionAsInContiguousPieces() {
+        var hasher = SHA256()
+        var left = 1_000_000
+        var piece = 1
+        var turn = 0
+        while left > 0 {
+            let count = min(piece, left)
+            switch turn % 3 {
+            case 0: hasher.update([UInt8](repeating: UInt8(ascii: "a"), count: count))
+            case 1: hasher.update(String(repeating: "a", count: count).utf8)
+            default: hasher.update(repeatElement(UInt8(ascii: "a"), count: count))
+            }
+            left -= count
+            piece = piece % 331 + 13
+            turn += 1
+        }
+        XCTAssertEqual(SHA256.hex(digest: hasher.finish()), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        XCTAssertEqual(SHA256.hex(digest: [0x00, 0x0F, 0xA0, 0xFF][1..<3]), "0fa0")
+    }
+
     /// Lengths around the padding boundary (55, 56, 63, 64, 65, 119, 120 bytes of 'x'), as
     /// Python's hashlib gives them.
     func testPaddingBoundaries() {

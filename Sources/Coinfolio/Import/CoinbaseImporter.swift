@@ -99,7 +99,9 @@ struct CoinbaseImporter: RowImporter {
         func money(_ field: ImportHeader.Field) throws -> ImportedEntry.Asset? {
             guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
             let currency = try priceCurrency(row)
-            if let contradiction = CurrencySign.contradiction(row.text(field), currency: currency.uppercased()) {
+            // `upperCased` is `uppercased()` without a copy when the code is upper-case already.
+            let code = ImportedEntry.Asset.upperCased(currency)
+            if let contradiction = CurrencySign.contradiction(row.text(field), currency: code) {
                 throw row.error(field, contradiction)
             }
             return ImportedEntry.Asset(currency, amount)

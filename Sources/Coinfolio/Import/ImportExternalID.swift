@@ -29,7 +29,7 @@ struct ImportExternalID: Sendable {
     init(format: ImportFormat) { self.format = format }
 
     /// `"<format>:<id>"` for the exchange's own id of a row.
-    func own(_ id: String) -> String { "\(format.rawValue):\(id)" }
+    func own(_ id: String) -> String { format.rawValue + ":" + id }
 
     /// `"<format>:"` + 32 hex digits of SHA-256 over `rows`' cells (the count appended from a
     /// repeated rows' second occurrence on).
@@ -53,6 +53,6 @@ struct ImportExternalID: Sendable {
             again.update(String(count).utf8)
             digest = again.finish()
         }
-        return "\(format.rawValue):\(SHA256.hex(digest: Array(digest.prefix(16))))"
+        return format.rawValue + ":" + SHA256.hex(digest: digest[0..<16])
     }
 }

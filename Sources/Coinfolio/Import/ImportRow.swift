@@ -10,7 +10,9 @@ struct ImportRow: Sendable {
     /// The cell of `field`, spaces trimmed.
     func text(_ field: ImportHeader.Field) -> String {
         let cell = cells[field.index]
-        guard cell.utf8.first == 0x20 || cell.utf8.last == 0x20 else { return cell }
+        // The first and last byte from the bytes in memory (UTF8View's `last` walks back generically).
+        let edges = cell.utf8.withContiguousStorageIfAvailable { ($0.first, $0.last) } ?? (cell.utf8.first, cell.utf8.last)
+        guard edges.0 == 0x20 || edges.1 == 0x20 else { return cell }
         return String(cell.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 

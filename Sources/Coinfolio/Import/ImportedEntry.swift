@@ -14,7 +14,12 @@ struct ImportedEntry: Sendable {
         /// `symbol` upper-cased; itself, uncopied, when it has no lower-case letter (as exchanges
         /// write tickers).
         static func upperCased(_ symbol: String) -> String {
-            symbol.utf8.contains(where: { (0x61...0x7A).contains($0) || $0 >= 0x80 }) ? symbol.uppercased() : symbol
+            // Over the bytes in memory where the string has them (the generic UTF8View walk was
+            // a visible share of an import: several symbols a row).
+            func needsCase(_ byte: UInt8) -> Bool { (0x61...0x7A).contains(byte) || byte >= 0x80 }
+            let needs =
+                symbol.utf8.withContiguousStorageIfAvailable { $0.contains(where: needsCase) } ?? symbol.utf8.contains(where: needsCase)
+            return needs ? symbol.uppercased() : symbol
         }
 
         init(_ symbol: String, _ amount: ExactDecimal) {

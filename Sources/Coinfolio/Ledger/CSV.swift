@@ -112,23 +112,8 @@ struct CSVReader {
         // is in `pieces` or within the chunk.
         var recordBytes = 0
         let bound = maximumRecordBytes
-        func checkBound(_ current: Int) throws {
-            guard recordBytes + current > bound else { return }
-            let size = bound % (1 << 20) == 0 ? "\(bound >> 20) MiB" : "\(bound) bytes"
-            throw SyntaxError(line: startLine, field: fields.count, message: "the record is longer than \(size) (is a line end missing?)")
-        }
-        func finish(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-            try checkBound(bytes.count)
-            recordBytes += bytes.count + 1
-            if !bytes.contains(where: { $0 >= 0x80 }) {
-                fields.append(String(decoding: bytes, as: UTF8.self))  // ASCII: nothing to validate
-                return
-            }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw SyntaxError(line: startLine, field: fields.count, message: "the field is not valid UTF-8")
-            }
-            fields.append(text)
-        }
+        // Static helpers below, no nested functions: one capturing `fields` and `recordBytes`
+        // made every access to them a dynamic exclusivity check.
         while true {
             // The field's bytes are scanned a chunk at a time; a field that lies within one chunk
             // is read from it in place (`inChunk`), one split over chunks gathered in `pieces`.
@@ -153,7 +138,7 @@ struct CSVReader {
                     }
                     line += lineEnds
                     pieces.append(contentsOf: buffer[start..<end])
-                    try checkBound(pieces.count)
+                    try Self.checkBound(recordBytes + pieces.count, bound, line: startLine, field: fields.count)
                     position = end
                     if end == buffer.count { continue }  // the chunk ended inside the field
                     position += 1  // a quote: doubled, or the closing one
@@ -196,15 +181,22 @@ struct CSVReader {
                         break
                     }
                     pieces.append(contentsOf: buffer[start..<end])
-                    try checkBound(pieces.count)
+                    try Self.checkBound(recordBytes + pieces.count, bound, line: startLine, field: fields.count)
                     if end < buffer.count { break }
                 }
             }
+            let fieldBytes = inChunk?.count ?? pieces.count
+            try Self.checkBound(recordBytes + fieldBytes, bound, line: startLine, field: fields.count)
+            recordBytes += fieldBytes + 1
+            let text: String
             if let inChunk {
-                try buffer.withUnsafeBufferPointer { try finish(UnsafeBufferPointer(rebasing: $0[inChunk])) }
+                text = try buffer.withUnsafeBufferPointer {
+                    try Self.field(UnsafeBufferPointer(rebasing: $0[inChunk]), line: startLine, field: fields.count)
+                }
             } else {
-                try pieces.withUnsafeBufferPointer { try finish($0) }
+                text = try pieces.withUnsafeBufferPointer { try Self.field($0, line: startLine, field: fields.count) }
             }
+            fields.append(text)
             guard let byte = try peek() else { return (fields, startLine) }
             position += 1
             if byte == UInt8(ascii: ",") { continue }
@@ -212,6 +204,22 @@ struct CSVReader {
             line += 1
             return (fields, startLine)
         }
+    }
+
+    /// Refuses a record of `total` bytes beyond `bound` (at `line`, the field being read).
+    private static func checkBound(_ total: Int, _ bound: Int, line: Int, field: Int) throws {
+        guard total > bound else { return }
+        let size = bound % (1 << 20) == 0 ? "\(bound >> 20) MiB" : "\(bound) bytes"
+        throw SyntaxError(line: line, field: field, message: "the record is longer than \(size) (is a line end missing?)")
+    }
+
+    /// A field's text from its bytes; UTF-8 is validated unless every byte is ASCII.
+    private static func field(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, field: Int) throws -> String {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }  // ASCII: nothing to validate
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw SyntaxError(line: line, field: field, message: "the field is not valid UTF-8")
+        }
+        return text
     }
 }
 

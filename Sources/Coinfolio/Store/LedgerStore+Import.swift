@@ -101,13 +101,23 @@ extension LedgerStore {
         var kind: [TransactionKind] = []
         var amount: [ExactDecimal] = []
 
+        /// The index `index(_:)` answered last (a file's rows mostly repeat the coin before).
+        var lastIndex: Int?
+
         /// The index of a coin, added on first use.
         mutating func index(_ key: HoldingsKey) -> Int {
-            if let known = keyIndex[key] { return Int(known) }
-            keyIndex[key] = Int32(keys.count)
-            keys.append(key)
-            changes.append(.zero)
-            return keys.count - 1
+            if let lastIndex, keys[lastIndex] == key { return lastIndex }
+            let found: Int
+            if let known = keyIndex[key] {
+                found = Int(known)
+            } else {
+                keyIndex[key] = Int32(keys.count)
+                keys.append(key)
+                changes.append(.zero)
+                found = keys.count - 1
+            }
+            lastIndex = found
+            return found
         }
 
         mutating func dropRows() {
@@ -172,7 +182,7 @@ extension LedgerStore {
                 for index in unit.rows.indices { unit.rows[index].groupID = group }
             }
             for (index, transaction) in unit.rows.enumerated() {
-                if currentName.map({ !$0.utf8.elementsEqual(transaction.portfolio.utf8) }) ?? true {
+                if currentName.map({ HoldingsKey($0) != HoldingsKey(transaction.portfolio) }) ?? true {  // by the bytes
                     try switchTo(transaction.portfolio)
                 }
                 // A row whose external_id the portfolio already has is not inserted: its unit is

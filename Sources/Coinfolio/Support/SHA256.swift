@@ -17,6 +17,9 @@ struct SHA256 {
 
     /// Feeds bytes.
     mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        // Bytes in one piece of memory (an array, a native string's UTF-8): whole blocks are
+        // compressed where they lie, only the ends go through `pending`.
+        if bytes.withContiguousStorageIfAvailable({ update(contiguous: $0) }) != nil { return }
         length &+= UInt64(bytes.count)
         var index = bytes.startIndex
         while index != bytes.endIndex {
@@ -28,6 +31,25 @@ struct SHA256 {
                 pending.removeAll(keepingCapacity: true)
             }
         }
+    }
+
+    /// `update` over bytes in memory: the same blocks in the same order as byte by byte.
+    private mutating func update(contiguous bytes: UnsafeBufferPointer<UInt8>) {
+        length &+= UInt64(bytes.count)
+        var start = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, bytes.count)
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<take]))
+            start = take
+            guard pending.count == 64 else { return }
+            compress(pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+        while bytes.count - start >= 64 {
+            compress(UnsafeBufferPointer(rebasing: bytes[start..<start + 64]))
+            start += 64
+        }
+        if start < bytes.count { pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
     }
 
     /// The 32-byte digest of everything fed (the hasher is used up).
@@ -42,15 +64,24 @@ struct SHA256 {
         while pending.count < 56 { pending.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
         compress(pending)
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            digest.append(contentsOf: [
-                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
-                UInt8(truncatingIfNeeded: word),
-            ])
+        let words = state
+        return [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
+            func put(_ word: UInt32, _ at: Int) {
+                digest[at] = UInt8(truncatingIfNeeded: word >> 24)
+                digest[at + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                digest[at + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                digest[at + 3] = UInt8(truncatingIfNeeded: word)
+            }
+            put(words.0, 0)
+            put(words.1, 4)
+            put(words.2, 8)
+            put(words.3, 12)
+            put(words.4, 16)
+            put(words.5, 20)
+            put(words.6, 24)
+            put(words.7, 28)
+            count = 32
         }
-        return digest
     }
 
     /// The digest of `bytes` as lower-case hex.
@@ -61,15 +92,21 @@ struct SHA256 {
     }
 
     /// Bytes as lower-case hex.
-    static func hex(digest: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(digest.count * 2)
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+    static func hex<C: Collection>(digest: C) -> String where C.Element == UInt8 {
+        String(unsafeUninitializedCapacity: digest.count * 2) { text in
+            var at = 0
+            for byte in digest {
+                text[at] = hexDigit(byte >> 4)
+                text[at + 1] = hexDigit(byte & 0x0F)
+                at += 2
+            }
+            return at
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The lower-case hex digit of `value` (0…15).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     private static let k: [UInt32] = [
@@ -84,12 +121,18 @@ struct SHA256 {
     ]
 
     private mutating func compress(_ block: [UInt8]) {
+        block.withUnsafeBufferPointer { compress($0) }
+    }
+
+    private mutating func compress(_ block: UnsafeBufferPointer<UInt8>) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            block.withUnsafeBufferPointer { compress($0, w) }
+            Self.k.withUnsafeBufferPointer { compress(block, w, $0) }
         }
     }
 
-    private mutating func compress(_ block: UnsafeBufferPointer<UInt8>, _ w: UnsafeMutableBufferPointer<UInt32>) {
+    private mutating func compress(
+        _ block: UnsafeBufferPointer<UInt8>, _ w: UnsafeMutableBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>
+    ) {
         for i in 0..<16 {
             w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
         }
@@ -102,7 +145,7 @@ struct SHA256 {
         for i in 0..<64 {
             let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
             let choose = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choose &+ Self.k[i] &+ w[i]
+            let t1 = h &+ s1 &+ choose &+ k[i] &+ w[i]
             let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
             let majority = (a & b) ^ (a & c) ^ (b & c)
             let t2 = s0 &+ majority
