@@ -1,9 +1,11 @@
 /// SHA-256 (FIPS 180-4), for the external ids of imported rows that carry no id of their own
 /// (SPEC §18: `"<format>:"` + the first 32 hex digits of SHA-256 over the row's cells).
 ///
-/// Foundation on Linux has no CryptoKit and no package can be fetched, so the hash is written out
-/// here: 64 rounds over 64-byte blocks, big-endian words. `SHA256Tests` checks it against the
-/// examples of FIPS 180-4 and NIST's test vectors.
+/// Written out here (64 rounds over 64-byte blocks, big-endian words) rather than taken from a C
+/// library: SPEC §21's build with both traits off links SQLite and nothing else (what an iOS or
+/// macOS app links), and imports are in that build; Foundation on Linux has no CryptoKit, and no
+/// Swift package can be fetched. `SHA256Tests` checks it against the examples of FIPS 180-4 and
+/// NIST's test vectors.
 struct SHA256 {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
