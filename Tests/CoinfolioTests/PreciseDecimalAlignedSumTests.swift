@@ -7,17 +7,6 @@ import XCTest
 /// sign, shift and remainder it accepts: the half-way ties, a rounding up to 10³⁸, differences
 /// falling below 10³⁷ and carries into a 39th digit (those it declines).
 final class PreciseDecimalAlignedSumTests: XCTestCase {
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func check(_ big: PreciseDecimal, _ small: PreciseDecimal, _ shift: Int, taken: inout Int) {
         guard let fast = PreciseDecimal.alignedSum(big, small, shift) else { return }
         taken += 1
@@ -27,7 +16,7 @@ final class PreciseDecimalAlignedSumTests: XCTestCase {
     }
 
     func testAlignedSumAgreesWithTheWidePath() {
-        var random = SplitMix(state: 27)
+        var random = SplitMix64(seed: 27)
         let limit = Int128(PreciseDecimal.limit)
         let low = limit / 10
         var taken = 0
