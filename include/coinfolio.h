@@ -924,7 +924,7 @@ int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, ch
  * go there), "dry_run": false, "symbols": {"BOND":"barnbridge"} (symbol -> CoinGecko coin id,
  * tried first)}. data: the file's text (UTF-8 CSV; borrowed, not kept).
  *
- * Detection: the header is the first record or, for Coinbase v1-v3, one of the first 20 (their
+ * Detection: the header is the first record or, for Coinbase (v1-v4), one of the first 20 (their
  * preamble lines). Variants: coinbase "v1" ("EUR Subtotal"-style columns), "v2", "v3", "v4";
  * binance "trade_history" (Date(UTC),Pair,Side,Price,Executed,Amount,Fee), "trade_history_old"
  * (Date(UTC),Market,Type,Price,Amount,Total,Fee,Fee Coin), "statement"

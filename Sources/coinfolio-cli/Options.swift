@@ -55,6 +55,9 @@ struct Options {
     var dryRun = false
     /// `--symbol SYMBOL=ID` of `import`, each given.
     var symbols: [String: String] = [:]
+    /// The command options given (`--price`, `--dry-run`…: `CommandFlag`s), in order: a command
+    /// refuses those it does not read (main.swift), so `sell … --dry-run` never writes the sale.
+    var commandFlags: [String] = []
 
     /// The options part of the usage text (`HelpCommand.text` puts the commands before it).
     static let optionsUsage = """
@@ -99,6 +102,7 @@ struct Options {
         }
         while index < arguments.count {
             let argument = arguments[index]
+            if CommandFlag.allCases.contains(where: { $0.option == argument }) { commandFlags.append(argument) }
             switch argument {
             case "--db": database = try value(argument)
             case "--owner": owner = try value(argument)

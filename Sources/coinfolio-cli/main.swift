@@ -17,6 +17,15 @@ guard let command = commands.first(where: { $0.name == options.command }) else {
     fail("unknown command \"\(options.command)\" (see coinfolio-cli --help)", code: 2)
 }
 
+// An option the command does not read is refused, never ignored: `sell … --dry-run` wrote the
+// sale, `pnl --year 2024` showed every year.
+if command.name != HelpCommand.name {
+    let read = Set(command.usage.flatMap { $0.required + $0.optional }.map(\.option))
+    if let stray = options.commandFlags.first(where: { !read.contains($0) }) {
+        fail("\(command.name) does not take \(stray) (see coinfolio-cli --help)", code: 2)
+    }
+}
+
 do {
     if let count = command.operandCount { cli.expectOperands(count, command.usage.first?.form ?? "") }
     try command.init().run(cli)

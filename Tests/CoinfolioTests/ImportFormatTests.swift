@@ -104,7 +104,7 @@ final class ImportFormatTests: XCTestCase {
         }
     }
 
-    /// Coinbase v1–v3 find their header after preamble lines; the header's line counts them.
+    /// Coinbase v1–v4 find their header after preamble lines; the header's line counts them.
     func testPreambleLinesBeforeTheHeader() throws {
         let csv =
             "\"A report, written for a test.\"\n\nTransactions\nUser,someone,1\n\n"
@@ -112,6 +112,13 @@ final class ImportFormatTests: XCTestCase {
         let found = try header(csv)
         XCTAssertEqual(found.variant.name, "v2")
         XCTAssertEqual(found.line, 6)
+        // v4's files start with `Transactions` and `User,…` lines too (a line of commas before them).
+        let v4 = try header(
+            ",,,,,,,,,,\nTransactions\nUser,someone,1\n"
+            + "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,"
+            + "Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n")
+        XCTAssertEqual(v4.variant.name, "v4")
+        XCTAssertEqual(v4.line, 4)
         // A format without a preamble must start with its header.
         let error = assertThrows(.invalidArgument) { try header("Report\nDate(UTC),Pair,Side,Price,Executed,Amount,Fee\n") }
         XCTAssertEqual(error?.reason, .unknownFormat)

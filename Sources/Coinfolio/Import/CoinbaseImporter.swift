@@ -1,5 +1,5 @@
-/// Coinbase's transaction history (SPEC §18), variants `v1`…`v4`; v1–v3 start with preamble
-/// lines. Money cells may carry a currency sign and thousands separators (`$1,234.50`), outflows
+/// Coinbase's transaction history (SPEC §18), variants `v1`…`v4`; each may start with preamble
+/// lines (v4's files begin with `Transactions` and `User,…` lines too). Money cells may carry a currency sign and thousands separators (`$1,234.50`), outflows
 /// are negative (`-0.5`, `-$225.00`); the signs are read, the amounts kept as their size.
 ///
 /// Price = Subtotal ÷ |Quantity| in the price currency (the `Price Currency` column, or v1's
@@ -28,7 +28,7 @@ struct CoinbaseImporter: RowImporter {
                 [.named("ID")] + head + [
                     .named("Price Currency"), .named("Price at Transaction"), .named("Subtotal"),
                     .named("Total (inclusive of fees and/or spread)"), .named("Fees and/or Spread"), .named("Notes"),
-                ], preamble: false),
+                ], preamble: true),
             variant(
                 "v3",
                 head + [

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Finds a file's format and variant from its header (SPEC §18 "detection"): the first record,
-/// or — for variants known to write a preamble (Coinbase v1–v3) — one of the first
+/// or — for variants known to write a preamble (Coinbase's) — one of the first
 /// `preambleLimit` records. Of the variants whose columns a header holds, the one with the most
 /// columns wins (Kraken's `ledgers_wallet` over `ledgers`).
 enum ImportDetection {

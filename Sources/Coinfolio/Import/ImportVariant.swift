@@ -34,7 +34,7 @@ struct ImportVariant: Sendable {
     /// Columns newer files add, read as the same variant without a warning (Coinbase's `Sender
     /// Address`, Kraken's `subclass`).
     var newerColumns: [String] = []
-    /// Whether lines may come before the header (Coinbase v1–v3 write a preamble).
+    /// Whether lines may come before the header (Coinbase's files start with a preamble).
     var hasPreamble = false
     /// The reader of the variant's rows, made for a matched header.
     let importer: @Sendable (ImportHeader) throws -> any RowImporter

@@ -25,7 +25,14 @@ struct PerformanceCommand: Command {
                 let end = String(range[dots.upperBound...])
                 performance.range = try .init(from: String(range[..<dots.lowerBound]), to: end.isEmpty ? nil : end)
             } else {
-                performance.range = try .init(name: range)
+                do {
+                    performance.range = try .init(name: range)
+                } catch var error as CoinfolioError {
+                    // The library names its JSON form ({"from","to"}); the CLI's is FROM..TO.
+                    error.message =
+                        "--range must be 24h, 7d, 30d, 90d, 1y, ytd, max or FROM..TO (2024-01-01..2024-07-01), not \"\(range.prefix(64))\""
+                    throw error
+                }
             }
         }
         let report = try engine.performance(performance)

@@ -29,16 +29,18 @@ struct TransactionsCommand: Command {
     }
 
     /// Transactions as a table: id ("-" before one is stored), time, kind, coin, amount, price
-    /// ("pending" while unknown), fee, note; prices and fees in `vs`.
+    /// ("pending" while unknown), fee, note; prices and fees in `vs`, but the fee of a price given
+    /// in another currency and not converted yet, which is still in that one (SPEC §17).
     static func table(_ transactions: [Transaction], vsCurrency vs: VsCurrency) -> String {
         let rows = transactions.map { t -> [String] in
-            [
+            let feeCurrency = t.price == nil ? t.priceCurrency.flatMap { try? VsCurrency($0) } ?? vs : vs
+            return [
                 t.id.map { String($0) } ?? "-", LedgerTimestamp.format(t.timestamp), t.kind.rawValue, Terminal.printable(t.coinID),
                 t.amount.description,
                 t.price.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? (t.kind.hasPrice ? "pending" : Terminal.unknownCell),
                 t.fee.isZero
                     ? Terminal.unknownCell
-                    : t.feeCoinID.map { "\(t.fee) \(Terminal.printable($0))" } ?? NumberFormat.price(t.fee.double, vsCurrency: vs),
+                    : t.feeCoinID.map { "\(t.fee) \(Terminal.printable($0))" } ?? NumberFormat.price(t.fee.double, vsCurrency: feeCurrency),
                 Terminal.printable(t.note ?? ""),
             ]
         }

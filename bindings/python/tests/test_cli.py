@@ -638,3 +638,19 @@ def test_performance_shows_a_short_range_mwr_over_the_range_and_an_empty_range_s
     assert json.loads(cli("--offline", "--json", "performance", "--range", "2023-01-01..2023-01-31").stdout)["mwr"] == pytest.approx(218.868, abs=1e-3)
     before = cli("--offline", "performance", "--range", "2022-01-01..2022-12-01")
     assert "(nothing held over this range)" in before.stdout and "┤" not in before.stdout
+
+
+def test_a_pending_rows_fee_is_shown_in_its_own_currency(cli, tmp_path):
+    """A price in EUR not converted yet (no stored points) leaves the row pending with its fee
+    still in EUR (SPEC §17): the table says €5.00, not $5.00."""
+    euro = tmp_path / "euro.csv"
+    euro.write_text(
+        "Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,"
+        "Net Worth Amount,Net Worth Currency,Label,Description,TxHash\n2024-01-15 10:00:00,2000,EUR,0.05,BTC,5,EUR,,,,,\n")
+    for args in (("import", str(euro), "--dry-run"), ("import", str(euro)), ("--offline", "transactions")):
+        result = cli(*args)
+        assert result.returncode == 0, result.stderr
+        if args[0] == "import" and len(args) == 2:
+            continue  # a real import prints no table
+        row = next(line for line in result.stdout.splitlines() if " buy " in line)
+        assert "pending" in row and "€5.00" in row and "$" not in row, row

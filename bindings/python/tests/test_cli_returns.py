@@ -85,7 +85,7 @@ def test_performance_summary_missing_days_and_svg(uk_example, tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("performance", "--range", "2y"), "range must be 24h, 7d, 30d, 90d, 1y, ytd or max"),
+        (("performance", "--range", "2y"), "--range must be 24h, 7d, 30d, 90d, 1y, ytd, max or FROM..TO"),
         (("performance", "--range", "2024-02-01..2024-01-01"), "range.to must come after range.from"),
         (("performance", "--range", "soon.."), "range.from must be RFC 3339"),
         (("performance", "--benchmark", "a/b"), "coin id may not contain \"/\""),
@@ -98,3 +98,21 @@ def test_bad_options_say_what_is_wrong(cli, args, message):
     result = cli(*args)
     assert result.returncode == 2
     assert message in result.stderr
+
+
+def test_an_option_the_command_does_not_read_is_refused(uk_example):
+    """`sell … --dry-run` wrote the sale and `pnl --year` reported every year: an option a command
+    does not read is bad usage (exit 2) and nothing is written."""
+    before = uk_example("export").stdout
+    for args, message in (
+        (("sell", "token", "1", "--price", "5", "--dry-run"), "sell does not take --dry-run"),
+        (("buy", "token", "1", "--price", "5", "--method", "lifo"), "buy does not take --method"),
+        (("pnl", "--year", "2024"), "pnl does not take --year"),
+    ):
+        result = uk_example(*args)
+        assert result.returncode == 2, result
+        assert message in result.stderr
+    assert uk_example("export").stdout == before
+    # A value that looks like an option is a value; --help still answers.
+    assert uk_example("buy", "token", "1", "--price", "5", "--note", "--dry-run", "--at", "2024-04-01").returncode == 0
+    assert uk_example("buy", "--price", "5", "--help").stdout.startswith("usage:")
