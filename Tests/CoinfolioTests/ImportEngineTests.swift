@@ -231,6 +231,7 @@ final class ImportEngineTests: XCTestCase {
         XCTAssertEqual(error?.details["line"], .number(3))
         XCTAssertEqual(error?.details["column"], .string("amount"))
         XCTAssertEqual(error?.details["coin_id"], .string("binancecoin"))
+        XCTAssertEqual(error?.message.hasSuffix(PortfolioEngine.earlierHistoryHint), true, "says what to import first")
         XCTAssertEqual(try everything(engine), before)
         // With the deposits before it, the file imports.
         try engine.addTransaction(Transaction(coinID: "tether", kind: .transferIn, amount: e("500"), timestamp: 1_600_000_000_000))
@@ -371,7 +372,16 @@ final class ImportEngineTests: XCTestCase {
             let error = assertThrows(.invalidArgument) { try ImportOptions(json: bad) }
             XCTAssertEqual(error?.details["field"], .string(field), bad)
         }
-        assertThrows(.invalidArgument) { try ImportOptions(json: #"{"dry_run":"yes"}"#) }
+        // A value of the wrong type names its key (details.field), as every option error does.
+        for (bad, field, message) in [
+            (#"{"dry_run":"yes"}"#, "dry_run", "dry_run is not a boolean"), (#"{"format":3}"#, "format", "format is not a string"),
+            (#"{"symbols":{"BTC":1}}"#, "symbols.BTC", "symbols.BTC is not a string"),
+            (#"{"symbols":[]}"#, "symbols", "symbols is not an object"),
+        ] {
+            let error = assertThrows(.invalidArgument) { try ImportOptions(json: bad) }
+            XCTAssertEqual(error?.details["field"], .string(field), bad)
+            XCTAssertEqual(error?.message, message, bad)
+        }
         assertThrows(.invalidArgument) { try ImportOptions(json: "{") }
     }
 

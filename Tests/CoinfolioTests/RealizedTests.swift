@@ -229,5 +229,9 @@ final class RealizedTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try RealizedOptions(json: "{"))
+        // A fraction says so, without the bounds of a 64-bit integer (`year` has its own rule).
+        XCTAssertThrowsError(try RealizedOptions(json: #"{"year":2024.5}"#)) { error in
+            XCTAssertEqual((error as? CoinfolioError)?.message, "year must be a whole number, not 2024.5")
+        }
     }
 }

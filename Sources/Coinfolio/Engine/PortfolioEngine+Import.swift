@@ -72,6 +72,23 @@ extension PortfolioEngine {
         }
     }
 
+    /// What an exchange file's shortfall (SPEC §12's never-negative rule) says besides the coin,
+    /// time and amount: most often the file spends coins that came in before it starts (a Binance
+    /// trade history bought with USDT deposited earlier), so it says what to import first.
+    static let earlierHistoryHint =
+        " (the ledger holds less than the file spends: import what brought the coins in first — deposits, "
+        + "earlier trades, the exchange's full statement — or record them with a transfer_in)"
+
+    /// `body`, a shortfall it throws told with `earlierHistoryHint`; details and status unchanged.
+    private static func hintingAtEarlierHistory<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as CoinfolioError where error.details[.shortBy] != nil {
+            error.message += earlierHistoryHint
+            throw error
+        }
+    }
+
     /// The coinfolio format through the ledger CSV import (SPEC §12, §16), its rows without a
     /// portfolio going to `options.portfolio`.
     private func importLedgerCSV(_ reader: inout CSVReader, options: ImportOptions) throws -> ImportReport {
@@ -113,29 +130,31 @@ extension PortfolioEngine {
         var next = 0
         let total = file.rowsRead
         let missing = stored == nil ? (name: options.portfolio, vsCurrency: engineCurrency) : nil
-        let counts = try store.importUnits(keep: !options.dryRun, creating: missing) { connection in
-            // Stored prices read through the import's write (a lookup of its own would wait for it).
-            if next == 0 { plan.prices = storedPricesKeptByDay(within: connection) }
-            while next < file.entries.count {
-                let entry = file.entries[next]
-                next += 1
-                if next % 1000 == 0 { progress.report(.import, done: min(entry.line - headerLine, total), total: total) }
-                switch try plan.outcome(entry) {
-                case .rows(var rows, let warning):
-                    if let warning { warnings.append(ImportNotice(line: entry.line, reason: warning)) }
-                    // Prices in another currency: converted by the rule every transaction follows (§17).
-                    for index in rows.indices where rows[index].priceCurrency != nil {
-                        rows[index] = withPriceCurrency(rows[index], portfolioCurrency: currency, prices: plan.prices)
+        let counts = try Self.hintingAtEarlierHistory {
+            try store.importUnits(keep: !options.dryRun, creating: missing) { connection in
+                // Stored prices read through the import's write (a lookup of its own would wait for it).
+                if next == 0 { plan.prices = storedPricesKeptByDay(within: connection) }
+                while next < file.entries.count {
+                    let entry = file.entries[next]
+                    next += 1
+                    if next % 1000 == 0 { progress.report(.import, done: min(entry.line - headerLine, total), total: total) }
+                    switch try plan.outcome(entry) {
+                    case .rows(var rows, let warning):
+                        if let warning { warnings.append(ImportNotice(line: entry.line, reason: warning)) }
+                        // Prices in another currency: converted by the rule every transaction follows (§17).
+                        for index in rows.indices where rows[index].priceCurrency != nil {
+                            rows[index] = withPriceCurrency(rows[index], portfolioCurrency: currency, prices: plan.prices)
+                        }
+                        if options.dryRun { planned.append(rows) }
+                        return LedgerStore.ImportUnit(rows: rows, line: entry.line)
+                    case .ignored(let reason): ignored.append(ImportNotice(line: entry.line, reason: reason))
+                    case .unresolved: continue
                     }
-                    if options.dryRun { planned.append(rows) }
-                    return LedgerStore.ImportUnit(rows: rows, line: entry.line)
-                case .ignored(let reason): ignored.append(ImportNotice(line: entry.line, reason: reason))
-                case .unresolved: continue
                 }
+                return nil
+            } checked: {
+                progress.report(.import, done: total, total: total)
             }
-            return nil
-        } checked: {
-            progress.report(.import, done: total, total: total)
         }
         if counts.importedRows > 0, !options.dryRun { ledgerChanged(options.portfolio) }
         return ImportReport(

@@ -91,7 +91,9 @@ extension LedgerJSONFields {
         case nil, .null?: return nil
         case .number(let text)?:
             guard let value = Int(text), range.contains(value) else {
-                throw invalid(key, "\(prefix + key) must be a whole number \(range.lowerBound)…\(range.upperBound), not \(text.prefix(64))")
+                // The bounds only where the key has its own (`year` is checked by its own rule).
+                let bounds = range == Int.min...Int.max ? "" : " \(range.lowerBound)…\(range.upperBound)"
+                throw invalid(key, "\(prefix + key) must be a whole number\(bounds), not \(text.prefix(64))")
             }
             return value
         default: throw invalid(key, "\(prefix + key) must be a number")

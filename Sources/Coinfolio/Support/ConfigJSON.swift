@@ -16,8 +16,25 @@ enum ConfigJSON {
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             throw CoinfolioError.invalid("expected a JSON object")
         } catch {
-            throw CoinfolioError.invalid(describe(error))
+            // The key whose value has the wrong type (`format`, `symbols.BTC`) in details.field.
+            guard let field = field(of: error) else { throw CoinfolioError.invalid(describe(error)) }
+            throw CoinfolioError(.invalidArgument, describe(error), details: [.field: .string(field)])
         }
+    }
+
+    /// The dotted path of the member a decoding error is about; nil for the top level.
+    private static func field(of error: Error) -> String? {
+        let context: DecodingError.Context
+        switch error {
+        case DecodingError.typeMismatch(_, let found), DecodingError.valueNotFound(_, let found), DecodingError.dataCorrupted(let found):
+            context = found
+        case DecodingError.keyNotFound(let key, let found):
+            return (found.codingPath + [key]).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        default:
+            return nil
+        }
+        guard !context.codingPath.isEmpty else { return nil }
+        return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
 }
 
