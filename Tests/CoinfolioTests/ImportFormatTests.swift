@@ -115,8 +115,8 @@ final class ImportFormatTests: XCTestCase {
         // v4's files start with `Transactions` and `User,…` lines too (a line of commas before them).
         let v4 = try header(
             ",,,,,,,,,,\nTransactions\nUser,someone,1\n"
-            + "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,"
-            + "Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n")
+                + "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,"
+                + "Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n")
         XCTAssertEqual(v4.variant.name, "v4")
         XCTAssertEqual(v4.line, 4)
         // A format without a preamble must start with its header.
