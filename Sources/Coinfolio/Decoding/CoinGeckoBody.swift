@@ -95,8 +95,8 @@ public enum CoinGeckoBody {
 /// - Parameter droppingFirst: leading path components to leave out (an element's own index).
 func describe(_ error: Error, droppingFirst: Int = 0) -> String {
     func path(_ context: DecodingError.Context) -> String {
-        let keys = context.codingPath.dropFirst(droppingFirst).map { $0.intValue.map(String.init) ?? $0.stringValue }
-        return keys.isEmpty ? (droppingFirst > 0 ? "the element" : "the top level") : keys.joined(separator: ".")
+        let keys = context.codingPath.dropFirst(droppingFirst)
+        return keys.isEmpty ? (droppingFirst > 0 ? "the element" : "the top level") : dottedPath(keys)
     }
     func kind(_ type: Any.Type) -> String {
         let name = String(describing: type)
@@ -115,4 +115,10 @@ func describe(_ error: Error, droppingFirst: Int = 0) -> String {
     case DecodingError.dataCorrupted(let context): return "\(path(context)) holds invalid JSON"
     default: return "invalid JSON"
     }
+}
+
+/// A coding path as `describe` and option errors name it: keys and indices joined by dots
+/// (`symbols.BTC`, `0.id`).
+func dottedPath<Keys: Sequence>(_ keys: Keys) -> String where Keys.Element == any CodingKey {
+    keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
 }

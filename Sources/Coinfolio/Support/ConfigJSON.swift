@@ -24,17 +24,15 @@ enum ConfigJSON {
 
     /// The dotted path of the member a decoding error is about; nil for the top level.
     private static func field(of error: Error) -> String? {
-        let context: DecodingError.Context
+        let path: [any CodingKey]
         switch error {
-        case DecodingError.typeMismatch(_, let found), DecodingError.valueNotFound(_, let found), DecodingError.dataCorrupted(let found):
-            context = found
-        case DecodingError.keyNotFound(let key, let found):
-            return (found.codingPath + [key]).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        default:
-            return nil
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            path = context.codingPath
+        case DecodingError.keyNotFound(let key, let context): path = context.codingPath + [key]
+        default: return nil
         }
-        guard !context.codingPath.isEmpty else { return nil }
-        return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        return path.isEmpty ? nil : dottedPath(path)
     }
 }
 
