@@ -86,9 +86,11 @@ final class MarketChartRangeTests: XCTestCase {
     }
 
     func testARangeWithinADayOfNowHasFiveMinutePoints() throws {
-        let now = Int64(Date().timeIntervalSince1970)
-        let chart = try client().marketChartRange(id: "tether", MarketChartRangeRequest(from: now - 3600, to: now))
-        XCTAssertTrue((11...12).contains(chart.prices.count), "\(chart.prices.count) points")
+        // An hour ending on a 5-minute mark holds exactly 12 points (:00:30, :05:30, …); one ending
+        // at mm:00:30 itself would hold 13, so the end is not left to the clock.
+        let end = Int64(Date().timeIntervalSince1970) / 300 * 300
+        let chart = try client().marketChartRange(id: "tether", MarketChartRangeRequest(from: end - 3600, to: end))
+        XCTAssertEqual(chart.prices.count, 12)
         XCTAssertTrue(chart.prices.allSatisfy { (Int64($0.time) / 1000) % 300 == 30 && $0.value == 1 })
     }
 

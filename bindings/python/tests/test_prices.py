@@ -66,10 +66,12 @@ def test_a_long_range_has_daily_points_at_midnight(server: LoopbackServer) -> No
 
 
 def test_a_range_within_a_day_of_now_has_five_minute_points(server: LoopbackServer) -> None:
-    now = int(time.time())
+    # An hour ending on a 5-minute mark: its points are at :00:30, :05:30, … — exactly 12 (an hour
+    # ending at mm:00:30 itself would hold 13, so the end is not left to the clock).
+    end = int(time.time()) // 300 * 300
     with client(server) as api:
-        chart = api.market_chart_range("tether", now - 3600, now)
-    assert len(chart["prices"]) in (11, 12)
+        chart = api.market_chart_range("tether", end - 3600, end)
+    assert len(chart["prices"]) == 12
     assert all((t // 1000) % 300 == 30 and v == 1 for t, v in chart["prices"])
 
 
