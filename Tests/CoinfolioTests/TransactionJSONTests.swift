@@ -80,6 +80,14 @@ final class TransactionJSONTests: XCTestCase {
             }
             XCTAssertEqual(Operation(name), Operation(text: name), name.debugDescription)
         }
+        // The rules' order: an exact name first, then the first word group a cell contains.
+        let expected: [(String, Operation)] = [
+            ("Transaction Fee", .fee), ("WITHDRAWAL", .withdraw), ("Binance Convert", .trade), ("Staking Purchase", .ownAccounts),
+            ("ETH 2.0 Staking", .income(.staking)), ("Launchpool Interest", .income(.airdrop)),
+            ("Simple Earn Flexible Interest", .income(.interest)), ("Simple Earn Flexible Subscription", .ownAccounts),
+            ("Small Assets Exchange BNB", .unknown), ("Buy ", .unknown), ("Stakİng", .unknown),
+        ]
+        for (name, operation) in expected { XCTAssertEqual(Operation(name), operation, name) }
         // Cells with other bytes keep the text path.
         for name in ["Staking Rewards é", "Ｂuy", "İnterest", "Buy\u{301}", "fee\u{0}é"] {
             var text = name

@@ -24,8 +24,24 @@ struct BinanceStatementImporter: RowImporter {
     enum Operation: Equatable {
         case trade, fee, deposit, withdraw, income(IncomeType), ownAccounts, unknown
 
-        /// The operation a cell names (compared without case). An ASCII cell (every operation
-        /// Binance writes) is matched by its bytes (`init(ascii:)`), anything else as text.
+        /// The rules, in order: a cell that is exactly one of these names (without case)…
+        private static let names: [(StaticString, Operation)] = [
+            ("buy", .trade), ("sell", .trade), ("transaction buy", .trade), ("transaction spend", .trade),
+            ("transaction revenue", .trade), ("transaction sold", .trade), ("binance convert", .trade),
+            ("fee", .fee), ("transaction fee", .fee), ("deposit", .deposit), ("withdraw", .withdraw), ("withdrawal", .withdraw),
+        ]
+        /// …else the first of these words the cell contains.
+        private static let words: [(StaticString, Operation)] = [
+            ("subscription", .ownAccounts), ("subscribe", .ownAccounts), ("purchase", .ownAccounts),
+            ("redemption", .ownAccounts), ("redeem", .ownAccounts), ("transfer", .ownAccounts),
+            ("staking", .income(.staking)), ("launchpool", .income(.airdrop)), ("distribution", .income(.airdrop)),
+            ("airdrop", .income(.airdrop)), ("interest", .income(.interest)), ("savings", .income(.interest)),
+            ("simple earn", .income(.interest)),
+        ]
+
+        /// The operation a cell names (compared without case); `.unknown` for any other. An ASCII
+        /// cell (every operation Binance writes) is matched by its bytes (`init(ascii:)`), anything
+        /// else as lowercased text (`init(text:)`), both by the same rules.
         init(_ text: String) {
             var text = text
             if let operation = text.withUTF8({ Self(ascii: $0) }) {
@@ -35,13 +51,12 @@ struct BinanceStatementImporter: RowImporter {
             }
         }
 
-        /// The operation an ASCII cell names, by the same rules as `init(text:)` on its bytes
-        /// (lowercased, the exact names, then the words in the same order); nil for a cell with
-        /// a byte ≥ 0x80 (for ASCII, Foundation's substring search is the byte search).
+        /// The operation an ASCII cell names, its bytes lowercased; nil for a cell with a byte ≥
+        /// 0x80 or over 64 bytes (for ASCII, a substring search is the byte search).
         init?(ascii bytes: UnsafeBufferPointer<UInt8>) {
             guard bytes.count <= 64, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
             var lowered: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-            let operation = withUnsafeMutableBytes(of: &lowered) { raw -> Operation in
+            self = withUnsafeMutableBytes(of: &lowered) { raw -> Operation in
                 for (index, byte) in bytes.enumerated() {
                     raw[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
                 }
@@ -53,52 +68,24 @@ struct BinanceStatementImporter: RowImporter {
                         return true
                     }
                 }
-                func isName(_ word: StaticString) -> Bool { word.utf8CodeUnitCount == name.count && matches(word, at: 0) }
-                func names(_ words: [StaticString]) -> Bool {
-                    words.contains { word in
-                        word.utf8CodeUnitCount <= name.count
-                            && (0...(name.count - word.utf8CodeUnitCount)).contains { matches(word, at: $0) }
-                    }
+                if let (_, operation) = Self.names.first(where: { $0.0.utf8CodeUnitCount == name.count && matches($0.0, at: 0) }) {
+                    return operation
                 }
-                if isName("buy") || isName("sell") || isName("transaction buy") || isName("transaction spend")
-                    || isName("transaction revenue") || isName("transaction sold") || isName("binance convert")
-                {
-                    return .trade
+                let contained = Self.words.first { word, _ in
+                    word.utf8CodeUnitCount <= name.count
+                        && (0...(name.count - word.utf8CodeUnitCount)).contains { matches(word, at: $0) }
                 }
-                if isName("fee") || isName("transaction fee") { return .fee }
-                if isName("deposit") { return .deposit }
-                if isName("withdraw") || isName("withdrawal") { return .withdraw }
-                if names(["subscription", "subscribe", "purchase", "redemption", "redeem", "transfer"]) { return .ownAccounts }
-                if names(["staking"]) { return .income(.staking) }
-                if names(["launchpool", "distribution", "airdrop"]) { return .income(.airdrop) }
-                if names(["interest", "savings", "simple earn"]) { return .income(.interest) }
-                return .unknown
+                return contained?.1 ?? .unknown
             }
-            self = operation
         }
 
         /// The operation a cell names, compared as lowercased text (any cell).
         init(text: String) {
             let name = text.lowercased()
-            func names(_ words: [String]) -> Bool { words.contains { name.contains($0) } }
-            switch name {
-            case "buy", "sell", "transaction buy", "transaction spend", "transaction revenue", "transaction sold", "binance convert":
-                self = .trade
-            case "fee", "transaction fee": self = .fee
-            case "deposit": self = .deposit
-            case "withdraw", "withdrawal": self = .withdraw
-            default:
-                if names(["subscription", "subscribe", "purchase", "redemption", "redeem", "transfer"]) {
-                    self = .ownAccounts
-                } else if names(["staking"]) {
-                    self = .income(.staking)
-                } else if names(["launchpool", "distribution", "airdrop"]) {
-                    self = .income(.airdrop)
-                } else if names(["interest", "savings", "simple earn"]) {
-                    self = .income(.interest)
-                } else {
-                    self = .unknown
-                }
+            if let (_, operation) = Self.names.first(where: { $0.0.description == name }) {
+                self = operation
+            } else {
+                self = Self.words.first { name.contains($0.0.description) }?.1 ?? .unknown
             }
         }
     }
