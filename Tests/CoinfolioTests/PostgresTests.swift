@@ -319,7 +319,17 @@
                 finished.signal()
             }
             started.wait()
-            Thread.sleep(forTimeInterval: 0.5)
+            // The restart once the server runs the call, not after a fixed 0.5 s: a thread that
+            // starts late would send it to the restarted server, and no call would be in flight.
+            let inFlight = try database.statement(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state = 'active'"
+                    + " AND query = 'SELECT pg_sleep(20)'")
+            var running = false
+            for _ in 0..<1500 where !running {
+                running = try inFlight.scalarInt() == 1
+                if !running { Thread.sleep(forTimeInterval: 0.02) }
+            }
+            XCTAssertTrue(running, "the call reached the server")
             try restartCluster()
             XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "the call in flight returns")
             let error = try XCTUnwrap(outcome.withLock { $0 }, "the call in flight fails")

@@ -36,10 +36,15 @@ class PriceServerTestCase: XCTestCase {
                     baseURL: server.baseURL, plan: plan, apiKey: plan == .public ? nil : "test-key-123456", timeout: 5, maxRetries: 0)))
     }
 
-    /// 00:00 UTC `days` days before today, in ms.
+    /// 00:00 UTC `days` days before today, in ms. Today is read once per test (XCTest makes an
+    /// instance per test): a test running across a UTC midnight would otherwise write its rows
+    /// counting from one day and compute what it expects counting from the next.
     func dayStart(_ days: Int64) -> Int64 {
-        (PortfolioEngine.nowMilliseconds() / day - days) * day
+        today - days * day
     }
+
+    /// 00:00 UTC of the day this test first asked for a `dayStart`, in ms.
+    private lazy var today: Int64 = PortfolioEngine.nowMilliseconds() / day * day
 
     /// The range requests the server answered since the test began.
     func rangeRequests() throws -> Int { try server?.counts()["market_chart_range"] ?? 0 }

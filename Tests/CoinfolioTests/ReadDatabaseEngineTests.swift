@@ -30,22 +30,31 @@
             try standby.execute(sql)
         }
 
-        /// How many ledger rows of `owner` the standby has replayed.
-        private func rowsOnStandby(_ owner: String) throws -> Int {
+        /// Waits until the standby has replayed all the WAL the primary had when called (its insert
+        /// position): past every write so far, and so past the position each handle noted after
+        /// its own last write. Seeing the rows is not enough: a handle notes the insert position read
+        /// after its commit, which other WAL written meanwhile (or the header of a page that the
+        /// commit record just filled) puts past that record, so a standby can show the rows and
+        /// still be short of it — and paused there, the handle would read the primary.
+        private func waitForStandby(_ database: TestDatabase) throws {
+            let primary = try PostgresConnection(url: database.location)
+            defer { primary.close() }
+            let insert = try primary.statement("SELECT CAST(pg_current_wal_insert_lsn() AS text)")
+            guard try insert.next(), let position = insert.text(0) else {
+                XCTFail("the primary's WAL insert position")
+                return
+            }
             let standby = try PostgresConnection(url: try standbyURL())
             defer { standby.close() }
-            let count = try standby.statement("SELECT count(*) FROM ledger_transaction WHERE owner = ?1")
-            count.bind(1, owner)
-            return try count.scalarInt() ?? 0
-        }
-
-        /// Waits until the standby has replayed `rows` ledger rows of `owner`.
-        private func waitForStandby(_ owner: String, rows: Int) throws {
-            for _ in 0..<400 {
-                if try rowsOnStandby(owner) >= rows { return }
+            // Most often at once; after a commit that ended a page, the next WAL record (the
+            // background writer logs one within 15 s) takes the standby past the position.
+            for _ in 0..<1200 {
+                let replayed = try standby.statement("SELECT pg_last_wal_replay_lsn() >= CAST(?1 AS pg_lsn)")
+                replayed.bind(1, position)
+                if try replayed.scalarInt() == 1 { return }
                 Thread.sleep(forTimeInterval: 0.05)
             }
-            XCTFail("the standby did not replay \(rows) rows of \(owner)")
+            XCTFail("the standby did not replay the primary's WAL up to \(position) in 60 s")
         }
 
         /// Runs Tests/postgres/standby.sh `command` on the test cluster's standby.
@@ -80,10 +89,11 @@
         func testAHandleReadingFromTheStandbySeesItsOwnWriteAtOnce() throws {
             try XCTSkipUnless(TestDatabase.isPostgres, "a PostgreSQL pass")
             let database = try TestDatabase.fresh(self)
+            try waitForStandby(database)  // the emptied (or just made) tables, before a handle reads there
             let reader = try engine(database, readDatabase: try standbyURL())
             let writer = try engine(database, owner: database.owner, readDatabase: nil)
             try writer.setHolding(coinID: "bitcoin", amount: 1)
-            try waitForStandby(database.owner, rows: 1)  // replay runs a few milliseconds behind
+            try waitForStandby(database)  // replay runs a few milliseconds behind
             try onStandby("SELECT pg_wal_replay_pause()")
             defer { try? onStandby("SELECT pg_wal_replay_resume()") }
             try writer.setHolding(coinID: "ethereum", amount: 2)
@@ -94,7 +104,7 @@
                 "its own write: read on the primary")
             XCTAssertEqual(try reader.transactions().total, 3)
             try onStandby("SELECT pg_wal_replay_resume()")
-            try waitForStandby(database.owner, rows: 3)
+            try waitForStandby(database)
             try onStandby("SELECT pg_wal_replay_pause()")
             try writer.setHolding(coinID: "tether", amount: 4)
             XCTAssertEqual(try reader.portfolio().entries.count, 3, "caught up: reads are the standby's again")
@@ -106,6 +116,7 @@
         func testPricesAreReadOnTheStandbyAndAHandleSeesItsOwnPriceAtOnce() throws {
             try XCTSkipUnless(TestDatabase.isPostgres, "a PostgreSQL pass")
             let database = try TestDatabase.fresh(self)
+            try waitForStandby(database)  // the emptied (or just made) tables, before a handle reads there
             let reader = try engine(database, readDatabase: try standbyURL())
             let writer = try engine(database, owner: database.owner, readDatabase: nil)
             defer {
@@ -113,7 +124,7 @@
                 writer.close()
             }
             try writer.setHolding(coinID: "bitcoin", amount: 1)
-            try waitForStandby(database.owner, rows: 1)
+            try waitForStandby(database)
             try onStandby("SELECT pg_wal_replay_pause()")
             defer { try? onStandby("SELECT pg_wal_replay_resume()") }
             try writer.setPrice(json: #"{"coin_id":"tether","timestamp":"2024-03-01T12:00:00Z","price":"1.5"}"#)
@@ -129,6 +140,7 @@
         func testReadsFailOverToThePrimaryWhileTheStandbyIsDown() throws {
             try XCTSkipUnless(TestDatabase.isPostgres, "a PostgreSQL pass")
             let database = try TestDatabase.fresh(self)
+            try waitForStandby(database)  // the emptied (or just made) tables, before a handle reads there
             let reader = try engine(database, readDatabase: try standbyURL())
             try reader.setHolding(coinID: "bitcoin", amount: 1)
             try reader.load(marketsBody: try Repository.fixture("markets.json"), globalBody: nil)
@@ -143,6 +155,9 @@
             let closed = try engine(database, readDatabase: "postgresql://coinfolio@127.0.0.1:9/coinfolio")
             XCTAssertEqual(try closed.portfolio().entries.count, 2)
             try standby("restart")
+            // Restarted, the standby answers before it has streamed the write made while it was
+            // down; a check started 5 s after the failure reads it (a slow restart), so wait.
+            try waitForStandby(database)
             XCTAssertEqual(try reader.portfolio().entries.count, 2, "the standby back")
         }
     }

@@ -13,10 +13,14 @@
 #include "test_support.h"
 #include "tests.h"
 
-/* 00:00 UTC `days` days before today, in UNIX seconds. */
+/* 00:00 UTC `days` days before today, in UNIX seconds. Today is read once per process (each test
+ * runs in a child of its own, unless CF_TEST_NO_FORK): a test running across a UTC midnight would
+ * otherwise write its rows counting from one day and compute what it expects from the next. */
 static long long day_start(int days) {
-    long long now = (long long)time(NULL);
-    return (now / 86400 - days) * 86400;
+    static long long today = -1;
+    if (today < 0)
+        today = (long long)time(NULL) / 86400;
+    return (today - days) * 86400;
 }
 
 void test_client_market_chart_range_hourly_points_and_query(void) {

@@ -586,17 +586,26 @@ int server_endpoint_count(const char *endpoint) {
 }
 
 int refused_port(void) {
+    /* The socket stays bound (never listening) until the process ends: closed, its port was free
+     * for any other socket to take before the test connected (another suite's server, a helper's
+     * ephemeral port), and the connection would not be refused. One per process. */
+    static int held = -1, port = 1;
     struct sockaddr_in addr;
     socklen_t length = sizeof addr;
-    int fd = socket(AF_INET, SOCK_STREAM, 0), port = 1;
+    int fd;
+    if (held >= 0)
+        return port;
+    fd = socket(AF_INET, SOCK_STREAM, 0);
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof addr) == 0 &&
-        getsockname(fd, (struct sockaddr *)&addr, &length) == 0)
+        getsockname(fd, (struct sockaddr *)&addr, &length) == 0) {
         port = ntohs(addr.sin_port);
-    if (fd >= 0)
-        close(fd); /* bound but never listened: nothing accepts on it now */
+        held = fd; /* bound but never listened: nothing accepts on it, nothing else can bind it */
+    } else if (fd >= 0) {
+        close(fd);
+    }
     return port;
 }
 

@@ -175,7 +175,8 @@ int server_count(json_t *log, const char *path);
  * server's GET /__control/counts); -1 (and a recorded failure) when the server does not answer. */
 int server_endpoint_count(const char *endpoint);
 
-/* A TCP port on 127.0.0.1 that nothing listens on (connection refused). */
+/* A TCP port on 127.0.0.1 that nothing listens on (connection refused), held bound by this process
+ * so that nothing else can take it while it runs. */
 int refused_port(void);
 
 /* Returns 1 when the server is running; otherwise records a failure and returns 0. */

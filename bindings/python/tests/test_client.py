@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
-from typing import Any, Dict
+from typing import Any, Dict, Iterator
 
 import pytest
 
@@ -44,10 +45,13 @@ def client(server: Any, **options: Any) -> coinfolio.Client:
     return coinfolio.Client(**options)
 
 
-def closed_port() -> int:
+@contextlib.contextmanager
+def closed_port() -> Iterator[int]:
+    """A 127.0.0.1 port that refuses connections: bound (so that nothing else can take it while
+    the test runs, as it could once closed) but never listening."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        yield sock.getsockname()[1]
 
 
 def test_markets_sends_the_default_query_exactly(server, fixture_text) -> None:
@@ -259,8 +263,7 @@ def test_slow_body_past_the_timeout_is_a_network_error(server) -> None:
 
 
 def test_connection_refused_is_a_network_error() -> None:
-    port = closed_port()
-    with coinfolio.Client(base_url=f"http://127.0.0.1:{port}/api/v3", max_retries=0) as c:
+    with closed_port() as port, coinfolio.Client(base_url=f"http://127.0.0.1:{port}/api/v3", max_retries=0) as c:
         with pytest.raises(NetworkError):
             c.global_data()
 

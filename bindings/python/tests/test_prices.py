@@ -24,9 +24,23 @@ HOUR_MS = 3_600_000
 MINUTE_MS = 60_000
 
 
+_today: Optional[int] = None  # the UTC day (days since 1970) of the running test; see pin_today
+
+
+@pytest.fixture(autouse=True)
+def pin_today() -> Iterator[None]:
+    """Today is read once per test: a test running across a UTC midnight would otherwise write its
+    rows counting from one day and compute what it expects counting from the next."""
+    global _today
+    _today = int(time.time()) // 86400
+    yield
+    _today = None
+
+
 def day_start(days_ago: int) -> int:
-    """00:00 UTC ``days_ago`` days before today, in UNIX seconds."""
-    return (int(time.time()) // 86400 - days_ago) * 86400
+    """00:00 UTC ``days_ago`` days before today (the test's, ``pin_today``), in UNIX seconds."""
+    today = _today if _today is not None else int(time.time()) // 86400
+    return (today - days_ago) * 86400
 
 
 def client(server: LoopbackServer, **extra: Any) -> coinfolio.Client:
