@@ -64,21 +64,26 @@ public struct RealizedRow: Hashable, Sendable {
         }
     }()
 
+    /// The most bytes `writeJSON` writes: the keys, the strings escaped, four decimals, two
+    /// times and two integers.
+    var jsonRoom: Int { Self.keyText.count + 6 * (portfolio.utf8.count + coinID.utf8.count) + 4 * PreciseDecimal.textCapacity + 256 }
+
     /// Appends the row's JSON object to `bytes` (`acquired` and `disposed`: the dates last written
     /// in those keys): written into a buffer on the stack, appended whole.
     func appendJSON(to bytes: inout [UInt8], acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: jsonRoom) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var cursor = ByteCursor(base)
+            writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
+            bytes.append(contentsOf: cursor.written)
+        }
+    }
+
+    /// Writes the row's JSON object (at most `jsonRoom` bytes) at `cursor`.
+    func writeJSON(to cursor: inout ByteCursor, acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache) {
         var (portfolio, coinID) = (portfolio, coinID)
         portfolio.withUTF8 { portfolio in
-            coinID.withUTF8 { coinID in
-                // The keys, the strings escaped, four decimals, two times and two integers.
-                let room = Self.keyText.count + 6 * (portfolio.count + coinID.count) + 4 * PreciseDecimal.textCapacity + 256
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    var cursor = ByteCursor(base)
-                    write(to: &cursor, portfolio, coinID, acquired: &acquired, disposed: &disposed)
-                    bytes.append(contentsOf: cursor.written)
-                }
-            }
+            coinID.withUTF8 { coinID in write(to: &cursor, portfolio, coinID, acquired: &acquired, disposed: &disposed) }
         }
     }
 
@@ -297,10 +302,20 @@ public struct RealizedReport: Sendable {
             bytes.append(UInt8(ascii: "["))
             var acquired = LedgerTimestamp.DateCache()
             var disposed = LedgerTimestamp.DateCache()
-            for (index, row) in rows.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                row.appendJSON(to: &bytes, acquired: &acquired, disposed: &disposed)
-                if let answer, bytes.count >= AnswerBuffer.chunk { answer.move(&bytes) }
+            if let answer {
+                // Each row straight into the answer.
+                answer.move(&bytes)
+                for (index, row) in rows.enumerated() {
+                    answer.write(room: row.jsonRoom + 1) { cursor in
+                        if index > 0 { cursor.put(UInt8(ascii: ",")) }
+                        row.writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
+                    }
+                }
+            } else {
+                for (index, row) in rows.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    row.appendJSON(to: &bytes, acquired: &acquired, disposed: &disposed)
+                }
             }
             bytes.append(UInt8(ascii: "]"))
         }
