@@ -128,11 +128,32 @@ public enum LedgerTimestamp {
         appendTime(rest, to: &bytes)
     }
 
+    /// `append(milliseconds, to:dates:)` written at a cursor (at most 46 bytes).
+    static func write(_ milliseconds: Int64, to bytes: inout ByteCursor, dates: inout DateCache) {
+        let (days, rest) = split(milliseconds)
+        if dates.days != days {
+            dates.days = days
+            dates.text.removeAll(keepingCapacity: true)
+            appendDate(days, to: &dates.text)
+        }
+        dates.text.withUnsafeBufferPointer { bytes.put($0) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
+            bytes.put(UnsafeBufferPointer(rebasing: text[..<writeTime(rest, into: text)]))
+        }
+    }
+
     /// `THH:MM:SSZ` or `THH:MM:SS.mmmZ` of the milliseconds into a day, appended to `bytes`.
     private static func appendTime(_ rest: Int64, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<writeTime(rest, into: text)]))
+        }
+    }
+
+    /// Writes `appendTime`'s text at the start of `text` (32 bytes); returns its length.
+    private static func writeTime(_ rest: Int64, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let seconds = Int(rest / 1000)
         let millis = Int(rest % 1000)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
+        do {
             var count = 0
             func two(_ value: Int) {
                 text[count] = UInt8(ascii: "0") + UInt8(value / 10)
@@ -155,7 +176,7 @@ public enum LedgerTimestamp {
                 two(millis % 100)
             }
             put(UInt8(ascii: "Z"))
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<count]))
+            return count
         }
     }
 

@@ -62,12 +62,26 @@ extension PreciseDecimal {
 
     /// Appends `description`'s UTF-8 bytes (for JSON writers).
     func appendText(to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textCapacity) { text in
+            guard let base = text.baseAddress else { return }
+            var cursor = ByteCursor(base)
+            writeText(to: &cursor)
+            bytes.append(contentsOf: cursor.written)
+        }
+    }
+
+    /// The most bytes `writeText` writes: a sign, "0.", five zeros and 38 digits, or a sign, 38
+    /// digits, a point, "e" and an exponent of at most 20.
+    static let textCapacity = 64
+
+    /// Writes `description`'s UTF-8 bytes (at most `textCapacity`).
+    func writeText(to bytes: inout ByteCursor) {
         let (magnitude, exponent) = normalized
         guard magnitude != 0 else {
-            bytes.append(UInt8(ascii: "0"))
+            bytes.put(UInt8(ascii: "0"))
             return
         }
-        if significand < 0 { bytes.append(UInt8(ascii: "-")) }
+        if significand < 0 { bytes.put(UInt8(ascii: "-")) }
         // The digits are written into a buffer on the stack, not an array (reports write
         // hundreds of thousands of values), and appended as buffers, not slices (a slice's bytes
         // go through the generic element-by-element copy).
@@ -78,25 +92,25 @@ extension PreciseDecimal {
             // The value is 0.d₁d₂… × 10^point (ECMAScript's Number::toString).
             let point = exponent + count
             if count <= point, point <= 21 {
-                bytes.append(contentsOf: digits)
-                bytes.append(contentsOf: repeatElement(zero, count: point - count))
+                bytes.put(digits)
+                for _ in 0..<(point - count) { bytes.put(zero) }
             } else if 0 < point, point <= 21 {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<point]))
-                bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[point...]))
+                bytes.put(UnsafeBufferPointer(rebasing: digits[..<point]))
+                bytes.put(UInt8(ascii: "."))
+                bytes.put(UnsafeBufferPointer(rebasing: digits[point...]))
             } else if -6 < point, point <= 0 {
-                bytes.append(zero)
-                bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: repeatElement(zero, count: -point))
-                bytes.append(contentsOf: digits)
+                bytes.put(zero)
+                bytes.put(UInt8(ascii: "."))
+                for _ in 0..<(-point) { bytes.put(zero) }
+                bytes.put(digits)
             } else {
-                bytes.append(digits[0])
+                bytes.put(digits[0])
                 if count > 1 {
-                    bytes.append(UInt8(ascii: "."))
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[1...]))
+                    bytes.put(UInt8(ascii: "."))
+                    bytes.put(UnsafeBufferPointer(rebasing: digits[1...]))
                 }
-                bytes.append(UInt8(ascii: "e"))
-                bytes.append(contentsOf: String(point - 1).utf8)
+                bytes.put(UInt8(ascii: "e"))
+                bytes.putInteger(Int64(point - 1))
             }
         }
     }

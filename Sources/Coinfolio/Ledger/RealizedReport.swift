@@ -64,29 +64,53 @@ public struct RealizedRow: Hashable, Sendable {
         }
     }()
 
+    /// The most bytes `writeJSON` writes: the keys, the strings escaped, four decimals, two
+    /// times and two integers.
+    var jsonRoom: Int { Self.keyText.count + 6 * (portfolio.utf8.count + coinID.utf8.count) + 4 * PreciseDecimal.textCapacity + 256 }
+
     /// Appends the row's JSON object to `bytes` (`acquired` and `disposed`: the dates last written
-    /// in those keys).
+    /// in those keys): written into a buffer on the stack, appended whole.
     func appendJSON(to bytes: inout [UInt8], acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: jsonRoom) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var cursor = ByteCursor(base)
+            writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
+            bytes.append(contentsOf: cursor.written)
+        }
+    }
+
+    /// Writes the row's JSON object (at most `jsonRoom` bytes) at `cursor`.
+    func writeJSON(to cursor: inout ByteCursor, acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache) {
+        var (portfolio, coinID) = (portfolio, coinID)
+        portfolio.withUTF8 { portfolio in
+            coinID.withUTF8 { coinID in write(to: &cursor, portfolio, coinID, acquired: &acquired, disposed: &disposed) }
+        }
+    }
+
+    private func write(
+        to bytes: inout ByteCursor, _ portfolio: UnsafeBufferPointer<UInt8>, _ coinID: UnsafeBufferPointer<UInt8>,
+        acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache
+    ) {
         let ranges = Self.keyRanges
         Self.keyText.withUnsafeBufferPointer { text in
-            func key(_ index: Int) { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[ranges[index]])) }
+            func key(_ index: Int) { bytes.put(UnsafeBufferPointer(rebasing: text[ranges[index]])) }
             func decimal(_ value: PreciseDecimal?) {
-                if let value { value.appendText(to: &bytes) } else { Self.append("null", to: &bytes) }
+                if let value { value.writeText(to: &bytes) } else { bytes.put("null") }
             }
             key(0)
-            JSONWriter.appendQuoted(portfolio, to: &bytes)
+            bytes.putQuoted(portfolio)
             key(1)
-            JSONWriter.appendQuoted(coinID, to: &bytes)
+            bytes.putQuoted(coinID)
             key(2)
-            amount.appendText(to: &bytes)
+            amount.writeText(to: &bytes)
             key(3)
-            bytes.append(UInt8(ascii: "\""))
-            LedgerTimestamp.append(acquiredAt, to: &bytes, dates: &acquired)
-            bytes.append(UInt8(ascii: "\""))
+            bytes.put(UInt8(ascii: "\""))
+            LedgerTimestamp.write(acquiredAt, to: &bytes, dates: &acquired)
+            bytes.put(UInt8(ascii: "\""))
             key(4)
-            bytes.append(UInt8(ascii: "\""))
-            LedgerTimestamp.append(disposedAt, to: &bytes, dates: &disposed)
-            bytes.append(UInt8(ascii: "\""))
+            bytes.put(UInt8(ascii: "\""))
+            LedgerTimestamp.write(disposedAt, to: &bytes, dates: &disposed)
+            bytes.put(UInt8(ascii: "\""))
             key(5)
             decimal(proceeds)
             key(6)
@@ -94,23 +118,17 @@ public struct RealizedRow: Hashable, Sendable {
             key(7)
             decimal(gain)
             key(8)
-            Self.appendInteger(Int64(holdingDays), to: &bytes)
+            bytes.putInteger(Int64(holdingDays))
             key(9)
-            Self.append(term == .long ? "\"long\"" : "\"short\"", to: &bytes)
+            bytes.put(term == .long ? "\"long\"" : "\"short\"")
             key(10)
-            Self.append(taxFree.map { $0 ? "true" : "false" } ?? "null", to: &bytes)
+            bytes.put(taxFree.map { $0 ? "true" : "false" } ?? "null")
             key(11)
-            bytes.append(UInt8(ascii: "\""))
-            Self.appendInteger(disposalID, to: &bytes)
-            Self.append("\"}", to: &bytes)
+            bytes.put(UInt8(ascii: "\""))
+            bytes.putInteger(disposalID)
+            bytes.put("\"}")
         }
     }
-
-    /// Appends a literal's bytes (no `String` in between).
-    private static func append(_ text: StaticString, to bytes: inout [UInt8]) { JSONWriter.append(literal: text, to: &bytes) }
-
-    /// Appends an integer's decimal digits (as `String(value)` spells it, without making one).
-    private static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) { JSONWriter.appendInteger(value, to: &bytes) }
 
     /// The row as CSV: `<amount> <coin_id>`, the UTC dates, the money (an unknown value is an
     /// empty cell), the term.
@@ -284,10 +302,20 @@ public struct RealizedReport: Sendable {
             bytes.append(UInt8(ascii: "["))
             var acquired = LedgerTimestamp.DateCache()
             var disposed = LedgerTimestamp.DateCache()
-            for (index, row) in rows.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                row.appendJSON(to: &bytes, acquired: &acquired, disposed: &disposed)
-                if let answer, bytes.count >= AnswerBuffer.chunk { answer.move(&bytes) }
+            if let answer {
+                // Each row straight into the answer.
+                answer.move(&bytes)
+                for (index, row) in rows.enumerated() {
+                    answer.write(room: row.jsonRoom + 1) { cursor in
+                        if index > 0 { cursor.put(UInt8(ascii: ",")) }
+                        row.writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
+                    }
+                }
+            } else {
+                for (index, row) in rows.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    row.appendJSON(to: &bytes, acquired: &acquired, disposed: &disposed)
+                }
             }
             bytes.append(UInt8(ascii: "]"))
         }

@@ -45,21 +45,36 @@
 
     deinit { free(base) }
 
-    /// Appends `bytes` (growing the memory by doubling when they do not fit).
-    func append(_ bytes: [UInt8]) {
-        guard !failed, !bytes.isEmpty else { return }
+    /// Makes room for `extra` more bytes (growing the memory by doubling when they do not fit);
+    /// false when memory ran out.
+    private func makeRoom(_ extra: Int) -> Bool {
+        guard !failed else { return false }
         // One byte is kept for the terminating NUL.
-        if count + bytes.count + 1 > capacity {
-            let wanted = max(capacity * 2, count + bytes.count + 1)
+        if count + extra + 1 > capacity {
+            let wanted = max(capacity * 2, count + extra + 1)
             guard let grown = realloc(base, wanted) else {
                 failed = true
-                return
+                return false
             }
             base = grown.assumingMemoryBound(to: UInt8.self)
             capacity = wanted
             Self.adviseHugePages(base, capacity)
         }
-        guard let base else { return }
+        return true
+    }
+
+    /// Writes at most `room` bytes in place with `body` (a row of `realized` goes straight into
+    /// the answer: no array in between, no copy).
+    func write(room: Int, _ body: (inout ByteCursor) -> Void) {
+        guard makeRoom(room), let base else { return }
+        var cursor = ByteCursor(base + count)
+        body(&cursor)
+        count += cursor.count
+    }
+
+    /// Appends `bytes` (growing the memory by doubling when they do not fit).
+    func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, makeRoom(bytes.count), let base else { return }
         bytes.withUnsafeBufferPointer { source in
             if let from = source.baseAddress { (base + count).update(from: from, count: source.count) }
         }

@@ -113,11 +113,16 @@ struct JSONWriter {
         }
     }
 
-    private static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    /// Whether UTF-8 text goes into a JSON string as it is (no quote, backslash or control byte).
+    static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F })
+    }
+
+    static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole (scanned as contiguous bytes: through
         // `String.UTF8View` the scan cost more than the rest of a portfolio answer).
-        if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+        if needsNoEscape(utf8) {
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
             return

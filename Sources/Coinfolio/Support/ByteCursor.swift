@@ -1,0 +1,57 @@
+/// Bytes written at a pointer into room made beforehand: a report's row is written piece by piece
+/// into a buffer on the stack and appended to the answer whole (one capacity check and one copy
+/// per row, not one per key and value). The writer makes the room; nothing here checks it.
+struct ByteCursor {
+    /// Where the bytes go.
+    let base: UnsafeMutablePointer<UInt8>
+    /// Bytes written.
+    private(set) var count = 0
+
+    init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    /// What was written.
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    mutating func put(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let from = bytes.baseAddress { (base + count).update(from: from, count: bytes.count) }
+        count += bytes.count
+    }
+
+    /// A literal's bytes.
+    mutating func put(_ text: StaticString) { text.withUTF8Buffer { put($0) } }
+
+    /// An integer's decimal digits (as `String(value)` spells it; at most 20 bytes).
+    mutating func putInteger(_ value: Int64) {
+        if value < 0 { put(UInt8(ascii: "-")) }
+        var digits = 1
+        var scale: UInt64 = 1
+        while value.magnitude / scale >= 10 {
+            scale *= 10
+            digits += 1
+        }
+        var rest = value.magnitude
+        for index in stride(from: count + digits - 1, through: count, by: -1) {
+            base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += digits
+    }
+
+    /// UTF-8 text as a JSON string (at most 6 bytes per byte of text, and the quotes).
+    mutating func putQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard JSONWriter.needsNoEscape(utf8) else {
+            var escaped: [UInt8] = []
+            JSONWriter.appendQuoted(utf8: utf8, to: &escaped)
+            escaped.withUnsafeBufferPointer { put($0) }
+            return
+        }
+        put(UInt8(ascii: "\""))
+        put(utf8)
+        put(UInt8(ascii: "\""))
+    }
+}
