@@ -128,6 +128,12 @@ extension RealizedReport {
             let end = index + 1 < disposals.count ? disposals[index + 1].first : rows.count
             source.append(contentsOf: disposals[index].first..<end)
         }
+        // The rows come disposal by disposal from the first, so `source` names every row once; were
+        // one ever left out, the rows are gathered as before (dropping it) rather than moved.
+        guard source.count == rows.count else {
+            rows = source.map { rows[$0] }
+            return
+        }
         // Round each cycle of the permutation: the first row of the cycle is held aside, each
         // place then takes its row and frees that row's place, and the held row fills the last.
         // Every row is moved once (not copied: nothing retained or released).
