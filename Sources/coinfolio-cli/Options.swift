@@ -183,6 +183,10 @@ struct Options {
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                     throw UsageError(message: "--symbol needs SYMBOL=ID (BOND=barnbridge), not \"\(text)\"")
                 }
+                // One ticker named twice as two coins is refused, as any other option given twice.
+                if let earlier = symbols[String(parts[0])], earlier != String(parts[1]) {
+                    throw UsageError(message: "--symbol \(parts[0]) is given twice (\(earlier), \(parts[1]))")
+                }
                 symbols[String(parts[0])] = String(parts[1])
             case "--json": json = true
             case "--offline": offline = true

@@ -19,10 +19,26 @@ guard let command = commands.first(where: { $0.name == options.command }) else {
 
 // An option the command does not read is refused, never ignored: `sell … --dry-run` wrote the
 // sale, `pnl --year 2024` showed every year.
+// An option given twice (but --symbol) is refused too: `--price 5 --price 6` recorded 6. An
+// option of another form (`portfolio --svg` without --history) names the option it goes with.
 if command.name != HelpCommand.name {
     let read = Set(command.usage.flatMap { $0.required + $0.optional }.map(\.option))
     if let stray = options.commandFlags.first(where: { !read.contains($0) }) {
         fail("\(command.name) does not take \(stray) (see coinfolio-cli --help)", code: 2)
+    }
+    let given = Set(options.commandFlags)
+    let repeating = Set(CommandFlag.allCases.filter(\.repeats).map(\.option))
+    if let twice = options.commandFlags.enumerated().first(where: { index, flag in
+        !repeating.contains(flag) && options.commandFlags[..<index].contains(flag)
+    }) {
+        fail("\(twice.element) is given twice (see coinfolio-cli --help)", code: 2)
+    }
+    let fits = command.usage.filter { Set(($0.required + $0.optional).map(\.option)).isSuperset(of: given) }
+    if command.usage.count > 1, let form = fits.first, !fits.contains(where: { $0.required.allSatisfy { given.contains($0.option) } }),
+        let flag = options.commandFlags.first
+    {
+        let missing = form.required.map(\.option).filter { !given.contains($0) }
+        fail("\(command.name) takes \(flag) only with \(missing.joined(separator: " ")) (see coinfolio-cli --help)", code: 2)
     }
 }
 

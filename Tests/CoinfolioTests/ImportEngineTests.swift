@@ -377,6 +377,11 @@ final class ImportEngineTests: XCTestCase {
             (#"{"dry_run":"yes"}"#, "dry_run", "dry_run is not a boolean"), (#"{"format":3}"#, "format", "format is not a string"),
             (#"{"symbols":{"BTC":1}}"#, "symbols.BTC", "symbols.BTC is not a string"),
             (#"{"symbols":[]}"#, "symbols", "symbols is not an object"),
+            // A key that reads as a number is still named as written ("01" was named "1"), and a
+            // key of other scripts as it is.
+            (#"{"symbols":{"01":1}}"#, "symbols.01", "symbols.01 is not a string"),
+            (#"{"symbols":{"+7":true}}"#, "symbols.+7", "symbols.+7 is not a string"),
+            (#"{"symbols":{"ビットコイン":1}}"#, "symbols.ビットコイン", "symbols.ビットコイン is not a string"),
         ] {
             let error = assertThrows(.invalidArgument) { try ImportOptions(json: bad) }
             XCTAssertEqual(error?.details["field"], .string(field), bad)

@@ -118,7 +118,10 @@ func describe(_ error: Error, droppingFirst: Int = 0) -> String {
 }
 
 /// A coding path as `describe` and option errors name it: keys and indices joined by dots
-/// (`symbols.BTC`, `0.id`).
+/// (`symbols.BTC`, `0.id`). An index is its number (its key's text is "Index 0"); an object's key
+/// is its text as written, also when it reads as a number (`symbols.01`, never `symbols.1`).
 func dottedPath<Keys: Sequence>(_ keys: Keys) -> String where Keys.Element == any CodingKey {
-    keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    keys.map { key in
+        key.intValue.flatMap { key.stringValue == "Index \($0)" ? String($0) : nil } ?? key.stringValue
+    }.joined(separator: ".")
 }

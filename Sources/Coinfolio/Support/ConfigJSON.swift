@@ -42,7 +42,7 @@ extension KeyedDecodingContainer {
     func wholeNumber(_ key: Key, in range: ClosedRange<Int>) throws -> Int? {
         guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
         guard value.isFinite, value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
-            throw CoinfolioError.invalid("\(key.stringValue) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw outOfRange(key, "\(key.stringValue) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return Int(value)
     }
@@ -51,9 +51,15 @@ extension KeyedDecodingContainer {
     func finiteNumber(_ key: Key, in range: ClosedRange<Double>) throws -> Double? {
         guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
         guard value.isFinite, range.contains(value) else {
-            throw CoinfolioError.invalid("\(key.stringValue) must be a number from \(range.lowerBound) to \(range.upperBound)")
+            throw outOfRange(key, "\(key.stringValue) must be a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
+    }
+
+    /// `.invalidArgument` saying `message`, its key's dotted path in details.field as a value of
+    /// the wrong type names it (`ConfigJSON.decode`).
+    private func outOfRange(_ key: Key, _ message: String) -> CoinfolioError {
+        CoinfolioError(.invalidArgument, message, details: [.field: .string(dottedPath(codingPath + [key]))])
     }
 }
 

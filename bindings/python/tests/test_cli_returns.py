@@ -116,3 +116,26 @@ def test_an_option_the_command_does_not_read_is_refused(uk_example):
     # A value that looks like an option is a value; --help still answers.
     assert uk_example("buy", "token", "1", "--price", "5", "--note", "--dry-run", "--at", "2024-04-01").returncode == 0
     assert uk_example("buy", "--price", "5", "--help").stdout.startswith("usage:")
+
+
+def test_an_option_given_twice_or_outside_its_form_is_refused(uk_example, tmp_path):
+    """`buy … --price 5 --price 6` recorded 6 and `portfolio --svg FILE` (without --history) wrote
+    no file, both with exit 0: an option that is not `--symbol` given twice (or one ticker given
+    two coins), or one a command takes only in another form, is bad usage (exit 2) and nothing
+    is written."""
+    before = uk_example("export").stdout
+    svg = tmp_path / "value.svg"
+    for args, message in (
+        (("buy", "token", "1", "--price", "5", "--price", "6"), "--price is given twice"),
+        (("sell", "token", "1", "--price", "5", "--note", "a", "--note", "b"), "--note is given twice"),
+        (("portfolio", "--svg", str(svg)), "portfolio takes --svg only with --history"),
+        (("import", "x.csv", "--symbol", "BOND=barnbridge", "--symbol", "BOND=bond"), "--symbol BOND is given twice"),
+    ):
+        result = uk_example(*args)
+        assert result.returncode == 2, result
+        assert message in result.stderr
+    assert uk_example("export").stdout == before
+    assert not svg.exists()
+    # --symbol repeats; --svg with --history is the chart's form.
+    assert uk_example("portfolio", "--history", "--svg", str(svg)).returncode == 0
+    assert svg.exists()

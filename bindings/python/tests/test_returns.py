@@ -196,6 +196,57 @@ def test_performance_asked_again_sees_points_stored_since(engine: coinfolio.Engi
     assert values() == [Decimal("100"), Decimal("250"), Decimal("350")]
 
 
+@pytest.mark.sqlite_only
+def test_performance_kept_points_follow_every_other_writer(engine: coinfolio.Engine, tmp_path: Path) -> None:
+    """The points kept between two performance answers (SQLite) never outlive a change made
+    elsewhere: another process's update, delete and insert, a write rolled back, VACUUM, a
+    restore through SQLite's backup API, or this engine's own delete. After each the answer is
+    a fresh engine's on the same file."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    path = str(tmp_path / "returns.sqlite")
+    engine.add_transaction("x", "buy", 1, price=90, timestamp="2024-01-01T12:00:00Z")
+    for day, price in (("02", "100"), ("03", "200"), ("04", "300")):
+        engine.set_price("x", price, timestamp=f"2024-01-{day}T00:00:00Z")
+    jan = {"02": 1704153600000, "03": 1704240000000, "04": 1704326400000}
+
+    def values(on: coinfolio.Engine) -> list[object]:
+        return [point[1] for point in on.performance(range=("2024-01-02", "2024-01-04"))["points"]]
+
+    def fresh() -> list[object]:
+        with coinfolio.Engine(database=path) as other:
+            return values(other)
+
+    def elsewhere(*statements: str) -> None:
+        code = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nfor s in sys.argv[2:]: c.execute(s)\nc.commit()"
+        subprocess.run([sys.executable, "-c", code, path, *statements], check=True, timeout=60)
+
+    assert values(engine) == values(engine) == fresh() == [Decimal("100"), Decimal("200"), Decimal("300")]
+    backup = sqlite3.connect(str(tmp_path / "backup.sqlite"))
+    with sqlite3.connect(path) as source:
+        source.backup(backup)
+    elsewhere(f"UPDATE manual_price SET price = '111' WHERE t_ms = {jan['02']}")
+    assert values(engine) == fresh() == [Decimal("111"), Decimal("200"), Decimal("300")]
+    elsewhere(
+        f"DELETE FROM manual_price WHERE t_ms = {jan['03']}", f"INSERT INTO price_point VALUES ('x', 'usd', {jan['03']}, 222.0)"
+    )
+    assert values(engine) == fresh() == [Decimal("111"), Decimal("222"), Decimal("300")]
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("BEGIN")
+    connection.execute(f"UPDATE price_point SET price = 5 WHERE t_ms = {jan['03']}")
+    connection.execute("ROLLBACK")
+    connection.execute("VACUUM")
+    assert values(engine) == fresh() == [Decimal("111"), Decimal("222"), Decimal("300")]
+    backup.backup(connection)  # the restore: the file as it was before the first update
+    connection.close()
+    backup.close()
+    assert values(engine) == fresh() == [Decimal("100"), Decimal("200"), Decimal("300")]
+    engine.delete_transaction(engine.transactions()["transactions"][0]["id"])
+    assert values(engine) == fresh() == [Decimal("0"), Decimal("0"), Decimal("0")]
+
+
 def test_performance_flows_and_missing_prices(engine: coinfolio.Engine) -> None:
     """Without stored price points the days between are missing (listed, never guessed); the
     last value of a range ending now is the snapshot's; a buy's flow is amount × price + fee."""
