@@ -46,6 +46,8 @@ struct MarketRows {
             sourceIndex.reserveCapacity(sourceIndex.count + records.count)
             elementCount += records.count
             guard let first = records.baseAddress else { return }
+            // One buffer for the texts of these rows' coins (`Coin.Texts`).
+            var texts = MarketsDecoder.TextWriter(records)
             // By pointer: a record is about 550 bytes, not copied per row.
             for position in 0..<records.count {
                 try DecodeDeadline.check()
@@ -56,7 +58,7 @@ struct MarketRows {
                     continue
                 }
                 var rowWarnings: [DecodeWarning] = []
-                switch MarketsDecoder.coin(record, text: text, index: index, warnings: &rowWarnings) {
+                switch MarketsDecoder.coin(record, text: text, index: index, texts: &texts, warnings: &rowWarnings) {
                 case .failure(let reason):
                     skipped.append(.init(index: index, reason: reason.text))
                 case .success(let coin):

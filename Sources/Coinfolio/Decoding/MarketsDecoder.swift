@@ -156,9 +156,11 @@
 
         /// The coin of the record at `row` (read in place: a record is about 550 bytes, and copying
         /// it and its two field arrays per coin was 2 % of a 100,000-coin load).
-        static func coin(_ row: UnsafePointer<cf_sj_coin>, text body: JSONText?, index: Int, warnings: inout [DecodeWarning])
-            -> Result<Coin, Reason>
-        {
+        /// `texts`: where the coin's image and dates are copied (`Coin.Texts`); nil: made `String`s.
+        static func coin(
+            _ row: UnsafePointer<cf_sj_coin>, text body: JSONText?, index: Int, texts: inout TextWriter?,
+            warnings: inout [DecodeWarning]
+        ) -> Result<Coin, Reason> {
             // Only read: the mutable pointer is what `&` on the fields' tuples needs.
             let fields = UnsafeMutablePointer(mutating: row)
             return withUnsafeMutablePointer(to: &fields.pointee.strings) { stringTuple in
@@ -204,8 +206,12 @@
                         if row.pointee.number_problem & bit != 0 { warn(numberPath(field), DecodeWarning.notANumber) }
                         return nil
                     }
+                    // The image and dates only warn here; they are kept after (`held`).
+                    func checkText(_ field: Int) {
+                        if strings[Int(field)].problem != 0 { warn(stringPath(field), DecodeWarning.notAString) }
+                    }
                     var coin = Coin(id: id, symbol: requiredText(CF_SJ_SYMBOL), name: requiredText(CF_SJ_NAME))
-                    coin.image = text(CF_SJ_IMAGE)
+                    checkText(CF_SJ_IMAGE)
                     coin.currentPrice = number(CF_SJ_CURRENT_PRICE)
                     coin.marketCap = number(CF_SJ_MARKET_CAP)
                     if let rank = number(CF_SJ_MARKET_CAP_RANK) {
@@ -228,11 +234,12 @@
                     coin.maxSupply = number(CF_SJ_MAX_SUPPLY)
                     coin.ath = number(CF_SJ_ATH)
                     coin.athChangePercentage = number(CF_SJ_ATH_CHANGE_PERCENTAGE)
-                    coin.athDate = text(CF_SJ_ATH_DATE)
+                    checkText(CF_SJ_ATH_DATE)
                     coin.atl = number(CF_SJ_ATL)
                     coin.atlChangePercentage = number(CF_SJ_ATL_CHANGE_PERCENTAGE)
-                    coin.atlDate = text(CF_SJ_ATL_DATE)
-                    coin.lastUpdated = text(CF_SJ_LAST_UPDATED)
+                    checkText(CF_SJ_ATL_DATE)
+                    checkText(CF_SJ_LAST_UPDATED)
+                    coin.texts = held(strings, into: &texts)
                     switch row.pointee.roi_state {
                     case 1:
                         coin.roi = Coin.ROI(

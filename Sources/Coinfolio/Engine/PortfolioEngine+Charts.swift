@@ -59,9 +59,9 @@ extension PortfolioEngine {
         for coin in held where coin.value != nil {
             guard let position = coin.position else { continue }
             series.append((coin.amount, snapshot.sparklinePrices(position) ?? []))
-            let end =
-                snapshot.coins.read(position) { $0.lastUpdated }.flatMap(ChartTime.milliseconds(iso:))
-                ?? snapshot.asOf.timeIntervalSince1970 * 1000
+            // `ChartTime.milliseconds(iso:)` of the date read in place, without a `String`.
+            let updated = snapshot.coins.lastUpdatedSeconds(at: position)
+            let end = updated.map { ($0 * 1000).rounded() } ?? snapshot.asOf.timeIntervalSince1970 * 1000
             endTime = max(endTime, end)
         }
         let length = series.map(\.prices.count).max() ?? 0

@@ -61,6 +61,15 @@ struct SnapshotCoins: RandomAccessCollection, Sendable {
         return (values[position].currentPrice, values[position].priceChange24h, values[position].priceChangePercentage24h)
     }
 
+    /// `ISOTime.seconds` of the coin's `last_updated`, read in place (a decoded coin's held
+    /// bytes: no `String`, no copy of the `Coin`).
+    func lastUpdatedSeconds(at position: Int) -> Double? {
+        if let compact { return compact.coin(at: position).lastUpdated.flatMap(ISOTime.seconds) }
+        return values.withUnsafeBufferPointer { coins in
+            coins[position].texts.withUTF8(.lastUpdated) { $0.flatMap(ISOTime.seconds(utf8:)) }
+        }
+    }
+
     func id(at position: Int) -> String {
         if let compact { return compact.skimmed.ids[position] }
         return values[position].id

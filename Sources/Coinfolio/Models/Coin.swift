@@ -14,7 +14,10 @@ public struct Coin: Hashable, Sendable, Identifiable {
     /// Display name (may hold any Unicode, may be empty).
     public var name: String
     /// Logo URL.
-    public var image: String?
+    public var image: String? {
+        get { texts[.image] }
+        set { texts[.image] = newValue }
+    }
     /// `current_price`, in vs_currency.
     public var currentPrice: Double?
     /// `market_cap`, in vs_currency.
@@ -48,17 +51,26 @@ public struct Coin: Hashable, Sendable, Identifiable {
     /// `ath_change_percentage`, percent units.
     public var athChangePercentage: Double?
     /// `ath_date` as sent (ISO-8601, with or without milliseconds); see `date(_:)`.
-    public var athDate: String?
+    public var athDate: String? {
+        get { texts[.athDate] }
+        set { texts[.athDate] = newValue }
+    }
     /// `atl` (all-time low), in vs_currency.
     public var atl: Double?
     /// `atl_change_percentage`, percent units.
     public var atlChangePercentage: Double?
     /// `atl_date` as sent (ISO-8601).
-    public var atlDate: String?
+    public var atlDate: String? {
+        get { texts[.atlDate] }
+        set { texts[.atlDate] = newValue }
+    }
     /// `roi`: return on investment since the ICO, when CoinGecko knows it.
     public var roi: ROI?
     /// `last_updated` as sent (ISO-8601).
-    public var lastUpdated: String?
+    public var lastUpdated: String? {
+        get { texts[.lastUpdated] }
+        set { texts[.lastUpdated] = newValue }
+    }
     /// `sparkline_in_7d.price`: the last 7 days of prices, oldest first, any length (0 to 170+
     /// points); a null point is NaN. nil when the request had `sparkline=false`.
     ///
@@ -79,6 +91,8 @@ public struct Coin: Hashable, Sendable, Identifiable {
     }
     /// The change windows as held (no dictionary per coin).
     var changeWindows = ChangeWindows()
+    /// `image` and the three dates as held (`Texts`: values, or ranges of a decoded body's bytes).
+    var texts = Texts()
 
     /// A window of `price_change_percentage_<window>_in_currency`.
     public enum ChangeWindow: String, CaseIterable, Sendable, Hashable {
