@@ -19,6 +19,10 @@ struct ExportCommand: Command {
     ]
 
     func run(_ cli: CLI) throws {
+        // --all writes every portfolio: a --portfolio beside it would be ignored, so it is refused.
+        if cli.options.allPortfolios, cli.options.portfolioGiven {
+            fail("export takes --all or --portfolio, not both (see coinfolio-cli --help)", code: 2)
+        }
         let engine = try cli.openEngine()
         let portfolio: String? = cli.options.allPortfolios ? nil : cli.options.portfolio
         guard let path = cli.options.operands.first else {

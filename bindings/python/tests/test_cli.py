@@ -209,6 +209,10 @@ def test_export_then_import_and_portfolio_option(cli, tmp_path):
     rows = everything.read_bytes().decode().splitlines()[1:]
     assert sorted(row.split(",")[1] for row in rows) == ["binance"] * 3 + ["main"] * 3
     assert "skipped 6" in cli("import", str(everything)).stdout
+    # --all with --portfolio would ignore the portfolio: refused (exit 2), no file written.
+    both = cli("--offline", "export", str(tmp_path / "both.csv"), "--all", "--portfolio", "binance")
+    assert both.returncode == 2 and "--all or --portfolio" in both.stderr
+    assert not (tmp_path / "both.csv").exists()
     fresh = {"COINFOLIO_DB": str(tmp_path / "fresh.sqlite")}
     assert "imported 6" in cli("import", str(everything), **fresh).stdout
     for name in ("main", "binance"):
