@@ -12,8 +12,11 @@ enum ChartTime {
     /// Milliseconds since 1970 of a CoinGecko time (`2021-11-10T14:24:11.849Z`,
     /// `2021-03-13T20:49:26Z`, any offset; `ISOTime` reads it); nil for anything else.
     static func milliseconds(iso text: String) -> Double? {
-        ISOTime.seconds(text).map { ($0 * 1000).rounded() }
+        ISOTime.seconds(text).map(milliseconds(seconds:))
     }
+
+    /// Seconds since 1970 (as `ISOTime` reads them) to whole milliseconds.
+    static func milliseconds(seconds: Double) -> Double { (seconds * 1000).rounded() }
 
     /// The UTC calendar fields of a time in milliseconds (nil outside `printableRange`).
     static func fields(milliseconds: Double) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int)? {

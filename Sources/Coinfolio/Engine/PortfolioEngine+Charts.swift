@@ -61,7 +61,7 @@ extension PortfolioEngine {
             series.append((coin.amount, snapshot.sparklinePrices(position) ?? []))
             // `ChartTime.milliseconds(iso:)` of the date read in place, without a `String`.
             let updated = snapshot.coins.lastUpdatedSeconds(at: position)
-            let end = updated.map { ($0 * 1000).rounded() } ?? snapshot.asOf.timeIntervalSince1970 * 1000
+            let end = updated.map(ChartTime.milliseconds(seconds:)) ?? snapshot.asOf.timeIntervalSince1970 * 1000
             endTime = max(endTime, end)
         }
         let length = series.map(\.prices.count).max() ?? 0

@@ -116,19 +116,8 @@ public enum LedgerTimestamp {
         var text: [UInt8] = []
     }
 
-    /// `append(milliseconds, to:)`, the date's text taken from `dates` when it holds that day.
-    static func append(_ milliseconds: Int64, to bytes: inout [UInt8], dates: inout DateCache) {
-        let (days, rest) = split(milliseconds)
-        if dates.days != days {
-            dates.days = days
-            dates.text.removeAll(keepingCapacity: true)
-            appendDate(days, to: &dates.text)
-        }
-        bytes.append(contentsOf: dates.text)
-        appendTime(rest, to: &bytes)
-    }
-
-    /// `append(milliseconds, to:dates:)` written at a cursor (at most 46 bytes).
+    /// `append(milliseconds, to:)` written at a cursor (at most 46 bytes), the date's text taken
+    /// from `dates` when it holds that day.
     static func write(_ milliseconds: Int64, to bytes: inout ByteCursor, dates: inout DateCache) {
         let (days, rest) = split(milliseconds)
         if dates.days != days {
