@@ -84,11 +84,36 @@ struct Options {
           --svg FILE              also write the chart as an SVG file
           --json                  machine output (the library's JSON shapes)
           -h, --help              this help
+        an option's value may also be attached: --price=5 is --price 5
         """
 
     struct UsageError: Error { var message: String }
 
-    init(arguments: [String], environment: [String: String]) throws {
+    /// The options that take no value (every other option takes one).
+    static let switches: Set<String> = ["--csv", "--history", "--dry-run", "--all", "--json", "--offline", "--help"]
+
+    /// `--name=value` as `--name value` (getopt_long's attached form; the value keeps any `=`,
+    /// as in `--symbol=BOND=barnbridge`), before a `--` only. A switch with a value is refused.
+    static func detachingValues(_ arguments: [String]) throws -> [String] {
+        var detached: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" {
+                detached += arguments[index...]
+                break
+            }
+            guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else {
+                detached.append(argument)
+                continue
+            }
+            let name = String(argument[..<equals])
+            if switches.contains(name) { throw UsageError(message: "\(name) takes no value, not \"\(argument)\"") }
+            detached += [name, String(argument[argument.index(after: equals)...])]
+        }
+        return detached
+    }
+
+    init(arguments given: [String], environment: [String: String]) throws {
+        let arguments = try Options.detachingValues(given)
         database = environment["COINFOLIO_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? Options.defaultDatabase(environment)
         owner = environment["COINFOLIO_OWNER"].flatMap { $0.isEmpty ? nil : $0 }
         baseURL = environment["COINFOLIO_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }

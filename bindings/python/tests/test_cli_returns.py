@@ -139,3 +139,25 @@ def test_an_option_given_twice_or_outside_its_form_is_refused(uk_example, tmp_pa
     # --symbol repeats; --svg with --history is the chart's form.
     assert uk_example("portfolio", "--history", "--svg", str(svg)).returncode == 0
     assert svg.exists()
+
+
+def test_an_attached_value_is_the_same_option(uk_example):
+    """`--price=5` is `--price 5` (getopt_long's attached form, which a breaker found refused as
+    an unknown option); the value keeps any later `=`; a switch with a value, an unknown name and
+    an attached value given twice are refused (exit 2) and nothing is written."""
+    before = uk_example("export", "--json").stdout
+    for args, message in (
+        (("pnl", "--json=yes"), "--json takes no value"),
+        (("pnl", "--nope=1"), "unknown option --nope"),
+        (("buy", "token", "1", "--price=5", "--price", "6"), "--price is given twice"),
+    ):
+        result = uk_example(*args)
+        assert result.returncode == 2, result
+        assert message in result.stderr
+    assert uk_example("export", "--json").stdout == before
+    attached = uk_example("buy", "token", "2", "--price=7.5", "--note=a=b", "--at=2024-05-01", "--json")
+    assert attached.returncode == 0, attached.stderr
+    added = json.loads(attached.stdout)
+    assert (added["amount"], added["price"], added["note"], added["timestamp"]) == (2, 7.5, "a=b", "2024-05-01T00:00:00Z")
+    # After `--`, an operand that looks like an option is left as written.
+    assert "unknown option" not in uk_example("search", "--", "--x=1").stderr
