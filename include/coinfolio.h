@@ -976,8 +976,9 @@ int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, ch
  * lines, preamble lines included. Returns CF_OK, CF_INVALID_ARGUMENT (NULL engine or data; bad
  * options with details.field; details.reason "unknown_format" with details.header (the first
  * record's cells) and details.formats (every format's name); "unknown_symbols"; details.line and
- * details.column (the header's title) for a broken cell, a row the ledger refuses, a repeated
- * external id or a shortfall with details {coin_id, timestamp, short_by}; "out_of_range";
+ * details.column (the header's title) for a broken cell or a row the ledger refuses; details.line
+ * alone for a repeated external id or a shortfall with details {coin_id, timestamp, short_by} (the
+ * earliest in ledger order; the line of its row, or of the first row of its entry); "out_of_range";
  * "reentrant") or CF_STORE. */
 int cf_engine_import(cf_engine *engine, const char *options_json, const char *data, char **out_json,
                      char **out_error);

@@ -131,7 +131,7 @@ extension PortfolioEngine {
         let total = file.rowsRead
         let missing = stored == nil ? (name: options.portfolio, vsCurrency: engineCurrency) : nil
         let counts = try Self.hintingAtEarlierHistory {
-            try store.importUnits(keep: !options.dryRun, creating: missing) { connection in
+            try store.importUnits(keep: !options.dryRun, creating: missing, namesColumns: false) { connection in
                 // Stored prices read through the import's write (a lookup of its own would wait for it).
                 if next == 0 { plan.prices = storedPricesKeptByDay(within: connection) }
                 while next < file.entries.count {

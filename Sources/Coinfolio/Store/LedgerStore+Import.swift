@@ -45,13 +45,16 @@ extension LedgerStore {
     ///   - next: the next unit (the connection is there for what the caller reads or creates,
     ///     such as a portfolio a file names), or nil after the last.
     ///   - checked: called after the checks, before the commit (a progress report's end).
+    ///   - namesColumns: whether errors name the coinfolio CSV's columns (`external_id`,
+    ///     `amount`); false for an exchange's file, whose rows spread them over other cells.
     /// - Throws: `.invalidArgument` with `details.line` (`details.column` `external_id` or
-    ///   `amount`): a repeated external id, a shortfall `{coin_id, timestamp, short_by}`, a
+    ///   `amount` when `namesColumns`): a repeated external id, the earliest shortfall in ledger
+    ///   order `{coin_id, timestamp, short_by}`, a
     ///   coin's sum beyond ±8.5e19 (`reason` `out_of_range`); whatever `next` throws; `.store`;
     ///   `CancellationError` when the async call it serves is cancelled (checked every 1,000
     ///   units and once more before the commit). Nothing is written on error.
     func importUnits(
-        keep: Bool = true, creating portfolio: (name: String, vsCurrency: String)? = nil,
+        keep: Bool = true, creating portfolio: (name: String, vsCurrency: String)? = nil, namesColumns: Bool = true,
         _ next: (_ connection: any Database) throws -> ImportUnit?, checked: () -> Void = {}
     ) throws -> ImportCounts {
         // The units are read once, so the body must never run twice. `write` holds the owner's
@@ -65,7 +68,7 @@ extension LedgerStore {
                     throw CoinfolioError(.store, "the import met a concurrent write and was undone whole; import the file again")
                 }
                 if let portfolio { try insertPortfolio(portfolio.name, portfolio.vsCurrency, connection) }
-                let counts = try connection.withLargeWriteCache { try writeUnits(next, connection) }
+                let counts = try connection.withLargeWriteCache { try writeUnits(next, namesColumns: namesColumns, connection) }
                 checked()
                 try WorkCancellation.check()  // the last moment a cancel undoes the import
                 // An import that wrote nothing (a re-import, a file of ignored rows) is rolled back
@@ -133,7 +136,9 @@ extension LedgerStore {
     /// database instead (two ordered reads), as the CSV import of SPEC §12 always did.
     static let keptRowLimit = 1_000_000
 
-    private func writeUnits(_ next: (_ connection: any Database) throws -> ImportUnit?, _ connection: any Database) throws -> ImportCounts {
+    private func writeUnits(
+        _ next: (_ connection: any Database) throws -> ImportUnit?, namesColumns: Bool, _ connection: any Database
+    ) throws -> ImportCounts {
         // The ids this import inserted (increasing: one session's identity values only grow)
         // and each one's line, to name the row of a shortfall or a repeated external_id. Other
         // owners' rows may take ids in between, so nothing reads the whole table.
@@ -194,7 +199,7 @@ extension LedgerStore {
                     let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection)
                     if index > 0 || existing.flatMap(importedLine) != nil {
                         throw LedgerCSVRows.error(
-                            line: unit.line, column: "external_id", "external_id \"\(externalID)\" appears twice in the file")
+                            line: unit.line, column: namesColumns ? "external_id" : nil, "external_id \"\(externalID)\" appears twice in the file")
                     }
                     counts.skippedRows += unit.rows.count
                     counts.skippedUnits += 1
@@ -207,7 +212,7 @@ extension LedgerStore {
                 let coin = current.index(HoldingsKey(transaction.coinID))
                 guard let sum = current.changes[coin].adding(transaction.kind.signed(transaction.amount)) else {
                     throw LedgerCSVRows.error(
-                        line: unit.line, column: "amount", "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19",
+                        line: unit.line, column: namesColumns ? "amount" : nil, "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19",
                         reason: .outOfRange)
                 }
                 current.changes[coin] = sum
@@ -231,7 +236,9 @@ extension LedgerStore {
         if let currentName { portfolios[HoldingsKey(currentName)] = current }
         for key in portfolios.keys.sorted(by: { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }) {
             guard let imported = portfolios[key], !imported.keys.isEmpty else { continue }
-            try checkImported(imported, portfolio: key.text, keptRows: keepsRows, connection, line: importedLine)
+            try checkImported(
+                imported, portfolio: key.text, keptRows: keepsRows, amountColumn: namesColumns ? "amount" : nil, connection,
+                line: importedLine)
         }
         return counts
     }
@@ -244,7 +251,8 @@ extension LedgerStore {
     /// imported rows alone, in ledger order, are checked in memory; otherwise two ordered reads
     /// of the entries from that time on, keeping a few numbers per coin.
     private func checkImported(
-        _ imported: PortfolioImport, portfolio: String, keptRows: Bool, _ connection: any Database, line importedLine: (Int64) -> Int?
+        _ imported: PortfolioImport, portfolio: String, keptRows: Bool, amountColumn: String?, _ connection: any Database,
+        line importedLine: (Int64) -> Int?
     ) throws {
         let keys = imported.keys
         // What each coin held before the import (positions were summed before its first row).
@@ -291,12 +299,14 @@ extension LedgerStore {
                 }
             }
         }
-        for index in keys.indices.sorted(by: { keys[$0].text < keys[$1].text }) {
-            if let short = shortfalls[index] {
-                let error = Self.breachError(short, coinID: keys[index].text)
-                guard let line = importedLine(short.entry.id) ?? lastImported[index].flatMap(importedLine) else { throw error }
-                throw LedgerCSVRows.error(line: line, column: "amount", error.message, error.details)
-            }
+        // The earliest shortfall in ledger order (time, then insertion): the first row to mend.
+        let first = keys.indices.compactMap { index in shortfalls[index].map { (index, $0) } }.min { a, b in
+            (a.1.entry.timestamp, a.1.entry.id) < (b.1.entry.timestamp, b.1.entry.id)
+        }
+        if let (index, short) = first {
+            let error = Self.breachError(short, coinID: keys[index].text)
+            guard let line = importedLine(short.entry.id) ?? lastImported[index].flatMap(importedLine) else { throw error }
+            throw LedgerCSVRows.error(line: line, column: amountColumn, error.message, error.details)
         }
         changePositions(portfolio: portfolio) { held in
             for (index, key) in keys.enumerated() { held[key] = before[index] + imported.changes[index] }

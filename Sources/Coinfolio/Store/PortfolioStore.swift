@@ -190,10 +190,10 @@ extension PortfolioStore {
     /// Writes an import's units of rows in one transaction (an exchange file's, SPEC §18); see
     /// `LedgerStore.importUnits`.
     func importUnits(
-        keep: Bool, creating portfolio: (name: String, vsCurrency: String)?,
+        keep: Bool, creating portfolio: (name: String, vsCurrency: String)?, namesColumns: Bool = true,
         _ next: (_ connection: any Database) throws -> LedgerStore.ImportUnit?, checked: () -> Void
     ) throws -> LedgerStore.ImportCounts {
-        try ledger.importUnits(keep: keep, creating: portfolio, next, checked: checked)
+        try ledger.importUnits(keep: keep, creating: portfolio, namesColumns: namesColumns, next, checked: checked)
     }
 
     /// Writes a portfolio's transactions (every portfolio's for nil) as CSV; see `LedgerStore.exportCSV`.
