@@ -392,6 +392,21 @@ final class ImportEngineTests: XCTestCase {
             XCTAssertEqual(error?.message, message, bad)
         }
         assertThrows(.invalidArgument) { try ImportOptions(json: "{") }
+        // One symbol in two cases for two coins was read as whichever key came last; a key with
+        // white space around it matched nothing, silently (a new user's findings). Both are
+        // refused; one symbol in two cases for one coin is fine.
+        for (bad, field, message) in [
+            (
+                #"{"symbols":{"BTC":"bitcoin","btc":"ethereum"}}"#, "symbols.btc",
+                #"symbols has "BTC" and "btc", one symbol (case does not matter) for two coins: bitcoin, ethereum"#
+            ),
+            (#"{"symbols":{" BTC":"bitcoin"}}"#, "symbols. BTC", #"symbols has " BTC", with white space around it, which no file's symbol has"#),
+        ] {
+            let error = assertThrows(.invalidArgument) { try ImportOptions(json: bad) }
+            XCTAssertEqual(error?.details["field"], .string(field), bad)
+            XCTAssertEqual(error?.message, message, bad)
+        }
+        XCTAssertEqual(try ImportOptions(json: #"{"symbols":{"BTC":"bitcoin","btc":"bitcoin"}}"#).symbols.count, 2)
     }
 
     /// The unknown header error through the engine, and a format that was asked for.

@@ -54,15 +54,32 @@ public struct ImportOptions: Sendable, Hashable, Decodable {
         self = try ConfigJSON.decode(ImportOptions.self, from: json, default: { ImportOptions() })
     }
 
-    /// Checks the portfolio name and that each `symbols` value is a coin id (not money).
+    /// Checks the portfolio name, that each `symbols` value is a coin id (not money), that no
+    /// symbol is empty or has surrounding white space (a file's symbol never matches it), and
+    /// that no two symbols differing only in case name two coins (which one won depended on the
+    /// order of the keys).
     /// - Throws: `.invalidArgument` with `details.field` (`portfolio`, `symbols.BOND`).
     public func validate() throws {
         try Transaction.validatePortfolioName(portfolio)
+        var folded: [String: (symbol: String, id: String)] = [:]
         for (symbol, id) in symbols.sorted(by: { $0.key < $1.key }) {
             guard !symbol.isEmpty else {
                 throw CoinfolioError(.invalidArgument, "symbols has an empty symbol", details: [.field: .string("symbols")])
             }
+            let field: [CoinfolioError.DetailKey: CoinfolioError.Detail] = [.field: .string("symbols.\(symbol)")]
+            guard symbol.first?.isWhitespace != true, symbol.last?.isWhitespace != true else {
+                throw CoinfolioError(
+                    .invalidArgument, "symbols has \"\(symbol)\", with white space around it, which no file's symbol has",
+                    details: field)
+            }
             try Transaction.validateCoinID(id, field: "symbols.\(symbol)")
+            if let earlier = folded[symbol.uppercased()], earlier.id != id {
+                throw CoinfolioError(
+                    .invalidArgument,
+                    "symbols has \"\(earlier.symbol)\" and \"\(symbol)\", one symbol (case does not matter) for two coins: \(earlier.id), \(id)",
+                    details: field)
+            }
+            folded[symbol.uppercased()] = (symbol, id)
         }
     }
 }

@@ -199,7 +199,8 @@ extension LedgerStore {
                     let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection)
                     if index > 0 || existing.flatMap(importedLine) != nil {
                         throw LedgerCSVRows.error(
-                            line: unit.line, column: namesColumns ? "external_id" : nil, "external_id \"\(externalID)\" appears twice in the file")
+                            line: unit.line, column: namesColumns ? "external_id" : nil,
+                            "external_id \"\(externalID)\" appears twice in the file")
                     }
                     counts.skippedRows += unit.rows.count
                     counts.skippedUnits += 1
@@ -212,8 +213,8 @@ extension LedgerStore {
                 let coin = current.index(HoldingsKey(transaction.coinID))
                 guard let sum = current.changes[coin].adding(transaction.kind.signed(transaction.amount)) else {
                     throw LedgerCSVRows.error(
-                        line: unit.line, column: namesColumns ? "amount" : nil, "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19",
-                        reason: .outOfRange)
+                        line: unit.line, column: namesColumns ? "amount" : nil,
+                        "the file's rows of \(transaction.coinID) add up to beyond the ledger's ±8.5e19", reason: .outOfRange)
                 }
                 current.changes[coin] = sum
                 current.earliest = min(current.earliest, transaction.timestamp)

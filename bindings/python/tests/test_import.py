@@ -157,6 +157,19 @@ def test_a_broken_cell_fails_with_its_line_and_column_and_writes_nothing(engine:
     assert everything(engine) == before
 
 
+def test_a_symbol_in_two_cases_for_two_coins_and_a_symbol_with_spaces_are_refused(engine: coinfolio.Engine) -> None:
+    """`{"BTC":"bitcoin","btc":"ethereum"}` imported bitcoin whatever the order (the keys are one
+    symbol), and `" BTC"` matched nothing, silently (a new user's findings): both are refused,
+    naming the key, and nothing is written."""
+    before = everything(engine)
+    text = "Date(UTC),Pair,Side,Price,Executed,Amount,Fee\n2021-03-01 10:00:00,BTCUSDT,BUY,45000,0.01BTC,450USDT,0.00001BTC\n"
+    for symbols, field in (({"BTC": "bitcoin", "btc": "ethereum"}, "symbols.btc"), ({" BTC": "bitcoin"}, "symbols. BTC")):
+        with pytest.raises(coinfolio.InvalidArgument) as caught:
+            engine.import_file(text, symbols=symbols)
+        assert caught.value.details["field"] == field
+    assert everything(engine) == before
+
+
 def test_an_unknown_header_lists_its_cells_and_the_formats(engine: coinfolio.Engine) -> None:
     with pytest.raises(coinfolio.InvalidArgument) as caught:
         engine.import_file("Date,Coin,Amount\n2024-01-01,BTC,1\n")
