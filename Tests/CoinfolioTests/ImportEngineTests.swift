@@ -400,7 +400,10 @@ final class ImportEngineTests: XCTestCase {
                 #"{"symbols":{"BTC":"bitcoin","btc":"ethereum"}}"#, "symbols.btc",
                 #"symbols has "BTC" and "btc", one symbol (case does not matter) for two coins: bitcoin, ethereum"#
             ),
-            (#"{"symbols":{" BTC":"bitcoin"}}"#, "symbols. BTC", #"symbols has " BTC", with white space around it, which no file's symbol has"#),
+            (
+                #"{"symbols":{" BTC":"bitcoin"}}"#, "symbols. BTC",
+                #"symbols has " BTC", with white space around it, which no file's symbol has"#
+            ),
         ] {
             let error = assertThrows(.invalidArgument) { try ImportOptions(json: bad) }
             XCTAssertEqual(error?.details["field"], .string(field), bad)
