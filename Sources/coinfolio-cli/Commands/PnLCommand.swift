@@ -31,7 +31,7 @@ struct PnLCommand: Command {
                 coin.averageCost.map { NumberFormat.price($0.double, vsCurrency: vs) } ?? NumberFormat.notAvailable,
                 money(coin.currentValue), terminal.signed(money(coin.unrealizedPnL), coin.unrealizedPnL),
                 coin.unrealizedPnLPercentage.map { terminal.change($0) } ?? "",
-                terminal.signed(money(coin.realizedPnL), coin.realizedPnL),
+                Self.realized(coin.realizedPnL, coverage: coin.realizedCoverage, terminal: terminal, money),
                 coin.costBasisCoverage < 1 ? NumberFormat.percent(coin.costBasisCoverage * 100) : "",
             ]
         }
@@ -41,11 +41,31 @@ struct PnLCommand: Command {
                 right: [1, 2, 3, 4, 5, 6, 7, 8]))
         say(
             "\(terminal.bold("Unrealized")): \(terminal.signed(money(report.totalUnrealizedPnL), report.totalUnrealizedPnL))  "
-                + "\(terminal.bold("Realized")): \(terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL))  "
+                + "\(terminal.bold("Realized")): \(Self.totalRealized(report, terminal: terminal, money))  "
                 + "\(terminal.bold("Fees")): \(money(report.totalFees))  "
                 + (report.totalIncome.isZero && report.totalIncomeCoverage == 1
                     ? "" : "\(terminal.bold("Income")): \(Self.income(report, money))  ")
                 + terminal.dim("(\(report.method.rawValue), \(Terminal.printable(report.portfolio)))"))
+    }
+
+    /// A coin's realized P&L as the table shows it: unknown ("n/a") when no disposed unit had
+    /// both a known cost and known proceeds (a pending price, SPEC §17), never $0.00; the known
+    /// share named when only some had.
+    static func realized(
+        _ value: PreciseDecimal, coverage: Double, terminal: Terminal, _ money: (PreciseDecimal?) -> String
+    ) -> String {
+        if coverage == 0 { return NumberFormat.notAvailable }
+        let text = terminal.signed(money(value), value)
+        return coverage < 1 ? "\(text) (\(NumberFormat.percent(coverage * 100)) known)" : text
+    }
+
+    /// The realized total: unknown when every coin that disposed of units knows none of them.
+    static func totalRealized(_ report: PnLReport, terminal: Terminal, _ money: (PreciseDecimal?) -> String) -> String {
+        let unknown = report.coins.filter { $0.realizedCoverage < 1 }
+        let known = report.coins.contains { $0.realizedCoverage > 0 && !($0.realizedCost.isZero && $0.realizedPnL.isZero) }
+        if !unknown.isEmpty, !known, unknown.allSatisfy({ $0.realizedCoverage == 0 }) { return NumberFormat.notAvailable }
+        let text = terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL)
+        return unknown.isEmpty ? text : "\(text) (part unknown)"
     }
 
     /// The income total as the totals line shows it: unknown ("n/a") while every income row's

@@ -54,16 +54,24 @@ struct RealizedCommand: Command {
                     right: [2, 4, 6, 7, 8]))
         }
         let totals = report.totals
+        // A sum over no known row is unknown ("n/a"), never $0.00 (SPEC §17): a sale at a pending
+        // price has a known cost and no proceeds, a transferred-in lot the other way round.
+        let gainKnown = totals.coverage > 0
+        func total(_ value: PreciseDecimal, known: Bool) -> PreciseDecimal? { known ? value : nil }
+        let gain = total(totals.gain, known: gainKnown)
         say(
-            "\(terminal.bold("Gain")): \(terminal.signed(money(totals.gain), totals.gain))  "
-                + "short term \(money(totals.shortTermGain)), long term \(money(totals.longTermGain))  "
-                + (taxFree ? "\(terminal.bold("Taxable")): \(money(totals.taxableGain))  " : "")
-                + "\(terminal.bold("Proceeds")): \(money(totals.proceeds))  \(terminal.bold("Cost")): \(money(totals.cost))  "
+            "\(terminal.bold("Gain")): \(terminal.signed(money(gain), gain))  "
+                + "short term \(money(total(totals.shortTermGain, known: gainKnown))), "
+                + "long term \(money(total(totals.longTermGain, known: gainKnown)))  "
+                + (taxFree ? "\(terminal.bold("Taxable")): \(money(total(totals.taxableGain, known: gainKnown)))  " : "")
+                + "\(terminal.bold("Proceeds")): \(money(total(totals.proceeds, known: report.rows.contains { $0.proceeds != nil })))  "
+                + "\(terminal.bold("Cost")): \(money(total(totals.cost, known: report.rows.contains { $0.cost != nil })))  "
                 + terminal.dim("(\(report.method.rawValue), \(Terminal.printable(report.portfolio ?? "every portfolio")))"))
         if totals.coverage < 1 {
             say(
                 terminal.dim(
-                    "\(NumberFormat.percent((1 - totals.coverage) * 100)) of the rows have no known cost (transferred in or a pending price): left out"
+                    "\(NumberFormat.percent((1 - totals.coverage) * 100)) of the rows have no known gain "
+                        + "(a lot transferred in without its cost, or a pending price): left out of the totals"
                 ))
         }
         if !report.income.isEmpty {

@@ -514,6 +514,28 @@ def test_income_with_a_pending_price_is_unknown_not_zero(cli):
     assert "Income: $300.00 from 2 transactions, 1 with a pending price (left out)" in cli("--offline", "realized").stdout
 
 
+def test_a_sale_at_a_pending_price_is_unknown_not_zero(cli):
+    """SPEC §17: a sale without a price is pending, so its realized P&L is unknown, never $0.00 (a
+    new user's finding: `pnl` printed REALIZED $0.00 and `realized` Gain and Proceeds $0.00). The
+    JSON keeps its shapes: realized_pnl 0 over no known unit with realized_coverage 0."""
+    assert cli("buy", "bitcoin", "1", "--price", "100", "--at", "2024-01-01").returncode == 0
+    assert cli("sell", "bitcoin", "0.5", "--at", "2024-01-02").returncode == 0
+    pnl = cli("--offline", "pnl").stdout
+    row = next(line for line in pnl.splitlines() if line.startswith("bitcoin"))
+    assert row.split()[-1] == "n/a" and "$0.00" not in row, row
+    assert "Realized: n/a" in pnl
+    coin = json.loads(cli("--offline", "--json", "pnl").stdout)["coins"][0]
+    assert (coin["realized_pnl"], coin["realized_coverage"]) == (0, 0)
+    realized = cli("--offline", "realized").stdout
+    assert "Gain: n/a  short term n/a, long term n/a  Proceeds: n/a  Cost: $50.00" in realized
+    assert "100.00% of the rows have no known gain" in realized
+    # A second sale at a price: its part is known, the pending one's is not.
+    assert cli("sell", "bitcoin", "0.25", "--price", "300", "--at", "2024-01-03").returncode == 0
+    pnl = cli("--offline", "pnl").stdout
+    assert "$50.00 (33.33% known)" in pnl and "Realized: $50.00 (part unknown)" in pnl
+    assert "Gain: $50.00" in cli("--offline", "realized").stdout
+
+
 def test_each_commands_usage_is_the_one_help_lists(cli):
     """Each command owns its usage; --help is made from those, so a wrong operand count prints
     the very form --help shows (before, buy and sell left out the --note that --help listed)."""
