@@ -859,8 +859,9 @@ int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out
  * currency and the value of fees paid in coins; null while one is pending),"cost_basis_coverage"
  * (share of held units of known cost; 1 when none held),"income" (Σ amount × price of income with
  * a known price),"income_coverage" (share of income units whose price is known; 1 when none)}…],
- * "totals":{"cost_basis","current_value","unrealized_pnl","unrealized_pnl_percentage",
- * "realized_pnl","fees","income","income_coverage" (share of income transactions priced)}}.
+ * "totals":{"cost_basis" (null when coins are held and none has a known cost),"current_value",
+ * "unrealized_pnl","unrealized_pnl_percentage","realized_pnl","fees","income","income_coverage"
+ * (share of income transactions priced)}}.
  * Money in the portfolio's currency, exact to 38 significant digits (never rounded to a fixed
  * number of places: 1e-18 units at 0.000002 cost 2e-24), written as JavaScript writes numbers
  * (plain from 1e-7 to 1e21, else 2e-24). Returns CF_OK, CF_INVALID_ARGUMENT (unknown method:

@@ -258,6 +258,13 @@ final class LedgerTests: XCTestCase {
         XCTAssertNil(lifo.averageCost)
         XCTAssertEqual(lifo.costBasisCoverage, 0)
         XCTAssertEqual(lifo.currentValue, d("400"))
+        // The totals follow the coins: no held unit of known cost, so no total cost (it was 0, a
+        // new user's finding); fifo's 100 is its one coin's.
+        XCTAssertNil(try engine.pnl(PnLOptions(method: .lifo)).totalCostBasis)
+        XCTAssertEqual(try engine.pnl(PnLOptions(method: .fifo)).totalCostBasis, d("100"))
+        // Sold out, nothing held: the total cost is 0 again (known: nothing remains).
+        try engine.addTransaction(Transaction(coinID: "bitcoin", kind: .sell, amount: 1, price: 150, timestamp: 4))
+        XCTAssertEqual(try engine.pnl(PnLOptions(method: .lifo)).totalCostBasis, .zero)
     }
 
     func testUnknownPriceLeavesUnrealizedNull() throws {

@@ -91,12 +91,17 @@ extension PnLReport {
         var value = PreciseDecimal.zero
         var anyValue = false
         var anyHeld = false
+        var costBasis = PreciseDecimal.zero
+        var anyCostBasis = false
         var fees: PreciseDecimal? = .zero
         var incomeRows = 0
         var incomeKnownRows = 0
         for coin in coins {
             if !coin.amount.isZero { anyHeld = true }
-            totalCostBasis += coin.costBasis ?? .zero
+            if let coinCost = coin.costBasis, !coin.amount.isZero {
+                costBasis += coinCost
+                anyCostBasis = true
+            }
             if let coinValue = coin.currentValue, !coin.amount.isZero {
                 value += coinValue
                 anyValue = true
@@ -107,6 +112,7 @@ extension PnLReport {
             incomeKnownRows += coin.incomeKnownRows
         }
         totalCurrentValue = anyValue || !anyHeld ? value : nil
+        totalCostBasis = anyCostBasis || !anyHeld ? costBasis : nil
         totalFees = fees
         totalIncomeCoverage = incomeRows == 0 ? 1 : Double(incomeKnownRows) / Double(incomeRows)
     }

@@ -98,8 +98,9 @@ public struct PnLReport: Hashable, Sendable {
     public var method: CostBasisMethod
     /// One entry per coin, ordered by coin id (bytewise).
     public var coins: [CoinPnL]
-    /// Σ cost_basis of the coins that have one.
-    public var totalCostBasis: PreciseDecimal
+    /// Σ cost_basis of the coins that have one; nil when coins are held and none has a known
+    /// cost (every unit transferred in or at a pending price: unknown, never 0, SPEC §17).
+    public var totalCostBasis: PreciseDecimal?
     /// Σ current_value of the priced coins; nil when coins are held and none is priced.
     public var totalCurrentValue: PreciseDecimal?
     /// Σ unrealized_pnl where known; nil when coins are held and none is known.

@@ -576,9 +576,10 @@ class CoinPnL(TypedDict):
 
 class PnLTotals(TypedDict):
     """The totals of :meth:`Engine.pnl`, in the portfolio's currency; ``income_coverage`` is the
-    share of income transactions whose price is known."""
+    share of income transactions whose price is known; ``cost_basis`` is None when coins are held
+    and none has a known cost."""
 
-    cost_basis: Decimal
+    cost_basis: Optional[Decimal]
     current_value: Optional[Decimal]
     unrealized_pnl: Optional[Decimal]
     unrealized_pnl_percentage: Optional[float]

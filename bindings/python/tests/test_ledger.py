@@ -232,6 +232,7 @@ def test_schema_one_fixture_migrates_holdings_to_transfers_in(tmp_path: Path) ->
             assert t["timestamp"] == "1970-01-01T00:00:00Z" and t["note"] == "schema 1 holding"
         assert engine.coins()["total"] == 12
         assert [c["cost_basis"] for c in engine.pnl()["coins"]] == [None, None, None, None]
+        assert engine.pnl()["totals"]["cost_basis"] is None  # no known cost held: unknown, not 0
     with coinfolio.Store(copy) as store:
         assert [h["amount"] for h in store.holdings()] == [0.1, 0.5, 2.25, 10]
     with sqlite3.connect(copy) as db:
