@@ -274,12 +274,26 @@ final class ImportFormatTests: XCTestCase {
         XCTAssertEqual(refusal("$ 5", money), "\"$ 5\" is not a number")
         XCTAssertEqual(refusal("$1.2.3", money), "\"$1.2.3\" is not a number")
         XCTAssertEqual(refusal("$0.0000000000000000001", money), "\"$0.0000000000000000001\" has more than 18 fraction digits")
+        // A number too large for the ledger says so, with reason out_of_range (a Koinly cell of 30
+        // digits was "not a number": a new user's finding).
+        for (text, form) in [("123456789012345678901234567890", NumberForm()), ("$90,000,000,000,000,000,000", money), ("1e20", [])] {
+            do {
+                _ = try ImportNumber.read(text, form)
+                XCTFail(text)
+            } catch {
+                XCTAssertEqual(error.message, "\"\(text)\" is beyond what the ledger keeps exactly (±8.5e19)")
+                XCTAssertEqual(error.reason, .outOfRange)
+            }
+        }
+        XCTAssertEqual(number("84999999999999999999", [])?.value, d("84999999999999999999"))
         XCTAssertEqual(
             refusal("$1,234", [.signed, .currencySign]),
             "\"1,234\" has a comma: write 1234 if it separates thousands, or 1.234 if it is a decimal comma")
         XCTAssertEqual(refusal("$1,5", money), "\"1,5\" has a decimal comma: the decimal mark is a point (1.5)")
         XCTAssertEqual(refusal("$1,234.5,6", money), "\"$1,234.5,6\" has a comma: this column writes numbers with a decimal point")
-        XCTAssertEqual(refusal("$99,999,999,999,999,999,999.00", money), "\"$99,999,999,999,999,999,999.00\" is not a number")
+        XCTAssertEqual(
+            refusal("$99,999,999,999,999,999,999.00", money),
+            "\"$99,999,999,999,999,999,999.00\" is beyond what the ledger keeps exactly (±8.5e19)")
     }
 
     func testCoinTrackingDashIsEmpty() throws {

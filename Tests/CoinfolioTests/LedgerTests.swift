@@ -428,6 +428,12 @@ final class LedgerTests: XCTestCase {
         XCTAssertEqual(error?.details["line"], .number(3))
         XCTAssertEqual(error?.details["column"], .string("amount"))
         XCTAssertTrue(error?.message.contains("decimal") ?? false)
+        // Too large for the ledger: out_of_range, not "not a decimal number" (a new user's finding).
+        error = failure(Self.header + "\n" + good + "2024-01-02,main,bitcoin,buy,90000000000000000000,1,0,,b\n")
+        XCTAssertEqual(error?.details["line"], .number(3))
+        XCTAssertEqual(error?.details["column"], .string("amount"))
+        XCTAssertEqual(error?.details["reason"], .string("out_of_range"))
+        XCTAssertEqual(error?.message, "line 3, column amount: \"90000000000000000000\" is beyond what the ledger keeps exactly (±8.5e19)")
         error = failure(Self.header + "\n" + good + "\"multi\nline\",main,bitcoin,buy,1,1,0,,c\n2024-13-01,main,bitcoin,buy,1,1,0,,d\n")
         XCTAssertEqual(error?.details["line"], .number(3))
         XCTAssertEqual(error?.details["column"], .string("timestamp"))

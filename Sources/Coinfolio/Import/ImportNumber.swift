@@ -107,6 +107,9 @@ enum ImportNumber {
         }
         guard let value = parsed else {
             let digits = bytes.filter { $0 != comma }
+            if ExactDecimal.isBeyondRange(digits) {
+                throw Refusal("\"\(text)\" is beyond what the ledger keeps exactly (±8.5e19)", reason: .outOfRange)
+            }
             if let point = digits.firstIndex(of: UInt8(ascii: ".")), digits.count - point - 1 > ExactDecimal.fractionDigits,
                 digits.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") })
             {

@@ -64,6 +64,18 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         self = parsed
     }
 
+    /// Whether decimal text (digits, at most one point, an optional sign and exponent) names a
+    /// value beyond ±8.5 × 10¹⁹: refused by `init?(_:)` for its size, not its form (so a refusal
+    /// can say `out_of_range` instead of "not a number").
+    static func isBeyondRange<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        // Digits, ".", "e", "E", "+", "-".
+        let decimalBytes = bytes.allSatisfy { (0x30...0x39).contains($0) || [0x2E, 0x65, 0x45, 0x2B, 0x2D].contains($0) }
+        guard decimalBytes, bytes.contains(where: { (0x30...0x39).contains($0) }),
+            let value = Double(String(decoding: bytes, as: UTF8.self))
+        else { return false }
+        return value.isFinite ? abs(value) >= 8.5e19 : true
+    }
+
     /// A Foundation `Decimal` by its text; nil past 18 fraction digits or out of range.
     public init?(_ value: Decimal) {
         guard value.isFinite else { return nil }

@@ -93,6 +93,10 @@ struct LedgerCSVRows {
             if let comma = DecimalComma.refusal(text) {
                 throw Self.error(line: line, column: name, comma.message, reason: comma.reason)
             }
+            if ExactDecimal.isBeyondRange(text.utf8) {
+                throw Self.error(
+                    line: line, column: name, "\"\(text)\" is beyond what the ledger keeps exactly (±8.5e19)", reason: .outOfRange)
+            }
             throw Self.error(line: line, column: name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
         }
         let timestampText = field(timestamp) ?? ""
