@@ -155,6 +155,14 @@ final class ImportFormatTests: XCTestCase {
             XCTAssertEqual(refused?.message, "line 1: the separator must be a comma, not \";\" (text after a closing quote)")
             XCTAssertEqual(refused?.details["field_index"], .number(0))
         }
+        // A ';' header that is no known header even split: the usual refusal, naming the ';' (it
+        // said nothing of it: a new user's finding).
+        let unknown = assertThrows(.invalidArgument) { try detect("Date (UTC);Sent Amount;Sent Currency\n") }
+        XCTAssertEqual(unknown?.details["reason"], .string("unknown_format"))
+        XCTAssertEqual(
+            unknown?.message,
+            "the header \"Date (UTC);Sent Amount;Sent Currency\" is no format Coinfolio reads "
+                + "(coinfolio, coinbase, binance, kraken, cointracking, koinly); its cells are separated by \";\" where a comma belongs")
     }
 
     /// A CSV syntax error in an exchange file's row names the header's column of its field, as in

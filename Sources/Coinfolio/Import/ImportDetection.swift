@@ -27,6 +27,8 @@ enum ImportDetection {
     ///   its line.
     static func detect(_ reader: inout CSVReader, format: ImportFormat?) throws -> Found {
         var first: [String]?
+        // The first record is one cell with ';' in it, and no known header however it is split.
+        var semicolons = false
         for attempt in 0..<preambleLimit {
             guard let record = try LedgerCSVRows.record(&reader) else { break }
             let cells = record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -48,13 +50,16 @@ enum ImportDetection {
                         error.details[.line] = .number(Double(record.line))
                         throw error
                     }
+                    semicolons = true
                 }
             }
             let matches = variants.filter { (format == nil || $0.format == format) && (attempt == 0 || $0.hasPreamble) }
                 .compactMap { ImportHeader(cells: cells, line: record.line, variant: $0) }
             if let best = matches.max(by: { $0.variant.columns.count < $1.variant.columns.count }) { return .exchange(best) }
         }
-        throw unknownFormat(header: first ?? [], asked: format)
+        var error = unknownFormat(header: first ?? [], asked: format)
+        if semicolons { error.message += "; its cells are separated by \";\" where a comma belongs" }
+        throw error
     }
 
     /// Whether a header is Coinfolio's ledger CSV: only its columns, each at most once, the
