@@ -181,7 +181,7 @@ struct Options {
             case "--year", "--tax-free-after":
                 let text = try value(argument)
                 guard let number = Int(text), number >= 0 else {
-                    throw UsageError(message: "\(argument) needs a whole number, not \"\(text)\"")
+                    throw UsageError(message: "\(argument) needs a whole number of 0 or more, not \"\(text)\"")
                 }
                 if argument == "--year" { year = number } else { taxFreeAfter = number }
             case "--csv": csv = true

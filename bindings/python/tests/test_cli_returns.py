@@ -149,6 +149,7 @@ def test_an_attached_value_is_the_same_option(uk_example):
     for args, message in (
         (("pnl", "--json=yes"), "--json takes no value"),
         (("pnl", "--nope=1"), "unknown option --nope"),
+        (("realized", "--tax-free-after=-1"), '--tax-free-after needs a whole number of 0 or more, not "-1"'),
         (("buy", "token", "1", "--price=5", "--price", "6"), "--price is given twice"),
     ):
         result = uk_example(*args)
