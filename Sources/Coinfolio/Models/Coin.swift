@@ -19,46 +19,100 @@ public struct Coin: Hashable, Sendable, Identifiable {
         set { texts[.image] = newValue }
     }
     /// `current_price`, in vs_currency.
-    public var currentPrice: Double?
+    public var currentPrice: Double? {
+        get { numbers[.currentPrice] }
+        set { numbers[.currentPrice] = newValue }
+    }
     /// `market_cap`, in vs_currency.
-    public var marketCap: Double?
+    public var marketCap: Double? {
+        get { numbers[.marketCap] }
+        set { numbers[.marketCap] = newValue }
+    }
     /// `market_cap_rank`, 1 for the largest; nil for unranked coins.
-    public var marketCapRank: Int?
+    public var marketCapRank: Int? {
+        get { numbers.rank }
+        set { numbers.rank = newValue }
+    }
     /// `fully_diluted_valuation`, in vs_currency.
-    public var fullyDilutedValuation: Double?
+    public var fullyDilutedValuation: Double? {
+        get { numbers[.fullyDilutedValuation] }
+        set { numbers[.fullyDilutedValuation] = newValue }
+    }
     /// `total_volume` (24 h), in vs_currency.
-    public var totalVolume: Double?
+    public var totalVolume: Double? {
+        get { numbers[.totalVolume] }
+        set { numbers[.totalVolume] = newValue }
+    }
     /// `high_24h`, in vs_currency.
-    public var high24h: Double?
+    public var high24h: Double? {
+        get { numbers[.high24h] }
+        set { numbers[.high24h] = newValue }
+    }
     /// `low_24h`, in vs_currency.
-    public var low24h: Double?
+    public var low24h: Double? {
+        get { numbers[.low24h] }
+        set { numbers[.low24h] = newValue }
+    }
     /// `price_change_24h`, in vs_currency.
-    public var priceChange24h: Double?
+    public var priceChange24h: Double? {
+        get { numbers[.priceChange24h] }
+        set { numbers[.priceChange24h] = newValue }
+    }
     /// `price_change_percentage_24h`, percent units.
-    public var priceChangePercentage24h: Double?
+    public var priceChangePercentage24h: Double? {
+        get { numbers[.priceChangePercentage24h] }
+        set { numbers[.priceChangePercentage24h] = newValue }
+    }
     /// `market_cap_change_24h`, in vs_currency.
-    public var marketCapChange24h: Double?
+    public var marketCapChange24h: Double? {
+        get { numbers[.marketCapChange24h] }
+        set { numbers[.marketCapChange24h] = newValue }
+    }
     /// `market_cap_change_percentage_24h`, percent units.
-    public var marketCapChangePercentage24h: Double?
+    public var marketCapChangePercentage24h: Double? {
+        get { numbers[.marketCapChangePercentage24h] }
+        set { numbers[.marketCapChangePercentage24h] = newValue }
+    }
     /// `circulating_supply`, in coins.
-    public var circulatingSupply: Double?
+    public var circulatingSupply: Double? {
+        get { numbers[.circulatingSupply] }
+        set { numbers[.circulatingSupply] = newValue }
+    }
     /// `total_supply`, in coins (4.2e17 happens).
-    public var totalSupply: Double?
+    public var totalSupply: Double? {
+        get { numbers[.totalSupply] }
+        set { numbers[.totalSupply] = newValue }
+    }
     /// `max_supply`, in coins.
-    public var maxSupply: Double?
+    public var maxSupply: Double? {
+        get { numbers[.maxSupply] }
+        set { numbers[.maxSupply] = newValue }
+    }
     /// `ath` (all-time high), in vs_currency.
-    public var ath: Double?
+    public var ath: Double? {
+        get { numbers[.ath] }
+        set { numbers[.ath] = newValue }
+    }
     /// `ath_change_percentage`, percent units.
-    public var athChangePercentage: Double?
+    public var athChangePercentage: Double? {
+        get { numbers[.athChangePercentage] }
+        set { numbers[.athChangePercentage] = newValue }
+    }
     /// `ath_date` as sent (ISO-8601, with or without milliseconds); see `date(_:)`.
     public var athDate: String? {
         get { texts[.athDate] }
         set { texts[.athDate] = newValue }
     }
     /// `atl` (all-time low), in vs_currency.
-    public var atl: Double?
+    public var atl: Double? {
+        get { numbers[.atl] }
+        set { numbers[.atl] = newValue }
+    }
     /// `atl_change_percentage`, percent units.
-    public var atlChangePercentage: Double?
+    public var atlChangePercentage: Double? {
+        get { numbers[.atlChangePercentage] }
+        set { numbers[.atlChangePercentage] = newValue }
+    }
     /// `atl_date` as sent (ISO-8601).
     public var atlDate: String? {
         get { texts[.atlDate] }
@@ -89,6 +143,8 @@ public struct Coin: Hashable, Sendable, Identifiable {
         get { changeWindows.dictionary }
         set { changeWindows = ChangeWindows(newValue) }
     }
+    /// The numbers as held (raw values and a presence mask, `Numbers`).
+    var numbers = Numbers()
     /// The change windows as held (no dictionary per coin).
     var changeWindows = ChangeWindows()
     /// `image` and the three dates as held (`Texts`: values, or ranges of a decoded body's bytes).
