@@ -93,19 +93,29 @@ struct Options {
     static let switches: Set<String> = ["--csv", "--history", "--dry-run", "--all", "--json", "--offline", "--help"]
 
     /// `--name=value` as `--name value` (getopt_long's attached form; the value keeps any `=`,
-    /// as in `--symbol=BOND=barnbridge`), before a `--` only. A switch with a value is refused.
+    /// as in `--symbol=BOND=barnbridge`), before a `--` only. The argument after an option that
+    /// takes a value is that value, as written (`--note --a=b` is the note "--a=b"). A switch
+    /// with a value, and `--=…` (no name), are refused.
     static func detachingValues(_ arguments: [String]) throws -> [String] {
         var detached: [String] = []
+        var valueNext = false
         for (index, argument) in arguments.enumerated() {
+            if valueNext {
+                detached.append(argument)
+                valueNext = false
+                continue
+            }
             if argument == "--" {
                 detached += arguments[index...]
                 break
             }
             guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else {
                 detached.append(argument)
+                valueNext = argument.hasPrefix("--") && !switches.contains(argument)
                 continue
             }
             let name = String(argument[..<equals])
+            if name == "--" { throw UsageError(message: "unknown option \(argument)") }
             if switches.contains(name) { throw UsageError(message: "\(name) takes no value, not \"\(argument)\"") }
             detached += [name, String(argument[argument.index(after: equals)...])]
         }

@@ -243,6 +243,19 @@ final class ImportEngineTests: XCTestCase {
         XCTAssertEqual(try importFile(engine, try sample("binance-trade-history.csv"), options).imported, 12)
     }
 
+    /// Shortfalls in two portfolios of one coinfolio file: the earliest in time is named, whatever
+    /// the portfolios' names (they were checked in name order: a breaker's finding).
+    func testTheEarliestShortfallAcrossPortfoliosIsNamed() throws {
+        let engine = try self.engine()
+        let before = try everything(engine)
+        let file = "timestamp,portfolio,coin_id,kind,amount,price\n2024-01-03,alpha,bitcoin,sell,1,5\n2024-01-01,beta,ethereum,sell,1,5\n"
+        let error = assertThrows(.invalidArgument) { try importText(engine, file, ImportOptions(format: .coinfolio)) }
+        XCTAssertEqual(error?.details["line"], .number(3))
+        XCTAssertEqual(error?.details["coin_id"], .string("ethereum"))
+        XCTAssertEqual(error?.details["column"], .string("amount"))
+        XCTAssertEqual(try everything(engine), before)
+    }
+
     /// An import of an earlier sell that leaves a later row short names the imported row's line.
     func testShortfallOnALaterStoredRowNamesTheImportedRow() throws {
         let engine = try self.engine()

@@ -27,7 +27,7 @@ enum ImportDetection {
     ///   its line.
     static func detect(_ reader: inout CSVReader, format: ImportFormat?) throws -> Found {
         var first: [String]?
-        // The first record is one cell with ';' in it, and no known header however it is split.
+        // The first record is one cell that ';' splits into 3 or more, and no known header.
         var semicolons = false
         for attempt in 0..<preambleLimit {
             guard let record = try LedgerCSVRows.record(&reader) else { break }
@@ -50,7 +50,7 @@ enum ImportDetection {
                         error.details[.line] = .number(Double(record.line))
                         throw error
                     }
-                    semicolons = true
+                    semicolons = split.count >= 3  // a header's cells, not a title line's "Report; …"
                 }
             }
             let matches = variants.filter { (format == nil || $0.format == format) && (attempt == 0 || $0.hasPreamble) }

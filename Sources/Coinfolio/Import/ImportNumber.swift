@@ -107,15 +107,11 @@ enum ImportNumber {
         }
         guard let value = parsed else {
             let digits = bytes.filter { $0 != comma }
-            if ExactDecimal.isBeyondRange(digits) {
-                throw Refusal("\"\(text)\" is beyond what the ledger keeps exactly (±8.5e19)", reason: .outOfRange)
+            switch ExactDecimal.refusal(digits) {
+            case .beyondRange?: throw Refusal("\"\(text)\" is beyond what the ledger keeps exactly (±8.5e19)", reason: .outOfRange)
+            case .fractionDigits?: throw Refusal("\"\(text)\" has more than \(ExactDecimal.fractionDigits) fraction digits")
+            case nil: throw Refusal("\"\(text)\" is not a number")
             }
-            if let point = digits.firstIndex(of: UInt8(ascii: ".")), digits.count - point - 1 > ExactDecimal.fractionDigits,
-                digits.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") })
-            {
-                throw Refusal("\"\(text)\" has more than \(ExactDecimal.fractionDigits) fraction digits")
-            }
-            throw Refusal("\"\(text)\" is not a number")
         }
         return Read(value: negative ? -value : value, suffix: suffix)
     }

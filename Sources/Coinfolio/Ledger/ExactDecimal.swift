@@ -64,16 +64,20 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         self = parsed
     }
 
-    /// Whether decimal text (digits, at most one point, an optional sign and exponent) names a
-    /// value beyond ±8.5 × 10¹⁹: refused by `init?(_:)` for its size, not its form (so a refusal
-    /// can say `out_of_range` instead of "not a number").
-    static func isBeyondRange<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
-        // Digits, ".", "e", "E", "+", "-".
+    /// Why decimal text `init?(_:)` refuses is refused, when its form is a number's (digits, at
+    /// most one point, an optional sign and exponent): its size (`beyondRange`, past ±8.5 × 10¹⁹,
+    /// exactly Int128.max / 2 units of 10⁻¹⁸) or its precision (`fractionDigits`, past 18 fraction
+    /// digits, 1e-400 included). Nil for text that is no number at all ("0x10", "inf", "1,5").
+    enum TextRefusal { case beyondRange, fractionDigits }
+
+    static func refusal<C: Collection>(_ bytes: C) -> TextRefusal? where C.Element == UInt8 {
+        // Digits, ".", "e", "E", "+", "-"; Double's reading then settles the form.
         let decimalBytes = bytes.allSatisfy { (0x30...0x39).contains($0) || [0x2E, 0x65, 0x45, 0x2B, 0x2D].contains($0) }
         guard decimalBytes, bytes.contains(where: { (0x30...0x39).contains($0) }),
             let value = Double(String(decoding: bytes, as: UTF8.self))
-        else { return false }
-        return value.isFinite ? abs(value) >= 8.5e19 : true
+        else { return nil }
+        if value.isFinite, abs(value) < 1 { return .fractionDigits }
+        return parse(bytes, rounding: true) == nil ? .beyondRange : .fractionDigits
     }
 
     /// A Foundation `Decimal` by its text; nil past 18 fraction digits or out of range.

@@ -93,7 +93,7 @@ struct LedgerCSVRows {
             if let comma = DecimalComma.refusal(text) {
                 throw Self.error(line: line, column: name, comma.message, reason: comma.reason)
             }
-            if ExactDecimal.isBeyondRange(text.utf8) {
+            if ExactDecimal.refusal(text.utf8) == .beyondRange {
                 throw Self.error(
                     line: line, column: name, "\"\(text)\" is beyond what the ledger keeps exactly (±8.5e19)", reason: .outOfRange)
             }

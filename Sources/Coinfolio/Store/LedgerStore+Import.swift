@@ -235,12 +235,18 @@ extension LedgerStore {
             }
         }
         if let currentName { portfolios[HoldingsKey(currentName)] = current }
+        // Each portfolio's earliest shortfall; the earliest of them all is the one named.
+        var shortfalls: [(error: CoinfolioError, at: (time: Int64, id: Int64))] = []
         for key in portfolios.keys.sorted(by: { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }) {
             guard let imported = portfolios[key], !imported.keys.isEmpty else { continue }
-            try checkImported(
+            if let shortfall = try checkImported(
                 imported, portfolio: key.text, keptRows: keepsRows, amountColumn: namesColumns ? "amount" : nil, connection,
                 line: importedLine)
+            {
+                shortfalls.append(shortfall)
+            }
         }
+        if let first = shortfalls.min(by: { $0.at < $1.at }) { throw first.error }
         return counts
     }
 
@@ -250,11 +256,12 @@ extension LedgerStore {
     /// into an empty portfolio, or of a later export: the usual case; a row at that very time
     /// comes before every imported one, its id being smaller) and the rows were kept, the
     /// imported rows alone, in ledger order, are checked in memory; otherwise two ordered reads
-    /// of the entries from that time on, keeping a few numbers per coin.
+    /// of the entries from that time on, keeping a few numbers per coin. Returns the portfolio's
+    /// earliest shortfall (its error and ledger position), or nil after setting the positions.
     private func checkImported(
         _ imported: PortfolioImport, portfolio: String, keptRows: Bool, amountColumn: String?, _ connection: any Database,
         line importedLine: (Int64) -> Int?
-    ) throws {
+    ) throws -> (error: CoinfolioError, at: (time: Int64, id: Int64))? {
         let keys = imported.keys
         // What each coin held before the import (positions were summed before its first row).
         var before = [ExactDecimal](repeating: .zero, count: keys.count)
@@ -306,12 +313,14 @@ extension LedgerStore {
         }
         if let (index, short) = first {
             let error = Self.breachError(short, coinID: keys[index].text)
-            guard let line = importedLine(short.entry.id) ?? lastImported[index].flatMap(importedLine) else { throw error }
-            throw LedgerCSVRows.error(line: line, column: amountColumn, error.message, error.details)
+            let at = (short.entry.timestamp, short.entry.id)
+            guard let line = importedLine(short.entry.id) ?? lastImported[index].flatMap(importedLine) else { return (error, at) }
+            return (LedgerCSVRows.error(line: line, column: amountColumn, error.message, error.details), at)
         }
         changePositions(portfolio: portfolio) { held in
             for (index, key) in keys.enumerated() { held[key] = before[index] + imported.changes[index] }
         }
+        return nil
     }
 }
 

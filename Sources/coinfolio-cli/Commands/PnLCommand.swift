@@ -59,13 +59,12 @@ struct PnLCommand: Command {
         return coverage < 1 ? "\(text) (\(NumberFormat.percent(coverage * 100)) known)" : text
     }
 
-    /// The realized total: unknown when every coin that disposed of units knows none of them.
+    /// The realized total: unknown when no coin's realized P&L is known at all (every coin's
+    /// coverage 0), the known part "(part unknown)" when some coin's is not wholly known.
     static func totalRealized(_ report: PnLReport, terminal: Terminal, _ money: (PreciseDecimal?) -> String) -> String {
-        let unknown = report.coins.filter { $0.realizedCoverage < 1 }
-        let known = report.coins.contains { $0.realizedCoverage > 0 && !($0.realizedCost.isZero && $0.realizedPnL.isZero) }
-        if !unknown.isEmpty, !known, unknown.allSatisfy({ $0.realizedCoverage == 0 }) { return NumberFormat.notAvailable }
+        if report.coins.allSatisfy({ $0.realizedCoverage == 0 }) { return NumberFormat.notAvailable }
         let text = terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL)
-        return unknown.isEmpty ? text : "\(text) (part unknown)"
+        return report.coins.contains { $0.realizedCoverage < 1 } ? "\(text) (part unknown)" : text
     }
 
     /// The income total as the totals line shows it: unknown ("n/a") while every income row's

@@ -54,18 +54,23 @@ struct RealizedCommand: Command {
                     right: [2, 4, 6, 7, 8]))
         }
         let totals = report.totals
-        // A sum over no known row is unknown ("n/a"), never $0.00 (SPEC §17): a sale at a pending
-        // price has a known cost and no proceeds, a transferred-in lot the other way round.
+        // The line's totals are over the rows whose gain is known, so that gain = proceeds − cost
+        // (the JSON's proceeds and cost also count a known side of the other rows); over no such
+        // row they are unknown ("n/a"), never $0.00 (SPEC §17: a sale at a pending price).
         let gainKnown = totals.coverage > 0
-        func total(_ value: PreciseDecimal, known: Bool) -> PreciseDecimal? { known ? value : nil }
-        let gain = total(totals.gain, known: gainKnown)
+        func total(_ value: PreciseDecimal) -> PreciseDecimal? { gainKnown ? value : nil }
+        var proceeds = PreciseDecimal.zero
+        var cost = PreciseDecimal.zero
+        for row in report.rows where row.gain != nil {
+            proceeds += row.proceeds ?? .zero
+            cost += row.cost ?? .zero
+        }
+        let gain = total(totals.gain)
         say(
             "\(terminal.bold("Gain")): \(terminal.signed(money(gain), gain))  "
-                + "short term \(money(total(totals.shortTermGain, known: gainKnown))), "
-                + "long term \(money(total(totals.longTermGain, known: gainKnown)))  "
-                + (taxFree ? "\(terminal.bold("Taxable")): \(money(total(totals.taxableGain, known: gainKnown)))  " : "")
-                + "\(terminal.bold("Proceeds")): \(money(total(totals.proceeds, known: report.rows.contains { $0.proceeds != nil })))  "
-                + "\(terminal.bold("Cost")): \(money(total(totals.cost, known: report.rows.contains { $0.cost != nil })))  "
+                + "short term \(money(total(totals.shortTermGain))), long term \(money(total(totals.longTermGain)))  "
+                + (taxFree ? "\(terminal.bold("Taxable")): \(money(total(totals.taxableGain)))  " : "")
+                + "\(terminal.bold("Proceeds")): \(money(total(proceeds)))  \(terminal.bold("Cost")): \(money(total(cost)))  "
                 + terminal.dim("(\(report.method.rawValue), \(Terminal.printable(report.portfolio ?? "every portfolio")))"))
         if totals.coverage < 1 {
             say(

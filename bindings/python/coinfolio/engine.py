@@ -658,7 +658,8 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
             InvalidArgument: ``details["reason"]`` ``"unknown_format"`` (``details["header"]``,
                 ``details["formats"]``) or ``"unknown_symbols"`` (``details["symbols"]``: each
                 ``{"symbol", "candidates"}``); ``details["line"]`` and ``details["column"]`` for
-                a broken cell or a row the ledger refuses (a shortfall adds ``coin_id``,
+                a broken cell or a row the ledger refuses; ``details["line"]`` alone for a
+                repeated external id or a shortfall (the earliest; it adds ``coin_id``,
                 ``timestamp``, ``short_by``); ``details["field"]`` for a bad option; a file that
                 cannot be read, or a pipe or device longer than ``IMPORT_READ_LIMIT``
                 (``details["path"]``). Nothing is imported then.

@@ -527,7 +527,7 @@ def test_a_sale_at_a_pending_price_is_unknown_not_zero(cli):
     coin = json.loads(cli("--offline", "--json", "pnl").stdout)["coins"][0]
     assert (coin["realized_pnl"], coin["realized_coverage"]) == (0, 0)
     realized = cli("--offline", "realized").stdout
-    assert "Gain: n/a  short term n/a, long term n/a  Proceeds: n/a  Cost: $50.00" in realized
+    assert "Gain: n/a  short term n/a, long term n/a  Proceeds: n/a  Cost: n/a" in realized  # the row's cost is in the table
     assert "100.00% of the rows have no known gain" in realized
     # A second sale at a price: its part is known, the pending one's is not.
     assert cli("sell", "bitcoin", "0.25", "--price", "300", "--at", "2024-01-03").returncode == 0

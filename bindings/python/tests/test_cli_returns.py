@@ -141,6 +141,36 @@ def test_an_option_given_twice_or_outside_its_form_is_refused(uk_example, tmp_pa
     assert svg.exists()
 
 
+def test_realized_totals_are_over_the_rows_whose_gain_is_known(cli):
+    """The CLI's totals line covers the same rows as its gain (gain = proceeds − cost); a breaker
+    found Cost counting a sale at a pending price ("Gain $1.00, Proceeds $4.00, Cost $8.00")."""
+    for args in (
+        ("buy", "bitcoin", "1", "--price", "5", "--at", "2024-01-01"),
+        ("sell", "bitcoin", "1", "--at", "2024-01-02"),  # pending price: gain unknown
+        ("buy", "ethereum", "2", "--price", "3", "--at", "2024-01-01"),
+        ("sell", "ethereum", "1", "--price", "4", "--at", "2024-01-02"),
+    ):
+        assert cli(*args).returncode == 0
+    text = cli("--offline", "realized").stdout
+    assert "Gain: $1.00  short term $1.00, long term $0.00  Proceeds: $4.00  Cost: $3.00" in text
+    assert "50.00% of the rows have no known gain" in text
+    # pnl: ethereum's realized P&L is known, bitcoin's is not: the known part, never n/a.
+    assert "Realized: $1.00 (part unknown)" in cli("--offline", "pnl").stdout
+
+
+def test_a_coin_sold_at_price_zero_is_known_in_the_realized_total(cli):
+    """A coin bought and sold at price 0 realizes a known 0 (coverage 1): the total is its $0.00
+    "(part unknown)" beside a sale at a pending price, not n/a (a breaker's finding)."""
+    for args in (
+        ("buy", "bitcoin", "1", "--price", "5", "--at", "2024-01-01"),
+        ("sell", "bitcoin", "1", "--at", "2024-01-02"),
+        ("buy", "ethereum", "2", "--price", "0", "--at", "2024-01-01"),
+        ("sell", "ethereum", "1", "--price", "0", "--at", "2024-01-02"),
+    ):
+        assert cli(*args).returncode == 0
+    assert "Realized: $0.00 (part unknown)" in cli("--offline", "pnl").stdout
+
+
 def test_an_attached_value_is_the_same_option(uk_example):
     """`--price=5` is `--price 5` (getopt_long's attached form, which a breaker found refused as
     an unknown option); the value keeps any later `=`; a switch with a value, an unknown name and
@@ -162,3 +192,10 @@ def test_an_attached_value_is_the_same_option(uk_example):
     assert (added["amount"], added["price"], added["note"], added["timestamp"]) == (2, 7.5, "a=b", "2024-05-01T00:00:00Z")
     # After `--`, an operand that looks like an option is left as written.
     assert "unknown option" not in uk_example("search", "--", "--x=1").stderr
+    # The argument after an option that takes a value is that value as written, never split (a
+    # breaker's finding: `--note --qty=2` became the note "--qty" and an amount of 2).
+    noted = uk_example("buy", "token", "3", "--price", "1", "--note", "--qty=2", "--json")
+    assert noted.returncode == 0, noted.stderr
+    assert (json.loads(noted.stdout)["amount"], json.loads(noted.stdout)["note"]) == (3, "--qty=2")
+    assert uk_example("buy", "token", "--price", "1", "--note", "--qty=2").returncode == 2  # no amount
+    assert "unknown option --=portfolios" in uk_example("--=portfolios").stderr
