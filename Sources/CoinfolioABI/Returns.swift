@@ -18,7 +18,7 @@ public func cf_engine_realized(_ engine: OpaquePointer?, _ optionsJSON: CString?
     call(outJSON, outError) { () throws -> (expected: Int, write: (AnswerBuffer) -> Void) in
         let engine = try handle(engine, as: PortfolioEngine.self, "engine")
         let options = try RealizedOptions(json: readOptionalString(optionsJSON, "options_json"))
-        let report = try engine.realized(options)
-        return (report.expectedSize(as: options.format), { report.write(as: options.format, into: $0) })
+        let answer = try engine.realizedAnswer(options)
+        return (answer.expectedSize, { answer.write(into: $0) })
     }
 }

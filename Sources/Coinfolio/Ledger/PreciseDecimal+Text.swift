@@ -126,8 +126,17 @@ extension PreciseDecimal {
         var index = digitCapacity
         var rest = value
         // Nineteen digits at a time: 10¹⁹ fits 64 bits.
+        let tenToThe19: UInt64 = 10_000_000_000_000_000_000
         while rest > UInt128(UInt64.max) {
-            let (high, low) = rest.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
+            var (high, low) = (UInt128(0), UInt128(0))
+            let top = UInt64(truncatingIfNeeded: rest >> 64)
+            if top < tenToThe19 {
+                // One 128-by-64-bit division (the quotient fits 64 bits), not the generic 128-bit one.
+                let (quotient, remainder) = tenToThe19.dividingFullWidth((top, UInt64(truncatingIfNeeded: rest)))
+                (high, low) = (UInt128(quotient), UInt128(remainder))
+            } else {
+                (high, low) = rest.quotientAndRemainder(dividingBy: UInt128(tenToThe19))
+            }
             var chunk = UInt64(low)
             for _ in 0..<9 {
                 index -= 2

@@ -12,20 +12,39 @@ extension RealizedReport {
         portfolios: [PortfolioLedger], reported: [Int], vsCurrency: String, options: RealizedOptions,
         incomeType: (Int64) -> IncomeType? = { _ in nil }
     ) -> RealizedReport {
+        var made = rows(portfolios: portfolios, reported: reported, options: options, incomeType: incomeType)
+        if let source = made.source {
+            made.source = nil  // `source` the only reference: reordered without a copy
+            inLedgerOrder(&made.rows, source)
+        }
+        return RealizedReport(
+            portfolio: options.portfolio, vsCurrency: vsCurrency, method: options.method, rows: made.rows,
+            totals: RealizedTotals(made.rows), income: made.income, incomeTotal: made.incomeTotal)
+    }
+
+    /// The rows of a report as they are made, coin by coin (each coin's run in one go), and where
+    /// each row of ledger order lies among them (`source`; nil when they are in ledger order
+    /// already); the income in ledger order and its known total.
+    typealias MadeRows = (rows: [RealizedRow], source: [Int]?, income: [IncomeRow], incomeTotal: PreciseDecimal)
+
+    /// The rows of `compute`'s report, as made (see `MadeRows`).
+    static func rows(
+        portfolios: [PortfolioLedger], reported: [Int], options: RealizedOptions, incomeType: (Int64) -> IncomeType?
+    ) -> MadeRows {
         switch options.method {
-        case .fifo: return compute(FIFOLots.self, portfolios, reported, vsCurrency, options, incomeType)
-        case .lifo: return compute(LIFOLots.self, portfolios, reported, vsCurrency, options, incomeType)
-        case .hifo: return compute(HIFOLots.self, portfolios, reported, vsCurrency, options, incomeType)
-        case .lofo: return compute(LOFOLots.self, portfolios, reported, vsCurrency, options, incomeType)
-        case .average: return compute(AverageCostLots.self, portfolios, reported, vsCurrency, options, incomeType)
-        case .uk: return compute(UKShareLots.self, portfolios, reported, vsCurrency, options, incomeType)
+        case .fifo: return rows(FIFOLots.self, portfolios, reported, options, incomeType)
+        case .lifo: return rows(LIFOLots.self, portfolios, reported, options, incomeType)
+        case .hifo: return rows(HIFOLots.self, portfolios, reported, options, incomeType)
+        case .lofo: return rows(LOFOLots.self, portfolios, reported, options, incomeType)
+        case .average: return rows(AverageCostLots.self, portfolios, reported, options, incomeType)
+        case .uk: return rows(UKShareLots.self, portfolios, reported, options, incomeType)
         }
     }
 
-    private static func compute<Lots: LotMethod>(
-        _: Lots.Type, _ portfolios: [PortfolioLedger], _ reported: [Int], _ vsCurrency: String, _ options: RealizedOptions,
+    private static func rows<Lots: LotMethod>(
+        _: Lots.Type, _ portfolios: [PortfolioLedger], _ reported: [Int], _ options: RealizedOptions,
         _ incomeType: (Int64) -> IncomeType?
-    ) -> RealizedReport {
+    ) -> MadeRows {
         // Each portfolio's coins by id, for the moves.
         let byCoin = portfolios.map { portfolio in
             Dictionary(portfolio.coins.map { (HoldingsKey($0.coinID), $0.entries) }, uniquingKeysWith: { first, _ in first })
@@ -69,13 +88,10 @@ extension RealizedReport {
                 }
             }
         }
-        inLedgerOrder(&rows, disposals)
         income.sort { ($0.timestamp, $0.transactionID) < ($1.timestamp, $1.transactionID) }
         var incomeTotal = PreciseDecimal.zero
         for row in income { if let value = row.value { incomeTotal += value } }
-        return RealizedReport(
-            portfolio: options.portfolio, vsCurrency: vsCurrency, method: options.method, rows: rows, totals: RealizedTotals(rows),
-            income: income, incomeTotal: incomeTotal)
+        return (rows, ledgerOrder(rows.count, disposals), income, incomeTotal)
     }
 
     /// The rows of one disposal: a row per piece, the proceeds net of fees split by units (the
@@ -113,21 +129,27 @@ extension RealizedReport {
         }
     }
 
-    /// Puts the rows by disposal in ledger order (time, then id), each disposal's pieces as taken:
-    /// in place, each row moved to where it belongs (no second array of rows, no copy of each).
-    private static func inLedgerOrder(_ rows: inout [RealizedRow], _ disposals: [(timestamp: Int64, id: Int64, first: Int)]) {
+    /// Where each row of ledger order (disposals by time, then id, each disposal's pieces as
+    /// taken) lies among `count` rows made disposal by disposal from `disposals`' firsts; nil when
+    /// they are in that order already.
+    private static func ledgerOrder(_ count: Int, _ disposals: [(timestamp: Int64, id: Int64, first: Int)]) -> [Int]? {
         func before(_ a: (timestamp: Int64, id: Int64, first: Int), _ b: (timestamp: Int64, id: Int64, first: Int)) -> Bool {
             a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.id < b.id
         }
-        guard zip(disposals, disposals.dropFirst()).contains(where: { before($1, $0) }) else { return }
+        guard zip(disposals, disposals.dropFirst()).contains(where: { before($1, $0) }) else { return nil }
         let order = disposals.indices.sorted { before(disposals[$0], disposals[$1]) }
-        // The row that goes to each place.
         var source: [Int] = []
-        source.reserveCapacity(rows.count)
+        source.reserveCapacity(count)
         for index in order {
-            let end = index + 1 < disposals.count ? disposals[index + 1].first : rows.count
+            let end = index + 1 < disposals.count ? disposals[index + 1].first : count
             source.append(contentsOf: disposals[index].first..<end)
         }
+        return source
+    }
+
+    /// Puts the rows in ledger order (`source`: where each place's row lies) in place, each row
+    /// moved to where it belongs (no second array of rows, no copy of each).
+    private static func inLedgerOrder(_ rows: inout [RealizedRow], _ source: consuming [Int]) {
         // The rows come disposal by disposal from the first, so `source` names every row once; were
         // one ever left out, the rows are gathered as before (dropping it) rather than moved.
         guard source.count == rows.count else {

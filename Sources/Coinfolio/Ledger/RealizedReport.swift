@@ -203,17 +203,36 @@ public struct RealizedTotals: Hashable, Sendable {
     public var coverage: Double = 1
 
     init(_ rows: [RealizedRow]) {
-        var known = 0
-        for row in rows {
-            if let proceeds = row.proceeds { self.proceeds += proceeds }
-            if let cost = row.cost { self.cost += cost }
-            guard let gain = row.gain else { continue }
+        var sum = Sum()
+        for row in rows { sum.add(row) }
+        self = sum.totals
+    }
+
+    private init() {}
+
+    /// The sums taken row by row, in the rows' order (an answer written as its rows are made).
+    struct Sum {
+        private var sums = RealizedTotals()
+        private var known = 0
+        private var count = 0
+
+        mutating func add(_ row: RealizedRow) {
+            count += 1
+            if let proceeds = row.proceeds { sums.proceeds += proceeds }
+            if let cost = row.cost { sums.cost += cost }
+            guard let gain = row.gain else { return }
             known += 1
-            self.gain += gain
-            if row.term == .long { longTermGain += gain } else { shortTermGain += gain }
-            if row.taxFree != true { taxableGain += gain }
+            sums.gain += gain
+            if row.term == .long { sums.longTermGain += gain } else { sums.shortTermGain += gain }
+            if row.taxFree != true { sums.taxableGain += gain }
         }
-        coverage = rows.isEmpty ? 1 : Double(known) / Double(rows.count)
+
+        /// The totals of the rows added.
+        var totals: RealizedTotals {
+            var totals = sums
+            totals.coverage = count == 0 ? 1 : Double(known) / Double(count)
+            return totals
+        }
     }
 
     /// The keys of `realized`'s `totals`, in the order written.
@@ -293,13 +312,7 @@ public struct RealizedReport: Sendable {
     /// Writes the JSON to `w`, moving what it holds to `answer` (when there is one) every
     /// `AnswerBuffer.chunk` bytes of rows.
     private func writeJSON(to w: inout JSONWriter, movingChunksTo answer: AnswerBuffer?) {
-        w.beginObject()
-        w.key(JSONKey.portfolio); w.string(portfolio)
-        w.key(JSONKey.vsCurrency); w.string(vsCurrency)
-        w.key(JSONKey.method); w.string(method.rawValue)
-        w.key(JSONKey.rows)
-        w.rawBytes { bytes in
-            bytes.append(UInt8(ascii: "["))
+        Self.writeJSON(to: &w, portfolio: portfolio, vsCurrency: vsCurrency, method: method) { bytes in
             var acquired = LedgerTimestamp.DateCache()
             var disposed = LedgerTimestamp.DateCache()
             if let answer {
@@ -317,13 +330,33 @@ public struct RealizedReport: Sendable {
                     row.appendJSON(to: &bytes, acquired: &acquired, disposed: &disposed)
                 }
             }
+            return (totals, income, incomeTotal)
+        }
+    }
+
+    /// Writes the JSON answer to `w`: `rows` writes the rows (after the `[` in `bytes`, which it
+    /// may move to an answer) and answers what follows them, the totals and the income.
+    static func writeJSON(
+        to w: inout JSONWriter, portfolio: String?, vsCurrency: String, method: CostBasisMethod,
+        rows: (inout [UInt8]) -> (totals: RealizedTotals, income: [IncomeRow], incomeTotal: PreciseDecimal)
+    ) {
+        w.beginObject()
+        w.key(JSONKey.portfolio); w.string(portfolio)
+        w.key(JSONKey.vsCurrency); w.string(vsCurrency)
+        w.key(JSONKey.method); w.string(method.rawValue)
+        w.key(JSONKey.rows)
+        var rest: (totals: RealizedTotals, income: [IncomeRow], incomeTotal: PreciseDecimal)?
+        w.rawBytes { bytes in
+            bytes.append(UInt8(ascii: "["))
+            rest = rows(&bytes)
             bytes.append(UInt8(ascii: "]"))
         }
-        w.key(JSONKey.totals); w.beginObject(); totals.writeJSON(to: &w); w.endObject()
+        guard let rest else { return }
+        w.key(JSONKey.totals); w.beginObject(); rest.totals.writeJSON(to: &w); w.endObject()
         w.key(JSONKey.income); w.beginArray()
-        for row in income { w.beginObject(); row.writeJSON(to: &w); w.endObject() }
+        for row in rest.income { w.beginObject(); row.writeJSON(to: &w); w.endObject() }
         w.endArray()
-        w.key(JSONKey.incomeTotal); w.decimal(incomeTotal)
+        w.key(JSONKey.incomeTotal); w.decimal(rest.incomeTotal)
         w.endObject()
     }
 

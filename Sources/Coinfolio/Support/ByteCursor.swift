@@ -18,8 +18,24 @@ struct ByteCursor {
     }
 
     mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if let from = bytes.baseAddress { (base + count).update(from: from, count: bytes.count) }
-        count += bytes.count
+        guard let from = bytes.baseAddress else { return }
+        let length = bytes.count
+        let to = UnsafeMutableRawPointer(base + count)
+        let source = UnsafeRawPointer(from)
+        // Most pieces (a key, a date, a decimal's digits) are a few bytes: two overlapping word
+        // moves instead of a call to memcpy.
+        if length >= 8, length <= 16 {
+            to.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            to.storeBytes(of: source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 4, length < 8 {
+            to.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self), toByteOffset: length - 4, as: UInt32.self)
+        } else if length < 4 {
+            for index in 0..<length { base[count + index] = from[index] }
+        } else {
+            (base + count).update(from: from, count: length)
+        }
+        count += length
     }
 
     /// A literal's bytes.
