@@ -96,44 +96,61 @@ struct CoinbaseImporter: RowImporter {
         let coin = ImportedEntry.Asset(symbol, units)
         let note = row.text(notes)
         let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.cells])
-        func money(_ field: ImportHeader.Field) throws -> ImportedEntry.Asset? {
-            guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
-            let currency = try priceCurrency(row)
-            // `upperCased` is `uppercased()` without a copy when the code is upper-case already.
-            let code = ImportedEntry.Asset.upperCased(currency)
-            if let contradiction = CurrencySign.contradiction(row.text(field), currency: code) {
-                throw row.error(field, contradiction)
-            }
-            return ImportedEntry.Asset(currency, amount)
-        }
-        func subtotalMoney() throws -> ImportedEntry.Asset {
-            guard let value = try money(subtotal) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
-            return value
-        }
-        let fee = try money(fees).map { [$0] } ?? []
+        // The row's price currency, read at the first money cell that has a value (so a broken
+        // cell is still refused before an empty currency), then kept for the row's other cells.
+        var currency: (name: String, code: String)?
+        let fee = try money(fees, row, &currency).map { [$0] } ?? []
         func add(_ action: ImportedEntry.Action) {
             file.add(line: row.line, timestamp: time, action, fees: fee, note: note, externalID: externalID)
         }
         switch kind {
-        case "buy", "advanced trade buy": add(.exchange(sent: try subtotalMoney(), received: coin, value: nil))
-        case "sell", "advanced trade sell": add(.exchange(sent: coin, received: try subtotalMoney(), value: nil))
+        case "buy", "advanced trade buy": add(.exchange(sent: try subtotalMoney(row, &currency), received: coin, value: nil))
+        case "sell", "advanced trade sell": add(.exchange(sent: coin, received: try subtotalMoney(row, &currency), value: nil))
         case "send", "withdrawal": add(.transferOut(coin))
         case "receive", "deposit": add(.transferIn(coin))
         case "convert":
             if let received = try Self.converted(note, row: row, notes: notes) {
-                add(.exchange(sent: coin, received: received, value: try money(subtotal)))
+                add(.exchange(sent: coin, received: received, value: try money(subtotal, row, &currency)))
                 convertedID = rowID
             } else if id != nil {
                 convert = (row, time)
             } else {
                 throw unpaired(row)
             }
-        case "staking income": add(.income(coin, .staking, value: try money(subtotal)))
+        case "staking income": add(.income(coin, .staking, value: try money(subtotal, row, &currency)))
         case "rewards income", "inflation reward", "learning reward", "coinbase earn":
-            add(.income(coin, .reward, value: try money(subtotal)))
-        case "interest payout": add(.income(coin, .interest, value: try money(subtotal)))
+            add(.income(coin, .reward, value: try money(subtotal, row, &currency)))
+        case "interest payout": add(.income(coin, .interest, value: try money(subtotal, row, &currency)))
         default: file.warn(row.line, "Coinbase type \"\(row.text(type))\" is not one Coinfolio reads; the row was left out")
         }
+    }
+
+    /// The money in `field` (a currency sign, thousands separators, a minus on outflows) in the
+    /// row's price currency, or nil for an empty cell. Methods, not closures in `read`: a nested
+    /// function capturing `self` copied the importer at every call.
+    private func money(
+        _ field: ImportHeader.Field, _ row: ImportRow, _ currency: inout (name: String, code: String)?
+    ) throws -> ImportedEntry.Asset? {
+        guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
+        let price: (name: String, code: String)
+        if let currency {
+            price = currency
+        } else {
+            let name = try priceCurrency(row)
+            // `upperCased` is `uppercased()` without a copy when the code is upper-case already.
+            price = (name, ImportedEntry.Asset.upperCased(name))
+            currency = price
+        }
+        if let contradiction = CurrencySign.contradiction(row.text(field), currency: price.code) {
+            throw row.error(field, contradiction)
+        }
+        return ImportedEntry.Asset(price.name, amount)
+    }
+
+    /// The Subtotal's money, which must be there.
+    private func subtotalMoney(_ row: ImportRow, _ currency: inout (name: String, code: String)?) throws -> ImportedEntry.Asset {
+        guard let value = try money(subtotal, row, &currency) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
+        return value
     }
 
     mutating func finish(into file: inout ImportedFile) throws {
