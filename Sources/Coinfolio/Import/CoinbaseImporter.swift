@@ -98,7 +98,7 @@ struct CoinbaseImporter: RowImporter {
         let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.cells])
         // The row's price currency, read at the first money cell that has a value (so a broken
         // cell is still refused before an empty currency), then kept for the row's other cells.
-        var currency: (name: String, code: String)?
+        var currency: (name: String, code: String, ownSign: Bool)?
         let fee = try money(fees, row, &currency).map { [$0] } ?? []
         func add(_ action: ImportedEntry.Action) {
             file.add(line: row.line, timestamp: time, action, fees: fee, note: note, externalID: externalID)
@@ -129,26 +129,27 @@ struct CoinbaseImporter: RowImporter {
     /// row's price currency, or nil for an empty cell. Methods, not closures in `read`: a nested
     /// function capturing `self` copied the importer at every call.
     private func money(
-        _ field: ImportHeader.Field, _ row: ImportRow, _ currency: inout (name: String, code: String)?
+        _ field: ImportHeader.Field, _ row: ImportRow, _ currency: inout (name: String, code: String, ownSign: Bool)?
     ) throws -> ImportedEntry.Asset? {
         guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
-        let price: (name: String, code: String)
+        let price: (name: String, code: String, ownSign: Bool)
         if let currency {
             price = currency
         } else {
             let name = try priceCurrency(row)
             // `upperCased` is `uppercased()` without a copy when the code is upper-case already.
-            price = (name, ImportedEntry.Asset.upperCased(name))
+            let code = ImportedEntry.Asset.upperCased(name)
+            price = (name, code, CurrencySign.hasOwnSign(code))
             currency = price
         }
-        if let contradiction = CurrencySign.contradiction(row.text(field), currency: price.code) {
+        if let contradiction = CurrencySign.contradiction(row.text(field), currency: price.code, ownSign: price.ownSign) {
             throw row.error(field, contradiction)
         }
         return ImportedEntry.Asset(price.name, amount)
     }
 
     /// The Subtotal's money, which must be there.
-    private func subtotalMoney(_ row: ImportRow, _ currency: inout (name: String, code: String)?) throws -> ImportedEntry.Asset {
+    private func subtotalMoney(_ row: ImportRow, _ currency: inout (name: String, code: String, ownSign: Bool)?) throws -> ImportedEntry.Asset {
         guard let value = try money(subtotal, row, &currency) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
         return value
     }
@@ -189,12 +190,36 @@ struct CoinbaseImporter: RowImporter {
     /// What a Convert received, from Notes "Converted 0.5 BTC to 10 ETH" (amounts may have
     /// thousands separators); nil when the Notes are not so.
     static func converted(_ note: String, row: ImportRow, notes: ImportHeader.Field) throws -> ImportedEntry.Asset? {
-        let words = note.split(separator: " ", omittingEmptySubsequences: true)
+        let words = Self.words(note)
         guard words.count == 6, words[0] == "Converted", words[3] == "to" else { return nil }
         guard let read = try? ImportNumber.read(String(words[4]), .thousands), !read.value.isZero else {
             throw row.error(notes, "\"\(words[4])\" in the Notes is not the amount received")
         }
         return ImportedEntry.Asset(String(words[5]), read.value)
+    }
+
+    /// `note` split at spaces, empty words left out: `split(separator: " ")`, walked over the
+    /// bytes when the note is ASCII (its characters are then its bytes; the Character walk was
+    /// most of a Convert row's reading).
+    static func words(_ note: String) -> [Substring] {
+        let utf8 = note.utf8
+        guard utf8.withContiguousStorageIfAvailable({ !$0.contains(where: { $0 >= 0x80 }) }) == true else {
+            return note.split(separator: " ", omittingEmptySubsequences: true)
+        }
+        var words: [Substring] = []
+        var start: String.Index?
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: " ") {
+                if let first = start { words.append(note[first..<index]) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+            index = utf8.index(after: index)
+        }
+        if let first = start { words.append(note[first..<utf8.endIndex]) }
+        return words
     }
 
     private func unpaired(_ row: ImportRow) -> CoinfolioError {
