@@ -149,7 +149,9 @@ struct CoinbaseImporter: RowImporter {
     }
 
     /// The Subtotal's money, which must be there.
-    private func subtotalMoney(_ row: ImportRow, _ currency: inout (name: String, code: String, ownSign: Bool)?) throws -> ImportedEntry.Asset {
+    private func subtotalMoney(
+        _ row: ImportRow, _ currency: inout (name: String, code: String, ownSign: Bool)?
+    ) throws -> ImportedEntry.Asset {
         guard let value = try money(subtotal, row, &currency) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
         return value
     }
