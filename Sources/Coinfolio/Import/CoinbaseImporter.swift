@@ -96,44 +96,64 @@ struct CoinbaseImporter: RowImporter {
         let coin = ImportedEntry.Asset(symbol, units)
         let note = row.text(notes)
         let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.cells])
-        func money(_ field: ImportHeader.Field) throws -> ImportedEntry.Asset? {
-            guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
-            let currency = try priceCurrency(row)
-            // `upperCased` is `uppercased()` without a copy when the code is upper-case already.
-            let code = ImportedEntry.Asset.upperCased(currency)
-            if let contradiction = CurrencySign.contradiction(row.text(field), currency: code) {
-                throw row.error(field, contradiction)
-            }
-            return ImportedEntry.Asset(currency, amount)
-        }
-        func subtotalMoney() throws -> ImportedEntry.Asset {
-            guard let value = try money(subtotal) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
-            return value
-        }
-        let fee = try money(fees).map { [$0] } ?? []
+        // The row's price currency, read at the first money cell that has a value (so a broken
+        // cell is still refused before an empty currency), then kept for the row's other cells.
+        var currency: (name: String, code: String, ownSign: Bool)?
+        let fee = try money(fees, row, &currency).map { [$0] } ?? []
         func add(_ action: ImportedEntry.Action) {
             file.add(line: row.line, timestamp: time, action, fees: fee, note: note, externalID: externalID)
         }
         switch kind {
-        case "buy", "advanced trade buy": add(.exchange(sent: try subtotalMoney(), received: coin, value: nil))
-        case "sell", "advanced trade sell": add(.exchange(sent: coin, received: try subtotalMoney(), value: nil))
+        case "buy", "advanced trade buy": add(.exchange(sent: try subtotalMoney(row, &currency), received: coin, value: nil))
+        case "sell", "advanced trade sell": add(.exchange(sent: coin, received: try subtotalMoney(row, &currency), value: nil))
         case "send", "withdrawal": add(.transferOut(coin))
         case "receive", "deposit": add(.transferIn(coin))
         case "convert":
             if let received = try Self.converted(note, row: row, notes: notes) {
-                add(.exchange(sent: coin, received: received, value: try money(subtotal)))
+                add(.exchange(sent: coin, received: received, value: try money(subtotal, row, &currency)))
                 convertedID = rowID
             } else if id != nil {
                 convert = (row, time)
             } else {
                 throw unpaired(row)
             }
-        case "staking income": add(.income(coin, .staking, value: try money(subtotal)))
+        case "staking income": add(.income(coin, .staking, value: try money(subtotal, row, &currency)))
         case "rewards income", "inflation reward", "learning reward", "coinbase earn":
-            add(.income(coin, .reward, value: try money(subtotal)))
-        case "interest payout": add(.income(coin, .interest, value: try money(subtotal)))
+            add(.income(coin, .reward, value: try money(subtotal, row, &currency)))
+        case "interest payout": add(.income(coin, .interest, value: try money(subtotal, row, &currency)))
         default: file.warn(row.line, "Coinbase type \"\(row.text(type))\" is not one Coinfolio reads; the row was left out")
         }
+    }
+
+    /// The money in `field` (a currency sign, thousands separators, a minus on outflows) in the
+    /// row's price currency, or nil for an empty cell. Methods, not closures in `read`: a nested
+    /// function capturing `self` copied the importer at every call.
+    private func money(
+        _ field: ImportHeader.Field, _ row: ImportRow, _ currency: inout (name: String, code: String, ownSign: Bool)?
+    ) throws -> ImportedEntry.Asset? {
+        guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
+        let price: (name: String, code: String, ownSign: Bool)
+        if let currency {
+            price = currency
+        } else {
+            let name = try priceCurrency(row)
+            // `upperCased` is `uppercased()` without a copy when the code is upper-case already.
+            let code = ImportedEntry.Asset.upperCased(name)
+            price = (name, code, CurrencySign.hasOwnSign(code))
+            currency = price
+        }
+        if let contradiction = CurrencySign.contradiction(row.text(field), currency: price.code, ownSign: price.ownSign) {
+            throw row.error(field, contradiction)
+        }
+        return ImportedEntry.Asset(price.name, amount)
+    }
+
+    /// The Subtotal's money, which must be there.
+    private func subtotalMoney(
+        _ row: ImportRow, _ currency: inout (name: String, code: String, ownSign: Bool)?
+    ) throws -> ImportedEntry.Asset {
+        guard let value = try money(subtotal, row, &currency) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
+        return value
     }
 
     mutating func finish(into file: inout ImportedFile) throws {
@@ -172,12 +192,36 @@ struct CoinbaseImporter: RowImporter {
     /// What a Convert received, from Notes "Converted 0.5 BTC to 10 ETH" (amounts may have
     /// thousands separators); nil when the Notes are not so.
     static func converted(_ note: String, row: ImportRow, notes: ImportHeader.Field) throws -> ImportedEntry.Asset? {
-        let words = note.split(separator: " ", omittingEmptySubsequences: true)
+        let words = Self.words(note)
         guard words.count == 6, words[0] == "Converted", words[3] == "to" else { return nil }
         guard let read = try? ImportNumber.read(String(words[4]), .thousands), !read.value.isZero else {
             throw row.error(notes, "\"\(words[4])\" in the Notes is not the amount received")
         }
         return ImportedEntry.Asset(String(words[5]), read.value)
+    }
+
+    /// `note` split at spaces, empty words left out: `split(separator: " ")`, walked over the
+    /// bytes when the note is ASCII (its characters are then its bytes; the Character walk was
+    /// most of a Convert row's reading).
+    static func words(_ note: String) -> [Substring] {
+        let utf8 = note.utf8
+        guard utf8.withContiguousStorageIfAvailable({ !$0.contains(where: { $0 >= 0x80 }) }) == true else {
+            return note.split(separator: " ", omittingEmptySubsequences: true)
+        }
+        var words: [Substring] = []
+        var start: String.Index?
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: " ") {
+                if let first = start { words.append(note[first..<index]) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+            index = utf8.index(after: index)
+        }
+        if let first = start { words.append(note[first..<utf8.endIndex]) }
+        return words
     }
 
     private func unpaired(_ row: ImportRow) -> CoinfolioError {

@@ -10,21 +10,39 @@ enum CurrencySign {
     ]
     /// The currencies with a sign of their own (a `$` alone is not theirs).
     static let ownSign: Set<String> = symbols.values.reduce(into: []) { $0.formUnion($1) }
+    /// `ownSign` as a list: a dozen short codes compared in turn cost less than hashing the code
+    /// (every Coinbase money cell asks).
+    private static let ownSignList: [String] = ownSign.sorted()
     /// Letters before a `$` that name its currency (`CA$`, `A$`, `R$`).
     static let dollarPrefixes: [String: String] = [
         "US": "USD", "CA": "CAD", "A": "AUD", "AU": "AUD", "NZ": "NZD", "HK": "HKD", "S": "SGD", "SG": "SGD",
         "R": "BRL", "MX": "MXN", "NT": "TWD",
     ]
 
+    /// Whether `currency` (an upper-case code) has a sign of its own: `ownSign.contains`, without
+    /// hashing the code.
+    static func hasOwnSign(_ currency: String) -> Bool { ownSignList.contains(currency) }
+
     /// Why `cell`'s sign contradicts `currency` (an upper-case code such as `USD`), or nil when it
     /// does not: a known sign of other currencies; a `$` alone in a row of a currency with a sign
     /// of its own (EUR, GBP, …); letters and `$` naming another dollar.
-    static func contradiction(_ cell: String, currency: String) -> String? {
+    /// - Parameter ownSign: `hasOwnSign(currency)` when the caller knows it (a row's cells share it).
+    static func contradiction(_ cell: String, currency: String, ownSign knownOwnSign: Bool? = nil) -> String? {
         // Most cells: digits, or `$`/`-$` in a row of a currency without a sign of its own (USD).
-        var utf8 = Substring(cell).utf8[...]
-        if utf8.first == UInt8(ascii: "-") { utf8 = utf8.dropFirst() }
-        guard let first = utf8.first, !(0x30...0x39).contains(first) else { return nil }
-        if first == UInt8(ascii: "$"), !ownSign.contains(currency) { return nil }
+        // The first byte after a minus, from the bytes in memory where the string has them.
+        let first: UInt8?
+        if let lead = cell.utf8.withContiguousStorageIfAvailable({ bytes -> UInt8? in
+            let start = bytes.first == UInt8(ascii: "-") ? 1 : 0
+            return start < bytes.count ? bytes[start] : nil
+        }) {
+            first = lead
+        } else {
+            var utf8 = Substring(cell).utf8[...]
+            if utf8.first == UInt8(ascii: "-") { utf8 = utf8.dropFirst() }
+            first = utf8.first
+        }
+        guard let first, !(0x30...0x39).contains(first) else { return nil }
+        if first == UInt8(ascii: "$"), !(knownOwnSign ?? hasOwnSign(currency)) { return nil }
         var rest = Substring(cell)
         if rest.first == "-" { rest = rest.dropFirst() }
         let letters = rest.prefix { ("A"..."Z").contains($0) }

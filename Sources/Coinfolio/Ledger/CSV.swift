@@ -137,6 +137,13 @@ struct CSVReader {
                         return (end, lineEnds)
                     }
                     line += lineEnds
+                    // Closed within the chunk, no doubled quote, the byte after the quote in the
+                    // chunk too (so `peek` cannot load the next one): read in place, as unquoted.
+                    if pieces.isEmpty, end + 1 < buffer.count, buffer[end + 1] != UInt8(ascii: "\"") {
+                        inChunk = start..<end
+                        position = end + 1
+                        break
+                    }
                     pieces.append(contentsOf: buffer[start..<end])
                     try Self.checkBound(recordBytes + pieces.count, bound, line: startLine, field: fields.count)
                     position = end
