@@ -98,7 +98,7 @@ struct CoinbaseImporter: RowImporter {
         let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.cells])
         // The row's price currency, read at the first money cell that has a value (so a broken
         // cell is still refused before an empty currency), then kept for the row's other cells.
-        var currency: (name: String, code: String, ownSign: Bool)?
+        var currency: PriceCurrency?
         let fee = try money(fees, row, &currency).map { [$0] } ?? []
         func add(_ action: ImportedEntry.Action) {
             file.add(line: row.line, timestamp: time, action, fees: fee, note: note, externalID: externalID)
@@ -125,14 +125,18 @@ struct CoinbaseImporter: RowImporter {
         }
     }
 
+    /// A row's price currency as written, its upper-case code and whether that code has a sign of
+    /// its own (`CurrencySign.hasOwnSign`): read once per row, shared by its money cells.
+    private typealias PriceCurrency = (name: String, code: String, ownSign: Bool)
+
     /// The money in `field` (a currency sign, thousands separators, a minus on outflows) in the
     /// row's price currency, or nil for an empty cell. Methods, not closures in `read`: a nested
     /// function capturing `self` copied the importer at every call.
     private func money(
-        _ field: ImportHeader.Field, _ row: ImportRow, _ currency: inout (name: String, code: String, ownSign: Bool)?
+        _ field: ImportHeader.Field, _ row: ImportRow, _ currency: inout PriceCurrency?
     ) throws -> ImportedEntry.Asset? {
         guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
-        let price: (name: String, code: String, ownSign: Bool)
+        let price: PriceCurrency
         if let currency {
             price = currency
         } else {
@@ -150,7 +154,7 @@ struct CoinbaseImporter: RowImporter {
 
     /// The Subtotal's money, which must be there.
     private func subtotalMoney(
-        _ row: ImportRow, _ currency: inout (name: String, code: String, ownSign: Bool)?
+        _ row: ImportRow, _ currency: inout PriceCurrency?
     ) throws -> ImportedEntry.Asset {
         guard let value = try money(subtotal, row, &currency) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
         return value

@@ -42,7 +42,8 @@ enum CurrencySign {
             first = utf8.first
         }
         guard let first, !(0x30...0x39).contains(first) else { return nil }
-        if first == UInt8(ascii: "$"), !(knownOwnSign ?? hasOwnSign(currency)) { return nil }
+        let currencyHasOwnSign = knownOwnSign ?? hasOwnSign(currency)
+        if first == UInt8(ascii: "$"), !currencyHasOwnSign { return nil }
         var rest = Substring(cell)
         if rest.first == "-" { rest = rest.dropFirst() }
         let letters = rest.prefix { ("A"..."Z").contains($0) }
@@ -50,7 +51,7 @@ enum CurrencySign {
         let named: Set<String>
         if sign == "$" {
             if letters.isEmpty {
-                guard ownSign.contains(currency) else { return nil }
+                guard currencyHasOwnSign else { return nil }
                 return "\"\(cell)\" is in dollars, and the row's price currency is \(currency)"
             }
             guard let code = dollarPrefixes[String(letters)] else { return nil }
