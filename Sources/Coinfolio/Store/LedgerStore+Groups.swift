@@ -95,9 +95,10 @@ extension LedgerStore {
                 positions.append(held + Self.signedSum(added))
             }
             var stored = rows
+            let insertRow = try Self.insertStatement(skippingKnownExternalID: false, connection)
             for index in stored.indices {
                 stored[index].groupID = groupID
-                stored[index].id = try insert(stored[index], connection, skippingKnownExternalID: false)
+                stored[index].id = try insert(stored[index], with: insertRow, skippingKnownExternalID: false, connection)
             }
             for (slot, coin) in touched.enumerated() {
                 storePosition(portfolio: coin.portfolio, coinID: coin.coinID, positions[slot])

@@ -332,9 +332,12 @@ struct ImportGroupIDs {
     private let high: UInt64
     private var low: UInt64
 
+    /// From 16 random bytes of one `arc4random_buf` (glibc: one `getrandom` call); two
+    /// `SystemRandomNumberGenerator.next()` calls would be two.
     init() {
-        var generator = SystemRandomNumberGenerator()
-        self.init(high: generator.next(), low: generator.next())
+        var bits: (high: UInt64, low: UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &bits) { if let base = $0.baseAddress { arc4random_buf(base, $0.count) } }
+        self.init(high: bits.high, low: bits.low)
     }
 
     /// Ids counting up from the UUID of these bits (before its version and variant are set).

@@ -173,12 +173,14 @@ final class SQLiteConnection: Database {
     /// - Throws: also `.store` (`details.sqlite_code` 1032, SQLITE_READONLY_DBMOVED) when the file
     ///   was deleted, moved or replaced since it was opened: a write would go into a file nobody
     ///   opens again and vanish at close, so nothing is written.
+    /// BEGIN and COMMIT are cached prepared statements (as every other statement is): no parse of
+    /// their text per write.
     func transaction<T>(_ isolation: TransactionIsolation, _ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try prepared("BEGIN IMMEDIATE").run("cannot run \"BEGIN IMMEDIATE\"")
         do {
             try checkFileNotMoved()
             let result = try body()
-            try execute("COMMIT")
+            try prepared("COMMIT").run("cannot run \"COMMIT\"")
             return result
         } catch {
             if let handle, sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
