@@ -23,11 +23,13 @@ struct LaterRowWins<Row> {
     /// - Returns: the position of the row it replaced, or nil when `id` is new (appended).
     @discardableResult
     mutating func add(_ row: consuming Row, id: String) -> Int? {
-        if let earlier = positionByID[id] {
+        // One lookup for a new id (the usual case): the id is entered at the end's position, and
+        // an id seen before gets its earlier position back.
+        if let earlier = positionByID.updateValue(rows.count, forKey: id) {
+            positionByID[id] = earlier
             rows[earlier] = row
             return earlier
         }
-        positionByID[id] = rows.count
         rows.append(row)
         return nil
     }
