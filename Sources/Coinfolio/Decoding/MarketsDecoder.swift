@@ -83,6 +83,8 @@
             // The decoder forgets this body however the loop ends (a deadline can end it early).
             defer { cf_sj_markets_chunked_end(decoder) }
             guard let arena else { return false }
+            // The sparkline text of every row is copied here (most of a body with sparklines).
+            HugePages.advise(UnsafeMutableRawPointer(arena), bytes.count)
             let text = JSONText(adopting: arena, count: bytes.count)
             var first = true
             while true {
