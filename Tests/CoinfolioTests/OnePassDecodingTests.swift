@@ -145,6 +145,15 @@
                 XCTAssertEqual(MarketsDecoder.numberKeys[field], window.jsonKey.rawValue, "the field of \(window)")
             }
             XCTAssertEqual(MarketsDecoder.numberKeys.suffix(2), ["roi.times", "roi.percentage"])
+            // `Coin.Numbers(record:)` reads the first eighteen in this order.
+            XCTAssertEqual(
+                Array(MarketsDecoder.numberKeys.prefix(18)),
+                [
+                    "current_price", "market_cap", "market_cap_rank", "fully_diluted_valuation", "total_volume", "high_24h", "low_24h",
+                    "price_change_24h", "price_change_percentage_24h", "market_cap_change_24h", "market_cap_change_percentage_24h",
+                    "circulating_supply", "total_supply", "max_supply", "ath", "ath_change_percentage", "atl", "atl_change_percentage",
+                ])
+            XCTAssertTrue(MarketsDecoder.recordIsNumbersOrder)
             XCTAssertEqual(MarketsDecoder.stringKeys.last, "roi.currency")
         }
 

@@ -83,6 +83,8 @@
             // The decoder forgets this body however the loop ends (a deadline can end it early).
             defer { cf_sj_markets_chunked_end(decoder) }
             guard let arena else { return false }
+            // The sparkline text of every row is copied here (most of a body with sparklines).
+            HugePages.advise(UnsafeMutableRawPointer(arena), bytes.count)
             let text = JSONText(adopting: arena, count: bytes.count)
             var first = true
             while true {
@@ -154,6 +156,14 @@
 
         struct Reason: Error { var text: String }
 
+        /// The record's bits of `current_price` … `atl_change_percentage` (`Coin.Numbers(record:)`).
+        static let leadingNumbers: UInt64 = (1 << 18) - 1
+        /// Whether the record's first eighteen numbers are in `Coin.Numbers(record:)`'s order
+        /// (CF_SJ_COIN_FIELDS; `testTheScannersKeyListIsCoinJSONKey` checks every key between).
+        static let recordIsNumbersOrder =
+            CF_SJ_CURRENT_PRICE == 0 && CF_SJ_MARKET_CAP == 1 && CF_SJ_MARKET_CAP_RANK == 2 && CF_SJ_FULLY_DILUTED_VALUATION == 3
+            && CF_SJ_ATL_CHANGE_PERCENTAGE == 17
+
         /// The coin of the record at `row` (read in place: a record is about 550 bytes, and copying
         /// it and its two field arrays per coin was 2 % of a 100,000-coin load).
         /// `texts`: where the coin's image and dates are copied (`Coin.Texts`); nil: made `String`s.
@@ -210,35 +220,49 @@
                     func checkText(_ field: Int) {
                         if strings[Int(field)].problem != 0 { warn(stringPath(field), DecodeWarning.notAString) }
                     }
-                    var coin = Coin(id: id, symbol: requiredText(CF_SJ_SYMBOL), name: requiredText(CF_SJ_NAME))
-                    checkText(CF_SJ_IMAGE)
-                    coin.currentPrice = number(CF_SJ_CURRENT_PRICE)
-                    coin.marketCap = number(CF_SJ_MARKET_CAP)
-                    if let rank = number(CF_SJ_MARKET_CAP_RANK) {
-                        if rank == rank.rounded(), abs(rank) < 9.0e15 {
-                            if rank > 0 { coin.marketCapRank = Int(rank) }  // 0 or below: unranked
-                        } else {
-                            warn("market_cap_rank", DecodeWarning.notAWholeNumber)
+                    func setRank(_ coin: inout Coin) {
+                        if let rank = number(CF_SJ_MARKET_CAP_RANK) {
+                            if rank == rank.rounded(), abs(rank) < 9.0e15 {
+                                if rank > 0 { coin.marketCapRank = Int(rank) }  // 0 or below: unranked
+                            } else {
+                                warn("market_cap_rank", DecodeWarning.notAWholeNumber)
+                            }
                         }
                     }
-                    coin.fullyDilutedValuation = number(CF_SJ_FULLY_DILUTED_VALUATION)
-                    coin.totalVolume = number(CF_SJ_TOTAL_VOLUME)
-                    coin.high24h = number(CF_SJ_HIGH_24H)
-                    coin.low24h = number(CF_SJ_LOW_24H)
-                    coin.priceChange24h = number(CF_SJ_PRICE_CHANGE_24H)
-                    coin.priceChangePercentage24h = number(CF_SJ_PRICE_CHANGE_PERCENTAGE_24H)
-                    coin.marketCapChange24h = number(CF_SJ_MARKET_CAP_CHANGE_24H)
-                    coin.marketCapChangePercentage24h = number(CF_SJ_MARKET_CAP_CHANGE_PERCENTAGE_24H)
-                    coin.circulatingSupply = number(CF_SJ_CIRCULATING_SUPPLY)
-                    coin.totalSupply = number(CF_SJ_TOTAL_SUPPLY)
-                    coin.maxSupply = number(CF_SJ_MAX_SUPPLY)
-                    coin.ath = number(CF_SJ_ATH)
-                    coin.athChangePercentage = number(CF_SJ_ATH_CHANGE_PERCENTAGE)
-                    checkText(CF_SJ_ATH_DATE)
-                    coin.atl = number(CF_SJ_ATL)
-                    coin.atlChangePercentage = number(CF_SJ_ATL_CHANGE_PERCENTAGE)
-                    checkText(CF_SJ_ATL_DATE)
-                    checkText(CF_SJ_LAST_UPDATED)
+                    var coin = Coin(id: id, symbol: requiredText(CF_SJ_SYMBOL), name: requiredText(CF_SJ_NAME))
+                    checkText(CF_SJ_IMAGE)
+                    if row.pointee.number_problem & Self.leadingNumbers == 0, Self.recordIsNumbersOrder {
+                        // No field up to atl_change_percentage warns: the seventeen doubles at once,
+                        // the rank checked as below; the dates' warnings come in the same order.
+                        coin.numbers = Coin.Numbers(
+                            record: UnsafeRawPointer(numberTuple).assumingMemoryBound(to: Double.self), present: row.pointee.number_present)
+                        setRank(&coin)
+                        checkText(CF_SJ_ATH_DATE)
+                        checkText(CF_SJ_ATL_DATE)
+                        checkText(CF_SJ_LAST_UPDATED)
+                    } else {
+                        coin.currentPrice = number(CF_SJ_CURRENT_PRICE)
+                        coin.marketCap = number(CF_SJ_MARKET_CAP)
+                        setRank(&coin)
+                        coin.fullyDilutedValuation = number(CF_SJ_FULLY_DILUTED_VALUATION)
+                        coin.totalVolume = number(CF_SJ_TOTAL_VOLUME)
+                        coin.high24h = number(CF_SJ_HIGH_24H)
+                        coin.low24h = number(CF_SJ_LOW_24H)
+                        coin.priceChange24h = number(CF_SJ_PRICE_CHANGE_24H)
+                        coin.priceChangePercentage24h = number(CF_SJ_PRICE_CHANGE_PERCENTAGE_24H)
+                        coin.marketCapChange24h = number(CF_SJ_MARKET_CAP_CHANGE_24H)
+                        coin.marketCapChangePercentage24h = number(CF_SJ_MARKET_CAP_CHANGE_PERCENTAGE_24H)
+                        coin.circulatingSupply = number(CF_SJ_CIRCULATING_SUPPLY)
+                        coin.totalSupply = number(CF_SJ_TOTAL_SUPPLY)
+                        coin.maxSupply = number(CF_SJ_MAX_SUPPLY)
+                        coin.ath = number(CF_SJ_ATH)
+                        coin.athChangePercentage = number(CF_SJ_ATH_CHANGE_PERCENTAGE)
+                        checkText(CF_SJ_ATH_DATE)
+                        coin.atl = number(CF_SJ_ATL)
+                        coin.atlChangePercentage = number(CF_SJ_ATL_CHANGE_PERCENTAGE)
+                        checkText(CF_SJ_ATL_DATE)
+                        checkText(CF_SJ_LAST_UPDATED)
+                    }
                     coin.texts = held(strings, into: &texts)
                     switch row.pointee.roi_state {
                     case 1:

@@ -28,6 +28,33 @@ extension Coin {
 
         init() {}
 
+        /// The seventeen doubles at once from a decoder's record (`MarketsDecoder`): `values` holds
+        /// `current_price`, `market_cap`, `market_cap_rank`, then the other fields in `Field`'s
+        /// order through `atl_change_percentage`, each present when its bit of `present` is set
+        /// (bit i for values[i]). The rank's slot is skipped (set `rank` after checking it).
+        @inline(__always) init(record values: UnsafePointer<Double>, present mask: UInt64) {
+            @inline(__always) func value(_ slot: Int) -> Double { mask & (1 << UInt64(slot)) != 0 ? values[slot] : 0 }
+            currentPrice = value(0)
+            marketCap = value(1)
+            fullyDilutedValuation = value(3)
+            totalVolume = value(4)
+            high24h = value(5)
+            low24h = value(6)
+            priceChange24h = value(7)
+            priceChangePercentage24h = value(8)
+            marketCapChange24h = value(9)
+            marketCapChangePercentage24h = value(10)
+            circulatingSupply = value(11)
+            totalSupply = value(12)
+            maxSupply = value(13)
+            ath = value(14)
+            athChangePercentage = value(15)
+            atl = value(16)
+            atlChangePercentage = value(17)
+            // Bits 0-1 stay, bits 3-17 move down one (the rank's bit 2 dropped).
+            present = UInt32(truncatingIfNeeded: (mask & 0b11) | ((mask >> 1) & (0x7FFF << 2)))
+        }
+
         /// The value of `field`, nil when absent.
         subscript(field: Field) -> Double? {
             // Inlined: every read and write names its field, so the switch folds away.

@@ -33,14 +33,7 @@
     /// transparent huge pages are off or `madvise` fails nothing changes): the tens of megabytes
     /// of `realized` are otherwise faulted in 4 KB at a time, about a fifth of the call.
     private static func adviseHugePages(_ base: UnsafeMutablePointer<UInt8>?, _ capacity: Int) {
-        #if os(Linux)
-            let huge = 1 << 21
-            guard capacity >= 4 * huge, let base else { return }
-            let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-            let end = (Int(bitPattern: base) + capacity) & ~(huge - 1)
-            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-            _ = madvise(pointer, end - start, MADV_HUGEPAGE)
-        #endif
+        HugePages.advise(UnsafeMutableRawPointer(base), capacity)
     }
 
     deinit { free(base) }

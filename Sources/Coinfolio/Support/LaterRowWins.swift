@@ -12,9 +12,10 @@ struct LaterRowWins<Row> {
         positionByID.reserveCapacity(capacity)
     }
 
-    /// Makes room for `capacity` rows in all.
+    /// Makes room for `capacity` rows in all (a large block of rows on 2 MB pages, `HugePages`:
+    /// a 100,000-coin load's 4 KB page faults on them were about a tenth of it).
     mutating func reserveCapacity(_ capacity: Int) {
-        rows.reserveCapacity(capacity)
+        HugePages.reserve(&rows, capacity)
         positionByID.reserveCapacity(capacity)
     }
 
@@ -22,11 +23,13 @@ struct LaterRowWins<Row> {
     /// - Returns: the position of the row it replaced, or nil when `id` is new (appended).
     @discardableResult
     mutating func add(_ row: consuming Row, id: String) -> Int? {
-        if let earlier = positionByID[id] {
+        // One lookup for a new id (the usual case): the id is entered at the end's position, and
+        // an id seen before gets its earlier position back.
+        if let earlier = positionByID.updateValue(rows.count, forKey: id) {
+            positionByID[id] = earlier
             rows[earlier] = row
             return earlier
         }
-        positionByID[id] = rows.count
         rows.append(row)
         return nil
     }
