@@ -52,7 +52,7 @@ final class ImportSampleTests: XCTestCase {
         for entry in file.entries { entry.forEachSymbol { symbols.append($0) } }
         let (resolved, unresolved) = resolver.resolveAll(symbols)
         XCTAssertEqual(unresolved, [], name)
-        let plan = ImportPlan(portfolio: "main", currency: currency, resolutions: resolved, prices: .none)
+        var plan = ImportPlan(portfolio: "main", currency: currency, resolutions: resolved, prices: .none)
         var planned = Planned(file: file, groups: [], ids: [], ignored: file.ignored.map(\.line), warnings: file.warnings.map(\.line))
         for entry in file.entries {
             switch try plan.outcome(entry) {
@@ -144,7 +144,7 @@ final class ImportSampleTests: XCTestCase {
         let resolver = SymbolResolver(chosen: [:], currencies: ["usd"]) { _ in [] }
         var symbols: [String] = []
         for entry in file.entries { entry.forEachSymbol { symbols.append($0) } }
-        let plan = ImportPlan(portfolio: "main", currency: "usd", resolutions: resolver.resolveAll(symbols).resolved, prices: .none)
+        var plan = ImportPlan(portfolio: "main", currency: "usd", resolutions: resolver.resolveAll(symbols).resolved, prices: .none)
         var described: [String] = []
         var warnings: [Int] = []
         for entry in file.entries {

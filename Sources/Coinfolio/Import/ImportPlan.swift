@@ -27,6 +27,10 @@ struct ImportPlan {
     var prices: StoredPrices
     /// Whether every symbol of the file is resolved (then no entry is looked at for one that is not).
     var allResolved = false
+    /// The last two symbols looked up in `resolutions` and their answers, compared first (`==`,
+    /// as the dictionary compares): an entry's two or three lookups each hashed the symbol.
+    var recent: (symbol: String, resolution: SymbolResolver.Resolution?)? = nil
+    var before: (symbol: String, resolution: SymbolResolver.Resolution?)? = nil
 
     /// What one entry becomes: its rows, or why it writes nothing.
     enum Outcome {
@@ -42,7 +46,7 @@ struct ImportPlan {
     /// The rows `entry` writes.
     /// - Throws: `.invalidArgument` at the entry's line: a rule of the ledger the rows break
     ///   (`details.column` the field's column when there is one), a price beyond the ledger's range.
-    func outcome(_ entry: ImportedEntry) throws -> Outcome {
+    mutating func outcome(_ entry: ImportedEntry) throws -> Outcome {
         do { return try plan(entry) } catch let error as CoinfolioError {
             guard error.details[.line] == nil else { throw error }
             var details = error.details
@@ -51,14 +55,23 @@ struct ImportPlan {
         }
     }
 
-    private func plan(_ entry: ImportedEntry) throws -> Outcome {
+    /// `resolutions[symbol]`, through the two kept last answers.
+    private mutating func resolution(_ symbol: String) -> SymbolResolver.Resolution? {
+        if let recent, recent.symbol == symbol { return recent.resolution }
+        if let before, before.symbol == symbol { return before.resolution }
+        let found = resolutions[symbol]
+        (recent, before) = ((symbol, found), recent)
+        return found
+    }
+
+    private mutating func plan(_ entry: ImportedEntry) throws -> Outcome {
         if !allResolved {
             var missing = false
-            entry.forEachSymbol { if resolutions[$0] == nil { missing = true } }
+            entry.forEachSymbol { if resolution($0) == nil { missing = true } }
             if missing { return .unresolved }
         }
         func resolved(_ asset: ImportedEntry.Asset) -> SymbolResolver.Resolution {
-            resolutions[asset.symbol] ?? .money(asset.symbol.lowercased())
+            resolution(asset.symbol) ?? .money(asset.symbol.lowercased())
         }
         // A file's empty note is no note (null), as a transaction sent without one.
         let note = entry.note.isEmpty ? nil : entry.note

@@ -75,9 +75,16 @@ struct CSVReader {
         })
     }
 
-    /// The next byte, or nil at the end of the input.
+    /// The next byte, or nil at the end of the input. Inlined: called a few times a field, and
+    /// nearly always answered from the chunk at hand.
+    @inline(__always)
     private mutating func peek() throws -> UInt8? {
         if position < buffer.count { return buffer[position] }
+        return try nextChunkByte()
+    }
+
+    /// `peek` past the chunk at hand: the next chunk's first byte, or nil at the end.
+    private mutating func nextChunkByte() throws -> UInt8? {
         guard !atEnd else { return nil }
         while true {
             guard let chunk = try nextChunk() else {
@@ -117,7 +124,8 @@ struct CSVReader {
         while true {
             // The field's bytes are scanned a chunk at a time; a field that lies within one chunk
             // is read from it in place (`inChunk`), one split over chunks gathered in `pieces`.
-            pieces.removeAll(keepingCapacity: true)
+            // Emptied only when used (`removeAll` is a call a field even on an empty array).
+            if !pieces.isEmpty { pieces.removeAll(keepingCapacity: true) }
             var inChunk: Range<Int>?
             // Start of a field.
             if try peek() == UInt8(ascii: "\"") {
