@@ -44,6 +44,22 @@ final class PreciseDecimalDigitsTests: XCTestCase {
         }
     }
 
+    /// Significands of 1 to 20 digits (below 2⁶⁴: eight digits at a time, then pairs).
+    func testShortSignificandsSpellAsTheirUInt128Text() {
+        var edges: [UInt128] = [1, 9, 10, 99, 100, 101, UInt128(UInt64.max), UInt128(UInt64.max) - 1]
+        for digits in 1...20 {
+            let power = UInt128(10).power(digits - 1)
+            edges += [power, power + 1, power * 10 - 1, power * 3 + 7].filter { $0 <= UInt128(UInt64.max) }
+        }
+        for magnitude in edges { check(magnitude) }
+        var generator = SplitMix64(seed: 44)
+        for _ in 0..<20_000 {
+            let magnitude = UInt128(generator.next() >> (generator.next() % 64))
+            guard magnitude > 0 else { continue }
+            check(magnitude)
+        }
+    }
+
     func testPutWritesEveryLengthAsGiven() {
         let source: [UInt8] = (0..<40).map { UInt8(33 + $0) }
         var target = [UInt8](repeating: 0, count: 200)

@@ -28,7 +28,15 @@ enum HoldingPeriod {
 
     /// `isPast` over UTC dates already counted (days since 1970-01-01).
     static func isPast(years: Int, acquiredDay: Int, disposedDay: Int) -> Bool {
-        disposedDay > anniversary(of: acquiredDay, years: years)
+        // The anniversary lies 365·years − 1 to 366·years days after the date (a Feb 29 a year
+        // at most, a 29 February's anniversary on the 28th): outside that span no calendar is
+        // worked out (`realized` asks twice per row).
+        if years >= 0, years <= 10_000 {
+            let held = disposedDay - acquiredDay
+            if held <= 365 * years - 1 { return false }
+            if held > 366 * years { return true }
+        }
+        return disposedDay > anniversary(of: acquiredDay, years: years)
     }
 
     /// UTC calendar days from the acquisition's date to the disposal's (0 on the same day, and for

@@ -109,23 +109,50 @@ public enum LedgerTimestamp {
         appendTime(rest, to: &bytes)
     }
 
-    /// The last date written and its text: a report's consecutive times mostly share their day
-    /// (`realized` writes two per row), so the calendar is worked out once per day, not per time.
+    /// The dates written lately and their text: a report's times mostly fall on a few thousand
+    /// days (`realized` writes two per row, its acquisitions from any day of the ledger), so the
+    /// calendar is worked out once per day held, not per time. A table of `slots` days by day
+    /// number (a day pushes out the one that shares its slot), each day's ten bytes
+    /// `YYYY-MM-DD` as two words; a date of another length (a year past 9999 or before 0) is
+    /// written without it.
     struct DateCache {
-        var days = Int.min
-        var text: [UInt8] = []
+        private static let slots = 2048
+        /// Four words a slot (one cache line holds it whole): the day it holds (`Int.min` as
+        /// bits: none), its text's bytes 0–7, bytes 8–9, and one unused.
+        private var table = [UInt64](repeating: 0, count: 4 * slots)
+
+        init() {
+            for slot in 0..<Self.slots { table[4 * slot] = UInt64(bitPattern: Int64.min) }
+        }
+
+        /// Writes the date of `day` at `bytes`.
+        mutating func write(_ day: Int, to bytes: inout ByteCursor) {
+            let slot = 4 * (day & (Self.slots - 1))
+            let tag = UInt64(bitPattern: Int64(day))
+            if table[slot] != tag {
+                let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { date -> Bool in
+                    let count = writeDate(day, into: date)
+                    guard count == 10, let base = date.baseAddress else {
+                        bytes.put(UnsafeBufferPointer(rebasing: date[..<count]))
+                        return true
+                    }
+                    let raw = UnsafeRawPointer(base)
+                    table[slot + 1] = raw.loadUnaligned(as: UInt64.self)
+                    table[slot + 2] = UInt64(raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+                    return false
+                }
+                if written { return }
+                table[slot] = tag
+            }
+            bytes.putTen(table[slot + 1], UInt16(truncatingIfNeeded: table[slot + 2]))
+        }
     }
 
     /// `append(milliseconds, to:)` written at a cursor (at most 46 bytes), the date's text taken
     /// from `dates` when it holds that day.
     static func write(_ milliseconds: Int64, to bytes: inout ByteCursor, dates: inout DateCache) {
         let (days, rest) = split(milliseconds)
-        if dates.days != days {
-            dates.days = days
-            dates.text.removeAll(keepingCapacity: true)
-            appendDate(days, to: &dates.text)
-        }
-        dates.text.withUnsafeBufferPointer { bytes.put($0) }
+        dates.write(days, to: &bytes)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
             bytes.put(UnsafeBufferPointer(rebasing: text[..<writeTime(rest, into: text)]))
         }
@@ -177,7 +204,7 @@ public enum LedgerTimestamp {
     }
 
     /// Writes the date of `days` at the start of `text` (32 bytes); returns its length.
-    private static func writeDate(_ days: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    fileprivate static func writeDate(_ days: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let (year, month, day) = CivilDate.date(days: days)
         var count = 0
         func two(_ value: Int) {

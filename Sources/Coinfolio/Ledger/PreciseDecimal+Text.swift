@@ -119,14 +119,16 @@ extension PreciseDecimal {
     private static let digitCapacity = 40
 
     /// Writes the ASCII digits of `value` (above 0) at the end of `buffer` (`digitCapacity`
-    /// bytes), through 64-bit arithmetic (the generic 128-bit conversion to text is several
-    /// times slower), two digits per division (reports write hundreds of thousands of values);
-    /// returns the index of the first.
+    /// bytes), through 64- and 32-bit arithmetic (the generic 128-bit conversion to text is
+    /// several times slower), eight digits at a time as two independent halves of two pairs
+    /// each (not one long chain of divisions by 100: reports write hundreds of thousands of
+    /// values, most of 38 digits); returns the index of the first.
     private static func writeDigits(_ value: UInt128, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var index = digitCapacity
         var rest = value
         // Nineteen digits at a time: 10¹⁹ fits 64 bits.
         let tenToThe19: UInt64 = 10_000_000_000_000_000_000
+        let tenToThe8: UInt64 = 100_000_000
         while rest > UInt128(UInt64.max) {
             var (high, low) = (UInt128(0), UInt128(0))
             let top = UInt64(truncatingIfNeeded: rest >> 64)
@@ -137,39 +139,58 @@ extension PreciseDecimal {
             } else {
                 (high, low) = rest.quotientAndRemainder(dividingBy: UInt128(tenToThe19))
             }
-            var chunk = UInt64(low)
-            for _ in 0..<9 {
-                index -= 2
-                writePair(&chunk, at: index, into: buffer)
-            }
-            index -= 1
-            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: chunk)  // below 10 after nine pairs
+            // The chunk's 19 digits: 3, then 8 and 8.
+            let chunk = UInt64(low)
+            let (upper, lower) = chunk.quotientAndRemainder(dividingBy: tenToThe8 * tenToThe8)
+            let (middle, last) = lower.quotientAndRemainder(dividingBy: tenToThe8)
+            writeEight(UInt32(truncatingIfNeeded: last), at: index - 8, into: buffer)
+            writeEight(UInt32(truncatingIfNeeded: middle), at: index - 16, into: buffer)
+            let hundreds = UInt32(truncatingIfNeeded: upper) / 100  // below 10: upper is below 1000
+            writePair(UInt32(truncatingIfNeeded: upper) &- hundreds &* 100, at: index - 18, into: buffer)
+            buffer[index - 19] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: hundreds)
+            index -= 19
             rest = high
         }
         var small = UInt64(rest)
-        while small >= 100 {
-            index -= 2
-            writePair(&small, at: index, into: buffer)
+        while small >= tenToThe8 {
+            let quotient = small / tenToThe8
+            index -= 8
+            writeEight(UInt32(truncatingIfNeeded: small &- quotient &* tenToThe8), at: index, into: buffer)
+            small = quotient
         }
-        if small >= 10 {
+        var tail = UInt32(truncatingIfNeeded: small)  // below 10⁸
+        while tail >= 100 {
+            let quotient = tail / 100
             index -= 2
-            writePair(&small, at: index, into: buffer)
+            writePair(tail &- quotient &* 100, at: index, into: buffer)
+            tail = quotient
+        }
+        if tail >= 10 {
+            index -= 2
+            writePair(tail, at: index, into: buffer)
         } else {
             index -= 1
-            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: small)
+            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tail)
         }
         return index
     }
 
-    /// Writes the last two decimal digits of `value` at `index` and `index + 1`, and drops them
-    /// from `value`.
-    @inline(__always) private static func writePair(_ value: inout UInt64, at index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
-        let quotient = value / 100
-        let pair = UInt8(truncatingIfNeeded: value &- quotient &* 100)
+    /// Writes the eight decimal digits of `value` (below 10⁸, leading zeros written) at `index`.
+    @inline(__always) private static func writeEight(_ value: UInt32, at index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let high = value / 10_000
+        let low = value &- high &* 10_000
+        let (a, b) = (high / 100, low / 100)
+        writePair(a, at: index, into: buffer)
+        writePair(high &- a &* 100, at: index + 2, into: buffer)
+        writePair(b, at: index + 4, into: buffer)
+        writePair(low &- b &* 100, at: index + 6, into: buffer)
+    }
+
+    /// Writes the two decimal digits of `pair` (below 100) at `index` and `index + 1`.
+    @inline(__always) private static func writePair(_ pair: UInt32, at index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
         let tens = pair / 10
-        buffer[index] = UInt8(ascii: "0") &+ tens
-        buffer[index + 1] = UInt8(ascii: "0") &+ (pair &- tens &* 10)
-        value = quotient
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
+        buffer[index + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair &- tens &* 10)
     }
 
     /// The nearest binary double (correctly rounded for significands below 2⁵³; within an ulp or

@@ -91,6 +91,9 @@ struct UKShareMatching {
                 next += 1
             }
         }
+        // Room for every entry up front: grown by doubling, each id was hashed again per growth.
+        matched.reserveCapacity(disposals.reduce(0) { $0 + ($1.matches.isEmpty ? 0 : $1.entries.count) })
+        reserved.reserveCapacity(acquisitions.reduce(0) { $0 + ($1.matchedUnits.isZero ? 0 : $1.entries.count) })
         for day in disposals where !day.matches.isEmpty { share(day) }
         for day in acquisitions where !day.matchedUnits.isZero {
             for (id, units) in Self.shares(of: day.matchedUnits, among: day.entries, total: day.units) { reserved[id] = units }

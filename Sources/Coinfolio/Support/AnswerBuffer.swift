@@ -65,6 +65,17 @@
         count += cursor.count
     }
 
+    /// A cursor at the end of the answer with room for `room` bytes (nil when memory ran out):
+    /// what is written there counts once `advance(past:)` is given it. For a writer that cannot
+    /// hand `write(room:)` a closure without copying what it writes from (a row captured).
+    func cursor(room: Int) -> ByteCursor? {
+        guard makeRoom(room), let base else { return nil }
+        return ByteCursor(base + count)
+    }
+
+    /// Counts what was written at `cursor` (from `cursor(room:)`, nothing else written since).
+    func advance(past cursor: ByteCursor) { count += cursor.count }
+
     /// Appends `bytes` (growing the memory by doubling when they do not fit).
     func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty, makeRoom(bytes.count), let base else { return }

@@ -17,7 +17,7 @@ struct ByteCursor {
         count += 1
     }
 
-    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let from = bytes.baseAddress else { return }
         let length = bytes.count
         let to = UnsafeMutableRawPointer(base + count)
@@ -36,6 +36,14 @@ struct ByteCursor {
             (base + count).update(from: from, count: length)
         }
         count += length
+    }
+
+    /// Ten bytes: eight from `low` (in memory order), two from `high`.
+    mutating func putTen(_ low: UInt64, _ high: UInt16) {
+        let to = UnsafeMutableRawPointer(base + count)
+        to.storeBytes(of: low, as: UInt64.self)
+        to.storeBytes(of: high, toByteOffset: 8, as: UInt16.self)
+        count += 10
     }
 
     /// A literal's bytes.
