@@ -107,6 +107,20 @@ extension LedgerStore {
     func insert(
         _ t: Transaction, with statement: any DatabaseStatement, skippingKnownExternalID: Bool, _ connection: any Database
     ) throws -> Int64? {
+        // SQLite's statement bound through its own type: no dispatch through the protocol for each
+        // of the row's 18 binds.
+        if let sqlite = statement as? SQLiteStatement { bindInsert(t, sqlite) } else { bindInsert(t, statement) }
+        defer { statement.reset() }
+        // No id when a known external id was skipped.
+        guard let id = try connection.insertedID(statement) else {
+            if skippingKnownExternalID { return nil }
+            throw CoinfolioError(.store, "cannot save the transaction: the database returned no id")
+        }
+        return id
+    }
+
+    /// Binds `t`'s columns (`insertAllColumns`' order) to an insert statement.
+    private func bindInsert<S: DatabaseStatement>(_ t: Transaction, _ statement: S) {
         statement.bind(1, t.portfolio)
         statement.bind(2, t.coinID)
         statement.bind(3, t.kind.rawValue)
@@ -125,13 +139,6 @@ extension LedgerStore {
         if let priceAt = t.priceAt { statement.bind(16, priceAt) } else { statement.bind(16, nil as String?) }
         statement.bind(17, t.originalPrice?.description)
         statement.bind(18, t.priceCurrency)
-        defer { statement.reset() }
-        // No id when a known external id was skipped.
-        guard let id = try connection.insertedID(statement) else {
-            if skippingKnownExternalID { return nil }
-            throw CoinfolioError(.store, "cannot save the transaction: the database returned no id")
-        }
-        return id
     }
 
     /// The insert of one plain row (a set_holding transfer): ?1 portfolio, ?2 coin_id, ?3 kind,

@@ -11,6 +11,9 @@ import CSQLite
 /// changed or freed memory, and a parameter not bound again keeps its text, as with a copy.
 final class SQLiteBoundText {
     private var buffers: UnsafeMutablePointer<UnsafeMutableRawBufferPointer>
+    /// Whether a parameter is known to be NULL: set by a `bindNull` SQLite accepted, cleared by
+    /// every other bind through this statement (false is "not known", never wrong).
+    private var null: UnsafeMutablePointer<Bool>
     private let count: Int
 
     /// Storage for a statement with `parameters` parameters (`sqlite3_bind_parameter_count`).
@@ -18,11 +21,33 @@ final class SQLiteBoundText {
         count = Int(max(parameters, 0)) + 1
         buffers = .allocate(capacity: count)
         buffers.initialize(repeating: UnsafeMutableRawBufferPointer(start: nil, count: 0), count: count)
+        null = .allocate(capacity: count)
+        null.initialize(repeating: false, count: count)
     }
 
     deinit {
         for i in 0..<count { buffers[i].deallocate() }
         buffers.deallocate()
+        null.deallocate()
+    }
+
+    /// Binds NULL to parameter `index`, unless it already holds NULL from a bind before (an
+    /// import binds the same NULLs row after row; SQLite's bind locks the connection each time).
+    func bindNull(_ handle: OpaquePointer, _ index: Int32) {
+        let i = Int(index)
+        guard i > 0, i < count else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        if null[i] { return }
+        null[i] = sqlite3_bind_null(handle, index) == SQLITE_OK
+    }
+
+    /// Notes that parameter `index` is being bound to something other than NULL.
+    @inline(__always)
+    func bound(_ index: Int32) {
+        let i = Int(index)
+        if i > 0, i < count { null[i] = false }
     }
 
     /// Binds `bytes` to parameter `index` of `handle` from this storage. An index SQLite does
@@ -30,6 +55,7 @@ final class SQLiteBoundText {
     /// `SQLITE_RANGE` or `SQLITE_MISUSE`, as before).
     func bind(_ handle: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawBufferPointer) {
         let i = Int(index)
+        if i > 0, i < count { null[i] = false }
         // A running statement refuses new bindings (SQLITE_MISUSE) and may still read the old
         // text: leave it alone and let SQLite answer, as before.
         guard i > 0, i < count, sqlite3_stmt_busy(handle) == 0 else {

@@ -14,16 +14,25 @@ struct SQLiteStatement: DatabaseStatement {
         var text = text
         text.withUTF8 { bytes in boundText.bind(handle, index, UnsafeRawBufferPointer(bytes)) }
     }
-    func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
-    func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
-    func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+    func bind(_ index: Int32, _ value: Double) {
+        boundText.bound(index)
+        sqlite3_bind_double(handle, index, value)
+    }
+    func bind(_ index: Int32, _ value: Int) {
+        boundText.bound(index)
+        sqlite3_bind_int64(handle, index, Int64(value))
+    }
+    func bind(_ index: Int32, _ value: Int64) {
+        boundText.bound(index)
+        sqlite3_bind_int64(handle, index, value)
+    }
     func bind(_ index: Int32, _ text: String?) {
-        if let text { bind(index, text) } else { sqlite3_bind_null(handle, index) }
+        if let text { bind(index, text) } else { boundText.bindNull(handle, index) }
     }
     /// The decimal's text from the stack, copied into the statement's storage (no String in between).
     func bind(_ index: Int32, _ value: ExactDecimal?) {
         guard let value else {
-            sqlite3_bind_null(handle, index)
+            boundText.bindNull(handle, index)
             return
         }
         value.withText { bytes in boundText.bind(handle, index, UnsafeRawBufferPointer(bytes)) }
@@ -32,9 +41,10 @@ struct SQLiteStatement: DatabaseStatement {
     /// statement has run, so bind and run inside the buffer's `withUnsafeBytes`.
     func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer?) {
         guard let bytes else {
-            sqlite3_bind_null(handle, index)
+            boundText.bindNull(handle, index)
             return
         }
+        boundText.bound(index)
         // A zero-length blob still needs a non-NULL pointer, or SQLite stores NULL.
         let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
         sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(bytes.count), nil)
