@@ -17,12 +17,28 @@
 /// last of each taking the remainder so that every share adds up exactly. Transfers are no
 /// acquisition or disposal: a transfer in joins the pool, a transfer out leaves it.
 struct UKShareMatching {
-    /// The pieces each disposal (by entry id) matched by rules 1 and 2, in the order of the rules
-    /// and then of the acquisitions; a disposal not listed matched none.
-    private(set) var matched: [Int64: [Lot]] = [:]
-    /// The units of each acquisition (by entry id) its day gave to matches; they never reach the
-    /// pool. An acquisition not listed gave none.
-    private(set) var reserved: [Int64: PreciseDecimal] = [:]
+    /// One entry's part of the plan, at its ledger point.
+    struct Planned<Value> {
+        var at: LedgerPoint
+        var value: Value
+    }
+
+    /// The pieces each disposal matched by rules 1 and 2 (in the order of the rules and then of
+    /// the acquisitions), in ledger order; a disposal not listed matched none.
+    private(set) var matched: [Planned<[Lot]>] = []
+    /// The units each acquisition's day gave to matches (they never reach the pool), in ledger
+    /// order; an acquisition not listed gave none.
+    private(set) var reserved: [Planned<PreciseDecimal>] = []
+
+    /// The value `list` (in ledger order) plans for the entry at `point`, read with `cursor`: the
+    /// entries are asked in ledger order, so the cursor passes over the points before `point`
+    /// (entries never asked for) and stops after `point`'s own (no hashing, no lookup).
+    static func take<Value>(_ list: [Planned<Value>], at point: LedgerPoint, cursor: inout Int) -> Value? {
+        while cursor < list.count, precedes(list[cursor].at, point) { cursor += 1 }
+        guard cursor < list.count, list[cursor].at == point else { return nil }
+        cursor += 1
+        return list[cursor - 1].value
+    }
 
     /// How far after a disposal's day its acquisitions match: 30 days (CRYPTO22253, CG51560: a
     /// repurchase on day 31 falls to the pool).
@@ -35,7 +51,7 @@ struct UKShareMatching {
         var pool = AverageCostLots()
         var units = PreciseDecimal.zero
         var matchedUnits = PreciseDecimal.zero
-        var entries: [(id: Int64, units: PreciseDecimal)] = []
+        var entries: [(at: LedgerPoint, units: PreciseDecimal)] = []
     }
 
     /// One day's disposals as one: their units, what is still unmatched, the matches, the entries.
@@ -44,7 +60,7 @@ struct UKShareMatching {
         var units = PreciseDecimal.zero
         var unmatched = PreciseDecimal.zero
         var matches: [Lot] = []
-        var entries: [(id: Int64, units: PreciseDecimal)] = []
+        var entries: [(at: LedgerPoint, units: PreciseDecimal)] = []
     }
 
     /// The plan for `entries` (one coin of one portfolio, in ledger order).
@@ -60,12 +76,12 @@ struct UKShareMatching {
                 if let price = entry.price, let fee = entry.fee { cost = entry.units * price + fee }
                 acquisitions[acquisitions.count - 1].pool.add(Lot(units: entry.units, cost: cost, acquired: entry.point))
                 acquisitions[acquisitions.count - 1].units += entry.units
-                acquisitions[acquisitions.count - 1].entries.append((entry.id, entry.units))
+                acquisitions[acquisitions.count - 1].entries.append((entry.point, entry.units))
             case .sell, .fee:
                 if disposals.last?.day != day { disposals.append(Disposals(day: day)) }
                 disposals[disposals.count - 1].units += entry.units
                 disposals[disposals.count - 1].unmatched += entry.units
-                disposals[disposals.count - 1].entries.append((entry.id, entry.units))
+                disposals[disposals.count - 1].entries.append((entry.point, entry.units))
             case .transferIn, .transferOut:
                 continue
             }
@@ -91,12 +107,14 @@ struct UKShareMatching {
                 next += 1
             }
         }
-        // Room for every entry up front: grown by doubling, each id was hashed again per growth.
+        // Days in ledger order, each day's entries in ledger order: the lists come out in ledger order.
         matched.reserveCapacity(disposals.reduce(0) { $0 + ($1.matches.isEmpty ? 0 : $1.entries.count) })
         reserved.reserveCapacity(acquisitions.reduce(0) { $0 + ($1.matchedUnits.isZero ? 0 : $1.entries.count) })
         for day in disposals where !day.matches.isEmpty { share(day) }
         for day in acquisitions where !day.matchedUnits.isZero {
-            for (id, units) in Self.shares(of: day.matchedUnits, among: day.entries, total: day.units) { reserved[id] = units }
+            for (at, units) in Self.shares(of: day.matchedUnits, among: day.entries, total: day.units) {
+                reserved.append(Planned(at: at, value: units))
+            }
         }
     }
 
@@ -113,7 +131,7 @@ struct UKShareMatching {
     /// Shares a day's matches among its disposals in proportion to their units.
     private mutating func share(_ day: Disposals) {
         guard day.entries.count > 1 else {
-            matched[day.entries[0].id] = day.matches
+            matched.append(Planned(at: day.entries[0].at, value: day.matches))
             return
         }
         var pieces = [[Lot]](repeating: [], count: day.entries.count)
@@ -124,13 +142,15 @@ struct UKShareMatching {
                 pieces[index].append(index == shares.count - 1 ? rest : rest.split(share.units))
             }
         }
-        for (index, entry) in day.entries.enumerated() where !pieces[index].isEmpty { matched[entry.id] = pieces[index] }
+        for (index, entry) in day.entries.enumerated() where !pieces[index].isEmpty {
+            matched.append(Planned(at: entry.at, value: pieces[index]))
+        }
     }
 
     /// `part` shared among `entries` in proportion to their units (which add up to `total`), the
     /// last taking the remainder.
-    private static func shares(of part: PreciseDecimal, among entries: [(id: Int64, units: PreciseDecimal)], total: PreciseDecimal)
-        -> [(id: Int64, units: PreciseDecimal)]
+    private static func shares(of part: PreciseDecimal, among entries: [(at: LedgerPoint, units: PreciseDecimal)], total: PreciseDecimal)
+        -> [(at: LedgerPoint, units: PreciseDecimal)]
     {
         guard part != total else { return entries }
         var given = PreciseDecimal.zero
