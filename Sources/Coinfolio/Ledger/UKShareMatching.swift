@@ -79,20 +79,20 @@ struct UKShareMatching {
             switch entry.kind {
             case .buy, .income:
                 if acquisitions.last?.day != day {
-                    acquisitions.append(Acquisitions(day: day, entries: acquired.count ..< acquired.count))
+                    acquisitions.append(Acquisitions(day: day, entries: acquired.count..<acquired.count))
                 }
                 var cost: PreciseDecimal?
                 if let price = entry.price, let fee = entry.fee { cost = entry.units * price + fee }
                 acquisitions[acquisitions.count - 1].pool.add(Lot(units: entry.units, cost: cost, acquired: entry.point))
                 acquisitions[acquisitions.count - 1].units += entry.units
                 acquired.append((entry.point, entry.units))
-                acquisitions[acquisitions.count - 1].entries = acquisitions[acquisitions.count - 1].entries.lowerBound ..< acquired.count
+                acquisitions[acquisitions.count - 1].entries = acquisitions[acquisitions.count - 1].entries.lowerBound..<acquired.count
             case .sell, .fee:
-                if disposals.last?.day != day { disposals.append(Disposals(day: day, entries: disposed.count ..< disposed.count)) }
+                if disposals.last?.day != day { disposals.append(Disposals(day: day, entries: disposed.count..<disposed.count)) }
                 disposals[disposals.count - 1].units += entry.units
                 disposals[disposals.count - 1].unmatched += entry.units
                 disposed.append((entry.point, entry.units))
-                disposals[disposals.count - 1].entries = disposals[disposals.count - 1].entries.lowerBound ..< disposed.count
+                disposals[disposals.count - 1].entries = disposals[disposals.count - 1].entries.lowerBound..<disposed.count
             case .transferIn, .transferOut:
                 continue
             }
