@@ -228,6 +228,34 @@ final class UKSharePoolingTests: XCTestCase {
         }
     }
 
+    /// Worked by hand under CG51560–CG51590 (s105 same day, s106A thirty days, s104 pool): 1,000
+    /// bought for £2,000 (10 January 2023); on 1 May two sales, 300 for £1,200 and 100 for £400,
+    /// are one disposal of 400, and a buy of 100 for £350 the same day; 15 May sells 200 for £700;
+    /// 20 May buys 250 for £1,000; 5 June buys 200 for £900; 1 July sells 500 for £2,500. 1 May:
+    /// 100 same day (£350), then 250 of 20 May (£1,000, day 19; 5 June is day 35, too late), 50
+    /// from the pool (£100); shared 3 : 1, the 300 take 75 (£262.50), 187.5 (£750) and 37.5 (£75):
+    /// cost £1,087.50, gain £112.50; the 100 take 25 (£87.50), 62.5 (£250) and 12.5 (£25): cost
+    /// £362.50, gain £37.50. 15 May: 200 of 5 June (day 21, £900), loss £200. Every later buy
+    /// matched, so the pool holds 950 costing £1,900: 1 July takes 500 at £2 (£1,000), gain
+    /// £1,500; 450 left costing £900.
+    func testTwoSalesOfOneDayShareTheSameDayAndThirtyDayMatches() {
+        let entries = ledger([
+            (.buy, "1000", "2000", "2023-01-10"), (.sell, "300", "1200", "2023-05-01T10:00"), (.sell, "100", "400", "2023-05-01T11:00"),
+            (.buy, "100", "350", "2023-05-01T12:00"), (.sell, "200", "700", "2023-05-15"), (.buy, "250", "1000", "2023-05-20"),
+            (.buy, "200", "900", "2023-06-05"), (.sell, "500", "2500", "2023-07-01"),
+        ])
+        let report = realized(entries)
+        XCTAssertEqual(report.rows.filter { $0.disposalID == 2 }.map(\.amount), [p("75"), p("187.5"), p("37.5")])
+        XCTAssertEqual(report.rows.filter { $0.disposalID == 3 }.map(\.amount), [p("25"), p("62.5"), p("12.5")])
+        for (id, cost, gain) in [(Int64(2), "1087.5", "112.5"), (3, "362.5", "37.5"), (5, "900", "-200"), (8, "1000", "1500")] {
+            XCTAssertEqual(figures(report, disposal: id).cost, p(cost), "\(id)")
+            XCTAssertEqual(figures(report, disposal: id).gain, p(gain), "\(id)")
+        }
+        let coin = pnl(entries)
+        XCTAssertEqual(coin.amount, p("450"))
+        XCTAssertEqual(coin.costBasis, p("900"))
+    }
+
     // MARK: - Transfers, unknown costs, fee rows
 
     /// A move is no acquisition: on the day of the move the receiving portfolio's transfer in

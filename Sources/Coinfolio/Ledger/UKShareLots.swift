@@ -20,10 +20,17 @@ struct UKShareLots: LotMethod {
     private var owed = PreciseDecimal.zero
     /// The latest acquisition that reached the pool: the acquisition time of units it lacked.
     private var latest: LedgerPoint = (0, 0)
+    /// Where the next look-up in the plan's two lists starts (entries come in ledger order).
+    private var nextMatched = 0
+    private var nextReserved = 0
 
     init() {}
 
-    mutating func prepare(_ entries: [LedgerEntry]) { plan = UKShareMatching(entries) }
+    mutating func prepare(_ entries: [LedgerEntry]) {
+        plan = UKShareMatching(entries)
+        nextMatched = 0
+        nextReserved = 0
+    }
 
     mutating func add(_ lot: Lot) {
         var lot = lot
@@ -37,7 +44,7 @@ struct UKShareLots: LotMethod {
     }
 
     mutating func acquire(_ lot: Lot) {
-        guard let reserved = plan.reserved[lot.acquired.id] else { return add(lot) }
+        guard let reserved = UKShareMatching.take(plan.reserved, at: lot.acquired, cursor: &nextReserved) else { return add(lot) }
         var rest = lot
         guard reserved < lot.units else { return }
         _ = rest.split(reserved)
@@ -46,7 +53,7 @@ struct UKShareLots: LotMethod {
 
     mutating func dispose(_ units: PreciseDecimal, closing: Bool, at point: LedgerPoint, into pieces: inout [Lot]) {
         var rest = units
-        for piece in plan.matched[point.id] ?? [] {
+        for piece in UKShareMatching.take(plan.matched, at: point, cursor: &nextMatched) ?? [] {
             pieces.append(piece)
             rest -= piece.units
         }

@@ -17,55 +17,82 @@
 /// last of each taking the remainder so that every share adds up exactly. Transfers are no
 /// acquisition or disposal: a transfer in joins the pool, a transfer out leaves it.
 struct UKShareMatching {
-    /// The pieces each disposal (by entry id) matched by rules 1 and 2, in the order of the rules
-    /// and then of the acquisitions; a disposal not listed matched none.
-    private(set) var matched: [Int64: [Lot]] = [:]
-    /// The units of each acquisition (by entry id) its day gave to matches; they never reach the
-    /// pool. An acquisition not listed gave none.
-    private(set) var reserved: [Int64: PreciseDecimal] = [:]
+    /// One entry's part of the plan, at its ledger point.
+    struct Planned<Value> {
+        var at: LedgerPoint
+        var value: Value
+    }
+
+    /// The pieces each disposal matched by rules 1 and 2 (in the order of the rules and then of
+    /// the acquisitions), in ledger order; a disposal not listed matched none.
+    private(set) var matched: [Planned<[Lot]>] = []
+    /// The units each acquisition's day gave to matches (they never reach the pool), in ledger
+    /// order; an acquisition not listed gave none.
+    private(set) var reserved: [Planned<PreciseDecimal>] = []
+
+    /// The value `list` (in ledger order) plans for the entry at `point`, read with `cursor`: the
+    /// entries are asked in ledger order, so the cursor passes over the points before `point`
+    /// (entries never asked for) and stops after `point`'s own (no hashing, no lookup).
+    static func take<Value>(_ list: [Planned<Value>], at point: LedgerPoint, cursor: inout Int) -> Value? {
+        while cursor < list.count, precedes(list[cursor].at, point) { cursor += 1 }
+        guard cursor < list.count, list[cursor].at == point else { return nil }
+        cursor += 1
+        return list[cursor - 1].value
+    }
 
     /// How far after a disposal's day its acquisitions match: 30 days (CRYPTO22253, CG51560: a
     /// repurchase on day 31 falls to the pool).
     static let window: Int64 = 30
 
+    /// An entry of a day: its point and units.
+    private typealias DayEntry = (at: LedgerPoint, units: PreciseDecimal)
+
     /// One day's acquisitions as one: their units and cost (an average pool, known and unknown
-    /// cost apart), what was matched from them, and their entries.
+    /// cost apart), what was matched from them, and their entries (a range of one array shared
+    /// by every day: a day's entries are adjacent in ledger order).
     private struct Acquisitions {
         var day: Int64
         var pool = AverageCostLots()
         var units = PreciseDecimal.zero
         var matchedUnits = PreciseDecimal.zero
-        var entries: [(id: Int64, units: PreciseDecimal)] = []
+        var entries: Range<Int>
     }
 
-    /// One day's disposals as one: their units, what is still unmatched, the matches, the entries.
+    /// One day's disposals as one: their units, what is still unmatched, the matches, the entries
+    /// (a range of one array shared by every day).
     private struct Disposals {
         var day: Int64
         var units = PreciseDecimal.zero
         var unmatched = PreciseDecimal.zero
         var matches: [Lot] = []
-        var entries: [(id: Int64, units: PreciseDecimal)] = []
+        var entries: Range<Int>
     }
 
     /// The plan for `entries` (one coin of one portfolio, in ledger order).
     init(_ entries: [LedgerEntry]) {
         var acquisitions: [Acquisitions] = []
         var disposals: [Disposals] = []
+        var acquired: [DayEntry] = []
+        var disposed: [DayEntry] = []
         for entry in entries {
             let day = UTCDay.number(of: entry.timestamp)
             switch entry.kind {
             case .buy, .income:
-                if acquisitions.last?.day != day { acquisitions.append(Acquisitions(day: day)) }
+                if acquisitions.last?.day != day {
+                    acquisitions.append(Acquisitions(day: day, entries: acquired.count..<acquired.count))
+                }
                 var cost: PreciseDecimal?
                 if let price = entry.price, let fee = entry.fee { cost = entry.units * price + fee }
                 acquisitions[acquisitions.count - 1].pool.add(Lot(units: entry.units, cost: cost, acquired: entry.point))
                 acquisitions[acquisitions.count - 1].units += entry.units
-                acquisitions[acquisitions.count - 1].entries.append((entry.id, entry.units))
+                acquired.append((entry.point, entry.units))
+                acquisitions[acquisitions.count - 1].entries = acquisitions[acquisitions.count - 1].entries.lowerBound..<acquired.count
             case .sell, .fee:
-                if disposals.last?.day != day { disposals.append(Disposals(day: day)) }
+                if disposals.last?.day != day { disposals.append(Disposals(day: day, entries: disposed.count..<disposed.count)) }
                 disposals[disposals.count - 1].units += entry.units
                 disposals[disposals.count - 1].unmatched += entry.units
-                disposals[disposals.count - 1].entries.append((entry.id, entry.units))
+                disposed.append((entry.point, entry.units))
+                disposals[disposals.count - 1].entries = disposals[disposals.count - 1].entries.lowerBound..<disposed.count
             case .transferIn, .transferOut:
                 continue
             }
@@ -91,12 +118,14 @@ struct UKShareMatching {
                 next += 1
             }
         }
-        // Room for every entry up front: grown by doubling, each id was hashed again per growth.
+        // Days in ledger order, each day's entries in ledger order: the lists come out in ledger order.
         matched.reserveCapacity(disposals.reduce(0) { $0 + ($1.matches.isEmpty ? 0 : $1.entries.count) })
         reserved.reserveCapacity(acquisitions.reduce(0) { $0 + ($1.matchedUnits.isZero ? 0 : $1.entries.count) })
-        for day in disposals where !day.matches.isEmpty { share(day) }
+        for day in disposals where !day.matches.isEmpty { share(day, disposed[day.entries]) }
         for day in acquisitions where !day.matchedUnits.isZero {
-            for (id, units) in Self.shares(of: day.matchedUnits, among: day.entries, total: day.units) { reserved[id] = units }
+            for (at, units) in Self.shares(of: day.matchedUnits, among: acquired[day.entries], total: day.units) {
+                reserved.append(Planned(at: at, value: units))
+            }
         }
     }
 
@@ -110,27 +139,29 @@ struct UKShareMatching {
         disposals.unmatched -= units
     }
 
-    /// Shares a day's matches among its disposals in proportion to their units.
-    private mutating func share(_ day: Disposals) {
-        guard day.entries.count > 1 else {
-            matched[day.entries[0].id] = day.matches
+    /// Shares a day's matches among its disposals (`entries`) in proportion to their units.
+    private mutating func share(_ day: Disposals, _ entries: ArraySlice<DayEntry>) {
+        guard entries.count > 1 else {
+            if let only = entries.first { matched.append(Planned(at: only.at, value: day.matches)) }
             return
         }
-        var pieces = [[Lot]](repeating: [], count: day.entries.count)
+        var pieces = [[Lot]](repeating: [], count: entries.count)
         for match in day.matches {
-            let shares = Self.shares(of: match.units, among: day.entries, total: day.units)
+            let shares = Self.shares(of: match.units, among: entries, total: day.units)
             var rest = match
             for (index, share) in shares.enumerated() where !share.units.isZero {
                 pieces[index].append(index == shares.count - 1 ? rest : rest.split(share.units))
             }
         }
-        for (index, entry) in day.entries.enumerated() where !pieces[index].isEmpty { matched[entry.id] = pieces[index] }
+        for (index, entry) in entries.enumerated() where !pieces[index].isEmpty {
+            matched.append(Planned(at: entry.at, value: pieces[index]))
+        }
     }
 
     /// `part` shared among `entries` in proportion to their units (which add up to `total`), the
     /// last taking the remainder.
-    private static func shares(of part: PreciseDecimal, among entries: [(id: Int64, units: PreciseDecimal)], total: PreciseDecimal)
-        -> [(id: Int64, units: PreciseDecimal)]
+    private static func shares(of part: PreciseDecimal, among entries: ArraySlice<DayEntry>, total: PreciseDecimal)
+        -> ArraySlice<DayEntry>
     {
         guard part != total else { return entries }
         var given = PreciseDecimal.zero
@@ -140,7 +171,7 @@ struct UKShareMatching {
             result[index].units = share
             given += share
         }
-        result[result.count - 1].units = part - given
+        result[result.endIndex - 1].units = part - given
         return result
     }
 }
