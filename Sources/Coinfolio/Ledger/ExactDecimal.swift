@@ -108,7 +108,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
             let byte = bytes[index]
             if byte >= 0x30 && byte <= 0x39 {
                 digits += 1
-                if mantissa < 10_000_000_000_000_000_000_000_000_000_000_000 {
+                if mantissa <= Self.mantissaLimit {
                     mantissa = mantissa &* 10 &+ Int128(truncatingIfNeeded: byte &- 0x30)
                     if sawPoint { exponent -= 1 }
                 } else {
@@ -185,6 +185,12 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     @usableFromInline static let maximumUnits: Int128 = Int128.max / 2
+
+    /// The largest mantissa another digit may still join without overflowing: up to 38 digits
+    /// are read exactly, so every value in range (Int128.max / 2 units, 38 digits with its 18
+    /// fraction digits) reads back from its own text. (The limit was 10³⁴: a trade priced by
+    /// division could store a 37-digit price that no reader took back.)
+    private static let mantissaLimit: Int128 = (Int128.max - 9) / 10
 
     /// 10⁰ … 10³⁸: every power of ten an `Int128` holds.
     static let powersOfTen: [Int128] = {
