@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import Coinfolio
@@ -291,6 +292,45 @@ final class LedgerHistoryEngineTests: XCTestCase {
         }
         XCTAssertEqual(imported?.details["reason"], .string("out_of_range"))
         XCTAssertEqual(try everything(engine), before)
+    }
+
+    /// A trade priced by division can have 37 digits (19 whole, 18 fraction): the stored prices
+    /// read back, and `transactions` and `pnl` answer (the reader refused them as "a bad price",
+    /// which made the whole ledger unreadable; a breaker's finding). 85e18 / 33.33 =
+    /// 2,550,255,025,502,550,255.02550255025502550255… → 18 places (Python's decimal module).
+    func testATradePricedToThirtySevenDigitsReadsBack() throws {
+        let engine = try self.engine()
+        try buy(engine, "bitcoin", "100", at: "1", day: 1)
+        let group = try engine.addTrade(
+            json:
+                #"{"timestamp":"2024-02-01T00:00:00Z","sent":{"coin_id":"bitcoin","amount":"77.5002496893769665"},"received":{"coin_id":"ethereum","amount":33.33},"value":"85000000000000000000"}"#
+        )
+        XCTAssertEqual(
+            group.transactions.map(\.price), [e("1096770659974415946.465335449651273382"), e("2550255025502550255.025502550255025503")])
+        let stored = try engine.transactions(TransactionQuery(portfolio: "main")).transactions
+        XCTAssertEqual(stored.filter { $0.groupID != nil }.map(\.price), group.transactions.map(\.price))
+        XCTAssertNoThrow(try engine.pnl())
+    }
+
+    /// A fee in a coin without its price, on a file database once the version check (at most
+    /// once a second) is due: the write's price lookup read the database the write held and
+    /// waited for itself for ever (a breaker's finding). It now takes the snapshot in memory.
+    func testAFeeInACoinWithoutItsPriceDoesNotWaitForItsOwnWrite() throws {
+        let engine = try self.engine()
+        try buy(engine, "bitcoin", "1", at: "40000", day: 1)
+        Thread.sleep(forTimeInterval: 1.1)
+        let done = expectation(description: "the trade returns")
+        let written = Mutex<Int?>(nil)
+        DispatchQueue.global().async {
+            let group = try? engine.addTrade(
+                json:
+                    #"{"timestamp":"2024-02-01T00:00:00Z","sent":{"coin_id":"bitcoin","amount":0.1},"received":{"coin_id":"ethereum","amount":2},"value":4000,"fee":0.001,"fee_coin_id":"bitcoin"}"#
+            )
+            written.withLock { $0 = group?.transactions.count }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 60)
+        XCTAssertEqual(written.withLock { $0 }, 3)  // the sell, the buy and the fee row
     }
 
     // MARK: - CSV

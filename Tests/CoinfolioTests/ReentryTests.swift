@@ -100,4 +100,13 @@ final class ReentryTests: XCTestCase {
         XCTAssertEqual(other.withLock { $0 }, 103_500.75)
         XCTAssertEqual(engine.metrics().httpRequests[.marketChart], 1)
     }
+    /// A use of the database from inside a use of it on the same thread (a lookup inside a write
+    /// that reads through the engine, not the write's connection) is refused, never a wait for
+    /// itself; the connection is given back and the next call works.
+    func testTheDatabaseUsedFromInsideItsOwnUseIsRefused() throws {
+        let connection = try StoreConnection(path: ":memory:")
+        let error = assertThrows(.internalError) { _ = try connection.locked { _ in try connection.reading { _ in 1 } } }
+        XCTAssertEqual(error?.details["reason"], .string("reentrant"))
+        XCTAssertEqual(try connection.reading { _ in 2 }, 2)
+    }
 }

@@ -42,7 +42,9 @@ extension PortfolioEngine {
             return HistoricalPrice(
                 coinID: coinID, vsCurrency: vsCurrency, time: time, marketPrice: point.price, at: point.time, source: .coingecko)
         }
-        return snapshotPrice(coinID: coinID, vsCurrency: vsCurrency, time: time)
+        // Inside the import's write: the snapshot in memory, without the version check (a read of
+        // the database the write holds).
+        return snapshotPrice(coinID: coinID, vsCurrency: vsCurrency, time: time, checkingSaved: false)
     }
 }
 

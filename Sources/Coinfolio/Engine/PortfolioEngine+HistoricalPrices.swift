@@ -87,7 +87,9 @@ extension PortfolioEngine {
             return HistoricalPrice(manual: point, time: time, at: point.time ?? time)
         }
         if let found = try storedPoint(coinID: coinID, vsCurrency: vsCurrency, time: time, within: held) { return found }
-        return snapshotPrice(coinID: coinID, vsCurrency: vsCurrency, time: time)
+        // Inside a write (`held`) the snapshot in memory, without the version check: the check
+        // reads the database, which the write holds.
+        return snapshotPrice(coinID: coinID, vsCurrency: vsCurrency, time: time, checkingSaved: held == nil)
     }
 
     /// Steps 2–3: a stored CoinGecko point of the day.
@@ -102,9 +104,11 @@ extension PortfolioEngine {
     }
 
     /// Step 4: the snapshot's price, when the snapshot is in `vsCurrency` and the coin's
-    /// `last_updated` lies within an hour of `time`.
-    func snapshotPrice(coinID: String, vsCurrency: String, time: Int64) -> HistoricalPrice? {
-        guard vsCurrency == configuration.vsCurrency.code, let snapshot = currentSnapshot(), let position = snapshot.indexByID[coinID],
+    /// `last_updated` lies within an hour of `time`. `checkingSaved`: first the version check
+    /// (`currentSnapshot`, a read of the database); false inside a write, which holds it.
+    func snapshotPrice(coinID: String, vsCurrency: String, time: Int64, checkingSaved: Bool = true) -> HistoricalPrice? {
+        guard vsCurrency == configuration.vsCurrency.code,
+            let snapshot = checkingSaved ? currentSnapshot() : self.snapshot.withLock({ $0 }), let position = snapshot.indexByID[coinID],
             let price = snapshot.coins.currentPrice(at: position),
             let updated = snapshot.coins.read(position, { $0.lastUpdated }).flatMap(ChartTime.milliseconds(iso:)),
             let lastUpdated = Int64(exactly: updated), PriceRule.snapshotPrices(lastUpdated: lastUpdated, time: time)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The database every store of one engine shares: one connection (a SQLite file opened with the
 /// WAL journal and `synchronous=FULL`, or a PostgreSQL server), migrated to
@@ -26,6 +27,9 @@ final class StoreConnection: @unchecked Sendable {
     private let database: any Database
     /// One call at a time (a semaphore rather than a mutex: its wait has a deadline).
     private let gate = DispatchSemaphore(value: 1)
+    /// The thread holding `gate` (`ThreadIdentity`), 0 when none: a use of the database from
+    /// inside a use on the same thread is refused instead of waiting for itself.
+    private let holder = Atomic<UInt>(0)
     /// The hot standby reads go to (`read_database`), nil when there is none.
     private let replica: ReadReplica?
 
@@ -131,14 +135,25 @@ final class StoreConnection: @unchecked Sendable {
     /// The gate and the call's bound; see `locked`.
     private func holdingGate<T: Sendable>(reportingProgress: Bool, _ body: (any Database) throws -> T) throws -> T {
         try WorkInProgress.refuseNested(self, "a call that reads or writes the database")
+        // Only this thread ever stores its own identity, so reading it back means this thread
+        // holds the gate: waiting would never end (a lookup made inside a write, not through
+        // the write's own connection). Refused; the caller that made it is a library bug.
+        let thread = ThreadIdentity.current
+        guard holder.load(ordering: .relaxed) != thread else {
+            throw CoinfolioError(
+                .internalError, "the database was used from inside a use of it on the same thread (it would wait for itself)",
+                reason: .reentrant)
+        }
         let bound = timeout
         let deadline = ContinuousClock.now + .milliseconds(Int64((min(bound, DatabaseTimeout.longestSeconds) * 1000).rounded(.up)))
         guard gate.wait(timeout: .now() + min(bound, DatabaseTimeout.longestSeconds)) == .success else {
             throw DatabaseTimeout.error("another call on this handle kept the database busy", bound)
         }
+        holder.store(thread, ordering: .relaxed)
         defer {
             // After each use the connection gives its cache back when many are open.
             if !SQLiteConnection.keepsCachesBetweenCalls { database.releaseMemory() }
+            holder.store(0, ordering: .relaxed)
             gate.signal()
         }
         database.boundNextWait(by: deadline)
@@ -153,5 +168,16 @@ final class StoreConnection: @unchecked Sendable {
     func reading<T: Sendable>(within held: (any Database)?, _ body: (any Database) throws -> T) throws -> T {
         if let held { return try body(held) }
         return try reading(body)
+    }
+}
+
+/// The calling thread as a number (its `pthread_t`), never 0.
+enum ThreadIdentity {
+    static var current: UInt {
+        #if canImport(Glibc)
+            UInt(pthread_self())
+        #else
+            UInt(bitPattern: pthread_self())
+        #endif
     }
 }
