@@ -154,6 +154,19 @@
             (.d30, CF_SJ_PCP_30D), (.d200, CF_SJ_PCP_200D), (.y1, CF_SJ_PCP_1Y),
         ]
 
+        /// The record's numeric fields read into `Coin.Numbers`, in record order (the rank is read
+        /// apart, by `setRank`).
+        static let numberFields: [(Int, Coin.Numbers.Field)] = [
+            (CF_SJ_CURRENT_PRICE, .currentPrice), (CF_SJ_MARKET_CAP, .marketCap),
+            (CF_SJ_FULLY_DILUTED_VALUATION, .fullyDilutedValuation), (CF_SJ_TOTAL_VOLUME, .totalVolume),
+            (CF_SJ_HIGH_24H, .high24h), (CF_SJ_LOW_24H, .low24h), (CF_SJ_PRICE_CHANGE_24H, .priceChange24h),
+            (CF_SJ_PRICE_CHANGE_PERCENTAGE_24H, .priceChangePercentage24h), (CF_SJ_MARKET_CAP_CHANGE_24H, .marketCapChange24h),
+            (CF_SJ_MARKET_CAP_CHANGE_PERCENTAGE_24H, .marketCapChangePercentage24h),
+            (CF_SJ_CIRCULATING_SUPPLY, .circulatingSupply), (CF_SJ_TOTAL_SUPPLY, .totalSupply), (CF_SJ_MAX_SUPPLY, .maxSupply),
+            (CF_SJ_ATH, .ath), (CF_SJ_ATH_CHANGE_PERCENTAGE, .athChangePercentage), (CF_SJ_ATL, .atl),
+            (CF_SJ_ATL_CHANGE_PERCENTAGE, .atlChangePercentage),
+        ]
+
         struct Reason: Error { var text: String }
 
         /// The record's bits of `current_price` … `atl_change_percentage` (`Coin.Numbers(record:)`).
@@ -241,25 +254,13 @@
                         checkText(CF_SJ_ATL_DATE)
                         checkText(CF_SJ_LAST_UPDATED)
                     } else {
-                        coin.currentPrice = number(CF_SJ_CURRENT_PRICE)
-                        coin.marketCap = number(CF_SJ_MARKET_CAP)
-                        setRank(&coin)
-                        coin.fullyDilutedValuation = number(CF_SJ_FULLY_DILUTED_VALUATION)
-                        coin.totalVolume = number(CF_SJ_TOTAL_VOLUME)
-                        coin.high24h = number(CF_SJ_HIGH_24H)
-                        coin.low24h = number(CF_SJ_LOW_24H)
-                        coin.priceChange24h = number(CF_SJ_PRICE_CHANGE_24H)
-                        coin.priceChangePercentage24h = number(CF_SJ_PRICE_CHANGE_PERCENTAGE_24H)
-                        coin.marketCapChange24h = number(CF_SJ_MARKET_CAP_CHANGE_24H)
-                        coin.marketCapChangePercentage24h = number(CF_SJ_MARKET_CAP_CHANGE_PERCENTAGE_24H)
-                        coin.circulatingSupply = number(CF_SJ_CIRCULATING_SUPPLY)
-                        coin.totalSupply = number(CF_SJ_TOTAL_SUPPLY)
-                        coin.maxSupply = number(CF_SJ_MAX_SUPPLY)
-                        coin.ath = number(CF_SJ_ATH)
-                        coin.athChangePercentage = number(CF_SJ_ATH_CHANGE_PERCENTAGE)
-                        checkText(CF_SJ_ATH_DATE)
-                        coin.atl = number(CF_SJ_ATL)
-                        coin.atlChangePercentage = number(CF_SJ_ATL_CHANGE_PERCENTAGE)
+                        // Field by field, each warning in the record's order: the rank after
+                        // market_cap, ath_date after ath_change_percentage.
+                        for (field, slot) in numberFields {
+                            coin.numbers[slot] = number(field)
+                            if slot == .marketCap { setRank(&coin) }
+                            if slot == .athChangePercentage { checkText(CF_SJ_ATH_DATE) }
+                        }
                         checkText(CF_SJ_ATL_DATE)
                         checkText(CF_SJ_LAST_UPDATED)
                     }

@@ -26,13 +26,8 @@
         capacity = max(expected, Self.chunk) + 1
         base = malloc(capacity)?.assumingMemoryBound(to: UInt8.self)
         failed = base == nil
-        Self.adviseHugePages(base, capacity)
-    }
-
-    /// Asks the system for 2 MB pages over the aligned part of a large answer (a hint; where
-    /// transparent huge pages are off or `madvise` fails nothing changes): the tens of megabytes
-    /// of `realized` are otherwise faulted in 4 KB at a time, about a fifth of the call.
-    private static func adviseHugePages(_ base: UnsafeMutablePointer<UInt8>?, _ capacity: Int) {
+        // 2 MB pages over a large answer (a hint): the tens of megabytes of `realized` are
+        // otherwise faulted in 4 KB at a time, about a fifth of the call.
         HugePages.advise(UnsafeMutableRawPointer(base), capacity)
     }
 
@@ -51,7 +46,7 @@
             }
             base = grown.assumingMemoryBound(to: UInt8.self)
             capacity = wanted
-            Self.adviseHugePages(base, capacity)
+            HugePages.advise(UnsafeMutableRawPointer(base), capacity)
         }
         return true
     }
