@@ -306,7 +306,7 @@ final class LedgerHistoryEngineTests: XCTestCase {
                 #"{"timestamp":"2024-02-01T00:00:00Z","sent":{"coin_id":"bitcoin","amount":"77.5002496893769665"},"received":{"coin_id":"ethereum","amount":33.33},"value":"85000000000000000000"}"#
         )
         XCTAssertEqual(
-            group.transactions.map(\.price), [e("1096770659974415946.465335449651273382"), e("2550255025502550255.025502550255025503")])
+            group.transactions.map(\.price), [e("1096770659974415946.465335449651273383"), e("2550255025502550255.025502550255025503")])
         let stored = try engine.transactions(TransactionQuery(portfolio: "main")).transactions
         XCTAssertEqual(stored.filter { $0.groupID != nil }.map(\.price), group.transactions.map(\.price))
         XCTAssertNoThrow(try engine.pnl())

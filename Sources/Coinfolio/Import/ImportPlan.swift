@@ -187,7 +187,7 @@ struct ImportPlan {
             (row.price, row.priceSource, row.priceAt) = (nil, .pending, nil)
             return "the price in \(code.uppercased()) cannot be converted (CoinGecko prices in no such currency); it is pending"
         }
-        (row.price, row.priceSource, row.priceAt) = (try Trade.price(PreciseDecimal(worth), by: row.amount), .user, nil)
+        (row.price, row.priceSource, row.priceAt) = (try Trade.price(worth, by: row.amount), .user, nil)
         if code != currency { row.priceCurrency = code }
         return nil
     }

@@ -126,20 +126,19 @@ public struct Trade: Hashable, Sendable {
         var buy = Transaction(
             portfolio: portfolio, coinID: received.coinID, kind: .buy, amount: received.amount, fee: fee, timestamp: timestamp,
             note: note, externalID: externalID.map { $0 + "#2" }, feeCoinID: feeCoinID, feePrice: feePrice)
-        func divided(_ value: PreciseDecimal, by amount: ExactDecimal) throws -> ExactDecimal { try Self.price(value, by: amount) }
         // The value and where it came from: the user, or a stored point (then its source and time).
         var source = PriceSource.user
         var at: Int64?
         if let value {
-            sell.price = try divided(PreciseDecimal(value), by: sent.amount)
-            buy.price = try divided(PreciseDecimal(value), by: received.amount)
+            sell.price = try Self.price(value, by: sent.amount)
+            buy.price = try Self.price(value, by: received.amount)
         } else if let point = prices.price(of: received.coinID, in: vsCurrency, at: timestamp) {
             buy.price = point.price
-            sell.price = try divided(PreciseDecimal(point.price) * PreciseDecimal(received.amount), by: sent.amount)
+            sell.price = try Self.price(point.price, times: received.amount, by: sent.amount)
             (source, at) = (point.source, point.at)
         } else if let point = prices.price(of: sent.coinID, in: vsCurrency, at: timestamp) {
             sell.price = point.price
-            buy.price = try divided(PreciseDecimal(point.price) * PreciseDecimal(sent.amount), by: received.amount)
+            buy.price = try Self.price(point.price, times: sent.amount, by: received.amount)
             (source, at) = (point.source, point.at)
         } else {
             return [sell, buy]  // both pending
@@ -149,17 +148,49 @@ public struct Trade: Hashable, Sendable {
         return [sell, buy]
     }
 
-    /// The price per unit of `amount` units worth `value` in all: value ÷ amount, rounded
-    /// half-to-even to 18 fraction digits (SPEC §16). The one rule for prices found by division
-    /// (trade legs, imported buys and sells).
+    /// The price per unit of `amount` units worth `value` in all: value ÷ amount, rounded once,
+    /// half-to-even, to 18 fraction digits from the exact quotient (SPEC §16). The one rule for
+    /// prices found by division (trade legs, imported buys and sells).
     /// - Throws: `.invalidArgument` with details.reason `out_of_range` (field `value`) when the
-    ///   price is beyond the ledger's 8.5e19.
-    static func price(_ value: PreciseDecimal, by amount: ExactDecimal) throws -> ExactDecimal {
-        guard let price = value.divided(by: PreciseDecimal(amount))?.roundedToLedger else {
-            throw CoinfolioError(
-                .invalidArgument, "value \(value) ÷ \(amount) is a price beyond the ledger's 8.5e19",
-                reason: .outOfRange, details: [.field: .string("value")])
+    ///   price is beyond the ledger's 8.5e19, or `amount` is 0.
+    static func price(_ value: ExactDecimal, by amount: ExactDecimal) throws -> ExactDecimal {
+        guard let price = quotient(value.units, times: ExactDecimal.scale, by: amount.units) else {
+            throw beyondTheLedger("value \(value) ÷ \(amount)")
         }
         return price
+    }
+
+    /// `price` × `amount` ÷ `other`: a leg priced from the other leg's stored price, rounded once
+    /// as `price(_:by:)` (the product is never rounded on its own).
+    /// - Throws: as `price(_:by:)`.
+    static func price(_ price: ExactDecimal, times amount: ExactDecimal, by other: ExactDecimal) throws -> ExactDecimal {
+        guard let result = quotient(price.units, times: amount.units, by: other.units) else {
+            throw beyondTheLedger("value \(PreciseDecimal(price) * PreciseDecimal(amount)) ÷ \(other)")
+        }
+        return result
+    }
+
+    private static func beyondTheLedger(_ division: String) -> CoinfolioError {
+        CoinfolioError(
+            .invalidArgument, "\(division) is a price beyond the ledger's 8.5e19", reason: .outOfRange,
+            details: [.field: .string("value")])
+    }
+
+    /// x × y ÷ z in ledger units, exact to the last unit: the 256-bit product divided once and
+    /// rounded half-to-even; nil when z is 0 or the result is beyond the ledger's range.
+    static func quotient(_ x: Int128, times y: Int128, by z: Int128) -> ExactDecimal? {
+        guard z != 0 else { return nil }
+        let negative = ((x < 0) != (y < 0)) != (z < 0)
+        let divisor = z.magnitude
+        let product = WideMagnitude(x.magnitude, times: y.magnitude)
+        // A quotient of 2¹²⁸ or more is far past the range (and would not fit the division).
+        guard product.high < divisor else { return nil }
+        var (units, remainder) = product.divided(by: divisor)
+        // The remainder and divisor stay below 2¹²⁷ (units of the ledger), so twice fits.
+        let twice = remainder << 1
+        if twice > divisor || (twice == divisor && units & 1 == 1) { units += 1 }
+        guard units <= UInt128(ExactDecimal.maximumUnits) else { return nil }
+        let magnitude = Int128(bitPattern: units)
+        return ExactDecimal(units: negative ? -magnitude : magnitude)
     }
 }
