@@ -47,4 +47,15 @@ final class TradePriceTests: XCTestCase {
             try Trade.price(e("84999999999999999999"), times: e("84999999999999999999"), by: e("0.000000000000000001")))
         XCTAssertThrowsError(try Trade.price(e("1"), by: e("0")))
     }
+
+    /// A price given in another currency (SPEC §17): value × p_portfolio ÷ p_given in one step.
+    func testAPriceInAnotherCurrencyIsConvertedInOneRounding() {
+        XCTAssertEqual(
+            PriceConversion.convert(
+                e("12345.123456789012345678"), portfolioPrice: e("0.987654321098765432"), givenPrice: e("1.234567890123456789")),
+            e("9876.098855427160694497"))
+        XCTAssertEqual(PriceConversion.convert(e("30000"), portfolioPrice: e("0.92"), givenPrice: e("1")), e("27600"))
+        XCTAssertEqual(PriceConversion.convert(e("100"), portfolioPrice: e("1.1"), givenPrice: e("0.3")), e("366.666666666666666667"))
+        XCTAssertNil(PriceConversion.convert(e("100"), portfolioPrice: e("1.1"), givenPrice: e("0")))
+    }
 }

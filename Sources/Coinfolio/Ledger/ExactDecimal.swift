@@ -186,6 +186,27 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
 
     @usableFromInline static let maximumUnits: Int128 = Int128.max / 2
 
+    /// x × y ÷ z, exact to the last unit: the 256-bit product of the units divided once and
+    /// rounded half-to-even to 18 fraction digits (never rounded to 38 digits on the way, so
+    /// never twice); nil when z is 0 or the result is beyond the ledger's range. The one rule for
+    /// prices found by division (`Trade.price`, `PriceConversion`).
+    static func product(_ x: ExactDecimal, _ y: ExactDecimal, dividedBy z: ExactDecimal) -> ExactDecimal? {
+        guard z.units != 0 else { return nil }
+        let negative = ((x.units < 0) != (y.units < 0)) != (z.units < 0)
+        let divisor = z.units.magnitude
+        // Units carry 10¹⁸ each: (X/10¹⁸)(Y/10¹⁸)/(Z/10¹⁸) is X·Y/Z units.
+        let wide = WideMagnitude(x.units.magnitude, times: y.units.magnitude)
+        // A quotient of 2¹²⁸ or more is far past the range (and would not fit the division).
+        guard wide.high < divisor else { return nil }
+        var (units, remainder) = wide.divided(by: divisor)
+        // The remainder and divisor stay below 2¹²⁷ (units of the ledger), so twice fits.
+        let twice = remainder << 1
+        if twice > divisor || (twice == divisor && units & 1 == 1) { units += 1 }
+        guard units <= UInt128(maximumUnits) else { return nil }
+        let magnitude = Int128(bitPattern: units)
+        return ExactDecimal(units: negative ? -magnitude : magnitude)
+    }
+
     /// The largest mantissa another digit may still join without overflowing: up to 38 digits
     /// are read exactly, so every value in range (Int128.max / 2 units, 38 digits with its 18
     /// fraction digits) reads back from its own text. (The limit was 10³⁴: a trade priced by

@@ -154,7 +154,7 @@ public struct Trade: Hashable, Sendable {
     /// - Throws: `.invalidArgument` with details.reason `out_of_range` (field `value`) when the
     ///   price is beyond the ledger's 8.5e19, or `amount` is 0.
     static func price(_ value: ExactDecimal, by amount: ExactDecimal) throws -> ExactDecimal {
-        guard let price = quotient(value.units, times: ExactDecimal.scale, by: amount.units) else {
+        guard let price = ExactDecimal.product(value, 1, dividedBy: amount) else {
             throw beyondTheLedger("value \(value) ÷ \(amount)")
         }
         return price
@@ -164,7 +164,7 @@ public struct Trade: Hashable, Sendable {
     /// as `price(_:by:)` (the product is never rounded on its own).
     /// - Throws: as `price(_:by:)`.
     static func price(_ price: ExactDecimal, times amount: ExactDecimal, by other: ExactDecimal) throws -> ExactDecimal {
-        guard let result = quotient(price.units, times: amount.units, by: other.units) else {
+        guard let result = ExactDecimal.product(price, amount, dividedBy: other) else {
             throw beyondTheLedger("value \(PreciseDecimal(price) * PreciseDecimal(amount)) ÷ \(other)")
         }
         return result
@@ -174,23 +174,5 @@ public struct Trade: Hashable, Sendable {
         CoinfolioError(
             .invalidArgument, "\(division) is a price beyond the ledger's 8.5e19", reason: .outOfRange,
             details: [.field: .string("value")])
-    }
-
-    /// x × y ÷ z in ledger units, exact to the last unit: the 256-bit product divided once and
-    /// rounded half-to-even; nil when z is 0 or the result is beyond the ledger's range.
-    static func quotient(_ x: Int128, times y: Int128, by z: Int128) -> ExactDecimal? {
-        guard z != 0 else { return nil }
-        let negative = ((x < 0) != (y < 0)) != (z < 0)
-        let divisor = z.magnitude
-        let product = WideMagnitude(x.magnitude, times: y.magnitude)
-        // A quotient of 2¹²⁸ or more is far past the range (and would not fit the division).
-        guard product.high < divisor else { return nil }
-        var (units, remainder) = product.divided(by: divisor)
-        // The remainder and divisor stay below 2¹²⁷ (units of the ledger), so twice fits.
-        let twice = remainder << 1
-        if twice > divisor || (twice == divisor && units & 1 == 1) { units += 1 }
-        guard units <= UInt128(ExactDecimal.maximumUnits) else { return nil }
-        let magnitude = Int128(bitPattern: units)
-        return ExactDecimal(units: negative ? -magnitude : magnitude)
     }
 }

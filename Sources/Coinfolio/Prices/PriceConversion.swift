@@ -7,8 +7,7 @@ enum PriceConversion {
     /// `value` × `portfolioPrice` ÷ `givenPrice`; nil when `givenPrice` is 0 or the result is
     /// beyond the ledger's range.
     static func convert(_ value: ExactDecimal, portfolioPrice: ExactDecimal, givenPrice: ExactDecimal) -> ExactDecimal? {
-        guard !givenPrice.isZero else { return nil }
-        return (PreciseDecimal(value) * PreciseDecimal(portfolioPrice)).divided(by: PreciseDecimal(givenPrice))?.roundedToLedger
+        ExactDecimal.product(value, portfolioPrice, dividedBy: givenPrice)
     }
 
     /// `t` (with `priceCurrency` set and its price, fee and fee price still in that currency)
