@@ -23,7 +23,9 @@ public struct TransactionGroup: Hashable, Sendable {
 
     /// `json` as UTF-8 bytes, for the C ABI.
     @_spi(ABI) public var jsonUTF8: [UInt8] {
-        var w = JSONWriter(reserving: transactions.count * 360 + 64)
+        // A row's answer is 380–410 bytes with nulls (a trade's two rows about 800): room for it
+        // without growing the buffer (a copy) once.
+        var w = JSONWriter(reserving: transactions.count * 448 + 64)
         w.beginObject()
         w.key(JSONKey.groupID); w.string(groupID)
         w.key(JSONKey.transactions); w.beginArray()
