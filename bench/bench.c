@@ -322,9 +322,10 @@ static void bench_query(const char *dir) {
 }
 
 /* ---- ledger ------------------------------------------------------------------------------- */
-/* The ledger's tables, as Coinfolio's schema step 8 leaves them (Sources/Coinfolio/Store/Schema/):
- * the time-ordered index, the groups' index and the owners' change counters (positions are kept
- * in memory). */
+/* The ledger's tables, as Coinfolio's schema leaves them today (Sources/Coinfolio/Store/Schema/;
+ * compare with `.schema` of a fresh file):
+ * the time-ordered index, the groups' index, step 11's index of pending prices and the owners'
+ * change counters (positions are kept in memory). */
 static const char *const ledger_schema =
     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
     "CREATE TABLE portfolio (owner TEXT NOT NULL, name TEXT NOT NULL, vs_currency TEXT, PRIMARY KEY (owner, name)) WITHOUT ROWID;"
@@ -338,6 +339,7 @@ static const char *const ledger_schema =
     "CREATE UNIQUE INDEX ledger_external_id ON ledger_transaction (owner, portfolio, external_id) WHERE external_id IS NOT NULL;"
     "CREATE INDEX ledger_time ON ledger_transaction (owner, portfolio, timestamp_ms, id, coin_id);"
     "CREATE INDEX ledger_group ON ledger_transaction (owner, group_id) WHERE group_id IS NOT NULL;"
+    "CREATE INDEX ledger_pending ON ledger_transaction (owner, portfolio) WHERE price_source = 'pending';"
     "CREATE TABLE ledger_change (owner TEXT PRIMARY KEY NOT NULL, counter INTEGER NOT NULL) WITHOUT ROWID;"
     "INSERT INTO portfolio (owner, name, vs_currency) VALUES ('default', 'main', NULL);";
 
