@@ -795,7 +795,8 @@ int cf_engine_add_transaction(cf_engine *engine, const char *transaction_json, c
  * (the trade's value in the portfolio's currency, optional),"fee","fee_coin_id","fee_price",
  * "note","external_id"}. Prices: value ÷ each side's amount; without value, the received coin's
  * stored price at that time × its amount is the value, else the sent coin's, else both legs are
- * pending; a price found by division is rounded half-even to 18 fraction digits. The fee goes to
+ * pending; a price found by division is the exact quotient rounded once, half-even, to 18
+ * fraction digits (price × amount ÷ amount is never rounded in between). The fee goes to
  * the received lot's cost (the buy leg). Both sides must be coins (fiat ↔ coin is a buy or a
  * sell) and differ. The sell leg carries external_id, the buy leg external_id + "#2", a fee row
  * "#3". out_json: {"group_id","transactions":[…]} (the rows in order). Returns CF_OK,
