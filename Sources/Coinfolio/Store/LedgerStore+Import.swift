@@ -67,7 +67,7 @@ extension LedgerStore {
                 guard attempts == 1 else {
                     throw CoinfolioError(.store, "the import met a concurrent write and was undone whole; import the file again")
                 }
-                if let portfolio { try insertPortfolio(portfolio.name, portfolio.vsCurrency, connection) }
+                let created = try portfolio.map { try createIfMissing($0, connection) } ?? false
                 let counts = try connection.withLargeWriteCache { try writeUnits(next, namesColumns: namesColumns, connection) }
                 checked()
                 try WorkCancellation.check()  // the last moment a cancel undoes the import
@@ -75,7 +75,7 @@ extension LedgerStore {
                 // like a dry run, so it does not count as a write of the ledger (`ledger_change`)
                 // and other engines do not reload for it. Rows a file names a new portfolio for
                 // are imported (a skipped row's portfolio exists), so no portfolio is lost.
-                guard keep, counts.importedRows > 0 || portfolio != nil else { throw DryRunRollback(counts: counts) }
+                guard keep, counts.importedRows > 0 || created else { throw DryRunRollback(counts: counts) }
                 return counts
             }
         } catch let dryRun as DryRunRollback {

@@ -107,4 +107,23 @@ extension LedgerStore {
         guard name == Transaction.defaultPortfolio else { throw Self.noPortfolio(name) }
         try insertPortfolio(name, nil, connection)
     }
+
+    /// Creates the portfolio an import planned for, unless another writer created it since the
+    /// plan was made (two imports into a new portfolio at once: the second finds it here, inside
+    /// the write, instead of failing on its key). True when this call created it.
+    /// - Throws: `.store` when it was created meanwhile in another currency than the plan's (the
+    ///   rows were priced for that one): importing the file again plans for the stored currency.
+    func createIfMissing(_ portfolio: (name: String, vsCurrency: String), _ connection: any Database) throws -> Bool {
+        guard let stored = try currency(of: portfolio.name, connection) else {
+            try insertPortfolio(portfolio.name, portfolio.vsCurrency, connection)
+            return true
+        }
+        // No currency of its own: the engine's, which is what the plan priced in.
+        if let stored, stored != portfolio.vsCurrency {
+            let (now, planned) = (stored.uppercased(), portfolio.vsCurrency.uppercased())
+            throw CoinfolioError(
+                .store, "portfolio \"\(portfolio.name)\" was created meanwhile in \(now), not \(planned); import the file again")
+        }
+        return false
+    }
 }
