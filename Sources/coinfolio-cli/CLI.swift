@@ -145,6 +145,7 @@ extension CLI {
 /// outside text (CoinGecko's error message, a CSV cell, a path): it goes through
 /// `Terminal.printable`.
 func fail(_ message: String, code: Int32) -> Never {
+    _ = writePendingOutput()  // what was said before the failure, then the message
     warn(message)
     exit(code)
 }
@@ -152,12 +153,71 @@ func fail(_ message: String, code: Int32) -> Never {
 /// Prints `message` to stderr as coinfolio-cli's (through `Terminal.printable`; its line breaks
 /// kept, as an import's list of unknown symbols has one a symbol), and goes on.
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("coinfolio-cli: \(Terminal.printable(message, multiline: true))\n".utf8))
+    // A standard error that cannot be written (`2>/dev/full`) loses the message; the exit status
+    // still says it (FileHandle's `write(_:)` ended the process on a failed write).
+    try? FileHandle.standardError.write(contentsOf: Data("coinfolio-cli: \(Terminal.printable(message, multiline: true))\n".utf8))
+}
+
+/// Writes `bytes` to standard output after what `say` buffered; a failed write (a full disk, a
+/// closed pipe) exits with status 1 saying why, instead of ending the process with a trap.
+func writeOutput(_ bytes: Data) {
+    flushOutput()
+    do {
+        try FileHandle.standardOutput.write(contentsOf: bytes)
+    } catch {
+        fail("cannot write the output: \(describe(error))", code: 1)
+    }
+}
+
+/// Standard output as `say` fills it: written in blocks of 64 KB (each line on a terminal)
+/// through `write(contentsOf:)`, which reports a failed write. `print` lost a failed write
+/// silently: `pnl > /dev/full` exited 0 with the answer gone.
+private let pendingOutput = Mutex(Data())
+
+/// Writes what `say` buffered; exits with status 1 when it cannot be written (the answer was
+/// lost: a command must not report success then).
+func flushOutput() {
+    if let reason = writePendingOutput() { fail("cannot write the output: \(reason)", code: 1) }
+}
+
+/// Writes what `say` buffered; the reason when that failed (what was not written is dropped).
+private func writePendingOutput() -> String? {
+    pendingOutput.withLock { pending in
+        guard !pending.isEmpty else { return nil }
+        defer { pending.removeAll(keepingCapacity: true) }
+        do {
+            try FileHandle.standardOutput.write(contentsOf: pending)
+            return nil
+        } catch {
+            return describe(error)
+        }
+    }
+}
+
+private let outputIsTerminal = isatty(STDOUT_FILENO) == 1
+
+/// A system error as its reason ("No space left on device"), not Foundation's debug dump.
+func describe(_ error: any Error) -> String {
+    let error = error as NSError
+    if error.domain == NSPOSIXErrorDomain, let code = Int32(exactly: error.code) { return String(cString: strerror(code)) }
+    if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+        let code = Int32(exactly: underlying.code)
+    {
+        return String(cString: strerror(code))
+    }
+    return error.localizedDescription
 }
 
 /// Prints one line of output. `text` is the CLI's own, with any outside text in it already made
 /// printable (or it is `sayJSON`'s).
-func say(_ text: String) { print(text) }
+func say(_ text: String) {
+    let full = pendingOutput.withLock { pending in
+        pending.append(contentsOf: text.utf8)
+        pending.append(0x0A)
+        return outputIsTerminal || pending.count >= 1 << 16
+    }
+    if full { flushOutput() }
+}
 
 /// Prints a JSON answer: its control characters as JSON escapes (`Terminal.printable`), so the
 /// text is the same JSON value and safe on a terminal.

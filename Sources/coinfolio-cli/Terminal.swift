@@ -131,11 +131,11 @@ struct ProgressBar {
 
     /// Redraws the bar in place.
     static func draw(_ progress: WorkProgress) {
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line(progress))".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K\(line(progress))".utf8))
     }
 
     /// Removes the bar, leaving the line empty for the next output.
     static func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
     }
 }

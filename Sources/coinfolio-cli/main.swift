@@ -4,6 +4,23 @@ import Coinfolio
 import Foundation
 
 LoopbackProxyExemption.apply()  // first: before any thread reads the environment
+// Arguments are read as UTF-8: Swift's `CommandLine.arguments` replaces bytes that are not with
+// U+FFFD, so owners `alice\xfe` and `alice\xff` were one owner and a coin id or note was stored
+// changed. Such an argument is refused, as a file with such bytes is.
+for index in 1..<Int(CommandLine.argc) {
+    guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) != nil else {
+        fail("argument \(index) is not valid UTF-8 (see coinfolio-cli --help)", code: 2)
+    }
+}
+// The same for the variables the CLI reads (COINFOLIO_OWNER, COINFOLIO_DB, …).
+var variable = environ
+while let entry = variable.pointee {
+    if strncmp(entry, "COINFOLIO_", 10) == 0, String(validatingCString: entry) == nil {
+        let name = String(decoding: UnsafeRawBufferPointer(start: entry, count: strcspn(entry, "=")), as: UTF8.self)
+        fail("the environment variable \(name) is not valid UTF-8", code: 2)
+    }
+    variable += 1
+}
 let environment = ProcessInfo.processInfo.environment
 let options: Options
 do {
@@ -46,6 +63,7 @@ do {
     if let count = command.operandCount { cli.expectOperands(count, command.usage.first?.form ?? "") }
     try command.init().run(cli)
     cli.closeEngines()
+    flushOutput()
 } catch let error as CoinfolioError {
     // With --json the error's own JSON goes to stdout too (status, code, message, details: as
     // the C ABI's out_error), so a script reads the reason instead of parsing the message.
@@ -53,5 +71,5 @@ do {
 } catch let error as Options.UsageError {
     fail(error.message, code: 2)
 } catch {
-    fail("\(error)", code: 1)
+    fail(describe(error), code: 1)
 }

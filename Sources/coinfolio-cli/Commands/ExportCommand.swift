@@ -29,17 +29,32 @@ struct ExportCommand: Command {
             if isatty(STDOUT_FILENO) == 1 {
                 // Read by a person: cells (notes) may hold control characters, made visible.
                 let text = String(decoding: try engine.exportCSV(portfolio: portfolio), as: UTF8.self)
-                FileHandle.standardOutput.write(
-                    Data(Terminal.printable(text.replacingOccurrences(of: "\r\n", with: "\n"), multiline: true).utf8))
+                writeOutput(Data(Terminal.printable(text.replacingOccurrences(of: "\r\n", with: "\n"), multiline: true).utf8))
             } else {
-                try engine.exportCSV(portfolio: portfolio, to: FileHandle.standardOutput)  // the exact bytes
+                flushOutput()
+                do {
+                    try engine.exportCSV(portfolio: portfolio, to: FileHandle.standardOutput)  // the exact bytes
+                } catch let error as CoinfolioError {
+                    throw error
+                } catch {
+                    fail("cannot write the output: \(describe(error))", code: 1)
+                }
             }
             return
         }
+        let existed = FileManager.default.fileExists(atPath: path)
         // Owner-only (0600) like the database: a ledger is as private as the portfolio.
         let handle = try OwnerOnlyFile.openForWriting(path)
-        defer { try? handle.close() }
-        try engine.exportCSV(portfolio: portfolio, to: handle)
-        try handle.synchronize()
+        do {
+            try engine.exportCSV(portfolio: portfolio, to: handle)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? handle.close()
+            // A file this call created and could not fill is removed, not left half written.
+            if !existed { try? FileManager.default.removeItem(atPath: path) }
+            if let error = error as? CoinfolioError { throw error }
+            fail("cannot write \(path): \(describe(error))\(existed ? "" : " (nothing was kept)")", code: 1)
+        }
     }
 }

@@ -25,7 +25,7 @@ struct RealizedCommand: Command {
         if let year = options.year { (realized.from, realized.to) = try RealizedOptions.year(year) }
         let report = try engine.realized(realized)
         if options.csv {
-            FileHandle.standardOutput.write(Data(report.csv))
+            writeOutput(Data(report.csv))
             return
         }
         if options.json { sayJSON(report.json); return }

@@ -12,8 +12,17 @@ struct SetCommand: Command {
     func run(_ cli: CLI) throws {
         let options = cli.options
         let id = options.operands[0]
-        guard let amount = decimalNumber(options.operands[1]), amount.isFinite else {
-            fail("amount must be a number, not \"\(options.operands[1])\"", code: 2)
+        let text = options.operands[1]
+        // Read exactly first, as buy reads amounts: more than 18 fraction digits are refused, never
+        // rounded into another holding (1e-400 read as the double 0 removed the holding).
+        guard let exact = ExactDecimal(text), let amount = decimalNumber(text), amount.isFinite else {
+            fail(
+                "amount must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(Terminal.printable(text))\"",
+                code: 2)
+        }
+        // A holding is a double (set_holding): digits a double does not keep are refused, not dropped.
+        guard exact.isNegative || exact.isZero || ExactDecimal(amount) == exact else {
+            fail("amount \(text) has more digits than a holding keeps (about 15 significant); buy records exact amounts", code: 2)
         }
         // "Bitcoin", " bitcoin": refused before any request (removing one is the store's call).
         if amount > 0 { try CoinID.validateHolding(id) }
@@ -31,6 +40,6 @@ struct SetCommand: Command {
         }
         try engine.setHolding(coinID: id, amount: amount, portfolio: options.portfolio)
         if options.json { sayJSON([Holding(coinID: id, amount: max(amount, 0))].json); return }
-        say(amount > 0 ? "holding \(options.operands[1]) \(id)" : "removed \(id)")
+        say(amount > 0 ? "holding \(text) \(id)" : "removed \(id)")
     }
 }

@@ -82,14 +82,19 @@ def test_network_down_without_data_says_how_to_get_it(cli):
 
 
 @pytest.mark.parametrize("args, code, message", [
-    (("set", "bitcoin", "lots"), 2, "amount must be a number"),
+    (("set", "bitcoin", "lots"), 2, "amount must be a decimal number"),
+    # Read exactly: 1e-400 was the double 0 and removed the holding; 22 fraction digits were
+    # rounded to 1; 17 significant digits are more than a holding (a double) keeps.
+    (("set", "bitcoin", "1e-400"), 2, "amount must be a decimal number"),
+    (("set", "bitcoin", "1.0000000000000000000001"), 2, "at most 18 fraction digits"),
+    (("set", "bitcoin", "0.30000000000000001"), 2, "more digits than a holding keeps"),
     (("set", "no-such-coin", "1"), 1, "unknown coin"),
     (("detail", "no-such-coin"), 1, "unknown coin"),
     (("--frobnicate",), 2, "unknown option"),
     (("teleport",), 2, "unknown command"),
     (("set", "a/b", "1"), 2, "coin id"),
-    (("set", "bitcoin", "0x10"), 2, "amount must be a number"),
-    (("set", "bitcoin", "nan"), 2, "amount must be a number"),
+    (("set", "bitcoin", "0x10"), 2, "amount must be a decimal number"),
+    (("set", "bitcoin", "nan"), 2, "amount must be a decimal number"),
     (("load", "/etc/hostname"), 1, "/etc/hostname: malformed JSON"),
     (("--offline", "detail", "bitcoin"), 1, "nothing saved for bitcoin"),
     (("--json", "bogus"), 2, "unknown command"),

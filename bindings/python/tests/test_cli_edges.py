@@ -6,7 +6,8 @@ import os
 import pty
 import re
 import subprocess
-from typing import Callable, List
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Union
 
 import pytest
 from conftest import REPO, cli_binary
@@ -185,3 +186,42 @@ def test_a_dangling_link_as_the_database_is_created_owner_only(cli: Run, tmp_pat
         os.umask(previous)
     assert result.returncode == 0, result.stderr
     assert (os.stat(tmp_path / "data" / "real.sqlite").st_mode & 0o777) == 0o600
+
+
+def _offline(tmp_path: Path, *args: Union[str, bytes], env: Optional[Dict[str, str]] = None,
+             **kwargs: Any) -> "subprocess.CompletedProcess[bytes]":
+    environment = dict(os.environ, NO_COLOR="1", COINFOLIO_DB=str(tmp_path / "w.sqlite"), **(env or {}))
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kwargs}
+    return subprocess.run([str(cli_binary()), "--offline", *args], env=environment, timeout=60, **streams)
+
+
+def test_output_that_cannot_be_written_is_status_1_with_the_reason(tmp_path: Path) -> None:
+    """A full disk: `try!` inside FileHandle ended the process (status 132, a backtrace) for
+    `realized --csv`; `transactions` and `pnl` exited 0 with the answer lost (a breaker's finding)."""
+    assert _offline(tmp_path, "buy", "bitcoin", "1", "--price", "100", "--at", "2024-01-01").returncode == 0
+    for args in (("transactions",), ("pnl",), ("realized", "--csv"), ("export",), ("portfolios",)):
+        with open("/dev/full", "wb") as full:
+            result = _offline(tmp_path, *args, stdout=full, stderr=subprocess.PIPE)
+        assert result.returncode == 1, (args, result.stderr)
+        assert result.stderr.decode() == "coinfolio-cli: cannot write the output: No space left on device\n", args
+    # An error message that cannot be written still gives its status, without a crash.
+    with open("/dev/full", "wb") as full:
+        assert _offline(tmp_path, "teleport", stdout=subprocess.PIPE, stderr=full).returncode == 2
+    # An export file that cannot be written says so; a file it created is not left behind.
+    result = _offline(tmp_path, "export", "/dev/full")
+    assert result.returncode == 1
+    assert result.stderr.decode() == "coinfolio-cli: cannot write /dev/full: No space left on device\n"
+
+
+def test_arguments_and_variables_that_are_not_utf8_are_refused(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 were replaced by U+FFFD and written: owners `alice\\xfe` and
+    `alice\\xff` were one owner (a breaker's finding). Refused, status 2, nothing written."""
+    for args in ((b"--owner", b"alice\xfe", b"transactions"), (b"buy", b"bitcoin\xff", b"1", b"--price", b"1"),
+                 (b"buy", b"bitcoin", b"1", b"--price", b"1", b"--note", b"caf\xe9")):
+        result = _offline(tmp_path, *args)
+        assert result.returncode == 2, args
+        assert b"is not valid UTF-8" in result.stderr
+    result = _offline(tmp_path, "transactions", env={"COINFOLIO_OWNER": os.fsdecode(b"a\xff")})
+    assert result.returncode == 2
+    assert result.stderr.decode() == "coinfolio-cli: the environment variable COINFOLIO_OWNER is not valid UTF-8\n"
+    assert not (tmp_path / "w.sqlite").exists()
