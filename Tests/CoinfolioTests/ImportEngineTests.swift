@@ -279,7 +279,7 @@ final class ImportEngineTests: XCTestCase {
         let expected: [(String, String, Int, Int)] = [  // file, portfolio currency, imported, pending prices
             ("coinbase-v3.csv", "usd", 3, 0), ("coinbase-v2.csv", "usd", 3, 0), ("coinbase-v1.csv", "eur", 2, 0),
             ("coinbase-v1.csv", "usd", 2, 2), ("binance-trade-history-old.csv", "usd", 6, 6), ("kraken-ledgers-wallet.csv", "usd", 5, 4),
-            ("cointracking.csv", "usd", 8, 5), ("koinly.csv", "usd", 8, 1),
+            ("cointracking.csv", "usd", 8, 5), ("koinly.csv", "usd", 8, 0),
         ]
         for (name, currency, imported, pending) in expected {
             let engine = try self.engine()

@@ -266,7 +266,7 @@ final class ImportSampleTests: XCTestCase {
             planned.groups,
             [
                 ["transfer_in ethereum 2"],
-                ["sell ethereum 1 @1800", "buy usd-coin 1800 @1 fee 0.002 ethereum", "fee ethereum 0.002 @pending"],
+                ["sell ethereum 1 @1800", "buy usd-coin 1800 @1 fee 0.002 ethereum", "fee ethereum 0.002 @1800"],
                 ["income ethereum 0.01 @1800 staking"],
                 ["income arbitrum 5 @1.5 airdrop"],
                 ["transfer_out ethereum 0.5"],

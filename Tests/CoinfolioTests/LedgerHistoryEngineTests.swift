@@ -294,6 +294,24 @@ final class LedgerHistoryEngineTests: XCTestCase {
         XCTAssertEqual(try everything(engine), before)
     }
 
+    /// A trade's fee in the coin it sends, without fee_price, takes the sell leg's price (our rule
+    /// where §16 is silent, as Koinly values it): 2 SOL for 300 USDC, fee 0.01 SOL → the fee
+    /// row is 0.01 SOL @ 150 = 1.50, not pending (a new user's finding), and it adds to the
+    /// USDC lot's cost: 301.50.
+    func testATradeFeeInTheSentCoinTakesTheSellLegsPrice() throws {
+        let engine = try self.engine()
+        try buy(engine, "solana", "3", at: "100", day: 1)
+        let group = try engine.addTrade(
+            json:
+                #"{"timestamp":"2024-02-01T00:00:00Z","sent":{"coin_id":"solana","amount":2},"received":{"coin_id":"usd-coin","amount":300},"value":300,"fee":"0.01","fee_coin_id":"solana"}"#
+        )
+        XCTAssertEqual(group.transactions.map(\.kind), [.sell, .buy, .fee])
+        XCTAssertEqual(group.transactions.map(\.price), [150, 1, 150])
+        XCTAssertEqual(group.transactions[2].priceSource, .user)
+        let usdc = try XCTUnwrap(try engine.pnl().coins.first { $0.coinID == "usd-coin" })
+        XCTAssertEqual(usdc.costBasis, p("301.50"))
+    }
+
     /// A trade priced by division can have 37 digits (19 whole, 18 fraction): the stored prices
     /// read back, and `transactions` and `pnl` answer (the reader refused them as "a bad price",
     /// which made the whole ledger unreadable; a breaker's finding). 85e18 / 33.33 =
