@@ -59,10 +59,14 @@ struct PnLCommand: Command {
         return coverage < 1 ? "\(text) (\(NumberFormat.percent(coverage * 100)) known)" : text
     }
 
-    /// The realized total: unknown when no coin's realized P&L is known at all (every coin's
-    /// coverage 0), the known part "(part unknown)" when some coin's is not wholly known.
+    /// The realized total: unknown when some coin sold at an unknown gain and no coin's realized
+    /// P&L is known at all, never $0.00 (a coin that sold nothing has coverage 1 and realized
+    /// nothing: it knows no gain either); the known part "(part unknown)" when some coin's is
+    /// not wholly known.
     static func totalRealized(_ report: PnLReport, terminal: Terminal, _ money: (PreciseDecimal?) -> String) -> String {
-        if report.coins.allSatisfy({ $0.realizedCoverage == 0 }) { return NumberFormat.notAvailable }
+        let soldNothing = { (coin: CoinPnL) in coin.realizedCoverage == 1 && coin.realizedCost.isZero && coin.realizedPnL.isZero }
+        let unknown = report.coins.contains { $0.realizedCoverage == 0 }
+        if unknown, report.coins.allSatisfy({ $0.realizedCoverage == 0 || soldNothing($0) }) { return NumberFormat.notAvailable }
         let text = terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL)
         return report.coins.contains { $0.realizedCoverage < 1 } ? "\(text) (part unknown)" : text
     }

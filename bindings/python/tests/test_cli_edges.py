@@ -225,3 +225,19 @@ def test_arguments_and_variables_that_are_not_utf8_are_refused(tmp_path: Path) -
     assert result.returncode == 2
     assert result.stderr.decode() == "coinfolio-cli: the environment variable COINFOLIO_OWNER is not valid UTF-8\n"
     assert not (tmp_path / "w.sqlite").exists()
+
+
+def test_the_realized_total_is_unknown_when_no_sale_has_a_known_gain(tmp_path: Path) -> None:
+    """A sale of units bought at a pending price has no known gain; a coin that sold nothing
+    knows none either: the totals line said `Realized: $0.00 (part unknown)` (a new user's
+    finding; README: n/a, never $0.00)."""
+    for args in (("buy", "bitcoin", "1", "--at", "2024-01-01"),
+                 ("sell", "bitcoin", "0.5", "--price", "50000", "--at", "2024-02-01"),
+                 ("buy", "ethereum", "1", "--price", "2000", "--at", "2024-01-01")):
+        assert _offline(tmp_path, *args).returncode == 0
+    result = _offline(tmp_path, "pnl")
+    assert result.returncode == 0, result.stderr
+    assert "Realized: n/a  " in result.stdout.decode().splitlines()[-1]
+    # Once ethereum sells at a known gain, the total is that gain, part unknown.
+    assert _offline(tmp_path, "sell", "ethereum", "0.5", "--price", "2100", "--at", "2024-03-01").returncode == 0
+    assert "Realized: $50.00 (part unknown)" in _offline(tmp_path, "pnl").stdout.decode().splitlines()[-1]
