@@ -34,13 +34,7 @@
             var disposed = LedgerTimestamp.DateCache()
             var sum = RealizedTotals.Sum()
             inLedgerOrder { row, first in
-                // Written at a cursor, not in a closure given to the answer: a closure capturing
-                // the row copied each (2 % of the call).
-                if var cursor = answer.cursor(room: row.jsonRoom + 1) {
-                    if !first { cursor.put(UInt8(ascii: ",")) }
-                    row.writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
-                    answer.advance(past: cursor)
-                }
+                row.writeJSON(into: answer, first: first, acquired: &acquired, disposed: &disposed)
                 sum.add(row)
             }
             return (sum.totals, made.income, made.incomeTotal)
@@ -57,5 +51,19 @@
             }
             for place in source.indices { body(rows[source[place]], place == 0) }
         }
+    }
+}
+
+extension RealizedRow {
+    /// Writes the row's JSON object (after a `,` unless it is the first) at the end of `answer`,
+    /// at a cursor the answer hands out — the one way a row goes into an `AnswerBuffer` (a closure
+    /// given to the answer and capturing the row copied each, 2 % of the call).
+    func writeJSON(
+        into answer: AnswerBuffer, first: Bool, acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache
+    ) {
+        guard var cursor = answer.cursor(room: jsonRoom + 1) else { return }
+        if !first { cursor.put(UInt8(ascii: ",")) }
+        writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
+        answer.advance(past: cursor)
     }
 }

@@ -318,11 +318,8 @@ public struct RealizedReport: Sendable {
             if let answer {
                 // Each row straight into the answer.
                 answer.move(&bytes)
-                for (index, row) in rows.enumerated() {
-                    answer.write(room: row.jsonRoom + 1) { cursor in
-                        if index > 0 { cursor.put(UInt8(ascii: ",")) }
-                        row.writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
-                    }
+                for index in rows.indices {
+                    rows[index].writeJSON(into: answer, first: index == 0, acquired: &acquired, disposed: &disposed)
                 }
             } else {
                 for (index, row) in rows.enumerated() {

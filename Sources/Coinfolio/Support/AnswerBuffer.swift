@@ -56,18 +56,9 @@
         return true
     }
 
-    /// Writes at most `room` bytes in place with `body` (a row of `realized` goes straight into
-    /// the answer: no array in between, no copy).
-    func write(room: Int, _ body: (inout ByteCursor) -> Void) {
-        guard makeRoom(room), let base else { return }
-        var cursor = ByteCursor(base + count)
-        body(&cursor)
-        count += cursor.count
-    }
-
     /// A cursor at the end of the answer with room for `room` bytes (nil when memory ran out):
-    /// what is written there counts once `advance(past:)` is given it. For a writer that cannot
-    /// hand `write(room:)` a closure without copying what it writes from (a row captured).
+    /// what is written there counts once `advance(past:)` is given it (a row of `realized` goes
+    /// straight into the answer: no array in between, no copy of the row).
     func cursor(room: Int) -> ByteCursor? {
         guard makeRoom(room), let base else { return nil }
         return ByteCursor(base + count)
