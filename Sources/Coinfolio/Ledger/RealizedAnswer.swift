@@ -21,7 +21,7 @@
             bytes.append(contentsOf: RealizedRow.csvHeader.utf8)
             bytes.append(contentsOf: [0x0D, 0x0A])
             inLedgerOrder { row, _ in
-                row.appendCSV(to: &bytes)
+                row.pointee.appendCSV(to: &bytes)
                 if bytes.count >= AnswerBuffer.chunk { answer.move(&bytes) }
             }
             answer.append(bytes)
@@ -34,13 +34,7 @@
             var disposed = LedgerTimestamp.DateCache()
             var sum = RealizedTotals.Sum()
             inLedgerOrder { row, first in
-                // Written at a cursor, not in a closure given to the answer: a closure capturing
-                // the row copied each (2 % of the call).
-                if var cursor = answer.cursor(room: row.jsonRoom + 1) {
-                    if !first { cursor.put(UInt8(ascii: ",")) }
-                    row.writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
-                    answer.advance(past: cursor)
-                }
+                RealizedRow.writeJSON(row, into: answer, first: first, acquired: &acquired, disposed: &disposed)
                 sum.add(row)
             }
             return (sum.totals, made.income, made.incomeTotal)
@@ -48,14 +42,43 @@
         answer.append(w.bytes)
     }
 
-    /// Calls `body` with each row in ledger order (and whether it is the first).
-    private func inLedgerOrder(_ body: (borrowing RealizedRow, Bool) -> Void) {
+    /// Calls `body` with each row in ledger order, where it lies (and whether it is the first): a
+    /// row handed as a value was copied out of its place, its names retained, then destroyed.
+    private func inLedgerOrder(_ body: (UnsafePointer<RealizedRow>, Bool) -> Void) {
         made.rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return }
             guard let source = made.source else {
-                for index in rows.indices { body(rows[index], index == 0) }
+                for index in rows.indices { body(base + index, index == 0) }
                 return
             }
-            for place in source.indices { body(rows[source[place]], place == 0) }
+            for place in source.indices { body(base + source[place], place == 0) }
+        }
+    }
+}
+
+extension RealizedRow {
+    /// Writes the row's JSON object (after a `,` unless it is the first) at the end of `answer`,
+    /// at a cursor the answer hands out — the one way a row goes into an `AnswerBuffer` (a closure
+    /// given to the answer and capturing the row copied each, 2 % of the call).
+    static func writeJSON(
+        _ row: UnsafePointer<RealizedRow>, into answer: AnswerBuffer, first: Bool, acquired: inout LedgerTimestamp.DateCache,
+        disposed: inout LedgerTimestamp.DateCache
+    ) {
+        let names = row.pointee.portfolio.utf8.count + row.pointee.coinID.utf8.count
+        guard var cursor = answer.cursor(room: jsonRoom(names: names) + 1) else { return }
+        if !first { cursor.put(UInt8(ascii: ",")) }
+        writeJSON(row, to: &cursor, acquired: &acquired, disposed: &disposed)
+        answer.advance(past: cursor)
+    }
+}
+
+extension JSONWriter {
+    /// A time (ms, UTC) as RFC 3339 text, `"2024-03-01T12:30:00Z"`.
+    mutating func timestamp(_ milliseconds: Int64) {
+        rawBytes { bytes in
+            bytes.append(UInt8(ascii: "\""))
+            LedgerTimestamp.append(milliseconds, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
         }
     }
 }

@@ -66,30 +66,34 @@ public struct RealizedRow: Hashable, Sendable {
 
     /// The most bytes `writeJSON` writes: the keys, the strings escaped, four decimals, two
     /// times and two integers.
-    var jsonRoom: Int { Self.keyText.count + 6 * (portfolio.utf8.count + coinID.utf8.count) + 4 * PreciseDecimal.textCapacity + 256 }
+    static func jsonRoom(names: Int) -> Int { keyText.count + 6 * names + 4 * PreciseDecimal.textCapacity + 256 }
 
     /// Appends the row's JSON object to `bytes` (`acquired` and `disposed`: the dates last written
     /// in those keys): written into a buffer on the stack, appended whole.
     func appendJSON(to bytes: inout [UInt8], acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: jsonRoom) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.jsonRoom(names: portfolio.utf8.count + coinID.utf8.count)) { buffer in
             guard let base = buffer.baseAddress else { return }
             var cursor = ByteCursor(base)
-            writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
+            withUnsafePointer(to: self) { Self.writeJSON($0, to: &cursor, acquired: &acquired, disposed: &disposed) }
             bytes.append(contentsOf: cursor.written)
         }
     }
 
-    /// Writes the row's JSON object (at most `jsonRoom` bytes) at `cursor`.
-    func writeJSON(to cursor: inout ByteCursor, acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache) {
-        var (portfolio, coinID) = (portfolio, coinID)
+    /// Writes the JSON object (at most `jsonRoom` bytes) of the row at `row`, read field by field
+    /// where it lies (a method called on `row.pointee` copied the whole row, retaining its names).
+    static func writeJSON(
+        _ row: UnsafePointer<RealizedRow>, to cursor: inout ByteCursor, acquired: inout LedgerTimestamp.DateCache,
+        disposed: inout LedgerTimestamp.DateCache
+    ) {
+        var (portfolio, coinID) = (row.pointee.portfolio, row.pointee.coinID)
         portfolio.withUTF8 { portfolio in
-            coinID.withUTF8 { coinID in write(to: &cursor, portfolio, coinID, acquired: &acquired, disposed: &disposed) }
+            coinID.withUTF8 { coinID in write(row, to: &cursor, portfolio, coinID, acquired: &acquired, disposed: &disposed) }
         }
     }
 
-    private func write(
-        to bytes: inout ByteCursor, _ portfolio: UnsafeBufferPointer<UInt8>, _ coinID: UnsafeBufferPointer<UInt8>,
-        acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache
+    private static func write(
+        _ row: UnsafePointer<RealizedRow>, to bytes: inout ByteCursor, _ portfolio: UnsafeBufferPointer<UInt8>,
+        _ coinID: UnsafeBufferPointer<UInt8>, acquired: inout LedgerTimestamp.DateCache, disposed: inout LedgerTimestamp.DateCache
     ) {
         let ranges = Self.keyRanges
         Self.keyText.withUnsafeBufferPointer { text in
@@ -102,30 +106,30 @@ public struct RealizedRow: Hashable, Sendable {
             key(1)
             bytes.putQuoted(coinID)
             key(2)
-            amount.writeText(to: &bytes)
+            row.pointee.amount.writeText(to: &bytes)
             key(3)
             bytes.put(UInt8(ascii: "\""))
-            LedgerTimestamp.write(acquiredAt, to: &bytes, dates: &acquired)
+            LedgerTimestamp.write(row.pointee.acquiredAt, to: &bytes, dates: &acquired)
             bytes.put(UInt8(ascii: "\""))
             key(4)
             bytes.put(UInt8(ascii: "\""))
-            LedgerTimestamp.write(disposedAt, to: &bytes, dates: &disposed)
+            LedgerTimestamp.write(row.pointee.disposedAt, to: &bytes, dates: &disposed)
             bytes.put(UInt8(ascii: "\""))
             key(5)
-            decimal(proceeds)
+            decimal(row.pointee.proceeds)
             key(6)
-            decimal(cost)
+            decimal(row.pointee.cost)
             key(7)
-            decimal(gain)
+            decimal(row.pointee.gain)
             key(8)
-            bytes.putInteger(Int64(holdingDays))
+            bytes.putInteger(Int64(row.pointee.holdingDays))
             key(9)
-            bytes.put(term == .long ? "\"long\"" : "\"short\"")
+            bytes.put(row.pointee.term == .long ? "\"long\"" : "\"short\"")
             key(10)
-            bytes.put(taxFree.map { $0 ? "true" : "false" } ?? "null")
+            bytes.put(row.pointee.taxFree.map { $0 ? "true" : "false" } ?? "null")
             key(11)
             bytes.put(UInt8(ascii: "\""))
-            bytes.putInteger(disposalID)
+            bytes.putInteger(row.pointee.disposalID)
             bytes.put("\"}")
         }
     }
@@ -204,7 +208,10 @@ public struct RealizedTotals: Hashable, Sendable {
 
     init(_ rows: [RealizedRow]) {
         var sum = Sum()
-        for row in rows { sum.add(row) }
+        rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return }
+            for index in rows.indices { sum.add(base + index) }
+        }
         self = sum.totals
     }
 
@@ -216,15 +223,16 @@ public struct RealizedTotals: Hashable, Sendable {
         private var known = 0
         private var count = 0
 
-        mutating func add(_ row: RealizedRow) {
+        /// Adds the row at `row` (read where it lies: no copy of it).
+        mutating func add(_ row: UnsafePointer<RealizedRow>) {
             count += 1
-            if let proceeds = row.proceeds { sums.proceeds += proceeds }
-            if let cost = row.cost { sums.cost += cost }
-            guard let gain = row.gain else { return }
+            if let proceeds = row.pointee.proceeds { sums.proceeds += proceeds }
+            if let cost = row.pointee.cost { sums.cost += cost }
+            guard let gain = row.pointee.gain else { return }
             known += 1
             sums.gain += gain
-            if row.term == .long { sums.longTermGain += gain } else { sums.shortTermGain += gain }
-            if row.taxFree != true { sums.taxableGain += gain }
+            if row.pointee.term == .long { sums.longTermGain += gain } else { sums.shortTermGain += gain }
+            if row.pointee.taxFree != true { sums.taxableGain += gain }
         }
 
         /// The totals of the rows added.
@@ -318,10 +326,10 @@ public struct RealizedReport: Sendable {
             if let answer {
                 // Each row straight into the answer.
                 answer.move(&bytes)
-                for (index, row) in rows.enumerated() {
-                    answer.write(room: row.jsonRoom + 1) { cursor in
-                        if index > 0 { cursor.put(UInt8(ascii: ",")) }
-                        row.writeJSON(to: &cursor, acquired: &acquired, disposed: &disposed)
+                rows.withUnsafeBufferPointer { rows in
+                    guard let base = rows.baseAddress else { return }
+                    for index in rows.indices {
+                        RealizedRow.writeJSON(base + index, into: answer, first: index == 0, acquired: &acquired, disposed: &disposed)
                     }
                 }
             } else {
@@ -378,17 +386,6 @@ public struct RealizedReport: Sendable {
         for row in rows {
             row.appendCSV(to: &bytes)
             if let answer, bytes.count >= AnswerBuffer.chunk { answer.move(&bytes) }
-        }
-    }
-}
-
-extension JSONWriter {
-    /// A time (ms, UTC) as RFC 3339 text, `"2024-03-01T12:30:00Z"`.
-    mutating func timestamp(_ milliseconds: Int64) {
-        rawBytes { bytes in
-            bytes.append(UInt8(ascii: "\""))
-            LedgerTimestamp.append(milliseconds, to: &bytes)
-            bytes.append(UInt8(ascii: "\""))
         }
     }
 }

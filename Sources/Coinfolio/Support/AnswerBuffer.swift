@@ -24,6 +24,11 @@
     /// never touched: the system maps large blocks page by page as they are written).
     @_spi(ABI) public init(expected: Int) {
         capacity = max(expected, Self.chunk) + 1
+        if let spare = SpareAnswer.take(atLeast: capacity) {
+            // The last large answer's memory, given back: its pages are there already.
+            (base, capacity) = (spare.base, spare.capacity)
+            return
+        }
         base = malloc(capacity)?.assumingMemoryBound(to: UInt8.self)
         failed = base == nil
         // 2 MB pages over a large answer (a hint): the tens of megabytes of `realized` are
@@ -51,18 +56,9 @@
         return true
     }
 
-    /// Writes at most `room` bytes in place with `body` (a row of `realized` goes straight into
-    /// the answer: no array in between, no copy).
-    func write(room: Int, _ body: (inout ByteCursor) -> Void) {
-        guard makeRoom(room), let base else { return }
-        var cursor = ByteCursor(base + count)
-        body(&cursor)
-        count += cursor.count
-    }
-
     /// A cursor at the end of the answer with room for `room` bytes (nil when memory ran out):
-    /// what is written there counts once `advance(past:)` is given it. For a writer that cannot
-    /// hand `write(room:)` a closure without copying what it writes from (a row captured).
+    /// what is written there counts once `advance(past:)` is given it (a row of `realized` goes
+    /// straight into the answer: no array in between, no copy of the row).
     func cursor(room: Int) -> ByteCursor? {
         guard makeRoom(room), let base else { return nil }
         return ByteCursor(base + count)
@@ -91,6 +87,7 @@
     @_spi(ABI) public func take() -> UnsafeMutablePointer<CChar>? {
         guard !failed, let base else { return nil }
         base[count] = 0
+        SpareAnswer.lend(base, capacity: capacity)
         self.base = nil
         capacity = 0
         count = 0
