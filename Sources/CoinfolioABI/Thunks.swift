@@ -139,6 +139,5 @@ public func cf_version() -> CString? { UnsafePointer(versionString) }
 /// `cf_string_free` of include/coinfolio.h, which documents arguments, ownership and statuses.
 @_cdecl("cf_string_free")
 public func cf_string_free(_ string: UnsafeMutablePointer<CChar>?) {
-    // A large answer's memory is kept for the next one (`SpareAnswer`); anything else is freed.
-    SpareAnswer.giveBack(string)
+    free(string)
 }

@@ -61,30 +61,4 @@ final class AnswerBufferTests: XCTestCase {
             XCTAssertEqual(text(answer), String(decoding: report.csv, as: UTF8.self))
         }
     }
-
-    /// A large answer's memory given back (`cf_string_free`) is the next large answer's, which
-    /// writes over it and comes out whole; a smaller answer than the kept block fits it too, and a
-    /// small answer (under `SpareAnswer.smallest`) is never kept.
-    func testALargeAnswerGivenBackIsTheNextLargeAnswersMemory() {
-        let size = SpareAnswer.smallest + 1_000
-        let first = AnswerBuffer(expected: size)
-        let row = Array(repeating: UInt8(ascii: "a"), count: 1_000)
-        for _ in 0..<size / 1_000 { first.append(row) }
-        guard let given = first.take() else { return XCTFail("out of memory") }
-        let address = Int(bitPattern: given)
-        SpareAnswer.giveBack(given)
-        let second = AnswerBuffer(expected: SpareAnswer.smallest)
-        second.append(Array("bc".utf8))
-        guard let taken = second.take() else { return XCTFail("out of memory") }
-        XCTAssertEqual(Int(bitPattern: taken), address)
-        XCTAssertEqual(String(cString: taken), "bc")
-        SpareAnswer.giveBack(taken)
-        // A small answer never takes the kept block.
-        let small = AnswerBuffer(expected: 100)
-        small.append(Array("d".utf8))
-        guard let tiny = small.take() else { return XCTFail("out of memory") }
-        XCTAssertNotEqual(Int(bitPattern: tiny), address)
-        XCTAssertEqual(String(cString: tiny), "d")
-        SpareAnswer.giveBack(tiny)
-    }
 }

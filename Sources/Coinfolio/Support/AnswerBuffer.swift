@@ -24,11 +24,6 @@
     /// never touched: the system maps large blocks page by page as they are written).
     @_spi(ABI) public init(expected: Int) {
         capacity = max(expected, Self.chunk) + 1
-        if let spare = SpareAnswer.take(atLeast: capacity) {
-            // The last large answer's memory, given back: its pages are there already.
-            (base, capacity) = (spare.base, spare.capacity)
-            return
-        }
         base = malloc(capacity)?.assumingMemoryBound(to: UInt8.self)
         failed = base == nil
         // 2 MB pages over a large answer (a hint): the tens of megabytes of `realized` are
@@ -87,7 +82,6 @@
     @_spi(ABI) public func take() -> UnsafeMutablePointer<CChar>? {
         guard !failed, let base else { return nil }
         base[count] = 0
-        SpareAnswer.lend(base, capacity: capacity)
         self.base = nil
         capacity = 0
         count = 0
