@@ -81,6 +81,7 @@ extension PnLReport {
             realizedPnL: realized, realizedCoverage: share(basis.realizedUnits, of: basis.disposedUnits),
             fees: basis.fees, costBasisCoverage: share(known.units, of: amount), income: basis.income,
             incomeCoverage: share(basis.incomeKnownUnits, of: basis.incomeUnits), realizedCost: basis.realizedCost)
+        coin.disposedUnits = basis.disposedUnits
         coin.incomeRows = basis.incomeRows
         coin.incomeKnownRows = basis.incomeKnownRows
         return coin

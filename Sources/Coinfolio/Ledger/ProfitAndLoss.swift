@@ -43,6 +43,10 @@ public struct CoinPnL: Hashable, Sendable {
     public var incomeCoverage: Double
     /// Cost of the disposed units realized_pnl is measured against.
     public var realizedCost: PreciseDecimal
+    /// Units disposed of (sold, and fees paid in the coin), known cost or not: 0 when the coin
+    /// realized nothing because nothing left it (not part of the JSON; `realized_coverage` is 1
+    /// then as when every sold unit's cost was known).
+    public internal(set) var disposedUnits = PreciseDecimal.zero
     /// Income rows, and those with a known price (for the totals' coverage).
     var incomeRows = 0
     var incomeKnownRows = 0

@@ -64,9 +64,8 @@ struct PnLCommand: Command {
     /// nothing: it knows no gain either); the known part "(part unknown)" when some coin's is
     /// not wholly known.
     static func totalRealized(_ report: PnLReport, terminal: Terminal, _ money: (PreciseDecimal?) -> String) -> String {
-        let soldNothing = { (coin: CoinPnL) in coin.realizedCoverage == 1 && coin.realizedCost.isZero && coin.realizedPnL.isZero }
         let unknown = report.coins.contains { $0.realizedCoverage == 0 }
-        if unknown, report.coins.allSatisfy({ $0.realizedCoverage == 0 || soldNothing($0) }) { return NumberFormat.notAvailable }
+        if unknown, report.coins.allSatisfy({ $0.realizedCoverage == 0 || $0.disposedUnits.isZero }) { return NumberFormat.notAvailable }
         let text = terminal.signed(money(report.totalRealizedPnL), report.totalRealizedPnL)
         return report.coins.contains { $0.realizedCoverage < 1 } ? "\(text) (part unknown)" : text
     }
