@@ -61,7 +61,26 @@ struct ImportExternalID: Sendable {
                 hasher.update(cell.utf8)
             }
         }
-        var digest = hasher.finish()
+        return identify(hasher.finish())
+    }
+
+    /// `hashed` over rows read as bytes (`CSVRecord`): the same cells, the same bytes hashed,
+    /// without a `String` a cell.
+    mutating func hashed(_ rows: [CSVRecord]) -> String {
+        var hasher = SHA256()
+        for (index, row) in rows.enumerated() {
+            if index > 0 { hasher.update(CollectionOfOne(UInt8(0x1E))) }
+            for position in 0..<row.count {
+                if position > 0 { hasher.update(CollectionOfOne(UInt8(0x1F))) }
+                row.withField(position) { hasher.update($0) }
+            }
+        }
+        return identify(hasher.finish())
+    }
+
+    /// The id of a row's first digest: counted, told apart from the rows met before.
+    private mutating func identify(_ first: [UInt8]) -> String {
+        var digest = first
         let key = Digest(digest)
         let count = (seen[key] ?? 0) + 1
         seen[key] = count
