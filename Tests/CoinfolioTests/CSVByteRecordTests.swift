@@ -96,7 +96,8 @@ final class CSVByteRecordTests: XCTestCase {
     }
 
     func testHashedIdsOfByteRecordsAreTheCellsOnes() {
-        let rows = [["a", "b", "c"], ["", "", ""], ["café", "x\ny", "\"q\""], ["a", "b", "c"]]
+        let long = String(repeating: "0123456789", count: 30)
+        let rows = [["a", "b", "c"], ["", "", ""], ["café", "x\ny", "\"q\""], ["a", "b", "c"], [], [long, "", long], [""]]
         var fromCells = ImportExternalID(format: .binance)
         var fromRecords = ImportExternalID(format: .binance)
         for row in rows + [rows[0]] {

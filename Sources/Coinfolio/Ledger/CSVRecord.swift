@@ -108,6 +108,28 @@ struct CSVRecord: CSVFieldSink, Sendable {
         return try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
+    /// The bytes of the fields joined by one separator byte.
+    var joinedCount: Int { ranges.reduce(max(ranges.count - 1, 0)) { $0 + $1.count } }
+
+    /// Writes the fields joined by `separator` at the start of `out` (at least `joinedCount`
+    /// bytes); the bytes written.
+    func writeJoined(separator: UInt8, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        storage.withUnsafeBufferPointer { bytes in
+            var at = 0
+            for (index, range) in ranges.enumerated() {
+                if index > 0 {
+                    out[at] = separator
+                    at += 1
+                }
+                if let source = bytes.baseAddress, let target = out.baseAddress, !range.isEmpty {
+                    (target + at).update(from: source + range.lowerBound, count: range.count)
+                }
+                at += range.count
+            }
+            return at
+        }
+    }
+
     /// Field `index`'s text.
     func string(_ index: Int) -> String { withField(index) { String(decoding: $0, as: UTF8.self) } }
 
