@@ -22,7 +22,9 @@ final class ImportByteReadingTests: XCTestCase {
             "", "-", "$", "-$", "$1.00", "-$1.00", "$-1.00", "1.00", "-1.00", "€1.00", "-€1.00", "£2", "¥3", "CA$3", "-CA$3",
             "US$1", "A$1", "R$1", "XY$1", "ABCD$1", "EUR", "abc", "€", "₹1", "\u{301}1", "-\u{301}1",
         ]
-        let currencies = ["USD", "EUR", "GBP", "JPY", "CNY", "CAD", "AUD", "BRL", "INR", "XYZ", "", "usd"]
+        let currencies = [
+            "USD", "EUR", "GBP", "JPY", "CNY", "CAD", "AUD", "BRL", "INR", "XYZ", "", "usd", "\u{212A}RW", "KRW", "ILS", "€", "EURO",
+        ]
         for currency in currencies {
             XCTAssertEqual(CurrencySign.hasOwnSign(currency), CurrencySign.ownSign.contains(currency), currency)
             for cell in cells {

@@ -112,13 +112,15 @@ struct BinanceStatementImporter: RowImporter {
     }
 
     mutating func read(_ row: ImportRow, into file: inout ImportedFile) throws {
-        let text = row.text(time)
-        if heldTime?.text != text {
+        // The time's cell compared by its bytes (no `String` unless it is a new time).
+        if !(heldTime.map { row.text(time, equals: $0.text) } ?? false) {
             try finish(into: &file)
-            heldTime = (text, try row.time(time, .iso))
+            heldTime = (row.text(time), try row.time(time, .iso))
         }
+        // The operation from the cell's bytes (`init(ascii:)`, which `init(_:)` reads an ASCII cell by).
+        let named = row.withASCII(operation) { Operation(ascii: $0) } ?? nil
         let leg = Leg(
-            row: row, operation: Operation(row.text(operation)), coin: try row.symbol(coin),
+            row: row, operation: named ?? Operation(row.text(operation)), coin: try row.symbol(coin),
             change: try row.requiredNumber(change, [.signed, .thousands]).value)
         let name = row.text(account)
         if let slot = held.firstIndex(where: { $0.account == name }) {
@@ -161,16 +163,16 @@ struct BinanceStatementImporter: RowImporter {
             case _ where units.isZero:
                 file.ignore(line, "the Binance row changes nothing")
             case .deposit where !leg.change.isNegative:
-                let id = file.ids.hashed([leg.row.cells])
+                let id = file.ids.hashed([leg.row.record])
                 file.add(line: line, timestamp: time, .transferIn(asset), note: leg.row.text(remark), externalID: id)
             case .withdraw where leg.change.isNegative:
                 let fees = unclaimedFees.filter { $0.coin == leg.coin }
                 let feeAssets = fees.map { ImportedEntry.Asset($0.coin, $0.change.magnitude) }
-                let id = file.ids.hashed(([leg] + fees).map(\.row.cells))
+                let id = file.ids.hashed(([leg] + fees).map(\.row.record))
                 file.add(line: line, timestamp: time, .transferOut(asset), fees: feeAssets, note: leg.row.text(remark), externalID: id)
                 unclaimedFees.removeAll { $0.coin == leg.coin }
             case .income(let type) where !leg.change.isNegative:
-                let id = file.ids.hashed([leg.row.cells])
+                let id = file.ids.hashed([leg.row.record])
                 file.add(line: line, timestamp: time, .income(asset, type, value: nil), note: leg.row.text(remark), externalID: id)
             case .ownAccounts:
                 file.ignore(line, "a move between Binance's own accounts (\(leg.row.text(operation)))")
@@ -194,7 +196,7 @@ struct BinanceStatementImporter: RowImporter {
             return file.warn(line, "the Binance rows of this time and account trade \(coins): not one coin for another; they were left out")
         }
         let feeTotals = try sums(fees.map { ($0, $0.change.magnitude) })
-        let id = file.ids.hashed((legs + fees).map(\.row.cells))
+        let id = file.ids.hashed((legs + fees).map(\.row.record))
         file.add(
             line: line, timestamp: time,
             .exchange(

@@ -79,7 +79,7 @@ struct BinanceTradeHistoryImporter: RowImporter {
         case "SELL": action = .exchange(sent: baseSide, received: quoteSide, value: nil)
         default: throw row.error(side, "\"\(row.text(side))\" is not BUY or SELL")
         }
-        let id = file.ids.hashed([row.cells])
+        let id = file.ids.hashed([row.record])
         file.add(line: row.line, timestamp: time, action, fees: fees, note: "", externalID: id)
     }
 

@@ -66,7 +66,7 @@ struct CoinTrackingImporter: RowImporter {
             }
             action = .income(try required(buy, buyCurrency), income, value: nil)
         }
-        let id = file.ids.hashed([row.cells])
+        let id = file.ids.hashed([row.record])
         file.add(line: row.line, timestamp: time, action, fees: fees, note: row.text(comment), externalID: id)
     }
 }

@@ -95,7 +95,7 @@ struct CoinbaseImporter: RowImporter {
         let units = try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude
         let coin = ImportedEntry.Asset(symbol, units)
         let note = row.text(notes)
-        let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.cells])
+        let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.record])
         // The row's price currency, read at the first money cell that has a value (so a broken
         // cell is still refused before an empty currency), then kept for the row's other cells.
         var currency: PriceCurrency?
@@ -146,7 +146,15 @@ struct CoinbaseImporter: RowImporter {
             price = (name, code, CurrencySign.hasOwnSign(code))
             currency = price
         }
-        if let contradiction = CurrencySign.contradiction(row.text(field), currency: price.code, ownSign: price.ownSign) {
+        // Digits, or `$` in a currency without a sign of its own: what `contradiction` answers nil
+        // for at once, seen in the bytes (no `String` of the cell).
+        let plain =
+            row.withASCII(field) { cell -> Bool in
+                let start = cell.first == UInt8(ascii: "-") ? 1 : 0
+                guard start < cell.count else { return true }
+                return (0x30...0x39).contains(cell[start]) || (cell[start] == UInt8(ascii: "$") && !price.ownSign)
+            } ?? false
+        if !plain, let contradiction = CurrencySign.contradiction(row.text(field), currency: price.code, ownSign: price.ownSign) {
             throw row.error(field, contradiction)
         }
         return ImportedEntry.Asset(price.name, amount)

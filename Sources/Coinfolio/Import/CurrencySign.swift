@@ -21,7 +21,25 @@ enum CurrencySign {
 
     /// Whether `currency` (an upper-case code) has a sign of its own: `ownSign.contains`, without
     /// hashing the code.
-    static func hasOwnSign(_ currency: String) -> Bool { ownSignList.contains(currency) }
+    static func hasOwnSign(_ currency: String) -> Bool {
+        // A three-letter ASCII code (every Coinbase row's) as one number among `ownSignKeys`:
+        // ASCII texts are equal exactly when their bytes are.
+        var code = currency
+        guard let key = code.withUTF8({ Self.key($0) }) else { return ownSignList.contains(currency) }
+        return ownSignKeys.contains(key)
+    }
+
+    /// `ownSignList`'s codes (three ASCII letters each) as `key`s.
+    private static let ownSignKeys: [UInt32] = ownSignList.compactMap { code in
+        var code = code
+        return code.withUTF8 { key($0) }
+    }
+
+    /// Three ASCII bytes as one number; nil for any other text.
+    private static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        guard bytes.count == 3, bytes[0] < 0x80, bytes[1] < 0x80, bytes[2] < 0x80 else { return nil }
+        return UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2])
+    }
 
     /// Why `cell`'s sign contradicts `currency` (an upper-case code such as `USD`), or nil when it
     /// does not: a known sign of other currencies; a `$` alone in a row of a currency with a sign

@@ -120,12 +120,34 @@ enum ImportNumber {
     /// nil for anything else, which the general reading then says what is wrong with.
     private static func plainDecimal(_ text: String, signed: Bool) -> ExactDecimal? {
         var text = text
-        return text.withUTF8 { bytes -> ExactDecimal? in
-            guard let first = bytes.first, first != UInt8(ascii: "+"), signed || first != UInt8(ascii: "-"),
-                bytes.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
-            else { return nil }
-            return ExactDecimal.parse(bytes, rounding: false)
-        }
+        return text.withUTF8 { plainDecimal($0, signed: signed) }
+    }
+
+    /// `plainDecimal` over bytes.
+    private static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>, signed: Bool) -> ExactDecimal? {
+        guard let first = bytes.first, first != UInt8(ascii: "+"), signed || first != UInt8(ascii: "-"),
+            bytes.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
+        else { return nil }
+        return ExactDecimal.parse(bytes, rounding: false)
+    }
+
+    /// What `read`'s first steps make of a cell's bytes (spaces trimmed, ASCII).
+    enum Plain {
+        /// An empty cell (or `-` with `dashIsEmpty`): `read` answers nil.
+        case empty
+        /// A plain decimal, or money as Coinbase writes it: `read` answers this value, no suffix.
+        case value(ExactDecimal)
+        /// Anything else: `read` must read (or refuse) the cell's text.
+        case other
+    }
+
+    /// `read`'s readings of the usual cells over their bytes (no `String`): the same answer
+    /// `read` gives the cell's text for `.empty` and `.value`.
+    static func plain(_ bytes: UnsafeBufferPointer<UInt8>, _ form: NumberForm) -> Plain {
+        if bytes.isEmpty || (form.contains(.dashIsEmpty) && bytes.count == 1 && bytes[0] == UInt8(ascii: "-")) { return .empty }
+        if let plain = plainDecimal(bytes, signed: form.contains(.signed)) { return .value(plain) }
+        if !form.contains(.assetSuffix), let money = plainMoney(bytes, form) { return .value(money) }
+        return .other
     }
 
     /// `text` as a decimal when it is a minus (with `signed`), a `$` (with `currencySign`; the
@@ -134,42 +156,45 @@ enum ImportNumber {
     /// for anything else, which the general reading reads or refuses.
     private static func plainMoney(_ text: String, _ form: NumberForm) -> ExactDecimal? {
         var text = text
-        return text.withUTF8 { bytes -> ExactDecimal? in
-            var index = 0
-            var negative = false
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+        return text.withUTF8 { plainMoney($0, form) }
+    }
+
+    /// `plainMoney` over bytes.
+    private static func plainMoney(_ bytes: UnsafeBufferPointer<UInt8>, _ form: NumberForm) -> ExactDecimal? {
+        var index = 0
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        if form.contains(.currencySign), index < bytes.count, bytes[index] == UInt8(ascii: "$") {
+            index += 1
+            if !negative, index < bytes.count, bytes[index] == UInt8(ascii: "-") {
                 negative = true
                 index += 1
             }
-            if form.contains(.currencySign), index < bytes.count, bytes[index] == UInt8(ascii: "$") {
-                index += 1
-                if !negative, index < bytes.count, bytes[index] == UInt8(ascii: "-") {
-                    negative = true
-                    index += 1
-                }
-            }
-            guard index < bytes.count, (0x30...0x39).contains(bytes[index]), !negative || form.contains(.signed) else { return nil }
-            let number = UnsafeBufferPointer(rebasing: bytes[index...])
-            guard number.count <= 64,
-                number.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") })
-            else { return nil }
-            let value: ExactDecimal?
-            if number.contains(UInt8(ascii: ",")) {
-                guard form.contains(.thousands), hasThousandsGroups(number) else { return nil }
-                value = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { digits -> ExactDecimal? in
-                    var count = 0
-                    for byte in number where byte != UInt8(ascii: ",") {
-                        digits[count] = byte
-                        count += 1
-                    }
-                    return ExactDecimal.parse(UnsafeBufferPointer(rebasing: digits[..<count]), rounding: false)
-                }
-            } else {
-                value = ExactDecimal.parse(number, rounding: false)
-            }
-            guard let value else { return nil }
-            return negative ? -value : value
         }
+        guard index < bytes.count, (0x30...0x39).contains(bytes[index]), !negative || form.contains(.signed) else { return nil }
+        let number = UnsafeBufferPointer(rebasing: bytes[index...])
+        guard number.count <= 64,
+            number.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") })
+        else { return nil }
+        let value: ExactDecimal?
+        if number.contains(UInt8(ascii: ",")) {
+            guard form.contains(.thousands), hasThousandsGroups(number) else { return nil }
+            value = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { digits -> ExactDecimal? in
+                var count = 0
+                for byte in number where byte != UInt8(ascii: ",") {
+                    digits[count] = byte
+                    count += 1
+                }
+                return ExactDecimal.parse(UnsafeBufferPointer(rebasing: digits[..<count]), rounding: false)
+            }
+        } else {
+            value = ExactDecimal.parse(number, rounding: false)
+        }
+        guard let value else { return nil }
+        return negative ? -value : value
     }
 
     /// Whether the commas of `bytes` separate groups of three digits before the point

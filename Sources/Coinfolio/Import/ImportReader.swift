@@ -17,13 +17,13 @@ enum ImportReader {
         }
         var importer = try header.variant.importer(header)
         let width = header.cells.count
-        while let record = try LedgerCSVRows.record(&reader, names: header.cells) {
-            let row = ImportRow(cells: record.fields, line: record.line)
+        while let read = try LedgerCSVRows.byteRecord(&reader, names: header.cells) {
+            let row = ImportRow(record: read.record, line: read.line)
             if row.isEmpty { continue }
             file.rowsRead += 1
             if file.rowsRead % 1000 == 0 { try progress?(file.rowsRead) }
-            guard record.fields.count == width else {
-                throw row.error(nil, "the row has \(record.fields.count) fields and the header \(width)")
+            guard read.record.count == width else {
+                throw row.error(nil, "the row has \(read.record.count) fields and the header \(width)")
             }
             try importer.read(row, into: &file)
         }

@@ -2,23 +2,62 @@
 /// line and the column's title as the header writes it (`details.line`, `details.column`, SPEC
 /// §12 and §18).
 struct ImportRow: Sendable {
-    /// The cells, in header order.
-    let cells: [String]
+    /// The cells' bytes, in header order (a `String` is made only for a cell kept or told).
+    let record: CSVRecord
     /// The physical line where the record starts (1-based, preamble lines included).
     let line: Int
 
+    init(record: CSVRecord, line: Int) {
+        self.record = record
+        self.line = line
+    }
+
+    /// A row of these cells (tests).
+    init(cells: [String], line: Int) { self.init(record: CSVRecord(cells), line: line) }
+
+    /// The cells as text, in header order.
+    var cells: [String] { record.strings }
+
+    /// `body` over the bytes of `field`'s cell, spaces trimmed, when every byte is ASCII (its
+    /// characters are then its bytes, and trimming bytes is trimming characters); nil otherwise.
+    @inline(__always)
+    func withASCII<Result>(_ field: ImportHeader.Field, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        try record.withField(field.index) { cell -> Result? in
+            guard !cell.contains(where: { $0 >= 0x80 }) else { return nil }
+            var start = 0
+            var end = cell.count
+            while start < end, cell[start] == 0x20 { start += 1 }
+            while end > start, cell[end - 1] == 0x20 { end -= 1 }
+            return try body(UnsafeBufferPointer(rebasing: cell[start..<end]))
+        }
+    }
+
     /// The cell of `field`, spaces trimmed.
     func text(_ field: ImportHeader.Field) -> String {
-        let cell = cells[field.index]
-        // The first and last byte from the bytes in memory (UTF8View's `last` walks back generically).
-        let edges = cell.utf8.withContiguousStorageIfAvailable { ($0.first, $0.last) } ?? (cell.utf8.first, cell.utf8.last)
-        guard edges.0 == 0x20 || edges.1 == 0x20 else { return cell }
+        if let ascii = withASCII(field, { String(decoding: $0, as: UTF8.self) }) { return ascii }
+        let cell = record.string(field.index)
+        guard cell.utf8.first == 0x20 || cell.utf8.last == 0x20 else { return cell }
         return String(cell.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+
+    /// Whether `text(field) == other`, compared by bytes when both are ASCII (no `String`).
+    func text(_ field: ImportHeader.Field, equals other: String) -> Bool {
+        var other = other
+        let bytes = other.withUTF8 { other in
+            withASCII(field) { cell in !other.contains(where: { $0 >= 0x80 }) ? cell.elementsEqual(other) : nil } ?? nil
+        }
+        return bytes ?? (text(field) == other)
     }
 
     /// The number in `field` in `form`; nil when the cell is empty.
     /// - Throws: `.invalidArgument` at this line and column.
     func number(_ field: ImportHeader.Field, _ form: NumberForm, suffixes: [String] = []) throws -> ImportNumber.Read? {
+        // Most cells: a plain decimal or `$` money, read from the bytes (no `String`).
+        switch withASCII(field, { ImportNumber.plain($0, form) }) ?? .other {
+        case .empty: return nil
+        case .value(let value): return ImportNumber.Read(value: value, suffix: nil)
+        case .other: break
+        }
         do { return try ImportNumber.read(text(field), form, suffixes: suffixes) } catch {
             throw self.error(field, error.message, reason: error.reason)
         }
@@ -39,6 +78,12 @@ struct ImportRow: Sendable {
     /// The time in `field` in `form`, in the header's offset when the cell states no zone.
     /// - Throws: `.invalidArgument` at this line and column.
     func time(_ field: ImportHeader.Field, _ form: ImportTime.Form, offset: Int64 = 0) throws -> Int64 {
+        // Most cells: `2024-01-05 10:00:00` (or with ` UTC`), read from the bytes.
+        if form == .iso, let plain = withASCII(field, { ImportTime.plainISO($0, offset: offset) }), let time = plain,
+            time >= Transaction.earliestTimestamp, time <= Transaction.latestTimestamp
+        {
+            return time
+        }
         let cell = text(field)
         guard let time = ImportTime.parse(cell, form, offset: offset),
             time >= Transaction.earliestTimestamp, time <= Transaction.latestTimestamp
@@ -63,5 +108,5 @@ struct ImportRow: Sendable {
     }
 
     /// Whether every cell is empty (a separator line some exports write between sections).
-    var isEmpty: Bool { cells.allSatisfy { $0.utf8.allSatisfy { $0 == 0x20 } } }
+    var isEmpty: Bool { record.isBlank }
 }

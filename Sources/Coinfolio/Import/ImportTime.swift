@@ -42,32 +42,42 @@ enum ImportTime {
         }
     }
 
+    /// `parse(_:.iso:offset:)`'s first two readings over a cell's bytes: `2024-01-05 10:00:00`
+    /// in the header's offset, or with ` UTC`; nil for any other text, which `parse` reads.
+    static func plainISO(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int64) -> Int64? {
+        if let time = plainTime(bytes) { return time - offset }
+        return plainTime(bytes, suffix: " UTC")
+    }
+
     /// `2024-01-05 10:00:00` followed by `suffix`, the shape nearly every exchange writes, read
     /// in place (no copy; a time a row): nil for any other text, which the full rule reads.
     private static func plainTime(_ text: String, suffix: StaticString = "") -> Int64? {
         var text = text
-        return text.withUTF8 { b -> Int64? in
-            guard b.count == 19 + suffix.utf8CodeUnitCount,
-                suffix.withUTF8Buffer({ $0.elementsEqual(b[19...]) }),
-                b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: " "), b[13] == UInt8(ascii: ":"),
-                b[16] == UInt8(ascii: ":")
-            else { return nil }
-            func number(_ start: Int, _ count: Int) -> Int? {
-                var value = 0
-                for index in start..<(start + count) {
-                    guard (0x30...0x39).contains(b[index]) else { return nil }
-                    value = value * 10 + Int(b[index] - 0x30)
-                }
-                return value
+        return text.withUTF8 { plainTime($0, suffix: suffix) }
+    }
+
+    /// `plainTime` over bytes.
+    private static func plainTime(_ b: UnsafeBufferPointer<UInt8>, suffix: StaticString = "") -> Int64? {
+        guard b.count == 19 + suffix.utf8CodeUnitCount,
+            suffix.withUTF8Buffer({ $0.elementsEqual(b[19...]) }),
+            b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: " "), b[13] == UInt8(ascii: ":"),
+            b[16] == UInt8(ascii: ":")
+        else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in start..<(start + count) {
+                guard (0x30...0x39).contains(b[index]) else { return nil }
+                value = value * 10 + Int(b[index] - 0x30)
             }
-            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-                let minute = number(14, 2), let second = number(17, 2)
-            else { return nil }
-            guard year >= 1, (1...12).contains(month), day >= 1, day <= LedgerTimestamp.daysIn(month: month, year: year), hour <= 23,
-                minute <= 59, second <= 59
-            else { return nil }
-            return (Int64(CivilDate.days(year: year, month: month, day: day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000
+            return value
         }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+            let minute = number(14, 2), let second = number(17, 2)
+        else { return nil }
+        guard year >= 1, (1...12).contains(month), day >= 1, day <= LedgerTimestamp.daysIn(month: month, year: year), hour <= 23,
+            minute <= 59, second <= 59
+        else { return nil }
+        return (Int64(CivilDate.days(year: year, month: month, day: day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000
     }
 
     /// Whether an RFC 3339 text ends with a zone (`Z`, `+02:00`, `-05:00`) after its time.

@@ -80,7 +80,7 @@ struct KoinlyImporter: RowImporter {
         case (nil, nil):
             throw row.error(sentAmount, "the row has neither a sent nor a received amount")
         }
-        let id = file.ids.hashed([row.cells])
+        let id = file.ids.hashed([row.record])
         file.add(line: row.line, timestamp: time, action, fees: fees, note: row.text(description), externalID: id)
     }
 }

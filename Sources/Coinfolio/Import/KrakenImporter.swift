@@ -117,7 +117,7 @@ struct KrakenImporter: RowImporter {
         guard !units.isZero else { return file.ignore(line, "the Kraken row moves nothing") }
         let coin = ImportedEntry.Asset(leg.ticker, units)
         let fees = leg.fee.isZero ? [] : [ImportedEntry.Asset(leg.ticker, leg.fee.magnitude)]
-        let id = externalID ?? file.ids.hashed([leg.row.cells])
+        let id = externalID ?? file.ids.hashed([leg.row.record])
         func add(_ action: ImportedEntry.Action) {
             file.add(line: line, timestamp: leg.time, action, fees: fees, note: "", externalID: id)
         }

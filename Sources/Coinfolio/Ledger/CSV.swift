@@ -34,6 +34,8 @@ struct CSVReader {
     private var pieces: [UInt8] = []
     /// The last record's field count (the next one's is most likely the same).
     private var lastWidth = 0
+    /// How many chunks were read: tells a `CSVRecord` whether a field lies in the chunk it holds.
+    private var chunksRead = 0
 
     /// - Parameter nextChunk: the next bytes of the file, or nil at its end.
     init(nextChunk: @escaping () throws -> [UInt8]?) {
@@ -93,6 +95,7 @@ struct CSVReader {
             }
             if chunk.isEmpty { continue }
             buffer = chunk
+            chunksRead += 1
             position = 0
             if !startedReading {
                 startedReading = true
@@ -105,16 +108,35 @@ struct CSVReader {
 
     /// The next record's fields and the physical line where it starts; nil at the end.
     mutating func nextRecord() throws -> (fields: [String], line: Int)? {
-        // Skip blank lines.
+        guard let startLine = try startRecord() else { return nil }
+        var fields = CSVStringFields(reserving: lastWidth)
+        defer { lastWidth = fields.count }
+        try readFields(into: &fields, startLine: startLine)
+        return (fields.fields, startLine)
+    }
+
+    /// The next record as its fields' bytes (`CSVRecord`: no `String` a field, UTF-8 checked
+    /// as `nextRecord` checks it, the same errors) and the physical line where it starts.
+    mutating func nextByteRecord() throws -> (record: CSVRecord, line: Int)? {
+        guard let startLine = try startRecord() else { return nil }
+        var record = CSVRecord(reserving: lastWidth)
+        defer { lastWidth = record.count }
+        try readFields(into: &record, startLine: startLine)
+        return (record, startLine)
+    }
+
+    /// Skips blank lines; the physical line where the next record starts, nil at the end.
+    private mutating func startRecord() throws -> Int? {
         while let byte = try peek(), byte == 0x0A || byte == 0x0D {
             position += 1
             if byte == 0x0A { line += 1 } else if try peek() != 0x0A { line += 1 }
         }
         guard try peek() != nil else { return nil }
-        let startLine = line
-        var fields: [String] = []
-        fields.reserveCapacity(lastWidth)
-        defer { lastWidth = fields.count }
+        return line
+    }
+
+    /// Reads one record's fields into `fields`, up to and past its line end.
+    private mutating func readFields<Fields: CSVFieldSink>(into fields: inout Fields, startLine: Int) throws {
         // Bytes of the record's finished fields (each with its separator); the field being read
         // is in `pieces` or within the chunk.
         var recordBytes = 0
@@ -203,21 +225,17 @@ struct CSVReader {
             let fieldBytes = inChunk?.count ?? pieces.count
             try Self.checkBound(recordBytes + fieldBytes, bound, line: startLine, field: fields.count)
             recordBytes += fieldBytes + 1
-            let text: String
             if let inChunk {
-                text = try buffer.withUnsafeBufferPointer {
-                    try Self.field(UnsafeBufferPointer(rebasing: $0[inChunk]), line: startLine, field: fields.count)
-                }
+                try fields.append(inChunk, of: buffer, chunk: chunksRead, line: startLine)
             } else {
-                text = try pieces.withUnsafeBufferPointer { try Self.field($0, line: startLine, field: fields.count) }
+                try pieces.withUnsafeBufferPointer { try fields.append($0, line: startLine) }
             }
-            fields.append(text)
-            guard let byte = try peek() else { return (fields, startLine) }
+            guard let byte = try peek() else { return }
             position += 1
             if byte == UInt8(ascii: ",") { continue }
             if byte == 0x0D, try peek() == 0x0A { position += 1 }
             line += 1
-            return (fields, startLine)
+            return
         }
     }
 
@@ -229,7 +247,7 @@ struct CSVReader {
     }
 
     /// A field's text from its bytes; UTF-8 is validated unless every byte is ASCII.
-    private static func field(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, field: Int) throws -> String {
+    static func field(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, field: Int) throws -> String {
         if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }  // ASCII: nothing to validate
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw SyntaxError(line: line, field: field, message: "the field is not valid UTF-8")

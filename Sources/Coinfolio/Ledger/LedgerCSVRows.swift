@@ -74,20 +74,24 @@ struct LedgerCSVRows {
     ///   time, kind or decimal (a decimal comma said so), an empty amount, any rule of
     ///   `Transaction.validate`; a CSV syntax error (`details.field_index` and the column).
     mutating func next(_ reader: inout CSVReader) throws -> (transaction: Transaction, line: Int)? {
-        guard let record = try Self.record(&reader, names: names) else { return nil }
+        guard let read = try Self.byteRecord(&reader, names: names) else { return nil }
         rowsRead += 1
-        let line = record.line
-        guard record.fields.count == width else {
+        let line = read.line
+        let record = read.record
+        guard record.count == width else {
             // A short row: the first column without a cell; a long one has no column to name.
             throw Self.error(
-                line: line, column: record.fields.count < width ? names[record.fields.count] : nil,
-                "the row has \(record.fields.count) fields and the header \(width) (the separator is a comma and the decimal mark a point)")
+                line: line, column: record.count < width ? names[record.count] : nil,
+                "the row has \(record.count) fields and the header \(width) (the separator is a comma and the decimal mark a point)")
         }
         // A cell export protected against formula injection reads back as written (SpreadsheetFormula).
         func field(_ column: Int?) -> String? {
-            column.map { SpreadsheetFormula.unprotected(record.fields[$0]) }
+            column.map { SpreadsheetFormula.unprotected(record.string($0)) }
         }
         func decimal(_ name: String, _ column: Int?) throws -> ExactDecimal? {
+            // A decimal read from the cell's bytes is the one its text reads as (a protected cell
+            // starts with `'`, which no decimal does): the text only for an empty cell or a refusal.
+            if let column, let value = record.withField(column, { ExactDecimal.parse($0, rounding: false) }) { return value }
             guard let text = field(column), !text.isEmpty else { return nil }
             if let value = ExactDecimal(text) { return value }
             if let comma = DecimalComma.refusal(text) {
@@ -99,8 +103,14 @@ struct LedgerCSVRows {
             }
             throw Self.error(line: line, column: name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
         }
-        let timestampText = field(timestamp) ?? ""
-        guard let time = LedgerTimestamp.parse(timestampText) else {
+        // The time from the cell's bytes (as its text reads); the text only for a refusal.
+        let time: Int64
+        if let timestamp, let parsed = record.withField(timestamp, { LedgerTimestamp.parse(utf8: $0) }) {
+            time = parsed
+        } else if let parsed = LedgerTimestamp.parse(field(timestamp) ?? "") {
+            time = parsed
+        } else {
+            let timestampText = field(timestamp) ?? ""
             throw Self.error(line: line, column: "timestamp", "\"\(timestampText)\" is not an RFC 3339 time (2024-03-01T12:30:00Z)")
         }
         let kindText = field(kind) ?? ""
@@ -143,11 +153,20 @@ struct LedgerCSVRows {
     /// read theirs through it too): a syntax error as `.invalidArgument` with its line,
     /// `details.field_index`, and — past the header, whose column `names` are — `details.column`.
     static func record(_ reader: inout CSVReader, names: [String] = []) throws -> (fields: [String], line: Int)? {
-        do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError {
-            let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
-            let column = names.indices.contains(error.field) ? names[error.field] : nil
-            throw Self.error(line: error.line, column: column, error.message, index)
-        }
+        do { return try reader.nextRecord() } catch let error as CSVReader.SyntaxError { throw syntaxError(error, names: names) }
+    }
+
+    /// `record` as the fields' bytes (`CSVReader.nextByteRecord`), with the same errors.
+    static func byteRecord(_ reader: inout CSVReader, names: [String]) throws -> (record: CSVRecord, line: Int)? {
+        do { return try reader.nextByteRecord() } catch let error as CSVReader.SyntaxError { throw syntaxError(error, names: names) }
+    }
+
+    /// A syntax error as `.invalidArgument`: its line, `details.field_index` and the column when
+    /// `names` has one there.
+    private static func syntaxError(_ error: CSVReader.SyntaxError, names: [String]) -> CoinfolioError {
+        let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
+        let column = names.indices.contains(error.field) ? names[error.field] : nil
+        return Self.error(line: error.line, column: column, error.message, index)
     }
 
     /// An import error at `line` (and `column`, a header name): `.invalidArgument`, the message

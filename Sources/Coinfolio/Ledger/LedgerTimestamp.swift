@@ -23,7 +23,7 @@ public enum LedgerTimestamp {
     }
 
     /// `parse(_:)` of UTF-8 bytes.
-    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         func number(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }
