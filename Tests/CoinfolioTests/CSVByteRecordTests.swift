@@ -6,16 +6,8 @@ import XCTest
 /// each reading gives what the `String` one it replaced gives — the same fields and errors, the
 /// same numbers, times and trimmed texts, the same hashed ids.
 final class CSVByteRecordTests: XCTestCase {
-    /// A reader handing out `bytes` `chunk` bytes at a time.
-    private func reader(_ bytes: [UInt8], chunk: Int) -> CSVReader {
-        var offset = 0
-        return CSVReader(nextChunk: {
-            guard offset < bytes.count else { return nil }
-            let end = min(offset + chunk, bytes.count)
-            defer { offset = end }
-            return Array(bytes[offset..<end])
-        })
-    }
+    /// A reader handing out `bytes` `chunk` bytes at a time (`CSVReaderTests`).
+    private func reader(_ bytes: [UInt8], chunk: Int) -> CSVReader { CSVReader.inChunks(bytes, of: chunk) }
 
     /// Every record as strings (or the error), read through `nextRecord` or `nextByteRecord`.
     private func read(_ bytes: [UInt8], chunk: Int, bytesRecord: Bool) -> [String] {

@@ -7,16 +7,7 @@ import XCTest
 /// crosses chunks: the same text handed out in chunks of every size gives the same records, and
 /// the same errors at the same line and field.
 final class CSVReaderTests: XCTestCase {
-    /// A reader handing out `bytes` `chunk` bytes at a time.
-    private func reader(_ bytes: [UInt8], chunk: Int) -> CSVReader {
-        var offset = 0
-        return CSVReader(nextChunk: {
-            guard offset < bytes.count else { return nil }
-            let end = min(offset + chunk, bytes.count)
-            defer { offset = end }
-            return Array(bytes[offset..<end])
-        })
-    }
+    private func reader(_ bytes: [UInt8], chunk: Int) -> CSVReader { CSVReader.inChunks(bytes, of: chunk) }
 
     /// Every record of `text`, the reader pulling it `chunk` bytes at a time.
     private func records(_ text: String, chunk: Int) throws -> [[String]] {
@@ -114,5 +105,19 @@ final class CSVReaderTests: XCTestCase {
         let refused = assertThrows(.invalidArgument) { while try reader.nextRecord() != nil {} }
         XCTAssertEqual(refused?.message, "cannot read /dev/stdin: a pipe or device longer than 1000 bytes")
         XCTAssertEqual(CSVReader.streamLimit, 512 << 20)
+    }
+}
+
+extension CSVReader {
+    /// A reader handing out `bytes` `chunk` bytes at a time (the CSV tests read every text in
+    /// chunks of every size).
+    static func inChunks(_ bytes: [UInt8], of chunk: Int) -> CSVReader {
+        var offset = 0
+        return CSVReader(nextChunk: {
+            guard offset < bytes.count else { return nil }
+            let end = min(offset + chunk, bytes.count)
+            defer { offset = end }
+            return Array(bytes[offset..<end])
+        })
     }
 }
