@@ -247,3 +247,14 @@ public enum LedgerTimestamp {
         }
     }
 }
+
+extension JSONWriter {
+    /// A time (ms, UTC) as RFC 3339 text, `"2024-03-01T12:30:00Z"`.
+    mutating func timestamp(_ milliseconds: Int64) {
+        rawBytes { bytes in
+            bytes.append(UInt8(ascii: "\""))
+            LedgerTimestamp.append(milliseconds, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+}
