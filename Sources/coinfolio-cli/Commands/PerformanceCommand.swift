@@ -76,6 +76,11 @@ struct PerformanceCommand: Command {
                 + listed.joined(separator: ", ") + (report.missing.count > 3 ? ", …" : "") + ")"
         }
         say(report.coverage < 1 || !report.missing.isEmpty ? terminal.dim(coverage) : coverage)
+        if !report.missing.isEmpty {
+            // The two ways to price a missing day (SPEC §17): CoinGecko's points of that day,
+            // stored by `price --at`, or the owner's manual price of that UTC day.
+            say(terminal.dim("Fill a day: price COIN --at DAY (stores CoinGecko's points of that day) or set-price COIN PRICE --at DAY"))
+        }
         if let path = options.svg { say(terminal.dim("wrote \(path)")) }
     }
 

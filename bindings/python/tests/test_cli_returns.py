@@ -77,9 +77,25 @@ def test_performance_summary_missing_days_and_svg(uk_example, tmp_path):
     assert "Net flows    +$1,340.00" in out, out
     assert "End value    n/a" in out and "TWR          n/a" in out
     assert "no stored price on" in out
+    assert "Fill a day: price COIN --at DAY (stores CoinGecko's points of that day) or set-price COIN PRICE --at DAY" in out
     assert svg.read_text().startswith("<svg") or "<svg" in svg.read_text()[:200]
     answer = json.loads(uk_example("--json", "performance", "--range", "2024-01-01..2024-03-15").stdout)
     assert answer["net_flows"] == 1340 and answer["coverage"] < 1 and answer["missing"]
+
+
+def test_performance_missing_days_filled_by_manual_prices(uk_example):
+    """The hint's second way: a manual price of each missing UTC day (SPEC §17's rule, step 1)
+    prices it. 400 tokens held (1000 − 700 + 100) at 4.60 and 4.80 → 1,840 and 1,920; no flow between."""
+    short = ("performance", "--range", "2024-03-11..2024-03-13")
+    before = json.loads(uk_example("--json", *short).stdout)
+    assert before["coverage"] == 0
+    assert [day["date"] for day in before["missing"]] == ["2024-03-11", "2024-03-12", "2024-03-13"]
+    for day, price in (("2024-03-11", "4.60"), ("2024-03-12", "4.70"), ("2024-03-13", "4.80")):
+        assert uk_example("set-price", "token", price, "--at", day).returncode == 0
+    after = json.loads(uk_example("--json", *short).stdout)
+    assert after["coverage"] == 1 and after["missing"] == []
+    assert (after["start_value"], after["end_value"], after["gain"]) == (1840, 1920, 80)
+    assert "Fill a day" not in uk_example(*short).stdout
 
 
 @pytest.mark.parametrize(
