@@ -896,7 +896,11 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
 /** Imports CSV (RFC 4180, UTF-8; a BOM, CRLF or LF line ends, quoted fields with commas, doubled
  * quotes and line breaks are read) with the header
  * timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id and, optional in any
- * position, fee_coin_id,fee_price,income_type,group_id (the columns timestamp, coin_id, kind and
+ * position, fee_coin_id,fee_price,income_type,group_id,price_currency,original_price (a row with
+ * price_currency and a price is stored as converted: price, fee and fee_price in the portfolio's
+ * currency, original_price as given; without a price it is converted from stored prices or left
+ * pending, as cf_engine_add_transaction does; the portfolio's own currency is dropped; original_price
+ * needs price_currency, both as validated there) (the columns timestamp, coin_id, kind and
  * amount are required; the short header of SPEC §12 still imports). All or nothing, in one
  * database transaction. Rows whose external_id the portfolio already has (or this database's own
  * "coinfolio:<id>") are skipped and counted; an external_id repeated within the file is an error
@@ -989,7 +993,8 @@ int cf_engine_import(cf_engine *engine, const char *options_json, const char *da
 
 /** Exports transactions as CSV in ledger order, with the long header above
  * (timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id,fee_coin_id,fee_price,
- * income_type,group_id) and CRLF line ends. query_json (may be NULL): {"portfolio":"main"};
+ * income_type,group_id, then price_currency,original_price when a row written has a price given
+ * in another currency) and CRLF line ends. query_json (may be NULL): {"portfolio":"main"};
  * "portfolio":null exports every portfolio of the owner in one file, so that a move's two sides
  * stay one group through an import. A fee row is not written: its parent carries fee_coin_id and,
  * in fee_price, the price the fee row took. A transaction without an external_id is written with

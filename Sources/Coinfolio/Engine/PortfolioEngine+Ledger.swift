@@ -256,7 +256,8 @@ extension PortfolioEngine {
 
     /// The portfolio's transactions as CSV with the header
     /// `timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id` and SPEC §16's
-    /// `fee_coin_id,fee_price,income_type,group_id`, in ledger order;
+    /// `fee_coin_id,fee_price,income_type,group_id` (then `price_currency,original_price` when a
+    /// row has a price given in another currency), in ledger order;
     /// a transaction without an external_id is written as `coinfolio:<id>`, so importing the
     /// export into the same portfolio imports nothing.
     /// - Throws: `.notFound` for an unknown portfolio; `.store`.

@@ -11,23 +11,7 @@ extension PortfolioEngine {
     /// keeps `priceCurrency` so that its fee is converted with its price. `prices`: where the
     /// stored prices are read (nil: `storedPrices`; an import passes its write's).
     func withPriceCurrency(_ t: Transaction, portfolioCurrency vs: String, prices: StoredPrices? = nil) -> Transaction {
-        guard let given = t.priceCurrency else { return t }
-        var row = t
-        guard given != vs else {
-            row.priceCurrency = nil
-            return row
-        }
-        if row.originalPrice == nil, row.priceSource != .pending { row.originalPrice = row.price }
-        let prices = prices ?? storedPrices
-        if let portfolioPrice = prices.price(of: t.coinID, in: vs, at: t.timestamp),
-            let givenPrice = prices.price(of: t.coinID, in: given, at: t.timestamp),
-            row.originalPrice != nil, let converted = PriceConversion.converted(row, portfolioPrice: portfolioPrice, givenPrice: givenPrice)
-        {
-            return converted
-        }
-        row.price = nil
-        row.priceSource = .pending
-        row.priceAt = nil
-        return row
+        guard t.priceCurrency != nil else { return t }
+        return PriceConversion.prepared(t, portfolioCurrency: vs, prices: prices ?? storedPrices)
     }
 }

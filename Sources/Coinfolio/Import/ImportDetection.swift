@@ -65,7 +65,7 @@ enum ImportDetection {
     /// Whether a header is Coinfolio's ledger CSV: only its columns, each at most once, the
     /// required ones there.
     static func isCoinfolio(_ cells: [String]) -> Bool {
-        Set(cells).count == cells.count && cells.allSatisfy { LedgerCSV.columns.contains($0) }
+        Set(cells).count == cells.count && cells.allSatisfy { LedgerCSV.columns.contains($0) || LedgerCSV.currencyColumns.contains($0) }
             && LedgerCSV.required.allSatisfy { cells.contains($0) }
     }
 

@@ -292,13 +292,19 @@ struct CSVWriter {
     }
 }
 
-/// The ledger's CSV columns (SPEC §12, §16), in the order export writes them: the §12 ones, then
-/// `fee_coin_id,fee_price,income_type,group_id` (optional on import, in any position).
+/// The ledger's CSV columns (SPEC §12, §16; `ImportDetection` knows a header by them), in the order export writes them: the §12 ones, then
+/// `fee_coin_id,fee_price,income_type,group_id` (optional on import, in any position), then —
+/// only when a row written has a price given in another currency (§17) — `price_currency,
+/// original_price`, so that export → import round-trips such a row too.
 enum LedgerCSV {
+    /// The long header: every export starts with it.
     static let columns = [
         "timestamp", "portfolio", "coin_id", "kind", "amount", "price", "fee", "note", "external_id", "fee_coin_id", "fee_price",
         "income_type", "group_id",
     ]
+    /// The columns of a price in another currency (§17): written after the long header when a
+    /// row needs them, optional on import.
+    static let currencyColumns = ["price_currency", "original_price"]
     static let required: Set<String> = ["timestamp", "coin_id", "kind", "amount"]
     /// The external id an export gives a transaction that has none.
     static let ownPrefix = "coinfolio:"
@@ -306,11 +312,14 @@ enum LedgerCSV {
     /// A transaction's cells, each protected against formula injection (`SpreadsheetFormula`).
     /// `feePrice` is the price its fee row took (the row itself is not written: import recreates
     /// it from `fee_coin_id`), else the transaction's own `fee_price`.
-    static func record(_ t: Transaction, feePrice: ExactDecimal?) -> [String] {
-        [
+    /// `currencies`: also the `currencyColumns`' cells.
+    static func record(_ t: Transaction, feePrice: ExactDecimal?, currencies: Bool = false) -> [String] {
+        var cells = [
             LedgerTimestamp.format(t.timestamp), t.portfolio, t.coinID, t.kind.rawValue, t.amount.description,
             t.price?.description ?? "", t.fee.description, t.note ?? "", t.externalID ?? "\(ownPrefix)\(t.id ?? 0)",
             t.feeCoinID ?? "", (feePrice ?? t.feePrice)?.description ?? "", t.incomeType?.rawValue ?? "", t.groupID ?? "",
-        ].map(SpreadsheetFormula.protected)
+        ]
+        if currencies { cells += [t.priceCurrency ?? "", t.originalPrice?.description ?? ""] }
+        return cells.map(SpreadsheetFormula.protected)
     }
 }

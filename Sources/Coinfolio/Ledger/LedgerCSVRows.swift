@@ -2,7 +2,8 @@ import Foundation
 
 /// The rows of a ledger CSV file (SPEC §12, header
 /// `timestamp,portfolio,coin_id,kind,amount,price,fee,note,external_id`, and §16's optional
-/// `fee_coin_id,fee_price,income_type,group_id`), read from a CSV stream and checked one by one:
+/// `fee_coin_id,fee_price,income_type,group_id` and `price_currency,original_price`), read from a
+/// CSV stream and checked one by one:
 /// the header's columns, then each row as a validated `Transaction`.
 /// Every error is `.invalidArgument` naming the physical line where the record starts (the
 /// header is line 1) and the column (`details.line`, `details.column`). The store writes the
@@ -12,6 +13,7 @@ struct LedgerCSVRows {
     private let timestamp: Int?, portfolio: Int?, coinID: Int?, kind: Int?, amount: Int?
     private let price: Int?, fee: Int?, note: Int?, externalID: Int?
     private let feeCoinID: Int?, feePrice: Int?, incomeType: Int?, groupID: Int?
+    private let priceCurrency: Int?, originalPrice: Int?
     /// The header's column names, in order (a row's syntax error names the column it is in).
     private let names: [String]
     /// How many fields every row has (the header's count).
@@ -33,10 +35,11 @@ struct LedgerCSVRows {
         }
         var index: [String: Int] = [:]
         for (position, name) in names.enumerated() {
-            guard LedgerCSV.columns.contains(name) else {
+            guard LedgerCSV.columns.contains(name) || LedgerCSV.currencyColumns.contains(name) else {
                 throw error(
-                    line: header.line, column: name, "unknown column \"\(name)\": the header is \(LedgerCSV.columns.joined(separator: ","))"
-                )
+                    line: header.line, column: name,
+                    "unknown column \"\(name)\": the header is \(LedgerCSV.columns.joined(separator: ",")) (and optional "
+                        + "\(LedgerCSV.currencyColumns.joined(separator: ",")))")
             }
             guard index[name] == nil else { throw error(line: header.line, column: name, "column \"\(name)\" appears twice") }
             index[name] = position
@@ -62,6 +65,8 @@ struct LedgerCSVRows {
         feePrice = index["fee_price"]
         incomeType = index["income_type"]
         groupID = index["group_id"]
+        priceCurrency = index["price_currency"]
+        originalPrice = index["original_price"]
         self.names = names
     }
 
@@ -136,7 +141,8 @@ struct LedgerCSVRows {
             coinID: field(coinID) ?? "", kind: transactionKind, amount: units, price: try decimal("price", price),
             fee: try decimal("fee", fee) ?? .zero, timestamp: time, note: field(note).flatMap { $0.isEmpty ? nil : $0 },
             externalID: externalText.isEmpty ? nil : externalText, feeCoinID: optional(feeCoinID),
-            feePrice: try decimal("fee_price", feePrice), incomeType: income, groupID: optional(groupID))
+            feePrice: try decimal("fee_price", feePrice), incomeType: income, groupID: optional(groupID),
+            priceCurrency: optional(priceCurrency)?.lowercased(), originalPrice: try decimal("original_price", originalPrice))
         do {
             try transaction.validate()
             // A group label follows the external id's rule (1…256 bytes, no control characters).

@@ -10,6 +10,31 @@ enum PriceConversion {
         ExactDecimal.product(value, portfolioPrice, dividedBy: givenPrice)
     }
 
+    /// `t` ready to store in a portfolio of currency `vs` (`PortfolioEngine.withPriceCurrency`):
+    /// without `priceCurrency`, or with the portfolio's own, as it is (`priceCurrency` cleared);
+    /// otherwise `originalPrice` takes the price as given and, when `prices` has the coin's prices
+    /// in both currencies at its time, `converted`; when not, the price is pending and the fee and
+    /// fee price stay in `priceCurrency` until `fill_prices` converts them.
+    static func prepared(_ t: Transaction, portfolioCurrency vs: String, prices: StoredPrices) -> Transaction {
+        guard let given = t.priceCurrency else { return t }
+        var row = t
+        guard given != vs else {
+            row.priceCurrency = nil
+            return row
+        }
+        if row.originalPrice == nil, row.priceSource != .pending { row.originalPrice = row.price }
+        if let portfolioPrice = prices.price(of: t.coinID, in: vs, at: t.timestamp),
+            let givenPrice = prices.price(of: t.coinID, in: given, at: t.timestamp),
+            row.originalPrice != nil, let converted = converted(row, portfolioPrice: portfolioPrice, givenPrice: givenPrice)
+        {
+            return converted
+        }
+        row.price = nil
+        row.priceSource = .pending
+        row.priceAt = nil
+        return row
+    }
+
     /// `t` (with `priceCurrency` set and its price, fee and fee price still in that currency)
     /// converted with the coin's prices in the portfolio's currency and in `priceCurrency`: the
     /// price from `originalPrice`, the fee when it is money (no `feeCoinID`), and the fee price.

@@ -10,6 +10,8 @@ enum LedgerRow {
     /// The columns `transaction(_:)` reads, in its order: `entryColumns` first.
     static let transactionColumns =
         entryColumns + ", portfolio, coin_id, note, external_id, income_type, fee_price, price_source, price_at, original_price"
+    /// How many `transactionColumns` there are (a column selected after them is at this index).
+    static let transactionColumnCount = Int32(transactionColumns.split(separator: ",").count)
 
     /// The exact values of `entryColumns` starting at column `first`.
     private static func values(_ s: any DatabaseStatement, at first: Int32) throws -> (

@@ -63,8 +63,8 @@ extension LedgerStore {
                     groups[label] = transaction.groupID
                 }
                 // With a fee in a coin, the row's fee row follows it, in its group.
-                let written = LedgerGroup.rows(
-                    [transaction], prices: prices, vsCurrency: currencies[row.portfolio] ?? newPortfolioCurrency)
+                let vs = currencies[row.portfolio] ?? newPortfolioCurrency
+                let written = Self.withPriceCurrency(LedgerGroup.rows([transaction], prices: prices, vsCurrency: vs), vs, prices)
                 units?(written)
                 return ImportUnit(rows: written, line: line)
             }
@@ -75,6 +75,24 @@ extension LedgerStore {
         counts.skippedUnits += ownExports
         counts.skippedRows += ownExports
         return (counts.importedUnits, counts.skippedUnits, counts)
+    }
+
+    /// A file row's rows (it and its fee row) with a price in another currency (SPEC §17), as
+    /// export wrote them: with a price, the row was stored converted (price, fee and fee price in
+    /// the portfolio's currency, `original_price` as given) and is kept so; without one it is
+    /// converted as a new transaction would be, from stored prices, else pending. A
+    /// `price_currency` that is the portfolio's own is cleared, with `original_price`.
+    static func withPriceCurrency(_ rows: [Transaction], _ vs: String, _ prices: StoredPrices) -> [Transaction] {
+        guard let given = rows.first?.priceCurrency else { return rows }
+        if given == vs {
+            return rows.map { row in
+                var row = row
+                (row.priceCurrency, row.originalPrice) = (nil, nil)
+                return row
+            }
+        }
+        if rows.first?.price != nil { return rows }
+        return rows.map { PriceConversion.prepared($0, portfolioCurrency: vs, prices: prices) }
     }
 
     /// Whether `transaction` is this database's own exported row `coinfolio:<id>`: the row with
@@ -90,38 +108,47 @@ extension LedgerStore {
             && stored.amount == transaction.amount && stored.price == transaction.price && stored.fee == transaction.fee
             && stored.timestamp == transaction.timestamp && stored.note == transaction.note
             && stored.feeCoinID == transaction.feeCoinID && stored.incomeType == transaction.incomeType
+            && stored.priceCurrency == transaction.priceCurrency && stored.originalPrice == transaction.originalPrice
     }
 
     /// Writes the portfolio's transactions (every portfolio's for nil) as CSV (the long header
-    /// first), in ledger order, to `sink` in pieces of about 64 KiB. A fee row recreated from its parent's `fee_coin_id` is
+    /// first, then `price_currency,original_price` when a row has a price in another currency),
+    /// in ledger order, to `sink` in pieces of about 64 KiB. A fee row recreated from its parent's `fee_coin_id` is
     /// not written: its price goes in the parent's `fee_price`.
     func exportCSV(portfolio: String?, to sink: ([UInt8]) throws -> Void) throws {
         var writer = CSVWriter(reserving: CSVReader.chunkSize + 4096)
-        writer.record(LedgerCSV.columns)
         if let portfolio, try portfolioCurrency(portfolio) == nil, portfolio != Transaction.defaultPortfolio {
             throw Self.noPortfolio(portfolio)
         }
+        var currencies: Bool?
+        func record(_ t: Transaction, feePrice: ExactDecimal?) {
+            writer.record(LedgerCSV.record(t, feePrice: feePrice, currencies: currencies == true))
+        }
         // A row with a fee in a coin waits for the next row: its fee row, when that follows.
         var parent: Transaction?
-        try forEachTransaction(portfolio: portfolio) { transaction in
+        try forEachTransaction(portfolio: portfolio) { any in
+            currencies = any
+            writer.record(any ? LedgerCSV.columns + LedgerCSV.currencyColumns : LedgerCSV.columns)
+        } _: { transaction in
             if let waiting = parent {
                 parent = nil
                 if transaction.kind == .fee, transaction.groupID != nil, transaction.groupID == waiting.groupID,
                     transaction.coinID == waiting.feeCoinID, transaction.amount == waiting.fee
                 {
-                    writer.record(LedgerCSV.record(waiting, feePrice: transaction.price))
+                    record(waiting, feePrice: transaction.price)
                     return
                 }
-                writer.record(LedgerCSV.record(waiting, feePrice: nil))
+                record(waiting, feePrice: nil)
             }
             if transaction.feeCoinID != nil, !transaction.fee.isZero {
                 parent = transaction
             } else {
-                writer.record(LedgerCSV.record(transaction, feePrice: nil))
+                record(transaction, feePrice: nil)
             }
             if writer.bytes.count >= CSVReader.chunkSize { try sink(writer.take()) }
         }
-        if let waiting = parent { writer.record(LedgerCSV.record(waiting, feePrice: nil)) }
+        if currencies == nil { writer.record(LedgerCSV.columns) }
+        if let waiting = parent { record(waiting, feePrice: nil) }
         try sink(writer.take())
     }
 }

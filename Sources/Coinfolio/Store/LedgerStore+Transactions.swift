@@ -59,18 +59,26 @@ extension LedgerStore {
     }
 
     /// Every transaction of a portfolio (of every portfolio for nil) in ledger order, handed to
-    /// `body` one at a time.
-    func forEachTransaction(portfolio: String?, _ body: (Transaction) throws -> Void) throws {
+    /// `body` one at a time. `anyPriceCurrency`, when given, is told before the first row
+    /// whether any of them has a `price_currency` (read by the same statement: the same rows).
+    func forEachTransaction(
+        portfolio: String?, anyPriceCurrency: ((Bool) -> Void)? = nil, _ body: (Transaction) throws -> Void
+    ) throws {
         try file.reading(streaming: true) { connection in
+            let scope = "owner = ?1\(portfolio == nil ? "" : " AND portfolio = ?2")"
+            let any = "EXISTS (SELECT 1 FROM ledger_transaction WHERE \(scope) AND price_currency IS NOT NULL)"
+            let flag = anyPriceCurrency == nil ? "" : ", CASE WHEN \(any) THEN 1 ELSE 0 END"
             let select = try connection.statement(
-                """
-                SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction
-                WHERE owner = ?1\(portfolio == nil ? "" : " AND portfolio = ?2") ORDER BY timestamp_ms, id
-                """)
+                "SELECT \(LedgerRow.transactionColumns)\(flag) FROM ledger_transaction WHERE \(scope) ORDER BY timestamp_ms, id")
             select.bind(1, owner)
             if let portfolio { select.bind(2, portfolio) }
             defer { select.reset() }
-            while try select.next() { try body(try LedgerRow.transaction(select)) }
+            var first = true
+            while try select.next() {
+                if first, let anyPriceCurrency { anyPriceCurrency(select.int64(LedgerRow.transactionColumnCount) == 1) }
+                first = false
+                try body(try LedgerRow.transaction(select))
+            }
         }
     }
 

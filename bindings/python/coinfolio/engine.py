@@ -612,7 +612,8 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
 
     def import_csv(self, csv: Union[str, bytes]) -> ImportSummary:
         """Imports ledger CSV (header ``timestamp,portfolio,coin_id,kind,amount,price,fee,note,
-        external_id`` and, optional, ``fee_coin_id,fee_price,income_type,group_id``): all rows or
+        external_id`` and, optional, ``fee_coin_id,fee_price,income_type,group_id,price_currency,
+        original_price``; a row with ``price_currency`` and a price is read as converted): all rows or
         none. Rows whose external_id the portfolio already has are skipped; rows sharing a
         group_id label become one group. Returns ``{"imported": n, "skipped": n}``.
 
@@ -688,7 +689,8 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
 
     def export_csv(self, portfolio: Optional[str] = None, all_portfolios: bool = False) -> str:
         """A portfolio's transactions (every portfolio's with ``all_portfolios``, so that a move's
-        two sides stay one group through an import) as CSV with the long header (CRLF line ends,
+        two sides stay one group through an import) as CSV with the long header, then
+        ``price_currency,original_price`` when a row has a price in another currency (CRLF line ends,
         ledger order); a transaction without an external_id is written as ``coinfolio:<id>``, so
         importing it back imports nothing. Raises NotFound for an unknown portfolio."""
         query: Dict[str, Any] = {"portfolio": None} if all_portfolios else _ffi.options(portfolio=portfolio)

@@ -405,6 +405,16 @@ def test_a_buy_in_euros_costs_the_coins_dollars_of_that_day(engine: coinfolio.En
         decimal.Decimal(110), decimal.Decimal("2.2"), decimal.Decimal(100), "eur", "user")
     assert row["price_at"] == day_start(6) * 1000 + 2 * MINUTE_MS  # the 00:02 eur and usd points
     assert engine.pnl()["coins"][0]["cost_basis"] == decimal.Decimal("112.2")
+    # Export → import into a fresh database keeps it (SPEC §16): the two columns after the long
+    # header, and a converted fee (2.2 usd) is not converted again.
+    exported = engine.export_csv()
+    assert exported.split("\r\n")[0].endswith(",group_id,price_currency,original_price")
+    assert exported.split("\r\n")[1].endswith(",buy,1,110,2.2,,coinfolio:1,,,,,eur,100")
+    with coinfolio.Engine(database=":memory:") as other:
+        assert other.import_csv(exported) == {"imported": 1, "skipped": 0}
+        [copy] = other.transactions()["transactions"]
+        assert (copy["price"], copy["fee"], copy["original_price"], copy["price_currency"]) == (
+            decimal.Decimal(110), decimal.Decimal("2.2"), decimal.Decimal(100), "eur")
 
 
 def test_a_pending_rows_pnl_is_unknown_with_its_coverage(engine: coinfolio.Engine) -> None:
