@@ -8,6 +8,11 @@
 /// units keep the pool's cost). Units of unknown cost (transferred in, pending prices) sit in the
 /// pool beside the known ones and leave in proportion, as with `average`.
 ///
+/// A day's disposals are one disposal (s105): what they take from the pool is worked out from the
+/// pool as the day's first of them found it, for the units taken so far, so that their pieces add
+/// up to exactly what one disposal of their sum takes (CRYPTO22254: 1,000 × 500/8,000 = 62.5,
+/// never 62.4999… from two rows' rounded shares).
+///
 /// The pool holds the coin's units plus those that disposals already matched with acquisitions
 /// still to come, so it never runs short of a disposal. A transfer out on a day whose
 /// acquisitions were claimed by a later disposal of that day can find it short: the units it
@@ -23,6 +28,17 @@ struct UKShareLots: LotMethod {
     /// Where the next look-up in the plan's two lists starts (entries come in ledger order).
     private var nextMatched = 0
     private var nextReserved = 0
+    /// The day's disposals from the pool so far, while nothing else changed the pool.
+    private var dayTake: DayTake?
+
+    /// The pool before a day's first disposal from it, the units the day's disposals took since
+    /// and the pieces those units took (a known one, an unknown one).
+    private struct DayTake {
+        var day: Int64
+        var start: AverageCostLots
+        var taken = PreciseDecimal.zero
+        var pieces: [Lot] = []
+    }
 
     init() {}
 
@@ -30,9 +46,11 @@ struct UKShareLots: LotMethod {
         plan = UKShareMatching(entries)
         nextMatched = 0
         nextReserved = 0
+        dayTake = nil
     }
 
     mutating func add(_ lot: Lot) {
+        dayTake = nil
         var lot = lot
         if !owed.isZero {
             let paid = lot.split(min(owed, lot.units))
@@ -57,15 +75,41 @@ struct UKShareLots: LotMethod {
             pieces.append(piece)
             rest -= piece.units
         }
-        if rest > .zero { takeFromPool(rest, into: &pieces) }
+        if rest > .zero { disposeFromPool(rest, day: UTCDay.number(of: point.timestamp), into: &pieces) }
     }
 
     mutating func transfer(_ units: PreciseDecimal, closing: Bool, into pieces: inout [Lot]) {
         takeFromPool(units, into: &pieces)
     }
 
+    /// A disposal's `units` from the pool on `day`: the pieces the day's disposals take through
+    /// this one, less those they took before it (see above).
+    private mutating func disposeFromPool(_ units: PreciseDecimal, day: Int64, into pieces: inout [Lot]) {
+        var take = dayTake.flatMap { $0.day == day ? $0 : nil } ?? DayTake(day: day, start: pool)
+        let through = take.taken + units
+        var held = PreciseDecimal.zero
+        take.start.forEachLot { held += $0.units }
+        guard through <= held else { return takeFromPool(units, into: &pieces) }
+        var left = take.start
+        var taken: [Lot] = []
+        left.remove(through, into: &taken)
+        for piece in taken {
+            let before = take.pieces.first { ($0.cost == nil) == (piece.cost == nil) }
+            var own = piece
+            if let before {
+                own.units = piece.units - before.units
+                own.cost = piece.cost.flatMap { cost in before.cost.map { cost - $0 } }
+            }
+            if !own.units.isZero { pieces.append(own) }
+        }
+        pool = left
+        (take.taken, take.pieces) = (through, taken)
+        dayTake = take
+    }
+
     /// Takes `units` from the pool at its average cost; what it lacks leaves at an unknown cost.
     private mutating func takeFromPool(_ units: PreciseDecimal, into pieces: inout [Lot]) {
+        dayTake = nil
         var held = PreciseDecimal.zero
         pool.forEachLot { held += $0.units }
         guard units > held else { return pool.remove(units, into: &pieces) }
@@ -76,6 +120,9 @@ struct UKShareLots: LotMethod {
     }
 
     mutating func remove(_ units: PreciseDecimal, into pieces: inout [Lot]) { takeFromPool(units, into: &pieces) }
-    mutating func removeAll(into pieces: inout [Lot]) { pool.removeAll(into: &pieces) }
+    mutating func removeAll(into pieces: inout [Lot]) {
+        dayTake = nil
+        pool.removeAll(into: &pieces)
+    }
     func forEachLot(_ body: (Lot) -> Void) { pool.forEachLot(body) }
 }
