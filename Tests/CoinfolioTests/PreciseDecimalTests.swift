@@ -8,6 +8,25 @@ final class PreciseDecimalTests: XCTestCase {
     private func p(_ text: String) -> PreciseDecimal { PreciseDecimal(text)! }
     private func e(_ text: String) -> PreciseDecimal { PreciseDecimal(ExactDecimal(text)!) }
 
+    /// A disposal's proceeds shared among its lots (RealizedReport): each share a multiple of the
+    /// proceeds' 38th digit, so the remainder is exact. 457.5 × 0.2/3.5 = 26.142857… (worked in
+    /// Python's decimal at 60 digits, rounded half to even at 1e-35).
+    func testSharesQuantizedToTheProceedsFinestStepAddUpExactly() {
+        let proceeds = p("457.5")
+        XCTAssertEqual(proceeds.finestStep, -35)
+        let share = proceeds.multiplied(by: p("0.2"), dividedBy: p("3.5")).quantized(toExponent: proceeds.finestStep)
+        XCTAssertEqual(share, p("26.14285714285714285714285714285714286"))
+        XCTAssertEqual(share + (proceeds - share), proceeds)
+        XCTAssertEqual(proceeds - share, p("431.35714285714285714285714285714285714"))
+        // Half to even, both signs; a value already on the step is as it is; far below it is 0.
+        XCTAssertEqual(p("2.5").quantized(toExponent: 0), p("2"))
+        XCTAssertEqual(p("3.5").quantized(toExponent: 0), p("4"))
+        XCTAssertEqual(p("-3.5").quantized(toExponent: 0), p("-4"))
+        XCTAssertEqual(p("-0.26").quantized(toExponent: -1), p("-0.3"))
+        XCTAssertEqual(p("120").quantized(toExponent: -5), p("120"))
+        XCTAssertEqual(p("1e-50").quantized(toExponent: -10), .zero)
+    }
+
     func testDustKeepsItsDigits() {
         // 1e-18 units at 0.000002: cost 2e-24 (a fixed 18-place result would be 0).
         let cost = e("0.000000000000000001") * e("0.000002")

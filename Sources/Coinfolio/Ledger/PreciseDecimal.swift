@@ -261,6 +261,25 @@ public struct PreciseDecimal: Sendable, Comparable, Hashable, CustomStringConver
         return Self.make(negative, quotient, exponent)
     }
 
+    /// `self` rounded half to even to a multiple of 10^`target` (as it is when it is one already).
+    func quantized(toExponent target: Int) -> PreciseDecimal {
+        let shift = target - Int(exponent)
+        guard shift > 0, significand != 0 else { return self }
+        // |self| < 10^(38 + exponent) ≤ 10^(target − 1): below half a step.
+        guard shift <= 38 else { return .zero }
+        let divisor = DecimalDigitTable.power(shift)
+        var (quotient, remainder) = significand.magnitude.quotientAndRemainder(dividingBy: divisor)
+        let half = divisor >> 1
+        if remainder > half || (remainder == half && quotient & 1 == 1) { quotient += 1 }
+        return Self.make(significand < 0, quotient, target)
+    }
+
+    /// The exponent of the 38th significant digit of a value as large as `self`: parts of it
+    /// that are multiples of this step add up, with their remainder, to it exactly.
+    var finestStep: Int {
+        Int(exponent) + DecimalDigitTable.digitCount(significand.magnitude) - Self.significantDigits
+    }
+
     /// self × b ÷ c (c ≠ 0; 0 when c is 0): a lot's share of its cost.
     public func multiplied(by b: PreciseDecimal, dividedBy c: PreciseDecimal) -> PreciseDecimal {
         (self * b).divided(by: c) ?? .zero

@@ -95,8 +95,9 @@ extension RealizedReport {
         return (rows, ledgerOrder(rows.count, disposals), income, incomeTotal)
     }
 
-    /// The rows of one disposal: a row per piece, the proceeds net of fees split by units (the
-    /// last piece taking the remainder, so that they add up exactly).
+    /// The rows of one disposal: a row per piece, the proceeds net of fees split by units (each
+    /// share a multiple of the proceeds' 38th digit, the last piece taking the remainder, so that
+    /// they add up exactly: a share rounded to 38 digits of its own left a remainder that was not).
     private static func appendRows(
         _ rows: inout [RealizedRow], _ portfolio: String, _ coinID: String, _ entry: borrowing LedgerEntry, _ pieces: [Lot],
         _ options: RealizedOptions
@@ -110,7 +111,10 @@ extension RealizedReport {
         for (index, piece) in pieces.enumerated() {
             var share: PreciseDecimal?
             if let proceeds {
-                share = index == pieces.count - 1 ? proceeds - given : proceeds.multiplied(by: piece.units, dividedBy: units)
+                share =
+                    index == pieces.count - 1
+                    ? proceeds - given
+                    : proceeds.multiplied(by: piece.units, dividedBy: units).quantized(toExponent: proceeds.finestStep)
                 given += share ?? .zero
             }
             var gain: PreciseDecimal?

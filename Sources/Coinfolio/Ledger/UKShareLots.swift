@@ -63,9 +63,14 @@ struct UKShareLots: LotMethod {
 
     mutating func acquire(_ lot: Lot) {
         guard let reserved = UKShareMatching.take(plan.reserved, at: lot.acquired, cursor: &nextReserved) else { return add(lot) }
+        // The day's acquisitions are one (s105): its share of what the day kept, at the day's average cost.
+        if reserved.planned {
+            if let pooled = reserved.pooled { add(pooled) }
+            return
+        }
         var rest = lot
-        guard reserved < lot.units else { return }
-        _ = rest.split(reserved)
+        guard reserved.units < lot.units else { return }
+        _ = rest.split(reserved.units)
         add(rest)
     }
 

@@ -13,9 +13,13 @@
 ///    join it, the rest of each disposal leaves it at its average cost.
 ///
 /// A day's matches are shared among its disposals in proportion to their units, and each
-/// acquisition of a day gives the same share of its units (and cost) to the day's matches, the
-/// last of each taking the remainder so that every share adds up exactly. Transfers are no
-/// acquisition or disposal: a transfer in joins the pool, a transfer out leaves it.
+/// acquisition of a day gives the same share of its units to the day's matches, the last of each
+/// taking the remainder so that every share adds up exactly. A share of units is a whole number
+/// of the ledger's smallest unit (1e-18), so every count of units stays exact (a share rounded
+/// to 38 digits left dust that a later disposal found missing from the pool). What a day's
+/// acquisitions keep joins the pool at the day's average cost (s105), shared among them the same
+/// way. Transfers are no acquisition or disposal: a transfer in joins the pool, a transfer out
+/// leaves it.
 struct UKShareMatching {
     /// One entry's part of the plan, at its ledger point.
     struct Planned<Value> {
@@ -26,9 +30,19 @@ struct UKShareMatching {
     /// The pieces each disposal matched by rules 1 and 2 (in the order of the rules and then of
     /// the acquisitions), in ledger order; a disposal not listed matched none.
     private(set) var matched: [Planned<[Lot]>] = []
-    /// The units each acquisition's day gave to matches (they never reach the pool), in ledger
-    /// order; an acquisition not listed gave none.
-    private(set) var reserved: [Planned<PreciseDecimal>] = []
+    /// The units each acquisition's day gave to matches (they never reach the pool) and, when the
+    /// day's acquisitions were all of known cost, the lot the acquisition adds to the pool instead
+    /// of its own rest (its share of what the day kept, at the day's average cost; nil when it
+    /// keeps nothing), in ledger order; an acquisition not listed gave none.
+    private(set) var reserved: [Planned<Reserved>] = []
+
+    /// An acquisition's part in its day's matches.
+    struct Reserved {
+        var units: PreciseDecimal
+        var pooled: Lot?
+        /// Whether `pooled` stands for the acquisition's rest (the day's acquisitions were all of known cost).
+        var planned: Bool
+    }
 
     /// The value `list` (in ledger order) plans for the entry at `point`, read with `cursor`: the
     /// entries are asked in ledger order, so the cursor passes over the points before `point`
@@ -123,8 +137,21 @@ struct UKShareMatching {
         reserved.reserveCapacity(acquisitions.reduce(0) { $0 + ($1.matchedUnits.isZero ? 0 : $1.entries.count) })
         for day in disposals where !day.matches.isEmpty { share(day, disposed[day.entries]) }
         for day in acquisitions where !day.matchedUnits.isZero {
-            for (at, units) in Self.shares(of: day.matchedUnits, among: acquired[day.entries], total: day.units) {
-                reserved.append(Planned(at: at, value: units))
+            // What the day kept, when all of known cost: one lot at the day's average cost.
+            var kept: [Lot] = []
+            day.pool.forEachLot { kept.append($0) }
+            let planned = kept.allSatisfy { $0.cost != nil } && kept.count <= 1
+            var left = kept.first
+            let entries = acquired[day.entries]
+            for (offset, (at, units)) in Self.shares(of: day.matchedUnits, among: entries, total: day.units).enumerated() {
+                let keeps = entries[entries.startIndex + offset].units - units
+                var pooled: Lot?
+                if planned, !keeps.isZero, var rest = left {
+                    pooled = offset == entries.count - 1 ? rest : rest.split(keeps)
+                    pooled?.acquired = at
+                    left = rest
+                }
+                reserved.append(Planned(at: at, value: Reserved(units: units, pooled: pooled, planned: planned)))
             }
         }
     }
@@ -158,8 +185,9 @@ struct UKShareMatching {
         }
     }
 
-    /// `part` shared among `entries` in proportion to their units (which add up to `total`), the
-    /// last taking the remainder.
+    /// `part` shared among `entries` in proportion to their units (which add up to `total`), each
+    /// share rounded to the ledger's 18 fraction digits (half to even), the last taking the
+    /// remainder.
     private static func shares(of part: PreciseDecimal, among entries: ArraySlice<DayEntry>, total: PreciseDecimal)
         -> ArraySlice<DayEntry>
     {
@@ -167,7 +195,8 @@ struct UKShareMatching {
         var given = PreciseDecimal.zero
         var result = entries
         for index in entries.indices.dropLast() {
-            let share = min(entries[index].units.multiplied(by: part, dividedBy: total), part - given)
+            let exact = entries[index].units.multiplied(by: part, dividedBy: total)
+            let share = min(exact.roundedToLedger.map(PreciseDecimal.init) ?? exact, part - given)
             result[index].units = share
             given += share
         }

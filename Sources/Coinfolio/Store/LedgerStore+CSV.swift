@@ -79,19 +79,21 @@ extension LedgerStore {
 
     /// A file row's rows (it and its fee row) with a price in another currency (SPEC §17), as
     /// export wrote them: with a price, the row was stored converted (price, fee and fee price in
-    /// the portfolio's currency, `original_price` as given) and is kept so; without one it is
-    /// converted as a new transaction would be, from stored prices, else pending. A
+    /// the portfolio's currency, `original_price` as given) and is kept so, its fee row priced in
+    /// the portfolio's currency (where that price came from is not in the file); without one it
+    /// is converted as a new transaction would be, from stored prices, else pending. A
     /// `price_currency` that is the portfolio's own is cleared, with `original_price`.
     static func withPriceCurrency(_ rows: [Transaction], _ vs: String, _ prices: StoredPrices) -> [Transaction] {
         guard let given = rows.first?.priceCurrency else { return rows }
-        if given == vs {
-            return rows.map { row in
+        let converted = rows.first?.price != nil
+        if given == vs || converted {
+            return rows.enumerated().map { index, row in
+                guard given == vs || index > 0 else { return row }
                 var row = row
                 (row.priceCurrency, row.originalPrice) = (nil, nil)
                 return row
             }
         }
-        if rows.first?.price != nil { return rows }
         return rows.map { PriceConversion.prepared($0, portfolioCurrency: vs, prices: prices) }
     }
 
