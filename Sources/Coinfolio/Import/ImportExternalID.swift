@@ -31,9 +31,9 @@ struct ImportExternalID: Sendable {
     /// `"<format>:<id>"` for the exchange's own id of a row.
     func own(_ id: String) -> String { Self.prefixed(format.rawValue, id) }
 
-    /// `prefix + ":" + rest`, its bytes written once into a string of the right size (`+` twice
-    /// grew the result twice: about 900 instructions a row).
-    static func prefixed(_ prefix: String, _ rest: String) -> String {
+    /// `prefix + ":" + rest` (or another `separator`), its bytes written once into a string of
+    /// the right size (`+` twice grew the result twice: about 900 instructions a row).
+    static func prefixed(_ prefix: String, _ rest: String, separator: UInt8 = 0x3A) -> String {
         var prefix = prefix
         var rest = rest
         let count = prefix.utf8.count + 1 + rest.utf8.count
@@ -42,7 +42,7 @@ struct ImportExternalID: Sendable {
                 String(unsafeUninitializedCapacity: count) { buffer in
                     let raw = UnsafeMutableRawBufferPointer(buffer)
                     raw.copyMemory(from: UnsafeRawBufferPointer(head))
-                    raw[head.count] = 0x3A  // ":"
+                    raw[head.count] = separator
                     UnsafeMutableRawBufferPointer(rebasing: raw[(head.count + 1)...]).copyMemory(from: UnsafeRawBufferPointer(tail))
                     return count
                 }

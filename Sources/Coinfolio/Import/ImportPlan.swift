@@ -146,23 +146,23 @@ struct ImportPlan {
             case .money(let code):
                 // Money fees are in the currency of the row's price: the portfolio's, or its
                 // price_currency (converted together, §17), which a pending row takes from its fee.
-                var parent = parents[last]
-                if code != currency, parent.priceCurrency == nil, parent.kind.hasPrice, parent.price == nil, parent.fee.isZero,
-                    Self.isQuote(code)
+                // The parent changed in place (a copy of the row and its write back were a
+                // tenth of the planning); a changed price currency always passes the guard.
+                if code != currency, parents[last].priceCurrency == nil, parents[last].kind.hasPrice, parents[last].price == nil,
+                    parents[last].fee.isZero, Self.isQuote(code)
                 {
-                    parent.priceCurrency = code
+                    parents[last].priceCurrency = code
                 }
-                guard code == parent.priceCurrency ?? currency else {
+                guard code == parents[last].priceCurrency ?? currency else {
                     warning =
-                        "the fee of \(fee.amount) \(code.uppercased()) is in another currency than the row's price (\((parent.priceCurrency ?? currency).uppercased())); it is left out"
+                        "the fee of \(fee.amount) \(code.uppercased()) is in another currency than the row's price (\((parents[last].priceCurrency ?? currency).uppercased())); it is left out"
                     continue
                 }
-                guard let sum = parent.fee.adding(fee.amount) else {
+                guard let sum = parents[last].fee.adding(fee.amount) else {
                     throw CoinfolioError(
                         .invalidArgument, "the fees add up beyond the ledger's 8.5e19", reason: .outOfRange)
                 }
-                parent.fee = sum
-                parents[last] = parent
+                parents[last].fee = sum
             case .coin(let id) where parents[last].feeCoinID == nil:
                 parents[last].feeCoinID = id
                 parents[last].fee = fee.amount

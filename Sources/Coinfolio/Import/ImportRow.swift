@@ -1,3 +1,5 @@
+import Foundation
+
 /// One data row of an exchange file, read cell by cell: every refusal names the row's physical
 /// line and the column's title as the header writes it (`details.line`, `details.column`, SPEC
 /// §12 and §18).
@@ -44,9 +46,17 @@ struct ImportRow: Sendable {
     func text(_ field: ImportHeader.Field, equals other: String) -> Bool {
         var other = other
         let bytes = other.withUTF8 { other in
-            withASCII(field) { cell in !other.contains(where: { $0 >= 0x80 }) ? cell.elementsEqual(other) : nil } ?? nil
+            withASCII(field) { cell in !other.contains(where: { $0 >= 0x80 }) ? Self.sameBytes(cell, other) : nil } ?? nil
         }
         return bytes ?? (text(field) == other)
+    }
+
+    /// Whether `a` and `b` hold the same bytes: lengths, then one `memcmp` (the generic
+    /// `elementsEqual` took ~550 instructions for a 19-byte time).
+    private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true }  // both empty
+        return memcmp(x, y, a.count) == 0
     }
 
     /// The number in `field` in `form`; nil when the cell is empty.

@@ -119,6 +119,15 @@ struct CSVReader {
     /// as `nextRecord` checks it, the same errors) and the physical line where it starts.
     mutating func nextByteRecord() throws -> (record: CSVRecord, line: Int)? {
         guard let startLine = try startRecord() else { return nil }
+        // The plain record nearly every row is, read in one pass (`CSVScan`); any other from its
+        // start byte by byte below.
+        let (start, bound, width) = (position, maximumRecordBytes, lastWidth)
+        if let plain = buffer.withUnsafeBufferPointer({ CSVScan.plainRecord($0, from: start, bound: bound, width: width) }) {
+            position = plain.end
+            line += 1
+            lastWidth = plain.ranges.count
+            return (CSVRecord(chunk: buffer, number: chunksRead, ranges: plain.ranges), startLine)
+        }
         var record = CSVRecord(reserving: lastWidth)
         defer { lastWidth = record.count }
         try readFields(into: &record, startLine: startLine)

@@ -52,6 +52,14 @@ struct CSVRecord: CSVFieldSink, Sendable {
         }
     }
 
+    /// A record whose fields lie in the reader's chunk `number` (`buffer`) at `ranges`, each
+    /// already checked (`CSVScan.plainRecord`: ASCII).
+    init(chunk buffer: [UInt8], number: Int, ranges: [Range<Int>]) {
+        storage = buffer
+        chunk = number
+        self.ranges = ranges
+    }
+
     var count: Int { ranges.count }
 
     mutating func append(_ range: Range<Int>, of buffer: [UInt8], chunk number: Int, line: Int) throws {

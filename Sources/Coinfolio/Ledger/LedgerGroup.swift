@@ -33,7 +33,10 @@ enum LedgerGroup {
         }
         if let groupExternalID {
             // The first row keeps the id; the others are numbered by their place.
-            for index in rows.indices.dropFirst() { rows[index].externalID = "\(groupExternalID)#\(index + 1)" }
+            // `"\(groupExternalID)#\(index + 1)"`, written once (the interpolation appended twice).
+            for index in rows.indices.dropFirst() {
+                rows[index].externalID = ImportExternalID.prefixed(groupExternalID, String(index + 1), separator: UInt8(ascii: "#"))
+            }
         }
         return rows
     }
