@@ -76,7 +76,7 @@ extension PreciseDecimal {
 
     /// Writes `description`'s UTF-8 bytes (at most `textCapacity`).
     func writeText(to bytes: inout ByteCursor) {
-        let (magnitude, exponent) = normalized
+        let magnitude = significand.magnitude
         guard magnitude != 0 else {
             bytes.put(UInt8(ascii: "0"))
             return
@@ -84,9 +84,14 @@ extension PreciseDecimal {
         if significand < 0 { bytes.put(UInt8(ascii: "-")) }
         // The digits are written into a buffer on the stack, not an array (reports write
         // hundreds of thousands of values), and appended as buffers, not slices (a slice's bytes
-        // go through the generic element-by-element copy).
+        // go through the generic element-by-element copy). The trailing zeros are dropped from
+        // the written digits (`normalized`'s digits, without its 128-bit divisions by 10).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.digitCapacity) { buffer in
-            let digits = UnsafeBufferPointer(rebasing: buffer[Self.writeDigits(magnitude, into: buffer)...])
+            let first = Self.writeDigits(magnitude, into: buffer)
+            var end = Self.digitCapacity
+            while buffer[end - 1] == UInt8(ascii: "0") { end -= 1 }  // the first digit is not 0
+            let exponent = Int(self.exponent) + (Self.digitCapacity - end)
+            let digits = UnsafeBufferPointer(rebasing: buffer[first..<end])
             let count = digits.count
             let zero = UInt8(ascii: "0")
             // The value is 0.d₁d₂… × 10^point (ECMAScript's Number::toString).

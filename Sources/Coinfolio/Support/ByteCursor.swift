@@ -52,18 +52,20 @@ struct ByteCursor {
     /// An integer's decimal digits (as `String(value)` spells it; at most 20 bytes).
     mutating func putInteger(_ value: Int64) {
         if value < 0 { put(UInt8(ascii: "-")) }
-        var digits = 1
-        var scale: UInt64 = 1
-        while value.magnitude / scale >= 10 {
-            scale *= 10
-            digits += 1
-        }
+        // Written backwards into 20 bytes on the stack by divisions by the constant 10 (a
+        // multiplication), not forwards by divisions by a power found first (one hardware
+        // division per digit): a report writes two integers a row.
         var rest = value.magnitude
-        for index in stride(from: count + digits - 1, through: count, by: -1) {
-            base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+            var index = 20
+            repeat {
+                let quotient = rest / 10
+                index -= 1
+                text[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest &- quotient &* 10)
+                rest = quotient
+            } while rest != 0
+            put(UnsafeBufferPointer(rebasing: text[index...]))
         }
-        count += digits
     }
 
     /// UTF-8 text as a JSON string (at most 6 bytes per byte of text, and the quotes).
