@@ -52,20 +52,24 @@ struct ByteCursor {
     /// An integer's decimal digits (as `String(value)` spells it; at most 20 bytes).
     mutating func putInteger(_ value: Int64) {
         if value < 0 { put(UInt8(ascii: "-")) }
-        // Written backwards into 20 bytes on the stack by divisions by the constant 10 (a
-        // multiplication), not forwards by divisions by a power found first (one hardware
-        // division per digit): a report writes two integers a row.
+        // The length by comparisons, then the digits written backwards in place by divisions by
+        // the constant 10 (a multiplication), not by a power found first (a hardware division per
+        // digit): a report writes two integers a row.
         var rest = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
-            var index = 20
-            repeat {
-                let quotient = rest / 10
-                index -= 1
-                text[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest &- quotient &* 10)
-                rest = quotient
-            } while rest != 0
-            put(UnsafeBufferPointer(rebasing: text[index...]))
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20, rest >= bound {
+            digits += 1
+            bound = bound &* 10  // wraps only past 10¹⁹, when the loop ends
         }
+        var index = count + digits
+        repeat {
+            let quotient = rest / 10
+            index -= 1
+            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest &- quotient &* 10)
+            rest = quotient
+        } while rest != 0
+        count += digits
     }
 
     /// UTF-8 text as a JSON string (at most 6 bytes per byte of text, and the quotes).
