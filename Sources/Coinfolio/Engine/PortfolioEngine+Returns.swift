@@ -26,10 +26,11 @@ extension PortfolioEngine {
     private func realizedInputs(_ options: RealizedOptions) throws -> (
         vsCurrency: String, ledgers: [RealizedReport.PortfolioLedger], reported: [Int], incomeTypes: [Int64: IncomeType]
     ) {
-        let (vs, ledgers, reported) = try ledgers(for: options.portfolio)
+        let (vs, ledgers, reported, ownIncome) = try ledgers(for: options.portfolio)
         // Income types are read only when a reported ledger holds income: the query walks every
         // row of the owner (30 ms over 200,000 rows), and without income its answer is empty.
-        let hasIncome = reported.contains { ledgers[$0].coins.contains { $0.entries.contains { $0.kind == .income } } }
+        let hasIncome =
+            ownIncome ?? reported.contains { ledgers[$0].coins.contains { $0.entries.contains { $0.kind == .income } } }
         return (vs, ledgers, reported, hasIncome ? try store.incomeTypes(portfolio: options.portfolio) : [:])
     }
 
@@ -43,7 +44,7 @@ extension PortfolioEngine {
     ///   range longer than 36,600 days or starting after now (`details.field` "range"), or
     ///   (`details.reason` "currency") every portfolio asked for with different currencies; `.store`.
     public func performance(_ options: PerformanceOptions = PerformanceOptions()) throws -> PerformanceReport {
-        let (vs, ledgers, reported) = try ledgers(for: options.portfolio)
+        let (vs, ledgers, reported, _) = try ledgers(for: options.portfolio)
         // Each coin's entries of the covered portfolios, in ledger order.
         var entries: [String: [LedgerEntry]] = [:]
         for index in reported {
@@ -85,9 +86,10 @@ extension PortfolioEngine {
 
     /// The ledgers a report reads: the currency, every portfolio's coins a report over `portfolio`
     /// needs (all of the owner's when it has moves in, or when `portfolio` is nil), and the
-    /// indices of those it reports on.
+    /// indices of those it reports on; for one portfolio, whether its own ledger (the one reported)
+    /// holds income, found in the same pass over its entries as its moves in (nil otherwise).
     private func ledgers(for portfolio: String?) throws -> (
-        vsCurrency: String, ledgers: [RealizedReport.PortfolioLedger], reported: [Int]
+        vsCurrency: String, ledgers: [RealizedReport.PortfolioLedger], reported: [Int], ownIncome: Bool?
     ) {
         guard let portfolio else {
             let all = try portfolios()
@@ -102,17 +104,36 @@ extension PortfolioEngine {
                 try WorkCancellation.check()  // a cancelled async report stops before the next ledger
                 return (name: portfolio.name, coins: try store.coinLedgers(portfolio: portfolio.name))
             }
-            return (currencies.first ?? configuration.vsCurrency.code, ledgers, Array(ledgers.indices))
+            return (currencies.first ?? configuration.vsCurrency.code, ledgers, Array(ledgers.indices), nil)
         }
         let vs = try currency(ofPortfolio: portfolio)
         let own = try store.coinLedgers(portfolio: portfolio)
         var ledgers: [RealizedReport.PortfolioLedger] = [(portfolio, own)]
-        if own.contains(where: { $0.entries.contains { $0.kind == .transferIn && $0.group != 0 } }) {
+        let (movedIn, income) = Self.movesInAndIncome(own)
+        if movedIn {
             for other in try store.portfolios() where !LedgerStore.same(other.name, portfolio) {
                 try WorkCancellation.check()
                 ledgers.append((other.name, try store.coinLedgers(portfolio: other.name)))
             }
         }
-        return (vs, ledgers, [0])
+        return (vs, ledgers, [0], income)
+    }
+
+    /// Whether `coins` hold a move's arrival (a transfer in of a group) and whether they hold
+    /// income: one pass over the entries (a report reads 200,000 of them where it read them twice),
+    /// stopping once both are found.
+    private static func movesInAndIncome(_ coins: [LedgerStore.CoinLedger]) -> (movedIn: Bool, income: Bool) {
+        var (movedIn, income) = (false, false)
+        for coin in coins {
+            for entry in coin.entries {
+                switch entry.kind {
+                case .transferIn: if entry.group != 0 { movedIn = true }
+                case .income: income = true
+                default: continue
+                }
+                if movedIn, income { return (true, true) }
+            }
+        }
+        return (movedIn, income)
     }
 }

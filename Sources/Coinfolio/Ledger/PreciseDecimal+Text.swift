@@ -76,7 +76,7 @@ extension PreciseDecimal {
 
     /// Writes `description`'s UTF-8 bytes (at most `textCapacity`).
     func writeText(to bytes: inout ByteCursor) {
-        let (magnitude, exponent) = normalized
+        let magnitude = significand.magnitude
         guard magnitude != 0 else {
             bytes.put(UInt8(ascii: "0"))
             return
@@ -84,9 +84,14 @@ extension PreciseDecimal {
         if significand < 0 { bytes.put(UInt8(ascii: "-")) }
         // The digits are written into a buffer on the stack, not an array (reports write
         // hundreds of thousands of values), and appended as buffers, not slices (a slice's bytes
-        // go through the generic element-by-element copy).
+        // go through the generic element-by-element copy). The trailing zeros are dropped from
+        // the written digits (`normalized`'s digits, without its 128-bit divisions by 10).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.digitCapacity) { buffer in
-            let digits = UnsafeBufferPointer(rebasing: buffer[Self.writeDigits(magnitude, into: buffer)...])
+            let first = Self.writeDigits(magnitude, into: buffer)
+            var end = Self.digitCapacity
+            while buffer[end - 1] == UInt8(ascii: "0") { end -= 1 }  // the first digit is not 0
+            let exponent = Int(self.exponent) + (Self.digitCapacity - end)
+            let digits = UnsafeBufferPointer(rebasing: buffer[first..<end])
             let count = digits.count
             let zero = UInt8(ascii: "0")
             // The value is 0.d₁d₂… × 10^point (ECMAScript's Number::toString).
@@ -186,11 +191,17 @@ extension PreciseDecimal {
         writePair(low &- b &* 100, at: index + 6, into: buffer)
     }
 
-    /// Writes the two decimal digits of `pair` (below 100) at `index` and `index + 1`.
+    /// Writes the two decimal digits of `pair` (below 100) at `index` and `index + 1`, copied
+    /// from a table of "00"…"99" (a literal: no lazy global to check), not worked out by a
+    /// division by 10 (a 38-digit value writes nineteen pairs).
     @inline(__always) private static func writePair(_ pair: UInt32, at index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
-        let tens = pair / 10
-        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
-        buffer[index + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair &- tens &* 10)
+        let pairs: StaticString = """
+            0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+            5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+            """
+        let from = pairs.utf8Start + 2 * Int(pair)
+        buffer[index] = from[0]
+        buffer[index + 1] = from[1]
     }
 
     /// The nearest binary double (correctly rounded for significands below 2⁵³; within an ulp or

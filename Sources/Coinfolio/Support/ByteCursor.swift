@@ -52,17 +52,23 @@ struct ByteCursor {
     /// An integer's decimal digits (as `String(value)` spells it; at most 20 bytes).
     mutating func putInteger(_ value: Int64) {
         if value < 0 { put(UInt8(ascii: "-")) }
-        var digits = 1
-        var scale: UInt64 = 1
-        while value.magnitude / scale >= 10 {
-            scale *= 10
-            digits += 1
-        }
+        // The length by comparisons, then the digits written backwards in place by divisions by
+        // the constant 10 (a multiplication), not by a power found first (a hardware division per
+        // digit): a report writes two integers a row.
         var rest = value.magnitude
-        for index in stride(from: count + digits - 1, through: count, by: -1) {
-            base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20, rest >= bound {
+            digits += 1
+            bound = bound &* 10  // wraps only past 10¹⁹, when the loop ends
         }
+        var index = count + digits
+        repeat {
+            let quotient = rest / 10
+            index -= 1
+            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest &- quotient &* 10)
+            rest = quotient
+        } while rest != 0
         count += digits
     }
 
