@@ -35,7 +35,7 @@ enum LedgerGroup {
             // The first row keeps the id; the others are numbered by their place.
             // `"\(groupExternalID)#\(index + 1)"`, written once (the interpolation appended twice).
             for index in rows.indices.dropFirst() {
-                rows[index].externalID = ImportExternalID.prefixed(groupExternalID, String(index + 1), separator: UInt8(ascii: "#"))
+                rows[index].externalID = String(joining: groupExternalID, String(index + 1), by: UInt8(ascii: "#"))
             }
         }
         return rows
