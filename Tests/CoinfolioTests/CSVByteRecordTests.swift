@@ -6,25 +6,9 @@ import XCTest
 /// each reading gives what the `String` one it replaced gives — the same fields and errors, the
 /// same numbers, times and trimmed texts, the same hashed ids.
 final class CSVByteRecordTests: XCTestCase {
-    /// A reader handing out `bytes` `chunk` bytes at a time (`CSVReaderTests`).
-    private func reader(_ bytes: [UInt8], chunk: Int) -> CSVReader { CSVReader.inChunks(bytes, of: chunk) }
-
     /// Every record as strings (or the error), read through `nextRecord` or `nextByteRecord`.
     private func read(_ bytes: [UInt8], chunk: Int, bytesRecord: Bool) -> [String] {
-        var reader = reader(bytes, chunk: chunk)
-        var out: [String] = []
-        do {
-            if bytesRecord {
-                while let next = try reader.nextByteRecord() { out.append("\(next.record.strings) line \(next.line)") }
-            } else {
-                while let next = try reader.nextRecord() { out.append("\(next.fields) line \(next.line)") }
-            }
-        } catch let error as CSVReader.SyntaxError {
-            out.append("line \(error.line), field \(error.field): \(error.message)")
-        } catch {
-            out.append("\(error)")
-        }
-        return out
+        CSVReader.transcript(bytes, chunk: chunk, bytesRecord: bytesRecord)
     }
 
     func testByteRecordsAreTheStringRecords() {

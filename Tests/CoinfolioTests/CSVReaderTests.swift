@@ -120,4 +120,25 @@ extension CSVReader {
             return Array(bytes[offset..<end])
         })
     }
+
+    /// Every record of `bytes`, read `chunk` bytes at a time (at most `bound` bytes a record when
+    /// given) through `nextRecord` or `nextByteRecord`, as text with its line, and the error that
+    /// stopped the reading: what the byte readers are compared by.
+    static func transcript(_ bytes: [UInt8], chunk: Int, bound: Int? = nil, bytesRecord: Bool) -> [String] {
+        var reader = inChunks(bytes, of: chunk)
+        if let bound { reader.maximumRecordBytes = bound }
+        var out: [String] = []
+        do {
+            if bytesRecord {
+                while let next = try reader.nextByteRecord() { out.append("\(next.record.strings) line \(next.line)") }
+            } else {
+                while let next = try reader.nextRecord() { out.append("\(next.fields) line \(next.line)") }
+            }
+        } catch let error as CSVReader.SyntaxError {
+            out.append("line \(error.line), field \(error.field): \(error.message)")
+        } catch {
+            out.append("\(error)")
+        }
+        return out
+    }
 }

@@ -6,23 +6,8 @@ import XCTest
 /// reader gives: the same fields, lines and errors (line and field) for any bytes, any chunk size
 /// and any record bound.
 final class CSVScanTests: XCTestCase {
-    /// Every record as strings (or the error), through `nextRecord` or `nextByteRecord`.
     private func read(_ bytes: [UInt8], chunk: Int, bound: Int?, bytesRecord: Bool) -> [String] {
-        var reader = CSVReader.inChunks(bytes, of: chunk)
-        if let bound { reader.maximumRecordBytes = bound }
-        var out: [String] = []
-        do {
-            if bytesRecord {
-                while let next = try reader.nextByteRecord() { out.append("\(next.record.strings) line \(next.line)") }
-            } else {
-                while let next = try reader.nextRecord() { out.append("\(next.fields) line \(next.line)") }
-            }
-        } catch let error as CSVReader.SyntaxError {
-            out.append("line \(error.line), field \(error.field): \(error.message)")
-        } catch {
-            out.append("\(error)")
-        }
-        return out
+        CSVReader.transcript(bytes, chunk: chunk, bound: bound, bytesRecord: bytesRecord)
     }
 
     private func check(_ bytes: [UInt8], chunks: [Int], bounds: [Int?], _ file: StaticString = #filePath, line: UInt = #line) {

@@ -227,6 +227,14 @@ def ledger_engine(tmp_path: Path) -> Iterator[Any]:
         yield opened
 
 
+def cents(value: object) -> Any:
+    """A Decimal answer to the cent (what a published worked example shows)."""
+    from decimal import Decimal
+
+    assert isinstance(value, Decimal)
+    return value.quantize(Decimal("0.01"))
+
+
 def ledger_text(engine: Any) -> str:
     """Every row of every portfolio: what "the ledger unchanged" compares."""
     text: str = engine.export_csv(all_portfolios=True)

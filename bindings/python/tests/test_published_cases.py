@@ -16,6 +16,7 @@ from typing import Any, Dict, Iterator, List, Tuple
 import pytest
 
 import coinfolio
+from conftest import cents
 
 HMRC = "https://www.gov.uk/hmrc-internal-manuals/cryptoassets-manual/"
 
@@ -24,11 +25,6 @@ HMRC = "https://www.gov.uk/hmrc-internal-manuals/cryptoassets-manual/"
 def engine(tmp_path: Path) -> Iterator[coinfolio.Engine]:
     with coinfolio.Engine(database=str(tmp_path / "published.sqlite")) as opened:
         yield opened
-
-
-def cents(value: object) -> Decimal:
-    assert isinstance(value, Decimal)
-    return value.quantize(Decimal("0.01"))
 
 
 def uk(engine: coinfolio.Engine, **options: Any) -> Tuple[List[Dict[str, Any]], Dict[str, Any], Dict[str, Any]]:

@@ -15,6 +15,7 @@ from typing import Iterator
 import pytest
 
 import coinfolio
+from conftest import cents
 from coinfolio import answers
 
 
@@ -22,11 +23,6 @@ from coinfolio import answers
 def engine(tmp_path: Path) -> Iterator[coinfolio.Engine]:
     with coinfolio.Engine(database=str(tmp_path / "returns.sqlite")) as opened:
         yield opened
-
-
-def cents(value: object) -> Decimal:
-    assert isinstance(value, Decimal)
-    return value.quantize(Decimal("0.01"))
 
 
 # --- realized ------------------------------------------------------------------------------------
