@@ -13,6 +13,9 @@ struct AverageCostLots: LotMethod {
 
     private var isEmpty: Bool { knownUnits.isZero && unknownUnits.isZero }
 
+    /// The units held, of known and unknown cost.
+    var units: PreciseDecimal { knownUnits + unknownUnits }
+
     mutating func add(_ lot: Lot) {
         if isEmpty || precedes(lot.acquired, since) { since = lot.acquired }
         if let cost = lot.cost {
@@ -24,7 +27,7 @@ struct AverageCostLots: LotMethod {
     }
 
     mutating func remove(_ units: PreciseDecimal, into pieces: inout [Lot]) {
-        let total = knownUnits + unknownUnits
+        let total = self.units
         guard units < total else {
             removeAll(into: &pieces)
             return

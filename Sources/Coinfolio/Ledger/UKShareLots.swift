@@ -92,9 +92,7 @@ struct UKShareLots: LotMethod {
     private mutating func disposeFromPool(_ units: PreciseDecimal, day: Int64, into pieces: inout [Lot]) {
         var take = dayTake.flatMap { $0.day == day ? $0 : nil } ?? DayTake(day: day, start: pool)
         let through = take.taken + units
-        var held = PreciseDecimal.zero
-        take.start.forEachLot { held += $0.units }
-        guard through <= held else { return takeFromPool(units, into: &pieces) }
+        guard through <= take.start.units else { return takeFromPool(units, into: &pieces) }
         var left = take.start
         var taken: [Lot] = []
         left.remove(through, into: &taken)
@@ -115,8 +113,7 @@ struct UKShareLots: LotMethod {
     /// Takes `units` from the pool at its average cost; what it lacks leaves at an unknown cost.
     private mutating func takeFromPool(_ units: PreciseDecimal, into pieces: inout [Lot]) {
         dayTake = nil
-        var held = PreciseDecimal.zero
-        pool.forEachLot { held += $0.units }
+        let held = pool.units
         guard units > held else { return pool.remove(units, into: &pieces) }
         pool.removeAll(into: &pieces)
         let lacking = units - held
