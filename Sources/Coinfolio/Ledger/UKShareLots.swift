@@ -76,7 +76,8 @@ struct UKShareLots: LotMethod {
 
     mutating func dispose(_ units: PreciseDecimal, closing: Bool, at point: LedgerPoint, into pieces: inout [Lot]) {
         var rest = units
-        for piece in UKShareMatching.take(plan.matched, at: point, cursor: &nextMatched) ?? [] {
+        for index in UKShareMatching.take(plan.matched, at: point, cursor: &nextMatched) ?? 0..<0 {
+            let piece = plan.matchedLots[index]
             pieces.append(piece)
             rest -= piece.units
         }

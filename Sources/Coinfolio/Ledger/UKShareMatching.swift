@@ -27,9 +27,13 @@ struct UKShareMatching {
         var value: Value
     }
 
-    /// The pieces each disposal matched by rules 1 and 2 (in the order of the rules and then of
-    /// the acquisitions), in ledger order; a disposal not listed matched none.
-    private(set) var matched: [Planned<[Lot]>] = []
+    /// Where the pieces each disposal matched by rules 1 and 2 lie in `matchedLots` (in the order
+    /// of the rules and then of the acquisitions), in ledger order; a disposal not listed matched
+    /// none. One array of pieces for the coin, not an array per disposal (an allocation and a
+    /// free each, a sixth of the plan's time).
+    private(set) var matched: [Planned<Range<Int>>] = []
+    /// Every disposal's matched pieces, disposal after disposal (see `matched`).
+    private(set) var matchedLots: [Lot] = []
     /// The units each acquisition's day gave to matches (they never reach the pool) and, when the
     /// day's acquisitions were all of known cost, the lot the acquisition adds to the pool instead
     /// of its own rest (its share of what the day kept, at the day's average cost; nil when it
@@ -72,14 +76,18 @@ struct UKShareMatching {
         var entries: Range<Int>
     }
 
-    /// One day's disposals as one: their units, what is still unmatched, the matches, the entries
-    /// (a range of one array shared by every day).
+    /// One day's disposals as one: their units, what is still unmatched, the matches (rule 1's a
+    /// range of one array shared by every day, rule 2's of another: each rule runs over the days
+    /// in order, so a day's matches by one rule are adjacent), the entries (a range of one array
+    /// shared by every day).
     private struct Disposals {
         var day: Int64
         var units = PreciseDecimal.zero
         var unmatched = PreciseDecimal.zero
-        var matches: [Lot] = []
+        var sameDay = 0..<0
+        var later = 0..<0
         var entries: Range<Int>
+        var hasMatches: Bool { !sameDay.isEmpty || !later.isEmpty }
     }
 
     /// The plan for `entries` (one coin of one portfolio, in ledger order).
@@ -112,13 +120,17 @@ struct UKShareMatching {
             }
         }
         guard !acquisitions.isEmpty, !disposals.isEmpty else { return }
+        var sameDayLots: [Lot] = []
+        var laterLots: [Lot] = []
         // Rule 1, every day first: a later day's same-day match comes before an earlier day's
         // thirty-day match (CRYPTO22256).
         var first = 0
         for index in disposals.indices {
             while first < acquisitions.count, acquisitions[first].day < disposals[index].day { first += 1 }
             if first < acquisitions.count, acquisitions[first].day == disposals[index].day {
-                Self.match(&disposals[index], &acquisitions[first])
+                let start = sameDayLots.count
+                Self.match(&disposals[index], &acquisitions[first], into: &sameDayLots)
+                disposals[index].sameDay = start..<sameDayLots.count
             }
         }
         // Rule 2, the earliest disposal first.
@@ -127,23 +139,32 @@ struct UKShareMatching {
             let day = disposals[index].day
             while first < acquisitions.count, acquisitions[first].day <= day { first += 1 }
             var next = first
+            let start = laterLots.count
             while next < acquisitions.count, acquisitions[next].day <= day + Self.window, !disposals[index].unmatched.isZero {
-                Self.match(&disposals[index], &acquisitions[next])
+                Self.match(&disposals[index], &acquisitions[next], into: &laterLots)
                 next += 1
             }
+            disposals[index].later = start..<laterLots.count
         }
         // Days in ledger order, each day's entries in ledger order: the lists come out in ledger order.
-        matched.reserveCapacity(disposals.reduce(0) { $0 + ($1.matches.isEmpty ? 0 : $1.entries.count) })
+        matched.reserveCapacity(disposals.reduce(0) { $0 + ($1.hasMatches ? $1.entries.count : 0) })
+        matchedLots.reserveCapacity(sameDayLots.count + laterLots.count)
         reserved.reserveCapacity(acquisitions.reduce(0) { $0 + ($1.matchedUnits.isZero ? 0 : $1.entries.count) })
-        for day in disposals where !day.matches.isEmpty { share(day, disposed[day.entries]) }
+        for day in disposals where day.hasMatches {
+            share(day, disposed[day.entries], sameDayLots[day.sameDay], laterLots[day.later])
+        }
         for day in acquisitions where !day.matchedUnits.isZero {
             // What the day kept, when all of known cost: one lot at the day's average cost.
-            var kept: [Lot] = []
-            day.pool.forEachLot { kept.append($0) }
-            let planned = kept.allSatisfy { $0.cost != nil } && kept.count <= 1
-            var left = kept.first
+            var (keptCount, keptFirst, keptKnown) = (0, Lot?.none, true)
+            day.pool.forEachLot { lot in
+                if keptCount == 0 { keptFirst = lot }
+                keptCount += 1
+                if lot.cost == nil { keptKnown = false }
+            }
+            let planned = keptKnown && keptCount <= 1
+            var left = keptFirst
             let entries = acquired[day.entries]
-            for (offset, (at, units)) in Self.shares(of: day.matchedUnits, among: entries, total: day.units).enumerated() {
+            Self.forEachShare(of: day.matchedUnits, among: entries, total: day.units) { offset, at, units in
                 let keeps = entries[entries.startIndex + offset].units - units
                 var pooled: Lot?
                 if planned, !keeps.isZero, var rest = left {
@@ -156,24 +177,30 @@ struct UKShareMatching {
         }
     }
 
-    /// Matches what `disposals` still lacks with what `acquisitions` still has.
-    private static func match(_ disposals: inout Disposals, _ acquisitions: inout Acquisitions) {
+    /// Matches what `disposals` still lacks with what `acquisitions` still has, appending the
+    /// pieces to `lots`.
+    private static func match(_ disposals: inout Disposals, _ acquisitions: inout Acquisitions, into lots: inout [Lot]) {
         let available = acquisitions.units - acquisitions.matchedUnits
         guard !available.isZero else { return }
         let units = min(disposals.unmatched, available)
-        acquisitions.pool.remove(units, into: &disposals.matches)
+        acquisitions.pool.remove(units, into: &lots)
         acquisitions.matchedUnits += units
         disposals.unmatched -= units
     }
 
-    /// Shares a day's matches among its disposals (`entries`) in proportion to their units.
-    private mutating func share(_ day: Disposals, _ entries: ArraySlice<DayEntry>) {
+    /// Shares a day's matches (`sameDay`, then `later`) among its disposals (`entries`) in
+    /// proportion to their units.
+    private mutating func share(_ day: Disposals, _ entries: ArraySlice<DayEntry>, _ sameDay: ArraySlice<Lot>, _ later: ArraySlice<Lot>) {
         guard entries.count > 1 else {
-            if let only = entries.first { matched.append(Planned(at: only.at, value: day.matches)) }
+            guard let only = entries.first else { return }
+            let start = matchedLots.count
+            matchedLots.append(contentsOf: sameDay)
+            matchedLots.append(contentsOf: later)
+            matched.append(Planned(at: only.at, value: start..<matchedLots.count))
             return
         }
         var pieces = [[Lot]](repeating: [], count: entries.count)
-        for match in day.matches {
+        for match in [sameDay, later].joined() {
             let shares = Self.shares(of: match.units, among: entries, total: day.units)
             var rest = match
             for (index, share) in shares.enumerated() where !share.units.isZero {
@@ -181,7 +208,9 @@ struct UKShareMatching {
             }
         }
         for (index, entry) in entries.enumerated() where !pieces[index].isEmpty {
-            matched.append(Planned(at: entry.at, value: pieces[index]))
+            let start = matchedLots.count
+            matchedLots.append(contentsOf: pieces[index])
+            matched.append(Planned(at: entry.at, value: start..<matchedLots.count))
         }
     }
 
@@ -191,16 +220,32 @@ struct UKShareMatching {
     private static func shares(of part: PreciseDecimal, among entries: ArraySlice<DayEntry>, total: PreciseDecimal)
         -> ArraySlice<DayEntry>
     {
-        guard part != total else { return entries }
-        var given = PreciseDecimal.zero
         var result = entries
-        for index in entries.indices.dropLast() {
+        forEachShare(of: part, among: entries, total: total) { offset, _, units in result[result.startIndex + offset].units = units }
+        return result
+    }
+
+    /// `shares(of:among:total:)` handed to `body` one by one (offset, point, units), without a
+    /// copy of the entries (a day's acquisitions made one copy each, an allocation).
+    private static func forEachShare(
+        of part: PreciseDecimal, among entries: ArraySlice<DayEntry>, total: PreciseDecimal,
+        _ body: (Int, LedgerPoint, PreciseDecimal) -> Void
+    ) {
+        guard part != total else {
+            for (offset, entry) in entries.enumerated() { body(offset, entry.at, entry.units) }
+            return
+        }
+        var given = PreciseDecimal.zero
+        for index in entries.indices {
+            let offset = index - entries.startIndex
+            guard index < entries.endIndex - 1 else {
+                body(offset, entries[index].at, part - given)
+                return
+            }
             let exact = entries[index].units.multiplied(by: part, dividedBy: total)
             let share = min(exact.roundedToLedger.map(PreciseDecimal.init) ?? exact, part - given)
-            result[index].units = share
             given += share
+            body(offset, entries[index].at, share)
         }
-        result[result.endIndex - 1].units = part - given
-        return result
     }
 }
