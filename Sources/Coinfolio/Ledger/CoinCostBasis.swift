@@ -6,6 +6,9 @@
 /// coverage, never counted as 0.
 struct CoinCostBasis<Lots: LotMethod> {
     private(set) var lots = Lots()
+    /// Whether the running figures below (other than `amount`) are kept: a run that only reads
+    /// the pieces each disposal took (`realized`'s rows) skips them (false).
+    private let keepsFigures: Bool
     /// Units held.
     private(set) var amount = PreciseDecimal.zero
     /// Net proceeds − cost over disposed units whose cost and proceeds are both known.
@@ -27,6 +30,9 @@ struct CoinCostBasis<Lots: LotMethod> {
     private(set) var incomeRows = 0
     private(set) var incomeKnownRows = 0
 
+    /// A calculator with no lots; `keepsFigures` false: only the lots and `amount` are kept.
+    init(keepsFigures: Bool = true) { self.keepsFigures = keepsFigures }
+
     /// Lets the lot method plan over every entry before any is applied (`LotMethod.prepare`).
     mutating func prepare(_ entries: [LedgerEntry]) { lots.prepare(entries) }
 
@@ -34,12 +40,14 @@ struct CoinCostBasis<Lots: LotMethod> {
     /// `pieces` is scratch space reused between calls.
     mutating func apply(_ entry: borrowing LedgerEntry, moves: inout MovedLots, pieces: inout [Lot]) {
         let units = entry.units
-        if let fee = entry.fee { fees += fee } else { feesKnown = false }
+        if keepsFigures {
+            if let fee = entry.fee { fees += fee } else { feesKnown = false }
+        }
         switch entry.kind {
         case .buy, .income:
             var cost: PreciseDecimal?
             if let price = entry.price, let fee = entry.fee { cost = units * price + fee }
-            if entry.kind == .income {
+            if entry.kind == .income, keepsFigures {
                 incomeRows += 1
                 incomeUnits += units
                 if let price = entry.price {
@@ -58,6 +66,7 @@ struct CoinCostBasis<Lots: LotMethod> {
             }
         case .sell, .fee:
             let taken = remove(units, disposalAt: entry.point, &pieces)
+            guard keepsFigures else { return }
             disposedUnits += taken
             // Proceeds net of the fee; unknown while the price or the fee's value is pending.
             guard let price = entry.price, let fee = entry.fee else { return }

@@ -6,11 +6,12 @@ enum CostBasisRun {
     /// an entry that removes units (a sell, a fee row, a transfer out), the pieces of lots it took.
     typealias Observer = (_ entry: borrowing LedgerEntry, _ pieces: [Lot]) -> Void
 
-    /// The calculator after every entry of one portfolio, in ledger order.
-    static func run<Lots: LotMethod>(_ entries: [LedgerEntry], as _: Lots.Type = Lots.self, observe: Observer = { _, _ in })
-        -> CoinCostBasis<Lots>
-    {
-        var basis = CoinCostBasis<Lots>()
+    /// The calculator after every entry of one portfolio, in ledger order (`keepsFigures`: see
+    /// `CoinCostBasis.init(keepsFigures:)`).
+    static func run<Lots: LotMethod>(
+        _ entries: [LedgerEntry], as _: Lots.Type = Lots.self, keepsFigures: Bool = true, observe: Observer = { _, _ in }
+    ) -> CoinCostBasis<Lots> {
+        var basis = CoinCostBasis<Lots>(keepsFigures: keepsFigures)
         basis.prepare(entries)
         var moves = MovedLots()
         var pieces: [Lot] = []
@@ -26,9 +27,10 @@ enum CostBasisRun {
     /// written before its transfer_in), so that each move's transfer_in receives the lots its
     /// transfer_out removed.
     static func run<Lots: LotMethod>(
-        _ portfolios: [[LedgerEntry]], target: Int, as _: Lots.Type = Lots.self, observe: Observer = { _, _ in }
+        _ portfolios: [[LedgerEntry]], target: Int, as _: Lots.Type = Lots.self, keepsFigures: Bool = true,
+        observe: Observer = { _, _ in }
     ) -> CoinCostBasis<Lots> {
-        var bases = [CoinCostBasis<Lots>](repeating: CoinCostBasis<Lots>(), count: portfolios.count)
+        var bases = [CoinCostBasis<Lots>](repeating: CoinCostBasis<Lots>(keepsFigures: keepsFigures), count: portfolios.count)
         for index in portfolios.indices { bases[index].prepare(portfolios[index]) }
         var next = [Int](repeating: 0, count: portfolios.count)
         var moves = MovedLots()
@@ -53,10 +55,13 @@ enum CostBasisRun {
     /// `run` over the entries of one portfolio, with the owner's other portfolios' entries of the
     /// coin (`others`) joined in only when a move brings lots into it.
     static func run<Lots: LotMethod>(
-        _ entries: [LedgerEntry], others: () -> [[LedgerEntry]], as _: Lots.Type = Lots.self, observe: Observer = { _, _ in }
+        _ entries: [LedgerEntry], others: () -> [[LedgerEntry]], as _: Lots.Type = Lots.self, keepsFigures: Bool = true,
+        observe: Observer = { _, _ in }
     ) -> CoinCostBasis<Lots> {
         let receivesMoves = entries.contains { $0.kind == .transferIn && $0.group != 0 }
         let linked = receivesMoves ? others() : []
-        return linked.isEmpty ? run(entries, observe: observe) : run([entries] + linked, target: 0, observe: observe)
+        return linked.isEmpty
+            ? run(entries, keepsFigures: keepsFigures, observe: observe)
+            : run([entries] + linked, target: 0, keepsFigures: keepsFigures, observe: observe)
     }
 }

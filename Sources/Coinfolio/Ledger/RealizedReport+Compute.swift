@@ -56,10 +56,13 @@ extension RealizedReport {
         // entry of its coin; moved-in lots past it only grow the array): a growing array of
         // rows was copied at each doubling. Marked for huge pages: the tens of megabytes of rows
         // were otherwise faulted in 4 KB at a time at every call.
-        HugePages.reserve(&rows, reported.reduce(0) { sum, target in portfolios[target].coins.reduce(sum) { $0 + $1.entries.count } })
+        let entryCount = reported.reduce(0) { sum, target in portfolios[target].coins.reduce(sum) { $0 + $1.entries.count } }
+        HugePages.reserve(&rows, entryCount)
         // Each disposal's time, id and first row: the rows come coin by coin, and are put in
-        // ledger order by their disposals (a sort of the disposals, not of every row).
+        // ledger order by their disposals (a sort of the disposals, not of every row). Room for
+        // one an entry (an array grown by doubling was copied at each).
         var disposals: [(timestamp: Int64, id: Int64, first: Int)] = []
+        disposals.reserveCapacity(entryCount)
         var income: [IncomeRow] = []
         for target in reported {
             let name = portfolios[target].name
@@ -70,7 +73,8 @@ extension RealizedReport {
                 }
                 let key = HoldingsKey(coinID)
                 let others = { byCoin.indices.compactMap { $0 == target ? nil : byCoin[$0][key] } }
-                let _: CoinCostBasis<Lots> = CostBasisRun.run(entries, others: others) { entry, pieces in
+                // Only the pieces are read: the run's own figures (realized, fees, income) are not kept.
+                let _: CoinCostBasis<Lots> = CostBasisRun.run(entries, others: others, keepsFigures: false) { entry, pieces in
                     guard entry.timestamp >= from, entry.timestamp < to else { return }
                     switch entry.kind {
                     case .sell, .fee:
@@ -142,10 +146,19 @@ extension RealizedReport {
             a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.id < b.id
         }
         guard zip(disposals, disposals.dropFirst()).contains(where: { before($1, $0) }) else { return nil }
-        let order = disposals.indices.sorted { before(disposals[$0], disposals[$1]) }
+        // The disposals' keys sorted with their indices beside them (sorting the indices read
+        // both disposals through the array at every comparison): the same comparisons in the
+        // same order, so the same permutation.
+        var sorted: [(timestamp: Int64, id: Int64, first: Int)] = []
+        sorted.reserveCapacity(disposals.count)
+        for index in disposals.indices {
+            sorted.append((disposals[index].timestamp, disposals[index].id, index))
+        }
+        sorted.sort(by: before)
         var source: [Int] = []
         source.reserveCapacity(count)
-        for index in order {
+        for disposal in sorted {
+            let index = disposal.first
             let end = index + 1 < disposals.count ? disposals[index + 1].first : count
             source.append(contentsOf: disposals[index].first..<end)
         }
