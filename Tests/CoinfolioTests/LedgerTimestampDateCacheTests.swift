@@ -35,5 +35,14 @@ final class LedgerTimestampDateCacheTests: XCTestCase {
             }
             XCTAssertEqual(written(time), LedgerTimestamp.format(time))
         }
+        // Whole seconds (written as one word): every second of a day's edges, and seeded times.
+        for second in Array(0..<120) + Array(86_280..<86_400) {
+            let time = 1_577_836_800_000 + Int64(second) * 1000
+            XCTAssertEqual(written(time), LedgerTimestamp.format(time))
+        }
+        for _ in 0..<50_000 {
+            let time = (Int64(next() % 400_000_000_000_000) - 100_000_000_000_000) / 1000 * 1000
+            XCTAssertEqual(written(time), LedgerTimestamp.format(time))
+        }
     }
 }
