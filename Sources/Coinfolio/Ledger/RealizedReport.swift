@@ -97,7 +97,13 @@ public struct RealizedRow: Hashable, Sendable {
     ) {
         let ranges = Self.keyRanges
         Self.keyText.withUnsafeBufferPointer { text in
-            func key(_ index: Int) { bytes.put(UnsafeBufferPointer(rebasing: text[ranges[index]])) }
+            guard let start = text.baseAddress else { return }
+            // A key's bytes by pointer arithmetic (a slice of the buffer went through a generic
+            // call not inlined, once a key).
+            func key(_ index: Int) {
+                let range = ranges[index]
+                bytes.put(UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
+            }
             func decimal(_ value: PreciseDecimal?) {
                 if let value { value.writeText(to: &bytes) } else { bytes.put("null") }
             }

@@ -96,6 +96,11 @@ struct UKShareMatching {
         var disposals: [Disposals] = []
         var acquired: [DayEntry] = []
         var disposed: [DayEntry] = []
+        // Room for every entry in each (arrays grown by doubling were copied at each).
+        acquisitions.reserveCapacity(entries.count)
+        disposals.reserveCapacity(entries.count)
+        acquired.reserveCapacity(entries.count)
+        disposed.reserveCapacity(entries.count)
         for entry in entries {
             let day = UTCDay.number(of: entry.timestamp)
             switch entry.kind {
