@@ -65,4 +65,23 @@ final class SHA256Tests: XCTestCase {
             XCTAssertEqual(SHA256.hex(Array(repeating: UInt8(ascii: "x"), count: count)), digest, "\(count) bytes")
         }
     }
+
+    /// `words(paddingInPlace:count:)` (the padding written after the message, every block hashed
+    /// where it lies) against `update` + `finish` for every length 0…300, and a buffer too short
+    /// for the padding (hashed through `update`).
+    func testPaddingInPlace() {
+        for count in 0...300 {
+            let message = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            var hasher = SHA256()
+            hasher.update(message)
+            let expected = hasher.finish()
+            var buffer = message + [UInt8](repeating: 0xAA, count: SHA256.paddedCount(count) - count)
+            XCTAssertEqual(buffer.count % 64, 0)
+            let words = buffer.withUnsafeMutableBufferPointer { SHA256.words(paddingInPlace: $0, count: count) }
+            XCTAssertEqual(SHA256.bytes(words), expected, "\(count) bytes")
+            var short = message
+            let shortWords = short.withUnsafeMutableBufferPointer { SHA256.words(paddingInPlace: $0, count: count) }
+            XCTAssertEqual(SHA256.bytes(shortWords), expected, "\(count) bytes, no room for the padding")
+        }
+    }
 }

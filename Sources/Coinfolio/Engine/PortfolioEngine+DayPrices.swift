@@ -17,7 +17,7 @@ extension PortfolioEngine {
         return StoredPrices { [self] coinID, vsCurrency, time in
             let (dayStart, _, dayEnd) = PriceRule.window(for: time)
             let key = DayPricesKey(coinID: coinID, vsCurrency: vsCurrency, dayStart: dayStart)
-            var day = kept.days.withLock { $0[key] }
+            var day = kept.days.withLock { $0.day(key) }
             if day == nil {
                 // A store failure is no price, as in `storedPrices(within:)`; nothing is kept then.
                 guard
@@ -26,7 +26,7 @@ extension PortfolioEngine {
                         coinID: coinID, vsCurrency: vsCurrency, from: dayStart, to: dayEnd - 1, within: held)
                 else { return nil }
                 day = DayPrices(manual: manual, points: points)
-                kept.days.withLock { $0[key] = day }
+                kept.days.withLock { $0.keep(key, day) }
             }
             guard let day, let found = price(coinID: coinID, vsCurrency: vsCurrency, time: time, among: day) else { return nil }
             return StoredPrice(price: found.exactPrice, source: found.source == .manual ? .manual : .coingecko, at: found.at)
@@ -50,7 +50,35 @@ extension PortfolioEngine {
 
 /// The days `storedPricesKeptByDay` has read.
 private final class KeptDayPrices: Sendable {
-    let days = Mutex<[DayPricesKey: DayPrices]>([:])
+    let days = Mutex(KeptDays())
+}
+
+/// The days read, by key; the last few answered are compared first (`==`, as the dictionary
+/// compares): an import looks up the same few coins of one day in turn (a trade's two coins and
+/// its fee coin), and hashing the key was about half of a lookup.
+private struct KeptDays: Sendable {
+    private var byKey: [DayPricesKey: DayPrices] = [:]
+    /// Newest last, at most four.
+    private var recent: [(key: DayPricesKey, day: DayPrices)] = []
+
+    /// The day kept for `key`, or nil.
+    mutating func day(_ key: DayPricesKey) -> DayPrices? {
+        for entry in recent.reversed() where entry.key == key { return entry.day }
+        guard let day = byKey[key] else { return nil }
+        remember(key, day)
+        return day
+    }
+
+    /// Keeps `day` for `key`.
+    mutating func keep(_ key: DayPricesKey, _ day: DayPrices?) {
+        byKey[key] = day
+        if let day { remember(key, day) }
+    }
+
+    private mutating func remember(_ key: DayPricesKey, _ day: DayPrices) {
+        if recent.count == 4 { recent.removeFirst() }
+        recent.append((key, day))
+    }
 }
 
 /// One coin's prices in one currency on one UTC day (its start, ms).

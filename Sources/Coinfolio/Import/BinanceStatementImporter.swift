@@ -97,10 +97,41 @@ struct BinanceStatementImporter: RowImporter {
         var operation: Operation
         var coin: String
         var change: ExactDecimal
+        /// Its account: the index in `accounts`.
+        var account: Int
     }
-    /// The rows of the time being read, by account in order of first appearance.
-    private var held: [(account: String, legs: [Leg])] = []
+    /// The rows of the time being read, in file order (kept, emptied in place, from time to time:
+    /// an array of arrays a time was a visible share of an import).
+    private var legs: [Leg] = []
+    /// The accounts of `legs`, in order of first appearance.
+    private var accounts: [String] = []
     private var heldTime: (text: String, ms: Int64)?
+    private var operations = RecentOperations()
+
+    /// The last eight operation cells (up to 32 bytes) and what they name, newest last: a
+    /// statement repeats a few operations row after row, and matching a cell against the rules
+    /// was ~600 instructions a row (a long one that names no rule, ~1,600).
+    private struct RecentOperations {
+        private typealias Cell = (UInt64, UInt64, UInt64, UInt64)
+        private var cells: [(bytes: Cell, count: Int, operation: Operation?)] = []
+
+        /// `Operation(ascii:)` of `bytes`, from the cells kept when it is one of them.
+        mutating func operation(ascii bytes: UnsafeBufferPointer<UInt8>) -> Operation? {
+            guard bytes.count <= 32, let base = bytes.baseAddress else { return Operation(ascii: bytes) }
+            var cell: Cell = (0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &cell) { $0.baseAddress?.copyMemory(from: base, byteCount: bytes.count) }
+            for kept in cells.reversed()
+            where kept.count == bytes.count && kept.bytes.0 == cell.0 && kept.bytes.1 == cell.1 && kept.bytes.2 == cell.2
+                && kept.bytes.3 == cell.3
+            {
+                return kept.operation
+            }
+            let operation = Operation(ascii: bytes)
+            if cells.count == 8 { cells.removeFirst() }
+            cells.append((cell, bytes.count, operation))
+            return operation
+        }
+    }
 
     init(header: ImportHeader) throws {
         time = try header.require("UTC_Time")
@@ -117,46 +148,54 @@ struct BinanceStatementImporter: RowImporter {
             try finish(into: &file)
             heldTime = (row.text(time), try row.time(time, .iso))
         }
-        // The operation from the cell's bytes (`init(ascii:)`, which `init(_:)` reads an ASCII cell by).
-        let named = row.withASCII(operation) { Operation(ascii: $0) } ?? nil
-        let leg = Leg(
+        // The operation from the cell's bytes (`init(ascii:)`, which `init(_:)` reads an ASCII cell
+        // by), through the cells read last.
+        let named = row.withASCII(operation) { operations.operation(ascii: $0) } ?? nil
+        var leg = Leg(
             row: row, operation: named ?? Operation(row.text(operation)), coin: try row.symbol(coin),
-            change: try row.requiredNumber(change, [.signed, .thousands]).value)
+            change: try row.requiredNumber(change, [.signed, .thousands]).value, account: 0)
         let name = row.text(account)
-        if let slot = held.firstIndex(where: { $0.account == name }) {
-            held[slot].legs.append(leg)
+        if let slot = accounts.firstIndex(of: name) {
+            leg.account = slot
         } else {
-            held.append((name, [leg]))
+            leg.account = accounts.count
+            accounts.append(name)
         }
+        legs.append(leg)
     }
 
     mutating func finish(into file: inout ImportedFile) throws {
         if let heldTime {
-            for (_, legs) in held { try entries(legs, at: heldTime.ms, into: &file) }
+            // Each account's rows in file order, the accounts in order of first appearance.
+            if accounts.count == 1 {
+                try entries(legs, at: heldTime.ms, into: &file)
+            } else {
+                for slot in accounts.indices { try entries(legs.filter { $0.account == slot }, at: heldTime.ms, into: &file) }
+            }
         }
-        held.removeAll(keepingCapacity: true)
+        legs.removeAll(keepingCapacity: true)
+        accounts.removeAll(keepingCapacity: true)
         heldTime = nil
     }
 
     /// The entries of one account's rows at one time.
     private func entries(_ legs: [Leg], at time: Int64, into file: inout ImportedFile) throws {
-        let trades = legs.filter { $0.operation == .trade }
-        let feeLegs = legs.filter { $0.operation == .fee && !$0.change.isZero }
-        let withdrawals = legs.filter { $0.operation == .withdraw }
-        // Fee rows go to the trade when there is one, else to a withdrawal of their coin.
-        var unclaimedFees = feeLegs
-        if !trades.isEmpty {
-            try trade(trades, fees: feeLegs, at: time, into: &file)
-            unclaimedFees = []
+        // Fee rows (of a change other than 0) go to the trade when there is one, else to a
+        // withdrawal of their coin.
+        let hasTrade = legs.contains { $0.operation == .trade }
+        var unclaimedFees: [Leg] = []
+        if hasTrade {
+            try trade(legs, at: time, into: &file)
+        } else {
+            unclaimedFees = legs.filter { $0.operation == .fee && !$0.change.isZero }
         }
         for leg in legs {
             let line = leg.row.line
             let units = leg.change.magnitude
-            let asset = ImportedEntry.Asset(leg.coin, units)
             switch leg.operation {
             case .trade: continue
             case .fee:
-                if trades.isEmpty, !withdrawals.contains(where: { $0.coin == leg.coin }), !leg.change.isZero {
+                if !hasTrade, !legs.contains(where: { $0.operation == .withdraw && $0.coin == leg.coin }), !leg.change.isZero {
                     file.warn(line, "a Binance fee of \(units) \(leg.coin) with no trade or withdrawal of its time; the row was left out")
                 }
                 continue
@@ -164,16 +203,22 @@ struct BinanceStatementImporter: RowImporter {
                 file.ignore(line, "the Binance row changes nothing")
             case .deposit where !leg.change.isNegative:
                 let id = file.ids.hashed([leg.row.record])
-                file.add(line: line, timestamp: time, .transferIn(asset), note: leg.row.text(remark), externalID: id)
+                file.add(
+                    line: line, timestamp: time, .transferIn(ImportedEntry.Asset(leg.coin, units)), note: leg.row.text(remark),
+                    externalID: id)
             case .withdraw where leg.change.isNegative:
                 let fees = unclaimedFees.filter { $0.coin == leg.coin }
                 let feeAssets = fees.map { ImportedEntry.Asset($0.coin, $0.change.magnitude) }
                 let id = file.ids.hashed(([leg] + fees).map(\.row.record))
-                file.add(line: line, timestamp: time, .transferOut(asset), fees: feeAssets, note: leg.row.text(remark), externalID: id)
+                file.add(
+                    line: line, timestamp: time, .transferOut(ImportedEntry.Asset(leg.coin, units)), fees: feeAssets,
+                    note: leg.row.text(remark), externalID: id)
                 unclaimedFees.removeAll { $0.coin == leg.coin }
             case .income(let type) where !leg.change.isNegative:
                 let id = file.ids.hashed([leg.row.record])
-                file.add(line: line, timestamp: time, .income(asset, type, value: nil), note: leg.row.text(remark), externalID: id)
+                file.add(
+                    line: line, timestamp: time, .income(ImportedEntry.Asset(leg.coin, units), type, value: nil),
+                    note: leg.row.text(remark), externalID: id)
             case .ownAccounts:
                 file.ignore(line, "a move between Binance's own accounts (\(leg.row.text(operation)))")
             default:
@@ -185,32 +230,59 @@ struct BinanceStatementImporter: RowImporter {
         }
     }
 
-    /// One trade from its rows: per coin the changes add up; one coin must come in and one go out.
-    private func trade(_ legs: [Leg], fees: [Leg], at time: Int64, into file: inout ImportedFile) throws {
-        let totals = try sums(legs.map { ($0, $0.change) })
-        let line = legs[0].row.line
-        let received = totals.filter { !$0.change.isNegative && !$0.change.isZero }
-        let sent = totals.filter { $0.change.isNegative }
+    /// One trade from the trade rows of `legs` (at least one), its fees the fee rows of a change
+    /// other than 0: per coin the changes add up; one coin must come in and one go out. The
+    /// rows are picked out of `legs` where they lie (no array of them made).
+    private func trade(_ legs: [Leg], at time: Int64, into file: inout ImportedFile) throws {
+        guard let first = legs.first(where: { $0.operation == .trade }) else { return }
+        let totals = try sums(legs, fees: false)
+        var received: (count: Int, at: Int) = (0, 0)
+        var sent: (count: Int, at: Int) = (0, 0)
+        for (index, total) in totals.enumerated() {
+            if total.change.isNegative {
+                sent = (sent.count + 1, index)
+            } else if !total.change.isZero {
+                received = (received.count + 1, index)
+            }
+        }
         guard received.count == 1, sent.count == 1 else {
             let coins = totals.map { "\($0.change) \($0.coin)" }.joined(separator: ", ")
-            return file.warn(line, "the Binance rows of this time and account trade \(coins): not one coin for another; they were left out")
+            return file.warn(
+                first.row.line, "the Binance rows of this time and account trade \(coins): not one coin for another; they were left out")
         }
-        let feeTotals = try sums(fees.map { ($0, $0.change.magnitude) })
-        let id = file.ids.hashed((legs + fees).map(\.row.record))
+        let feeTotals = try sums(legs, fees: true)
+        // The trade rows, then the fee rows, each in file order.
+        var records: [CSVRecord] = []
+        records.reserveCapacity(legs.count)
+        for leg in legs where leg.operation == .trade { records.append(leg.row.record) }
+        for leg in legs where Self.isFee(leg) { records.append(leg.row.record) }
+        let id = file.ids.hashed(records)
         file.add(
-            line: line, timestamp: time,
+            line: first.row.line, timestamp: time,
             .exchange(
-                sent: ImportedEntry.Asset(sent[0].coin, sent[0].change.magnitude),
-                received: ImportedEntry.Asset(received[0].coin, received[0].change), value: nil),
-            fees: feeTotals.map { ImportedEntry.Asset($0.coin, $0.change) }, note: legs[0].row.text(remark),
+                sent: ImportedEntry.Asset(totals[sent.at].coin, totals[sent.at].change.magnitude),
+                received: ImportedEntry.Asset(totals[received.at].coin, totals[received.at].change), value: nil),
+            fees: feeTotals.map { ImportedEntry.Asset($0.coin, $0.change) }, note: first.row.text(remark),
             externalID: id)
     }
 
-    /// The amounts added up per coin, in order of first appearance.
+    /// Whether a row is a trade's fee: a fee row of a change other than 0.
+    private static func isFee(_ leg: Leg) -> Bool { leg.operation == .fee && !leg.change.isZero }
+
+    /// The changes of the trade rows (or the magnitudes of the fee rows) of `legs` added up per
+    /// coin, in order of first appearance.
     /// - Throws: `.invalidArgument` at the row where a sum leaves the ledger's ±8.5e19.
-    private func sums(_ amounts: [(leg: Leg, amount: ExactDecimal)]) throws -> [(coin: String, change: ExactDecimal)] {
+    private func sums(_ legs: [Leg], fees: Bool) throws -> [(coin: String, change: ExactDecimal)] {
         var totals: [(coin: String, change: ExactDecimal)] = []
-        for (leg, amount) in amounts {
+        for leg in legs {
+            let amount: ExactDecimal
+            if fees {
+                guard Self.isFee(leg) else { continue }
+                amount = leg.change.magnitude
+            } else {
+                guard leg.operation == .trade else { continue }
+                amount = leg.change
+            }
             guard let slot = totals.firstIndex(where: { $0.coin == leg.coin }) else {
                 totals.append((leg.coin, amount))
                 continue

@@ -20,9 +20,10 @@ struct ImportExternalID: Sendable {
         let high: UInt64
         let low: UInt64
 
-        init(_ bytes: [UInt8]) {
-            high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
-            low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+        /// The first 16 bytes, big-endian: the first four words.
+        init(_ words: SHA256.Words) {
+            high = UInt64(words.0) << 32 | UInt64(words.1)
+            low = UInt64(words.2) << 32 | UInt64(words.3)
         }
     }
 
@@ -42,7 +43,7 @@ struct ImportExternalID: Sendable {
                 hasher.update(cell.utf8)
             }
         }
-        return identify(hasher.finish())
+        return identify(hasher.finishWords())
     }
 
     /// `hashed` over rows read as bytes (`CSVRecord`): the same bytes hashed — the cells and
@@ -50,7 +51,8 @@ struct ImportExternalID: Sendable {
     /// than the hash's own blocks), without a `String` a cell.
     mutating func hashed(_ rows: [CSVRecord]) -> String {
         let total = rows.reduce(max(rows.count - 1, 0)) { $0 + $1.joinedCount }
-        let digest = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { message -> [UInt8] in
+        // The message and, after it, SHA-256's padding: hashed where it lies (no array).
+        let digest = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256.paddedCount(total)) { message in
             var at = 0
             for (index, row) in rows.enumerated() {
                 if index > 0 {
@@ -59,26 +61,52 @@ struct ImportExternalID: Sendable {
                 }
                 at += row.writeJoined(separator: 0x1F, into: UnsafeMutableBufferPointer(rebasing: message[at...]))
             }
-            var hasher = SHA256()
-            hasher.update(UnsafeBufferPointer(rebasing: message[..<at]))
-            return hasher.finish()
+            return SHA256.words(paddingInPlace: message, count: at)
         }
         return identify(digest)
     }
 
     /// The id of a row's first digest: counted, told apart from the rows met before.
-    private mutating func identify(_ first: [UInt8]) -> String {
+    private mutating func identify(_ first: SHA256.Words) -> String {
         var digest = first
-        let key = Digest(digest)
-        let count = (seen[key] ?? 0) + 1
-        seen[key] = count
+        // One lookup: the count raised in place.
+        let count = Self.raise(&seen[Digest(first), default: 0])
         if count > 1 {
             var again = SHA256()
-            again.update(SHA256.hex(digest: digest).utf8)  // the first digest stands for the cells
+            again.update(SHA256.hex(digest: SHA256.bytes(digest)).utf8)  // the first digest stands for the cells
             again.update(CollectionOfOne(UInt8(0x1D)))
             again.update(String(count).utf8)
-            digest = again.finish()
+            digest = again.finishWords()
         }
-        return String(joining: format.rawValue, SHA256.hex(digest: digest[0..<16]), by: UInt8(ascii: ":"))
+        // `"<format>:"` and the first 16 bytes' hex, written once into the id.
+        var prefix = format.rawValue
+        return prefix.withUTF8 { prefix in
+            String(unsafeUninitializedCapacity: prefix.count + 33) { text in
+                var at = 0
+                for byte in prefix {
+                    text[at] = byte
+                    at += 1
+                }
+                text[at] = UInt8(ascii: ":")
+                at += 1
+                func hex(_ word: UInt32) {
+                    for shift in stride(from: 28, through: 0, by: -4) {
+                        text[at] = SHA256.hexDigit(UInt8(truncatingIfNeeded: word >> UInt32(shift)) & 0x0F)
+                        at += 1
+                    }
+                }
+                hex(digest.0)
+                hex(digest.1)
+                hex(digest.2)
+                hex(digest.3)
+                return at
+            }
+        }
+    }
+
+    /// `count` + 1, kept and answered.
+    private static func raise(_ count: inout Int) -> Int {
+        count += 1
+        return count
     }
 }

@@ -27,10 +27,10 @@ struct ImportPlan {
     var prices: StoredPrices
     /// Whether every symbol of the file is resolved (then no entry is looked at for one that is not).
     var allResolved = false
-    /// The last two symbols looked up in `resolutions` and their answers, compared first (`==`,
-    /// as the dictionary compares): an entry's two or three lookups each hashed the symbol.
-    var recent: (symbol: String, resolution: SymbolResolver.Resolution?)? = nil
-    var before: (symbol: String, resolution: SymbolResolver.Resolution?)? = nil
+    /// The last four symbols looked up in `resolutions` and their answers, newest last, compared
+    /// first (`==`, as the dictionary compares): an entry's two or three lookups each hashed the
+    /// symbol (a Binance trade names three symbols in turn, which two kept answers always missed).
+    var recent: [(symbol: String, resolution: SymbolResolver.Resolution?)] = []
 
     /// What one entry becomes: its rows, or why it writes nothing.
     enum Outcome {
@@ -55,12 +55,12 @@ struct ImportPlan {
         }
     }
 
-    /// `resolutions[symbol]`, through the two kept last answers.
+    /// `resolutions[symbol]`, through the four kept last answers.
     private mutating func resolution(_ symbol: String) -> SymbolResolver.Resolution? {
-        if let recent, recent.symbol == symbol { return recent.resolution }
-        if let before, before.symbol == symbol { return before.resolution }
+        for kept in recent.reversed() where kept.symbol == symbol { return kept.resolution }
         let found = resolutions[symbol]
-        (recent, before) = ((symbol, found), recent)
+        if recent.count == 4 { recent.removeFirst() }
+        recent.append((symbol, found))
         return found
     }
 

@@ -7,9 +7,13 @@
 /// Swift package can be fetched. `SHA256Tests` checks it against the examples of FIPS 180-4 and
 /// NIST's test vectors.
 struct SHA256 {
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+    /// A digest (or the running state) as its eight 32-bit words; the digest's bytes are each
+    /// word big-endian, in order.
+    typealias Words = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    private static let initial: Words = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
+    private var state: Words = Self.initial
     /// Bytes not yet hashed (fewer than 64).
     private var pending: [UInt8] = []
     /// Bytes fed so far.
@@ -55,19 +59,56 @@ struct SHA256 {
     }
 
     /// The 32-byte digest of everything fed (the hasher is used up).
-    consuming func finish() -> [UInt8] {
+    consuming func finish() -> [UInt8] { Self.bytes(finishWords()) }
+
+    /// `finish`'s digest as its words.
+    consuming func finishWords() -> Words {
         let bits = length &* 8
         pending.append(0x80)
         if pending.count > 56 {
-            while pending.count < 64 { pending.append(0) }
+            pending.append(contentsOf: repeatElement(0, count: 64 - pending.count))
             compress(pending)
             pending.removeAll(keepingCapacity: true)
         }
-        while pending.count < 56 { pending.append(0) }
+        pending.append(contentsOf: repeatElement(0, count: 56 - pending.count))
         for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
         compress(pending)
-        let words = state
-        return [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
+        return state
+    }
+
+    /// The bytes a hash of `count` bytes pads to: the bytes, 0x80, zeros, the 8-byte bit length,
+    /// in whole 64-byte blocks.
+    static func paddedCount(_ count: Int) -> Int { (count + 8) / 64 * 64 + 64 }
+
+    /// The digest of the first `count` bytes of `buffer`, padded in place: the padding is written
+    /// after them (`buffer` must hold `paddedCount(count)` bytes; a shorter one is hashed through
+    /// `update`) and every block compressed where it lies — no array made, as `update` and
+    /// `finish` make for their pending bytes and their answer.
+    static func words(paddingInPlace buffer: UnsafeMutableBufferPointer<UInt8>, count: Int) -> Words {
+        let padded = paddedCount(count)
+        guard count >= 0, buffer.count >= padded, let base = buffer.baseAddress else {
+            var hasher = SHA256()
+            hasher.update(UnsafeBufferPointer(rebasing: buffer[..<min(max(count, 0), buffer.count)]))
+            return hasher.finishWords()
+        }
+        base[count] = 0x80
+        (base + count + 1).initialize(repeating: 0, count: padded - 8 - count - 1)
+        let bits = UInt64(count) &* 8
+        for index in 0..<8 { base[padded - 8 + index] = UInt8(truncatingIfNeeded: bits >> UInt64(56 - 8 * index)) }
+        var state = Self.initial
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            Self.k.withUnsafeBufferPointer { k in
+                for start in stride(from: 0, to: padded, by: 64) {
+                    compress(&state, UnsafeBufferPointer(start: base + start, count: 64), w, k)
+                }
+            }
+        }
+        return state
+    }
+
+    /// A digest's 32 bytes.
+    static func bytes(_ words: Words) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
             func put(_ word: UInt32, _ at: Int) {
                 digest[at] = UInt8(truncatingIfNeeded: word >> 24)
                 digest[at + 1] = UInt8(truncatingIfNeeded: word >> 16)
@@ -107,7 +148,7 @@ struct SHA256 {
     }
 
     /// The lower-case hex digit of `value` (0…15).
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
+    static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
@@ -128,12 +169,13 @@ struct SHA256 {
 
     private mutating func compress(_ block: UnsafeBufferPointer<UInt8>) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            Self.k.withUnsafeBufferPointer { compress(block, w, $0) }
+            Self.k.withUnsafeBufferPointer { Self.compress(&state, block, w, $0) }
         }
     }
 
-    private mutating func compress(
-        _ block: UnsafeBufferPointer<UInt8>, _ w: UnsafeMutableBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>
+    private static func compress(
+        _ state: inout Words, _ block: UnsafeBufferPointer<UInt8>, _ w: UnsafeMutableBufferPointer<UInt32>,
+        _ k: UnsafeBufferPointer<UInt32>
     ) {
         for i in 0..<16 {
             w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
@@ -144,16 +186,34 @@ struct SHA256 {
             w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
         }
         var (a, b, c, d, e, f, g, h) = state
-        for i in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choose = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choose &+ k[i] &+ w[i]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        // Eight rounds a turn, the letters' roles passed along instead of the eight values moved
+        // each round (`round` writes the new e into `d` and the new a into `h`).
+        var i = 0
+        while i < 64 {
+            round(a, b, c, &d, e, f, g, &h, k[i] &+ w[i])
+            round(h, a, b, &c, d, e, f, &g, k[i + 1] &+ w[i + 1])
+            round(g, h, a, &b, c, d, e, &f, k[i + 2] &+ w[i + 2])
+            round(f, g, h, &a, b, c, d, &e, k[i + 3] &+ w[i + 3])
+            round(e, f, g, &h, a, b, c, &d, k[i + 4] &+ w[i + 4])
+            round(d, e, f, &g, h, a, b, &c, k[i + 5] &+ w[i + 5])
+            round(c, d, e, &f, g, h, a, &b, k[i + 6] &+ w[i + 6])
+            round(b, c, d, &e, f, g, h, &a, k[i + 7] &+ w[i + 7])
+            i += 8
         }
         state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+    }
+
+    /// One round: T1 = h + Σ1(e) + Ch(e, f, g) + K[i] + W[i], T2 = Σ0(a) + Maj(a, b, c); then
+    /// d + T1 is the next e and T1 + T2 the next a.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
+        _ kw: UInt32
+    ) {
+        let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ (g ^ (e & (f ^ g))) &+ kw
+        let t2 = (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) | (c & (a | b)))
+        d &+= t1
+        h = t1 &+ t2
     }
 }
 
