@@ -379,8 +379,19 @@ def compare(e, ref, prices, method, pfs=("main", "cold"), tax_free=None):
     errs = []
     TOL[:] = [F(1, 10**20), F(1, 10**28)] if method != "average" else [F(1, 10**9), F(1, 10**20)]
     for pf in pfs:
-        coins = {c["coin_id"]: c for c in e.pnl(portfolio=pf, method=method)["coins"]}
+        answer = e.pnl(portfolio=pf, method=method)
+        coins = {c["coin_id"]: c for c in answer["coins"]}
         exp = ref.pnl(pf, prices)
+        for k in ("realized_pnl", "fees", "income", "cost_basis", "current_value", "unrealized_pnl"):
+            listed = {c: r for c, r in exp.items() if c in coins}  # no phantom coins
+            if k in ("current_value", "unrealized_pnl", "cost_basis"):  # over held coins (none known → null)
+                listed = {c: r for c, r in listed.items() if r["amount"] > 0}
+                if not listed:
+                    listed = {"-": {k: F(0)}}
+            known = [r[k] for r in listed.values() if r[k] is not None]
+            want = sum(known, F(0)) if known else (F(0) if k in ("realized_pnl", "fees", "income") else None)
+            if not close(answer["totals"][k], want):
+                errs.append((pf, "pnl totals", k, answer["totals"][k], want))
         for coin, r in exp.items():
             if coin not in coins:
                 if r["amount"] != 0 or r["realized_pnl"] != 0:
