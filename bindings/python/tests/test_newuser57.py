@@ -466,7 +466,9 @@ def test_koinly_universal_values_labels_and_an_overlapping_later_export(engine: 
     ]
     assert engine.import_file(KOINLY)["imported"] == 0
     # fifo: the swap's 0.01 BTC cost 167.50 of the 502.50 lot; proceeds 230 → 62.50.
-    swap = next(r for r in engine.realized(method="fifo")["rows"] if r["disposed_at"].startswith("2023-02-01") and r["coin_id"] == "bitcoin")
+    swap = next(
+        r for r in engine.realized(method="fifo")["rows"] if r["disposed_at"].startswith("2023-02-01") and r["coin_id"] == "bitcoin"
+    )
     # (the buy's price 500 ÷ 0.03 is rounded to 18 digits, §16, so the cost is 167.50 to the cent)
     assert (swap["proceeds"], cents(swap["cost"])) == (Decimal("230"), Decimal("167.50"))
 
@@ -511,7 +513,11 @@ def test_header_spelling_forced_formats_empty_files_and_broken_cells_write_nothi
         (KOINLY.replace("0.03,BTC", "0.0x3,BTC"), 3, "Received Amount"),
         (KOINLY.replace("2023-02-01 12:00:00", "2023-02-31 12:00:00"), 4, "Date (UTC)"),
         (KOINLY.replace("Buy BTC", '"Buy BTC'), 3, "Description"),
-        (KOINLY.replace("swap,", '"two\nlines",').replace("2023-03-01 00:00:00,,,0.001", "2023-03-01 00:00:00,,,0.0.1"), 6, "Received Amount"),
+        (
+            KOINLY.replace("swap,", '"two\nlines",').replace("2023-03-01 00:00:00,,,0.001", "2023-03-01 00:00:00,,,0.0.1"),
+            6,
+            "Received Amount",
+        ),
         (KRAKEN_WALLET.replace("-0.0100000000,0.0000000000,0.0200000000", "-0.01x,0,0.02"), 5, "amount"),
     ):
         with pytest.raises(coinfolio.InvalidArgument) as broken:
@@ -565,7 +571,9 @@ def test_rows_without_a_value_take_stored_prices_and_a_euro_price_is_converted(e
         "Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n"
     )
     engine.import_file(header + 'a1,2024-01-06 09:00:00 UTC,Buy,BTC,0.01,EUR,"€40,000.00",€400.00,€405.96,€5.96,\n')
-    engine.import_file("Date(UTC),Pair,Side,Price,Executed,Amount,Fee\n2024-01-06 11:00:00,ETHBTC,BUY,0.05,0.1ETH,0.005BTC,0.0001ETH\n")
+    engine.import_file(
+        "Date(UTC),Pair,Side,Price,Executed,Amount,Fee\n2024-01-06 11:00:00,ETHBTC,BUY,0.05,0.1ETH,0.005BTC,0.0001ETH\n"
+    )
     assert rows(engine) == [
         "2024-01-06T09:00:00Z buy bitcoin 0.01 @44000 fee 6.556 (40000 eur)",
         "2024-01-06T11:00:00Z sell bitcoin 0.005 @40000",
