@@ -133,6 +133,7 @@ enum SymbolTable {
         ("XXBT", "BTC"), ("XBT", "BTC"), ("XETH", "ETH"), ("ETH2", "ETH"), ("XXDG", "DOGE"), ("XDG", "DOGE"), ("XLTC", "LTC"),
         ("XXRP", "XRP"), ("XXLM", "XLM"), ("XXMR", "XMR"), ("XZEC", "ZEC"), ("XETC", "ETC"), ("XREP", "REP"), ("XMLN", "MLN"),
         ("XNMC", "NMC"), ("DOT28", "DOT"), ("KSM07", "KSM"), ("ATOM21", "ATOM"), ("FLOW14", "FLOW"),
+        ("SOL03", "SOL"), ("GRT28", "GRT"), ("MATIC04", "MATIC"),
         ("ZUSD", "USD"), ("ZEUR", "EUR"), ("ZGBP", "GBP"), ("ZCAD", "CAD"), ("ZJPY", "JPY"), ("ZAUD", "AUD"), ("ZCHF", "CHF"),
         ("ZKRW", "KRW"),
     ]

@@ -742,6 +742,7 @@ def test_hostile_but_valid_inputs() -> None:
 # --- findings ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.xfail(strict=True, reason="known bug (stop 47): twr trades a flow's units at a day's 00:00 unit value, not the value just before it (SPEC §19)")
 def test_twr_outflow_at_the_value_just_before_it() -> None:
     """fails on 7a8a3bf: a sell's outflow redeems units at the next day's 00:00 unit value, not at
     the value just before it. SPEC §19: "each flow buys or sells units at the value just before
@@ -758,6 +759,7 @@ def test_twr_outflow_at_the_value_just_before_it() -> None:
     assert answer["twr"] == pytest.approx(100, abs=1e-9)
 
 
+@pytest.mark.xfail(strict=True, reason="known bug (stop 47): twr trades a flow's units at a day's 00:00 unit value, not the value just before it (SPEC §19)")
 def test_twr_inflow_after_income_of_its_day() -> None:
     """fails on 7a8a3bf: the same cause for an inflow: it buys units at the day's 00:00 unit value,
     not at the value just before it (SPEC §19, as above). Price 1 on 2023-01-01…02, 2 from 01-03.
@@ -776,6 +778,7 @@ def test_twr_inflow_after_income_of_its_day() -> None:
     assert answer["twr"] == pytest.approx(300, abs=1e-9)
 
 
+@pytest.mark.xfail(strict=True, reason="known bug (stop 47): a fee row without fee_price takes its parent's price before the stored price (SPEC §16)")
 def test_a_same_coin_fee_without_fee_price_takes_the_stored_price() -> None:
     """fails on 7a8a3bf: SPEC §16: the fee row's price is "fee_price, else that coin's stored price
     at that time (§17's rule without its fetch step), else pending"; the engine takes the sell's
@@ -799,6 +802,7 @@ def test_a_same_coin_fee_without_fee_price_takes_the_stored_price() -> None:
     assert [t["price"] for t in group["transactions"] if t["kind"] == "fee"] == [Decimal("100")]
 
 
+@pytest.mark.xfail(strict=True, reason="known bug (stop 47): realized totals summed in 38 digits carry dust where the exact sum terminates")
 def test_realized_totals_proceeds_exact_when_the_sum_terminates() -> None:
     """fails on 7a8a3bf: totals.proceeds carries 1E-32 dust. A fee row's proceeds 148.22946703600743855
     BNB × 1052 = 155937.3993218798253546; a sell of 139,835.805… eth @ 0 fee 53646.6 → −53646.6 split

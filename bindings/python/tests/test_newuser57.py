@@ -152,6 +152,7 @@ def test_coinbase_v3_v2_v1_with_preambles_euro_prices_and_a_physical_error_line(
     assert ledger_text(engine).count("\n") == 1
 
 
+@pytest.mark.xfail(strict=True, reason="known bug (stop 47): a two-row Coinbase Convert is read only with its sent row first")
 def test_a_coinbase_v4_convert_told_in_two_rows_received_row_first(engine: coinfolio.Engine) -> None:
     """fails on 7a8a3bf: the received row (BTC +0.001) is read as the sent side, its Notes give
     BTC again → ignored as "a trade of BTC for itself", and the ETH row is then ignored as "the
@@ -366,6 +367,7 @@ def test_kraken_ledgers_without_wallet_with_amountusd_and_every_suffix(engine: c
     assert (sale["proceeds"], sale["cost"], sale["gain"]) == (Decimal("599.04"), Decimal("401.04"), Decimal("198"))
 
 
+@pytest.mark.xfail(strict=True, reason="known bug (stop 47): Kraken rows of one refid are joined only at the same time")
 def test_a_kraken_buy_crypto_whose_spend_and_receive_rows_differ_by_a_second(engine: coinfolio.Engine) -> None:
     """fails on 7a8a3bf: the rows of a refid are joined only when their time cells are the
     same, so a spend at 10:00:00 and its receive at 10:00:01 are two "trades" of one row each:
