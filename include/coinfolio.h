@@ -747,10 +747,11 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * a disposal at its price that realizes fee × price − the cost of the lots it takes. A
  * transaction with "fee_coin_id" and a fee above 0 is written with its fee row right after it in
  * one group: kind "fee", the same portfolio, time and note, coin fee_coin_id, amount fee, price
- * fee_price; else (the rule where SPEC §16 is silent) the transaction's own price when the fee is
- * in the transaction's coin, or the price of the call's other row in that coin (a trade's fee in
- * the coin it sends takes the sell leg's price); else that coin's stored price at that time; else
- * pending. Its value
+ * fee_price; else that coin's stored price at that time (SPEC §16: the rule of
+ * cf_engine_price_at without its request); else (where §16 would leave it pending) the price the
+ * call itself gives that coin: the transaction's own price when the fee is in the transaction's
+ * coin, or the price of the call's other row in that coin (a trade's fee in the coin it sends
+ * takes the sell leg's price); else pending. Its value
  * (fee × price) adds to a buy's or income's lot cost, is subtracted from a sell's proceeds, and
  * counts in the parent coin's "fees"; while pending the parent's cost or proceeds is unknown. A
  * fee row's external_id is its parent's with "#2" (a trade's rows: "#2", "#3"). Deleting any row

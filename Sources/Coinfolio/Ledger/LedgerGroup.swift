@@ -3,11 +3,12 @@
 enum LedgerGroup {
     /// `parents` with, right after each one that has a `fee_coin_id` and a fee above 0, its fee
     /// row: kind `fee`, the same portfolio, time, note and group, coin `fee_coin_id`, amount `fee`, and
-    /// the price `fee_price`; else the parent's own price when the fee is in the parent's coin;
-    /// else the price of another row of the call in that coin (a trade's fee in the coin it
-    /// sends takes the sell leg's price, as Koinly values it); else the fee coin's stored price
-    /// at that time; else pending. A price taken from a row carries its `price_currency` (SPEC
-    /// §17: converted with the fee coin's own prices). A fee row's external id is
+    /// the price `fee_price`; else the fee coin's stored price at that time (SPEC §16: §17's rule
+    /// without its fetch step); else — where §16 would leave it pending — the price the call
+    /// itself gives that coin: the parent's own when the fee is in the parent's coin, else another
+    /// row of the call in that coin (a trade's fee in the coin it sends takes the sell leg's
+    /// price, as Koinly values it); else pending. A price taken from a row carries its
+    /// `price_currency` (SPEC §17: converted with the fee coin's own prices). A fee row's external id is
     /// its parent's with `#n` (its place in the group, from 2), as a trade's legs are numbered.
     static func rows(_ parents: [Transaction], prices: StoredPrices, vsCurrency: String) -> [Transaction] {
         // One row without a fee in a coin is its own group (most rows of a file): no copy.
@@ -23,11 +24,11 @@ enum LedgerGroup {
                 note: parent.note, groupID: parent.groupID)
             if let feePrice = parent.feePrice {
                 (row.price, row.priceSource, row.priceCurrency) = (feePrice, .user, parent.priceCurrency)
+            } else if let point = prices.price(of: feeCoinID, in: vsCurrency, at: parent.timestamp) {
+                (row.price, row.priceSource, row.priceAt) = (point.price, point.source, point.at)
             } else if let priced = Self.pricing(feeCoinID, parent: parent, among: parents), let price = priced.price {
                 (row.price, row.priceSource) = (price, priced.priceSource)
                 (row.priceAt, row.priceCurrency) = (priced.priceAt, priced.priceCurrency)
-            } else if let point = prices.price(of: feeCoinID, in: vsCurrency, at: parent.timestamp) {
-                (row.price, row.priceSource, row.priceAt) = (point.price, point.source, point.at)
             }
             rows.append(row)
         }

@@ -778,7 +778,6 @@ def test_twr_inflow_after_income_of_its_day() -> None:
     assert answer["twr"] == pytest.approx(300, abs=1e-9)
 
 
-@pytest.mark.xfail(strict=True, reason="known bug (stop 47): a fee row without fee_price takes its parent's price before the stored price (SPEC §16)")
 def test_a_same_coin_fee_without_fee_price_takes_the_stored_price() -> None:
     """fails on 7a8a3bf: SPEC §16: the fee row's price is "fee_price, else that coin's stored price
     at that time (§17's rule without its fetch step), else pending"; the engine takes the sell's
