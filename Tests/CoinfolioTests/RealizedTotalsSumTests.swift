@@ -4,8 +4,8 @@ import XCTest
 
 /// Issue 27: `RealizedTotals.Sum` keeps a term's sum and the taxable sum only once they differ
 /// from the gain's sum; its totals are, digit for digit (significand and exponent), the five
-/// plain running sums of 38-digit values, each rounded at every addition, over seeded rows of
-/// one term, of both, with and without tax-free rows, unknown gains among them.
+/// plain `CompensatedSum`s of 38-digit values (each the exact sum rounded once), over seeded rows
+/// of one term, of both, with and without tax-free rows, unknown gains among them.
 final class RealizedTotalsSumTests: XCTestCase {
     func testSumsEqualThePlainRunningSums() {
         var random = SplitMix64(seed: 57)
@@ -30,8 +30,8 @@ final class RealizedTotalsSumTests: XCTestCase {
             let switchAt = round % 3 == 0 ? 0 : Int(random.next() % 40)
             var sum = RealizedTotals.Sum()
             var plain = (
-                proceeds: PreciseDecimal.zero, cost: PreciseDecimal.zero, gain: PreciseDecimal.zero,
-                short: PreciseDecimal.zero, long: PreciseDecimal.zero, taxable: PreciseDecimal.zero
+                proceeds: CompensatedSum(), cost: CompensatedSum(), gain: CompensatedSum(),
+                short: CompensatedSum(), long: CompensatedSum(), taxable: CompensatedSum()
             )
             let count = Int(random.next() % 120)
             for index in 0..<count {
@@ -46,18 +46,19 @@ final class RealizedTotalsSumTests: XCTestCase {
                     portfolio: "main", coinID: "coin", amount: 1, acquiredAt: 0, disposedAt: 0, proceeds: proceeds, cost: cost,
                     gain: gain, holdingDays: 0, term: long ? .long : .short, taxFree: taxFree, disposalID: Int64(index))
                 withUnsafePointer(to: row) { sum.add($0) }
-                if let proceeds { plain.proceeds += proceeds }
-                if let cost { plain.cost += cost }
+                if let proceeds { plain.proceeds.add(proceeds) }
+                if let cost { plain.cost.add(cost) }
                 if let gain {
-                    plain.gain += gain
-                    if long { plain.long += gain } else { plain.short += gain }
-                    if taxFree != true { plain.taxable += gain }
+                    plain.gain.add(gain)
+                    if long { plain.long.add(gain) } else { plain.short.add(gain) }
+                    if taxFree != true { plain.taxable.add(gain) }
                 }
             }
             let totals = sum.totals
             let pairs = [
-                (totals.proceeds, plain.proceeds), (totals.cost, plain.cost), (totals.gain, plain.gain),
-                (totals.shortTermGain, plain.short), (totals.longTermGain, plain.long), (totals.taxableGain, plain.taxable),
+                (totals.proceeds, plain.proceeds.total), (totals.cost, plain.cost.total), (totals.gain, plain.gain.total),
+                (totals.shortTermGain, plain.short.total), (totals.longTermGain, plain.long.total),
+                (totals.taxableGain, plain.taxable.total),
             ]
             for (index, (got, want)) in pairs.enumerated() {
                 XCTAssertEqual(got.significand, want.significand, "round \(round), sum \(index)")

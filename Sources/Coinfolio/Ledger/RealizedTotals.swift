@@ -26,16 +26,21 @@ public struct RealizedTotals: Hashable, Sendable {
 
     private init() {}
 
-    /// The sums taken row by row, in the rows' order (an answer written as its rows are made).
+    /// The sums taken row by row, in the rows' order (an answer written as its rows are made), each
+    /// a `CompensatedSum`: the exact sum rounded once, not a running sum rounded at every row.
     ///
     /// While every known gain so far is of one term, that term's sum is not kept: it is the same
-    /// additions from zero in the same order as `gain`'s, so the same value, digit for digit (each
-    /// addition rounds to 38 digits, and these two sums see the same ones). Likewise the taxable
-    /// sum while no row is tax-free (always, without `tax_free_after_years`). The first row that
-    /// breaks the likeness sets the sum from `gain`'s before it. A sum of 38-digit shares costs a
-    /// 128-bit division a row: two of the five sums a row are spared.
+    /// additions from zero in the same order as `gain`'s, so the same value, digit for digit. Likewise
+    /// the taxable sum while no row is tax-free (always, without `tax_free_after_years`). The first
+    /// row that breaks the likeness sets the sum from `gain`'s before it. A sum of 38-digit shares
+    /// costs a 128-bit division a row: two of the five sums a row are spared.
     struct Sum {
-        private var sums = RealizedTotals()
+        private var proceeds = CompensatedSum()
+        private var cost = CompensatedSum()
+        private var gain = CompensatedSum()
+        private var shortTermGain = CompensatedSum()
+        private var longTermGain = CompensatedSum()
+        private var taxableGain = CompensatedSum()
         private var known = 0
         private var count = 0
         /// The term of every known gain so far, while they are all of one (nil before the first).
@@ -48,38 +53,40 @@ public struct RealizedTotals: Hashable, Sendable {
         /// Adds the row at `row` (read where it lies: no copy of it).
         mutating func add(_ row: UnsafePointer<RealizedRow>) {
             count += 1
-            if let proceeds = row.pointee.proceeds { sums.proceeds += proceeds }
-            if let cost = row.pointee.cost { sums.cost += cost }
-            guard let gain = row.pointee.gain else { return }
+            if let value = row.pointee.proceeds { proceeds.add(value) }
+            if let value = row.pointee.cost { cost.add(value) }
+            guard let value = row.pointee.gain else { return }
             known += 1
-            let before = sums.gain
-            sums.gain += gain
+            let before = gain
+            gain.add(value)
             let term = row.pointee.term
             if !bothTerms, onlyTerm != nil, onlyTerm != term {
                 // The first gain of the other term: the one term's sum so far is `gain`'s before it.
-                if term == .long { sums.shortTermGain = before } else { sums.longTermGain = before }
+                if term == .long { shortTermGain = before } else { longTermGain = before }
                 bothTerms = true
             }
             if bothTerms {
-                if term == .long { sums.longTermGain += gain } else { sums.shortTermGain += gain }
+                if term == .long { longTermGain.add(value) } else { shortTermGain.add(value) }
             } else {
                 onlyTerm = term
             }
             if row.pointee.taxFree == true {
-                if allTaxable { sums.taxableGain = before }
+                if allTaxable { taxableGain = before }
                 allTaxable = false
             } else if !allTaxable {
-                sums.taxableGain += gain
+                taxableGain.add(value)
             }
         }
 
         /// The totals of the rows added.
         var totals: RealizedTotals {
-            var totals = sums
+            var totals = RealizedTotals()
+            (totals.proceeds, totals.cost, totals.gain) = (proceeds.total, cost.total, gain.total)
+            (totals.shortTermGain, totals.longTermGain) = (shortTermGain.total, longTermGain.total)
             if !bothTerms {
-                if onlyTerm == .long { totals.longTermGain = sums.gain } else if onlyTerm == .short { totals.shortTermGain = sums.gain }
+                if onlyTerm == .long { totals.longTermGain = totals.gain } else if onlyTerm == .short { totals.shortTermGain = totals.gain }
             }
-            if allTaxable { totals.taxableGain = sums.gain }
+            totals.taxableGain = allTaxable ? totals.gain : taxableGain.total
             totals.coverage = count == 0 ? 1 : Double(known) / Double(count)
             return totals
         }

@@ -801,7 +801,6 @@ def test_a_same_coin_fee_without_fee_price_takes_the_stored_price() -> None:
     assert [t["price"] for t in group["transactions"] if t["kind"] == "fee"] == [Decimal("100")]
 
 
-@pytest.mark.xfail(strict=True, reason="known bug (stop 47): realized totals summed in 38 digits carry dust where the exact sum terminates")
 def test_realized_totals_proceeds_exact_when_the_sum_terminates() -> None:
     """fails on 7a8a3bf: totals.proceeds carries 1E-32 dust. A fee row's proceeds 148.22946703600743855
     BNB × 1052 = 155937.3993218798253546; a sell of 139,835.805… eth @ 0 fee 53646.6 → −53646.6 split
