@@ -113,8 +113,9 @@ struct CoinbaseImporter: RowImporter {
         case "receive", "deposit": add(.transferIn(coin))
         case "convert":
             if let received = try Self.converted(note, row: row, notes: notes) {
-                if id != nil, let sent = try Self.convertedFrom(note, row: row, notes: notes),
-                    symbol == received.symbol, sent.symbol != symbol
+                // (The symbols compared first: the Notes are read again only for a received side.)
+                if id != nil, symbol == received.symbol, let sent = try Self.convertedFrom(note, row: row, notes: notes),
+                    sent.symbol != symbol
                 {
                     // The received side told first: the pair waits for its sent row.
                     convert = (row, time, sent)
