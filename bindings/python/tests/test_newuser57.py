@@ -9,6 +9,7 @@ say why (fixed on branch imports58)."""
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 from decimal import Decimal
 from typing import List
 
@@ -606,6 +607,21 @@ def test_headers_in_another_letter_case_are_their_format(engine: coinfolio.Engin
     answer = engine.import_file(coinbase, dry_run=True)
     assert (answer["format"], answer["variant"]) == ("coinbase", "v4")
     assert planned(answer) == ["2024-01-06T09:00:00Z buy ethereum 1 @2000 fee 5"]
+    # Currency-prefixed and offset columns too: Coinbase v1's `eur subtotal`, Binance's `date(utc+8)`.
+    root = Path(__file__).resolve().parents[3] / "Tests" / "fixtures" / "imports"
+    for name, old, new in (
+        ("coinbase-v1.csv", "Timestamp,Transaction Type,Asset,Quantity Transacted,EUR", "timestamp,transaction type,asset,quantity transacted,eur"),
+        ("coinbase-v1.csv", "EUR Subtotal,EUR Total (inclusive of fees),EUR Fees", "Eur SUBTOTAL,eur total (inclusive of fees),eur fees"),
+    ):
+        text = (root / name).read_text()
+        assert old in text
+        exact = engine.import_file(text, dry_run=True)
+        answer = engine.import_file(text.replace(old, new), dry_run=True)
+        assert (answer["variant"], planned(answer)) == (exact["variant"], planned(exact)), name
+    binance = "date(utc+8),pair,side,price,executed,amount,fee\n2021-03-01 10:00:00,BTCUSD,BUY,45000,0.01BTC,450USD,0.00001BTC\n"
+    answer = engine.import_file(binance, dry_run=True)
+    assert (answer["format"], answer["variant"]) == ("binance", "trade_history")
+    assert planned(answer)[0] == "2021-03-01T02:00:00Z buy bitcoin 0.01 @45000 fee 0.00001 bitcoin"
 
 
 def test_a_fee_of_zero_needs_no_currency_but_a_fee_of_more_does(engine: coinfolio.Engine) -> None:
