@@ -939,7 +939,7 @@ int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, ch
  * (Date(UTC),Market,Type,Price,Amount,Total,Fee,Fee Coin), "statement"
  * (User_ID,UTC_Time,Account,Operation,Coin,Change,Remark); kraken "ledgers" and "ledgers_wallet";
  * cointracking "default"; koinly "universal"; coinfolio "default". A header holds a variant when
- * its columns appear in order; newer columns (Coinbase's Sender Address and Recipient Address,
+ * its columns appear in order (cells compared without surrounding spaces or letter case); newer columns (Coinbase's Sender Address and Recipient Address,
  * Kraken's subclass and amountusd) are read as the same variant, any other extra column is a
  * warning on the header's line. A "Date(UTC+8)" column's times are in that offset; every other
  * time is UTC. Numbers are exact decimals (at most 18 fraction digits); thousands separators
@@ -951,9 +951,10 @@ int cf_engine_import_csv(cf_engine *engine, const char *csv, char **out_json, ch
  * group, priced by the file's value, else by stored prices, else pending), income with its
  * income_type, transfers, fees in money (the row's fee) or in a coin (a fee row, SPEC §16).
  * Rows of one exchange transaction are one group (a Binance statement's Buy/Sell/Fee rows of one
- * UTC_Time and account; a Kraken refid; a Coinbase Convert's two rows of one ID). Money moved in
- * or out (a fiat deposit), income in money, moves between an exchange's own accounts and
- * Kraken's pending rows without a txid are listed in "ignored"; rows no rule reads (an unknown
+ * UTC_Time and account; a Kraken refid, whatever its rows' times, at the earliest; a Coinbase
+ * Convert's two rows of one ID, in either order). A fee of 0 needs no currency. Money moved in
+ * or out (a fiat deposit), income in money, moves between an exchange's own accounts,
+ * Kraken's pending rows without a txid and its fee credits (KFEE) are listed in "ignored"; rows no rule reads (an unknown
  * operation or type) in "warnings"; neither stops the import. A price in a currency other than
  * the portfolio's is pending, and so is a row whose fee is in one (a warning names the fee).
  *

@@ -83,7 +83,7 @@ struct Options {
                                   now; never the local time zone
           --svg FILE              also write the chart as an SVG file
           --json                  machine output (the library's JSON shapes)
-          -h, --help              this help
+          -h, --help              this help; after a command (import --help), that command's usage
         an option's value may also be attached: --price=5 is --price 5
         """
 
@@ -225,7 +225,8 @@ struct Options {
                 symbols[String(parts[0])] = String(parts[1])
             case "--json": json = true
             case "--offline": offline = true
-            case "-h", "--help": positional = ["help"]; index = arguments.count; continue
+            // `import --help` is `help import`: the command's own usage.
+            case "-h", "--help": positional = ["help"] + positional.prefix(1); index = arguments.count; continue
             case "--": positional += arguments[(index + 1)...]; index = arguments.count; continue
             default:
                 if argument.hasPrefix("--") { throw UsageError(message: "unknown option \(argument)") }

@@ -8,7 +8,7 @@
 /// (Sell); Staking, Mining, Airdrop, Gift/Tip, Interest Income, Reward/Bonus, Income (other) →
 /// income of type staking, mining, airdrop, gift, interest, reward, other (Buy); Spend → a sell
 /// whose price is pending (Sell); Lost → transfer_out (Sell). Any other type is a warning with
-/// its line. The note is the Comment. External ids: the hash of the row's cells.
+/// its line. A Fee of 0 with no currency is no fee. The note is the Comment. External ids: the hash of the row's cells.
 struct CoinTrackingImporter: RowImporter {
     static let variants = [
         ImportVariant(
@@ -52,7 +52,9 @@ struct CoinTrackingImporter: RowImporter {
             guard let asset = try side(amount, currency) else { throw row.error(amount, "\(amount.title) is empty") }
             return asset
         }
-        let fees = try side(fee, feeCurrency).map { [$0] } ?? []
+        // A fee of 0 needs no currency: no fee (a fee of more without one is still refused).
+        let noFee = try row.number(fee, .dashIsEmpty)?.value.isZero == true && ["", "-"].contains(row.text(feeCurrency))
+        let fees = noFee ? [] : try side(fee, feeCurrency).map { [$0] } ?? []
         let kind = row.text(type).lowercased()
         let action: ImportedEntry.Action
         switch kind {

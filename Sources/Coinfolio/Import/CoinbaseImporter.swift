@@ -6,7 +6,8 @@
 /// column prefix); fee = `Fees and/or Spread` (`Fees`). Types, compared without case:
 /// Buy and Advanced Trade Buy → buy; Sell and Advanced Trade Sell → sell; Send → transfer_out;
 /// Receive → transfer_in; Convert → a trade valued at its Subtotal, the received coin and amount
-/// read from Notes ("Converted 0.5 BTC to 10 ETH") or from a second row with the same ID;
+/// read from Notes ("Converted 0.5 BTC to 10 ETH") or from a second row with the same ID, in
+/// either order (the sent side is the row with the negative quantity);
 /// Staking Income → income staking; Rewards Income, Inflation Reward, Learning Reward and
 /// Coinbase Earn → income reward; Interest payout → income interest; Deposit and Withdrawal →
 /// transfers (ignored when the asset is money). Any other type is a warning with its line.
@@ -54,8 +55,9 @@ struct CoinbaseImporter: RowImporter {
     private let timestamp, type, asset, quantity, subtotal, fees, notes: ImportHeader.Field
     private let currency: ImportHeader.Field?
     private let headerCurrency: String?
-    /// A Convert row whose Notes do not say what it received, waiting for the second row of its ID.
-    private var convert: (row: ImportRow, time: Int64)?
+    /// A Convert row waiting for the second row of its ID: one whose Notes do not say what it
+    /// received (`sent` nil), or its received side (`sent` what its Notes say was sent).
+    private var convert: (row: ImportRow, time: Int64, sent: ImportedEntry.Asset?)?
     /// The ID of the last Convert read from its Notes: a second row with that ID is its other side.
     private var convertedID: String?
 
@@ -81,9 +83,10 @@ struct CoinbaseImporter: RowImporter {
         if let waiting = convert {
             convert = nil
             if let id, row.text(id) == waiting.row.text(id) {
-                return try pair(waiting.row, row, time: waiting.time, into: &file)
+                return try pair(waiting.row, row, time: waiting.time, receivedFirst: waiting.sent != nil, into: &file)
             }
-            throw unpaired(waiting.row)
+            guard let sent = waiting.sent else { throw unpaired(waiting.row) }
+            try lone(waiting.row, sent: sent, time: waiting.time, into: &file)
         }
         let rowID = id.map { row.text($0) }
         defer { if kind != "convert" { convertedID = nil } }
@@ -110,10 +113,18 @@ struct CoinbaseImporter: RowImporter {
         case "receive", "deposit": add(.transferIn(coin))
         case "convert":
             if let received = try Self.converted(note, row: row, notes: notes) {
+                // (The symbols compared first: the Notes are read again only for a received side.)
+                if id != nil, symbol == received.symbol, let sent = try Self.convertedFrom(note, row: row, notes: notes),
+                    sent.symbol != symbol
+                {
+                    // The received side told first: the pair waits for its sent row.
+                    convert = (row, time, sent)
+                    return
+                }
                 add(.exchange(sent: coin, received: received, value: try money(subtotal, row, &currency)))
                 convertedID = rowID
             } else if id != nil {
-                convert = (row, time)
+                convert = (row, time, nil)
             } else {
                 throw unpaired(row)
             }
@@ -169,29 +180,63 @@ struct CoinbaseImporter: RowImporter {
     }
 
     mutating func finish(into file: inout ImportedFile) throws {
-        if let waiting = convert { throw unpaired(waiting.row) }
+        guard let waiting = convert else { return }
+        convert = nil
+        guard let sent = waiting.sent else { throw unpaired(waiting.row) }
+        try lone(waiting.row, sent: sent, time: waiting.time, into: &file)
     }
 
-    /// A Convert told by two rows with the same ID: the row with the negative quantity (else the
-    /// first) is what was sent.
-    private func pair(_ first: ImportRow, _ second: ImportRow, time: Int64, into file: inout ImportedFile) throws {
+    /// A Convert told by two rows with the same ID, in either order: the row with the negative
+    /// quantity is what was sent; when the signs do not tell, the row its Notes name as received
+    /// (`receivedFirst`: the first) is not, else the first is.
+    private func pair(
+        _ first: ImportRow, _ second: ImportRow, time: Int64, receivedFirst: Bool, into file: inout ImportedFile
+    ) throws {
         let firstUnits = try first.requiredNumber(quantity, [.signed, .thousands]).value
         let secondUnits = try second.requiredNumber(quantity, [.signed, .thousands]).value
-        let (sent, received) = firstUnits.isNegative || !secondUnits.isNegative ? (first, second) : (second, first)
+        let firstSent = firstUnits.isNegative != secondUnits.isNegative ? firstUnits.isNegative : !receivedFirst
+        let (sent, received) = firstSent ? (first, second) : (second, first)
         func side(_ row: ImportRow) throws -> ImportedEntry.Asset {
             ImportedEntry.Asset(
                 try row.symbol(asset), try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude)
         }
-        let value = try sent.number(subtotal, Self.money).map {
-            ImportedEntry.Asset(try priceCurrency(sent), $0.value.magnitude)
+        try add(sent: side(sent), received: side(received), valuedBy: sent, first: first, time: time, into: &file)
+    }
+
+    /// The received side of a Convert whose sent row never came (another ID followed, or the file
+    /// ended): the trade read from its Notes, `sent` what they say was sent.
+    private func lone(_ row: ImportRow, sent: ImportedEntry.Asset, time: Int64, into file: inout ImportedFile) throws {
+        let received = ImportedEntry.Asset(
+            try row.symbol(asset), try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude)
+        try add(sent: sent, received: received, valuedBy: row, first: row, time: time, into: &file)
+    }
+
+    /// The trade of a Convert read from its rows: valued at `valuedBy`'s Subtotal, its fee that
+    /// row's, at `first`'s line with its Notes and ID.
+    private func add(
+        sent: ImportedEntry.Asset, received: ImportedEntry.Asset, valuedBy: ImportRow, first: ImportRow, time: Int64,
+        into file: inout ImportedFile
+    ) throws {
+        let value = try valuedBy.number(subtotal, Self.money).map {
+            ImportedEntry.Asset(try priceCurrency(valuedBy), $0.value.magnitude)
         }
         let fee =
-            try sent.number(fees, Self.money).map { [ImportedEntry.Asset(try priceCurrency(sent), $0.value.magnitude)] }
+            try valuedBy.number(fees, Self.money).map { [ImportedEntry.Asset(try priceCurrency(valuedBy), $0.value.magnitude)] }
             ?? []
         let externalID = file.ids.own(first.text(id ?? timestamp))
         file.add(
-            line: first.line, timestamp: time, .exchange(sent: try side(sent), received: try side(received), value: value), fees: fee,
+            line: first.line, timestamp: time, .exchange(sent: sent, received: received, value: value), fees: fee,
             note: first.text(notes), externalID: externalID)
+    }
+
+    /// What a Convert sent, from Notes "Converted 0.5 BTC to 10 ETH"; nil when the Notes are not so.
+    static func convertedFrom(_ note: String, row: ImportRow, notes: ImportHeader.Field) throws -> ImportedEntry.Asset? {
+        let words = Self.words(note)
+        guard words.count == 6, words[0] == "Converted", words[3] == "to" else { return nil }
+        guard let read = try? ImportNumber.read(String(words[1]), .thousands), !read.value.isZero else {
+            throw row.error(notes, "\"\(words[1])\" in the Notes is not the amount sent")
+        }
+        return ImportedEntry.Asset(String(words[2]), read.value)
     }
 
     /// The row's price currency: its column's, else the header's (v1).

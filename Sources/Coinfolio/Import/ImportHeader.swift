@@ -2,7 +2,8 @@
 /// the header itself states (Coinbase v1's currency, a `Date(UTC+8)` offset).
 ///
 /// A header matches a variant when the variant's columns appear in it in their order (cells are
-/// compared after trimming spaces). Other cells may stand between them: the variant's newer
+/// compared after trimming spaces, without letter case: `transaction type` and `TXID` match).
+/// Other cells may stand between them: the variant's newer
 /// columns are read silently, any other is reported once as a warning on the header's line
 /// ("column … is not read"), so a column an exchange adds next year does not stop an import.
 struct ImportHeader: Sendable {
@@ -72,7 +73,7 @@ struct ImportHeader: Sendable {
                 next += 1
                 switch column {
                 case .named(let name):
-                    found = cell == name
+                    found = cell == name || Self.same(cell, name)
                 case .currencyPrefixed(let suffix):
                     if let code = Self.currencyPrefix(of: cell, suffix: suffix), currency == nil || currency == code {
                         currency = code
@@ -100,7 +101,7 @@ struct ImportHeader: Sendable {
         self.utcOffsetMilliseconds = offset
         self.unreadColumns = cells.indices.compactMap { index in
             let cell = cells[index]
-            return used[index] || cell.isEmpty || variant.newerColumns.contains(cell) ? nil : cell
+            return used[index] || cell.isEmpty || variant.newerColumns.contains(where: { Self.same(cell, $0) }) ? nil : cell
         }
     }
 
@@ -108,17 +109,19 @@ struct ImportHeader: Sendable {
     private static func currencyPrefix(of cell: String, suffix: String) -> String? {
         let bytes = Array(cell.utf8)
         let tail = Array(" \(suffix)".utf8)
-        guard bytes.count == 3 + tail.count, bytes[3...].elementsEqual(tail),
-            bytes[..<3].allSatisfy({ (0x41...0x5A).contains($0) })
+        guard bytes.count == 3 + tail.count, bytes[3...].elementsEqual(tail, by: Self.sameLetter),
+            bytes[..<3].allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) })
         else { return nil }
-        return String(decoding: bytes[..<3], as: UTF8.self)
+        return String(decoding: bytes[..<3].map { $0 & 0xDF }, as: UTF8.self)
     }
 
     /// The offset a `Date(UTC)`, `Date(UTC+8)`, `Date(UTC-5)` or `Date(UTC+05:30)` cell states, in
     /// milliseconds; nil for any other cell.
     static func utcOffset(of cell: String, name: String) -> Int64? {
         let prefix = "\(name)(UTC"
-        guard cell.hasPrefix(prefix), cell.hasSuffix(")") else { return nil }
+        guard cell.utf8.count > prefix.utf8.count, cell.utf8.prefix(prefix.utf8.count).elementsEqual(prefix.utf8, by: sameLetter),
+            cell.hasSuffix(")")
+        else { return nil }
         let inner = Array(cell.utf8.dropFirst(prefix.utf8.count).dropLast())
         if inner.isEmpty { return 0 }
         guard inner[0] == UInt8(ascii: "+") || inner[0] == UInt8(ascii: "-") else { return nil }
@@ -131,5 +134,17 @@ struct ImportHeader: Sendable {
         let minutes = parts.count == 2 ? Int64(parts[1].reduce(0) { $0 * 10 + Int($1 - 0x30) }) : 0
         guard hours <= 14, minutes <= 59 else { return nil }
         return sign * (hours * 3_600_000 + minutes * 60_000)
+    }
+
+    /// Whether a header `cell` is `name` but for the letter case of ASCII letters (`name` is a
+    /// column as the exchange writes it, ASCII). Called after `==` failed: the exact match stays
+    /// the fast path.
+    static func same(_ cell: String, _ name: String) -> Bool {
+        cell.utf8.count == name.utf8.count && cell.utf8.elementsEqual(name.utf8, by: sameLetter)
+    }
+
+    /// Whether two bytes are equal, or the same ASCII letter in either case.
+    private static func sameLetter(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == b || (a | 0x20 == b | 0x20 && (0x61...0x7A).contains(a | 0x20))
     }
 }

@@ -7,7 +7,7 @@
 /// lending interest → that type, other income → other; Net Worth is its value), a transfer_in
 /// without a label; with only a sent side a transfer_out (no label, gift, lost or donation).
 /// Labels are compared without case; any other label on a one-sided row is a warning with its
-/// line. The note is the Description. External ids: the hash of the row's cells (a TxHash names
+/// line. A Fee Amount of 0 with no Fee Currency is no fee. The note is the Description. External ids: the hash of the row's cells (a TxHash names
 /// a blockchain transaction, which may hold several rows).
 struct KoinlyImporter: RowImporter {
     static let variants = [
@@ -57,7 +57,9 @@ struct KoinlyImporter: RowImporter {
         let sent = try side(sentAmount, sentCurrency)
         let received = try side(receivedAmount, receivedCurrency)
         let worth = try side(worthAmount, worthCurrency)
-        let fees = try side(feeAmount, feeCurrency).map { [$0] } ?? []
+        // A fee of 0 needs no currency: no fee (a fee of more without one is still refused).
+        let noFee = try row.number(feeAmount, [])?.value.isZero == true && row.text(feeCurrency).isEmpty
+        let fees = noFee ? [] : try side(feeAmount, feeCurrency).map { [$0] } ?? []
         let name = row.text(label).lowercased()
         let action: ImportedEntry.Action
         switch (sent, received) {

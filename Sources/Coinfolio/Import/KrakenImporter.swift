@@ -2,11 +2,15 @@
 /// `ledgers_wallet`; newer files' `amountusd` and `subclass` are read as the same variant (and
 /// not used). Amounts are signed; `fee` is in the row's asset and leaves the balance besides
 /// the amount. Asset codes go through `SymbolTable.krakenTicker` (`XXBT` → BTC, `ZEUR` → EUR,
-/// `DOT.S` → DOT).
+/// `DOT.S` → DOT). Rows in `KFEE` (the fee credits of older accounts) carry no money value: they
+/// are ignored, and a trade whose fee they paid is read from its other rows.
 ///
-/// Rows sharing a `refid` at one time form one entry: a `trade` (or the `spend`/`receive` pair
-/// of Kraken's Buy Crypto) is an exchange of the negative row's asset for the positive one's,
-/// each row's fee a fee of the entry. `deposit` → transfer_in, `withdrawal` → transfer_out (its
+/// Rows sharing a `refid` form one entry, whatever their times and wherever they are in the
+/// file (Buy Crypto's `spend` and `receive` may be a second apart): the rows are held until the
+/// file ends, and the entries made in the order their refids first appear. A `trade` (or the
+/// `spend`/`receive` pair of Kraken's Buy Crypto) is an exchange of the negative row's asset for
+/// the positive one's at the earliest of its rows' times, at the line of its first row, each
+/// row's fee a fee of the entry. `deposit` → transfer_in, `withdrawal` → transfer_out (its
 /// fee a fee row in the coin); both ignored for money. `staking`, and `earn` with subtype
 /// `reward`, → income staking. Moves between Kraken's own wallets (`transfer` between spot,
 /// staking and futures; `earn` allocations and migrations) are ignored, and a row without a
@@ -37,9 +41,11 @@ struct KrakenImporter: RowImporter {
         var amount: ExactDecimal
         var fee: ExactDecimal
     }
-    /// The rows of the time being read, by refid in order of first appearance.
+    /// The rows read, by refid in order of first appearance (kept to the end of the file: a
+    /// refid's rows need not be next to each other).
     private var held: [(refid: String, legs: [Leg])] = []
-    private var heldTime: String?
+    /// Each refid's place in `held`.
+    private var slots: [String: Int] = [:]
 
     init(header: ImportHeader) throws {
         txid = try header.require("txid")
@@ -53,28 +59,29 @@ struct KrakenImporter: RowImporter {
     }
 
     mutating func read(_ row: ImportRow, into file: inout ImportedFile) throws {
-        let timeText = row.text(time)
-        if heldTime != timeText { try finish(into: &file) }
-        heldTime = timeText
         let leg = Leg(
             row: row, time: try row.time(time, .iso), ticker: SymbolTable.krakenTicker(try row.symbol(asset)),
             amount: try row.decimal(amount, .signed), fee: try row.number(fee, .signed)?.value ?? .zero)
         guard !row.text(txid).isEmpty else {
             return file.ignore(row.line, "a Kraken row without a txid is pending; Kraken writes it again once it is done")
         }
+        guard leg.ticker != "KFEE" else {
+            return file.ignore(row.line, "Kraken fee credits (KFEE) have no market value; the row was left out")
+        }
         let id = row.text(refid)
         guard !id.isEmpty else { throw row.error(refid, "refid is empty") }
-        if let slot = held.firstIndex(where: { $0.refid == id }) {
+        if let slot = slots[id] {
             held[slot].legs.append(leg)
         } else {
+            slots[id] = held.count
             held.append((id, [leg]))
         }
     }
 
     mutating func finish(into file: inout ImportedFile) throws {
         for (id, legs) in held { try entry(id, legs, into: &file) }
-        held.removeAll(keepingCapacity: true)
-        heldTime = nil
+        held.removeAll()
+        slots.removeAll()
     }
 
     private func entry(_ id: String, _ legs: [Leg], into file: inout ImportedFile) throws {
@@ -86,8 +93,10 @@ struct KrakenImporter: RowImporter {
             ImportedEntry.Asset(leg.ticker, units)
         }
         let fees = legs.filter { !$0.fee.isZero }.map { ImportedEntry.Asset($0.ticker, $0.fee.magnitude) }
+        // At the earliest row's time: when the trade began (its rows may be a second apart).
+        let earliest = legs.lazy.map(\.time).min() ?? first.time
         func add(_ action: ImportedEntry.Action) {
-            file.add(line: first.row.line, timestamp: first.time, action, fees: fees, note: "", externalID: externalID)
+            file.add(line: first.row.line, timestamp: earliest, action, fees: fees, note: "", externalID: externalID)
         }
         switch kind {
         case "trade", "spend", "receive":

@@ -473,6 +473,19 @@ def test_help_gives_the_days_the_parser_takes_and_the_plans_limit(cli):
     assert "the public and demo plans stop at 365)" in result.stdout
 
 
+def test_a_commands_help_is_its_own_usage(cli):
+    """`import --help` (and `help import`) print import's forms and the shared options, not every
+    command; `help` of no command is refused."""
+    for args in (("import", "--help"), ("import", "file.csv", "-h"), ("help", "import")):
+        result = cli(*args)
+        assert result.returncode == 0, (args, result.stderr)
+        assert list(help_forms(result.stdout)) == ["import"], args
+        assert "--symbol SYMBOL=ID" in result.stdout and "--db PATH" in result.stdout
+    assert len(help_forms(cli("--help").stdout)) > 10
+    result = cli("help", "nothing")
+    assert (result.returncode, result.stderr) == (2, 'coinfolio-cli: unknown command "nothing" (see coinfolio-cli --help)\n')
+
+
 def help_forms(text: str) -> Dict[str, List[str]]:
     """The command lines of ``--help``: command name → its forms (the text after the name)."""
     forms: Dict[str, List[str]] = {}
