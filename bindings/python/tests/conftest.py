@@ -239,3 +239,23 @@ def ledger_text(engine: Any) -> str:
     """Every row of every portfolio: what "the ledger unchanged" compares."""
     text: str = engine.export_csv(all_portfolios=True)
     return text
+
+
+def describe(t: Any, time: bool = False) -> str:
+    """A ledger row as one line: ``[time] kind coin amount @price fee F [coin] type [(price
+    currency)]``, as the Swift and C tests write rows (the time first with ``time=True``)."""
+    text = f"{t['kind']} {t['coin_id']} {t['amount']:f}"
+    if t["kind"] not in ("transfer_in", "transfer_out"):
+        text += f" @{t['price']:f}" if t["price"] is not None else " @pending"
+    if t["fee"] != 0:
+        text += f" fee {t['fee']:f}" + (f" {t['fee_coin_id']}" if t["fee_coin_id"] else "")
+    if t["income_type"]:
+        text += f" {t['income_type']}"
+    if t.get("price_currency"):
+        text += f" ({t['original_price']:f} {t['price_currency']})"
+    return f"{t['timestamp']} {text}" if time else text
+
+
+def ledger_rows(engine: Any, portfolio: str = "main", time: bool = False) -> List[str]:
+    """A portfolio's rows as ``describe`` writes them, in the ledger's order."""
+    return [describe(t, time) for t in engine.transactions(portfolio=portfolio, limit=1000)["transactions"]]

@@ -17,7 +17,7 @@ import coinfolio
 from backend import postgres_pass
 from coinfolio import answers
 
-from conftest import REPO, LoopbackServer, ledger_text
+from conftest import REPO, LoopbackServer, describe, ledger_rows, ledger_text
 
 SAMPLES = REPO / "Tests" / "fixtures" / "imports"
 
@@ -30,20 +30,8 @@ def engine(ledger_engine: coinfolio.Engine) -> coinfolio.Engine:
 everything = ledger_text
 
 
-def describe(t: answers.Transaction) -> str:
-    """``kind coin amount @price fee F [coin] type``, as the Swift and C tests write rows."""
-    text = f"{t['kind']} {t['coin_id']} {t['amount']:f}"
-    if t["kind"] not in ("transfer_in", "transfer_out"):
-        text += f" @{t['price']:f}" if t["price"] is not None else " @pending"
-    if t["fee"] != 0:
-        text += f" fee {t['fee']:f}" + (f" {t['fee_coin_id']}" if t["fee_coin_id"] else "")
-    if t["income_type"]:
-        text += f" {t['income_type']}"
-    return text
-
-
 def rows(engine: coinfolio.Engine, portfolio: str = "main") -> List[str]:
-    return [describe(t) for t in engine.transactions(portfolio=portfolio, limit=1000)["transactions"]]
+    return ledger_rows(engine, portfolio)
 
 
 def test_a_coinbase_convert_is_a_trade_from_its_notes(engine: coinfolio.Engine) -> None:
@@ -247,7 +235,7 @@ def test_imported_pending_rows_are_filled_and_a_euro_price_converted(
     answer = priced_engine.import_file(koinly)
     assert (answer["imported"], answer["pending_prices"]) == (4, 4)
     assert rows(priced_engine) == [
-        "buy ethereum 1 @pending fee 2", "income bitcoin 0.001 @pending staking", "sell ethereum 1 @pending",
+        "buy ethereum 1 @pending fee 2 (100 eur)", "income bitcoin 0.001 @pending staking", "sell ethereum 1 @pending",
         "buy bitcoin 0.001 @pending",
     ]
     [buy] = priced_engine.transactions(limit=1)["transactions"]

@@ -18,7 +18,8 @@ import pytest
 import coinfolio
 from coinfolio import answers
 
-from conftest import cents, ledger_text
+from conftest import cents, ledger_rows, ledger_text
+from conftest import describe as shared_describe
 
 
 @pytest.fixture
@@ -27,21 +28,11 @@ def engine(ledger_engine: coinfolio.Engine) -> coinfolio.Engine:
 
 
 def describe(t: answers.Transaction) -> str:
-    """``time kind coin amount @price fee F [coin] type [currency]``."""
-    text = f"{t['timestamp']} {t['kind']} {t['coin_id']} {t['amount']:f}"
-    if t["kind"] not in ("transfer_in", "transfer_out"):
-        text += f" @{t['price']:f}" if t["price"] is not None else " @pending"
-    if t["fee"] != 0:
-        text += f" fee {t['fee']:f}" + (f" {t['fee_coin_id']}" if t["fee_coin_id"] else "")
-    if t["income_type"]:
-        text += f" {t['income_type']}"
-    if t.get("price_currency"):
-        text += f" ({t['original_price']:f} {t['price_currency']})"
-    return text
+    return shared_describe(t, time=True)
 
 
 def rows(engine: coinfolio.Engine, portfolio: str = "main") -> List[str]:
-    return [describe(t) for t in engine.transactions(portfolio=portfolio, limit=1000)["transactions"]]
+    return ledger_rows(engine, portfolio, time=True)
 
 
 def planned(answer: answers.ImportAnswer) -> List[str]:
