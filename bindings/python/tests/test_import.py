@@ -244,7 +244,7 @@ def test_imported_pending_rows_are_filled_and_a_euro_price_converted(
     fill = priced_engine.fill_prices()
     assert (fill["filled"], fill["requests"], fill["missing"]) == (4, 3, [])
     assert rows(priced_engine) == [
-        "buy ethereum 1 @110 fee 2.2", "income bitcoin 0.001 @40120 staking", "sell ethereum 1 @40.12",
+        "buy ethereum 1 @110 fee 2.2 (100 eur)", "income bitcoin 0.001 @40120 staking", "sell ethereum 1 @40.12",
         "buy bitcoin 0.001 @40120",
     ]
 
@@ -256,7 +256,7 @@ def test_imported_pending_rows_are_filled_and_a_euro_price_converted(
     answer = priced_engine.import_file(coinbase, format="coinbase")
     assert (answer["imported"], answer["pending_prices"]) == (1, 0)
     [converted] = [t for t in priced_engine.transactions(limit=10)["transactions"] if t["external_id"] == "coinbase:cb-eur-1"]
-    assert describe(converted) == "buy ethereum 2 @55 fee 1.1"
+    assert describe(converted) == "buy ethereum 2 @55 fee 1.1 (50 eur)"
     assert (converted["original_price"], converted["price_currency"], converted["price_source"]) == (Decimal(50), "eur", "user")
     assert server.counts() == {"market_chart_range": 3}
 
