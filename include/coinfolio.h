@@ -890,8 +890,11 @@ int cf_engine_rename_portfolio(cf_engine *engine, const char *name, const char *
                                char **out_error);
 
 /** Deletes a portfolio. One with transactions is refused (CF_INVALID_ARGUMENT, details
- * {"portfolio","transactions"}) unless force is non-zero, which deletes them with it. Returns
- * CF_OK, CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
+ * {"portfolio","transactions"}) unless force is non-zero, which deletes them with it and, as
+ * deleting any row of a group does (SPEC §16), the rest of each one's group in other portfolios
+ * (a move's other side); when that would leave a later disposal there short, nothing is deleted
+ * (CF_INVALID_ARGUMENT, details {"coin_id","timestamp","short_by"}). Returns CF_OK,
+ * CF_INVALID_ARGUMENT, CF_NOT_FOUND or CF_STORE. */
 int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, char **out_error);
 
 /** Imports CSV (RFC 4180, UTF-8; a BOM, CRLF or LF line ends, quoted fields with commas, doubled

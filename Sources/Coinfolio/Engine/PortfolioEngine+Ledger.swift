@@ -215,8 +215,11 @@ extension PortfolioEngine {
         ledgerChanged(newName)
     }
 
-    /// Deletes a portfolio; one with transactions only when `force` (they go with it).
-    /// - Throws: `.notFound`; `.invalidArgument` when it has transactions and `force` is false.
+    /// Deletes a portfolio; one with transactions only when `force` (they go with it, and the rest
+    /// of each one's group in other portfolios — a move's other side — as SPEC §16 deletes groups).
+    /// - Throws: `.notFound`; `.invalidArgument` when it has transactions and `force` is false, or
+    ///   when a group's row elsewhere cannot go (a later disposal there would be short:
+    ///   `{coin_id, timestamp, short_by}`; nothing is deleted).
     public func deletePortfolio(_ name: String, force: Bool = false) throws {
         try store.deletePortfolio(name, force: force)
         ledgerChanged(name)

@@ -119,27 +119,7 @@ extension LedgerStore {
             }
             var removed = [row]
             if let groupID = row.groupID { removed = try group(groupID, connection) }
-            let removedIDs = Set(removed.compactMap(\.id))
-            // Each touched coin: its entries from the earliest removed point on, without the removed ones.
-            var touched: [(portfolio: String, coinID: String, from: LedgerPoint, change: ExactDecimal)] = []
-            for row in removed {
-                let point = (row.timestamp, (row.id ?? 0) - 1)
-                let change = row.kind.signed(row.amount)
-                if let slot = touched.firstIndex(where: { Self.same($0.portfolio, row.portfolio) && Self.same($0.coinID, row.coinID) }) {
-                    if precedes(point, touched[slot].from) { touched[slot].from = point }
-                    touched[slot].change += change
-                } else {
-                    touched.append((row.portfolio, row.coinID, point, change))
-                }
-            }
-            var positions: [ExactDecimal] = []
-            for (portfolio, coinID, from, change) in touched {
-                let held = try position(portfolio: portfolio, coinID: coinID, connection)
-                let later = try entries(portfolio: portfolio, coinID: coinID, after: from, connection)
-                let kept = later.filter { !removedIDs.contains($0.id) }
-                try Self.checkNeverNegative(from: held - Self.signedSum(later), kept, coinID: coinID)
-                positions.append(held - change)
-            }
+            let positions = try positions(without: removed, connection)
             let delete = try connection.statement(
                 row.groupID == nil
                     ? "DELETE FROM ledger_transaction WHERE id = ?1 AND owner = ?2"
@@ -147,10 +127,38 @@ extension LedgerStore {
             if let groupID = row.groupID { delete.bind(1, groupID) } else { delete.bind(1, id) }
             delete.bind(2, owner)
             try delete.run("cannot delete transaction")
-            for (slot, coin) in touched.enumerated() {
-                storePosition(portfolio: coin.portfolio, coinID: coin.coinID, positions[slot])
+            for coin in positions { storePosition(portfolio: coin.portfolio, coinID: coin.coinID, coin.position) }
+        }
+    }
+
+    /// The holding of each (portfolio, coin) that `removed` touch once those rows are gone, after
+    /// checking that no later disposal of it would then be short (the whole change at once).
+    /// - Throws: `.invalidArgument` with `{coin_id, timestamp, short_by}` for a shortfall; `.store`.
+    func positions(without removed: [Transaction], _ connection: any Database) throws -> [(
+        portfolio: String, coinID: String, position: ExactDecimal
+    )] {
+        let removedIDs = Set(removed.compactMap(\.id))
+        // Each touched coin: its entries from the earliest removed point on, without the removed ones.
+        var touched: [(portfolio: String, coinID: String, from: LedgerPoint, change: ExactDecimal)] = []
+        for row in removed {
+            let point = (row.timestamp, (row.id ?? 0) - 1)
+            let change = row.kind.signed(row.amount)
+            if let slot = touched.firstIndex(where: { Self.same($0.portfolio, row.portfolio) && Self.same($0.coinID, row.coinID) }) {
+                if precedes(point, touched[slot].from) { touched[slot].from = point }
+                touched[slot].change += change
+            } else {
+                touched.append((row.portfolio, row.coinID, point, change))
             }
         }
+        var positions: [(portfolio: String, coinID: String, position: ExactDecimal)] = []
+        for (portfolio, coinID, from, change) in touched {
+            let held = try position(portfolio: portfolio, coinID: coinID, connection)
+            let later = try entries(portfolio: portfolio, coinID: coinID, after: from, connection)
+            let kept = later.filter { !removedIDs.contains($0.id) }
+            try Self.checkNeverNegative(from: held - Self.signedSum(later), kept, coinID: coinID)
+            positions.append((portfolio, coinID, held - change))
+        }
+        return positions
     }
 
     /// One entry standing for `entries` together (their signed sum, an addition when not negative)

@@ -73,9 +73,13 @@ extension LedgerStore {
         }
     }
 
-    /// Deletes a portfolio; with transactions only when `force` (they go with it).
+    /// Deletes a portfolio; with transactions only when `force` (they go with it, and with each of
+    /// them the rest of its group in other portfolios — a move's other side — SPEC §16: "deleting
+    /// any row of a group deletes the whole group", the never-negative rule checked for the whole
+    /// change).
     /// - Throws: `.notFound`; `.invalidArgument` when it has transactions and `force` is false
-    ///   (`details.transactions` = how many).
+    ///   (`details.transactions` = how many), or when a group's row in another portfolio cannot go
+    ///   (a later disposal there would be short: `{coin_id, timestamp, short_by}`).
     func deletePortfolio(_ name: String, force: Bool) throws {
         try write { connection in
             guard try currency(of: name, connection) != nil else { throw Self.noPortfolio(name) }
@@ -88,7 +92,12 @@ extension LedgerStore {
                     .invalidArgument, "portfolio \"\(name)\" has \(transactions) transactions: pass force to delete them with it",
                     details: [.portfolio: .string(name), .transactions: .number(Double(transactions))])
             }
+            // The rows of other portfolios in a group with one of this portfolio's (a move's other side).
+            let others = try groupPartners(of: name, connection)
+            let positions = try positions(without: others, connection)
             for sql in [
+                "DELETE FROM ledger_transaction WHERE owner = ?2 AND portfolio <> ?1 AND group_id IN "
+                    + "(SELECT group_id FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2 AND group_id IS NOT NULL)",
                 "DELETE FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2",
                 "DELETE FROM portfolio WHERE name = ?1 AND owner = ?2",
             ] {
@@ -98,7 +107,22 @@ extension LedgerStore {
                 try statement.run("cannot delete portfolio")
             }
             forgetPositions(portfolio: name)
+            for coin in positions { storePosition(portfolio: coin.portfolio, coinID: coin.coinID, coin.position) }
         }
+    }
+
+    /// The rows of other portfolios that share a group with a row of `portfolio`, in ledger order.
+    private func groupPartners(of portfolio: String, _ connection: any Database) throws -> [Transaction] {
+        let select = try connection.statement(
+            "SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE owner = ?2 AND portfolio <> ?1 AND group_id IN "
+                + "(SELECT group_id FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2 AND group_id IS NOT NULL) "
+                + "ORDER BY timestamp_ms, id")
+        select.bind(1, portfolio)
+        select.bind(2, owner)
+        defer { select.reset() }
+        var rows: [Transaction] = []
+        while try select.next() { rows.append(try LedgerRow.transaction(select)) }
+        return rows
     }
 
     /// Creates "main" on first use (it may have been renamed or deleted); other names must exist.

@@ -605,7 +605,10 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
 
     def delete_portfolio(self, name: str, force: bool = False) -> None:
         """Deletes a portfolio. One with transactions is refused with InvalidArgument
-        (``details["transactions"]``) unless ``force``, which deletes them too. Raises NotFound."""
+        (``details["transactions"]``) unless ``force``, which deletes them too, with the rest of
+        each one's group in other portfolios (a move's other side; SPEC §16); InvalidArgument
+        (``details`` ``coin_id``, ``timestamp``, ``short_by``) and nothing deleted when that would
+        leave a later disposal there short. Raises NotFound."""
         encoded = _ffi.encode(name, "name")
         with self._borrow() as pointer:
             _ffi.call(_ffi.lib.cf_engine_delete_portfolio, pointer, encoded, 1 if force else 0)

@@ -77,6 +77,29 @@ def test_a_move_between_portfolios(engine: coinfolio.Engine) -> None:
     assert coin(engine.pnl("main", "hifo"), "bitcoin")["cost_basis"] == Decimal("150")
 
 
+def test_deleting_a_portfolio_takes_its_moves_other_sides_or_nothing(engine: coinfolio.Engine) -> None:
+    """SPEC §16: deleting any row of a group deletes the whole group, never-negative checked for the
+    whole change; a forced portfolio delete deletes its rows, so a move's other side goes too (found
+    by stop 58's breaker: the other side stayed alone in its group). main buys 2 @ 100, moves 1 to
+    cold, cold sells it @ 300 (realized 200). Deleting main would leave cold's sell short by 1:
+    refused, nothing changed. Deleting cold takes main's transfer_out: main holds 2 again, cost 200."""
+    engine.create_portfolio("cold")
+    engine.add_transaction("bitcoin", "buy", 2, price=100, timestamp="2024-01-01")
+    group = engine.move("bitcoin", 1, "main", "cold", timestamp="2024-02-01")
+    engine.add_transaction("bitcoin", "sell", 1, price=300, timestamp="2024-03-01", portfolio="cold")
+    before = everything(engine)
+    with pytest.raises(coinfolio.InvalidArgument) as refused:
+        engine.delete_portfolio("main", force=True)
+    assert (refused.value.details["coin_id"], refused.value.details["short_by"]) == ("bitcoin", 1)
+    assert everything(engine) == before
+    assert coin(engine.pnl("cold"), "bitcoin")["realized_pnl"] == Decimal("200")
+    engine.delete_portfolio("cold", force=True)
+    assert engine.transactions(group_id=group["group_id"])["transactions"] == []
+    main = coin(engine.pnl("main"), "bitcoin")
+    assert (main["amount"], main["cost_basis"]) == (Decimal("2"), Decimal("200"))
+    assert [p["name"] for p in engine.portfolios()] == ["main"]
+
+
 def test_the_four_lot_orders(engine: coinfolio.Engine) -> None:
     """Lots 2 @ 3 then 5 @ 1; sell 1 @ 4 → realized fifo 1, lifo 3, hifo 1, lofo 3."""
     engine.add_transaction("x-coin", "buy", 2, price=3, timestamp="2024-01-01")
