@@ -1264,8 +1264,9 @@ int cf_engine_set_price(cf_engine *engine, const char *price_json, char **out_er
  * planned). out_json: {"filled":n (rows priced),"requests":n (range requests sent, retries
  * included),"missing":[{"transaction_id","coin_id","timestamp","reason"}…]} (rows still pending,
  * by id), reason "history_limit" (older than the public and demo plans' 365 days, or CoinGecko's
- * 10012), "unknown_coin" (404), "no_point" (no point that UTC day; a future time too),
- * "max_requests" (left by the bound) or "rate_limited" (a 429 stopped the requests, or a
+ * 10012), "unknown_coin" (404), "no_point" (no point that UTC day the ledger can hold — a
+ * price above 0 that 18 fraction digits round to 0, below 5e-19, or one of 8.5e19 or more counts
+ * as none: never a free coin; a future time too), "max_requests" (left by the bound) or "rate_limited" (a 429 stopped the requests, or a
  * remembered Retry-After had not passed: nothing was sent; the call still returns CF_OK with what
  * it filled, and a fill before the wait ends sends nothing). Pending prices stay unknown in every
  * report (null with coverages, never 0).

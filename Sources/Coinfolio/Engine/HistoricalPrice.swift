@@ -38,6 +38,14 @@ public struct HistoricalPrice: Hashable, Sendable {
         self.init(coinID: coinID, vsCurrency: vsCurrency, time: time, price: marketPrice, exactPrice: exact, at: at, source: source)
     }
 
+    /// The price a ledger row takes from it, as a `StoredPrice`: nil for a CoinGecko price above 0
+    /// that 18 fraction digits round to 0 (below 5e-19): a coin worth something is never written
+    /// as a free coin; the row stays pending (`price_at` still answers the exact double).
+    var ledgerPrice: StoredPrice? {
+        guard !exactPrice.isZero || source == .manual || price == 0 else { return nil }
+        return StoredPrice(price: exactPrice, source: source == .manual ? .manual : .coingecko, at: at)
+    }
+
     /// A manual price.
     init(manual: ManualPrice, time: Int64, at: Int64) {
         self.init(

@@ -29,7 +29,7 @@ extension PortfolioEngine {
                 kept.days.withLock { $0.keep(key, day) }
             }
             guard let day, let found = price(coinID: coinID, vsCurrency: vsCurrency, time: time, among: day) else { return nil }
-            return StoredPrice(price: found.exactPrice, source: found.source == .manual ? .manual : .coingecko, at: found.at)
+            return found.ledgerPrice
         }
     }
 

@@ -72,7 +72,7 @@ extension PortfolioEngine {
             var owners: [[Int]] = []  // jobs waiting on each need
             var slots: [PriceFillJob.Need: Int] = [:]
             for (index, job) in jobs.enumerated() where priced[index] == nil {
-                for need in job.needs(round: round, rows, gaps: run.gaps[index] ?? []) where book.price(need.key, at: need.time) == nil {
+                for need in job.needs(round: round, rows, gaps: run.gaps[index] ?? []) where !book.hasPoint(need.key, at: need.time) {
                     if let slot = slots[need] {
                         owners[slot].append(index)
                     } else {
@@ -143,9 +143,7 @@ extension PortfolioEngine {
     private func resolve(_ job: PriceFillJob, _ rows: [Transaction], _ book: PriceBook) -> [Transaction]? {
         let lookup = StoredPrices { [self] coinID, vsCurrency, time in
             book.price(PriceBook.Key(coinID: coinID, vsCurrency: vsCurrency), at: time)
-                ?? snapshotPrice(coinID: coinID, vsCurrency: vsCurrency, time: time).map {
-                    StoredPrice(price: $0.exactPrice, source: .coingecko, at: $0.at)
-                }
+                ?? snapshotPrice(coinID: coinID, vsCurrency: vsCurrency, time: time)?.ledgerPrice
         }
         return job.priced(rows, lookup)
     }

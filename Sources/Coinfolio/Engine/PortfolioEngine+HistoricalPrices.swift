@@ -72,7 +72,7 @@ extension PortfolioEngine {
         nonisolated(unsafe) let held = held
         return StoredPrices { [self] coinID, vsCurrency, time in
             guard let found = try? storedPrice(coinID: coinID, vsCurrency: vsCurrency, time: time, within: held) else { return nil }
-            return StoredPrice(price: found.exactPrice, source: found.source == .manual ? .manual : .coingecko, at: found.at)
+            return found.ledgerPrice
         }
     }
 

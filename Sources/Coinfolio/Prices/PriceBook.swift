@@ -27,4 +27,8 @@ struct PriceBook {
 
     /// The price the rule gives `key` at `time` from the book (manual first), or nil.
     func price(_ key: Key, at time: Int64) -> StoredPrice? { series[key]?.price(at: time) }
+
+    /// Whether the book has a point the rule takes for `key` at `time`, usable or not (a point
+    /// the ledger cannot hold needs no request either: asking again brings the same point).
+    func hasPoint(_ key: Key, at time: Int64) -> Bool { series[key]?.hasPoint(at: time) ?? false }
 }

@@ -32,7 +32,9 @@ struct PriceSeries: Sendable {
     /// [the day's 00:00, time], else the earliest in (time, the next 00:00); nil when neither has
     /// a point that day. At a day's 00:00 that is the day's first point: `performance`'s daily
     /// value. A CoinGecko price is taken by its shortest decimal text, rounded half-to-even to 18
-    /// fraction digits (`ExactDecimal(_: Double)`), as every ledger price from a point is.
+    /// fraction digits (`ExactDecimal(_: Double)`), as every ledger price from a point is; a point
+    /// the ledger cannot hold (8.5e19 or more, or above 0 and below 5e-19, which would round to 0)
+    /// gives nil: a pending row stays pending (`no_point`), never a free coin.
     func price(at time: Int64) -> StoredPrice? {
         price(at: time, firstPointAfter: Self.firstAfter(points, time: time, timeOf: \.time))
     }
@@ -57,6 +59,11 @@ struct PriceSeries: Sendable {
         }
     }
 
+    /// Whether the rule takes a point at `time` (one `price(at:)` may still refuse as out of range).
+    func hasPoint(at time: Int64) -> Bool {
+        pick(at: time, firstPointAfter: Self.firstAfter(points, time: time, timeOf: \.time)) != nil
+    }
+
     /// The point the rule takes at `time`: an owner's manual point or a CoinGecko one.
     private enum Found {
         case manual(ManualPrice)
@@ -67,7 +74,11 @@ struct PriceSeries: Sendable {
     private func price(at time: Int64, firstPointAfter low: Int) -> StoredPrice? {
         switch pick(at: time, firstPointAfter: low) {
         case .manual(let found)?: return StoredPrice(price: found.price, source: .manual, at: found.time ?? time)
-        case .coingecko(let found)?: return ExactDecimal(found.price).map { StoredPrice(price: $0, source: .coingecko, at: found.time) }
+        case .coingecko(let found)?:
+            // A point the ledger cannot hold is none: above its range, or a positive price below
+            // 5e-19 that would round to 0 (a coin worth something is never a free coin).
+            guard let price = ExactDecimal(found.price), !price.isZero || found.price == 0 else { return nil }
+            return StoredPrice(price: price, source: .coingecko, at: found.time)
         case nil: return nil
         }
     }
