@@ -60,6 +60,9 @@ struct CoinbaseImporter: RowImporter {
     private var convert: (row: ImportRow, time: Int64, sent: ImportedEntry.Asset?)?
     /// The ID of the last Convert read from its Notes: a second row with that ID is its other side.
     private var convertedID: String?
+    /// The last Asset cell read and its symbol; the last price currency cell and its reading.
+    private var keptAsset = KeptCell<String>()
+    private var keptPrice = KeptCell<PriceCurrency>()
 
     /// Money cells: a currency sign, thousands separators, a minus on outflows.
     private static let money: NumberForm = [.signed, .thousands, .currencySign]
@@ -78,7 +81,7 @@ struct CoinbaseImporter: RowImporter {
     }
 
     mutating func read(_ row: ImportRow, into file: inout ImportedFile) throws {
-        let kind = row.text(type).lowercased()
+        let kind = Self.kind(row, type)
         let time = try row.time(timestamp, .iso)
         if let waiting = convert {
             convert = nil
@@ -94,7 +97,8 @@ struct CoinbaseImporter: RowImporter {
             convertedID = nil
             return file.ignore(row.line, "the other side of Convert \(rowID), read from the Notes of the row before")
         }
-        let symbol = try row.symbol(asset)
+        let asset = self.asset
+        let symbol = try keptAsset.value(of: asset, in: row) { try $0.symbol(asset) }
         let units = try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude
         let coin = ImportedEntry.Asset(symbol, units)
         let note = row.text(notes)
@@ -102,7 +106,8 @@ struct CoinbaseImporter: RowImporter {
         // The row's price currency, read at the first money cell that has a value (so a broken
         // cell is still refused before an empty currency), then kept for the row's other cells.
         var currency: PriceCurrency?
-        let fee = try money(fees, row, &currency).map { [$0] } ?? []
+        // A fee of 0 is left out (as `ImportedFile.add` leaves it): no array made for it.
+        let fee = try money(fees, row, &currency).map { $0.amount.isZero ? [] : [$0] } ?? []
         func add(_ action: ImportedEntry.Action) {
             file.add(line: row.line, timestamp: time, action, fees: fee, note: note, externalID: externalID)
         }
@@ -136,14 +141,21 @@ struct CoinbaseImporter: RowImporter {
         }
     }
 
-    /// A row's price currency as written, its upper-case code and whether that code has a sign of
-    /// its own (`CurrencySign.hasOwnSign`): read once per row, shared by its money cells.
-    private typealias PriceCurrency = (name: String, code: String, ownSign: Bool)
+    /// A row's price currency as its upper-case code and whether that code has a sign of its own
+    /// (`CurrencySign.hasOwnSign`): read once per row, shared by its money cells.
+    private typealias PriceCurrency = (code: String, ownSign: Bool)
+
+    /// The reading of a price currency `name`.
+    private static func priceCurrency(named name: String) -> PriceCurrency {
+        // `upperCased` is `uppercased()` without a copy when the code is upper-case already.
+        let code = ImportedEntry.Asset.upperCased(name)
+        return (code, CurrencySign.hasOwnSign(code))
+    }
 
     /// The money in `field` (a currency sign, thousands separators, a minus on outflows) in the
     /// row's price currency, or nil for an empty cell. Methods, not closures in `read`: a nested
     /// function capturing `self` copied the importer at every call.
-    private func money(
+    private mutating func money(
         _ field: ImportHeader.Field, _ row: ImportRow, _ currency: inout PriceCurrency?
     ) throws -> ImportedEntry.Asset? {
         guard let amount = try row.number(field, Self.money)?.value.magnitude else { return nil }
@@ -151,10 +163,12 @@ struct CoinbaseImporter: RowImporter {
         if let currency {
             price = currency
         } else {
-            let name = try priceCurrency(row)
-            // `upperCased` is `uppercased()` without a copy when the code is upper-case already.
-            let code = ImportedEntry.Asset.upperCased(name)
-            price = (name, code, CurrencySign.hasOwnSign(code))
+            if let column = self.currency {
+                // A row's currency cell is most often the row before's: kept with its reading.
+                price = try keptPrice.value(of: column, in: row) { try Self.priceCurrency(named: $0.symbol(column)) }
+            } else {
+                price = Self.priceCurrency(named: try priceCurrency(row))
+            }
             currency = price
         }
         // Digits, or `$` in a currency without a sign of its own: what `contradiction` answers nil
@@ -168,11 +182,11 @@ struct CoinbaseImporter: RowImporter {
         if !plain, let contradiction = CurrencySign.contradiction(row.text(field), currency: price.code, ownSign: price.ownSign) {
             throw row.error(field, contradiction)
         }
-        return ImportedEntry.Asset(price.name, amount)
+        return ImportedEntry.Asset(upperCased: price.code, amount)
     }
 
     /// The Subtotal's money, which must be there.
-    private func subtotalMoney(
+    private mutating func subtotalMoney(
         _ row: ImportRow, _ currency: inout PriceCurrency?
     ) throws -> ImportedEntry.Asset {
         guard let value = try money(subtotal, row, &currency) else { throw row.error(subtotal, "\(subtotal.title) is empty") }
@@ -249,6 +263,7 @@ struct CoinbaseImporter: RowImporter {
     /// What a Convert received, from Notes "Converted 0.5 BTC to 10 ETH" (amounts may have
     /// thousands separators); nil when the Notes are not so.
     static func converted(_ note: String, row: ImportRow, notes: ImportHeader.Field) throws -> ImportedEntry.Asset? {
+        if let read = convertedPlain(note) { return read }
         let words = Self.words(note)
         guard words.count == 6, words[0] == "Converted", words[3] == "to" else { return nil }
         guard let read = try? ImportNumber.read(String(words[4]), .thousands), !read.value.isZero else {

@@ -26,6 +26,12 @@ struct ImportedEntry: Sendable {
             self.symbol = Self.upperCased(symbol)
             self.amount = amount
         }
+
+        /// An amount of `symbol`, which is upper-case already (`upperCased`'s answer).
+        init(upperCased symbol: String, _ amount: ExactDecimal) {
+            self.symbol = symbol
+            self.amount = amount
+        }
     }
 
     /// What happened.

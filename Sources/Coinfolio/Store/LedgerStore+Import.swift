@@ -274,10 +274,15 @@ extension LedgerStore {
         var lastImported = [Int64?](repeating: nil, count: keys.count)
         if keptRows, (imported.latestBefore ?? .min) <= imported.earliest {
             var running = before
-            let order = imported.timestamp.indices.sorted {
-                imported.timestamp[$0] != imported.timestamp[$1]
-                    ? imported.timestamp[$0] < imported.timestamp[$1] : imported.id[$0] < imported.id[$1]
+            func precedes(_ a: Int, _ b: Int) -> Bool {
+                imported.timestamp[a] != imported.timestamp[b]
+                    ? imported.timestamp[a] < imported.timestamp[b] : imported.id[a] < imported.id[b]
             }
+            // A file written in time order (most are) is in ledger order already: checked in one
+            // pass instead of sorted.
+            let indices = imported.timestamp.indices
+            let ordered = indices.dropFirst().allSatisfy { precedes($0 - 1, $0) }
+            let order = ordered ? Array(indices) : indices.sorted(by: precedes)
             for row in order {
                 let coin = Int(imported.coin[row])
                 guard shortfalls[coin] == nil else { continue }

@@ -134,6 +134,7 @@ final class SQLiteConnection: Database {
         if let cached = statements[sql] {
             sqlite3_reset(cached.handle)
             sqlite3_clear_bindings(cached.handle)
+            cached.text.cleared()
             return SQLiteStatement(handle: cached.handle, connection: self, boundText: cached.text)
         }
         var prepared: OpaquePointer?
