@@ -172,9 +172,14 @@ extension LedgerStore {
 
     /// Every row of the owner's group `groupID`, in ledger order.
     func group(_ groupID: String, _ connection: any Database) throws -> [Transaction] {
+        try rows(where: "group_id = ?1 AND owner = ?2", groupID, connection)
+    }
+
+    /// The owner's rows that `condition` picks (`?1` is `value`, `?2` the owner), in ledger order.
+    func rows(where condition: String, _ value: String, _ connection: any Database) throws -> [Transaction] {
         let select = try connection.statement(
-            "SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE group_id = ?1 AND owner = ?2 ORDER BY timestamp_ms, id")
-        select.bind(1, groupID)
+            "SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE \(condition) ORDER BY timestamp_ms, id")
+        select.bind(1, value)
         select.bind(2, owner)
         defer { select.reset() }
         var rows: [Transaction] = []

@@ -96,8 +96,7 @@ extension LedgerStore {
             let others = try groupPartners(of: name, connection)
             let positions = try positions(without: others, connection)
             for sql in [
-                "DELETE FROM ledger_transaction WHERE owner = ?2 AND portfolio <> ?1 AND group_id IN "
-                    + "(SELECT group_id FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2 AND group_id IS NOT NULL)",
+                "DELETE FROM ledger_transaction WHERE owner = ?2 AND portfolio <> ?1 AND \(Self.inGroupsOf)",
                 "DELETE FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2",
                 "DELETE FROM portfolio WHERE name = ?1 AND owner = ?2",
             ] {
@@ -113,17 +112,12 @@ extension LedgerStore {
 
     /// The rows of other portfolios that share a group with a row of `portfolio`, in ledger order.
     private func groupPartners(of portfolio: String, _ connection: any Database) throws -> [Transaction] {
-        let select = try connection.statement(
-            "SELECT \(LedgerRow.transactionColumns) FROM ledger_transaction WHERE owner = ?2 AND portfolio <> ?1 AND group_id IN "
-                + "(SELECT group_id FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2 AND group_id IS NOT NULL) "
-                + "ORDER BY timestamp_ms, id")
-        select.bind(1, portfolio)
-        select.bind(2, owner)
-        defer { select.reset() }
-        var rows: [Transaction] = []
-        while try select.next() { rows.append(try LedgerRow.transaction(select)) }
-        return rows
+        try rows(where: "owner = ?2 AND portfolio <> ?1 AND \(Self.inGroupsOf)", portfolio, connection)
     }
+
+    /// The condition of rows in a group with a row of portfolio `?1` (the owner `?2`).
+    private static let inGroupsOf =
+        "group_id IN (SELECT group_id FROM ledger_transaction WHERE portfolio = ?1 AND owner = ?2 AND group_id IS NOT NULL)"
 
     /// Creates "main" on first use (it may have been renamed or deleted); other names must exist.
     func requirePortfolio(_ name: String, _ connection: any Database) throws {
