@@ -27,19 +27,20 @@ final class PerformanceTimeWeightedTests: XCTestCase {
     /// are worth 100 and 90 leaves, so the value just before is 190, unit value 1.9; 90 ÷ 1.9 units
     /// leave and 100 × 100 ÷ 190 stay (worth 100, 1.9 each). Day 3: 50 coins × 1 = 50 over
     /// 10,000 ÷ 190 units = 0.95 → twr −5. (The old rule, outflows at the next 00:00: (50 + 90) ÷
-    /// 100 = 1.4 → 40.)
+    /// 100 = 1.4 → 40.) The same with points through day 60 (many points, few days with
+    /// transactions: the intraday point is found by search, not by a walk over every point).
     func testAnOutflowAtTheValueJustBeforeIt() {
-        let points = [(day(0), 1.0), (day(1), 1), (day(1, hour: 12), 2), (day(2), 1), (day(3), 1)].map {
-            PricePoint(time: $0.0, price: $0.1)
+        for last in [3, 60] {
+            let points: [(Int64, Double)] = [(day(0), 1), (day(1), 1), (day(1, hour: 12), 2)] + (2...last).map { (day($0), 1) }
+            let coin = PerformanceReport.Coin(
+                coinID: "x", entries: [entry(1, .buy, "100", day: 0, price: "1"), entry(2, .sell, "50", day: 1, hour: 18, price: "1.8")],
+                prices: PriceSeries(points: points.map { PricePoint(time: $0.0, price: $0.1) }))
+            let result = report([coin], to: 3)
+            XCTAssertEqual(result.endValue, p("50"))
+            XCTAssertEqual(result.netFlows, p("10"))
+            XCTAssertEqual(result.gain, p("40"))
+            XCTAssertEqual(result.twr ?? .nan, -5, accuracy: 1e-9, "points through day \(last)")
         }
-        let coin = PerformanceReport.Coin(
-            coinID: "x", entries: [entry(1, .buy, "100", day: 0, price: "1"), entry(2, .sell, "50", day: 1, hour: 18, price: "1.8")],
-            prices: PriceSeries(points: points))
-        let result = report([coin], to: 3)
-        XCTAssertEqual(result.endValue, p("50"))
-        XCTAssertEqual(result.netFlows, p("10"))
-        XCTAssertEqual(result.gain, p("40"))
-        XCTAssertEqual(result.twr ?? .nan, -5, accuracy: 1e-9)
     }
 
     /// Income before the first flow, then several flows in one day. Price 1 on days 0–1, 2 on day

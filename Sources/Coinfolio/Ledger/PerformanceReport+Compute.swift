@@ -22,6 +22,10 @@ extension PerformanceReport {
         /// The price at `time` by the `price_at` rule over `prices`, nil when that UTC day has none.
         func price(at time: Int64) -> PreciseDecimal? { prices.price(at: time).map { PreciseDecimal($0.price) } }
 
+        /// `price(at:)` as `PriceSeries.precisePrice(at:)` gives it (the same value, without the
+        /// decimal text of a CoinGecko point's double).
+        func precisePrice(at time: Int64) -> PreciseDecimal? { prices.precisePrice(at: time) }
+
         /// `price(at:)` at times that never decrease (`PriceSeries.precisePrice(at:cursor:)`).
         func price(at time: Int64, cursor: inout Int) -> PreciseDecimal? { prices.precisePrice(at: time, cursor: &cursor) }
     }

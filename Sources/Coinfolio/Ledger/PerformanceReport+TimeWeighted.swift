@@ -79,7 +79,12 @@ extension PerformanceReport {
         var chain = UnitValue(base: values[0])
         var held = heldAtFrom
         var heldCount = held.lazy.filter { !$0.isZero }.count
-        let (varyingByDay, alwaysVarying) = rows.isEmpty ? ([:], []) : varyingCoins(coins)
+        // Ledger order over every coin (each coin's rows are in it already): sorted as small keys.
+        var order = rows.indices.map { (rows[$0].time, rows[$0].id, $0) }
+        order.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+        var rowDays: [Int64] = []
+        for key in order where rowDays.last != UTCDay.number(of: key.0) { rowDays.append(UTCDay.number(of: key.0)) }
+        let (varyingByDay, alwaysVarying) = varyingCoins(coins, on: rowDays)
         var period = 0
         var current: PeriodValue?
         func start(_ index: Int) -> PeriodValue {
@@ -90,11 +95,15 @@ extension PerformanceReport {
             if known[index] {
                 state.steady = values[index]
                 for coin in varying where !held[coin].isZero {
-                    if let price = coins[coin].price(at: times[index]) { state.steady -= held[coin] * price }
+                    if let price = coins[coin].precisePrice(at: times[index]) { state.steady -= held[coin] * price }
                 }
             } else {
                 for coin in coins.indices where !held[coin].isZero && !state.isVarying[coin] {
-                    if let price = coins[coin].price(at: times[index]) { state.steady += held[coin] * price } else { state.unpriced += 1 }
+                    if let price = coins[coin].precisePrice(at: times[index]) {
+                        state.steady += held[coin] * price
+                    } else {
+                        state.unpriced += 1
+                    }
                 }
             }
             return state
@@ -107,7 +116,7 @@ extension PerformanceReport {
             if heldCount == 0 {
                 (state.steady, state.unpriced) = (.zero, 0)
             } else if !state.isVarying[row.coin] {
-                if let price = coins[row.coin].price(at: row.time) {
+                if let price = coins[row.coin].precisePrice(at: row.time) {
                     state.steady += row.units * price
                 } else {
                     state.unpriced += (after.isZero ? 0 : 1) - (before.isZero ? 0 : 1)
@@ -119,12 +128,13 @@ extension PerformanceReport {
             guard state.unpriced == 0 else { return nil }
             var sum = state.steady
             for coin in state.varying where !held[coin].isZero {
-                guard let price = coins[coin].price(at: time) else { return nil }
+                guard let price = coins[coin].precisePrice(at: time) else { return nil }
                 sum += held[coin] * price
             }
             return sum
         }
-        for row in rows.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
+        for key in order {
+            let row = rows[key.2]
             while period + 1 < times.count, row.time >= times[period + 1] {
                 period += 1
                 current = nil
@@ -159,21 +169,36 @@ extension PerformanceReport {
         return result.isFinite ? result : nil
     }
 
-    /// The coins (by index) whose price may change within a UTC day, by day (a day with several
-    /// CoinGecko points or with a manual point of the coin), and those whose price may change on
-    /// any day (a manual point without a time). On any other day a coin's price is one number
-    /// from 00:00 to the next 00:00.
-    private static func varyingCoins(_ coins: [Coin]) -> (byDay: [Int64: [Int]], always: [Int]) {
+    /// The coins (by index) whose price may change within a UTC day, by day of `days` (ascending:
+    /// the days with transactions; a day with several CoinGecko points or with a manual point of
+    /// the coin), and those whose price may change on any day (a manual point without a time). On
+    /// any other day a coin's price is one number from 00:00 to the next 00:00.
+    private static func varyingCoins(_ coins: [Coin], on days: [Int64]) -> (byDay: [Int64: [Int]], always: [Int]) {
         var byDay: [Int64: [Int]] = [:]
         var always: [Int] = []
+        guard !days.isEmpty else { return (byDay, always) }
         func add(_ coin: Int, _ day: Int64) {
             if byDay[day, default: []].last != coin { byDay[day, default: []].append(coin) }
         }
         for (index, coin) in coins.enumerated() {
             let points = coin.prices.points
-            for next in points.indices.dropFirst() where points[next].time - points[next - 1].time < UTCDay.milliseconds {
-                let day = UTCDay.number(of: points[next].time)
-                if day == UTCDay.number(of: points[next - 1].time) { add(index, day) }
+            if days.count * 16 < points.count {
+                // A few days: each one's first point by binary search, then whether a second follows.
+                var low = 0
+                for day in days {
+                    let start = day * UTCDay.milliseconds
+                    var high = points.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if points[middle].time < start { low = middle + 1 } else { high = middle }
+                    }
+                    if low + 1 < points.count, points[low + 1].time < start + UTCDay.milliseconds { add(index, day) }
+                }
+            } else {
+                for next in points.indices.dropFirst() where points[next].time - points[next - 1].time < UTCDay.milliseconds {
+                    let day = UTCDay.number(of: points[next].time)
+                    if day == UTCDay.number(of: points[next - 1].time) { add(index, day) }
+                }
             }
             for manual in coin.prices.manual {
                 if let time = manual.time { add(index, UTCDay.number(of: time)) } else { always.append(index) }

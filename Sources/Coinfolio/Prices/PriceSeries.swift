@@ -57,6 +57,13 @@ struct PriceSeries: Sendable {
         }
     }
 
+    /// `precisePrice(at:cursor:)` at any time, by one binary search: what `performance`'s twr
+    /// prices a flow's time with.
+    func precisePrice(at time: Int64) -> PreciseDecimal? {
+        var cursor = Self.firstAfter(points, time: time, timeOf: \.time)
+        return precisePrice(at: time, cursor: &cursor)
+    }
+
     /// The point the rule takes at `time`: an owner's manual point or a CoinGecko one.
     private enum Found {
         case manual(ManualPrice)
