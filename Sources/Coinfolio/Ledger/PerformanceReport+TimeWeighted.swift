@@ -169,9 +169,9 @@ extension PerformanceReport {
         return result.isFinite ? result : nil
     }
 
-    /// The coins (by index) whose price may change within a UTC day, by day of `days` (ascending:
-    /// the days with transactions; a day with several CoinGecko points or with a manual point of
-    /// the coin), and those whose price may change on any day (a manual point without a time). On
+    /// The coins (by index) whose price may change within a UTC day, by day (the days of `days`,
+    /// ascending, with several CoinGecko points of the coin; any day with several of its manual
+    /// points), and those whose price may change on any day (a manual point without a time). On
     /// any other day a coin's price is one number from 00:00 to the next 00:00.
     private static func varyingCoins(_ coins: [Coin], on days: [Int64]) -> (byDay: [Int64: [Int]], always: [Int]) {
         var byDay: [Int64: [Int]] = [:]
@@ -181,27 +181,29 @@ extension PerformanceReport {
             if byDay[day, default: []].last != coin { byDay[day, default: []].append(coin) }
         }
         for (index, coin) in coins.enumerated() {
-            let points = coin.prices.points
-            if days.count * 16 < points.count {
-                // A few days: each one's first point by binary search, then whether a second follows.
-                var low = 0
-                for day in days {
-                    let start = day * UTCDay.milliseconds
-                    var high = points.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if points[middle].time < start { low = middle + 1 } else { high = middle }
-                    }
-                    if low + 1 < points.count, points[low + 1].time < start + UTCDay.milliseconds { add(index, day) }
-                }
-            } else {
-                for next in points.indices.dropFirst() where points[next].time - points[next - 1].time < UTCDay.milliseconds {
-                    let day = UTCDay.number(of: points[next].time)
-                    if day == UTCDay.number(of: points[next - 1].time) { add(index, day) }
+            // The days in both ascending lists.
+            let several = coin.prices.daysWithSeveralPoints
+            var (a, b) = (0, 0)
+            while a < days.count, b < several.count {
+                if days[a] < several[b] {
+                    a += 1
+                } else if several[b] < days[a] {
+                    b += 1
+                } else {
+                    add(index, days[a])
+                    (a, b) = (a + 1, b + 1)
                 }
             }
+            // One manual point in a day is that day's price all day; several may differ.
+            var lastManualDay: Int64?
             for manual in coin.prices.manual {
-                if let time = manual.time { add(index, UTCDay.number(of: time)) } else { always.append(index) }
+                guard let time = manual.time else {
+                    always.append(index)
+                    break
+                }
+                let day = UTCDay.number(of: time)
+                if day == lastManualDay { add(index, day) }
+                lastManualDay = day
             }
         }
         return (byDay, always)
