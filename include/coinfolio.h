@@ -1047,10 +1047,16 @@ int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_c
  * unknown (a pending price; a transfer without a stored price at its time) makes net_flows and
  * what depends on it null.
  * gain = end_value − start_value − net_flows; roi = gain ÷ (start_value + the inflows) × 100;
- * twr by unit values: each day's flows enter at the unit value of its 00:00 (inflows) and leave
- * at the next 00:00's (outflows), so a unit's value grows by (value at the end + outflows) ÷
- * (value at the start + inflows) each day; a day without a value joins its neighbour; null when
- * the first or last value is unknown. mwr: the yearly rate r with start_value × (1+r)^(days/365)
+ * twr by unit values: units are issued at the first flow at the value then, and each flow buys
+ * or sells units at the value just before it: the portfolio's at the flow's time (the units held
+ * after every earlier transaction, earlier ones of the same time included, × each coin's price
+ * at that time by the price_at rule over stored points). An inflow buys at the value before it;
+ * a sell's proceeds leave after the sale, so an outflow sells at the value left plus what leaves
+ * (a trade priced away from the stored price is gain or loss then, never negative units). While
+ * no unit is held the unit value stays (coins that came without a flow, such as income, count
+ * from the next flow). A flow whose value just before is unknown joins the periods around it
+ * (its inflows at their start, its outflows at their end), as a point without a value does;
+ * null when the first or last value is unknown. mwr: the yearly rate r with start_value × (1+r)^(days/365)
  * + Σ flow × (1+r)^(days left/365) = end_value, each day's flows counted at its 00:00 (Newton's
  * method with a bisection fallback); null when there is no single root. benchmark change =
  * (p_to ÷ p_from − 1) × 100 of the coin's prices at the range's ends (null when either is

@@ -37,8 +37,10 @@ extension PortfolioEngine {
     /// How the portfolio's value moved over the range (SPEC §19): values at each UTC day's 00:00
     /// from the stored price points and the owner's manual points by the `price_at` rule without
     /// its snapshot and fetch steps (the last of a range ending now from the current prices: the
-    /// snapshot's, else the owner's manual current price, as `pnl`), flows, gain, roi, twr, mwr, the benchmark's change; a value without a stored point
-    /// is null and lowers `coverage`, its day listed in `missing`. Never sends a request.
+    /// snapshot's, else the owner's manual current price, as `pnl`), flows, gain, roi, twr (each
+    /// flow at the value just before it, the portfolio valued at its time by the same rule), mwr,
+    /// the benchmark's change; a value without a stored point is null and lowers `coverage`, its
+    /// day listed in `missing`. Never sends a request.
     /// - Parameter options: portfolio (nil: every portfolio of the owner together), range, benchmark.
     /// - Throws: `.notFound` for an unknown portfolio (other than "main"); `.invalidArgument` for a
     ///   range longer than 36,600 days or starting after now (`details.field` "range"), or

@@ -22,6 +22,10 @@ extension PerformanceReport {
         /// The price at `time` by the `price_at` rule over `prices`, nil when that UTC day has none.
         func price(at time: Int64) -> PreciseDecimal? { prices.price(at: time).map { PreciseDecimal($0.price) } }
 
+        /// `price(at:)` as `PriceSeries.precisePrice(at:)` gives it (the same value, without the
+        /// decimal text of a CoinGecko point's double).
+        func precisePrice(at time: Int64) -> PreciseDecimal? { prices.precisePrice(at: time) }
+
         /// `price(at:)` at times that never decrease (`PriceSeries.precisePrice(at:cursor:)`).
         func price(at time: Int64, cursor: inout Int) -> PreciseDecimal? { prices.precisePrice(at: time, cursor: &cursor) }
     }
@@ -55,7 +59,10 @@ extension PerformanceReport {
             if index == last, endsNow, let current = coin.currentPrice { return current }
             return coin.price(at: times[index], cursor: &cursor)
         }
-        for coin in coins {
+        // The range's transactions in every coin, and the coins held at `from`: the twr's walk.
+        var rows: [Row] = []
+        var heldAtFrom = [PreciseDecimal](repeating: .zero, count: coins.count)
+        for (coinIndex, coin) in coins.enumerated() {
             let moves = movesWithin(coin.entries)
             var held = PreciseDecimal.zero
             var next = 0
@@ -68,6 +75,7 @@ extension PerformanceReport {
                     next += 1
                     held = entry.kind.adds ? held + entry.units : held - entry.units
                     guard index > 0 else { continue }
+                    var row = Row(time: entry.timestamp, id: entry.id, coin: coinIndex, units: entry.kind.adds ? entry.units : -entry.units)
                     switch flow(entry, coin, moves) {
                     case .none: break
                     case .some(.none):
@@ -75,8 +83,11 @@ extension PerformanceReport {
                         missing[UTCDay.number(of: entry.timestamp), default: []].insert(coin.coinID)
                     case .some(.some(let amount)):
                         if amount.isNegative { outflows[index - 1] -= amount } else { inflows[index - 1] += amount }
+                        row.flow = amount
                     }
+                    rows.append(row)
                 }
+                if index == 0 { heldAtFrom[coinIndex] = held }
                 guard !held.isZero else { continue }
                 if let price = price(coin, index, &cursor) {
                     values[index] += held * price
@@ -108,7 +119,7 @@ extension PerformanceReport {
                 let gain = end - start - net
                 report.gain = gain
                 report.roi = PnLReport.percentage(gain, of: start + totalIn)
-                report.twr = timeWeighted(values, known, inflows, outflows)
+                report.twr = timeWeighted(times: times, values: values, known: known, coins: coins, heldAtFrom: heldAtFrom, rows: rows)
                 var terms: [MoneyWeightedReturn.Term] = [(start.double, years(from, to))]
                 for index in times.indices where !inflows[index].isZero || !outflows[index].isZero {
                     terms.append(((inflows[index] - outflows[index]).double, years(times[index], to)))
@@ -166,30 +177,5 @@ extension PerformanceReport {
         case .income, .fee:
             return nil
         }
-    }
-
-    /// The time-weighted return by unit values (percent): units are issued at the first flow at
-    /// the value then (a unit value of 1); a period's inflows buy units at the unit value of its
-    /// start and its outflows sell them at the unit value of its end, so the unit value grows by
-    /// (value at the end + outflows) ÷ (value at the start + inflows) in each period. A point
-    /// without a value joins its periods into one. nil when the first or last value is unknown.
-    static func timeWeighted(_ values: [PreciseDecimal], _ known: [Bool], _ inflows: [PreciseDecimal], _ outflows: [PreciseDecimal])
-        -> Double?
-    {
-        guard known.first == true, known.last == true else { return nil }
-        var unitValue = 1.0
-        var start = 0
-        var periodIn = PreciseDecimal.zero
-        var periodOut = PreciseDecimal.zero
-        for index in values.indices.dropFirst() {
-            periodIn += inflows[index - 1]
-            periodOut += outflows[index - 1]
-            guard known[index] else { continue }
-            let before = values[start] + periodIn
-            if !before.isZero, let growth = (values[index] + periodOut).divided(by: before) { unitValue *= growth.double }
-            (start, periodIn, periodOut) = (index, .zero, .zero)
-        }
-        let result = (unitValue - 1) * 100
-        return result.isFinite ? result : nil
     }
 }

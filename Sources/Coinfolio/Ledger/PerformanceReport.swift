@@ -54,7 +54,9 @@ public struct PerformanceReport: Sendable {
     public var gain: PreciseDecimal?
     /// gain ÷ (start_value + the inflows) × 100; nil when that is 0 or a figure is unknown.
     public var roi: Double?
-    /// The time-weighted return by unit values, percent.
+    /// The time-weighted return by unit values, percent: units issued at the first flow at the
+    /// value then, each flow buying or selling units at the value just before it (the portfolio's
+    /// at the flow's time); nil when the first or last value is unknown.
     public var twr: Double?
     /// The money-weighted return, a yearly rate in percent; nil without a single root.
     public var mwr: Double?

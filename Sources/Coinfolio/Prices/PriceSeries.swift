@@ -9,11 +9,25 @@ struct PriceSeries: Sendable {
     private(set) var points: [PricePoint]
     /// The owner's manual (historical) points, sorted by time.
     private(set) var manual: [ManualPrice]
+    /// The UTC days (ascending) with more than one CoinGecko point: on any other day the
+    /// CoinGecko price is one number from 00:00 to the next 00:00 (`performance`'s twr prices a
+    /// flow's time again only on these days). Found once, as the series is made or added to.
+    private(set) var daysWithSeveralPoints: [Int64] = []
 
     /// `points` and `manual` sorted by time (as the store reads them).
     init(points: [PricePoint] = [], manual: [ManualPrice] = []) {
         self.points = points
         self.manual = manual
+        findDaysWithSeveralPoints()
+    }
+
+    /// Sets `daysWithSeveralPoints` from `points`.
+    private mutating func findDaysWithSeveralPoints() {
+        daysWithSeveralPoints = []
+        for next in points.indices.dropFirst() where points[next].time - points[next - 1].time < UTCDay.milliseconds {
+            let day = UTCDay.number(of: points[next].time)
+            if day == UTCDay.number(of: points[next - 1].time), daysWithSeveralPoints.last != day { daysWithSeveralPoints.append(day) }
+        }
     }
 
     /// No point at all.
@@ -25,6 +39,7 @@ struct PriceSeries: Sendable {
         var byTime = Dictionary(points.map { ($0.time, $0.price) }, uniquingKeysWith: { _, new in new })
         for point in added { byTime[point.time] = point.price }
         points = byTime.map { PricePoint(time: $0.key, price: $0.value) }.sorted { $0.time < $1.time }
+        findDaysWithSeveralPoints()
     }
 
     /// The price the rule gives at `time` (ms): the owner's manual point of its UTC day (the
@@ -62,6 +77,13 @@ struct PriceSeries: Sendable {
     /// Whether the rule takes a point at `time` (one `price(at:)` may still refuse as out of range).
     func hasPoint(at time: Int64) -> Bool {
         pick(at: time, firstPointAfter: Self.firstAfter(points, time: time, timeOf: \.time)) != nil
+    }
+
+    /// `precisePrice(at:cursor:)` at any time, by one binary search: what `performance`'s twr
+    /// prices a flow's time with.
+    func precisePrice(at time: Int64) -> PreciseDecimal? {
+        var cursor = Self.firstAfter(points, time: time, timeOf: \.time)
+        return precisePrice(at: time, cursor: &cursor)
     }
 
     /// The point the rule takes at `time`: an owner's manual point or a CoinGecko one.

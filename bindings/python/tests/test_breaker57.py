@@ -567,24 +567,35 @@ def reference(coins, prices, txs, frm, to):
     out["gain"] = ev - sv - net
     inflows = sum((f for f in fs if f > 0), F(0))
     out["roi"] = None if sv + inflows == 0 else out["gain"] / (sv + inflows) * 100
-    # SPEC twr: unit values, each flow at the value just before it
+    # SPEC twr: unit values, each flow buys or sells units at the value just before it. An inflow
+    # at the value before its row (earlier rows of the same time included); a sell's proceeds
+    # leave after the sale, so an outflow at the value of what is left plus what leaves (for a
+    # transfer out that is the value before it; a sell priced away from the day's price is gain or
+    # loss at that moment, never negative units). While no unit is held the unit value stays and
+    # the next flow issues units at it (1 at the first flow).
     if all(v is not None for v in values):
-        N = sv; ok = True
+        N = sv; u = F(1); ok = True
         for x, f in zip(inrange, fs):
             if f == 0: continue
-            vb = value(holdings(x[0]), x[0].date())  # rows before x (ties: earlier rows come before)
-            # holdings(x[0]) excludes rows at the same time; include earlier rows of the same time
+            # the rows before x (ties: earlier rows of the same time come before), and for an
+            # outflow x itself
+            h = holdings(x[0])
             for y in inrange:
-                if y is x: break
+                if y is x and f > 0: break
                 if y[0] == x[0]:
-                    vb += (y[3] if y[2] in ("buy", "income", "transfer_in") else -y[3]) * prices[(y[1], y[0].date())]
+                    h[y[1]] += y[3] if y[2] in ("buy", "income", "transfer_in") else -y[3]
+                if y is x: break
+            vb = value(h, x[0].date())
+            if vb is None: ok = False; break  # a held coin without a price that day (not asserted)
+            if f < 0: vb -= f  # the value of what is left, plus what leaves
             if N == 0:
-                N = vb + f  # units issued at the first flow at the value then (unit value 1)
+                N = (vb + f) / u  # units issued at the unit value then
             else:
                 if vb <= 0: ok = False; break
-                N += f * N / vb
-            if N <= 0: ok = False; break
-        out["twr_spec"] = float((ev / N - 1) * 100) if ok and N > 0 else None
+                u = vb / N
+                N += f / u
+            if N < 0: ok = False; break
+        out["twr_spec"] = float(((ev / N if N > 0 else u) - 1) * 100) if ok else None
     # mwr: flows at their day's 00:00 (engine doc), days = (to - from)
     T = (to - frm).total_seconds() / 86400
     cfs = []
@@ -625,16 +636,8 @@ def compare_performance(seed):
     if abs(a["coverage"] - r["coverage"]) > 1e-12: errs.append(("coverage", a["coverage"], r["coverage"]))
     if r.get("roi") is not None and (a["roi"] is None or abs(a["roi"] - float(r["roi"])) > 1e-9 * max(1, abs(float(r["roi"])))):
         errs.append(("roi", a["roi"], float(r["roi"])))
-    # twr by the SPEC's unit values; with outflows the engine differs (test_twr_outflow_at_the_value_just_before_it)
-    outflows = any(x[2] in ("sell", "transfer_out") and frm <= x[0] < to for x in txs)
-    # income before the first flow: the engine's unit value starts at the first value, the SPEC's
-    # at the first flow (reported, not asserted)
-    income_first = bool(txs) and txs[0][2] == "income"
-    # an inflow after another row of its day: the engine prices it at the day's 00:00 unit value
-    # (same cause as the outflows)
-    days = [x[0].date() for x in txs]
-    alone = all(days.count(x[0].date()) == 1 for x in txs if x[2] in ("buy", "transfer_in"))
-    if r.get("twr_spec") is not None and not outflows and not income_first and alone:
+    # twr by the SPEC's unit values (outflows, income before the first flow, several rows a day)
+    if r.get("twr_spec") is not None:
         if a["twr"] is None or abs(a["twr"] - r["twr_spec"]) > 1e-7 * max(1, abs(r["twr_spec"])):
             errs.append(("twr", a["twr"], r["twr_spec"]))
     if "gain" in r and r["net_flows"] is not None:
@@ -662,7 +665,8 @@ def test_random_ledgers_match_the_reference(method: str) -> None:
 def test_random_performance_matches_the_reference() -> None:
     """80 ranges (seeds 5700…): points, start/end values, net flows, gain, roi, coverage with
     missing days, mwr (flows at their day's 00:00, as the header documents), and twr by unit
-    values where no flow leaves (with outflows see the finding below)."""
+    values, each flow at the value just before it (outflows, several rows a day, income before
+    the first flow; not asserted where a flow's day lacks a price)."""
     for seed in range(5700, 5780):
         assert compare_performance(seed) == [], seed
 
@@ -742,13 +746,12 @@ def test_hostile_but_valid_inputs() -> None:
 # --- findings ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="known bug (stop 47): twr trades a flow's units at a day's 00:00 unit value, not the value just before it (SPEC §19)")
 def test_twr_outflow_at_the_value_just_before_it() -> None:
-    """fails on 7a8a3bf: a sell's outflow redeems units at the next day's 00:00 unit value, not at
-    the value just before it. SPEC §19: "each flow buys or sells units at the value just before
+    """Failed on 7a8a3bf (a sell's outflow redeemed units at the next day's 00:00 unit value, not
+    at the value just before it). SPEC §19: "each flow buys or sells units at the value just before
     it". Daily points: price 1 on 2023-01-01…06, 2 from 01-07. Buy 100 @ 1 on 01-01 (100 units at
     1); sell 50 @ 1 on 01-06 12:00 (value just before 100, unit value 1: 50 units leave); on 01-10
-    the 50 coins are worth 100, unit value 2 → twr 100 (GIPS: 0 % then +100 %). Engine: 50."""
+    the 50 coins are worth 100, unit value 2 → twr 100 (GIPS: 0 % then +100 %). Engine was 50."""
     e = coinfolio.Engine(database=":memory:")
     for n in range(1, 11):
         e.set_price("x", "1" if n <= 6 else "2", timestamp=f"2023-01-{n:02d}T00:00:00Z")
@@ -759,14 +762,13 @@ def test_twr_outflow_at_the_value_just_before_it() -> None:
     assert answer["twr"] == pytest.approx(100, abs=1e-9)
 
 
-@pytest.mark.xfail(strict=True, reason="known bug (stop 47): twr trades a flow's units at a day's 00:00 unit value, not the value just before it (SPEC §19)")
 def test_twr_inflow_after_income_of_its_day() -> None:
-    """fails on 7a8a3bf: the same cause for an inflow: it buys units at the day's 00:00 unit value,
-    not at the value just before it (SPEC §19, as above). Price 1 on 2023-01-01…02, 2 from 01-03.
+    """Failed on 7a8a3bf, the same cause for an inflow (it bought units at the day's 00:00 unit
+    value, not at the value just before it (SPEC §19, as above). Price 1 on 2023-01-01…02, 2 from 01-03.
     Buy 100 @ 1 on 01-01 (100 units); on 01-03 income 100 @ 2 at 06:00 (gain, no flow), then buy 100
     @ 2 at 12:00: the value just before is 200 coins × 2 = 400, unit value 4, the 200 buy 50 units;
-    on 01-05 300 coins × 2 = 600 over 150 units = 4 → twr 300 (GIPS: +300 %, then 0 %). Engine: 200
-    (it values the day's inflow at 00:00's 200 over 100 units, before the income arrived)."""
+    on 01-05 300 coins × 2 = 600 over 150 units = 4 → twr 300 (GIPS: +300 %, then 0 %). Engine was
+    200 (it valued the day's inflow at 00:00's 200 over 100 units, before the income arrived)."""
     e = coinfolio.Engine(database=":memory:")
     for n in range(1, 6):
         e.set_price("x", "1" if n <= 2 else "2", timestamp=f"2023-01-{n:02d}T00:00:00Z")
