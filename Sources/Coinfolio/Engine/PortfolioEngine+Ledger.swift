@@ -193,10 +193,14 @@ extension PortfolioEngine {
     /// Creates a portfolio.
     /// - Parameters:
     ///   - name: 1…128 characters, no control characters or surrounding spaces.
-    ///   - vsCurrency: its quote currency (nil: the engine's `vs_currency`).
-    /// - Throws: `.invalidArgument` for a bad name or currency, or a name already taken.
+    ///   - vsCurrency: its quote currency (nil: the engine's `vs_currency`); one CoinGecko prices
+    ///     coins in, as `set_price` requires.
+    /// - Throws: `.invalidArgument` for a bad name or currency (a currency CoinGecko does not
+    ///   price in: `details.reason` "unknown_currency", field "vs_currency"), or a name taken.
     public func createPortfolio(name: String, vsCurrency: String? = nil) throws {
-        let code = try VsCurrency(vsCurrency ?? configuration.vsCurrency.code).code
+        let currency = try VsCurrency(vsCurrency ?? configuration.vsCurrency.code)
+        if vsCurrency != nil { try currency.requireCoinGeckoQuote() }
+        let code = currency.code
         try store.createPortfolio(name: name, vsCurrency: code)
         ledgerChanged(name)
     }
