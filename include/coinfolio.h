@@ -81,7 +81,7 @@ extern "C" {
 #define CF_REASON_THOUSANDS_SEPARATOR "thousands_separator" /**< CF_INVALID_ARGUMENT: a CSV number with a thousands separator ("11,426.20") */
 #define CF_REASON_DECIMAL_COMMA      "decimal_comma"      /**< CF_INVALID_ARGUMENT: a CSV number with a decimal comma ("1,5") */
 #define CF_REASON_AMBIGUOUS_COMMA    "ambiguous_comma"    /**< CF_INVALID_ARGUMENT: a CSV number whose one comma could be either ("1,234") */
-#define CF_REASON_OUT_OF_RANGE       "out_of_range"       /**< CF_INVALID_ARGUMENT: a ledger change after which an amount, price or sum would pass the ledger's ±8.5e19 (details.field) */
+#define CF_REASON_OUT_OF_RANGE       "out_of_range"       /**< CF_INVALID_ARGUMENT: a ledger change after which an amount, price or sum would pass the ledger's ±8.5e19, 8.5e19 itself kept (details.field). A sum is one of stored values: a coin's running amount, a file's or trade's fees; derived money (a lot's cost amount × price, proceeds, P&L) is not bounded by it and is kept to 38 significant digits as cf_engine_pnl says */
 #define CF_REASON_CURRENCY           "currency"           /**< CF_INVALID_ARGUMENT: a move between portfolios of different currencies (details.from_currency, details.to_currency), or a realized or performance report over every portfolio ("portfolio": null) when they differ */
 #define CF_REASON_UNKNOWN_CURRENCY   "unknown_currency"   /**< CF_INVALID_ARGUMENT: a vs_currency or price_currency CoinGecko does not price in (details.field) */
 #define CF_REASON_UNKNOWN_FORMAT     "unknown_format"     /**< CF_INVALID_ARGUMENT (cf_engine_import): the header, after the preamble lines a format may have, is none of the known formats' (or not the asked format's); details.header its cells, details.formats the formats tried */
