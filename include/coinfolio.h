@@ -1070,7 +1070,8 @@ int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_c
  * "missing":[{"date":"YYYY-MM-DD","coin_ids":[…]}…] (by date)}. Returns CF_OK,
  * CF_INVALID_ARGUMENT (NULL engine, malformed JSON, a bad field: details.field "portfolio",
  * "range", "range.from", "range.to", "benchmark"; a range starting at or after its end or longer
- * than 36,600 days: details.field "range"; details.reason "currency"), CF_NOT_FOUND (unknown
+ * than 36,600 days: details.field "range"; one starting at or after now (a future range: "to" is
+ * clamped to now): details.field "range.from"; details.reason "currency"), CF_NOT_FOUND (unknown
  * portfolio) or CF_STORE. Never blocks on the network. On SQLite the points of each coin and range
  * read are kept by the engine until any connection changes the database (SQLite's data_version and
  * this connection's change count: at most 1,000,000 points, 16 MB), so the same range asked again

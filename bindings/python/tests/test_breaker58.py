@@ -203,3 +203,24 @@ def test_a_portfolio_name_counts_characters_not_bytes() -> None:
     error = refusal(lambda: e.create_portfolio("ü" * 129))
     assert error.details == {"field": "portfolio"}
     assert "1 to 128 characters" in error.message
+
+
+# --- F9: a range in the future ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("start,end", [("2999-01-01", "2999-01-05"), ("9999-01-01", "9999-12-31"), ("2999-01-01", None)])
+def test_a_performance_range_in_the_future_says_so(start: str, end: Any) -> None:
+    e = two_portfolios()
+    span = {"from": start} if end is None else {"from": start, "to": end}
+    error = refusal(lambda: raw_json(e, "cf_engine_performance", coinfolio._ffi.encode_json({"range": span}, "options")))
+    assert error.details == {"field": "range.from"}
+    assert error.message.startswith(f"the range starts at {start}T00:00:00Z, not before now (")
+    assert error.message.endswith("): there are no values after now")
+
+
+def test_a_past_range_ending_before_it_starts_still_names_its_end() -> None:
+    e = two_portfolios()
+    payload = b'{"range":{"from":"2024-01-05","to":"2024-01-01"}}'
+    error = refusal(lambda: raw_json(e, "cf_engine_performance", payload))
+    assert error.details == {"field": "range.to"}
+    assert "now" not in error.message
