@@ -784,7 +784,7 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 /** Stores a transaction, and with "fee_coin_id" and a fee above 0 its fee row (one group).
  * transaction_json: {"portfolio","coin_id","kind","amount","price","fee","fee_coin_id",
  * "fee_price","income_type","timestamp","note","external_id","price_currency"}; numbers may also be strings
- * holding a decimal ("0.1"); timestamp: RFC 3339 with Z or an offset (normalized to UTC;
+ * whose whole content is a JSON number ("0.1", "4.2e17"; not "+1", "1.", ".5", "01" or " 1"); timestamp: RFC 3339 with Z or an offset (normalized to UTC;
  * milliseconds kept), a date-time without a zone is UTC, a date alone is 00:00:00Z; absent means
  * now; a leap second ("2016-12-31T23:59:60Z", or 15:59:60-08:00) reads as the last millisecond
  * of its minute, "2016-12-31T23:59:59.999Z" (Unix time has no leap seconds; the order is kept),
@@ -834,7 +834,8 @@ int cf_engine_add_trade(cf_engine *engine, const char *trade_json, char **out_js
  * not exist; "main" always exists) or CF_STORE. Nothing is written on error. */
 int cf_engine_move(cf_engine *engine, const char *move_json, char **out_json, char **out_error);
 
-/** Deletes the transaction with id transaction_id (decimal text, "12") and every other row of its
+/** Deletes the transaction with id transaction_id (decimal text as ids are written, "12": digits
+ * only, no sign, space or leading 0 — "+1" and "01" are refused like " 1") and every other row of its
  * group (a trade's legs, a fee row and its parent, a move's two sides). Returns CF_OK,
  * CF_INVALID_ARGUMENT (not a whole number; or deleting would leave a later disposal of any of
  * the group's coins short: details {coin_id, timestamp, short_by}), CF_NOT_FOUND or CF_STORE. */

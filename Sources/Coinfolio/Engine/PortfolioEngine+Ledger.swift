@@ -47,11 +47,14 @@ extension PortfolioEngine {
 
     /// Deletes a transaction unless that would leave a later sell or transfer out short.
     /// - Parameter id: the transaction's id as text (`"12"`).
-    /// - Throws: `.invalidArgument` for an id that is not a whole number or a shortfall (details
-    ///   `{coin_id, timestamp, short_by}`); `.notFound` for an unknown id; `.store`.
+    /// - Throws: `.invalidArgument` for an id that is not a whole number as ids are written
+    ///   (digits without a sign or a leading 0: "+1", "01" and " 1" are refused alike) or a
+    ///   shortfall (details `{coin_id, timestamp, short_by}`); `.notFound` for an unknown id; `.store`.
     public func deleteTransaction(id: String) throws {
-        guard let number = Int64(id), number > 0 else {
-            throw CoinfolioError(.invalidArgument, "transaction id must be a whole number above 0, not \"\(id.prefix(64))\"")
+        let digits = id.utf8.allSatisfy { (0x30...0x39).contains($0) } && id.utf8.first != 0x30
+        guard digits, let number = Int64(id), number > 0 else {
+            throw CoinfolioError(
+                .invalidArgument, "transaction id must be a whole number above 0 in digits (\"12\"), not \"\(id.prefix(64))\"")
         }
         try store.deleteTransaction(id: number)
         ledgerChanged(nil)  // the row's group may span portfolios

@@ -61,12 +61,13 @@ struct LedgerJSONFields {
         CoinfolioError(.invalidArgument, message, details: [.field: .string(prefix + key)])
     }
 
-    /// An exact decimal (a JSON number or a string holding one), nil when absent or null.
+    /// An exact decimal (a JSON number, or a string whose whole content is one by JSON's
+    /// grammar: not "+1", "1.", ".5" or "01"), nil when absent or null.
     func decimal(_ key: String) throws -> ExactDecimal? {
         switch object[key] {
         case nil, .null?: return nil
         case .number(let text)?, .string(let text)?:
-            guard let value = ExactDecimal(text) else {
+            guard NumberText.spellsNumber(text), let value = ExactDecimal(text) else {
                 throw invalid(
                     key,
                     "\(prefix + key) must be a decimal number with at most 18 fraction digits, at most 8.5e19, not \"\(text.prefix(64))\"")

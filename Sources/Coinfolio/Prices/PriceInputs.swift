@@ -76,7 +76,7 @@ struct PriceInput {
         switch object[key] {
         case nil, .null?: return nil
         case .number(let text)?, .string(let text)?:
-            guard let value = ExactDecimal(text) else {
+            guard NumberText.spellsNumber(text), let value = ExactDecimal(text) else {
                 throw Self.invalid(
                     key, "\(key) must be a decimal number with at most 18 fraction digits, at most 8.5e19, not \"\(text.prefix(64))\"")
             }

@@ -224,3 +224,42 @@ def test_a_past_range_ending_before_it_starts_still_names_its_end() -> None:
     error = refusal(lambda: raw_json(e, "cf_engine_performance", payload))
     assert error.details == {"field": "range.to"}
     assert "now" not in error.message
+
+
+# --- F10: the number grammar of amounts and ids (JSON's, SPEC §10 and §12) -----------------------------
+
+
+@pytest.mark.parametrize("text", ["+1", "1.", ".5", "01", " 1", "1 ", "0x10", "1e"])
+def test_an_amount_string_that_is_no_json_number_is_refused(text: str) -> None:
+    e = engine()
+    payload = _ffi.encode_json({"coin_id": "bitcoin", "kind": "buy", "amount": text, "price": "1"}, "transaction")
+    error = refusal(lambda: raw_json(e, "cf_engine_add_transaction", payload))
+    assert error.details == {"field": "amount"}
+    assert e.transactions()["total"] == 0
+
+
+@pytest.mark.parametrize("text,kept", [("1", "1"), ("1e2", "100"), ("1E+2", "100"), ("0.1", "0.1"), ("4.2e-3", "0.0042")])
+def test_an_amount_string_that_is_a_json_number_is_kept(text: str, kept: str) -> None:
+    e = engine()
+    payload = _ffi.encode_json({"coin_id": "bitcoin", "kind": "buy", "amount": text, "price": "1"}, "transaction")
+    raw_json(e, "cf_engine_add_transaction", payload)
+    assert e.transactions()["transactions"][0]["amount"] == Decimal(kept)
+
+
+def test_a_price_string_follows_the_same_grammar() -> None:
+    e = engine()
+    error = refusal(lambda: e.set_price("bitcoin", "+1", vs_currency="usd"))
+    assert error.details.get("field") == "price"
+
+
+@pytest.mark.parametrize("text", ["+1", "01", " 1", "1.0", "-1", ""])
+def test_a_transaction_id_is_digits_without_sign_or_leading_zero(text: str) -> None:
+    e = engine()
+    buy(e, "1")
+    with e._borrow() as pointer:
+        error = refusal(lambda: _ffi.call(_ffi.lib.cf_engine_delete_transaction, pointer, text.encode()))
+    assert error.status == 1
+    assert error.details == {}
+    assert e.transactions()["total"] == 1
+    e.delete_transaction("1")
+    assert e.transactions()["total"] == 0
