@@ -72,7 +72,7 @@ extern "C" {
 #define CF_REASON_LONE_SURROGATE     "lone_surrogate"     /**< CF_INVALID_ARGUMENT: a JSON string escapes a surrogate (U+D800…U+DFFF) outside a high-low pair: no Unicode character; details.offset */
 #define CF_REASON_NUMBER_OUT_OF_RANGE "number_out_of_range" /**< CF_INVALID_ARGUMENT: a JSON number beyond ±1.8e308, wherever it stands, read or not; details.offset */
 #define CF_REASON_TOO_DEEP           "too_deep"           /**< CF_INVALID_ARGUMENT: JSON nested deeper than 512 arrays and objects; details.offset */
-#define CF_REASON_BAD_UTF8           "bad_utf8"           /**< CF_INVALID_ARGUMENT: an input's bytes are not UTF-8 */
+#define CF_REASON_BAD_UTF8           "bad_utf8"           /**< CF_INVALID_ARGUMENT: an input's bytes are not UTF-8 (a C-string argument: details.input names it, "transaction_json", "coin_id", …) */
 #define CF_REASON_SQLITE_URI         "sqlite_uri"         /**< CF_INVALID_ARGUMENT: a database path starting with "file:" (an SQLite URI) */
 #define CF_REASON_UNSUPPORTED_URL    "unsupported_url"    /**< CF_INVALID_ARGUMENT: a database string holding :// that is no postgresql:// (or postgres://) URL, never taken for a file path (details.field "database") */
 #define CF_REASON_AMBIGUOUS_URL      "ambiguous_url"      /**< CF_STORE: a PostgreSQL URL whose user or password holds an unencoded '@', '/' or '?', refused before connecting */
@@ -81,7 +81,7 @@ extern "C" {
 #define CF_REASON_THOUSANDS_SEPARATOR "thousands_separator" /**< CF_INVALID_ARGUMENT: a CSV number with a thousands separator ("11,426.20") */
 #define CF_REASON_DECIMAL_COMMA      "decimal_comma"      /**< CF_INVALID_ARGUMENT: a CSV number with a decimal comma ("1,5") */
 #define CF_REASON_AMBIGUOUS_COMMA    "ambiguous_comma"    /**< CF_INVALID_ARGUMENT: a CSV number whose one comma could be either ("1,234") */
-#define CF_REASON_OUT_OF_RANGE       "out_of_range"       /**< CF_INVALID_ARGUMENT: a ledger change after which an amount, price or sum would pass the ledger's ±8.5e19 (details.field) */
+#define CF_REASON_OUT_OF_RANGE       "out_of_range"       /**< CF_INVALID_ARGUMENT: a ledger change after which an amount, price or sum would pass the ledger's ±8.5e19, 8.5e19 itself kept (details.field). A sum is one of stored values: a coin's running amount, a file's or trade's fees; derived money (a lot's cost amount × price, proceeds, P&L) is not bounded by it and is kept to 38 significant digits as cf_engine_pnl says */
 #define CF_REASON_CURRENCY           "currency"           /**< CF_INVALID_ARGUMENT: a move between portfolios of different currencies (details.from_currency, details.to_currency), or a realized or performance report over every portfolio ("portfolio": null) when they differ */
 #define CF_REASON_UNKNOWN_CURRENCY   "unknown_currency"   /**< CF_INVALID_ARGUMENT: a vs_currency or price_currency CoinGecko does not price in (details.field) */
 #define CF_REASON_UNKNOWN_FORMAT     "unknown_format"     /**< CF_INVALID_ARGUMENT (cf_engine_import): the header, after the preamble lines a format may have, is none of the known formats' (or not the asked format's); details.header its cells, details.formats the formats tried */
@@ -109,7 +109,7 @@ extern "C" {
  */
 /** @{ */
 #define CF_DETAIL_REASON          "reason" /**< string: a CF_REASON_* value saying why the call failed, beyond its status; absent when there is none */
-#define CF_DETAIL_INPUT           "input" /**< string: the input the error is said of ("markets_body", "global_body", …); the message starts with it, spaced */
+#define CF_DETAIL_INPUT           "input" /**< string: the input the error is said of ("markets_body", "global_body", or the C-string argument of CF_REASON_BAD_UTF8, "options_json", …); the message starts with it, spaced */
 #define CF_DETAIL_OFFSET          "offset" /**< number: the byte offset in a JSON input the message names (CF_REASON_MALFORMED_JSON, _LONE_SURROGATE, _NUMBER_OUT_OF_RANGE, _TOO_DEEP) */
 #define CF_DETAIL_FIELD           "field" /**< string: the input field (JSON key, option or CSV column) that is wrong (CF_INVALID_ARGUMENT) */
 #define CF_DETAIL_SUGGESTION      "suggestion" /**< string: the corrected coin id of an id with capitals or spaces ("bitcoin" for " Bitcoin"; CF_INVALID_ARGUMENT) */
@@ -616,7 +616,8 @@ int cf_engine_load(cf_engine *engine, const char *markets_body, const char *glob
 int cf_engine_coins(cf_engine *engine, const char *query_json, char **out_json, char **out_error);
 
 /** Lists held coins joined with the snapshot. query_json (may be NULL):
- * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings)}
+ * {"sort":"holdings","sparkline":true,"portfolio":"main" (whose holdings; null, every portfolio,
+ * is refused: details.field "portfolio")}
  * ("holdings": value descending, "holdings_reversed": ascending, others as cf_engine_coins).
  * A held coin with no market row and no manual current price, or with a market row and no
  * price, is listed with "price_available": false and left out of total_value;
@@ -718,7 +719,13 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
  * Ledger: named portfolios (default "main", created on first use), their transactions, cost
  * basis and P&L, CSV import and export (SPEC §12, §16). A portfolio's holdings are the sum of its
  * transactions; cf_engine_set_holding and cf_store_set_holding record a transfer_in or
- * transfer_out of the difference. A missing "portfolio" key means "main".
+ * transfer_out of the difference. A missing "portfolio" key means "main". "portfolio": null means
+ * every portfolio of the owner, in every call that takes a portfolio (SPEC §16, §19): never
+ * "main". cf_engine_transactions, cf_engine_export_csv, cf_engine_realized,
+ * cf_engine_performance and cf_engine_fill_prices take it; the calls that write to one portfolio
+ * (add_transaction, add_trade, import) and those that do not report every portfolio together yet
+ * (pnl, cf_engine_portfolio, cf_engine_portfolio_history) refuse it: CF_INVALID_ARGUMENT with
+ * details.field "portfolio".
  *
  * A transaction: {"id":"12" (a string),"portfolio","coin_id","kind":"buy"|"sell"|"transfer_in"|
  * "transfer_out"|"fee"|"income","amount" (> 0, coin units),"price" (per unit in the portfolio's
@@ -777,7 +784,7 @@ int cf_engine_metrics(cf_engine *engine, char **out_json, char **out_error);
 /** Stores a transaction, and with "fee_coin_id" and a fee above 0 its fee row (one group).
  * transaction_json: {"portfolio","coin_id","kind","amount","price","fee","fee_coin_id",
  * "fee_price","income_type","timestamp","note","external_id","price_currency"}; numbers may also be strings
- * holding a decimal ("0.1"); timestamp: RFC 3339 with Z or an offset (normalized to UTC;
+ * whose whole content is a JSON number ("0.1", "4.2e17"; not "+1", "1.", ".5", "01" or " 1"); timestamp: RFC 3339 with Z or an offset (normalized to UTC;
  * milliseconds kept), a date-time without a zone is UTC, a date alone is 00:00:00Z; absent means
  * now; a leap second ("2016-12-31T23:59:60Z", or 15:59:60-08:00) reads as the last millisecond
  * of its minute, "2016-12-31T23:59:59.999Z" (Unix time has no leap seconds; the order is kept),
@@ -827,7 +834,8 @@ int cf_engine_add_trade(cf_engine *engine, const char *trade_json, char **out_js
  * not exist; "main" always exists) or CF_STORE. Nothing is written on error. */
 int cf_engine_move(cf_engine *engine, const char *move_json, char **out_json, char **out_error);
 
-/** Deletes the transaction with id transaction_id (decimal text, "12") and every other row of its
+/** Deletes the transaction with id transaction_id (decimal text as ids are written, "12": digits
+ * only, no sign, space or leading 0 — "+1" and "01" are refused like " 1") and every other row of its
  * group (a trade's legs, a fee row and its parent, a move's two sides). Returns CF_OK,
  * CF_INVALID_ARGUMENT (not a whole number; or deleting would leave a later disposal of any of
  * the group's coins short: details {coin_id, timestamp, short_by}), CF_NOT_FOUND or CF_STORE. */
@@ -835,8 +843,9 @@ int cf_engine_delete_transaction(cf_engine *engine, const char *transaction_id, 
 
 /** A page of transactions in ledger order. query_json (may be NULL):
  * {"portfolio":"main","coin_id":null,"group_id":null,"from":null,"to":null (RFC 3339, both
- *  inclusive),"limit":null (all),"offset":0}; with "group_id" and no "portfolio", the group's
- * rows in every portfolio (a move's two sides). out_json: {"transactions":[…],"total":n (matches
+ *  inclusive),"limit":null (all),"offset":0}; "portfolio": null is every portfolio of the owner
+ * (as in every call taking a portfolio); with "group_id" and no "portfolio", the group's rows in
+ * every portfolio (a move's two sides). out_json: {"transactions":[…],"total":n (matches
  * before limit/offset)}. Returns CF_OK, CF_INVALID_ARGUMENT or CF_STORE. */
 int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out_json,
                            char **out_error);
@@ -844,7 +853,9 @@ int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out
 /** Cost basis and P&L of every coin the portfolio ever held (a closed coin stays listed with its
  * realized P&L), by coin id, against the snapshot's current_price when the portfolio's currency
  * is the engine's vs_currency. options_json (may be NULL): {"portfolio":"main","method":"fifo"|
- * "lifo"|"hifo"|"lofo"|"average"|"uk"}. fifo and lifo take lots by first acquisition time; hifo
+ * "lifo"|"hifo"|"lofo"|"average"|"uk"}. "portfolio": null means every portfolio of the owner
+ * together, as in every call taking a portfolio; pnl does not report them together yet and
+ * refuses it (CF_INVALID_ARGUMENT, details.field "portfolio"), never reading it as "main". fifo and lifo take lots by first acquisition time; hifo
  * takes the highest unit cost first, lofo the lowest (lots of unknown cost count as cost 0: hifo
  * last, lofo first; ties in ledger order); average keeps one pool of known and one of unknown
  * cost; uk is UK share pooling (see cf_engine_realized).
@@ -869,7 +880,7 @@ int cf_engine_transactions(cf_engine *engine, const char *query_json, char **out
  * Money in the portfolio's currency, exact to 38 significant digits (never rounded to a fixed
  * number of places: 1e-18 units at 0.000002 cost 2e-24), written as JavaScript writes numbers
  * (plain from 1e-7 to 1e21, else 2e-24). Returns CF_OK, CF_INVALID_ARGUMENT (unknown method:
- * details.field "method"), CF_NOT_FOUND (unknown portfolio) or CF_STORE. Works without a
+ * details.field "method"; "portfolio": null: details.field "portfolio"), CF_NOT_FOUND (unknown portfolio) or CF_STORE. Works without a
  * snapshot (current values are then null). */
 int cf_engine_pnl(cf_engine *engine, const char *options_json, char **out_json, char **out_error);
 
@@ -877,8 +888,10 @@ int cf_engine_pnl(cf_engine *engine, const char *options_json, char **out_json, 
  * CF_INVALID_ARGUMENT or CF_STORE. */
 int cf_engine_portfolios(cf_engine *engine, char **out_json, char **out_error);
 
-/** Creates a portfolio. portfolio_json: {"name" (1…128 characters, no control characters or
- * surrounding spaces),"vs_currency" (optional: the engine's)}. Names are compared by their UTF-8
+/** Creates a portfolio. portfolio_json: {"name" (1…128 characters — Unicode code points, not
+ * bytes — no control characters or surrounding spaces),"vs_currency" (optional: the engine's;
+ * given, it must be a currency CoinGecko prices coins in, as for cf_engine_set_price: else
+ * details {"reason":"unknown_currency","field":"vs_currency"})}. Names are compared by their UTF-8
  * bytes, as the database compares them, and never normalized: NFC "café" and NFD "cafe\u0301"
  * name two portfolios (in every call that takes a portfolio). Returns CF_OK,
  * CF_INVALID_ARGUMENT (bad JSON, name or currency; the name is taken) or CF_STORE. */
@@ -1067,7 +1080,8 @@ int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_c
  * "missing":[{"date":"YYYY-MM-DD","coin_ids":[…]}…] (by date)}. Returns CF_OK,
  * CF_INVALID_ARGUMENT (NULL engine, malformed JSON, a bad field: details.field "portfolio",
  * "range", "range.from", "range.to", "benchmark"; a range starting at or after its end or longer
- * than 36,600 days: details.field "range"; details.reason "currency"), CF_NOT_FOUND (unknown
+ * than 36,600 days: details.field "range"; one starting at or after now (a future range: "to" is
+ * clamped to now): details.field "range.from"; details.reason "currency"), CF_NOT_FOUND (unknown
  * portfolio) or CF_STORE. Never blocks on the network. On SQLite the points of each coin and range
  * read are kept by the engine until any connection changes the database (SQLite's data_version and
  * this connection's change count: at most 1,000,000 points, 16 MB), so the same range asked again
@@ -1143,7 +1157,8 @@ int cf_engine_chart(cf_engine *engine, const char *coin_id, const char *options_
 /** The portfolio's value over the snapshot's last 7 days: each priced holding's sparkline ×
  * its current amount; no request. A sparkline's last point is at its coin's last_updated, points
  * one hour apart; sparklines of different lengths are aligned at their end and the history
- * ends at the latest last_updated. options_json (may be NULL): {"portfolio":"main"}.
+ * ends at the latest last_updated. options_json (may be NULL): {"portfolio":"main"} (null, every
+ * portfolio, is refused: details.field "portfolio").
  * out_json: {"vs_currency","points":[[t_ms,value|null,partial]…] (oldest first; partial: some
  * priced holding has no price at that time, and value counts the others),"summary":{…}};
  * no points without priced holdings or sparklines.
@@ -1246,7 +1261,7 @@ int cf_engine_price_at(cf_engine *engine, const char *query_json, char **out_jso
  * absent) it is the coin's current price in that currency: cf_engine_portfolio,
  * cf_engine_statistics and cf_engine_pnl value a holding with it ("price_source":"manual") while
  * the snapshot has no price for the coin (a token CoinGecko does not list). The price is an exact
- * decimal >= 0 (at most 18 fraction digits, below 8.5e19); null or absent removes the manual
+ * decimal >= 0 (at most 18 fraction digits, at most 8.5e19); null or absent removes the manual
  * price (removing one that is not there is no error). Other owners never see it.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL argument, malformed JSON, a bad coin_id, timestamp,
  * vs_currency or price — negative, not a number, more than 18 fraction digits: details.field;

@@ -20,10 +20,14 @@ func newCString(_ text: String) -> UnsafeMutablePointer<CChar>? {
 }
 
 /// Reads a required UTF-8 string argument.
+/// - Throws: `.invalidArgument` for NULL; for bytes that are not UTF-8, with details
+///   `{"reason":"bad_utf8","input":name}` (every thunk's string argument reads through here).
 func readString(_ pointer: CString?, _ name: String) throws -> String {
     guard let pointer else { throw CoinfolioError(.invalidArgument, "\(name) is NULL") }
     guard let text = String(validatingCString: pointer) else {
-        throw CoinfolioError(.invalidArgument, "\(name) is not valid UTF-8")
+        throw CoinfolioError(
+            .invalidArgument, "\(name) is not valid UTF-8",
+            details: [.reason: .string(CoinfolioError.Reason.badUTF8.rawValue), .input: .string(name)])
     }
     return text
 }

@@ -110,17 +110,20 @@ final class ExactDecimalDoubleTests: XCTestCase {
     }
     /// Every value in range has at most 38 digits (18 of them fraction digits) and reads back
     /// from its own text: the reader held only 35 digits, so a trade priced by division stored a
-    /// 37-digit price no reader took back (a breaker's finding). The edge: Int128.max / 2 units.
+    /// 37-digit price no reader took back (a breaker's finding). The edge: 8.5e19 exactly (the
+    /// documented bound; it was Int128.max / 2 units, about 8.507e19, a breaker's finding).
     func testEveryValueInRangeReadsBackFromItsText() {
         for text in [
-            "85070591730234615865.843651857942052863", "-85070591730234615865.843651857942052863",
+            "85000000000000000000", "-85000000000000000000", "84999999999999999999.999999999999999999",
             "1096770659974415946.465335449651273382", "2550255025502550255.025502550255025503",
             "10000000000000000000.000000000000000001", "84999999999999999999.999999999999999999",
             "12345678901234567890.123456789012345678", "0.123456789012345678",
         ] {
             XCTAssertEqual(ExactDecimal(text)?.description, text)
         }
-        XCTAssertNil(ExactDecimal("85070591730234615865.843651857942052864"))  // one unit past the edge
+        XCTAssertNil(ExactDecimal("85000000000000000000.000000000000000001"))  // one unit past the edge
+        XCTAssertNil(ExactDecimal("-85000000000000000000.000000000000000001"))
+        XCTAssertNil(ExactDecimal("85070591730234615865"))  // the old edge
         XCTAssertNil(ExactDecimal("1.1234567890123456789"))  // a 19th fraction digit, still refused
         // Rounding (market prices): 40 digits round at the 18th fraction digit, half to even.
         XCTAssertEqual(

@@ -102,7 +102,8 @@ final class LedgerTests: XCTestCase {
             p("123456789.123456789").multiplied(by: p("98765.4321"), dividedBy: p("0.5")), PreciseDecimal("24386526246913.5800225270538"))
         XCTAssertEqual(p("-7") * p("0.5"), PreciseDecimal("-3.5"))
         XCTAssertEqual(p("10000000000") * p("100000000000"), PreciseDecimal("1e21"), "no saturation at 8.5e19")
-        XCTAssertNil(d("85070000000000000000").adding(d("1000000000000000")), "a sum past what the ledger keeps is refused")
+        XCTAssertNil(d("85000000000000000000").adding(d("0.000000000000000001")), "a sum past what the ledger keeps (8.5e19) is refused")
+        XCTAssertEqual(d("84999999999999999999").adding(d("1"))?.description, "85000000000000000000", "8.5e19 itself is kept")
         XCTAssertNil(ExactDecimal("90000000000000000000"))
         XCTAssertEqual(d("1.5").double, 1.5)
     }

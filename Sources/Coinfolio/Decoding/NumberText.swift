@@ -16,4 +16,15 @@ enum NumberText {
         return value.isFinite ? value : nil
     }
 
+    /// Whether the whole of `text` is a JSON number by its grammar alone (any size): the one
+    /// form a ledger amount, price or fee sent as a string takes (SPEC §10, §12), so `"+1"`,
+    /// `"1."`, `".5"`, `"01"` and `" 1"` are refused as a JSON number would be.
+    static func spellsNumber(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard case .success(let shape) = JSONReader.numberShape(bytes, at: 0) else { return false }
+            return shape.end == bytes.count
+        }
+    }
+
 }

@@ -70,6 +70,9 @@ public struct PortfolioQuery: Sendable, Decodable {
     /// - Throws: `.invalidArgument` for an unknown sort, a negative or fractional number, a wrong type.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        if c.contains(.portfolio), try c.decodeNil(forKey: .portfolio) {
+            throw CoinfolioError.everyPortfolioRefused("the holdings list")
+        }
         self.init(
             sort: try c.decodeIfPresent(String.self, forKey: .sort).map { try CoinSort(name: $0) } ?? .holdings,
             sparkline: try c.decodeIfPresent(Bool.self, forKey: .sparkline) ?? true,

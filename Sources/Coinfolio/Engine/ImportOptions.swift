@@ -42,6 +42,9 @@ public struct ImportOptions: Sendable, Hashable, Decodable {
             }
             format = known
         }
+        if c.contains(.portfolio), try c.decodeNil(forKey: .portfolio) {
+            throw CoinfolioError.everyPortfolioRefused("an import")
+        }
         self.init(
             format: format, portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio) ?? Transaction.defaultPortfolio,
             dryRun: try c.decodeIfPresent(Bool.self, forKey: .dryRun) ?? false,

@@ -47,11 +47,14 @@ extension PortfolioEngine {
 
     /// Deletes a transaction unless that would leave a later sell or transfer out short.
     /// - Parameter id: the transaction's id as text (`"12"`).
-    /// - Throws: `.invalidArgument` for an id that is not a whole number or a shortfall (details
-    ///   `{coin_id, timestamp, short_by}`); `.notFound` for an unknown id; `.store`.
+    /// - Throws: `.invalidArgument` for an id that is not a whole number as ids are written
+    ///   (digits without a sign or a leading 0: "+1", "01" and " 1" are refused alike) or a
+    ///   shortfall (details `{coin_id, timestamp, short_by}`); `.notFound` for an unknown id; `.store`.
     public func deleteTransaction(id: String) throws {
-        guard let number = Int64(id), number > 0 else {
-            throw CoinfolioError(.invalidArgument, "transaction id must be a whole number above 0, not \"\(id.prefix(64))\"")
+        let digits = id.utf8.allSatisfy { (0x30...0x39).contains($0) } && id.utf8.first != 0x30
+        guard digits, let number = Int64(id), number > 0 else {
+            throw CoinfolioError(
+                .invalidArgument, "transaction id must be a whole number above 0 in digits (\"12\"), not \"\(id.prefix(64))\"")
         }
         try store.deleteTransaction(id: number)
         ledgerChanged(nil)  // the row's group may span portfolios
@@ -193,10 +196,14 @@ extension PortfolioEngine {
     /// Creates a portfolio.
     /// - Parameters:
     ///   - name: 1…128 characters, no control characters or surrounding spaces.
-    ///   - vsCurrency: its quote currency (nil: the engine's `vs_currency`).
-    /// - Throws: `.invalidArgument` for a bad name or currency, or a name already taken.
+    ///   - vsCurrency: its quote currency (nil: the engine's `vs_currency`); one CoinGecko prices
+    ///     coins in, as `set_price` requires.
+    /// - Throws: `.invalidArgument` for a bad name or currency (a currency CoinGecko does not
+    ///   price in: `details.reason` "unknown_currency", field "vs_currency"), or a name taken.
     public func createPortfolio(name: String, vsCurrency: String? = nil) throws {
-        let code = try VsCurrency(vsCurrency ?? configuration.vsCurrency.code).code
+        let currency = try VsCurrency(vsCurrency ?? configuration.vsCurrency.code)
+        if vsCurrency != nil { try currency.requireCoinGeckoQuote() }
+        let code = currency.code
         try store.createPortfolio(name: name, vsCurrency: code)
         ledgerChanged(name)
     }

@@ -15,7 +15,8 @@ public struct PortfolioHistoryOptions: Hashable, Sendable {
     public init(json: String?) throws {
         let object = try ConfigJSON.object(json)
         var name = "main"
-        if let value = object["portfolio"], !(value is NSNull) {
+        if object["portfolio"] is NSNull { throw CoinfolioError.everyPortfolioRefused("portfolio_history") }
+        if let value = object["portfolio"] {
             guard let text = value as? String, !text.isEmpty else { throw CoinfolioError.invalid("portfolio must be a non-empty string") }
             name = text
         }

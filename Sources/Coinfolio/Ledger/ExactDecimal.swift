@@ -65,8 +65,8 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     /// Why decimal text `init?(_:)` refuses is refused, when its form is a number's (digits, at
-    /// most one point, an optional sign and exponent): its size (`beyondRange`, past ±8.5 × 10¹⁹,
-    /// exactly Int128.max / 2 units of 10⁻¹⁸) or its precision (`fractionDigits`, past 18 fraction
+    /// most one point, an optional sign and exponent): its size (`beyondRange`, past ±8.5 × 10¹⁹
+    /// exactly) or its precision (`fractionDigits`, past 18 fraction
     /// digits, 1e-400 included). Nil for text that is no number at all ("0x10", "inf", "1,5").
     enum TextRefusal { case beyondRange, fractionDigits }
 
@@ -184,7 +184,10 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         return ExactDecimal(units: negative ? -units : units)
     }
 
-    @usableFromInline static let maximumUnits: Int128 = Int128.max / 2
+    /// 8.5 × 10¹⁹ exactly, in units: the documented bound of the ledger (amounts, prices, fees and
+    /// their running sums), exactly 8.5e19 included. Well inside Int128 (about 1.7 × 10³⁸), so a
+    /// sum or difference of two values in range never wraps and negation never traps.
+    @usableFromInline static let maximumUnits: Int128 = 85 * scale * scale
 
     /// x × y ÷ z, exact to the last unit: the 256-bit product of the units divided once and
     /// rounded half-to-even to 18 fraction digits (never rounded to 38 digits on the way, so
@@ -208,7 +211,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     /// The largest mantissa another digit may still join without overflowing: up to 38 digits
-    /// are read exactly, so every value in range (Int128.max / 2 units, 38 digits with its 18
+    /// are read exactly, so every value in range (8.5 × 10³⁷ units, 38 digits with its 18
     /// fraction digits) reads back from its own text. (The limit was 10³⁴: a trade priced by
     /// division could store a 37-digit price that no reader took back.)
     private static let mantissaLimit: Int128 = (Int128.max - 9) / 10

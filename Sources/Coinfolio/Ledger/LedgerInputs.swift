@@ -26,6 +26,7 @@ enum TransactionInput {
             }
             incomeType = type
         }
+        if read.object["portfolio"] == .null { throw CoinfolioError.everyPortfolioRefused("a transaction") }
         return Transaction(
             portfolio: try read.string(Key.portfolio) ?? Transaction.defaultPortfolio, coinID: coinID, kind: kind, amount: amount,
             price: try read.decimal(Key.price), fee: try read.decimal(Key.fee) ?? .zero, timestamp: try read.timestamp(),
@@ -60,15 +61,16 @@ struct LedgerJSONFields {
         CoinfolioError(.invalidArgument, message, details: [.field: .string(prefix + key)])
     }
 
-    /// An exact decimal (a JSON number or a string holding one), nil when absent or null.
+    /// An exact decimal (a JSON number, or a string whose whole content is one by JSON's
+    /// grammar: not "+1", "1.", ".5" or "01"), nil when absent or null.
     func decimal(_ key: String) throws -> ExactDecimal? {
         switch object[key] {
         case nil, .null?: return nil
         case .number(let text)?, .string(let text)?:
-            guard let value = ExactDecimal(text) else {
+            guard NumberText.spellsNumber(text), let value = ExactDecimal(text) else {
                 throw invalid(
                     key,
-                    "\(prefix + key) must be a decimal number with at most 18 fraction digits, below 8.5e19, not \"\(text.prefix(64))\"")
+                    "\(prefix + key) must be a decimal number with at most 18 fraction digits, at most 8.5e19, not \"\(text.prefix(64))\"")
             }
             return value
         default: throw invalid(key, "\(prefix + key) must be a number")
@@ -131,9 +133,14 @@ public struct PnLOptions: Sendable, Decodable {
 
     private enum CodingKeys: String, CodingKey { case portfolio, method }
 
-    /// Reads the JSON form. - Throws: `.invalidArgument` for an unknown method.
+    /// Reads the JSON form. - Throws: `.invalidArgument` for an unknown method, and (field
+    ///   `portfolio`) for `"portfolio": null`: null is every portfolio in every call that takes a
+    ///   portfolio (SPEC §16, §19), and pnl does not yet report them together — never "main".
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        if c.contains(.portfolio), try c.decodeNil(forKey: .portfolio) {
+            throw CoinfolioError.everyPortfolioRefused("pnl")
+        }
         let text = try c.decodeIfPresent(String.self, forKey: .method) ?? "fifo"
         guard let method = CostBasisMethod(rawValue: text) else {
             throw CoinfolioError(

@@ -96,7 +96,8 @@ public struct PerformanceOptions: Sendable, Equatable {
     /// The range's ends (ms, UTC) for the time `now` and the first transaction's time (nil: no
     /// transaction), and whether it ends now (its last value is then taken from current prices).
     /// - Throws: `.invalidArgument` (`details.field` "range") for a range of more than
-    ///   `maximumPoints` days, or one that starts after now; (`details.field` "benchmark") for a
+    ///   `maximumPoints` days or one starting at or after its end; ("range.from") for one that
+    ///   starts at or after now; (`details.field` "benchmark") for a
     ///   benchmark no coin id can be (options made in Swift, not read from JSON).
     func resolve(now: Int64, firstTransaction: Int64?) throws -> (from: Int64, to: Int64, endsNow: Bool) {
         if let benchmark { try Self.validate(benchmark: benchmark) }
@@ -113,6 +114,14 @@ public struct PerformanceOptions: Sendable, Equatable {
         case .between(let start, let end):
             from = start
             if let end, end < now { to = end }
+        }
+        // "to" later than now is now: a range starting at or after now has no values (saying "not
+        // before its end" named an end the caller never gave).
+        guard from < now else {
+            throw CoinfolioError(
+                .invalidArgument,
+                "the range starts at \(LedgerTimestamp.format(from)), not before now (\(LedgerTimestamp.format(now))): there are no values after now",
+                details: [.field: .string("range.from")])
         }
         guard from < to else {
             throw CoinfolioError(

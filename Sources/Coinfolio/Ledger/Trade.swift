@@ -78,6 +78,7 @@ public struct Trade: Hashable, Sendable {
             return Side(coinID: coinID, amount: amount)
         }
         try read.refuseOtherCurrency()
+        if read.object["portfolio"] == .null { throw CoinfolioError.everyPortfolioRefused("a trade") }
         self.init(
             portfolio: try read.string("portfolio") ?? Transaction.defaultPortfolio, timestamp: try read.timestamp(),
             sent: try side("sent"), received: try side("received"), value: try read.decimal("value"),

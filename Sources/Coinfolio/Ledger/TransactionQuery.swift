@@ -1,11 +1,15 @@
 import Foundation
 
 /// A query of `transactions`: JSON `{portfolio, coin_id, group_id, from, to, limit, offset}`
-/// (every key optional; `from`/`to` RFC 3339, inclusive).
+/// (every key optional; `from`/`to` RFC 3339, inclusive). `"portfolio"` absent is "main" (with
+/// `group_id`: every portfolio); `"portfolio": null` is every portfolio of the owner, the one rule
+/// of every call that takes a portfolio (SPEC §16, §19).
 public struct TransactionQuery: Sendable, Decodable {
     /// The portfolio; nil means "main", except with `groupID`: then every portfolio (a move's two
     /// sides are in two).
     public var portfolio: String?
+    /// Every portfolio of the owner (JSON `"portfolio": null`), whatever `portfolio` says.
+    public var everyPortfolio = false
     /// Only this coin, when set.
     public var coinID: String?
     /// Only the rows of this group (SPEC §16), when set.
@@ -45,10 +49,12 @@ public struct TransactionQuery: Sendable, Decodable {
             }
             return value
         }
+        let everyPortfolio = c.contains(.portfolio) ? try c.decodeNil(forKey: .portfolio) : false
         self.init(
             portfolio: try c.decodeIfPresent(String.self, forKey: .portfolio), coinID: try c.decodeIfPresent(String.self, forKey: .coinID),
             groupID: try c.decodeIfPresent(String.self, forKey: .groupID), from: try time(.from), to: try time(.to),
             limit: try c.wholeNumber(.limit, in: 0...Int(Int32.max)), offset: try c.wholeNumber(.offset, in: 0...Int(Int32.max)) ?? 0)
+        self.everyPortfolio = everyPortfolio
     }
 
     /// Reads the JSON form; nil means every default.

@@ -69,7 +69,8 @@ extension Transaction {
     static let earliestTimestamp: Int64 = -62_135_596_800_000
     static let latestTimestamp: Int64 = 253_402_300_799_999
 
-    /// A portfolio name: 1…128 bytes of UTF-8 without control characters or surrounding spaces.
+    /// A portfolio name: 1…128 characters (Unicode code points, not UTF-8 bytes: 128 × "ü" is a
+    /// name) without control characters or surrounding spaces.
     /// - Throws: `.invalidArgument` with `details.field` = "portfolio".
     public static func validatePortfolioName(_ name: String) throws {
         // Fast path: printable ASCII without a space at either end.
@@ -78,7 +79,7 @@ extension Transaction {
             return
         }
         let bad =
-            name.isEmpty || name.utf8.count > 128
+            name.isEmpty || name.unicodeScalars.count > 128
             || name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
             || name.first?.isWhitespace == true || name.last?.isWhitespace == true
         guard !bad else {

@@ -7,7 +7,7 @@
 /// a date alone is 00:00:00Z) within 1970-01-01 … 9999-12-31 (CoinGecko's times are UNIX time);
 /// `vs_currency` is one CoinGecko prices in (`CurrencyTable.coinGeckoCodes`; `details.reason`
 /// "unknown_currency" otherwise); a price is an exact decimal ≥ 0 with at most 18 fraction digits,
-/// below 8.5e19 (a JSON number or a string holding one: never NaN or infinite).
+/// at most 8.5e19 (a JSON number or a string holding one: never NaN or infinite).
 struct PriceInput {
     let object: FlatJSONObject
 
@@ -76,9 +76,9 @@ struct PriceInput {
         switch object[key] {
         case nil, .null?: return nil
         case .number(let text)?, .string(let text)?:
-            guard let value = ExactDecimal(text) else {
+            guard NumberText.spellsNumber(text), let value = ExactDecimal(text) else {
                 throw Self.invalid(
-                    key, "\(key) must be a decimal number with at most 18 fraction digits, below 8.5e19, not \"\(text.prefix(64))\"")
+                    key, "\(key) must be a decimal number with at most 18 fraction digits, at most 8.5e19, not \"\(text.prefix(64))\"")
             }
             try Self.validate(price: value, field: key)
             return value

@@ -33,7 +33,9 @@ extension LedgerStore {
     static func target(forAmount amount: Double) throws -> ExactDecimal {
         guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
         guard amount > 0 else { return .zero }
-        guard let exact = ExactDecimal(amount), !exact.isZero else {
+        // The bounds as the header words them, on the double given: below 1e-18 is refused, never
+        // rounded up to 1e-18 (9.9e-19 wrote a transfer of 1e-18); above 8.5e19 is refused.
+        guard amount >= 1e-18, amount <= 8.5e19, let exact = ExactDecimal(amount), !exact.isZero else {
             throw CoinfolioError(
                 .invalidArgument, "amount \(amount) is outside what the ledger keeps (1e-18 to 8.5e19 units)",
                 details: [.field: .string("amount")])

@@ -23,8 +23,8 @@ extension LedgerStore {
                 conditions.append("\(column) \(comparison) ?\(conditions.count + 1)")
                 values.append((Int32(conditions.count), value))
             }
-            // With a group and no portfolio, the group's rows in every portfolio.
-            let everyPortfolio = query.portfolio == nil && query.groupID != nil
+            // "portfolio": null, or a group and no portfolio: the rows in every portfolio.
+            let everyPortfolio = query.everyPortfolio || (query.portfolio == nil && query.groupID != nil)
             condition("portfolio", "=", everyPortfolio ? nil : query.portfolio ?? Transaction.defaultPortfolio)
             condition("group_id", "=", query.groupID)
             condition("coin_id", "=", query.coinID)

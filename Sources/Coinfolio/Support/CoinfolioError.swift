@@ -122,6 +122,17 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
     static func invalid(_ message: String) -> CoinfolioError {
         CoinfolioError(.invalidArgument, message)
     }
+
+    /// `"portfolio": null` given to a call that works on one portfolio. Null means every
+    /// portfolio of the owner in every call (SPEC §16, §19), never "main": a call that cannot
+    /// take them all refuses it (`details.field` "portfolio").
+    /// - Parameter call: the call, for the message ("a transaction", "pnl").
+    static func everyPortfolioRefused(_ call: String) -> CoinfolioError {
+        CoinfolioError(
+            .invalidArgument,
+            "portfolio null means every portfolio, which \(call) does not take: name one (or leave portfolio out for \"main\")",
+            details: [.field: .string("portfolio")])
+    }
 }
 
 extension CoinfolioError {

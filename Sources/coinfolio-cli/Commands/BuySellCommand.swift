@@ -92,7 +92,7 @@ extension CLI {
     func decimal(_ text: String, _ what: String) -> ExactDecimal {
         guard let value = ExactDecimal(text) else {
             fail(
-                "\(what) must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(Terminal.printable(text))\"",
+                "\(what) must be a decimal number at most 8.5e19 with at most 18 fraction digits, not \"\(Terminal.printable(text))\"",
                 code: 2)
         }
         return value
@@ -102,7 +102,7 @@ extension CLI {
     func positiveAmount(_ text: String, _ what: String) -> ExactDecimal {
         guard let value = ExactDecimal(text), !value.isNegative, !value.isZero else {
             fail(
-                "\(what) must be a decimal number above 0 and below 8.5e19, at most 18 fraction digits, a point not a comma; not \"\(Terminal.printable(text))\"",
+                "\(what) must be a decimal number above 0 and at most 8.5e19, at most 18 fraction digits, a point not a comma; not \"\(Terminal.printable(text))\"",
                 code: 2)
         }
         return value

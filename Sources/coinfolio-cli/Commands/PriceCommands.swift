@@ -63,7 +63,7 @@ struct SetPriceCommand: Command {
         if text != "none" {
             guard let value = ExactDecimal(text), !value.isNegative else {
                 fail(
-                    "PRICE must be a decimal number of 0 or more (below 8.5e19, at most 18 fraction digits, a point not a comma) "
+                    "PRICE must be a decimal number of 0 or more (at most 8.5e19, at most 18 fraction digits, a point not a comma) "
                         + "or none, not \"\(Terminal.printable(text))\"", code: 2)
             }
             price = value

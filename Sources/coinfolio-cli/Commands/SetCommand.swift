@@ -17,7 +17,7 @@ struct SetCommand: Command {
         // rounded into another holding (1e-400 read as the double 0 removed the holding).
         guard let exact = ExactDecimal(text), let amount = decimalNumber(text), amount.isFinite else {
             fail(
-                "amount must be a decimal number below 8.5e19 with at most 18 fraction digits, not \"\(Terminal.printable(text))\"",
+                "amount must be a decimal number at most 8.5e19 with at most 18 fraction digits, not \"\(Terminal.printable(text))\"",
                 code: 2)
         }
         // A holding is a double (set_holding): digits a double does not keep are refused, not dropped.
