@@ -1069,7 +1069,8 @@ int cf_engine_export_csv(cf_engine *engine, const char *query_json, char **out_c
  * no unit is held the unit value stays (coins that came without a flow, such as income, count
  * from the next flow). A flow whose value just before is unknown joins the periods around it
  * (its inflows at their start, its outflows at their end), as a point without a value does;
- * null when the first or last value is unknown. mwr: the yearly rate r with start_value × (1+r)^(days/365)
+ * null when the first or last value is unknown, and when no unit is ever held (nothing at
+ * "from" and no flow: income alone brings no money in to weigh). mwr: the yearly rate r with start_value × (1+r)^(days/365)
  * + Σ flow × (1+r)^(days left/365) = end_value, each day's flows counted at its 00:00 (Newton's
  * method with a bisection fallback); null when there is no single root. benchmark change =
  * (p_to ÷ p_from − 1) × 100 of the coin's prices at the range's ends (null when either is

@@ -43,6 +43,21 @@ final class PerformanceTimeWeightedTests: XCTestCase {
         }
     }
 
+    /// Income alone (stop 58's breaker: F8): nothing at `from` and no flow issue no unit, so there is
+    /// no money in to weigh and twr is null, as roi (gain 60 over 0 in) and mwr are. Price 10 × day
+    /// + 10 on days 0–5; income 1 at day 1 12:00 (price 20): end value 60, gain 60.
+    func testIncomeAloneHasNoTimeWeightedReturn() {
+        let prices = PriceSeries(points: (0...5).map { PricePoint(time: day($0), price: Double(10 * $0 + 10)) })
+        let coin = PerformanceReport.Coin(
+            coinID: "x", entries: [entry(1, .income, "1", day: 1, hour: 12, price: "20")], prices: prices)
+        let result = report([coin], to: 5)
+        XCTAssertEqual(result.endValue, p("60"))
+        XCTAssertEqual(result.netFlows, p("0"))
+        XCTAssertEqual(result.gain, p("60"))
+        XCTAssertNil(result.roi)
+        XCTAssertNil(result.twr)
+    }
+
     /// Income before the first flow, then several flows in one day. Price 1 on days 0–1, 2 on day
     /// 2, 3 on day 3. Income 10 at day 0 06:00 (no flow, no units). Buy 90 @ 1 at day 1 12:00: the
     /// value just before is 10, units are issued at the first flow at unit value 1: 100 units. Day

@@ -71,12 +71,14 @@ extension PerformanceReport {
 
     /// The time-weighted return in percent over the points `times` (their values `values`, known
     /// where `known`), the coins held at `from` (`heldAtFrom`, by coin index) and the range's
-    /// transactions `rows`; nil when the first or last value is unknown.
+    /// transactions `rows`; nil when the first or last value is unknown, or when no unit is ever
+    /// held (nothing at `from` and no flow: a portfolio of income alone has no money in to weigh).
     static func timeWeighted(
         times: [Int64], values: [PreciseDecimal], known: [Bool], coins: [Coin], heldAtFrom: [PreciseDecimal], rows: [Row]
     ) -> Double? {
         guard known.first == true, known.last == true else { return nil }
         var chain = UnitValue(base: values[0])
+        var everHeld = chain.hasUnits
         var held = heldAtFrom
         var heldCount = held.lazy.filter { !$0.isZero }.count
         // Ledger order over every coin (each coin's rows are in it already): sorted as small keys.
@@ -163,8 +165,10 @@ extension PerformanceReport {
                 }
                 apply(row, &state)
             }
+            if chain.hasUnits { everHeld = true }
         }
         for index in times.indices.dropFirst(period + 1) where known[index] { chain.point(values[index]) }
+        guard everHeld else { return nil }
         let result = (chain.unitValue - 1) * 100
         return result.isFinite ? result : nil
     }

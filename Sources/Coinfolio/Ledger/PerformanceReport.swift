@@ -56,7 +56,8 @@ public struct PerformanceReport: Sendable {
     public var roi: Double?
     /// The time-weighted return by unit values, percent: units issued at the first flow at the
     /// value then, each flow buying or selling units at the value just before it (the portfolio's
-    /// at the flow's time); nil when the first or last value is unknown.
+    /// at the flow's time); nil when the first or last value is unknown, or when no unit is ever
+    /// held (nothing at `from` and no flow, as a portfolio of income alone).
     public var twr: Double?
     /// The money-weighted return, a yearly rate in percent; nil without a single root.
     public var mwr: Double?

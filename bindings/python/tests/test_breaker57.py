@@ -572,9 +572,10 @@ def reference(coins, prices, txs, frm, to):
     # leave after the sale, so an outflow at the value of what is left plus what leaves (for a
     # transfer out that is the value before it; a sell priced away from the day's price is gain or
     # loss at that moment, never negative units). While no unit is held the unit value stays and
-    # the next flow issues units at it (1 at the first flow).
+    # the next flow issues units at it (1 at the first flow). No unit ever held (nothing at the
+    # start, no flow: income alone) is no twr.
     if all(v is not None for v in values):
-        N = sv; u = F(1); ok = True
+        N = sv; u = F(1); ok = True; held = N != 0
         for x, f in zip(inrange, fs):
             if f == 0: continue
             # the rows before x (ties: earlier rows of the same time come before), and for an
@@ -595,7 +596,9 @@ def reference(coins, prices, txs, frm, to):
                 u = vb / N
                 N += f / u
             if N < 0: ok = False; break
-        out["twr_spec"] = float(((ev / N if N > 0 else u) - 1) * 100) if ok else None
+            held = held or N != 0
+        out["twr_spec"] = float(((ev / N if N > 0 else u) - 1) * 100) if ok and held else None
+        out["twr_none"] = ok and not held
     # mwr: flows at their day's 00:00 (engine doc), days = (to - from)
     T = (to - frm).total_seconds() / 86400
     cfs = []
@@ -637,6 +640,8 @@ def compare_performance(seed):
     if r.get("roi") is not None and (a["roi"] is None or abs(a["roi"] - float(r["roi"])) > 1e-9 * max(1, abs(float(r["roi"])))):
         errs.append(("roi", a["roi"], float(r["roi"])))
     # twr by the SPEC's unit values (outflows, income before the first flow, several rows a day)
+    if r.get("twr_none") and a["twr"] is not None:
+        errs.append(("twr", a["twr"], None))
     if r.get("twr_spec") is not None:
         if a["twr"] is None or abs(a["twr"] - r["twr_spec"]) > 1e-7 * max(1, abs(r["twr_spec"])):
             errs.append(("twr", a["twr"], r["twr_spec"]))
