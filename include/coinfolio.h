@@ -72,7 +72,7 @@ extern "C" {
 #define CF_REASON_LONE_SURROGATE     "lone_surrogate"     /**< CF_INVALID_ARGUMENT: a JSON string escapes a surrogate (U+D800…U+DFFF) outside a high-low pair: no Unicode character; details.offset */
 #define CF_REASON_NUMBER_OUT_OF_RANGE "number_out_of_range" /**< CF_INVALID_ARGUMENT: a JSON number beyond ±1.8e308, wherever it stands, read or not; details.offset */
 #define CF_REASON_TOO_DEEP           "too_deep"           /**< CF_INVALID_ARGUMENT: JSON nested deeper than 512 arrays and objects; details.offset */
-#define CF_REASON_BAD_UTF8           "bad_utf8"           /**< CF_INVALID_ARGUMENT: an input's bytes are not UTF-8 (a C-string argument: details.input names it, "transaction_json", "coin_id", …) */
+#define CF_REASON_BAD_UTF8           "bad_utf8"           /**< CF_INVALID_ARGUMENT: an input's bytes are not UTF-8 (a C-string argument: details.input names it, "transaction_json", "coin_id", "body", …; a field of a CSV file: details.line and details.column say where) */
 #define CF_REASON_SQLITE_URI         "sqlite_uri"         /**< CF_INVALID_ARGUMENT: a database path starting with "file:" (an SQLite URI) */
 #define CF_REASON_UNSUPPORTED_URL    "unsupported_url"    /**< CF_INVALID_ARGUMENT: a database string holding :// that is no postgresql:// (or postgres://) URL, never taken for a file path (details.field "database") */
 #define CF_REASON_AMBIGUOUS_URL      "ambiguous_url"      /**< CF_STORE: a PostgreSQL URL whose user or password holds an unencoded '@', '/' or '?', refused before connecting */
@@ -398,9 +398,12 @@ void cf_store_close(cf_store *store);
 
 /** Sets the amount (units of the coin) of coin_id held in the "main" portfolio by recording a
  * transfer_in or transfer_out of the difference, now, in the ledger (see Ledger below).
- * amount > 0 sets the holding; amount <= 0 empties it (never inserts).
+ * amount > 0 sets the holding; amount <= 0 empties it (never inserts). The double is taken at its
+ * shortest round-trip decimal text (0.1 is 0.1), rounded half to even to 18 fraction digits, the
+ * ledger's unit (1.5e-18 holds 2e-18, 1.23456789e-12 holds 1.234568e-12); a transaction's
+ * amount sent as text is exact instead.
  * Returns CF_OK, CF_INVALID_ARGUMENT (NULL handle or id, bad id, NaN or ±Inf amount, an amount
- * the ledger cannot hold exactly (below 1e-18 or above 8.5e19), a decrease that would leave a
+ * below 1e-18 or above 8.5e19, a decrease that would leave a
  * later-dated sell short: nothing is written; for an id with upper-case letters or surrounding
  * spaces, "Bitcoin" or " bitcoin", details.suggestion holds the corrected id, "bitcoin") or
  * CF_STORE (the database's message; nothing is written). A holding such an id left behind by an older
@@ -927,7 +930,9 @@ int cf_engine_delete_portfolio(cf_engine *engine, const char *name, int force, c
  * @, a tab or a carriage return loses one ' (the export's protection against spreadsheet
  * formulas, see cf_engine_export_csv). A group_id is a label local to the file: rows sharing it
  * become one group with a fresh id. A row with fee_coin_id and a fee above 0 brings its fee row
- * (recreated, never read from the file). The separator is a comma, the decimal mark a point and
+ * (recreated, never read from the file). Amounts, prices and fees are spelled as JSON numbers
+ * ("0.5", "1e-8"; not "+1", ".5", "1." or "01": refused with the line and column, as the same
+ * strings in cf_engine_add_transaction). The separator is a comma, the decimal mark a point and
  * numbers have no thousands separator: a ';' header is refused saying so, and a number with a
  * comma with details.reason "thousands_separator" ("11,426.20": write 11426.20),
  * "decimal_comma" ("1,5": write 1.5) or "ambiguous_comma" ("1,234": 1234 or 1.234?), each

@@ -26,10 +26,11 @@ extension LedgerStore {
         return held.isZero || held.isNegative ? nil : held.double
     }
 
-    /// The amount a holding is set to as the ledger keeps it: `amount` > 0 exactly (its shortest
-    /// text), ≤ 0 as zero (the holding emptied). The one rule of `setHolding` and `setHoldings`.
+    /// The amount a holding is set to as the ledger keeps it: `amount` > 0 as its shortest text,
+    /// rounded half to even to 18 fraction digits (1.5e-18 → 2e-18), ≤ 0 as zero (the holding
+    /// emptied). The one rule of `setHolding` and `setHoldings`.
     /// - Throws: `.invalidArgument` for NaN or ±Inf, and (`details.field` "amount") for an amount
-    ///   the ledger cannot hold exactly (below 1e-18 or above 8.5e19 units).
+    ///   below 1e-18 or above 8.5e19 units.
     static func target(forAmount amount: Double) throws -> ExactDecimal {
         guard amount.isFinite else { throw CoinfolioError.invalid("amount must be a finite number, not \(amount)") }
         guard amount > 0 else { return .zero }

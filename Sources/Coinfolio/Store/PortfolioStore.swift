@@ -86,10 +86,11 @@ public final class PortfolioStore: Sendable {
     ///     spaces, no comma); stored exactly as given.
     ///   - amount: units of the coin. > 0 sets the holding; ≤ 0 empties it and never inserts.
     /// - Throws: `.invalidArgument` for a bad id (an id with upper case or surrounding spaces
-    ///   carries the corrected id in `details["suggestion"]`), a NaN/±Inf amount, an amount the
-    ///   ledger cannot hold exactly (below 1e-18 or above 8.5e19 units), or a decrease that would
-    ///   leave a later sell short (nothing written); `.store` with the server's message (nothing
-    ///   written). A holding such an id left behind by an older version can still be emptied.
+    ///   carries the corrected id in `details["suggestion"]`), a NaN/±Inf amount, an amount below
+    ///   1e-18 or above 8.5e19 units (one between is rounded half to even to 18 fraction digits),
+    ///   or a decrease that would leave a later sell short (nothing written); `.store` with the
+    ///   server's message (nothing written). A holding such an id left behind by an older
+    ///   version can still be emptied.
     public func setHolding(coinID: String, amount: Double) throws {
         try ledger.setHolding(portfolio: Transaction.defaultPortfolio, coinID: coinID, amount: amount)
     }

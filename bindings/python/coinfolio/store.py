@@ -71,12 +71,15 @@ class Store(Handle):
         """Sets the amount (units of the coin) of ``coin_id`` held in the ``"main"`` portfolio, by
         recording a ``transfer_in`` or ``transfer_out`` of the difference in the ledger.
 
-        ``amount > 0`` sets the holding; ``amount <= 0`` empties it (never inserts).
+        ``amount > 0`` sets the holding; ``amount <= 0`` empties it (never inserts). The float is
+        taken at its shortest round-trip decimal (``0.1`` is 0.1), rounded half to even to 18
+        fraction digits, the ledger's unit (``1.5e-18`` holds 2e-18, ``1.23456789e-12`` holds
+        1.234568e-12); send a :meth:`Engine.add_transaction` for an amount that must be exact.
 
         Raises:
             InvalidArgument: a bad id (empty, over 128 bytes, control characters, ``/``, ``.``,
                 ``..``, bad UTF-8, a comma: held ids are sent comma-joined), a NaN/±Inf amount, an
-                amount the ledger cannot hold exactly (below 1e-18 or above 8.5e19 units), or a
+                amount below 1e-18 or above 8.5e19 units, or a
                 decrease that would leave a later-dated sell short; nothing is written. An id with
                 upper-case letters or surrounding spaces (``"Bitcoin"``, ``" bitcoin"``; no real
                 CoinGecko id has either) is refused too, with the corrected id in
