@@ -21,10 +21,15 @@ enum NumberText {
     /// `"1."`, `".5"`, `"01"` and `" 1"` are refused as a JSON number would be.
     static func spellsNumber(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            guard case .success(let shape) = JSONReader.numberShape(bytes, at: 0) else { return false }
-            return shape.end == bytes.count
-        }
+        return text.withUTF8 { spellsNumber($0) }
+    }
+
+    /// Whether the whole of UTF-8 `bytes` is a JSON number by its grammar alone (any size): the
+    /// form a coinfolio CSV's amount, price and fee cells take too (SPEC §18: that format stays
+    /// strict).
+    static func spellsNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard case .success(let shape) = JSONReader.numberShape(bytes, at: 0) else { return false }
+        return shape.end == bytes.count
     }
 
 }

@@ -76,7 +76,7 @@ struct LedgerCSVRows {
     /// transaction's `groupID` is the file's label, local to the file (the store gives each label a
     /// fresh group id).
     /// - Throws: `.invalidArgument` with the line and column: a row of another width, a bad
-    ///   time, kind or decimal (a decimal comma said so), an empty amount, any rule of
+    ///   time, kind or decimal (spelled otherwise than a JSON number; a decimal comma said so), an empty amount, any rule of
     ///   `Transaction.validate`; a CSV syntax error (`details.field_index` and the column).
     mutating func next(_ reader: inout CSVReader) throws -> (transaction: Transaction, line: Int)? {
         guard let read = try Self.byteRecord(&reader, names: names) else { return nil }
@@ -96,9 +96,15 @@ struct LedgerCSVRows {
         func decimal(_ name: String, _ column: Int?) throws -> ExactDecimal? {
             // A decimal read from the cell's bytes is the one its text reads as (a protected cell
             // starts with `'`, which no decimal does): the text only for an empty cell or a refusal.
-            if let column, let value = record.withField(column, { ExactDecimal.parse($0, rounding: false) }) { return value }
+            // Spelled as a JSON number ("+1", ".5", "1." and "01" are refused: SPEC §18 keeps this
+            // format strict).
+            if let column,
+                let value = record.withField(column, { NumberText.spellsNumber($0) ? ExactDecimal.parse($0, rounding: false) : nil })
+            {
+                return value
+            }
             guard let text = field(column), !text.isEmpty else { return nil }
-            if let value = ExactDecimal(text) { return value }
+            if NumberText.spellsNumber(text), let value = ExactDecimal(text) { return value }
             if let comma = DecimalComma.refusal(text) {
                 throw Self.error(line: line, column: name, comma.message, reason: comma.reason)
             }
@@ -106,7 +112,8 @@ struct LedgerCSVRows {
                 throw Self.error(
                     line: line, column: name, "\"\(text)\" is beyond what the ledger keeps exactly (±8.5e19)", reason: .outOfRange)
             }
-            throw Self.error(line: line, column: name, "\"\(text)\" is not a decimal number (at most 18 fraction digits)")
+            throw Self.error(
+                line: line, column: name, "\"\(text)\" is not a decimal number as JSON writes one (\"0.5\", \"1e-8\"; at most 18 fraction digits)")
         }
         // The time from the cell's bytes (as its text reads); the text only for a refusal.
         let time: Int64
@@ -167,12 +174,12 @@ struct LedgerCSVRows {
         do { return try reader.nextByteRecord() } catch let error as CSVReader.SyntaxError { throw syntaxError(error, names: names) }
     }
 
-    /// A syntax error as `.invalidArgument`: its line, `details.field_index` and the column when
-    /// `names` has one there.
+    /// A syntax error as `.invalidArgument`: its line, `details.field_index`, the column when
+    /// `names` has one there and its reason (`"bad_utf8"`) when it has one.
     private static func syntaxError(_ error: CSVReader.SyntaxError, names: [String]) -> CoinfolioError {
         let index = CoinfolioError.details([.fieldIndex: .number(Double(error.field))])
         let column = names.indices.contains(error.field) ? names[error.field] : nil
-        return Self.error(line: error.line, column: column, error.message, index)
+        return Self.error(line: error.line, column: column, error.message, reason: error.reason, index)
     }
 
     /// An import error at `line` (and `column`, a header name): `.invalidArgument`, the message
