@@ -45,6 +45,19 @@ func readBody(_ pointer: CString?, _ name: String) throws -> Data {
     return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: pointer), count: strlen(pointer), deallocator: .none)
 }
 
+/// Runs `body`, a decoding of the C-string argument `name`: bytes that are not UTF-8 are said of
+/// that argument, as `readString` says them (`{"reason":"bad_utf8","input":name}`, the message
+/// "\(name) is not valid UTF-8").
+func namingBadUTF8<T>(_ name: String, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as CoinfolioError where error.details[.reason] == .string(CoinfolioError.Reason.badUTF8.rawValue) {
+        throw CoinfolioError(
+            .invalidArgument, "\(name) is not valid UTF-8",
+            details: [.reason: .string(CoinfolioError.Reason.badUTF8.rawValue), .input: .string(name)])
+    }
+}
+
 /// Runs a thunk body: clears the outputs, maps a thrown error to its status and error JSON.
 func call(_ outError: OutString?, _ body: () throws -> Void) -> Int32 {
     outError?.pointee = nil

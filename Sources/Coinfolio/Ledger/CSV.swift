@@ -14,6 +14,8 @@ struct CSVReader {
         var line: Int
         var field: Int
         var message: String
+        /// Why, when a reason applies (`.badUTF8` for a field whose bytes are not UTF-8).
+        var reason: CoinfolioError.Reason? = nil
     }
 
     /// Size of the chunks read from a file.
@@ -259,7 +261,7 @@ struct CSVReader {
     static func field(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, field: Int) throws -> String {
         if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }  // ASCII: nothing to validate
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw SyntaxError(line: line, field: field, message: "the field is not valid UTF-8")
+            throw SyntaxError(line: line, field: field, message: "the field is not valid UTF-8", reason: .badUTF8)
         }
         return text
     }

@@ -105,7 +105,7 @@ struct CSVRecord: CSVFieldSink, Sendable {
         var high: UInt8 = 0
         for byte in field { high |= byte }
         if high >= 0x80, String(validating: field, as: UTF8.self) == nil {
-            throw CSVReader.SyntaxError(line: line, field: index, message: "the field is not valid UTF-8")
+            throw CSVReader.SyntaxError(line: line, field: index, message: "the field is not valid UTF-8", reason: .badUTF8)
         }
     }
 
