@@ -112,8 +112,8 @@ struct LedgerCSVRows {
                 throw Self.error(
                     line: line, column: name, "\"\(text)\" is beyond what the ledger keeps exactly (±8.5e19)", reason: .outOfRange)
             }
-            throw Self.error(
-                line: line, column: name, "\"\(text)\" is not a decimal number as JSON writes one (\"0.5\", \"1e-8\"; at most 18 fraction digits)")
+            let rule = "as JSON writes one (\"0.5\", \"1e-8\"; at most 18 fraction digits)"
+            throw Self.error(line: line, column: name, "\"\(text)\" is not a decimal number \(rule)")
         }
         // The time from the cell's bytes (as its text reads); the text only for a refusal.
         let time: Int64
