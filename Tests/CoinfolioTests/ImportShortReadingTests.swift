@@ -84,6 +84,44 @@ final class ImportShortReadingTests: XCTestCase {
             ImportedEntry.Asset("ETH", ExactDecimal(units: 2_500_000_000_000_000_000)))
     }
 
+    func testTimeByBytesIsTheGeneralReading() {
+        let field = ImportHeader.Field(index: 0, title: "Timestamp")
+        var cells: [String] = []
+        for date in [
+            "2024-01-05", "2024-02-29", "2023-02-29", "2024-02-30", "0001-01-01", "0000-01-01", "9999-12-31", "2024-13-01",
+            "2024-00-10", "2024-04-31", "2024-1-05", "2O24-01-05", "2024/01/05",
+        ] {
+            for time in ["10:00:00", "23:59:59", "24:00:00", "00:60:00", "00:00:60", "10:00", "1:00:00", "10:0a:00"] {
+                for suffix in ["", " UTC", " utc", " UTX", "Z", "+02:00", " UTC ", "  UTC"] {
+                    cells.append("\(date) \(time)\(suffix)")
+                    cells.append(" \(date) \(time)\(suffix) ")
+                    cells.append("\(date)T\(time)\(suffix)")
+                }
+            }
+        }
+        cells += [
+            "", " ", "2024-01-05 10:00:00 UTC\u{0}", "2024-01-05 10:00:00 UTÇ", "２024-01-05 10:00:00", "2024-01-05 10:00:00\u{A0}UTC",
+        ]
+        for cell in cells {
+            for offset: Int64 in [0, 7_200_000] {
+                let row = ImportRow(cells: [cell], line: 2)
+                let general = ImportTime.parse(cell.trimmingCharacters(in: [" "]), .iso, offset: offset).flatMap {
+                    $0 >= Transaction.earliestTimestamp && $0 <= Transaction.latestTimestamp ? $0 : nil
+                }
+                XCTAssertEqual(try? row.time(field, .iso, offset: offset), general, cell)
+            }
+        }
+    }
+
+    func testOwnIDFromTheCellIsTheTextsID() {
+        let field = ImportHeader.Field(index: 0, title: "ID")
+        let ids = ImportExternalID(format: .coinbase)
+        for cell in ["", " ", "a1", " a1 ", "65f0c3d5e4b0a1b2c3d4e5f6", "ïd10", " ïd ", "a\u{0}b", String(repeating: "x", count: 300)] {
+            let row = ImportRow(cells: [cell], line: 2)
+            XCTAssertEqual(ids.own(row, field), ids.own(row.text(field)), cell)
+        }
+    }
+
     func testKeptCellAnswersOnlyTheSameBytes() throws {
         let field = ImportHeader.Field(index: 0, title: "Asset")
         var kept = KeptCell<String>()

@@ -91,7 +91,9 @@ struct CoinbaseImporter: RowImporter {
             guard let sent = waiting.sent else { throw unpaired(waiting.row) }
             try lone(waiting.row, sent: sent, time: waiting.time, into: &file)
         }
-        let rowID = id.map { row.text($0) }
+        // The ID as text only where a Convert compares or keeps it; the external id is written
+        // from the cell's bytes.
+        let rowID = kind == "convert" ? id.map { row.text($0) } : nil
         defer { if kind != "convert" { convertedID = nil } }
         if kind == "convert", let rowID, rowID == convertedID {
             convertedID = nil
@@ -102,7 +104,7 @@ struct CoinbaseImporter: RowImporter {
         let units = try row.requiredNumber(quantity, [.signed, .thousands]).value.magnitude
         let coin = ImportedEntry.Asset(symbol, units)
         let note = row.text(notes)
-        let externalID = rowID.map { file.ids.own($0) } ?? file.ids.hashed([row.record])
+        let externalID = id.map { file.ids.own(row, $0) } ?? file.ids.hashed([row.record])
         // The row's price currency, read at the first money cell that has a value (so a broken
         // cell is still refused before an empty currency), then kept for the row's other cells.
         var currency: PriceCurrency?
@@ -237,7 +239,7 @@ struct CoinbaseImporter: RowImporter {
         let fee =
             try valuedBy.number(fees, Self.money).map { [ImportedEntry.Asset(try priceCurrency(valuedBy), $0.value.magnitude)] }
             ?? []
-        let externalID = file.ids.own(first.text(id ?? timestamp))
+        let externalID = file.ids.own(first, id ?? timestamp)
         file.add(
             line: first.line, timestamp: time, .exchange(sent: sent, received: received, value: value), fees: fee,
             note: first.text(notes), externalID: externalID)

@@ -32,6 +32,24 @@ struct ImportExternalID: Sendable {
     /// `"<format>:<id>"` for the exchange's own id of a row.
     func own(_ id: String) -> String { String(joining: format.rawValue, id, by: UInt8(ascii: ":")) }
 
+    /// `own(row.text(field))`, written straight from the cell's bytes when they are ASCII (no
+    /// `String` made for the cell: one string a row, not two).
+    func own(_ row: ImportRow, _ field: ImportHeader.Field) -> String {
+        var prefix = format.rawValue
+        let written = prefix.withUTF8 { prefix in
+            row.withASCII(field) { cell in
+                String(unsafeUninitializedCapacity: prefix.count + 1 + cell.count) { text in
+                    let raw = UnsafeMutableRawBufferPointer(text)
+                    raw.copyMemory(from: UnsafeRawBufferPointer(prefix))
+                    raw[prefix.count] = UInt8(ascii: ":")
+                    UnsafeMutableRawBufferPointer(rebasing: raw[(prefix.count + 1)...]).copyMemory(from: UnsafeRawBufferPointer(cell))
+                    return prefix.count + 1 + cell.count
+                }
+            }
+        }
+        return written ?? own(row.text(field))
+    }
+
     /// `"<format>:"` + 32 hex digits of SHA-256 over `rows`' cells (the count appended from a
     /// repeated rows' second occurrence on).
     mutating func hashed(_ rows: [[String]]) -> String {

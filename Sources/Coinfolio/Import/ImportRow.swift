@@ -88,8 +88,12 @@ struct ImportRow: Sendable {
     /// The time in `field` in `form`, in the header's offset when the cell states no zone.
     /// - Throws: `.invalidArgument` at this line and column.
     func time(_ field: ImportHeader.Field, _ form: ImportTime.Form, offset: Int64 = 0) throws -> Int64 {
-        // Most cells: `2024-01-05 10:00:00` (or with ` UTC`), read from the bytes.
-        if form == .iso, let plain = withASCII(field, { ImportTime.plainISO($0, offset: offset) }), let time = plain,
+        // Most cells: `2024-01-05 10:00:00` (or with ` UTC`), read from the bytes — first as
+        // they are (a cell of that exact shape has no space to trim and no byte above ASCII),
+        // then trimmed.
+        if form == .iso,
+            let time = record.withField(field.index, { ImportTime.plainISO($0, offset: offset) })
+                ?? withASCII(field, { ImportTime.plainISO($0, offset: offset) }) ?? nil,
             time >= Transaction.earliestTimestamp, time <= Transaction.latestTimestamp
         {
             return time

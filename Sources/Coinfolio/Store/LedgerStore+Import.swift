@@ -178,6 +178,7 @@ extension LedgerStore {
         var groupIDs = ImportGroupIDs()
         // Fetched once: the statement cache would hash the SQL for every row.
         let insertStatement = try Self.insertStatement(skippingKnownExternalID: true, connection)
+        let sqliteInsert = insertStatement as? SQLiteStatement
         while var unit = try next(connection) {
             ordinal += 1
             // A cancelled async import stops here; the transaction rolls back whole.
@@ -194,7 +195,10 @@ extension LedgerStore {
                 // skipped when it was there before the import, an error when an earlier unit of
                 // this import put it there (or when only a later row of a unit is known).
                 insertStatement.reset()
-                guard let id = try insert(transaction, with: insertStatement, skippingKnownExternalID: true, connection) else {
+                guard
+                    let id = try insert(
+                        transaction, with: insertStatement, sqlite: sqliteInsert, skippingKnownExternalID: true, connection)
+                else {
                     let externalID = transaction.externalID ?? ""
                     let existing = try existingID(portfolio: transaction.portfolio, externalID: externalID, connection)
                     if index > 0 || existing.flatMap(importedLine) != nil {
