@@ -290,13 +290,16 @@ extension LedgerStore {
             for row in order {
                 let coin = Int(imported.coin[row])
                 guard shortfalls[coin] == nil else { continue }
+                // `firstBreach`'s own test on the sum; the entry (its units converted to a
+                // `PreciseDecimal`) is made only for a breach, which `firstBreach` then names.
+                let held = running[coin] + imported.kind[row].signed(imported.amount[row])
+                guard held.isNegative || held.units > ExactDecimal.maximumUnits else {
+                    running[coin] = held
+                    continue
+                }
                 let entry = LedgerEntry(
                     id: imported.id[row], timestamp: imported.timestamp[row], kind: imported.kind[row], amount: imported.amount[row])
-                if let short = firstBreach([entry], startingAt: running[coin]) {
-                    shortfalls[coin] = short
-                } else {
-                    running[coin] += entry.kind.signed(entry.amount)
-                }
+                shortfalls[coin] = firstBreach([entry], startingAt: running[coin])
             }
         } else {
             // What each coin held just before `from`: its total less its entries from then on.
