@@ -57,7 +57,12 @@ struct ImportPlan {
 
     /// `resolutions[symbol]`, through the four kept last answers.
     private mutating func resolution(_ symbol: String) -> SymbolResolver.Resolution? {
-        for kept in recent.reversed() where kept.symbol == symbol { return kept.resolution }
+        // Compared where they lie, newest first (a `for` over `reversed()` copied each kept pair).
+        var index = recent.count
+        while index > 0 {
+            index -= 1
+            if recent[index].symbol == symbol { return recent[index].resolution }
+        }
         let found = resolutions[symbol]
         if recent.count == 4 { recent.removeFirst() }
         recent.append((symbol, found))
@@ -87,14 +92,13 @@ struct ImportPlan {
             switch (resolved(sent), resolved(received)) {
             case (.money(let code), .coin(let id)):
                 guard !received.amount.isZero else { return .ignored("a buy of 0 \(received.symbol)") }
-                var buy = row(.buy, id, received.amount)
-                warning = try price(&buy, worth: sent.amount, currency: code)
-                parents = [buy]
+                // Priced in place in the array (not priced in a local, then copied in).
+                parents = [row(.buy, id, received.amount)]
+                warning = try price(&parents[0], worth: sent.amount, currency: code)
             case (.coin(let id), .money(let code)):
                 guard !sent.amount.isZero else { return .ignored("a sell of 0 \(sent.symbol)") }
-                var sell = row(.sell, id, sent.amount)
-                warning = try price(&sell, worth: received.amount, currency: code)
-                parents = [sell]
+                parents = [row(.sell, id, sent.amount)]
+                warning = try price(&parents[0], worth: received.amount, currency: code)
             case (.coin(let from), .coin(let to)):
                 guard from != to else { return .ignored("a trade of \(sent.symbol) for itself") }
                 guard !sent.amount.isZero, !received.amount.isZero else {
@@ -120,12 +124,11 @@ struct ImportPlan {
         case .income(let asset, let type, let value):
             guard case .coin(let id) = resolved(asset) else { return .ignored("income in \(asset.symbol) is money, not a coin") }
             guard !asset.amount.isZero else { return .ignored("income of 0 \(asset.symbol)") }
-            var income = row(.income, id, asset.amount)
-            income.incomeType = type
+            parents = [row(.income, id, asset.amount)]
+            parents[0].incomeType = type
             if let value, case .money(let code) = resolved(value) {
-                warning = try price(&income, worth: value.amount, currency: code)
+                warning = try price(&parents[0], worth: value.amount, currency: code)
             }
-            parents = [income]
         case .transferIn(let asset), .transferOut(let asset):
             let incoming: Bool
             if case .transferIn = entry.action { incoming = true } else { incoming = false }
