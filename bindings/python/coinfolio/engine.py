@@ -525,13 +525,15 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
         limit: Optional[int] = None,
         offset: Optional[int] = None,
         group_id: Optional[str] = None,
+        all_portfolios: bool = False,
     ) -> TransactionsAnswer:
         """A page of a portfolio's transactions in ledger order (timestamp, then insertion).
 
         ``from_time``/``to_time`` are RFC 3339 and inclusive; ``group_id`` keeps one group's rows
-        (in every portfolio unless ``portfolio`` is given). Returns ``{"transactions": [...],
-        "total": n}`` (total before paging); amounts, prices and fees are Decimals. Raises
-        InvalidArgument for a bad time or paging value.
+        (in every portfolio unless ``portfolio`` is given); ``all_portfolios`` lists every
+        portfolio's rows together (``"portfolio": null``; ``portfolio`` is then ignored). Returns
+        ``{"transactions": [...], "total": n}`` (total before paging); amounts, prices and fees
+        are Decimals. Raises InvalidArgument for a bad time or paging value.
         """
         query = _ffi.options(
             portfolio=portfolio,
@@ -542,6 +544,8 @@ class Engine(ReturnsMethods, PriceMethods, Handle):
             offset=offset,
             **{"from": from_time},
         )
+        if all_portfolios:
+            query["portfolio"] = None
         encoded = _ffi.encode_json(query, "query")
         with self._borrow() as pointer:
             answer: TransactionsAnswer = _ffi.call_exact_json(_ffi.lib.cf_engine_transactions, pointer, encoded)

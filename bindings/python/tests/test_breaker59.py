@@ -74,3 +74,17 @@ def test_a_csv_field_that_is_not_utf8_says_bad_utf8_at_its_line_and_column(funct
         _ffi.call_json(getattr(_ffi.lib, function), pointer, *args)
     assert caught.value.details == {"reason": "bad_utf8", "line": 2, "column": "note", "field_index": 7}
     assert e.transactions()["transactions"] == []
+
+
+def test_transactions_of_every_portfolio_together() -> None:
+    """``all_portfolios`` sends ``"portfolio": null`` (the header: every portfolio, ledger order);
+    without it the default is "main" alone."""
+    e = engine()
+    e.create_portfolio("cold")
+    e.add_transaction("bitcoin", "buy", "1", price="100", timestamp="2024-01-02T00:00:00Z")
+    e.add_transaction("bitcoin", "buy", "2", price="100", timestamp="2024-01-01T00:00:00Z", portfolio="cold")
+    every = e.transactions(all_portfolios=True)
+    assert [(t["portfolio"], t["amount"]) for t in every["transactions"]] == [("cold", Decimal("2")), ("main", Decimal("1"))]
+    assert every["total"] == 2
+    assert [t["portfolio"] for t in e.transactions()["transactions"]] == ["main"]
+    assert [t["portfolio"] for t in e.transactions(portfolio="main", all_portfolios=True)["transactions"]] == ["cold", "main"]
