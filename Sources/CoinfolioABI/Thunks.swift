@@ -24,11 +24,7 @@ func newCString(_ text: String) -> UnsafeMutablePointer<CChar>? {
 ///   `{"reason":"bad_utf8","input":name}` (every thunk's string argument reads through here).
 func readString(_ pointer: CString?, _ name: String) throws -> String {
     guard let pointer else { throw CoinfolioError(.invalidArgument, "\(name) is NULL") }
-    guard let text = String(validatingCString: pointer) else {
-        throw CoinfolioError(
-            .invalidArgument, "\(name) is not valid UTF-8",
-            details: [.reason: .string(CoinfolioError.Reason.badUTF8.rawValue), .input: .string(name)])
-    }
+    guard let text = String(validatingCString: pointer) else { throw CoinfolioError.badUTF8(input: name) }
     return text
 }
 
@@ -52,9 +48,7 @@ func namingBadUTF8<T>(_ name: String, _ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as CoinfolioError where error.details[.reason] == .string(CoinfolioError.Reason.badUTF8.rawValue) {
-        throw CoinfolioError(
-            .invalidArgument, "\(name) is not valid UTF-8",
-            details: [.reason: .string(CoinfolioError.Reason.badUTF8.rawValue), .input: .string(name)])
+        throw CoinfolioError.badUTF8(input: name)
     }
 }
 

@@ -123,6 +123,14 @@ public struct CoinfolioError: Error, Equatable, Sendable, CustomStringConvertibl
         CoinfolioError(.invalidArgument, message)
     }
 
+    /// Bytes that are not UTF-8 in the C-string argument `input` (`"coin_id"`, `"body"`): the
+    /// message "\(input) is not valid UTF-8", details `{"reason":"bad_utf8","input":input}`.
+    @_spi(ABI) public static func badUTF8(input: String) -> CoinfolioError {
+        CoinfolioError(
+            .invalidArgument, "\(input) is not valid UTF-8",
+            details: [.reason: .string(Reason.badUTF8.rawValue), .input: .string(input)])
+    }
+
     /// `"portfolio": null` given to a call that works on one portfolio. Null means every
     /// portfolio of the owner in every call (SPEC §16, §19), never "main": a call that cannot
     /// take them all refuses it (`details.field` "portfolio").
